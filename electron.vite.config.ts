@@ -1,0 +1,34 @@
+import { resolve } from 'node:path';
+import { defineConfig } from 'electron-vite';
+import vue from '@vitejs/plugin-vue';
+
+/**
+ * Each entry is named explicitly because the folders are not electron-vite's
+ * defaults (src/main, src/preload, src/renderer). The preload runs sandboxed,
+ * where only CommonJS loads, hence the cjs output.
+ */
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      rolldownOptions: { input: { index: resolve('src-main/index.ts') } },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      rolldownOptions: {
+        input: { index: resolve('src-preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: 'src-renderer',
+    plugins: [vue()],
+    build: {
+      outDir: resolve('out/renderer'),
+      rolldownOptions: { input: { index: resolve('src-renderer/index.html') } },
+    },
+  },
+});

@@ -1,0 +1,93 @@
+import { z } from 'zod';
+
+/**
+ * Field rules shared by the client, the drafts, the CSV import and the sandbox.
+ * One definition each, so a draft can never hold a value the client would refuse.
+ */
+
+/** The service's limit on `user_note`, in characters. */
+export const NOTE_MAX_LENGTH = 180;
+
+/** Money is integer cents, never a float. Bounds beyond "positive" are not documented. */
+export const cents = z
+  .number({ error: 'must be a number of cents' })
+  .int({ error: 'must be a whole number of cents' })
+  .positive({ error: 'must be more than 0 cents' })
+  .max(Number.MAX_SAFE_INTEGER, { error: 'is too large' });
+
+/** A count of items (buy order quantity). */
+export const quantity = z
+  .number({ error: 'must be a number' })
+  .int({ error: 'must be a whole number' })
+  .positive({ error: 'must be at least 1' })
+  .max(Number.MAX_SAFE_INTEGER, { error: 'is too large' });
+
+/** `promoted` and `active` are integers 0 or 1 on the wire. */
+export const flag01 = z.union([z.literal(0), z.literal(1)], { error: 'must be 0 or 1' });
+
+/** Visible to every buyer or seller; an empty string removes the note on edit. */
+export const userNote = z
+  .string({ error: 'must be text' })
+  .max(NOTE_MAX_LENGTH, { error: `must be at most ${NOTE_MAX_LENGTH} characters` });
+
+/** 64-bit platform account IDs are carried as strings: a number would lose precision. */
+export const accountId = z
+  .string({ error: 'must be an account ID string' })
+  .regex(/^\d{1,20}$/, { error: 'must be an account ID of digits only' });
+
+/** Platform asset IDs are digit strings. */
+export const assetId = z
+  .string({ error: 'must be an asset ID string' })
+  .regex(/^\d{1,20}$/, { error: 'must be an asset ID of digits only' });
+
+/** Listing IDs are opaque object identifiers returned on creation. */
+export const listingId = z
+  .string({ error: 'must be a listing ID string' })
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'must be a listing ID (letters, digits, - or _)' });
+
+/** Game app IDs are digit strings; "440" is the documented one. */
+export const gameId = z
+  .string({ error: 'must be a game ID string' })
+  .regex(/^\d{1,10}$/, { error: 'must be a game app ID of digits only' });
+
+export const DEFAULT_GAME = '440';
+
+/** Item SKU: two non-empty parts joined by one semicolon, `<part>;<part>`. */
+export const sku = z
+  .string({ error: 'must be a SKU string' })
+  .regex(/^[^;\s](?:[^;]*[^;\s])?;[^;\s](?:[^;]*[^;\s])?$/, {
+    error: 'must have the shape <part>;<part>',
+  });
+
+/**
+ * Trade offer URL of the documented form
+ * `<trade_offer_host>/tradeoffer/new/?partner=<partner_id>&token=<token>`.
+ * The host is not named by the interface, so any HTTPS host is accepted.
+ */
+export const tradeUrl = z
+  .string({ error: 'must be a trade URL string' })
+  .refine(isTradeOfferUrl, {
+    error: 'must look like https://<host>/tradeoffer/new/?partner=<digits>&token=<token>',
+  });
+
+function isTradeOfferUrl(value: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  const keys = [...url.searchParams.keys()].sort();
+  return (
+    url.protocol === 'https:' &&
+    url.username === '' &&
+    url.password === '' &&
+    url.pathname === '/tradeoffer/new/' &&
+    url.hash === '' &&
+    keys.length === 2 &&
+    keys[0] === 'partner' &&
+    keys[1] === 'token' &&
+    /^\d{1,20}$/.test(url.searchParams.get('partner') ?? '') &&
+    /^[A-Za-z0-9_-]{1,64}$/.test(url.searchParams.get('token') ?? '')
+  );
+}

@@ -1,0 +1,212 @@
+import { z } from 'zod';
+import {
+  accountId,
+  assetId,
+  cents,
+  flag01,
+  gameId,
+  listingId,
+  quantity,
+  sku,
+  tradeUrl,
+  userNote,
+} from './fields.ts';
+
+/**
+ * One zod schema per request and per response of the interface document
+ * (`marketplace-api.md`). Types are inferred from these, never written twice.
+ *
+ * Requests are strict: they are what we send, and a draft or the client must
+ * refuse what the service would refuse for a reason we can know. Responses are
+ * parsed leniently where the interface says "not shown" (extra fields are
+ * dropped, cosmetic fields may be missing) and strictly where the app makes a
+ * decision from the value (IDs, statuses, money, timestamps).
+ */
+
+/** Documented maximum of `items` elements in one request. */
+export const MAX_ITEMS_PER_REQUEST = 100;
+
+const itemsOf = <T extends z.ZodType>(item: T) =>
+  z
+    .array(item)
+    .min(1, { error: 'must hold at least one item' })
+    .max(MAX_ITEMS_PER_REQUEST, { error: `must hold at most ${MAX_ITEMS_PER_REQUEST} items` });
+
+// ---- Requests -------------------------------------------------------------
+
+export const createListingItem = z.strictObject({
+  asset_id: assetId,
+  price: cents,
+  promoted: flag01,
+  game: gameId,
+  user_note: userNote.optional(),
+});
+export const createListingRequest = z.strictObject({
+  items: itemsOf(createListingItem),
+  multiaccount_proxy: accountId.optional(),
+});
+
+export const editListingItem = z.strictObject({
+  listing_id: listingId,
+  price: cents,
+  promoted: flag01,
+  user_note: userNote.optional(),
+});
+export const editListingRequest = z.strictObject({ items: itemsOf(editListingItem) });
+
+export const deleteListingItem = z.strictObject({ asset_id: assetId });
+export const deleteListingRequest = z.strictObject({ items: itemsOf(deleteListingItem) });
+
+export const deleteAllListingsRequest = z.strictObject({ active_only: z.boolean() });
+
+export const createBuyOrderItem = z.strictObject({
+  sku,
+  price: cents,
+  quantity,
+  user_note: userNote.optional(),
+});
+export const createBuyOrderRequest = z.strictObject({
+  items: itemsOf(createBuyOrderItem),
+  multiaccount_proxy: accountId.optional(),
+});
+
+export const editBuyOrderItem = z.strictObject({
+  sku,
+  price: cents,
+  quantity,
+  active: flag01,
+  user_note: userNote.optional(),
+});
+export const editBuyOrderRequest = z.strictObject({ items: itemsOf(editBuyOrderItem) });
+
+export const deleteBuyOrderItem = z.strictObject({ sku });
+export const deleteBuyOrderRequest = z.strictObject({ items: itemsOf(deleteBuyOrderItem) });
+
+/** Endpoints without parameters take an empty input. */
+export const noInput = z.strictObject({});
+
+export const setTradeUrlRequest = z.strictObject({
+  trade_url: tradeUrl,
+  multiaccount_proxy: accountId.optional(),
+});
+
+/** Sent as the comma-separated query parameter `multiaccounts`. */
+export const setUserAgentRequest = z.strictObject({
+  multiaccounts: z.array(accountId).optional(),
+});
+
+// ---- Responses ------------------------------------------------------------
+
+const unixSeconds = z.number().int().nonnegative();
+const moneyCents = z.number().int();
+
+export const successResponse = z.object({ success: z.boolean() });
+
+export const createdListing = z.object({
+  listing_id: z.string().min(1),
+  sku: z.string(),
+  asset_id: z.string().min(1),
+});
+export const createListingResponse = z.object({
+  success: z.boolean(),
+  // Absent on a refused batch is tolerated: nothing was created then.
+  created_listings: z.array(createdListing).default([]),
+});
+
+export const deleteAllBuyOrdersResponse = z.object({
+  success: z.boolean(),
+  deleted_count: z.number().int().nonnegative(),
+});
+
+export const marketTradeItem = z.object({
+  name: z.string(),
+  sku: z.string(),
+  quantity: z.number().int(),
+  price: moneyCents,
+  quality: z.string().default(''),
+  image_url: z.string().default(''),
+  particle_url: z.string().nullable().default(''),
+  wear: z.string().optional(),
+});
+
+export const buyOrderTradeItem = marketTradeItem.extend({
+  particle_url: z.string().nullable().default(null),
+});
+
+export const linkedAccount = z.object({
+  id64: z.string(),
+  name: z.string().default(''),
+  image_url: z.string().default(''),
+});
+
+const tradeCommon = {
+  user_id: z.string(),
+  trade_id: z.string().min(1),
+  timestamp: unixSeconds,
+  /** Human-readable; unknown values are kept, not rejected (transitions are not shown). */
+  status: z.string(),
+  total: moneyCents,
+  raw_status: z.string(),
+  buyer_id: z.string(),
+  supplier_id: z.string(),
+  buyer_steam_creation_time: unixSeconds,
+  supplier_steam_creation_time: unixSeconds,
+  partner_steam_creation_time: unixSeconds,
+  verification_code: z.string().nullable().optional(),
+};
+
+export const marketTrade = z.object({
+  ...tradeCommon,
+  trade_type: z.literal('market'),
+  items: z.array(marketTradeItem),
+  name_tax_reduction: z.boolean().default(false),
+});
+
+export const buyOrderTrade = z.object({
+  ...tradeCommon,
+  trade_type: z.literal('buy_order'),
+  items: z.array(buyOrderTradeItem),
+  supplier_linked_account: linkedAccount.nullable().default(null),
+});
+
+export const loadPendingResponse = z.array(marketTrade);
+export const loadPendingBuyOrdersResponse = z.array(buyOrderTrade);
+
+export const tradeUrlEntry = z.object({
+  id64: z.string(),
+  trade_url: z.string().nullable(),
+});
+export const linkedTradeUrlsResponse = z.object({
+  main_account: tradeUrlEntry,
+  linked_accounts: z.array(tradeUrlEntry),
+});
+
+export const balanceResponse = z.object({
+  balance: moneyCents,
+  pending_balance: moneyCents,
+});
+
+export const setUserAgentResponse = z.object({ refresh_at: unixSeconds });
+
+/** The documented 429 body. `retry_after` is in seconds. */
+export const rateLimitedBody = z.object({
+  error: z.string().optional(),
+  retry_after: z.number().nonnegative(),
+});
+
+// ---- Inferred types ---------------------------------------------------------
+
+export type CreateListingItem = z.infer<typeof createListingItem>;
+export type EditListingItem = z.infer<typeof editListingItem>;
+export type DeleteListingItem = z.infer<typeof deleteListingItem>;
+export type CreateBuyOrderItem = z.infer<typeof createBuyOrderItem>;
+export type EditBuyOrderItem = z.infer<typeof editBuyOrderItem>;
+export type DeleteBuyOrderItem = z.infer<typeof deleteBuyOrderItem>;
+export type CreatedListing = z.infer<typeof createdListing>;
+export type MarketTrade = z.infer<typeof marketTrade>;
+export type BuyOrderTrade = z.infer<typeof buyOrderTrade>;
+export type PendingTrade = MarketTrade | BuyOrderTrade;
+export type TradeItem = z.infer<typeof marketTradeItem> | z.infer<typeof buyOrderTradeItem>;
+export type Balance = z.infer<typeof balanceResponse>;
+export type LinkedTradeUrls = z.infer<typeof linkedTradeUrlsResponse>;
+export type TradeUrlEntry = z.infer<typeof tradeUrlEntry>;

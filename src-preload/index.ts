@@ -1,0 +1,2 @@
+/** The preload exposes `window.api` for the contract's channels only. */
+export {};
