@@ -20,14 +20,15 @@ export const systemClock: Clock = {
 };
 
 /**
- * A clock that runs `scale` times faster than the wall clock, starting from
- * the wall-clock time at creation. `scale = 60` makes a minute last a second.
+ * A clock that runs `scale` times faster than the wall clock. `scale = 60`
+ * makes a minute last a second. Two processes that pass the same `origin`
+ * (a wall-clock epoch in ms, default: now) agree on the time, which lets a
+ * child process share the sandbox's scaled time.
  */
-export function scaledClock(scale: number, base: Clock = systemClock): Clock {
+export function scaledClock(scale: number, origin: number = systemClock.now(), base: Clock = systemClock): Clock {
   if (!(scale > 0)) throw new RangeError('time scale must be a positive number');
-  const realStart = base.now();
   return {
-    now: () => realStart + (base.now() - realStart) * scale,
+    now: () => origin + (base.now() - origin) * scale,
     sleep: (ms, signal) => base.sleep(ms / scale, signal),
   };
 }
