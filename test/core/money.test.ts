@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { formatCents } from '../../src-main/core/money.ts';
+
+describe('formatCents', () => {
+  it('prints whole cents as dollars and cents', () => {
+    expect(formatCents(1234)).toBe('$12.34');
+    expect(formatCents(5)).toBe('$0.05');
+    expect(formatCents(0)).toBe('$0.00');
+    expect(formatCents(100)).toBe('$1.00');
+  });
+
+  it('groups thousands and keeps the sign in front', () => {
+    expect(formatCents(123456789)).toBe('$1,234,567.89');
+    expect(formatCents(-1999)).toBe('-$19.99');
+  });
+
+  it('stays exact where a float would round', () => {
+    expect(formatCents(Number.MAX_SAFE_INTEGER)).toBe('$90,071,992,547,409.91');
+  });
+
+  it('refuses anything but a whole number of cents', () => {
+    expect(() => formatCents(12.5)).toThrow(RangeError);
+    expect(() => formatCents(Number.NaN)).toThrow(RangeError);
+  });
+});
