@@ -1,0 +1,257 @@
+import { z } from 'zod';
+import { accountId, assetId, cents, flag01, gameId, listingId, quantity, sku, tradeUrl, userNote } from '../src-main/core/api/fields.ts';
+import { buyOrderTrade, marketTrade } from '../src-main/core/api/schemas.ts';
+
+/**
+ * The view models that cross the bridge: what the renderer is shown and what
+ * it may ask for. Field rules come from the API vocabulary, so a value the
+ * renderer sends is checked by the same rule the client applies.
+ * Nothing here can carry the API key: the renderer only learns whether one is
+ * set and its last four characters.
+ */
+
+export const errorView = z.object({
+  kind: z.string(),
+  message: z.string(),
+  endpoint: z.string().optional(),
+  status: z.number().int().optional(),
+  retryAfterMs: z.number().nonnegative().optional(),
+  issues: z
+    .array(z.object({ item: z.number().int().optional(), field: z.string(), message: z.string() }))
+    .optional(),
+});
+
+export const mode = z.enum(['sandbox', 'live']);
+
+export const keyStatus = z.object({
+  set: z.boolean(),
+  /** The last four characters, the only part of the key the renderer may know. */
+  last4: z.string().max(4).nullable(),
+  /** `rejected` after a 401: the key must be replaced before work resumes. */
+  state: z.enum(['none', 'unverified', 'valid', 'rejected']),
+  keychainAvailable: z.boolean(),
+});
+
+export const appStatus = z.object({
+  mode,
+  online: z.boolean(),
+  version: z.string(),
+  profile: z.string(),
+  /** Where requests go: the live service or the embedded sandbox's loopback URL. */
+  serviceUrl: z.string(),
+});
+
+export const settings = z.object({
+  mode,
+  /** Base URL of the live service (HTTPS). */
+  serviceUrl: z.string().url(),
+  heartbeatEnabled: z.boolean(),
+  heartbeatIntervalMinutes: z.number().int().min(5).max(9),
+  tradePollSeconds: z.number().int().min(60).max(3600),
+  notificationsEnabled: z.boolean(),
+  startAtLogin: z.boolean(),
+  youngAccountDays: z.number().int().min(0).max(3650),
+  theme: z.enum(['system', 'light', 'dark']),
+  /** Never put up a listing that would not show as automated. */
+  refuseUnautomatedPosts: z.boolean(),
+});
+export const settingsPatch = settings.partial();
+
+export const heartbeatState = z.object({
+  status: z.enum(['active', 'expiring', 'lapsed', 'off']),
+  refreshAt: z.number().nullable(),
+  lastBeatAt: z.number().nullable(),
+  nextBeatAt: z.number().nullable(),
+  accounts: z.array(z.string()),
+  lastError: errorView.nullable(),
+});
+
+export const schedulerState = z.object({
+  blocked: z.enum(['auth', 'forbidden']).nullable(),
+  /** Requests sent in the last minute against the global limit. */
+  used: z.number().int().nonnegative(),
+  limit: z.number().int().positive(),
+  /** When a 429 made us wait: until when (ms epoch). */
+  pausedUntil: z.number().nullable(),
+});
+
+export const balanceView = z.object({
+  balance: z.number().int(),
+  pending_balance: z.number().int(),
+  readAt: z.number(),
+});
+
+const tradeExtras = {
+  needsAction: z.boolean(),
+  partnerAgeDays: z.number(),
+  youngPartner: z.boolean(),
+};
+export const watchedTrade = z.discriminatedUnion('trade_type', [
+  marketTrade.extend(tradeExtras),
+  buyOrderTrade.extend(tradeExtras),
+]);
+
+export const accountView = z.object({
+  id64: z.string(),
+  role: z.enum(['main', 'linked']),
+  tradeUrl: z.string().nullable(),
+  /** Whether the heartbeat covers this account (always true for main). */
+  automated: z.boolean(),
+});
+export const accountsView = z.object({
+  main: accountView.nullable(),
+  linked: z.array(accountView),
+  readAt: z.number().nullable(),
+});
+
+export const listingRow = z.object({
+  /** Null only when a create's outcome was accepted without a known ID. */
+  listing_id: z.string().nullable(),
+  asset_id: z.string(),
+  sku: z.string(),
+  price: z.number().int(),
+  promoted: flag01,
+  game: z.string(),
+  user_note: z.string(),
+  account: z.string(),
+  state: z.string(),
+  updatedAt: z.number(),
+});
+
+export const buyOrderRow = z.object({
+  sku: z.string(),
+  account: z.string(),
+  price: z.number().int(),
+  quantity: z.number().int(),
+  active: flag01,
+  user_note: z.string(),
+  filled: z.number().int(),
+  updatedAt: z.number(),
+});
+
+/** One change a trader can put into a draft. `account` is the owning account. */
+export const changeInput = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('listing.create'), asset_id: assetId, price: cents, promoted: flag01, game: gameId, user_note: userNote.optional(), account: accountId.optional() }),
+  z.object({ kind: z.literal('listing.edit'), listing_id: listingId, price: cents.optional(), promoted: flag01.optional(), user_note: userNote.optional() }),
+  z.object({ kind: z.literal('listing.delete'), asset_id: assetId }),
+  z.object({ kind: z.literal('listing.deleteAll'), active_only: z.boolean() }),
+  z.object({ kind: z.literal('buyOrder.create'), sku, price: cents, quantity, user_note: userNote.optional(), account: accountId.optional() }),
+  z.object({ kind: z.literal('buyOrder.edit'), sku, price: cents.optional(), quantity: quantity.optional(), active: flag01.optional(), user_note: userNote.optional() }),
+  z.object({ kind: z.literal('buyOrder.delete'), sku }),
+  z.object({ kind: z.literal('buyOrder.deleteAll') }),
+]);
+
+export const changeView = z.object({
+  id: z.string(),
+  kind: z.string(),
+  /** The listing ID, asset ID or SKU the change is about. */
+  target: z.string(),
+  fields: z.record(z.string(), z.unknown()),
+  status: z.enum(['pending', 'sending', 'done', 'failed', 'unknown']),
+  error: z.string().nullable(),
+  updatedAt: z.number(),
+});
+
+export const draftSummary = z.object({
+  id: z.string(),
+  name: z.string(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  changeCount: z.number().int(),
+  failedCount: z.number().int(),
+});
+
+export const selection = z.union([
+  z.object({ ids: z.array(z.string()).max(200_000) }),
+  z.object({
+    filter: z.object({
+      text: z.string().optional(),
+      sku: z.string().optional(),
+      minPrice: z.number().int().optional(),
+      maxPrice: z.number().int().optional(),
+      account: z.string().optional(),
+      promoted: flag01.optional(),
+      active: flag01.optional(),
+      note: z.string().optional(),
+    }),
+  }),
+]);
+
+export const bulkOp = z.discriminatedUnion('op', [
+  z.object({ op: z.literal('setPrice'), cents }),
+  z.object({ op: z.literal('addCents'), cents: z.number().int() }),
+  z.object({ op: z.literal('multiply'), percent: z.number().positive().max(10_000), rounding: z.enum(['nearest', 'up', 'down']) }),
+  z.object({ op: z.literal('setPromoted'), value: flag01 }),
+  z.object({ op: z.literal('setNote'), note: userNote }),
+  z.object({ op: z.literal('clearNote') }),
+  z.object({ op: z.literal('setActive'), value: flag01 }),
+  z.object({ op: z.literal('setQuantity'), quantity }),
+]);
+
+export const bulkResult = z.object({
+  changed: z.number().int(),
+  refused: z.array(z.object({ id: z.string(), reason: z.string() })),
+});
+
+export const addChangesResult = z.object({
+  added: z.number().int(),
+  errors: z.array(z.object({ index: z.number().int(), field: z.string(), message: z.string() })),
+});
+
+export const reviewView = z.object({
+  draftId: z.string(),
+  rows: z.array(
+    z.object({
+      changeId: z.string(),
+      kind: z.string(),
+      target: z.string(),
+      fields: z.array(z.object({ field: z.string(), before: z.unknown(), after: z.unknown() })),
+    }),
+  ),
+  requestsPerEndpoint: z.record(z.string(), z.number().int()),
+  etaMs: z.number().nonnegative(),
+  /** What delete-all changes would remove, counted from the ledger. */
+  removes: z.object({ listings: z.number().int(), buyOrders: z.number().int() }),
+});
+
+export const applyProgress = z.object({
+  jobId: z.string(),
+  draftId: z.string(),
+  state: z.enum(['running', 'paused', 'cancelling', 'done', 'cancelled', 'stopped']),
+  itemsTotal: z.number().int(),
+  itemsDone: z.number().int(),
+  itemsFailed: z.number().int(),
+  itemsUnknown: z.number().int(),
+  itemsLeft: z.number().int(),
+  requestsSent: z.number().int(),
+  etaMs: z.number().nullable(),
+  startedAt: z.number(),
+  stopReason: errorView.optional(),
+});
+
+export const unknownOutcomeView = z.object({
+  id: z.string(),
+  endpoint: z.string(),
+  sentAt: z.number(),
+  items: z.array(z.record(z.string(), z.unknown())),
+  /** The resolutions that make sense for this endpoint. */
+  choices: z.array(z.string()),
+});
+
+export const activityEntry = z.object({
+  id: z.number().int(),
+  at: z.number(),
+  endpoint: z.string(),
+  itemCount: z.number().int(),
+  outcome: z.string(),
+  message: z.string(),
+});
+
+export const csvPreview = z.object({
+  token: z.string(),
+  kind: z.enum(['listings', 'buyOrders', 'draft']),
+  validCount: z.number().int(),
+  errors: z.array(z.object({ line: z.number().int(), reason: z.string() })),
+});
+
+export const tradeUrlInput = z.object({ account: accountId.optional(), tradeUrl });
