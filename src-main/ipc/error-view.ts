@@ -1,0 +1,45 @@
+import type { z } from 'zod';
+import type { ErrorView } from '../../src-preload/contract.ts';
+import { ApiError } from '../core/api/errors.ts';
+
+/**
+ * Turns whatever a handler threw into the error value the renderer shows.
+ * Errors that carry a `kind` (ApiError, and the core's domain errors) keep it;
+ * anything else is an unexpected `internal` failure whose message is not
+ * forwarded, because it was never written for the trader's eyes.
+ */
+export function toErrorView(error: unknown): ErrorView {
+  if (error instanceof ApiError) return error.toJSON();
+  if (isKindedError(error)) {
+    return {
+      kind: error.kind,
+      message: error.message,
+      ...(Array.isArray(error.issues) ? { issues: error.issues.filter(isIssue) } : {}),
+    };
+  }
+  return { kind: 'internal', message: 'Something went wrong inside the app; the details are in its log.' };
+}
+
+/** Zod issues as `{ field, message }`, with the item index when the path is `items.<n>…`. */
+export function zodIssuesToView(error: z.ZodError): NonNullable<ErrorView['issues']> {
+  return error.issues.map((issue) => {
+    const field = issue.path.map(String).join('.');
+    const itemIndex = issue.path[0] === 'items' && typeof issue.path[1] === 'number' ? issue.path[1] : undefined;
+    return { ...(itemIndex === undefined ? {} : { item: itemIndex }), field, message: issue.message };
+  });
+}
+
+interface KindedError extends Error {
+  kind: string;
+  issues?: unknown[];
+}
+
+function isKindedError(error: unknown): error is KindedError {
+  return error instanceof Error && typeof (error as { kind?: unknown }).kind === 'string';
+}
+
+function isIssue(value: unknown): value is { field: string; message: string; item?: number } {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return typeof v.field === 'string' && typeof v.message === 'string';
+}
