@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCents } from '../../src-main/core/money.ts';
+import { formatCents, parseCents } from '../../src-main/core/money.ts';
 
 describe('formatCents', () => {
   it('prints whole cents as dollars and cents', () => {
@@ -21,5 +21,27 @@ describe('formatCents', () => {
   it('refuses anything but a whole number of cents', () => {
     expect(() => formatCents(12.5)).toThrow(RangeError);
     expect(() => formatCents(Number.NaN)).toThrow(RangeError);
+  });
+});
+
+describe('parseCents', () => {
+  it('reads typed amounts into whole cents', () => {
+    expect(parseCents('12.34')).toBe(1234);
+    expect(parseCents('$1,234.5')).toBe(123450);
+    expect(parseCents('7')).toBe(700);
+    expect(parseCents('.05')).toBe(5);
+    expect(parseCents(' -0.10 ')).toBe(-10);
+  });
+
+  it('is the inverse of formatCents', () => {
+    for (const cents of [0, 5, 99, 100, 1234, 123456789, -1999]) {
+      expect(parseCents(formatCents(cents))).toBe(cents);
+    }
+  });
+
+  it('refuses what is not an amount, or finer than a cent', () => {
+    for (const text of ['', '.', 'abc', '1.234', '1,23.00', '12..3', '1e3', '$']) {
+      expect(parseCents(text)).toBeNull();
+    }
   });
 });
