@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { accountId, assetId, cents, flag01, gameId, listingId, quantity, sku, tradeUrl, userNote } from '../src-main/core/api/fields.ts';
 import { buyOrderTrade, marketTrade } from '../src-main/core/api/schemas.ts';
+import { keyStatusSchema } from '../src-main/core/key/key-service.ts';
+import { settingsSchema } from '../src-main/core/settings/settings.ts';
 
 /**
  * The view models that cross the bridge: what the renderer is shown and what
@@ -23,14 +25,7 @@ export const errorView = z.object({
 
 export const mode = z.enum(['sandbox', 'live']);
 
-export const keyStatus = z.object({
-  set: z.boolean(),
-  /** The last four characters, the only part of the key the renderer may know. */
-  last4: z.string().max(4).nullable(),
-  /** `rejected` after a 401: the key must be replaced before work resumes. */
-  state: z.enum(['none', 'unverified', 'valid', 'rejected']),
-  keychainAvailable: z.boolean(),
-});
+export const keyStatus = keyStatusSchema;
 
 export const appStatus = z.object({
   mode,
@@ -41,20 +36,7 @@ export const appStatus = z.object({
   serviceUrl: z.string(),
 });
 
-export const settings = z.object({
-  mode,
-  /** Base URL of the live service (HTTPS). */
-  serviceUrl: z.string().url(),
-  heartbeatEnabled: z.boolean(),
-  heartbeatIntervalMinutes: z.number().int().min(5).max(9),
-  tradePollSeconds: z.number().int().min(60).max(3600),
-  notificationsEnabled: z.boolean(),
-  startAtLogin: z.boolean(),
-  youngAccountDays: z.number().int().min(0).max(3650),
-  theme: z.enum(['system', 'light', 'dark']),
-  /** Never put up a listing that would not show as automated. */
-  refuseUnautomatedPosts: z.boolean(),
-});
+export const settings = settingsSchema;
 export const settingsPatch = settings.partial();
 
 export const heartbeatState = z.object({

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { createKeyService, type KeyStatus } from '../../../src-main/core/key/key-service.ts';
+import type { SecretStore } from '../../../src-main/core/secrets.ts';
+
+/** A keychain held in memory, with a switch for "no Secret Service running". */
+function memoryKeychain(available = true): SecretStore & { entries: Map<string, string> } {
+  const entries = new Map<string, string>();
+  return {
+    entries,
+    available: async () => available,
+    get: async (account) => entries.get(account) ?? null,
+    set: async (account, secret) => void entries.set(account, secret),
+    delete: async (account) => entries.delete(account),
+  };
+}
+
+const KEY = 'sk_live_9f8e7d6c5b4a3210';
+
+describe('key service', () => {
+  it('tells only whether a key is set and its last four characters', async () => {
+    const keychain = memoryKeychain();
+    const keys = createKeyService({ secrets: keychain, profile: 'default' });
+    expect(await keys.status()).toEqual({ set: false, last4: null, state: 'none', keychainAvailable: true });
+    const status = await keys.set(`  ${KEY}\n`);
+    expect(status).toEqual({ set: true, last4: '3210', state: 'unverified', keychainAvailable: true });
+    expect(JSON.stringify(status)).not.toContain(KEY.slice(0, 8));
+    expect(await keys.read()).toBe(KEY);
+  });
+
+  it('keeps one key per profile in the keychain', async () => {
+    const keychain = memoryKeychain();
+    await createKeyService({ secrets: keychain, profile: 'a' }).set('key-for-profile-a');
+    await createKeyService({ secrets: keychain, profile: 'b' }).set('key-for-profile-b');
+    expect(await createKeyService({ secrets: keychain, profile: 'a' }).read()).toBe('key-for-profile-a');
+    expect(keychain.entries.size).toBe(2);
+  });
+
+  it('follows the service verdict and announces it', async () => {
+    const keys = createKeyService({ secrets: memoryKeychain(), profile: 'default' });
+    const seen: KeyStatus['state'][] = [];
+    keys.on('status', (s) => seen.push(s.state));
+    await keys.set(KEY);
+    keys.noteRejected();
+    await new Promise((r) => setTimeout(r, 0));
+    expect((await keys.status()).state).toBe('rejected');
+    await keys.set('sk_live_replacement_0001');
+    expect((await keys.status()).state).toBe('unverified');
+    keys.noteAccepted();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(seen).toEqual(['unverified', 'rejected', 'unverified', 'valid']);
+  });
+
+  it('refuses a malformed key without touching the stored one', async () => {
+    const keychain = memoryKeychain();
+    const keys = createKeyService({ secrets: keychain, profile: 'default' });
+    await keys.set(KEY);
+    await expect(keys.set('has a space in it')).rejects.toMatchObject({ kind: 'invalid' });
+    await expect(keys.set('short')).rejects.toThrow(/too short/);
+    expect(await keys.read()).toBe(KEY);
+  });
+
+  it('refuses to store the key when no keychain answers, and says so', async () => {
+    const keychain = memoryKeychain(false);
+    const keys = createKeyService({ secrets: keychain, profile: 'default' });
+    await expect(keys.set(KEY)).rejects.toMatchObject({ kind: 'keychain_unavailable' });
+    expect(keychain.entries.size).toBe(0);
+    expect(await keys.status()).toMatchObject({ set: false, keychainAvailable: false });
+  });
+
+  it('removes the key', async () => {
+    const keys = createKeyService({ secrets: memoryKeychain(), profile: 'default' });
+    await keys.set(KEY);
+    expect(await keys.remove()).toMatchObject({ set: false, last4: null, state: 'none' });
+    expect(await keys.read()).toBeNull();
+  });
+});
