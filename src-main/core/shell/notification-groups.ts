@@ -1,0 +1,96 @@
+import type { PendingTrade } from '../api/schemas.ts';
+import { formatCents } from '../money.ts';
+
+/**
+ * Which native notifications to show for trades needing action. One per
+ * trade, so each says what it is about and opens that trade; but when many
+ * arrive at once (a burst of sales) they fold into one, because a stack of
+ * toasts is noise the trader learns to ignore. A trade is announced once per
+ * status: the same trade turning from "accept" to "confirm on your phone" is
+ * news, the same status on the next poll is not.
+ */
+
+export type TradeForNotice = Pick<PendingTrade, 'trade_type' | 'trade_id' | 'status' | 'total' | 'items' | 'verification_code'>;
+
+/** What a click should open: one trade, or the list when the notice covers many. */
+export type TradeRef = Pick<PendingTrade, 'trade_type' | 'trade_id'>;
+
+export interface TradeNotice {
+  readonly title: string;
+  readonly body: string;
+  /** The trade to open on click; null for a grouped notice (open the list). */
+  readonly open: TradeRef | null;
+  /** The trades this notice announces. */
+  readonly trades: readonly TradeRef[];
+}
+
+export interface NoticePlanOptions {
+  /** More than this many new trades at once become one notice. Default 3. */
+  readonly groupAbove?: number;
+  /** The trader muted notifications: nothing is shown, but trades still count as announced. */
+  readonly muted?: boolean;
+}
+
+export interface NoticePlan {
+  readonly notices: readonly TradeNotice[];
+  /** Dedupe keys of every trade+status now announced (including muted ones). */
+  readonly announced: readonly string[];
+}
+
+export const DEFAULT_GROUP_ABOVE = 3;
+
+/** The key that makes "never twice for the same trade and status" checkable. */
+export function noticeKey(trade: Pick<PendingTrade, 'trade_type' | 'trade_id' | 'status'>): string {
+  return `${trade.trade_type}:${trade.trade_id}:${trade.status}`;
+}
+
+export function planTradeNotices(
+  trades: readonly TradeForNotice[],
+  alreadyAnnounced: ReadonlySet<string>,
+  options: NoticePlanOptions = {},
+): NoticePlan {
+  const seen = new Set<string>();
+  const fresh = trades.filter((t) => {
+    const key = noticeKey(t);
+    if (alreadyAnnounced.has(key) || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  const announced = [...seen];
+  if (fresh.length === 0 || options.muted) return { notices: [], announced };
+  const groupAbove = options.groupAbove ?? DEFAULT_GROUP_ABOVE;
+  const notices = fresh.length > groupAbove ? [groupedNotice(fresh)] : fresh.map(singleNotice);
+  return { notices, announced };
+}
+
+function singleNotice(trade: TradeForNotice): TradeNotice {
+  const lines = [`${itemSummary(trade.items, 3)} · ${formatCents(trade.total)}`];
+  if (trade.verification_code) lines.push(`Verification code: ${trade.verification_code}`);
+  const ref = { trade_type: trade.trade_type, trade_id: trade.trade_id };
+  return { title: titleFor(trade), body: lines.join('\n'), open: ref, trades: [ref] };
+}
+
+function groupedNotice(trades: readonly TradeForNotice[]): TradeNotice {
+  const total = trades.reduce((sum, t) => sum + t.total, 0);
+  const items = trades.flatMap((t) => t.items);
+  return {
+    title: `${trades.length} trades need action`,
+    body: `${formatCents(total)} in all: ${itemSummary(items, 4)}`,
+    open: null,
+    trades: trades.map((t) => ({ trade_type: t.trade_type, trade_id: t.trade_id })),
+  };
+}
+
+function titleFor(trade: TradeForNotice): string {
+  if (trade.status === 'confirmation_required') return 'Confirm a trade on your phone';
+  if (trade.trade_type === 'buy_order') return 'Send items for a buy order';
+  return 'Accept a trade: you sold an item';
+}
+
+/** "Key ×2, Team Captain, +3 more": names as the trader knows them, cut to fit a toast. */
+function itemSummary(items: TradeForNotice['items'], shown: number): string {
+  if (items.length === 0) return 'no items listed';
+  const names = items.slice(0, shown).map((i) => (i.quantity > 1 ? `${i.name} ×${i.quantity}` : i.name));
+  const more = items.length - shown;
+  return more > 0 ? `${names.join(', ')}, +${more} more` : names.join(', ');
+}
