@@ -1,4 +1,5 @@
-import type { EndpointName } from './endpoints.ts';
+import { z } from 'zod';
+import { ENDPOINT_NAMES, type EndpointName } from './endpoints.ts';
 
 /**
  * What went wrong, in terms the scheduler and the UI can act on.
@@ -97,3 +98,17 @@ export interface SerializedApiError {
 export function isApiError(value: unknown): value is ApiError {
   return value instanceof ApiError;
 }
+
+/**
+ * The zod form of SerializedApiError, for reading one back from storage (the
+ * apply journal, the activity log) or across the bridge. Checked against the
+ * interface above, so the two cannot drift apart.
+ */
+export const serializedApiErrorSchema = z.object({
+  kind: z.enum(['auth', 'forbidden', 'rate_limited', 'invalid', 'rejected', 'server', 'network', 'bad_response', 'unknown_outcome']),
+  message: z.string(),
+  endpoint: z.enum(ENDPOINT_NAMES as [EndpointName, ...EndpointName[]]).optional(),
+  status: z.number().int().optional(),
+  retryAfterMs: z.number().optional(),
+  issues: z.array(z.object({ item: z.number().int().optional(), field: z.string(), message: z.string() })).optional(),
+}) satisfies z.ZodType<SerializedApiError>;
