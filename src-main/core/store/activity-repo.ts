@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { ENDPOINT_NAMES, type EndpointName } from '../api/endpoints.ts';
+import { serializedApiErrorSchema, type SerializedApiError } from '../api/errors.ts';
+import type { Store } from './db.ts';
+import { jsonColumn, parseRows } from './sql.ts';
+
+/**
+ * The activity log: every request that changes something on the service,
+ * what it was about (endpoint, account, the draft targets it carried) and its
+ * outcome. It records what the trader needs to audit a bulk apply, and never
+ * the API key (there is no column that could hold it, and the error stored is
+ * the serialized ApiError, whose body is already redacted).
+ */
+export const activityStatus = z.enum(['sent', 'done', 'failed', 'unknown_outcome', 'stopped']);
+export type ActivityStatus = z.infer<typeof activityStatus>;
+
+const endpointName = z.enum(ENDPOINT_NAMES as [EndpointName, ...EndpointName[]]);
+
+export const activityRow = z.object({
+  id: z.number().int(),
+  at: z.number().int(),
+  endpoint: endpointName,
+  account: z.string().nullable(),
+  item_count: z.number().int(),
+  targets: jsonColumn(z.array(z.string())),
+  status: activityStatus,
+  error: jsonColumn(serializedApiErrorSchema).nullable(),
+  batch_id: z.string().nullable(),
+  outcome_at: z.number().int().nullable(),
+});
+export type ActivityRow = z.output<typeof activityRow>;
+
+export interface ActivityQuery {
+  /** Matches endpoint, account or any target (asset ID, SKU…). */
+  text?: string;
+  status?: ActivityStatus;
+  limit?: number;
+  /** Only entries with an id below this, for paging back in time. */
+  beforeId?: number;
+}
+
+export interface ActivityRepo {
+  /** Logs a request about to be sent; returns the entry id. */
+  recordSent(entry: { batchId: string | null; endpoint: EndpointName; account: string | null; targets: readonly string[]; itemCount: number }): number;
+  /** Records the outcome of every entry logged for `batchId`. */
+  recordOutcome(batchId: string, status: Exclude<ActivityStatus, 'sent'>, error?: SerializedApiError | null): void;
+  list(query?: ActivityQuery): ActivityRow[];
+}
+
+export function createActivityRepo(store: Store): ActivityRepo {
+  const { db } = store;
+  const insert = db.prepare(`
+    INSERT INTO activity_log (at, endpoint, account, item_count, targets, status, batch_id)
+    VALUES (?, ?, ?, ?, ?, 'sent', ?)`);
+  const outcome = db.prepare(`
+    UPDATE activity_log SET status = ?, error = ?, outcome_at = ? WHERE batch_id = ? AND status = 'sent'`);
+
+  return {
+    recordSent(e) {
+      const result = insert.run(store.clock.now(), e.endpoint, e.account, e.itemCount, JSON.stringify(e.targets), e.batchId);
+      return Number(result.lastInsertRowid);
+    },
+    recordOutcome(batchId, status, error = null) {
+      outcome.run(status, error ? JSON.stringify(error) : null, store.clock.now(), batchId);
+    },
+    list(query = {}) {
+      const where: string[] = [];
+      const params: (string | number)[] = [];
+      if (query.text) {
+        where.push("(endpoint LIKE ? ESCAPE '\\' OR account LIKE ? ESCAPE '\\' OR targets LIKE ? ESCAPE '\\')");
+        const like = `%${query.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        params.push(like, like, like);
+      }
+      if (query.status) {
+        where.push('status = ?');
+        params.push(query.status);
+      }
+      if (query.beforeId !== undefined) {
+        where.push('id < ?');
+        params.push(query.beforeId);
+      }
+      const sql = `SELECT * FROM activity_log ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`;
+      params.push(Math.max(1, Math.min(query.limit ?? 500, 5_000)));
+      return parseRows('activity_log', activityRow, db.prepare(sql).all(...params));
+    },
+  };
+}

@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { accountId, cents, flag01, quantity, sku, userNote } from '../api/fields.ts';
+import type { Store } from './db.ts';
+import { chunked, parseRow, parseRows, placeholders, sqlBool, toSqlBool } from './sql.ts';
+
+/**
+ * The ledger of buy orders, named by SKU as the service names them. The
+ * create response does not say the stored quantity (the service may cut it to
+ * floor(balance / price)), so a created order carries `quantity_may_be_cut`
+ * until an edit or an import confirms it.
+ */
+export const buyOrderRow = z.object({
+  sku,
+  account: accountId,
+  price: cents,
+  quantity,
+  quantity_may_be_cut: sqlBool,
+  active: flag01,
+  user_note: userNote,
+  fills_seen: z.number().int().nonnegative(),
+  updated_at: z.number().int(),
+});
+export type BuyOrderRow = z.output<typeof buyOrderRow>;
+
+export const buyOrderInput = z.strictObject({
+  sku,
+  account: accountId,
+  price: cents,
+  quantity,
+  quantity_may_be_cut: z.boolean().default(false),
+  active: flag01.default(1),
+  user_note: userNote.default(''),
+  fills_seen: z.number().int().nonnegative().default(0),
+});
+export type BuyOrderInput = z.input<typeof buyOrderInput>;
+
+export interface BuyOrdersRepo {
+  all(): BuyOrderRow[];
+  get(sku: string): BuyOrderRow | null;
+  count(): number;
+  upsert(input: BuyOrderInput): void;
+  upsertMany(inputs: readonly BuyOrderInput[]): void;
+  /** After a confirmed edit: the service checked the balance, so the quantity is as sent. */
+  update(sku: string, fields: { price: number; quantity: number; active: 0 | 1; user_note?: string }): void;
+  /** Counts fills the trade watcher saw, so the trader can tell what is left. */
+  addFills(sku: string, count: number): void;
+  remove(skus: readonly string[]): number;
+  removeAll(): number;
+}
+
+export function createBuyOrdersRepo(store: Store): BuyOrdersRepo {
+  const { db } = store;
+  const selectAll = db.prepare('SELECT * FROM buy_orders ORDER BY rowid');
+  const selectOne = db.prepare('SELECT * FROM buy_orders WHERE sku = ?');
+  const countStmt = db.prepare('SELECT count(*) AS n FROM buy_orders');
+  const upsertStmt = db.prepare(`
+    INSERT INTO buy_orders (sku, account, price, quantity, quantity_may_be_cut, active, user_note, fills_seen, updated_at)
+    VALUES (:sku, :account, :price, :quantity, :cut, :active, :user_note, :fills_seen, :at)
+    ON CONFLICT (sku) DO UPDATE SET account = excluded.account, price = excluded.price,
+      quantity = excluded.quantity, quantity_may_be_cut = excluded.quantity_may_be_cut,
+      active = excluded.active, user_note = excluded.user_note, fills_seen = excluded.fills_seen,
+      updated_at = excluded.updated_at`);
+  const updateStmt = db.prepare(`
+    UPDATE buy_orders SET price = :price, quantity = :quantity, active = :active,
+      user_note = coalesce(:user_note, user_note), quantity_may_be_cut = 0, updated_at = :at WHERE sku = :sku`);
+  const fillsStmt = db.prepare('UPDATE buy_orders SET fills_seen = fills_seen + ?, updated_at = ? WHERE sku = ?');
+  const removeAllStmt = db.prepare('DELETE FROM buy_orders');
+
+  const write = (input: BuyOrderInput, at: number) => {
+    const b = buyOrderInput.parse(input);
+    upsertStmt.run({
+      sku: b.sku, account: b.account, price: b.price, quantity: b.quantity,
+      cut: toSqlBool(b.quantity_may_be_cut), active: b.active, user_note: b.user_note, fills_seen: b.fills_seen, at,
+    });
+  };
+
+  return {
+    all: () => parseRows('buy_orders', buyOrderRow, selectAll.all()),
+    get(id) {
+      const row = selectOne.get(id);
+      return row ? parseRow('buy_orders', buyOrderRow, row) : null;
+    },
+    count: () => (countStmt.get() as { n: number }).n,
+    upsert(input) {
+      write(input, store.clock.now());
+      store.markLedgerChanged();
+    },
+    upsertMany(inputs) {
+      const at = store.clock.now();
+      store.transaction(() => {
+        for (const input of inputs) write(input, at);
+      });
+      store.markLedgerChanged();
+    },
+    update(id, fields) {
+      updateStmt.run({ sku: id, price: fields.price, quantity: fields.quantity, active: fields.active, user_note: fields.user_note ?? null, at: store.clock.now() });
+      store.markLedgerChanged();
+    },
+    addFills(id, count) {
+      fillsStmt.run(count, store.clock.now(), id);
+      store.markLedgerChanged();
+    },
+    remove(skus) {
+      let removed = 0;
+      store.transaction(() => {
+        for (const part of chunked(skus)) {
+          removed += Number(db.prepare(`DELETE FROM buy_orders WHERE sku IN ${placeholders(part)}`).run(...part).changes);
+        }
+      });
+      store.markLedgerChanged();
+      return removed;
+    },
+    removeAll() {
+      const removed = Number(removeAllStmt.run().changes);
+      store.markLedgerChanged();
+      return removed;
+    },
+  };
+}

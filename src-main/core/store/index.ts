@@ -1,0 +1,33 @@
+import type { Store } from './db.ts';
+import { createAccountsRepo, type AccountsRepo } from './accounts-repo.ts';
+import { createActivityRepo, type ActivityRepo } from './activity-repo.ts';
+import { createBuyOrdersRepo, type BuyOrdersRepo } from './buy-orders-repo.ts';
+import { createListingsRepo, type ListingsRepo } from './listings-repo.ts';
+import { createSettingsRepo, type SettingsRepo } from './settings-repo.ts';
+import { createTradesRepo, type TradesRepo } from './trades-repo.ts';
+
+/**
+ * Every repository over one opened store, built once by the composition root
+ * and handed to the services that need them.
+ */
+export interface Repos {
+  readonly accounts: AccountsRepo;
+  readonly listings: ListingsRepo;
+  readonly buyOrders: BuyOrdersRepo;
+  readonly trades: TradesRepo;
+  readonly settings: SettingsRepo;
+  readonly activity: ActivityRepo;
+}
+
+export function createRepos(store: Store): Repos {
+  return {
+    accounts: createAccountsRepo(store),
+    listings: createListingsRepo(store),
+    buyOrders: createBuyOrdersRepo(store),
+    trades: createTradesRepo(store),
+    settings: createSettingsRepo(store),
+    activity: createActivityRepo(store),
+  };
+}
+
+export { openStore, readPragma, type Store, type OpenStoreOptions } from './db.ts';

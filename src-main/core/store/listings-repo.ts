@@ -1,0 +1,138 @@
+import { z } from 'zod';
+import { accountId, assetId, cents, flag01, gameId, listingId, userNote } from '../api/fields.ts';
+import type { Store } from './db.ts';
+import { chunked, parseRow, parseRows, placeholders, sqlBool, toSqlBool } from './sql.ts';
+
+/**
+ * The ledger of listings. There is no "list my listings" endpoint, so this
+ * table is the only record of what the account has on the market and of the
+ * listing_id every edit needs.
+ */
+export const listingState = z.enum(['active', 'inactive', 'sold', 'cancelled']);
+export type ListingState = z.infer<typeof listingState>;
+
+export const listingRow = z.object({
+  asset_id: assetId,
+  /** Null only when a create's response was lost and the trader marked it done. */
+  listing_id: listingId.nullable(),
+  id_unknown: sqlBool,
+  sku: z.string(),
+  price: cents,
+  promoted: flag01,
+  game: gameId,
+  user_note: userNote,
+  account: accountId,
+  state: listingState,
+  updated_at: z.number().int(),
+});
+export type ListingRow = z.output<typeof listingRow>;
+
+/** What callers write; `updated_at` is stamped by the repo. */
+export const listingInput = z.strictObject({
+  asset_id: assetId,
+  listing_id: listingId.nullable(),
+  sku: z.string().default(''),
+  price: cents,
+  promoted: flag01,
+  game: gameId,
+  user_note: userNote.default(''),
+  account: accountId,
+  state: listingState.default('active'),
+});
+export type ListingInput = z.input<typeof listingInput>;
+
+export interface ListingsRepo {
+  all(): ListingRow[];
+  get(assetId: string): ListingRow | null;
+  byListingId(listingId: string): ListingRow | null;
+  count(filter?: { activeOnly?: boolean }): number;
+  upsert(input: ListingInput): void;
+  upsertMany(inputs: readonly ListingInput[]): void;
+  /** Changes price/promoted/user_note after a confirmed edit. */
+  update(assetId: string, fields: { price?: number; promoted?: 0 | 1; user_note?: string; listing_id?: string }): void;
+  remove(assetIds: readonly string[]): number;
+  /** After a confirmed delete-all: `activeOnly` keeps sold, cancelled and inactive ones. */
+  removeAll(activeOnly: boolean): number;
+}
+
+export function createListingsRepo(store: Store): ListingsRepo {
+  const { db } = store;
+  const selectAll = db.prepare('SELECT * FROM listings ORDER BY rowid');
+  const selectOne = db.prepare('SELECT * FROM listings WHERE asset_id = ?');
+  const selectById = db.prepare('SELECT * FROM listings WHERE listing_id = ?');
+  const countAll = db.prepare('SELECT count(*) AS n FROM listings');
+  const countActive = db.prepare("SELECT count(*) AS n FROM listings WHERE state = 'active'");
+  const upsertStmt = db.prepare(`
+    INSERT INTO listings (asset_id, listing_id, id_unknown, sku, price, promoted, game, user_note, account, state, updated_at)
+    VALUES (:asset_id, :listing_id, :id_unknown, :sku, :price, :promoted, :game, :user_note, :account, :state, :at)
+    ON CONFLICT (asset_id) DO UPDATE SET
+      listing_id = excluded.listing_id, id_unknown = excluded.id_unknown, sku = excluded.sku,
+      price = excluded.price, promoted = excluded.promoted, game = excluded.game, user_note = excluded.user_note,
+      account = excluded.account, state = excluded.state, updated_at = excluded.updated_at`);
+  const updateStmt = db.prepare(`
+    UPDATE listings SET price = coalesce(:price, price), promoted = coalesce(:promoted, promoted),
+      user_note = coalesce(:user_note, user_note), listing_id = coalesce(:listing_id, listing_id),
+      id_unknown = CASE WHEN :listing_id IS NULL THEN id_unknown ELSE 0 END, updated_at = :at
+    WHERE asset_id = :asset_id`);
+  const removeAllStmt = db.prepare('DELETE FROM listings');
+  const removeActiveStmt = db.prepare("DELETE FROM listings WHERE state = 'active'");
+
+  const write = (input: ListingInput, at: number) => {
+    const l = listingInput.parse(input);
+    upsertStmt.run({ ...l, id_unknown: toSqlBool(l.listing_id === null), at });
+  };
+
+  const repo: ListingsRepo = {
+    all: () => parseRows('listings', listingRow, selectAll.all()),
+    get(id) {
+      const row = selectOne.get(id);
+      return row ? parseRow('listings', listingRow, row) : null;
+    },
+    byListingId(id) {
+      const row = selectById.get(id);
+      return row ? parseRow('listings', listingRow, row) : null;
+    },
+    count(filter = {}) {
+      const row = (filter.activeOnly ? countActive : countAll).get() as { n: number };
+      return row.n;
+    },
+    upsert(input) {
+      write(input, store.clock.now());
+      store.markLedgerChanged();
+    },
+    upsertMany(inputs) {
+      const at = store.clock.now();
+      store.transaction(() => {
+        for (const input of inputs) write(input, at);
+      });
+      store.markLedgerChanged();
+    },
+    update(id, fields) {
+      updateStmt.run({
+        asset_id: id,
+        price: fields.price ?? null,
+        promoted: fields.promoted ?? null,
+        user_note: fields.user_note ?? null,
+        listing_id: fields.listing_id ?? null,
+        at: store.clock.now(),
+      });
+      store.markLedgerChanged();
+    },
+    remove(ids) {
+      let removed = 0;
+      store.transaction(() => {
+        for (const part of chunked(ids)) {
+          removed += Number(db.prepare(`DELETE FROM listings WHERE asset_id IN ${placeholders(part)}`).run(...part).changes);
+        }
+      });
+      store.markLedgerChanged();
+      return removed;
+    },
+    removeAll(activeOnly) {
+      const removed = Number((activeOnly ? removeActiveStmt : removeAllStmt).run().changes);
+      store.markLedgerChanged();
+      return removed;
+    },
+  };
+  return repo;
+}

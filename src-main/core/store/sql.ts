@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import type { SQLInputValue } from 'node:sqlite';
+
+/**
+ * Small helpers shared by the repositories: SQLite has no booleans and hands
+ * back untyped records, so every row goes through a zod schema on the way out.
+ */
+
+/** A 0/1 column read as a boolean. */
+export const sqlBool = z.union([z.literal(0), z.literal(1)]).transform((v) => v === 1);
+
+/** A boolean written to a 0/1 column. */
+export const toSqlBool = (value: boolean): number => (value ? 1 : 0);
+
+/** A TEXT column holding JSON, parsed then checked with `schema`. */
+export function jsonColumn<T extends z.ZodType>(schema: T) {
+  return z.string().transform((text, ctx) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'is not valid JSON' });
+      return z.NEVER;
+    }
+  }).pipe(schema);
+}
+
+/** Parses every row, naming the table in the error when one does not fit. */
+export function parseRows<T extends z.ZodType>(table: string, schema: T, rows: readonly unknown[]): z.output<T>[] {
+  return rows.map((row) => parseRow(table, schema, row));
+}
+
+export function parseRow<T extends z.ZodType>(table: string, schema: T, row: unknown): z.output<T> {
+  const result = schema.safeParse(row);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new Error(`a row of ${table} does not fit its schema: ${issue?.path.join('.') ?? '?'} ${issue?.message ?? ''}`);
+  }
+  return result.data;
+}
+
+/** Binds a list of values as `(?, ?, …)` for `IN` clauses. */
+export function placeholders(values: readonly SQLInputValue[]): string {
+  return `(${values.map(() => '?').join(', ')})`;
+}
+
+/** Splits a list so an `IN (…)` never exceeds SQLite's bound-parameter limit. */
+export function chunked<T>(values: readonly T[], size = 500): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < values.length; i += size) out.push(values.slice(i, i + size));
+  return out;
+}

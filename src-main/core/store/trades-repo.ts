@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { buyOrderTrade, marketTrade, type PendingTrade } from '../api/schemas.ts';
+import type { Store } from './db.ts';
+import { jsonColumn, parseRows } from './sql.ts';
+
+/**
+ * The last pending trades seen and the trade watcher's seen set. The seen set
+ * is what stops a restart from notifying the trader again about every trade
+ * already shown, so it is saved as one transaction (all or nothing).
+ */
+export interface SeenTradesStore {
+  /** Key `${trade_type}:${trade_id}` → last status seen. */
+  load(): Promise<ReadonlyMap<string, string>>;
+  save(seen: ReadonlyMap<string, string>): Promise<void>;
+}
+
+export const pendingTradeRow = z.object({
+  trade_type: z.enum(['market', 'buy_order']),
+  trade_id: z.string(),
+  status: z.string(),
+  body: jsonColumn(z.union([marketTrade, buyOrderTrade])),
+  first_seen_at: z.number().int(),
+  updated_at: z.number().int(),
+});
+export type PendingTradeRow = z.output<typeof pendingTradeRow>;
+
+const seenRow = z.object({ key: z.string(), status: z.string() });
+
+export interface TradesRepo {
+  /** Replaces the stored pending trades with what the service listed now. */
+  replacePending(trades: readonly PendingTrade[]): void;
+  pending(): PendingTradeRow[];
+  /** The SeenTradesStore port of the trade watcher, over this database. */
+  readonly seen: SeenTradesStore;
+}
+
+export function createTradesRepo(store: Store): TradesRepo {
+  const { db } = store;
+  const selectPending = db.prepare('SELECT * FROM pending_trades ORDER BY first_seen_at, trade_id');
+  const upsertPending = db.prepare(`
+    INSERT INTO pending_trades (trade_type, trade_id, status, body, first_seen_at, updated_at)
+    VALUES (?, ?, ?, ?, ?, ?)
+    ON CONFLICT (trade_type, trade_id) DO UPDATE SET status = excluded.status, body = excluded.body,
+      updated_at = excluded.updated_at`);
+  const clearMark = db.prepare('UPDATE pending_trades SET updated_at = -1');
+  const removeStale = db.prepare('DELETE FROM pending_trades WHERE updated_at = -1');
+  const selectSeen = db.prepare('SELECT key, status FROM seen_trades');
+  const clearSeen = db.prepare('DELETE FROM seen_trades');
+  const insertSeen = db.prepare('INSERT INTO seen_trades (key, status) VALUES (?, ?)');
+
+  return {
+    replacePending(trades) {
+      const at = store.clock.now();
+      store.transaction(() => {
+        // Keep first_seen_at of trades still pending; drop the ones gone.
+        clearMark.run();
+        for (const t of trades) {
+          upsertPending.run(t.trade_type, t.trade_id, t.status, JSON.stringify(t), at, at);
+        }
+        removeStale.run();
+      });
+    },
+    pending: () => parseRows('pending_trades', pendingTradeRow, selectPending.all()),
+    seen: {
+      async load() {
+        const rows = parseRows('seen_trades', seenRow, selectSeen.all());
+        return new Map(rows.map((r) => [r.key, r.status]));
+      },
+      async save(seen) {
+        store.transaction(() => {
+          clearSeen.run();
+          for (const [key, status] of seen) insertSeen.run(key, status);
+        });
+      },
+    },
+  };
+}

@@ -1,0 +1,105 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { LATEST_VERSION, MIGRATIONS, migrate, userVersion } from '../../../src-main/core/store/migrations.ts';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** A fresh database file migrated up to `version`. */
+function freshAt(version: number): DatabaseSync {
+  const dir = mkdtempSync(join(tmpdir(), 'desk-migrate-'));
+  dirs.push(dir);
+  const db = new DatabaseSync(join(dir, 'p.sqlite'), { enableForeignKeyConstraints: true });
+  expect(migrate(db, version)).toBe(version);
+  return db;
+}
+
+const tables = (db: DatabaseSync) =>
+  (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
+
+const insertAccount = (db: DatabaseSync, id = '1', kind = 'main') =>
+  db.prepare('INSERT INTO accounts (account_id, kind, updated_at) VALUES (?, ?, 0)').run(id, kind);
+
+describe('migrations', () => {
+  it('are numbered 1..n without gaps', () => {
+    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+    expect(LATEST_VERSION).toBe(MIGRATIONS.length);
+  });
+
+  it('1: accounts (digits only, one main) and settings on a fresh database', () => {
+    const db = freshAt(1);
+    expect(tables(db)).toEqual(['accounts', 'settings']);
+    insertAccount(db, '1', 'main');
+    expect(() => insertAccount(db, '2', 'main')).toThrow(/UNIQUE/);
+    expect(() => insertAccount(db, '12a', 'linked')).toThrow(/CHECK/);
+    insertAccount(db, '3', 'linked');
+    db.close();
+  });
+
+  it('2: listings and buy orders, owned by a known account, money positive', () => {
+    const db = freshAt(2);
+    expect(tables(db)).toEqual(expect.arrayContaining(['listings', 'buy_orders']));
+    const insertListing = db.prepare(`INSERT INTO listings (asset_id, listing_id, id_unknown, price, promoted, game, account, updated_at)
+      VALUES (?, ?, ?, ?, 0, '440', ?, 0)`);
+    expect(() => insertListing.run('10', 'L1', 0, 100, '1')).toThrow(/FOREIGN KEY/);
+    insertAccount(db);
+    insertListing.run('10', 'L1', 0, 100, '1');
+    expect(() => insertListing.run('11', 'L2', 0, 0, '1')).toThrow(/CHECK/);
+    // An unknown listing_id must be flagged, and a flagged one must have no id.
+    expect(() => insertListing.run('12', null, 0, 5, '1')).toThrow(/CHECK/);
+    insertListing.run('13', null, 1, 5, '1');
+    db.prepare(`INSERT INTO buy_orders (sku, account, price, quantity, updated_at) VALUES ('a;b', '1', 10, 2, 0)`).run();
+    expect(() => db.prepare(`INSERT INTO buy_orders (sku, account, price, quantity, updated_at) VALUES ('a;c', '1', 10, 0, 0)`).run()).toThrow(/CHECK/);
+    db.close();
+  });
+
+  it('3: pending trades and the seen set', () => {
+    const db = freshAt(3);
+    expect(tables(db)).toEqual(expect.arrayContaining(['pending_trades', 'seen_trades']));
+    db.prepare("INSERT INTO seen_trades (key, status) VALUES ('market:1', 'Action Required')").run();
+    expect(() => db.prepare("INSERT INTO pending_trades VALUES ('swap', '1', 's', '{}', 0, 0)").run()).toThrow(/CHECK/);
+    db.close();
+  });
+
+  it('4: drafts with their changes and patches, removed together', () => {
+    const db = freshAt(4);
+    expect(tables(db)).toEqual(expect.arrayContaining(['drafts', 'draft_changes', 'draft_patches']));
+    db.prepare("INSERT INTO drafts VALUES ('d1', 'Spring prices', 0, 0)").run();
+    db.prepare("INSERT INTO draft_changes (draft_id, target, seq, body, updated_at) VALUES ('d1', 'L:1', 1, '{}', 0)").run();
+    db.prepare("INSERT INTO draft_patches (draft_id, seq, body, created_at) VALUES ('d1', 2, '{}', 0)").run();
+    expect(() => db.prepare("INSERT INTO draft_changes (draft_id, target, seq, body, status, updated_at) VALUES ('d1', 'L:2', 1, '{}', 'lost', 0)").run()).toThrow(/CHECK/);
+    db.prepare("DELETE FROM drafts WHERE draft_id = 'd1'").run();
+    expect(db.prepare('SELECT count(*) AS n FROM draft_changes').get()).toEqual({ n: 0 });
+    expect(db.prepare('SELECT count(*) AS n FROM draft_patches').get()).toEqual({ n: 0 });
+    db.close();
+  });
+
+  it('5: apply journal and activity log', () => {
+    const db = freshAt(5);
+    expect(tables(db)).toEqual(expect.arrayContaining(['apply_runs', 'apply_batches', 'activity_log']));
+    db.prepare("INSERT INTO drafts VALUES ('d1', 'x', 0, 0)").run();
+    db.prepare("INSERT INTO apply_runs (draft_id, state, started_at) VALUES ('d1', 'running', 0)").run();
+    db.prepare(`INSERT INTO apply_batches (batch_id, run_id, endpoint, phase, input, targets, item_count, state, created_at)
+      VALUES ('b1', 1, 'create_listing', 1, '{}', '[]', 1, 'planned', 0)`).run();
+    expect(() => db.prepare(`INSERT INTO apply_batches (batch_id, run_id, endpoint, phase, input, targets, item_count, state, created_at)
+      VALUES ('b2', 99, 'create_listing', 1, '{}', '[]', 1, 'planned', 0)`).run()).toThrow(/FOREIGN KEY/);
+    db.prepare("INSERT INTO activity_log (at, endpoint, item_count, targets, status) VALUES (0, 'edit_listing', 1, '[]', 'sent')").run();
+    db.close();
+  });
+
+  it('bring a database from any version to the latest, keeping its rows', () => {
+    const db = freshAt(2);
+    insertAccount(db);
+    expect(migrate(db)).toBe(LATEST_VERSION);
+    expect(userVersion(db)).toBe(LATEST_VERSION);
+    expect(db.prepare('SELECT count(*) AS n FROM accounts').get()).toEqual({ n: 1 });
+    // Running again is a no-op.
+    expect(migrate(db)).toBe(LATEST_VERSION);
+    db.close();
+  });
+});
