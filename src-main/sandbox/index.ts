@@ -1,0 +1,114 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Clock } from '../core/clock.ts';
+import { systemClock } from '../core/clock.ts';
+import type { SandboxAdmin } from './admin.ts';
+import { createAdmin } from './admin.ts';
+import type { SandboxFaults } from './faults.ts';
+import { Faults } from './faults.ts';
+import { streamFor } from './prng.ts';
+import type { RateWindowMode } from './rate-limiter.ts';
+import { RateLimiter } from './rate-limiter.ts';
+import type { SandboxLog } from './request-log.ts';
+import { RequestLog } from './request-log.ts';
+import { createRequestListener } from './server.ts';
+import { World } from './state/world.ts';
+
+/**
+ * The built-in simulator of the marketplace service: every endpoint, rule,
+ * rate limit, header and error of the interface document, over real HTTP on
+ * loopback, with seeded data that moves over time and knobs for faults. The
+ * app's sandbox mode and every integration test and benchmark run against it.
+ */
+
+export type { InventoryAsset, SandboxAdmin } from './admin.ts';
+export type {
+  DelayFault, FaultConfig, FaultName, FaultScope, MalformedFault, SandboxFaults, ServerErrorFault, Storm429Fault,
+} from './faults.ts';
+export type { RateWindowMode } from './rate-limiter.ts';
+export type { AppliedFault, RecordedRequest, SandboxCounters, SandboxLog } from './request-log.ts';
+export type { Balance, KeyKind, KeyStatus, LinkedAccountProfile, UserAgentState } from './state/accounts.ts';
+export type { SandboxBuyOrder } from './state/buy-orders.ts';
+export type { ListingState, SandboxListing } from './state/listings.ts';
+export type { TradeSeed } from './state/trades.ts';
+export { RAW_STATUS, TRADE_STATUS } from './state/trade-factory.ts';
+
+export interface SandboxOptions {
+  /** Default 0: any free port. */
+  port?: number;
+  /** Default '127.0.0.1'. */
+  host?: string;
+  /** All sandbox time (refresh_at, rate windows, trade schedule) reads this. Default: the system clock. */
+  clock?: Clock;
+  /** Deterministic data; default 1. */
+  seed?: number;
+  /** Unlisted assets in the main account's inventory; default 20 000. */
+  inventorySize?: number;
+  /** Trades appear and move, and buy orders fill, over time; default true. */
+  tradeSchedule?: boolean;
+  /** Default 'sliding'. */
+  rateWindow?: RateWindowMode;
+}
+
+export interface Sandbox {
+  /** 'http://127.0.0.1:<port>' */
+  readonly url: string;
+  /** A valid key of the main account. */
+  readonly apiKey: string;
+  /** Keys that get 401 (revoked) and 403 (account not in good standing). */
+  readonly keys: { readonly revoked: string; readonly forbidden: string };
+  readonly accounts: { readonly main: string; readonly linked: readonly string[] };
+  readonly faults: SandboxFaults;
+  readonly log: SandboxLog;
+  readonly admin: SandboxAdmin;
+  /** Stops listening, drops open connections, abandons delayed requests. Leaves nothing running. */
+  close(): Promise<void>;
+}
+
+const FAULT_STREAM = 7;
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const clock = options.clock ?? systemClock;
+  const seed = options.seed ?? 1;
+  const host = options.host ?? '127.0.0.1';
+  const world = new World({
+    seed,
+    inventorySize: options.inventorySize ?? 20_000,
+    tradeSchedule: options.tradeSchedule ?? true,
+    start: clock.now(),
+  });
+  const log = new RequestLog();
+  const faults = new Faults(streamFor(seed, FAULT_STREAM));
+  const limiter = new RateLimiter(options.rateWindow ?? 'sliding');
+  const closing = new AbortController();
+  const server = createServer(createRequestListener({ world, clock, limiter, faults, log, closing: closing.signal }));
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  let closed: Promise<void> | null = null;
+
+  return {
+    url: `http://${urlHost}:${port}`,
+    apiKey: world.accounts.apiKey,
+    keys: { revoked: world.accounts.revokedKey, forbidden: world.accounts.forbiddenKey },
+    accounts: { main: world.accounts.main, linked: [...world.accounts.linked] },
+    faults,
+    log,
+    admin: createAdmin(world, clock, log.counters),
+    close() {
+      closed ??= new Promise<void>((resolve) => {
+        closing.abort(new Error('sandbox closed'));
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closed;
+    },
+  };
+}

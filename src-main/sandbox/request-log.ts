@@ -1,0 +1,121 @@
+import type { EndpointName } from '../core/api/endpoints.ts';
+import type { KeyKind } from './state/accounts.ts';
+
+/**
+ * What the sandbox received, for tests and benchmarks to assert on: one record
+ * per request and running counters. The API key itself is never recorded,
+ * only how it was judged.
+ */
+
+/** Which fault knob shaped the response, if any. */
+export type AppliedFault = 'delay' | 'drop' | 'serverError' | 'malformed' | 'storm429';
+
+export interface RecordedRequest {
+  /** Sandbox clock ms when the request arrived. */
+  readonly at: number;
+  readonly endpoint: EndpointName | null;
+  readonly method: string;
+  /** Path without the query string. */
+  readonly path: string;
+  /** Status sent, or would have been sent for a dropped connection. */
+  readonly status: number;
+  /** Elements of `items` in the body (0 when none or unreadable). */
+  readonly itemCount: number;
+  readonly keyKind: KeyKind;
+  readonly faults: readonly AppliedFault[];
+  /** The request was handled and then its connection dropped: the client cannot know the outcome. */
+  readonly dropped: boolean;
+}
+
+export interface SandboxCounters {
+  /** Requests received, any outcome. */
+  requests: number;
+  /** Create items naming an asset that already had a live listing (not created again). */
+  duplicateCreates: number;
+  listingsCreated: number;
+  listingsEdited: number;
+  listingsDeleted: number;
+  buyOrdersCreated: number;
+  /** Create items whose quantity was cut to floor(balance / price). */
+  buyOrderQuantityCut: number;
+  /** Create items skipped: the balance covers not even one unit. */
+  buyOrdersSkippedNoFunds: number;
+  /** Create items naming a SKU that already had an open order on that account. */
+  duplicateBuyOrderCreates: number;
+  buyOrdersEdited: number;
+  buyOrdersDeleted: number;
+  /** Units filled by simulated sellers. */
+  buyOrderUnitsFilled: number;
+  /** Every 429 sent (rate limits and storms). */
+  count429: number;
+  /** 429s caused by the storm fault alone. */
+  countStorm429: number;
+  count400: number;
+  count401: number;
+  count403: number;
+  count404: number;
+  count5xx: number;
+  dropped: number;
+  malformed: number;
+  delayed: number;
+}
+
+export interface SandboxLog {
+  readonly requests: readonly RecordedRequest[];
+  readonly counters: Readonly<SandboxCounters>;
+  /** Forgets the records and zeroes the counters (state is kept). */
+  reset(): void;
+}
+
+function zeroCounters(): SandboxCounters {
+  return {
+    requests: 0,
+    duplicateCreates: 0,
+    listingsCreated: 0,
+    listingsEdited: 0,
+    listingsDeleted: 0,
+    buyOrdersCreated: 0,
+    buyOrderQuantityCut: 0,
+    buyOrdersSkippedNoFunds: 0,
+    duplicateBuyOrderCreates: 0,
+    buyOrdersEdited: 0,
+    buyOrdersDeleted: 0,
+    buyOrderUnitsFilled: 0,
+    count429: 0,
+    countStorm429: 0,
+    count400: 0,
+    count401: 0,
+    count403: 0,
+    count404: 0,
+    count5xx: 0,
+    dropped: 0,
+    malformed: 0,
+    delayed: 0,
+  };
+}
+
+export class RequestLog implements SandboxLog {
+  readonly requests: RecordedRequest[] = [];
+  readonly counters: SandboxCounters = zeroCounters();
+
+  record(entry: RecordedRequest): void {
+    this.requests.push(entry);
+    const c = this.counters;
+    c.requests++;
+    if (entry.status === 429) c.count429++;
+    if (entry.status === 429 && entry.faults.includes('storm429')) c.countStorm429++;
+    if (entry.status === 400) c.count400++;
+    if (entry.status === 401) c.count401++;
+    if (entry.status === 403) c.count403++;
+    if (entry.status === 404) c.count404++;
+    if (entry.status >= 500) c.count5xx++;
+    if (entry.dropped) c.dropped++;
+    if (entry.faults.includes('malformed')) c.malformed++;
+    if (entry.faults.includes('delay')) c.delayed++;
+  }
+
+  reset(): void {
+    this.requests.length = 0;
+    Object.assign(this.counters, zeroCounters());
+  }
+}

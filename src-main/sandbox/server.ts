@@ -1,0 +1,201 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { EndpointName } from '../core/api/endpoints.ts';
+import type { Clock } from '../core/clock.ts';
+import type { Faults } from './faults.ts';
+import { handle } from './handlers.ts';
+import type { RateLimiter, RateStatus } from './rate-limiter.ts';
+import { Refusal } from './refusal.ts';
+import type { AppliedFault, RequestLog } from './request-log.ts';
+import { countItems, matchRoute, rawInput, readBody, validate } from './request-input.ts';
+import type { KeyKind } from './state/accounts.ts';
+import type { World } from './state/world.ts';
+
+/**
+ * The HTTP face of the sandbox: one request goes route → fault knobs → key →
+ * rate limit → validation → handler → response, and is recorded. Order
+ * matters: a 401, 403, 429 or injected 5xx changes nothing and spends no
+ * budget; a 400 spends budget (the service did read it) but changes nothing.
+ */
+
+export interface ServerDeps {
+  readonly world: World;
+  readonly clock: Clock;
+  readonly limiter: RateLimiter;
+  readonly faults: Faults;
+  readonly log: RequestLog;
+  /** Aborted on close, so a delayed request does not outlive the sandbox. */
+  readonly closing: AbortSignal;
+}
+
+interface Reply {
+  status: number;
+  /** JSON value, or raw text for a malformed body. */
+  body: unknown;
+  raw?: string;
+  headers?: Record<string, string>;
+}
+
+type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+export function createRequestListener(deps: ServerDeps): RequestListener {
+  return (req, res) => {
+    serve(deps, req, res).catch((error: unknown) => {
+      // A bug in the sandbox itself: answer so the client does not hang.
+      if (!res.headersSent && !res.destroyed) {
+        send(res, { status: 500, body: { success: false, error: `sandbox: ${String(error)}` } }, null);
+      }
+    });
+  };
+}
+
+async function serve(deps: ServerDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { world, clock, limiter, faults, log } = deps;
+  const at = clock.now();
+  const method = req.method ?? 'GET';
+  const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+  const route = matchRoute(method, url.pathname);
+  const endpoint = route.kind === 'endpoint' ? route.endpoint : null;
+  const header = req.headers['x-api-key'];
+  const keyKind: KeyKind = world.accounts.classify(Array.isArray(header) ? header[0] : header);
+  const limiterKey = keyKind;
+  const applied: AppliedFault[] = [];
+  let body = '';
+  let itemCount = 0;
+  let dropped = false;
+  let rate: RateStatus | null = null;
+  let reply: Reply;
+
+  try {
+    body = await readBody(req);
+    if (route.kind === 'unknown') {
+      reply = refusal(404, 'path', `no endpoint ${method} ${url.pathname}`);
+    } else if (route.kind === 'wrong_method') {
+      reply = refusal(405, 'method', `${method} is not allowed here`);
+      reply.headers = { Allow: route.allowed.join(', ') };
+    } else {
+      const name = route.endpoint;
+      itemCount = countItemsSafely(name, body, url.searchParams);
+      const delay = faults.delay(name, at);
+      if (delay !== null) {
+        applied.push('delay');
+        await clock.sleep(delay, deps.closing);
+      }
+      const now = clock.now();
+      const storm = faults.storm(name, now);
+      const serverError = storm === null ? faults.serverError(name, now) : null;
+      if (storm !== null) {
+        applied.push('storm429');
+        reply = tooMany(storm, 'rate limit exceeded (storm)');
+      } else if (serverError !== null) {
+        applied.push('serverError');
+        reply = { status: serverError, body: { success: false, error: 'the service is temporarily unavailable' } };
+      } else if (keyKind !== 'valid') {
+        reply = keyKind === 'forbidden'
+          ? refusal(403, 'X-API-Key', 'the account is not in good standing for marketplace activity')
+          : refusal(401, 'X-API-Key', keyKind === 'missing' ? 'is missing' : 'is invalid or revoked');
+      } else {
+        const decision = limiter.take(limiterKey, name, now);
+        rate = decision.status;
+        if (!decision.allowed) {
+          reply = tooMany(decision.retryAfterSec ?? 1, `rate limit exceeded: ${decision.status.scope}`);
+        } else {
+          reply = process(deps, name, body, url.searchParams, now);
+          if (reply.status === 200) {
+            if (faults.drop(name, now)) {
+              applied.push('drop');
+              dropped = true;
+            } else {
+              const kind = faults.malformed(name, now);
+              if (kind !== null) {
+                applied.push('malformed');
+                reply = malform(reply, kind);
+              }
+            }
+          }
+        }
+      }
+    }
+  } catch (error) {
+    if (deps.closing.aborted) {
+      req.socket.destroy();
+      return;
+    }
+    if (!(error instanceof Refusal)) throw error;
+    reply = refusal(error.status, error.field, error.reason);
+  }
+
+  rate ??= limiter.peek(limiterKey, endpoint, clock.now());
+  log.record({ at, endpoint, method, path: url.pathname, status: reply.status, itemCount, keyKind, faults: applied, dropped });
+  if (dropped) {
+    // The state changed; the client gets no answer: the unknown-outcome case.
+    req.socket.destroy();
+    return;
+  }
+  send(res, reply, rate);
+}
+
+function process(deps: ServerDeps, endpoint: EndpointName, body: string, query: URLSearchParams, now: number): Reply {
+  deps.world.advance(now, deps.log.counters);
+  try {
+    const input = validate(endpoint, rawInput(endpoint, body, query));
+    const result = handle(endpoint, { world: deps.world, now, counters: deps.log.counters }, input);
+    return { status: 200, body: result };
+  } catch (error) {
+    if (error instanceof Refusal) return refusal(error.status, error.field, error.reason);
+    throw error;
+  }
+}
+
+function countItemsSafely(endpoint: EndpointName, body: string, query: URLSearchParams): number {
+  try {
+    return countItems(rawInput(endpoint, body, query));
+  } catch {
+    return 0;
+  }
+}
+
+function refusal(status: number, field: string, reason: string): Reply {
+  return { status, body: { success: false, error: `${field}: ${reason}` } };
+}
+
+function tooMany(retryAfterSec: number, error: string): Reply {
+  return { status: 429, body: { error, retry_after: retryAfterSec }, headers: { 'Retry-After': String(retryAfterSec) } };
+}
+
+/** A 200 whose body a careful client must reject: cut-off JSON, or JSON missing a required field. */
+function malform(reply: Reply, kind: 'invalid_json' | 'missing_field'): Reply {
+  const text = JSON.stringify(reply.body);
+  if (kind === 'invalid_json') return { ...reply, raw: text.slice(0, Math.max(1, Math.floor(text.length / 2))) };
+  return { ...reply, body: withoutAField(reply.body) };
+}
+
+function withoutAField(body: unknown): unknown {
+  if (Array.isArray(body)) {
+    if (body.length === 0) return {};
+    const [first, ...rest] = body as Array<Record<string, unknown>>;
+    const { trade_id: _dropped, ...kept } = first ?? {};
+    return [kept, ...rest];
+  }
+  if (typeof body === 'object' && body !== null) {
+    const entries = Object.entries(body);
+    return Object.fromEntries(entries.slice(1));
+  }
+  return {};
+}
+
+function send(res: ServerResponse, reply: Reply, rate: RateStatus | null): void {
+  const text = reply.raw ?? JSON.stringify(reply.body);
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': String(Buffer.byteLength(text)),
+    ...reply.headers,
+  };
+  if (rate) {
+    headers['X-RateLimit-Limit'] = String(rate.limit);
+    headers['X-RateLimit-Remaining'] = String(rate.remaining);
+    headers['X-RateLimit-Reset'] = String(rate.resetSec);
+    headers['X-RateLimit-Scope'] = rate.scope;
+  }
+  res.writeHead(reply.status, headers);
+  res.end(text);
+}

@@ -1,0 +1,86 @@
+import type { BuyOrderTrade, MarketTrade, PendingTrade } from '../../core/api/schemas.ts';
+import { streamFor } from '../prng.ts';
+import type { TradeContext, TradeRole } from './trade-factory.ts';
+import { buyOrderTradeBody, initialStatus, marketTradeBody, TRADE_STATUS } from './trade-factory.ts';
+import { TradeSchedule } from './trade-schedule.ts';
+
+/**
+ * The pending trade lists: the seeded schedule (when enabled) plus trades a
+ * test injected, with status overrides and removals applied on top.
+ */
+
+/** What a test passes to `addTrade`: the kind, optionally the caller's role, and any fields to force. */
+export type TradeSeed =
+  | ({ trade_type: 'market'; role?: TradeRole } & Partial<Omit<MarketTrade, 'trade_type'>>)
+  | ({ trade_type: 'buy_order'; role?: TradeRole } & Partial<Omit<BuyOrderTrade, 'trade_type'>>);
+
+const MANUAL_STREAM = 4;
+
+export class Trades {
+  private readonly schedule: TradeSchedule | null;
+  private readonly manual: PendingTrade[] = [];
+  private readonly overrides = new Map<string, { status: string; raw_status: string }>();
+  private readonly removed = new Set<string>();
+  private readonly ctx: TradeContext;
+  private readonly seed: number;
+
+  constructor(seed: number, start: number, ctx: TradeContext, scheduled: boolean) {
+    this.seed = seed;
+    this.ctx = ctx;
+    this.schedule = scheduled ? new TradeSchedule(seed, start, ctx) : null;
+  }
+
+  /** Every pending trade at `now`, both kinds, oldest first. */
+  pending(now: number): PendingTrade[] {
+    const out: PendingTrade[] = [];
+    for (const { trade, phase } of this.schedule?.pendingAt(now) ?? []) {
+      const id = trade.body.trade_id;
+      if (this.removed.has(id)) continue;
+      const status = this.overrides.get(id) ?? { status: phase.status, raw_status: phase.raw_status };
+      out.push(structuredClone({ ...trade.body, ...status }) as PendingTrade);
+    }
+    for (const trade of this.manual) {
+      if (this.removed.has(trade.trade_id)) continue;
+      out.push(structuredClone({ ...trade, ...this.overrides.get(trade.trade_id) }));
+    }
+    return out;
+  }
+
+  market(now: number): MarketTrade[] {
+    return this.pending(now).filter((t): t is MarketTrade => t.trade_type === 'market');
+  }
+
+  buyOrder(now: number): BuyOrderTrade[] {
+    return this.pending(now).filter((t): t is BuyOrderTrade => t.trade_type === 'buy_order');
+  }
+
+  /** Injects a trade: generated like a scheduled one, then `seed`'s fields forced. */
+  add(seed: TradeSeed, now: number): PendingTrade {
+    const index = this.manual.length;
+    const random = streamFor(this.seed, MANUAL_STREAM, index);
+    const role = seed.role ?? 'seller';
+    const tradeId = seed.trade_id ?? String(9_000_000_000 + index);
+    const timestamp = seed.timestamp ?? Math.floor(now / 1000);
+    const { role: _role, ...fields } = seed;
+    let trade: PendingTrade;
+    if (fields.trade_type === 'market') {
+      trade = { ...marketTradeBody(random, this.ctx, tradeId, timestamp, role), ...initialStatus('market', role), ...fields };
+    } else {
+      trade = { ...buyOrderTradeBody(random, this.ctx, tradeId, timestamp, role), ...initialStatus('buy_order', role), ...fields };
+    }
+    this.removed.delete(trade.trade_id);
+    this.manual.push(trade);
+    return structuredClone(trade);
+  }
+
+  /** Forces a trade's status from now on (scheduled or injected); `raw_status` follows the status when omitted. */
+  setStatus(tradeId: string, status: string, rawStatus?: string): void {
+    const raw = rawStatus ?? (status === TRADE_STATUS.buyOrderConfirmationRequired ? 'CONFIRMATION_REQUIRED' : 'SENT');
+    this.overrides.set(tradeId, { status, raw_status: raw });
+  }
+
+  /** Takes a trade off the pending lists (accepted, declined or expired). */
+  remove(tradeId: string): void {
+    this.removed.add(tradeId);
+  }
+}

@@ -1,0 +1,56 @@
+import { streamFor } from '../prng.ts';
+import type { SandboxCounters } from '../request-log.ts';
+import { Accounts } from './accounts.ts';
+import { BuyOrders } from './buy-orders.ts';
+import { Inventory } from './inventory.ts';
+import { Listings } from './listings.ts';
+import { Trades } from './trades.ts';
+
+/**
+ * Everything the simulated service knows, built from one seed. Each request
+ * (and each admin call) first brings the world up to the clock with
+ * `advance`, so time-driven changes need no timers.
+ */
+
+export interface WorldOptions {
+  readonly seed: number;
+  /** Unlisted assets of the main account; each linked account gets a tenth (at least 100). */
+  readonly inventorySize: number;
+  /** Trades appear and move, buy orders fill, over time. */
+  readonly tradeSchedule: boolean;
+  /** Sandbox ms when the world starts; the trade schedule is relative to it. */
+  readonly start: number;
+}
+
+const ACCOUNTS_STREAM = 5;
+const LISTING_ID_STREAM = 6;
+const DAY_S = 86_400;
+
+export class World {
+  readonly accounts: Accounts;
+  readonly inventory: Inventory;
+  readonly listings: Listings;
+  readonly buyOrders: BuyOrders;
+  readonly trades: Trades;
+
+  constructor(options: WorldOptions) {
+    const { seed } = options;
+    const random = streamFor(seed, ACCOUNTS_STREAM);
+    this.accounts = new Accounts(random);
+    const linkedSize = Math.max(100, Math.floor(options.inventorySize / 10));
+    this.inventory = new Inventory(seed, [
+      [this.accounts.main, options.inventorySize],
+      ...this.accounts.linked.map((id) => [id, linkedSize] as const),
+    ]);
+    this.listings = new Listings(this.inventory, streamFor(seed, LISTING_ID_STREAM));
+    this.buyOrders = new BuyOrders(seed, options.tradeSchedule);
+    const startSec = Math.floor(options.start / 1000);
+    const ownCreation = new Map(this.accounts.all().map((id, i) => [id, startSec - (2_000 + i * 97) * DAY_S]));
+    this.trades = new Trades(seed, options.start, { accounts: this.accounts, ownCreation }, options.tradeSchedule);
+  }
+
+  /** Applies what happened between the last call and `now` (seeded buy order fills). */
+  advance(now: number, counters: SandboxCounters): void {
+    counters.buyOrderUnitsFilled += this.buyOrders.advance(now, this.accounts.balance);
+  }
+}
