@@ -14,7 +14,8 @@ import type { World } from './state/world.ts';
  * The HTTP face of the sandbox: one request goes route → fault knobs → key →
  * rate limit → validation → handler → response, and is recorded. Order
  * matters: a 401, 403, 429 or injected 5xx changes nothing and spends no
- * budget; a 400 spends budget (the service did read it) but changes nothing.
+ * budget; a 400 spends budget (the service did read it) but changes nothing;
+ * a 404 or 405 spends only the global budget.
  */
 
 export interface ServerDeps {
@@ -67,11 +68,18 @@ async function serve(deps: ServerDeps, req: IncomingMessage, res: ServerResponse
 
   try {
     body = await readBody(req);
-    if (route.kind === 'unknown') {
-      reply = refusal(404, 'path', `no endpoint ${method} ${url.pathname}`);
-    } else if (route.kind === 'wrong_method') {
-      reply = refusal(405, 'method', `${method} is not allowed here`);
-      reply.headers = { Allow: route.allowed.join(', ') };
+    if (route.kind !== 'endpoint') {
+      // The global budget counts every request a valid key makes, known path or not.
+      const decision = keyKind === 'valid' ? limiter.take(limiterKey, null, at) : null;
+      rate = decision?.status ?? null;
+      if (decision && !decision.allowed) {
+        reply = tooMany(decision.retryAfterSec ?? 1, 'rate limit exceeded: global');
+      } else if (route.kind === 'unknown') {
+        reply = refusal(404, 'path', `no endpoint ${method} ${url.pathname}`);
+      } else {
+        reply = refusal(405, 'method', `${method} is not allowed here`);
+        reply.headers = { Allow: route.allowed.join(', ') };
+      }
     } else {
       const name = route.endpoint;
       itemCount = countItemsSafely(name, body, url.searchParams);
