@@ -1,0 +1,129 @@
+import type { EndpointName } from '../api/endpoints.ts';
+import { ApiError } from '../api/errors.ts';
+import type { Clock } from '../clock.ts';
+import { createEmitter } from '../events.ts';
+import { createDispatcher } from './dispatcher.ts';
+import { createJob, type JobContext } from './job.ts';
+import { createRateBudget } from './rate-budget.ts';
+import { sendThroughBudget, type SendContext } from './send.ts';
+import type { Job, RateLimitNote, RequestSender, Scheduler, SchedulerState } from './types.ts';
+
+export interface SchedulerDeps {
+  client: RequestSender;
+  clock: Clock;
+  /** Jitter source for backoff; Math.random by default. */
+  random?: () => number;
+  /** Retries after the first attempt for network errors and 5xx; default 5. */
+  maxTransientRetries?: number;
+  /** Extra time each slot is held beyond response + 60 s; default 100 ms. */
+  marginMs?: number;
+}
+
+/**
+ * The one way requests reach the service. Every request takes a slot of its
+ * endpoint's window and of the global window (see rate-budget.ts), waits its
+ * turn by lane, and is retried or reported as the failure demands (send.ts).
+ *
+ * Wire the client's `onRateLimit` to `noteRateLimit` so the scheduler learns
+ * what the server counts:
+ *
+ *     let scheduler: Scheduler | undefined;
+ *     const client = createMarketplaceClient({ …, onRateLimit: (i) => scheduler?.noteRateLimit(i) });
+ *     scheduler = createScheduler({ client, clock });
+ */
+export function createScheduler(deps: SchedulerDeps): Scheduler {
+  const { clock, client } = deps;
+  const random = deps.random ?? Math.random;
+  const emitter = createEmitter<{ state: SchedulerState }>();
+  const budget = createRateBudget(deps.marginMs === undefined ? {} : { marginMs: deps.marginMs });
+  const rateNotes = new Map<EndpointName, RateLimitNote>();
+  const jobs = new Set<Job>();
+  let jobCount = 0;
+  let state: SchedulerState = { blocked: null, blockedError: null, pauses: [] };
+  let closed = false;
+
+  const setState = (next: SchedulerState) => {
+    state = next;
+    emitter.emit('state', state);
+  };
+  const samePauses = (a: SchedulerState['pauses'], b: SchedulerState['pauses']) =>
+    a.length === b.length && a.every((p, i) => p.scope === b[i]?.scope && p.until === b[i]?.until);
+  const refreshPauses = (now: number) => {
+    const pauses = budget.pauses(now);
+    if (!samePauses(pauses, state.pauses)) setState({ ...state, pauses });
+  };
+
+  const dispatcher = createDispatcher({ clock, budget, afterPump: refreshPauses });
+
+  const sendContext: SendContext = {
+    clock,
+    budget,
+    dispatcher,
+    client,
+    random,
+    maxTransientRetries: deps.maxTransientRetries ?? 5,
+    takeRateLimitNote(endpoint) {
+      const note = rateNotes.get(endpoint);
+      rateNotes.delete(endpoint);
+      return note;
+    },
+    block(error) {
+      if (state.blocked !== null || closed) return;
+      dispatcher.setGate(error);
+      setState({ ...state, blocked: error.kind === 'forbidden' ? 'forbidden' : 'auth', blockedError: error.toJSON() });
+    },
+    paused: () => refreshPauses(clock.now()),
+  };
+
+  const jobContext: JobContext = {
+    clock,
+    budget,
+    send: (endpoint, input, options) => sendThroughBudget(sendContext, endpoint, input, options),
+  };
+
+  return {
+    async request(endpoint, input, options) {
+      const result = await sendThroughBudget(sendContext, endpoint, input, {
+        lane: options.lane,
+        ...(options.signal ? { waitSignal: options.signal, callSignal: options.signal } : {}),
+      });
+      if (result.kind === 'ok') return result.response;
+      if (result.kind === 'aborted') throw result.reason;
+      throw result.error;
+    },
+
+    startJob(tasks, options) {
+      if (closed) throw new Error('scheduler is closed');
+      jobCount += 1;
+      const job = createJob(`job-${jobCount}`, jobContext, tasks, options);
+      jobs.add(job);
+      void job.done.then(() => jobs.delete(job));
+      return job;
+    },
+
+    noteRateLimit(note) {
+      if (note.status === 429) rateNotes.set(note.endpoint, note);
+      else budget.note(note, clock.now());
+    },
+
+    get state() {
+      return state;
+    },
+
+    on: (event, listener) => emitter.on(event, listener),
+
+    unblock() {
+      if (closed || state.blocked === null) return;
+      dispatcher.setGate(null);
+      setState({ ...state, blocked: null, blockedError: null });
+    },
+
+    close() {
+      if (closed) return;
+      closed = true;
+      // Jobs first, so their waiting batches end as cancelled rather than failed.
+      for (const job of jobs) job.cancel();
+      dispatcher.setGate(new ApiError('network', 'the scheduler was closed; nothing more is sent'));
+    },
+  };
+}

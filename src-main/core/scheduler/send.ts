@@ -1,0 +1,129 @@
+import { ENDPOINTS, type EndpointName, type RequestOf, type ResponseOf } from '../api/endpoints.ts';
+import { ApiError, isApiError } from '../api/errors.ts';
+import type { Clock } from '../clock.ts';
+import type { Dispatcher } from './dispatcher.ts';
+import type { RateBudget } from './rate-budget.ts';
+import { applyRateLimited } from './rate-limited.ts';
+import type { Lane, RateLimitNote, RequestSender } from './types.ts';
+
+/**
+ * One request carried to its end: wait for a turn, send, and deal with what
+ * comes back. A 429 pauses its scope and the request waits for its next turn
+ * (not a failure); network errors and 5xx are tried again after a backoff with
+ * jitter; 401/403 block the scheduler; anything else, and a write whose
+ * response was lost, is final. Shared by single requests and job batches.
+ */
+
+export interface SendContext {
+  readonly clock: Clock;
+  readonly budget: RateBudget;
+  readonly dispatcher: Dispatcher;
+  readonly client: RequestSender;
+  readonly random: () => number;
+  /** Attempts after the first for network errors and 5xx. */
+  readonly maxTransientRetries: number;
+  /** The 429 details the client reported for this endpoint's latest response, if any (consumed). */
+  takeRateLimitNote(endpoint: EndpointName): RateLimitNote | undefined;
+  /** Stops everything until unblocked (401/403). */
+  block(error: ApiError): void;
+  /** A pause was set (the state changed). */
+  paused(): void;
+}
+
+export interface SendOptions {
+  lane: Lane;
+  /** Aborts waiting (for a turn or a backoff); a request already sent is not cut off by it. */
+  waitSignal?: AbortSignal;
+  /** Passed to the HTTP call itself. */
+  callSignal?: AbortSignal;
+  /** Awaited after the turn is granted, just before each attempt is sent. */
+  beforeSend?: () => Promise<void> | void;
+  /** Each attempt actually sent. */
+  onSent?: () => void;
+}
+
+export type SendResult<R> =
+  | { kind: 'ok'; response: R }
+  | { kind: 'error'; error: ApiError; sent: boolean }
+  | { kind: 'aborted'; reason: unknown; lastError: ApiError | null };
+
+/** Exponential backoff from 1 s, capped at 60 s, with jitter in its upper half. */
+export function backoffMs(retry: number, random: () => number): number {
+  const base = Math.min(60_000, 1_000 * 2 ** Math.max(0, retry - 1));
+  return Math.round(base * (0.5 + random() * 0.5));
+}
+
+/**
+ * Anything thrown by the client that is not an ApiError is a bug or an abort;
+ * for a write it may have gone out, so it is treated as an unknown outcome.
+ */
+export function toApiError(error: unknown, endpoint: EndpointName): ApiError {
+  if (isApiError(error)) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new ApiError(ENDPOINTS[endpoint].write ? 'unknown_outcome' : 'network', message, { endpoint, cause: error });
+}
+
+export async function sendThroughBudget<K extends EndpointName>(
+  ctx: SendContext,
+  endpoint: K,
+  input: RequestOf<K>,
+  options: SendOptions,
+): Promise<SendResult<ResponseOf<K>>> {
+  const clock = ctx.clock;
+  let retries = 0;
+  let lastError: ApiError | null = null;
+  let sentAny = false;
+  for (;;) {
+    let slot;
+    try {
+      slot = await ctx.dispatcher.turn(endpoint, options.lane, options.waitSignal);
+    } catch (reason) {
+      if (options.waitSignal?.aborted) return { kind: 'aborted', reason, lastError };
+      // The gate is closed (blocked or closed): nothing more is sent.
+      return { kind: 'error', error: toApiError(reason, endpoint), sent: sentAny };
+    }
+    try {
+      await options.beforeSend?.();
+    } catch (cause) {
+      slot.cancel();
+      ctx.dispatcher.poke();
+      const message = `not sent: preparing the request failed (${cause instanceof Error ? cause.message : String(cause)})`;
+      return { kind: 'error', error: new ApiError('invalid', message, { endpoint, cause }), sent: sentAny };
+    }
+    let error: ApiError;
+    try {
+      options.onSent?.();
+      sentAny = true;
+      const callOptions = options.callSignal ? { signal: options.callSignal } : undefined;
+      const response = await ctx.client.call(endpoint, input, callOptions);
+      slot.release(clock.now());
+      ctx.dispatcher.poke();
+      return { kind: 'ok', response };
+    } catch (thrown) {
+      slot.release(clock.now());
+      ctx.dispatcher.poke();
+      if (options.callSignal?.aborted) return { kind: 'aborted', reason: options.callSignal.reason, lastError };
+      error = toApiError(thrown, endpoint);
+    }
+    lastError = error;
+    const note = ctx.takeRateLimitNote(endpoint);
+    if (error.kind === 'rate_limited') {
+      applyRateLimited(ctx.budget, endpoint, note, error, clock.now());
+      ctx.paused();
+      continue;
+    }
+    if (error.kind === 'auth' || error.kind === 'forbidden') {
+      ctx.block(error);
+      return { kind: 'error', error, sent: true };
+    }
+    if (!(error.kind === 'network' || error.kind === 'server') || retries >= ctx.maxTransientRetries) {
+      return { kind: 'error', error, sent: true };
+    }
+    retries += 1;
+    try {
+      await clock.sleep(backoffMs(retries, ctx.random), options.waitSignal);
+    } catch (reason) {
+      return { kind: 'aborted', reason, lastError };
+    }
+  }
+}

@@ -1,0 +1,138 @@
+import type { EndpointName, RequestOf, ResponseOf } from '../api/endpoints.ts';
+import type { SerializedApiError } from '../api/errors.ts';
+import type { Unsubscribe } from '../events.ts';
+
+/**
+ * The scheduler's public vocabulary. Every request the app makes goes through
+ * one scheduler, which is the only place that knows the rate budget.
+ */
+
+/**
+ * Who is asking, most urgent first. A higher lane is served first when several
+ * wait for the same endpoint, and lower lanes leave some of the global budget
+ * free so the heartbeat and the trade polls never queue behind a bulk job.
+ */
+export type Lane = 'heartbeat' | 'poll' | 'interactive' | 'bulk';
+
+/** Lanes in priority order. */
+export const LANES: readonly Lane[] = ['heartbeat', 'poll', 'interactive', 'bulk'];
+
+/** Where a rate limit applies: one endpoint, or every endpoint of the key. */
+export type RateScope = EndpointName | 'global';
+
+/**
+ * What one response said about the budget (the client's `onRateLimit` hook
+ * hands these over: X-RateLimit-* headers and, for a 429, how long to wait).
+ */
+export interface RateLimitNote {
+  endpoint: EndpointName;
+  status: number;
+  limit?: number;
+  remaining?: number;
+  /** ms since the epoch */
+  resetAt?: number;
+  retryAfterMs?: number;
+}
+
+/** The part of the client the scheduler uses: one HTTP request. */
+export interface RequestSender {
+  call<K extends EndpointName>(
+    endpoint: K,
+    input: RequestOf<K>,
+    options?: { signal?: AbortSignal },
+  ): Promise<ResponseOf<K>>;
+}
+
+export interface SchedulerState {
+  /**
+   * Set when the service refused the key (401) or the account (403): nothing is
+   * sent until `unblock()`, so a revoked key does not burn through the queue.
+   */
+  blocked: null | 'auth' | 'forbidden';
+  blockedError: SerializedApiError | null;
+  /** 429 pauses in force: nothing is sent in that scope until `until` (ms). */
+  pauses: readonly { scope: RateScope; until: number }[];
+}
+
+/** One request of a job: already packed (≤ 100 items), ready to send. */
+export interface BatchTask {
+  id: string;
+  endpoint: EndpointName;
+  input: RequestOf<EndpointName>;
+  itemCount: number;
+}
+
+export interface JobOptions {
+  lane?: 'bulk' | 'interactive';
+  /** Awaited just before the batch is sent (journal "sent" here), before every attempt. */
+  beforeSend?: (task: BatchTask) => Promise<void> | void;
+  /**
+   * Awaited with each batch's final outcome (journal it here). May return
+   * follow-up tasks to enqueue in the same job. Follow-ups of a `failed` batch
+   * replace it in the item counts (e.g. the halves of a refused batch); other
+   * follow-ups are added to them.
+   */
+  onOutcome?: (
+    task: BatchTask,
+    outcome: BatchOutcome,
+  ) => Promise<readonly BatchTask[] | void> | readonly BatchTask[] | void;
+}
+
+export type BatchOutcome =
+  | { status: 'done'; response: unknown }
+  | { status: 'failed'; error: SerializedApiError }
+  | { status: 'unknown_outcome'; error: SerializedApiError }
+  | { status: 'stopped'; error: SerializedApiError };
+
+export type JobState = 'running' | 'paused' | 'cancelling' | 'done' | 'cancelled' | 'stopped';
+
+export interface JobProgress {
+  jobId: string;
+  state: JobState;
+  itemsTotal: number;
+  itemsDone: number;
+  itemsFailed: number;
+  itemsUnknown: number;
+  /** Items not (yet) settled: queued, in flight, or never sent because the job ended early. */
+  itemsLeft: number;
+  requestsSent: number;
+  /** Earliest finish the limits allow from now, given what is already in the window; null while paused. */
+  etaMs: number | null;
+  startedAt: number;
+  stopReason?: SerializedApiError;
+}
+
+export interface Job {
+  readonly id: string;
+  progress(): JobProgress;
+  on(event: 'progress', listener: (progress: JobProgress) => void): Unsubscribe;
+  pause(): void;
+  resume(): void;
+  /** Requests already sent are awaited; nothing new is sent. */
+  cancel(): void;
+  add(tasks: readonly BatchTask[]): void;
+  /** Settles (never rejects) once the job is done, cancelled or stopped. */
+  readonly done: Promise<JobProgress>;
+}
+
+export interface Scheduler {
+  /**
+   * One request through the budget: waits its turn, retries transient failures
+   * (never a write with an unknown outcome), waits out 429s. Rejects with ApiError.
+   */
+  request<K extends EndpointName>(
+    endpoint: K,
+    input: RequestOf<K>,
+    options: { lane: Lane; signal?: AbortSignal },
+  ): Promise<ResponseOf<K>>;
+  /** Runs many batches side by side, each endpoint at its own limit. */
+  startJob(tasks: readonly BatchTask[], options?: JobOptions): Job;
+  /** Learns from the server's rate-limit headers (wire the client's `onRateLimit` here). */
+  noteRateLimit(note: RateLimitNote): void;
+  readonly state: SchedulerState;
+  on(event: 'state', listener: (state: SchedulerState) => void): Unsubscribe;
+  /** Clears a blocked state (after the key is replaced). */
+  unblock(): void;
+  /** Stops everything: waiting requests reject, jobs are cancelled. */
+  close(): void;
+}

@@ -1,0 +1,197 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../../src-main/core/api/errors.ts';
+import { createScheduler } from '../../../src-main/core/scheduler/scheduler.ts';
+import type { Scheduler, SchedulerState } from '../../../src-main/core/scheduler/types.ts';
+import { createFakeService, type FakeService } from './support/fake-service.ts';
+import { createVirtualClock, type VirtualClock } from './support/virtual-clock.ts';
+
+const edit = { items: [{ listing_id: 'L1', price: 100, promoted: 0 as const }] };
+
+function setup(latency = 200): { clock: VirtualClock; service: FakeService; scheduler: Scheduler } {
+  const clock = createVirtualClock();
+  let scheduler: Scheduler | undefined;
+  const service = createFakeService({ clock, latencyMs: () => latency, onRateLimit: (n) => scheduler?.noteRateLimit(n) });
+  scheduler = createScheduler({ client: service, clock, random: () => 0 });
+  return { clock, service, scheduler };
+}
+
+const sends = (service: FakeService, endpoint?: string) =>
+  service.log.filter((r) => endpoint === undefined || r.endpoint === endpoint).map((r) => r.sentAt);
+
+describe('scheduler budget', () => {
+  it('sends up to the limit at once, then holds each slot until response + 60 s', async () => {
+    const { clock, service, scheduler } = setup(200);
+    const t0 = clock.now();
+    const all = Promise.all(Array.from({ length: 6 }, () => scheduler.request('edit_listing', edit, { lane: 'bulk' })));
+    await clock.run(all);
+    const times = sends(service, 'edit_listing');
+    expect(times.slice(0, 5)).toEqual([t0, t0, t0, t0, t0]);
+    // First response at t0 + 200; its slot is free 60 s (+100 ms margin) later.
+    expect(times[5]).toBe(t0 + 200 + 60_000 + 100);
+    expect(service.log.every((r) => r.status === 200)).toBe(true);
+  });
+
+  it('runs different endpoints side by side', async () => {
+    const { clock, service, scheduler } = setup();
+    const t0 = clock.now();
+    const eps = ['edit_listing', 'delete_listing', 'create_buy_order', 'get_balance'] as const;
+    const inputs = {
+      edit_listing: edit,
+      delete_listing: { items: [{ asset_id: 'A1' }] },
+      create_buy_order: { items: [{ sku: '5021;6', price: 100, quantity: 1 }] },
+      get_balance: {},
+    };
+    await clock.run(Promise.all(eps.map((e) => scheduler.request(e, inputs[e] as never, { lane: 'interactive' }))));
+    expect(service.log.map((r) => r.sentAt)).toEqual([t0, t0, t0, t0]);
+  });
+
+  it('serves a higher lane first when both wait for the same endpoint', async () => {
+    const { clock, service, scheduler } = setup();
+    const bulk = Array.from({ length: 10 }, (_, i) =>
+      scheduler.request('edit_listing', { items: [{ listing_id: `B${i}`, price: 1, promoted: 0 }] }, { lane: 'bulk' }),
+    );
+    await clock.advance(1_000);
+    const click = scheduler.request('edit_listing', { items: [{ listing_id: 'CLICK', price: 1, promoted: 0 }] }, { lane: 'interactive' });
+    await clock.run(Promise.all([...bulk, click]));
+    const order = service.log.map((r) => (r.input as typeof edit).items[0]?.listing_id);
+    expect(order.indexOf('CLICK')).toBe(5);
+  });
+
+  it('leaves global headroom to higher lanes when the server says the key is busy', async () => {
+    const { clock, service, scheduler } = setup();
+    // Another program used the key: the server says only 6 global requests are left.
+    scheduler.noteRateLimit({ endpoint: 'get_balance', status: 200, limit: 80, remaining: 6 });
+    const bulk = scheduler.request('edit_listing', edit, { lane: 'bulk' });
+    const beat = scheduler.request('set_user_agent', {}, { lane: 'heartbeat' });
+    await clock.run(beat);
+    expect(sends(service)).toHaveLength(1);
+    expect(service.log[0]?.endpoint).toBe('set_user_agent');
+    await clock.run(bulk);
+    // The bulk request waited until the other program's requests left the window.
+    expect(service.log[1]?.endpoint).toBe('edit_listing');
+    expect((service.log[1]?.sentAt ?? 0) - (service.log[0]?.sentAt ?? 0)).toBeGreaterThanOrEqual(60_000);
+  });
+});
+
+describe('scheduler failures', () => {
+  it('waits out a 429 for retry_after, then sends again, without failing', async () => {
+    const { clock, service, scheduler } = setup();
+    const states: SchedulerState[] = [];
+    scheduler.on('state', (s) => states.push(s));
+    service.failNext('edit_listing', () =>
+      new ApiError('rate_limited', 'slow down', { endpoint: 'edit_listing', status: 429, retryAfterMs: 30_000, body: '{"error":"endpoint limit","retry_after":30}' }),
+    );
+    const t0 = clock.now();
+    const other = scheduler.request('get_balance', {}, { lane: 'poll' });
+    const result = await clock.run(scheduler.request('edit_listing', edit, { lane: 'interactive' }));
+    expect(result).toEqual({ success: true });
+    const times = sends(service, 'edit_listing');
+    expect(times).toHaveLength(2);
+    expect(times[1]).toBe(t0 + 200 + 30_000);
+    expect(states.some((s) => s.pauses.some((p) => p.scope === 'edit_listing'))).toBe(true);
+    expect(scheduler.state.pauses).toEqual([]);
+    // An endpoint pause leaves the other endpoints alone.
+    await clock.run(other);
+    expect(sends(service, 'get_balance')).toEqual([t0]);
+  });
+
+  it('pauses every endpoint for a global 429', async () => {
+    const { clock, service, scheduler } = setup();
+    let note: ((s: number) => void) | undefined;
+    note = (stamp) => scheduler.noteRateLimit({ endpoint: 'edit_listing', status: 429, limit: 80, remaining: 0, resetAt: stamp + 20_000 });
+    service.failNext('edit_listing', (stamp) => {
+      note?.(stamp);
+      return new ApiError('rate_limited', 'slow down', { endpoint: 'edit_listing', status: 429, retryAfterMs: 20_000 });
+    });
+    const t0 = clock.now();
+    const first = scheduler.request('edit_listing', edit, { lane: 'bulk' });
+    await clock.advance(500);
+    expect(scheduler.state.pauses.map((p) => p.scope)).toEqual(['global']);
+    const balance = scheduler.request('get_balance', {}, { lane: 'poll' });
+    await clock.run(Promise.all([first, balance]));
+    expect(sends(service, 'get_balance')[0]).toBe(t0 + 200 + 20_000);
+  });
+
+  it('stops on 401: queued requests fail, nothing more is sent until unblocked', async () => {
+    const { clock, service, scheduler } = setup();
+    service.failNext('edit_listing', () => new ApiError('auth', 'key refused', { endpoint: 'edit_listing', status: 401 }));
+    const requests = Array.from({ length: 7 }, () => scheduler.request('edit_listing', edit, { lane: 'bulk' }).catch((e: unknown) => e));
+    const results = await clock.run(Promise.all(requests));
+    // 5 went out at once: the first got the 401, the 4 already sent were answered;
+    // the other 2 never left.
+    const refused = results.filter((e) => e instanceof ApiError && e.kind === 'auth');
+    expect(refused).toHaveLength(3);
+    expect(results.filter((r) => !(r instanceof ApiError))).toHaveLength(4);
+    expect(service.log).toHaveLength(5);
+    expect(scheduler.state.blocked).toBe('auth');
+    expect(scheduler.state.blockedError?.kind).toBe('auth');
+    await expect(scheduler.request('get_balance', {}, { lane: 'poll' })).rejects.toMatchObject({ kind: 'auth' });
+    expect(service.log).toHaveLength(5);
+    scheduler.unblock();
+    expect(scheduler.state.blocked).toBeNull();
+    await clock.run(scheduler.request('get_balance', {}, { lane: 'poll' }));
+    expect(service.log).toHaveLength(6);
+  });
+
+  it('blocks with "forbidden" on 403', async () => {
+    const { clock, service, scheduler } = setup();
+    service.failNext(null, () => new ApiError('forbidden', 'not allowed', { status: 403 }));
+    await expect(clock.run(scheduler.request('get_balance', {}, { lane: 'poll' }))).rejects.toMatchObject({ kind: 'forbidden' });
+    expect(scheduler.state.blocked).toBe('forbidden');
+  });
+
+  it('retries network errors and 5xx with backoff, then gives up', async () => {
+    const { clock, service, scheduler } = setup();
+    service.failNext('get_balance', () => new ApiError('server', 'oops', { status: 503 }), 2);
+    const t0 = clock.now();
+    await clock.run(scheduler.request('get_balance', {}, { lane: 'poll' }));
+    // The second get_balance slot is free at once (2/min); backoff (jitter 0) is 0.5 s, then 1 s,
+    // but the third attempt must wait for a slot: response of the first + 60 s.
+    expect(sends(service, 'get_balance')).toEqual([t0, t0 + 200 + 500, t0 + 200 + 60_100]);
+    service.failNext('load_pending', () => new ApiError('network', 'refused'), 99);
+    await expect(clock.run(scheduler.request('load_pending', {}, { lane: 'poll' }))).rejects.toMatchObject({ kind: 'network' });
+    expect(sends(service, 'load_pending')).toHaveLength(6);
+  });
+
+  it('never re-sends a write whose outcome is unknown, nor a rejected one', async () => {
+    const { clock, service, scheduler } = setup();
+    service.failNext('create_listing', () => new ApiError('unknown_outcome', 'response lost'));
+    const create = { items: [{ asset_id: 'A1', price: 100, promoted: 0 as const, game: '440' }] };
+    await expect(clock.run(scheduler.request('create_listing', create, { lane: 'interactive' }))).rejects.toMatchObject({ kind: 'unknown_outcome' });
+    service.failNext('edit_listing', () => new ApiError('rejected', 'no such listing', { status: 400 }));
+    await expect(clock.run(scheduler.request('edit_listing', edit, { lane: 'interactive' }))).rejects.toMatchObject({ kind: 'rejected' });
+    expect(service.log).toHaveLength(2);
+    expect(scheduler.state.blocked).toBeNull();
+  });
+
+  it('treats anything else thrown by a write as an unknown outcome', async () => {
+    const clock = createVirtualClock();
+    const scheduler = createScheduler({
+      clock,
+      client: { call: () => Promise.reject(new TypeError('socket hang up')) },
+    });
+    await expect(clock.run(scheduler.request('edit_listing', edit, { lane: 'bulk' }))).rejects.toMatchObject({ kind: 'unknown_outcome' });
+  });
+
+  it('drops a waiting request when its signal aborts, sending nothing', async () => {
+    const { clock, service, scheduler } = setup();
+    await clock.run(Promise.all([1, 2].map(() => scheduler.request('get_balance', {}, { lane: 'poll' }))));
+    const abort = new AbortController();
+    const waiting = scheduler.request('get_balance', {}, { lane: 'poll', signal: abort.signal }).catch((e: unknown) => e);
+    await clock.advance(1_000);
+    abort.abort(new Error('user went away'));
+    expect(await waiting).toMatchObject({ message: 'user went away' });
+    await clock.advance(120_000);
+    expect(service.log).toHaveLength(2);
+  });
+
+  it('refuses new work once closed', async () => {
+    const { clock, scheduler } = setup();
+    await clock.run(Promise.all([1, 2].map(() => scheduler.request('get_balance', {}, { lane: 'poll' }))));
+    const waiting = scheduler.request('get_balance', {}, { lane: 'poll' }).catch((e: unknown) => e);
+    await clock.flush();
+    scheduler.close();
+    expect(await waiting).toBeInstanceOf(ApiError);
+    expect(() => scheduler.startJob([])).toThrow(/closed/);
+  });
+});
