@@ -9,9 +9,10 @@ const edit = { items: [{ listing_id: 'L1', price: 100, promoted: 0 as const }] }
 
 function setup(latency = 200): { clock: VirtualClock; service: FakeService; scheduler: Scheduler } {
   const clock = createVirtualClock();
-  let scheduler: Scheduler | undefined;
-  const service = createFakeService({ clock, latencyMs: () => latency, onRateLimit: (n) => scheduler?.noteRateLimit(n) });
-  scheduler = createScheduler({ client: service, clock, random: () => 0 });
+  const hook: { scheduler?: Scheduler } = {};
+  const service = createFakeService({ clock, latencyMs: () => latency, onRateLimit: (n) => hook.scheduler?.noteRateLimit(n) });
+  const scheduler = createScheduler({ client: service, clock, random: () => 0 });
+  hook.scheduler = scheduler;
   return { clock, service, scheduler };
 }
 
@@ -97,10 +98,9 @@ describe('scheduler failures', () => {
 
   it('pauses every endpoint for a global 429', async () => {
     const { clock, service, scheduler } = setup();
-    let note: ((s: number) => void) | undefined;
-    note = (stamp) => scheduler.noteRateLimit({ endpoint: 'edit_listing', status: 429, limit: 80, remaining: 0, resetAt: stamp + 20_000 });
     service.failNext('edit_listing', (stamp) => {
-      note?.(stamp);
+      // What the client reports from the headers of this 429: X-RateLimit-Limit 80 = the global limit.
+      scheduler.noteRateLimit({ endpoint: 'edit_listing', status: 429, limit: 80, remaining: 0, resetAt: stamp + 20_000 });
       return new ApiError('rate_limited', 'slow down', { endpoint: 'edit_listing', status: 429, retryAfterMs: 20_000 });
     });
     const t0 = clock.now();
