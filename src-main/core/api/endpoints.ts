@@ -18,7 +18,7 @@ export const USER_AGENT_TTL_SECONDS = 600;
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
-interface EndpointSpec<Req extends z.ZodType, Res extends z.ZodType> {
+interface EndpointSpec<Req extends z.ZodType, Res extends z.ZodType, Itemized extends boolean = boolean> {
   readonly method: Method;
   readonly path: string;
   /** Requests per minute allowed for this endpoint, on top of the global limit. */
@@ -29,12 +29,15 @@ interface EndpointSpec<Req extends z.ZodType, Res extends z.ZodType> {
    */
   readonly write: boolean;
   /** Whether the request carries an `items` array (≤ 100 per request). */
-  readonly itemized: boolean;
+  readonly itemized: Itemized;
   readonly request: Req;
   readonly response: Res;
 }
 
-const spec = <Req extends z.ZodType, Res extends z.ZodType>(e: EndpointSpec<Req, Res>) => e;
+// `Itemized` keeps the literal true/false, so `ItemizedEndpoint` can select by it.
+const spec = <Req extends z.ZodType, Res extends z.ZodType, Itemized extends boolean>(
+  e: EndpointSpec<Req, Res, Itemized>,
+) => e;
 
 export const ENDPOINTS = {
   create_listing: spec({
