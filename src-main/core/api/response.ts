@@ -1,0 +1,130 @@
+import { ENDPOINTS } from './endpoints.ts';
+import type { EndpointName, ResponseOf } from './endpoints.ts';
+import { ApiError } from './errors.ts';
+import type { ApiErrorDetails, ApiErrorKind } from './errors.ts';
+import { parseRetryAfterBody, parseRetryAfterHeader, readRateHeaders } from './rate-headers.ts';
+import type { RateHeaders } from './rate-headers.ts';
+import { MAX_ERROR_BODY_CHARS, MAX_MESSAGE_EXCERPT_CHARS, redactSecret, truncate } from './redact.ts';
+import type { RawResponse } from './transport.ts';
+import { describeIssues, toFieldIssues } from './validate.ts';
+
+/**
+ * What a received response means: the parsed value of the endpoint's response
+ * schema, or an ApiError of the kind the scheduler and the UI act on. Every
+ * error built here has the key redacted from its message, body and issues.
+ */
+
+/** Rate-limit facts of one response, handed to `onRateLimit`. */
+export interface RateLimitInfo extends RateHeaders {
+  endpoint: EndpointName;
+  status: number;
+  /** For a 429: how long the service asked us to wait. */
+  retryAfterMs?: number;
+}
+
+export interface ResponseContext {
+  /** The key sent with this request, to redact from anything kept. */
+  readonly secret: string;
+  /** Now on the client's clock, for an HTTP-date Retry-After. */
+  readonly nowMs: number;
+  readonly maxResponseBytes: number;
+  readonly onRateLimit?: (info: RateLimitInfo) => void;
+}
+
+/** Builds ApiErrors with the key scrubbed from every text they carry. */
+export function redactingErrors(secret: string) {
+  return (kind: ApiErrorKind, message: string, details: ApiErrorDetails = {}): ApiError =>
+    new ApiError(kind, redactSecret(message, secret), {
+      ...details,
+      ...(details.body === undefined ? {} : { body: redactSecret(details.body, secret) }),
+      ...(details.issues === undefined
+        ? {}
+        : {
+            issues: details.issues.map((issue) => ({
+              ...issue,
+              field: redactSecret(issue.field, secret),
+              message: redactSecret(issue.message, secret),
+            })),
+          }),
+    });
+}
+
+/** Turns a received response into the endpoint's parsed value or throws its ApiError. */
+export function interpretResponse<K extends EndpointName>(
+  endpoint: K,
+  raw: RawResponse,
+  ctx: ResponseContext,
+): ResponseOf<K> {
+  const { status } = raw;
+  const fail = redactingErrors(ctx.secret);
+  const text = raw.body.toString('utf8');
+  const body = truncate(redactSecret(text, ctx.secret), MAX_ERROR_BODY_CHARS);
+  const excerpt = body === '' ? '' : `: ${truncate(body.replace(/\s+/g, ' ').trim(), MAX_MESSAGE_EXCERPT_CHARS)}`;
+
+  const retryAfterMs =
+    status === 429
+      ? (parseRetryAfterBody(parseJson(text)) ?? parseRetryAfterHeader(raw.headers, ctx.nowMs))
+      : undefined;
+  report(ctx, { endpoint, status, ...readRateHeaders(raw.headers), ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
+
+  const base = { endpoint, status, body };
+  if (status === 401) {
+    throw fail('auth', `${endpoint}: the service refused the API key (status 401)`, base);
+  }
+  if (status === 403) {
+    throw fail('forbidden', `${endpoint}: the account is not allowed to do this (status 403)${excerpt}`, base);
+  }
+  if (status === 429) {
+    const wait = retryAfterMs === undefined ? '' : `; retry after ${Math.ceil(retryAfterMs / 1000)} s`;
+    throw fail('rate_limited', `${endpoint}: rate limit exceeded (status 429)${wait}`, {
+      ...base,
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    });
+  }
+  if (status >= 500) {
+    throw fail('server', `${endpoint}: the service failed (status ${status})${excerpt}`, base);
+  }
+  if (status >= 400) {
+    throw fail('rejected', `${endpoint}: the service refused the request (status ${status})${excerpt}`, base);
+  }
+  if (status < 200 || status >= 300) {
+    throw fail('bad_response', `${endpoint}: unexpected status ${status}`, base);
+  }
+
+  if (raw.truncated) {
+    throw fail('bad_response', `${endpoint}: the response is larger than ${ctx.maxResponseBytes} bytes`, base);
+  }
+  const json = parseJson(text);
+  if (json === NOT_JSON) {
+    throw fail('bad_response', `${endpoint}: the response is not valid JSON${excerpt}`, base);
+  }
+  if (typeof json === 'object' && json !== null && (json as { success?: unknown }).success === false) {
+    throw fail('rejected', `${endpoint}: the service answered success: false${excerpt}`, base);
+  }
+  const parsed = ENDPOINTS[endpoint].response.safeParse(json);
+  if (!parsed.success) {
+    const issues = toFieldIssues(parsed.error.issues);
+    throw fail('bad_response', `${endpoint}: ${describeIssues(issues)}`, { ...base, issues });
+  }
+  return parsed.data as ResponseOf<K>;
+}
+
+const NOT_JSON: unique symbol = Symbol('not JSON');
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return NOT_JSON;
+  }
+}
+
+function report(ctx: ResponseContext, info: RateLimitInfo): void {
+  if (ctx.onRateLimit === undefined) return;
+  try {
+    ctx.onRateLimit(info);
+  } catch {
+    // A listener's own failure must not turn a received response into an
+    // error: the request's outcome is already decided by the service.
+  }
+}

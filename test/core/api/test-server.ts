@@ -1,0 +1,110 @@
+import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer as createTcpServer } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import { ApiError } from '../../../src-main/core/api/errors.ts';
+
+/** A request as a test server received it. */
+export interface ReceivedRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: IncomingMessage['headers'];
+  readonly body: string;
+}
+
+export type TestHandler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
+
+export interface TestServer {
+  readonly url: string;
+  readonly requests: ReceivedRequest[];
+  /** TCP connections accepted so far (keep-alive reuse shows as fewer connections than requests). */
+  readonly connections: () => number;
+  close(): Promise<void>;
+}
+
+/** A real node:http server on 127.0.0.1 for the edge cases a well-behaved simulator never produces. */
+export async function startTestServer(handler: TestHandler): Promise<TestServer> {
+  const requests: ReceivedRequest[] = [];
+  const sockets = new Set<Socket>();
+  let connections = 0;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+      handler(req, res, body);
+    });
+  });
+  server.on('connection', (socket: Socket) => {
+    connections += 1;
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    connections: () => connections,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Replies with JSON and optional headers. */
+export function json(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(text);
+}
+
+/**
+ * A TCP listener that accepts and never answers: an https:// client hangs in
+ * its TLS handshake there, which is a connect that never completes.
+ */
+export async function startSilentTcpServer(): Promise<{ port: number; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server = createTcpServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A port on 127.0.0.1 with nothing listening (bound, then released). */
+export async function closedPort(): Promise<number> {
+  const server = createTcpServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** What a promise rejected with; a resolution is turned into a failure. */
+export function rejection(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => new Error('expected a rejection'),
+    (e: unknown) => e,
+  );
+}
+
+/** The ApiError a promise rejected with; anything else is rethrown. */
+export async function apiRejection(promise: Promise<unknown>): Promise<ApiError> {
+  const error = await rejection(promise);
+  if (!(error instanceof ApiError)) throw error;
+  return error;
+}
