@@ -38,7 +38,7 @@ describe('scheduler budget', () => {
     const eps = ['edit_listing', 'delete_listing', 'create_buy_order', 'get_balance'] as const;
     const inputs = {
       edit_listing: edit,
-      delete_listing: { items: [{ asset_id: 'A1' }] },
+      delete_listing: { items: [{ asset_id: '11' }] },
       create_buy_order: { items: [{ sku: '5021;6', price: 100, quantity: 1 }] },
       get_balance: {},
     };
@@ -156,7 +156,7 @@ describe('scheduler failures', () => {
   it('never re-sends a write whose outcome is unknown, nor a rejected one', async () => {
     const { clock, service, scheduler } = setup();
     service.failNext('create_listing', () => new ApiError('unknown_outcome', 'response lost'));
-    const create = { items: [{ asset_id: 'A1', price: 100, promoted: 0 as const, game: '440' }] };
+    const create = { items: [{ asset_id: '12', price: 100, promoted: 0 as const, game: '440' }] };
     await expect(clock.run(scheduler.request('create_listing', create, { lane: 'interactive' }))).rejects.toMatchObject({ kind: 'unknown_outcome' });
     service.failNext('edit_listing', () => new ApiError('rejected', 'no such listing', { status: 400 }));
     await expect(clock.run(scheduler.request('edit_listing', edit, { lane: 'interactive' }))).rejects.toMatchObject({ kind: 'rejected' });
