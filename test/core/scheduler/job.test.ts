@@ -6,7 +6,7 @@ import { packTasks } from '../../../src-main/core/scheduler/pack.ts';
 import { createScheduler } from '../../../src-main/core/scheduler/scheduler.ts';
 import type { BatchOutcome, BatchTask, JobProgress, Scheduler } from '../../../src-main/core/scheduler/types.ts';
 import { createFakeService, maxInAnyWindow, type FakeService } from './support/fake-service.ts';
-import { createVirtualClock, type VirtualClock } from './support/virtual-clock.ts';
+import { createVirtualClock } from './support/virtual-clock.ts';
 
 /** A seeded generator, so a failing run can be replayed. */
 function seeded(seed: number): () => number {
