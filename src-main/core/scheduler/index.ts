@@ -12,7 +12,6 @@ export type {
   JobProgress,
   JobState,
   Lane,
-  RateLimitNote,
   RateScope,
   RequestSender,
   Scheduler,

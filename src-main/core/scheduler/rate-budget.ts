@@ -1,5 +1,6 @@
+import type { RateLimitInfo } from '../api/client.ts';
 import { ENDPOINTS, GLOBAL_LIMIT_PER_MINUTE, RATE_WINDOW_MS, type EndpointName } from '../api/endpoints.ts';
-import type { Lane, RateLimitNote, RateScope } from './types.ts';
+import type { Lane, RateScope } from './types.ts';
 
 /**
  * The rate budget as the app sees it: which slots of each endpoint's window
@@ -42,7 +43,7 @@ export interface RateBudget {
   /** Takes a slot of `endpoint` and of the global window. */
   acquire(endpoint: EndpointName, now: number): Slot;
   /** Tightens the view when the server counts more than we sent (another program on the key). */
-  note(note: RateLimitNote, now: number): void;
+  note(note: RateLimitInfo, now: number): void;
   /** Nothing is sent in `scope` until `until` (a 429). */
   pause(scope: RateScope, until: number): void;
   /** Takes `count` more slots of `scope` for one window without a request (a 429 we cannot place). */

@@ -1,7 +1,8 @@
+import type { RateLimitInfo } from '../api/client.ts';
 import { ENDPOINTS, GLOBAL_LIMIT_PER_MINUTE, RATE_WINDOW_MS, type EndpointName } from '../api/endpoints.ts';
 import type { ApiError } from '../api/errors.ts';
 import type { RateBudget } from './rate-budget.ts';
-import type { RateLimitNote, RateScope } from './types.ts';
+import type { RateScope } from './types.ts';
 
 /**
  * What a 429 means for the budget. The service has one global limit and one
@@ -13,7 +14,7 @@ import type { RateLimitNote, RateScope } from './types.ts';
  */
 export function rateLimitedScope(
   endpoint: EndpointName,
-  note: RateLimitNote | undefined,
+  note: RateLimitInfo | undefined,
   error: ApiError,
 ): RateScope | 'unsure' {
   if (note?.limit === GLOBAL_LIMIT_PER_MINUTE) return 'global';
@@ -25,7 +26,7 @@ export function rateLimitedScope(
 }
 
 /** How long the service asked us to wait; one window when it did not say. */
-export function rateLimitedWaitMs(note: RateLimitNote | undefined, error: ApiError, now: number): number {
+export function rateLimitedWaitMs(note: RateLimitInfo | undefined, error: ApiError, now: number): number {
   const asked = error.retryAfterMs ?? note?.retryAfterMs;
   if (asked !== undefined) return asked;
   if (note?.resetAt !== undefined && note.resetAt > now) return note.resetAt - now;
@@ -36,7 +37,7 @@ export function rateLimitedWaitMs(note: RateLimitNote | undefined, error: ApiErr
 export function applyRateLimited(
   budget: RateBudget,
   endpoint: EndpointName,
-  note: RateLimitNote | undefined,
+  note: RateLimitInfo | undefined,
   error: ApiError,
   now: number,
 ): void {

@@ -1,3 +1,4 @@
+import type { RateLimitInfo } from '../api/client.ts';
 import type { EndpointName } from '../api/endpoints.ts';
 import { ApiError } from '../api/errors.ts';
 import type { Clock } from '../clock.ts';
@@ -6,7 +7,7 @@ import { createDispatcher } from './dispatcher.ts';
 import { createJob, type JobContext } from './job.ts';
 import { createRateBudget } from './rate-budget.ts';
 import { sendThroughBudget, type SendContext } from './send.ts';
-import type { Job, RateLimitNote, RequestSender, Scheduler, SchedulerState } from './types.ts';
+import type { Job, RequestSender, Scheduler, SchedulerState } from './types.ts';
 
 export interface SchedulerDeps {
   client: RequestSender;
@@ -36,7 +37,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   const random = deps.random ?? Math.random;
   const emitter = createEmitter<{ state: SchedulerState }>();
   const budget = createRateBudget(deps.marginMs === undefined ? {} : { marginMs: deps.marginMs });
-  const rateNotes = new Map<EndpointName, RateLimitNote>();
+  const rateNotes = new Map<EndpointName, RateLimitInfo>();
   const jobs = new Set<Job>();
   let jobCount = 0;
   let state: SchedulerState = { blocked: null, blockedError: null, pauses: [] };
@@ -62,7 +63,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     client,
     random,
     maxTransientRetries: deps.maxTransientRetries ?? 5,
-    takeRateLimitNote(endpoint) {
+    takeRateLimitInfo(endpoint) {
       const note = rateNotes.get(endpoint);
       rateNotes.delete(endpoint);
       return note;

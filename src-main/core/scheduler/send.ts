@@ -1,10 +1,11 @@
+import type { RateLimitInfo } from '../api/client.ts';
 import { ENDPOINTS, type EndpointName, type RequestOf, type ResponseOf } from '../api/endpoints.ts';
 import { ApiError, isApiError } from '../api/errors.ts';
 import type { Clock } from '../clock.ts';
 import type { Dispatcher } from './dispatcher.ts';
 import type { RateBudget } from './rate-budget.ts';
 import { applyRateLimited } from './rate-limited.ts';
-import type { Lane, RateLimitNote, RequestSender } from './types.ts';
+import type { Lane, RequestSender } from './types.ts';
 
 /**
  * One request carried to its end: wait for a turn, send, and deal with what
@@ -23,7 +24,7 @@ export interface SendContext {
   /** Attempts after the first for network errors and 5xx. */
   readonly maxTransientRetries: number;
   /** The 429 details the client reported for this endpoint's latest response, if any (consumed). */
-  takeRateLimitNote(endpoint: EndpointName): RateLimitNote | undefined;
+  takeRateLimitInfo(endpoint: EndpointName): RateLimitInfo | undefined;
   /** Stops everything until unblocked (401/403). */
   block(error: ApiError): void;
   /** A pause was set (the state changed). */
@@ -106,7 +107,7 @@ export async function sendThroughBudget<K extends EndpointName>(
       error = toApiError(thrown, endpoint);
     }
     lastError = error;
-    const note = ctx.takeRateLimitNote(endpoint);
+    const note = ctx.takeRateLimitInfo(endpoint);
     if (error.kind === 'rate_limited') {
       applyRateLimited(ctx.budget, endpoint, note, error, clock.now());
       ctx.paused();

@@ -1,3 +1,4 @@
+import type { MarketplaceClient, RateLimitInfo } from '../api/client.ts';
 import type { EndpointName, RequestOf, ResponseOf } from '../api/endpoints.ts';
 import type { SerializedApiError } from '../api/errors.ts';
 import type { Unsubscribe } from '../events.ts';
@@ -20,28 +21,8 @@ export const LANES: readonly Lane[] = ['heartbeat', 'poll', 'interactive', 'bulk
 /** Where a rate limit applies: one endpoint, or every endpoint of the key. */
 export type RateScope = EndpointName | 'global';
 
-/**
- * What one response said about the budget (the client's `onRateLimit` hook
- * hands these over: X-RateLimit-* headers and, for a 429, how long to wait).
- */
-export interface RateLimitNote {
-  endpoint: EndpointName;
-  status: number;
-  limit?: number;
-  remaining?: number;
-  /** ms since the epoch */
-  resetAt?: number;
-  retryAfterMs?: number;
-}
-
 /** The part of the client the scheduler uses: one HTTP request. */
-export interface RequestSender {
-  call<K extends EndpointName>(
-    endpoint: K,
-    input: RequestOf<K>,
-    options?: { signal?: AbortSignal },
-  ): Promise<ResponseOf<K>>;
-}
+export type RequestSender = Pick<MarketplaceClient, 'call'>;
 
 export interface SchedulerState {
   /**
@@ -128,7 +109,7 @@ export interface Scheduler {
   /** Runs many batches side by side, each endpoint at its own limit. */
   startJob(tasks: readonly BatchTask[], options?: JobOptions): Job;
   /** Learns from the server's rate-limit headers (wire the client's `onRateLimit` here). */
-  noteRateLimit(note: RateLimitNote): void;
+  noteRateLimit(info: RateLimitInfo): void;
   readonly state: SchedulerState;
   on(event: 'state', listener: (state: SchedulerState) => void): Unsubscribe;
   /** Clears a blocked state (after the key is replaced). */

@@ -1,3 +1,4 @@
+import type { RateLimitInfo } from '../../../../src-main/core/api/client.ts';
 import {
   ENDPOINTS,
   GLOBAL_LIMIT_PER_MINUTE,
@@ -8,7 +9,7 @@ import {
 } from '../../../../src-main/core/api/endpoints.ts';
 import { ApiError } from '../../../../src-main/core/api/errors.ts';
 import type { Clock } from '../../../../src-main/core/clock.ts';
-import type { RateLimitNote, RequestSender } from '../../../../src-main/core/scheduler/types.ts';
+import type { RequestSender } from '../../../../src-main/core/scheduler/types.ts';
 
 /**
  * A scripted stand-in for the client and the service behind it, for unit
@@ -43,7 +44,7 @@ export interface FakeServiceOptions {
   /** Where in the round trip the server stamps the request, 0..1; default 0.5. */
   stampFraction?: () => number;
   /** Receives X-RateLimit-like notes, as the client's onRateLimit hook would. */
-  onRateLimit?: (note: RateLimitNote) => void;
+  onRateLimit?: (note: RateLimitInfo) => void;
 }
 
 export function createFakeService(options: FakeServiceOptions): FakeService {
