@@ -1,3 +1,4 @@
+import { APP_DISPLAY_NAME } from './app-identity.ts';
 import { type JobProgressView, jobProgressLine } from './job-progress.ts';
 
 /**
@@ -44,8 +45,6 @@ export interface TrayPresentation {
   readonly tooltip: string;
   readonly menu: readonly TrayMenuItem[];
 }
-
-export const APP_DISPLAY_NAME = 'Marketplace Desk';
 
 /** Windows cuts tray tooltips at 127 characters. */
 export const TOOLTIP_MAX = 127;

@@ -1,0 +1,158 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { SavedWindowState } from '../../src-main/core/shell/window-bounds.ts';
+import type { WindowStateStore } from '../../src-main/core/shell/window-state-file.ts';
+import { type BrowserWindow, fakeEvent, resetFakeElectron, screen, shell } from './fake-electron.ts';
+
+vi.mock('electron', () => import('./fake-electron.ts'));
+const { createMainWindow, revealWindow } = await import('../../src-main/desktop/main-window.ts');
+
+function memoryStore(initial: SavedWindowState | null = null): WindowStateStore & { saved: SavedWindowState[] } {
+  const saved: SavedWindowState[] = [];
+  return {
+    saved,
+    load: async () => initial,
+    save: async (s) => { saved.push(s); },
+  };
+}
+
+let quitting = false;
+const deps = (over: Partial<Parameters<typeof createMainWindow>[0]> = {}) => ({
+  preloadPath: '/app/out/preload/index.cjs',
+  rendererUrl: 'app://desk/index.html',
+  windowState: memoryStore(),
+  links: { serviceOrigins: ['https://market.example'] },
+  startHidden: false,
+  isQuitting: () => quitting,
+  ...over,
+});
+
+async function open(over: Partial<Parameters<typeof createMainWindow>[0]> = {}) {
+  const win = (await createMainWindow(deps(over))) as unknown as BrowserWindow;
+  return win;
+}
+
+beforeEach(() => { resetFakeElectron(); quitting = false; });
+afterEach(() => { vi.useRealTimers(); });
+
+describe('createMainWindow', () => {
+  it('creates the window with the hardened web preferences and loads the app', async () => {
+    const win = await open();
+    expect(win.options.webPreferences).toEqual({
+      preload: '/app/out/preload/index.cjs',
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webviewTag: false,
+      allowRunningInsecureContent: false,
+      experimentalFeatures: false,
+      navigateOnDragDrop: false,
+      safeDialogs: true,
+      spellcheck: false,
+    });
+    // webSecurity is left to Electron's default (on); nothing may switch it off.
+    expect(win.options.webPreferences).not.toHaveProperty('webSecurity');
+    expect(win.options.show).toBe(false);
+    expect(win.loadedUrl).toBe('app://desk/index.html');
+  });
+
+  it('refuses every navigation, opening allowlisted links in the browser instead', async () => {
+    const win = await open();
+    const away = fakeEvent({ url: 'https://evil.example/' });
+    win.webContents.emit('will-navigate', away);
+    expect(away.defaultPrevented).toBe(true);
+    expect(shell.openExternal).not.toHaveBeenCalled();
+
+    const offer = fakeEvent({ url: 'https://steamcommunity.com/tradeoffer/42/' });
+    win.webContents.emit('will-navigate', offer);
+    expect(offer.defaultPrevented).toBe(true);
+    expect(shell.openExternal).toHaveBeenCalledExactlyOnceWith('https://steamcommunity.com/tradeoffer/42/');
+
+    const sub = fakeEvent({ url: 'https://evil.example/frame', isMainFrame: false });
+    win.webContents.emit('will-frame-navigate', sub);
+    expect(sub.defaultPrevented).toBe(true);
+    const redirect = fakeEvent({ url: 'https://evil.example/' });
+    win.webContents.emit('will-redirect', redirect);
+    expect(redirect.defaultPrevented).toBe(true);
+  });
+
+  it('denies every new window and opens only allowlisted links', async () => {
+    const win = await open();
+    const handler = win.webContents.windowOpenHandler;
+    expect(handler).not.toBeNull();
+    expect(handler?.({ url: 'https://evil.example/phish' })).toEqual({ action: 'deny' });
+    expect(handler?.({ url: 'app://desk/index.html' })).toEqual({ action: 'deny' });
+    expect(shell.openExternal).not.toHaveBeenCalled();
+    expect(handler?.({ url: 'https://market.example/help' })).toEqual({ action: 'deny' });
+    expect(handler?.({ url: 'https://steamcommunity.com/tradeoffer/7/' })).toEqual({ action: 'deny' });
+    expect(shell.openExternal.mock.calls).toEqual([['https://market.example/help'], ['https://steamcommunity.com/tradeoffer/7/']]);
+  });
+
+  it('blocks <webview> tags', async () => {
+    const win = await open();
+    const event = fakeEvent();
+    win.webContents.emit('will-attach-webview', event, {}, { src: 'https://evil.example/' });
+    expect(event.defaultPrevented).toBe(true);
+  });
+
+  it('shows when ready, or stays in the tray when started at login', async () => {
+    const win = await open();
+    win.emit('ready-to-show');
+    expect(win.visible).toBe(true);
+    const hidden = await open({ startHidden: true });
+    hidden.emit('ready-to-show');
+    expect(hidden.visible).toBe(false);
+  });
+
+  it('hides to the tray on close, and closes for real once quitting', async () => {
+    const store = memoryStore();
+    const win = await open({ windowState: store });
+    win.emit('ready-to-show');
+    win.close();
+    expect(win.destroyed).toBe(false);
+    expect(win.visible).toBe(false);
+    quitting = true;
+    win.close();
+    expect(win.destroyed).toBe(true);
+    expect(store.saved).toHaveLength(2);
+  });
+
+  it('reopens where it was left and remembers moves once the drag settles', async () => {
+    vi.useFakeTimers();
+    const store = memoryStore({ bounds: { x: 100, y: 50, width: 1000, height: 700 }, maximized: false });
+    const win = await open({ windowState: store });
+    expect(win.bounds).toEqual({ x: 100, y: 50, width: 1000, height: 700 });
+    win.setBounds({ x: 110, y: 50, width: 1000, height: 700 });
+    win.setBounds({ x: 120, y: 60, width: 1000, height: 700 });
+    expect(store.saved).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(600);
+    expect(store.saved).toEqual([{ bounds: { x: 120, y: 60, width: 1000, height: 700 }, maximized: false }]);
+  });
+
+  it('keeps a window off an unplugged screen', async () => {
+    screen.displays = [{ id: 1, workArea: { x: 0, y: 0, width: 1440, height: 876 } }];
+    const store = memoryStore({ bounds: { x: 3000, y: 100, width: 1000, height: 700 }, maximized: false });
+    const win = await open({ windowState: store });
+    expect(win.options).not.toHaveProperty('x');
+    expect(win.options).toMatchObject({ width: 1000, height: 700 });
+  });
+
+  it('maximizes a maximized window only when it is first shown', async () => {
+    const store = memoryStore({ bounds: { x: 0, y: 0, width: 1000, height: 700 }, maximized: true });
+    const win = await open({ windowState: store, startHidden: true });
+    win.emit('ready-to-show');
+    expect(win.maximized).toBe(false);
+    revealWindow(win as never);
+    expect(win.maximized).toBe(true);
+  });
+});
+
+describe('revealWindow', () => {
+  it('restores, shows and focuses the window', async () => {
+    const win = await open({ startHidden: true });
+    win.minimize();
+    revealWindow(win as never);
+    expect(win).toMatchObject({ minimized: false, visible: true, focused: true });
+  });
+});
