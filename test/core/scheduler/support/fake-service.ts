@@ -31,6 +31,8 @@ export interface FakeService extends RequestSender {
   readonly log: ServedRequest[];
   /** The next `times` calls to `endpoint` (every endpoint when null) throw what `make` returns, after the latency. */
   failNext(endpoint: EndpointName | null, make: (stampAt: number) => ApiError, times?: number): void;
+  /** Forgets every scripted failure not yet used. */
+  clearFailures(): void;
   /** Replaces the answer of an endpoint. */
   respond<K extends EndpointName>(endpoint: K, answer: (input: RequestOf<K>, stampAt: number) => ResponseOf<K>): void;
   /** Calls started and not yet answered. */
@@ -91,6 +93,9 @@ export function createFakeService(options: FakeServiceOptions): FakeService {
     },
     failNext(endpoint, make, times = 1) {
       failures.push({ endpoint, make, times });
+    },
+    clearFailures() {
+      failures.length = 0;
     },
     respond(endpoint, answer) {
       answers.set(endpoint, answer as (input: never, stampAt: number) => unknown);

@@ -1,0 +1,204 @@
+import { RATE_WINDOW_MS, USER_AGENT_TTL_SECONDS } from '../api/endpoints.ts';
+import { ApiError, isApiError, type SerializedApiError } from '../api/errors.ts';
+import type { Clock } from '../clock.ts';
+import { createEmitter, type Unsubscribe } from '../events.ts';
+import type { Scheduler } from '../scheduler/types.ts';
+
+/**
+ * The heartbeat keeps the account's listings and buy orders marked as
+ * automated: `set_user_agent` (for the main account and every linked account
+ * the trader enabled) marks them for 600 s, so it is called again every ~5
+ * minutes, always early enough that a failed beat can be retried before the
+ * mark expires. Bots that lost their "automated" badge mostly did so because
+ * a failed pulse was never retried or its expiry was thrown away; here the
+ * expiry is kept, shown, and drives the next beat.
+ */
+
+export type HeartbeatStatus = 'active' | 'expiring' | 'lapsed' | 'off';
+
+export interface HeartbeatState {
+  /**
+   * active: marked, next beat on schedule. expiring: still marked, but the
+   * last beat failed or the mark ends within EXPIRY_MARGIN_MS. lapsed: not
+   * marked (never beat successfully, or the mark ran out). off: switched off.
+   */
+  status: HeartbeatStatus;
+  /** When the mark runs out (ms), as the service said, never later than send time + 600 s. */
+  refreshAt: number | null;
+  /** When the last successful beat was sent (ms). */
+  lastBeatAt: number | null;
+  /** When the next beat is planned (ms). */
+  nextBeatAt: number | null;
+  /** Linked accounts named in the last beat. */
+  accounts: string[];
+  lastError: SerializedApiError | null;
+}
+
+export interface HeartbeatOptions {
+  scheduler: Pick<Scheduler, 'request'>;
+  clock: Clock;
+  /** Linked accounts the trader enabled automation for, read at every beat. */
+  linkedAccounts: () => readonly string[];
+  /** Between beats; default 5 minutes (the service recommends 5 to 9). */
+  intervalMs?: number;
+  /** Random extra delay up to this, so many desks do not beat in step; default 30 s. */
+  jitterMs?: number;
+  random?: () => number;
+}
+
+export interface Heartbeat {
+  start(): void;
+  stop(): void;
+  /** Beats at once (after resume from sleep or when back online); resolves when that beat ends. */
+  beatNow(): Promise<void>;
+  readonly state: HeartbeatState;
+  on(event: 'state', listener: (state: HeartbeatState) => void): Unsubscribe;
+}
+
+export const DEFAULT_HEARTBEAT_INTERVAL_MS = 5 * 60_000;
+/**
+ * A beat is planned no later than this before the mark runs out: a failed
+ * beat's retry needs the endpoint's one slot per minute, so this leaves room
+ * for two or three more tries.
+ */
+export const EXPIRY_MARGIN_MS = 3 * RATE_WINDOW_MS;
+const FIRST_RETRY_MS = 15_000;
+const MAX_RETRY_MS = 2 * 60_000;
+
+export function createHeartbeat(options: HeartbeatOptions): Heartbeat {
+  const { scheduler, clock } = options;
+  const intervalMs = options.intervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS;
+  const jitterMs = options.jitterMs ?? 30_000;
+  const random = options.random ?? Math.random;
+  const emitter = createEmitter<{ state: HeartbeatState }>();
+
+  let running = false;
+  let refreshAt: number | null = null;
+  let lastBeatAt: number | null = null;
+  let nextBeatAt: number | null = null;
+  let accounts: string[] = [];
+  let lastError: SerializedApiError | null = null;
+  let failures = 0;
+  let beatTimer: AbortController | null = null;
+  let statusTimer: AbortController | null = null;
+  let inFlight: Promise<void> | null = null;
+  let stopSignal = new AbortController();
+  let state = snapshot();
+
+  function statusAt(now: number): HeartbeatStatus {
+    if (!running) return 'off';
+    if (refreshAt === null || now >= refreshAt) return 'lapsed';
+    if (lastError !== null || refreshAt - now <= EXPIRY_MARGIN_MS) return 'expiring';
+    return 'active';
+  }
+
+  function snapshot(): HeartbeatState {
+    return { status: statusAt(clock.now()), refreshAt, lastBeatAt, nextBeatAt, accounts: [...accounts], lastError };
+  }
+
+  const publish = () => {
+    state = snapshot();
+    emitter.emit('state', state);
+    watchStatus();
+  };
+
+  /** Status moves on with time alone (active → expiring → lapsed): look again when it would. */
+  function watchStatus() {
+    statusTimer?.abort();
+    statusTimer = null;
+    if (!running || refreshAt === null) return;
+    const now = clock.now();
+    const at = [refreshAt - EXPIRY_MARGIN_MS, refreshAt].find((t) => t > now);
+    if (at === undefined) return;
+    const timer = new AbortController();
+    statusTimer = timer;
+    clock.sleep(at - now, timer.signal).then(
+      () => {
+        if (statusTimer === timer && statusAt(clock.now()) !== state.status) publish();
+      },
+      () => undefined,
+    );
+  }
+
+  const planBeat = (at: number) => {
+    beatTimer?.abort();
+    nextBeatAt = at;
+    const timer = new AbortController();
+    beatTimer = timer;
+    clock.sleep(Math.max(0, at - clock.now()), timer.signal).then(
+      () => void beat(),
+      () => undefined,
+    );
+  };
+
+  const nextAfterSuccess = (sentAt: number) => {
+    const planned = sentAt + intervalMs + Math.round(random() * jitterMs);
+    return refreshAt === null ? planned : Math.min(planned, refreshAt - EXPIRY_MARGIN_MS);
+  };
+
+  const nextAfterFailure = () => {
+    const delay = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** (failures - 1));
+    return clock.now() + Math.round(delay * (0.5 + random() * 0.5));
+  };
+
+  async function runBeat(): Promise<void> {
+    beatTimer?.abort();
+    beatTimer = null;
+    nextBeatAt = null;
+    accounts = [...options.linkedAccounts()];
+    const input = accounts.length > 0 ? { multiaccounts: accounts } : {};
+    const sentAt = clock.now();
+    const signal = stopSignal.signal;
+    try {
+      const response = await scheduler.request('set_user_agent', input, { lane: 'heartbeat', signal });
+      // The service counts 600 s from when it saw the request, which is no
+      // earlier than when we sent it: a clock ahead of ours cannot stretch it.
+      refreshAt = Math.min(response.refresh_at * 1000, sentAt + USER_AGENT_TTL_SECONDS * 1000);
+      lastBeatAt = sentAt;
+      lastError = null;
+      failures = 0;
+      if (running) planBeat(nextAfterSuccess(sentAt));
+    } catch (error) {
+      if (signal.aborted) return;
+      failures += 1;
+      lastError = (isApiError(error) ? error : new ApiError('network', String(error))).toJSON();
+      if (running) planBeat(nextAfterFailure());
+    }
+    if (running) publish();
+  }
+
+  function beat(): Promise<void> {
+    if (!running) return Promise.resolve();
+    if (inFlight) return inFlight;
+    const current: Promise<void> = runBeat().finally(() => {
+      if (inFlight === current) inFlight = null;
+    });
+    inFlight = current;
+    return current;
+  }
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      stopSignal = new AbortController();
+      void beat();
+      publish();
+    },
+    stop() {
+      if (!running) return;
+      running = false;
+      stopSignal.abort(new Error('heartbeat switched off'));
+      beatTimer?.abort();
+      beatTimer = null;
+      nextBeatAt = null;
+      inFlight = null;
+      publish();
+    },
+    beatNow: beat,
+    get state() {
+      return state;
+    },
+    on: (event, listener) => emitter.on(event, listener),
+  };
+}
