@@ -73,6 +73,11 @@ const KEEP_ALIVE_TIMEOUT_MS = 4_000;
 /** Visible ASCII only: anything else cannot travel in a header unchanged. */
 const HEADER_SAFE_KEY = /^[\x21-\x7e]+$/;
 
+/**
+ * Builds the client over one keep-alive connection pool to the base URL's
+ * origin. Refuses (ApiError 'invalid', thrown here) a base URL that is not
+ * https:// or loopback http://, before any key is read or byte is sent.
+ */
 export function createMarketplaceClient(options: ClientOptions): MarketplaceClient {
   const base = checkBaseUrl(options.baseUrl);
   const connectTimeoutMs = positive(options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS, 'connectTimeoutMs');

@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createMarketplaceClient } from '../../../src-main/core/api/client.ts';
-import type { ClientOptions, MarketplaceClient } from '../../../src-main/core/api/client.ts';
-import { apiRejection, closedPort, json, rejection, startSilentTcpServer, startTestServer } from './test-server.ts';
+import type { MarketplaceClient } from '../../../src-main/core/api/client.ts';
+import { apiRejection, closedPort, json, rejection, startSilentTcpServer, testHarness } from './test-server.ts';
 import type { TestHandler } from './test-server.ts';
 
 /**
@@ -11,28 +11,12 @@ import type { TestHandler } from './test-server.ts';
  */
 
 const KEY = 'test-key-0002';
-const cleanups: (() => Promise<void>)[] = [];
-
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-function track(client: MarketplaceClient): MarketplaceClient {
-  cleanups.push(() => client.close());
-  return client;
-}
-
-async function serve(handler: TestHandler, options: Partial<ClientOptions> = {}) {
-  const server = await startTestServer(handler);
-  cleanups.push(() => server.close());
-  const client = track(createMarketplaceClient({ baseUrl: server.url, apiKey: async () => KEY, ...options }));
-  return { server, client };
-}
+const { serve, track, defer } = testHarness(KEY);
 
 /** A client whose https connect hangs in the TLS handshake until `connectTimeoutMs`. */
 async function neverConnecting(connectTimeoutMs: number): Promise<MarketplaceClient> {
   const silent = await startSilentTcpServer();
-  cleanups.push(() => silent.close());
+  defer(() => silent.close());
   return track(
     createMarketplaceClient({ baseUrl: `https://127.0.0.1:${silent.port}`, apiKey: async () => KEY, connectTimeoutMs }),
   );

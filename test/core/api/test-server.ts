@@ -2,6 +2,9 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
+import { afterEach } from 'vitest';
+import { createMarketplaceClient } from '../../../src-main/core/api/client.ts';
+import type { ClientOptions, MarketplaceClient } from '../../../src-main/core/api/client.ts';
 import { ApiError } from '../../../src-main/core/api/errors.ts';
 
 /** A request as a test server received it. */
@@ -107,4 +110,39 @@ export async function apiRejection(promise: Promise<unknown>): Promise<ApiError>
   const error = await rejection(promise);
   if (!(error instanceof ApiError)) throw error;
   return error;
+}
+
+export interface TestHarness {
+  /** Closes `client` after the test. */
+  track(client: MarketplaceClient): MarketplaceClient;
+  /** Runs `cleanup` after the test (in reverse order of registration). */
+  defer(cleanup: () => Promise<void>): void;
+  /** A test server with `handler` and a client of it using `key`. */
+  serve(handler: TestHandler, options?: Partial<ClientOptions>): Promise<{ server: TestServer; client: MarketplaceClient }>;
+}
+
+/** Servers and clients of one test file, closed after each test. Call at the top of the file. */
+export function testHarness(key: string): TestHarness {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  const harness: TestHarness = {
+    track(client) {
+      cleanups.push(() => client.close());
+      return client;
+    },
+    defer(cleanup) {
+      cleanups.push(cleanup);
+    },
+    async serve(handler, options = {}) {
+      const server = await startTestServer(handler);
+      cleanups.push(() => server.close());
+      const client = harness.track(
+        createMarketplaceClient({ baseUrl: server.url, apiKey: async () => key, ...options }),
+      );
+      return { server, client };
+    },
+  };
+  return harness;
 }
