@@ -171,13 +171,14 @@ export class BuyOrders {
     if (now < this.earliestFill) return 0;
     let filled = 0;
     let earliest = Infinity;
-    for (const [order, clock] of [...this.fills]) {
-      while (clock.nextAt <= now && this.fills.has(order)) {
+    for (const order of [...this.fills.keys()]) {
+      let clock = this.fills.get(order);
+      while (clock && clock.nextAt <= now) {
         if (order.active === 1) filled += this.fill(order, 1, balance);
         this.scheduleFill(order, clock.nextAt, clock.index + 1);
+        clock = this.fills.get(order);
       }
-      const next = this.fills.get(order);
-      if (next) earliest = Math.min(earliest, next.nextAt);
+      if (clock) earliest = Math.min(earliest, clock.nextAt);
     }
     this.earliestFill = earliest;
     return filled;
