@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createMarketplaceClient } from '../../../src-main/core/api/client.ts';
 import type { ClientOptions } from '../../../src-main/core/api/client.ts';
 import { apiRejection, json, testHarness } from './test-server.ts';
@@ -151,6 +151,22 @@ describe('input validation', () => {
     expect(error.kind).toBe('invalid');
     expect(error.issues[0]?.field).toBe('items');
     expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('time', () => {
+  it('keeps working under fake timers: its deadlines run on wall-clock time, not the faked one', async () => {
+    const { client } = await setup((_req, res) => json(res, 200, { balance: 1, pending_balance: 2 }), { timeoutMs: 1_000 });
+    vi.useFakeTimers();
+    try {
+      await expect(client.call('get_balance', {})).resolves.toEqual({ balance: 1, pending_balance: 2 });
+      // Ten faked minutes neither fire a request's deadline nor break the pool.
+      const pending = client.call('get_balance', {});
+      vi.advanceTimersByTime(10 * 60_000);
+      await expect(pending).resolves.toEqual({ balance: 1, pending_balance: 2 });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
