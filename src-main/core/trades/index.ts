@@ -1,0 +1,20 @@
+/** The trade watcher: pending trades, what changed, and what waits for the trader. */
+export { createMemorySeenTradesStore, type SeenTradesStore } from './seen-trades.ts';
+export {
+  diffTrades,
+  needsAction,
+  NEEDS_ACTION_STATUSES,
+  tradeKey,
+  type GoneTrade,
+  type StatusChange,
+  type TradeDiff,
+  type TradeType,
+} from './trade-diff.ts';
+export {
+  createTradeWatcher,
+  type BalanceReading,
+  type TradeWatcher,
+  type TradeWatcherEvents,
+  type TradeWatcherOptions,
+  type WatchedTrade,
+} from './trade-watcher.ts';
