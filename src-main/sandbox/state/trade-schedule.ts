@@ -28,9 +28,9 @@ export interface ScheduledTrade {
 const SCHEDULE_STREAM = 3;
 const MIN = 60_000;
 /** Mean gap between two new trades, sandbox ms. */
-const MEAN_GAP_MS = 4 * MIN;
+const MEAN_GAP_MS = 2 * MIN;
 /** No trade stays pending longer than this; bounds the scan on each read. */
-export const MAX_TRADE_LIFETIME_MS = 40 * MIN;
+export const MAX_TRADE_LIFETIME_MS = 60 * MIN;
 /** The first trades appear before the start, so the lists are not empty at first. */
 const HEAD_START_MS = MAX_TRADE_LIFETIME_MS;
 
@@ -86,7 +86,7 @@ export class TradeSchedule {
       : buyOrderTradeBody(random, this.ctx, tradeId, timestamp, role);
     const phases: TradePhase[] = [{ at: appearAt, ...initialStatus(kind, role) }];
     let at = appearAt;
-    const step = () => (at += intBetween(random, 1, 10) * MIN);
+    const step = () => (at += intBetween(random, 2, 15) * MIN);
     if (kind === 'market' && role === 'seller' && random() < 0.4) {
       // Accepted on the site, now waiting for the mobile confirmation.
       phases.push({ at: step(), status: TRADE_STATUS.marketActionRequired, raw_status: RAW_STATUS.confirmationRequired });
