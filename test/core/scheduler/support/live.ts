@@ -1,0 +1,63 @@
+import { createMarketplaceClient, type MarketplaceClient } from '../../../../src-main/core/api/client.ts';
+import { ENDPOINTS, GLOBAL_LIMIT_PER_MINUTE, type EndpointName } from '../../../../src-main/core/api/endpoints.ts';
+import { scaledClock, type Clock } from '../../../../src-main/core/clock.ts';
+import { createScheduler } from '../../../../src-main/core/scheduler/scheduler.ts';
+import type { Scheduler } from '../../../../src-main/core/scheduler/types.ts';
+import { maxInAnyWindow } from './fake-service.ts';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../../../src-main/sandbox/index.ts';
+
+/**
+ * The real parts wired as the app wires them: the sandbox over HTTP on
+ * loopback, the client, and the scheduler learning from the client's
+ * rate-limit hook, all on one scaled clock (with scale S a minute of the
+ * service lasts 60/S seconds).
+ */
+export interface Live {
+  clock: Clock;
+  sandbox: Sandbox;
+  client: MarketplaceClient;
+  scheduler: Scheduler;
+  close(): Promise<void>;
+}
+
+export async function startLive(scale: number, sandboxOptions: SandboxOptions = {}): Promise<Live> {
+  const clock = scaledClock(scale);
+  const sandbox = await startSandbox({ clock, tradeSchedule: false, ...sandboxOptions });
+  const hook: { scheduler?: Scheduler } = {};
+  const client = createMarketplaceClient({
+    baseUrl: sandbox.url,
+    apiKey: async () => sandbox.apiKey,
+    onRateLimit: (info) => hook.scheduler?.noteRateLimit(info),
+    clock,
+  });
+  const scheduler = createScheduler({ client, clock });
+  hook.scheduler = scheduler;
+  return {
+    clock,
+    sandbox,
+    client,
+    scheduler,
+    async close() {
+      scheduler.close();
+      await client.close();
+      await sandbox.close();
+    },
+  };
+}
+
+/**
+ * The most requests the sandbox counted in any 60-s span, per endpoint and
+ * overall, next to the limits (429s are not counted by the service).
+ */
+export function worstWindows(sandbox: Sandbox): { scope: EndpointName | 'global'; worst: number; limit: number }[] {
+  const counted = sandbox.log.requests.filter((r) => r.status !== 429);
+  const byScope = new Map<EndpointName | 'global', number[]>([['global', counted.map((r) => r.at)]]);
+  for (const r of counted) {
+    if (r.endpoint) byScope.set(r.endpoint, [...(byScope.get(r.endpoint) ?? []), r.at]);
+  }
+  return [...byScope].map(([scope, stamps]) => ({
+    scope,
+    worst: maxInAnyWindow(stamps),
+    limit: scope === 'global' ? GLOBAL_LIMIT_PER_MINUTE : ENDPOINTS[scope].perMinute,
+  }));
+}

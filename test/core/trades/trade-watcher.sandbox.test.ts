@@ -1,0 +1,36 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMemorySeenTradesStore } from '../../../src-main/core/trades/seen-trades.ts';
+import { createTradeWatcher, type WatchedTrade } from '../../../src-main/core/trades/trade-watcher.ts';
+import { startLive, type Live } from '../scheduler/support/live.ts';
+
+const SCALE = 600;
+
+let live: Live | undefined;
+afterEach(async () => {
+  await live?.close();
+  live = undefined;
+});
+
+describe('trade watcher against the sandbox over HTTP', () => {
+  it('announces trades that wait for the trader once, in both capitalisations', async () => {
+    live = await startLive(SCALE);
+    const { sandbox, scheduler, clock } = live;
+    const seen = createMemorySeenTradesStore();
+    const watcher = createTradeWatcher({ scheduler, clock, seen, youngAccountDays: 7 });
+    const announced: WatchedTrade[] = [];
+    watcher.on('needsAction', (ts) => announced.push(...ts));
+    const nowSec = Math.floor(clock.now() / 1000);
+    sandbox.admin.addTrade({ trade_type: 'market', trade_id: '9001', status: 'Action Required', partner_steam_creation_time: nowSec - 2 * 86_400 });
+    sandbox.admin.addTrade({ trade_type: 'buy_order', trade_id: '9002', status: 'Action required' });
+    sandbox.admin.addTrade({ trade_type: 'buy_order', trade_id: '9003', status: 'Waiting for seller' });
+    await watcher.checkNow();
+    await watcher.checkNow();
+    expect(announced.map((t) => `${t.trade_type}:${t.trade_id}`).sort()).toEqual(['buy_order:9002', 'market:9001']);
+    expect(announced.find((t) => t.trade_id === '9001')).toMatchObject({ youngPartner: true, partnerAgeDays: 2 });
+    sandbox.admin.setTradeStatus('9003', 'confirmation_required');
+    await watcher.checkNow();
+    expect(announced.map((t) => t.trade_id)).toContain('9003');
+    expect(announced).toHaveLength(3);
+    expect(sandbox.log.counters.count429).toBe(0);
+  });
+});
