@@ -1,5 +1,5 @@
 import type { Random } from './prng.ts';
-import { intBetween, pick } from './prng.ts';
+import { pick } from './prng.ts';
 
 /**
  * The simulated item world: a fixed list of item kinds and qualities from which
@@ -102,9 +102,4 @@ function qualityById(id: number): Quality {
   const quality = QUALITIES.find((q) => q.id === id);
   if (!quality) throw new RangeError(`unknown quality ${id}`);
   return quality;
-}
-
-/** A plausible price for `count` copies of nothing in particular, for seeded listings. */
-export function priceNear(random: Random, base: number): number {
-  return Math.max(1, base + intBetween(random, -Math.ceil(base / 10), Math.ceil(base / 10)));
 }

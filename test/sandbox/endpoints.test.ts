@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { EndpointName } from '../../src-main/core/api/endpoints.ts';
+import type { z } from 'zod';
+import type { EndpointName, ResponseOf } from '../../src-main/core/api/endpoints.ts';
 import { ENDPOINTS } from '../../src-main/core/api/endpoints.ts';
 import type { Sandbox } from '../../src-main/sandbox/index.ts';
 import { startSandbox } from '../../src-main/sandbox/index.ts';
@@ -16,8 +17,8 @@ beforeEach(async () => {
 afterEach(() => sandbox.close());
 
 /** Parses with the shared response schema: the client will accept exactly this. */
-function parsed<K extends EndpointName>(endpoint: K, body: unknown) {
-  return ENDPOINTS[endpoint].response.parse(body);
+function parsed<K extends EndpointName>(endpoint: K, body: unknown): ResponseOf<K> {
+  return (ENDPOINTS[endpoint].response as unknown as z.ZodType<ResponseOf<K>>).parse(body);
 }
 
 describe('sandbox endpoints', () => {

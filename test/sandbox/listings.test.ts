@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createListingResponse } from '../../src-main/core/api/schemas.ts';
+import type { CreateListingItem } from '../../src-main/core/api/schemas.ts';
 import type { Sandbox } from '../../src-main/sandbox/index.ts';
 import { startSandbox } from '../../src-main/sandbox/index.ts';
 import type { ManualClock } from './helpers.ts';
@@ -18,7 +19,7 @@ function assets(count: number, account?: string) {
   return sandbox.admin.inventory(account).slice(0, count);
 }
 
-async function create(items: ReturnType<typeof listingItem>[], proxy?: string) {
+async function create(items: CreateListingItem[], proxy?: string) {
   clock.advance(MINUTE);
   const res = await call(sandbox, 'create_listing', { items, ...(proxy ? { multiaccount_proxy: proxy } : {}) });
   return { status: res.status, ...createListingResponse.parse(res.status === 200 ? res.body : { success: false }) };

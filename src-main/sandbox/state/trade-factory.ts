@@ -1,4 +1,5 @@
 import type { BuyOrderTrade, MarketTrade } from '../../core/api/schemas.ts';
+import type { DrawnItem } from '../catalog.ts';
 import { drawItem } from '../catalog.ts';
 import type { Random } from '../prng.ts';
 import { intBetween, pick } from '../prng.ts';
@@ -74,6 +75,30 @@ function ownAccount(random: Random, ctx: TradeContext): string {
   return random() < 0.7 ? ctx.accounts.main : pick(random, ctx.accounts.linked);
 }
 
+/** Item fields both trade kinds share; `particle_url` and `wear` differ by kind. */
+function itemFields(item: DrawnItem, quantity: number) {
+  return {
+    name: item.name,
+    sku: item.sku,
+    quantity,
+    price: item.price,
+    quality: item.quality.name,
+    image_url: item.kind.classId,
+  };
+}
+
+function commonFields<I extends { price: number; quantity: number }>(
+  ctx: TradeContext, tradeId: string, timestamp: number, items: I[],
+) {
+  return {
+    user_id: ctx.accounts.main,
+    trade_id: tradeId,
+    timestamp,
+    total: items.reduce((sum, i) => sum + i.price * i.quantity, 0),
+    items,
+  };
+}
+
 /** A marketplace trade without its status fields. */
 export function marketTradeBody(
   random: Random, ctx: TradeContext, tradeId: string, timestamp: number, role: TradeRole,
@@ -81,23 +106,15 @@ export function marketTradeBody(
   const own = ownAccount(random, ctx);
   const items = Array.from({ length: intBetween(random, 1, 3) }, () => {
     const item = drawItem(random);
+    const stackable = item.kind.defindex === 5021 || item.kind.defindex === 5002;
     return {
-      name: item.name,
-      sku: item.sku,
-      quantity: item.kind.defindex === 5021 || item.kind.defindex === 5002 ? intBetween(random, 1, 5) : 1,
-      price: item.price,
-      quality: item.quality.name,
-      image_url: item.kind.classId,
+      ...itemFields(item, stackable ? intBetween(random, 1, 5) : 1),
       particle_url: item.effect ?? '',
       ...(item.wear === null ? {} : { wear: item.wear }),
     };
   });
   return {
-    user_id: ctx.accounts.main,
-    trade_id: tradeId,
-    timestamp,
-    total: items.reduce((sum, i) => sum + i.price * i.quantity, 0),
-    items,
+    ...commonFields(ctx, tradeId, timestamp, items),
     trade_type: 'market',
     ...parties(random, ctx, role, own, timestamp),
     name_tax_reduction: random() < 0.1,
@@ -112,15 +129,7 @@ export function buyOrderTradeBody(
   const own = ownAccount(random, ctx);
   const items = Array.from({ length: intBetween(random, 1, 2) }, () => {
     const item = drawItem(random);
-    return {
-      name: item.name,
-      sku: item.sku,
-      quantity: intBetween(random, 1, 3),
-      price: item.price,
-      quality: item.quality.name,
-      image_url: item.kind.classId,
-      particle_url: item.effect,
-    };
+    return { ...itemFields(item, intBetween(random, 1, 3)), particle_url: item.effect };
   });
   const p = parties(random, ctx, role, own, timestamp);
   let linked: BuyOrderTrade['supplier_linked_account'] = null;
@@ -130,11 +139,7 @@ export function buyOrderTradeBody(
     linked = { id64: p.supplier_id, name: `trader-${p.supplier_id.slice(-4)}`, image_url: '' };
   }
   return {
-    user_id: ctx.accounts.main,
-    trade_id: tradeId,
-    timestamp,
-    total: items.reduce((sum, i) => sum + i.price * i.quantity, 0),
-    items,
+    ...commonFields(ctx, tradeId, timestamp, items),
     trade_type: 'buy_order',
     ...p,
     supplier_linked_account: linked,
