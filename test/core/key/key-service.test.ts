@@ -1,18 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createKeyService, type KeyStatus } from '../../../src-main/core/key/key-service.ts';
-import type { SecretStore } from '../../../src-main/core/secrets.ts';
-
-/** A keychain held in memory, with a switch for "no Secret Service running". */
-function memoryKeychain(available = true): SecretStore & { entries: Map<string, string> } {
-  const entries = new Map<string, string>();
-  return {
-    entries,
-    available: async () => available,
-    get: async (account) => entries.get(account) ?? null,
-    set: async (account, secret) => void entries.set(account, secret),
-    delete: async (account) => entries.delete(account),
-  };
-}
+import { memoryKeychain } from '../../support/memory-keychain.ts';
 
 const KEY = 'sk_live_9f8e7d6c5b4a3210';
 

@@ -1,0 +1,101 @@
+import { createMarketplaceClient, type MarketplaceClient, type RateLimitInfo } from '../api/client.ts';
+import type { Clock } from '../clock.ts';
+import { createAccountsService, type AccountsService } from '../accounts/accounts-service.ts';
+import { createHeartbeat, type Heartbeat } from '../heartbeat/index.ts';
+import { createScheduler, type Scheduler } from '../scheduler/index.ts';
+import type { Settings } from '../settings/settings.ts';
+import { createRepos, openStore, type Repos, type Store } from '../store/index.ts';
+import { createTradeWatcher, type TradeWatcher } from '../trades/index.ts';
+
+/**
+ * Everything that talks to one service (the live one or the embedded sandbox)
+ * with one ledger: the profile database, the client and the scheduler every
+ * request goes through, the heartbeat, the trade watcher and the accounts.
+ * Switching between live and sandbox replaces the whole workspace, so the
+ * simulator's listings can never land in the real ledger.
+ */
+export interface Workspace {
+  readonly mode: Settings['mode'];
+  readonly baseUrl: string;
+  readonly store: Store;
+  readonly repos: Repos;
+  readonly client: MarketplaceClient;
+  readonly scheduler: Scheduler;
+  readonly heartbeat: Heartbeat;
+  readonly trades: TradeWatcher;
+  readonly accounts: AccountsService;
+  /** Starts the heartbeat (when enabled) and the trade watcher. */
+  start(): void;
+  close(): Promise<void>;
+}
+
+export interface WorkspaceDeps {
+  mode: Settings['mode'];
+  dbPath: string;
+  baseUrl: string;
+  clock: Clock;
+  settings: Settings;
+  apiKey: () => Promise<string | null>;
+  /** Every response's status, so a 401 or a success can update the key's verdict. */
+  onResponse?: (status: number) => void;
+}
+
+export function openWorkspace(deps: WorkspaceDeps): Workspace {
+  const { clock, settings } = deps;
+  const store = openStore(deps.dbPath, { clock });
+  const repos = createRepos(store);
+  // The scheduler learns from every response's rate headers; it is created
+  // after the client, so the hook reaches it through this binding.
+  let scheduler: Scheduler | null = null;
+  const client = createMarketplaceClient({
+    baseUrl: deps.baseUrl,
+    apiKey: deps.apiKey,
+    clock,
+    onRateLimit(info: RateLimitInfo) {
+      scheduler?.noteRateLimit(info);
+      deps.onResponse?.(info.status);
+    },
+  });
+  scheduler = createScheduler({ client, clock });
+  const accounts = createAccountsService({ repo: repos.accounts, scheduler, clock });
+  const heartbeat = createHeartbeat({
+    scheduler,
+    clock,
+    linkedAccounts: () => accounts.automatedLinked(),
+    intervalMs: settings.heartbeatIntervalMinutes * 60_000,
+  });
+  const trades = createTradeWatcher({
+    scheduler,
+    clock,
+    seen: repos.trades.seen,
+    pollIntervalMs: settings.tradePollSeconds * 1000,
+    youngAccountDays: settings.youngAccountDays,
+  });
+  trades.on('trades', (list) => repos.trades.replacePending(list));
+
+  const live = scheduler;
+  return {
+    mode: deps.mode,
+    baseUrl: deps.baseUrl,
+    store,
+    repos,
+    client,
+    scheduler: live,
+    heartbeat,
+    trades,
+    accounts,
+    start() {
+      if (settings.heartbeatEnabled) heartbeat.start();
+      trades.start();
+      // The accounts list feeds the heartbeat's multiaccounts; read it once per start.
+      accounts.refresh().catch(() => undefined);
+    },
+    async close() {
+      heartbeat.stop();
+      trades.stop();
+      live.close();
+      await client.close();
+      store.close();
+    },
+  };
+}

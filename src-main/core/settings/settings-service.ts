@@ -1,0 +1,32 @@
+import { createEmitter, type Unsubscribe } from '../events.ts';
+import type { SettingsRepo } from '../store/settings-repo.ts';
+import { readSettings, settingsPatchSchema, type Settings, type SettingsPatch } from './settings.ts';
+import { z } from 'zod';
+
+const STORAGE_KEY = 'app.settings';
+
+export interface SettingsService {
+  get(): Settings;
+  /** Validates and stores a change; the whole result is announced to listeners. */
+  update(patch: SettingsPatch): Settings;
+  on(event: 'changed', listener: (settings: Settings, previous: Settings) => void): Unsubscribe;
+}
+
+/** The trader's settings, kept in the profile database and read back leniently. */
+export function createSettingsService(repo: SettingsRepo, initial: SettingsPatch = {}): SettingsService {
+  const events = createEmitter<{ changed: [Settings, Settings] }>();
+  let current = readSettings({ ...repo.get(STORAGE_KEY, z.record(z.string(), z.unknown()), {}), ...initial });
+
+  return {
+    get: () => current,
+    update(patch) {
+      const checked = settingsPatchSchema.parse(patch);
+      const previous = current;
+      current = readSettings({ ...current, ...checked });
+      repo.set(STORAGE_KEY, current);
+      events.emit('changed', [current, previous]);
+      return current;
+    },
+    on: (event, listener) => events.on(event, ([next, previous]) => listener(next, previous)),
+  };
+}

@@ -1,0 +1,90 @@
+import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createDesk, type Desk } from '../../../src-main/core/desk/desk.ts';
+import { startSandbox, type Sandbox } from '../../../src-main/sandbox/index.ts';
+import { memoryKeychain } from '../../support/memory-keychain.ts';
+
+const opened: Array<{ close(): Promise<void> }> = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const o of opened.splice(0).reverse()) await o.close();
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'desk-'));
+  dirs.push(dir);
+  return dir;
+}
+
+async function until<T>(read: () => T | undefined | null | false, what: string, ms = 8_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = read();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function desk(options: Parameters<typeof createDesk>[0]): Promise<Desk> {
+  const d = await createDesk(options);
+  opened.push(d);
+  return d;
+}
+
+describe('desk composition', () => {
+  it('runs against the embedded sandbox without a key: heartbeat marks automation, trades load', async () => {
+    const dataDir = tempDir();
+    const d = await desk({ dataDir, secrets: memoryKeychain(), version: 'test', sandbox: { seed: 3 } });
+    expect(d.status()).toMatchObject({ mode: 'sandbox', online: true });
+    await until(() => d.workspace().heartbeat.state.status === 'active', 'heartbeat active');
+    const refreshAt = d.workspace().heartbeat.state.refreshAt ?? 0;
+    expect(refreshAt - Date.now()).toBeGreaterThan(500_000);
+    await d.workspace().trades.checkNow();
+    expect(d.workspace().trades.trades().length).toBeGreaterThan(0);
+    // Simulator data lives in its own file, never in the live ledger.
+    expect(existsSync(join(dataDir, 'default.sandbox.sqlite'))).toBe(true);
+  });
+
+  it('in live mode waits for a key, then unblocks, beats and marks the key valid', async () => {
+    const service: Sandbox = await startSandbox({ seed: 5 });
+    opened.push(service);
+    const d = await desk({
+      dataDir: tempDir(),
+      secrets: memoryKeychain(),
+      version: 'test',
+      initialSettings: { mode: 'live', serviceUrl: service.url },
+    });
+    await until(() => d.workspace().heartbeat.state.lastError?.kind === 'auth', 'auth error without key');
+    expect((await d.keys.status()).state).toBe('none');
+    await d.keys.set(service.apiKey);
+    await until(() => d.workspace().heartbeat.state.status === 'active', 'heartbeat active after key');
+    await until(async () => (await d.keys.status()).state === 'valid', 'key valid');
+    expect(service.admin.userAgent(service.accounts.main).automated).toBe(true);
+  });
+
+  it('marks a rejected key and blocks the work that needs it', async () => {
+    const service = await startSandbox({ seed: 6 });
+    opened.push(service);
+    const secrets = memoryKeychain();
+    const d = await desk({ dataDir: tempDir(), secrets, version: 'test', initialSettings: { mode: 'live', serviceUrl: service.url } });
+    await d.keys.set(service.keys.revoked);
+    await until(() => d.workspace().scheduler.state.blocked === 'auth', 'scheduler blocked');
+    await until(async () => (await d.keys.status()).state === 'rejected', 'key rejected');
+  });
+
+  it('switches mode by replacing the workspace and announcing it', async () => {
+    const service = await startSandbox({ seed: 7 });
+    opened.push(service);
+    const d = await desk({ dataDir: tempDir(), secrets: memoryKeychain(), version: 'test' });
+    const first = d.workspace();
+    const announced = new Promise((resolve) => d.events.on('workspace', resolve));
+    d.settings.update({ mode: 'live', serviceUrl: service.url });
+    await announced;
+    expect(d.workspace()).not.toBe(first);
+    expect(d.status()).toMatchObject({ mode: 'live', serviceUrl: service.url });
+  });
+});
