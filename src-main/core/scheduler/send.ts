@@ -64,6 +64,10 @@ export function toApiError(error: unknown, endpoint: EndpointName): ApiError {
   return new ApiError(ENDPOINTS[endpoint].write ? 'unknown_outcome' : 'network', message, { endpoint, cause: error });
 }
 
+function neverSent(error: unknown): boolean {
+  return isApiError(error) && error.status === undefined && (error.kind === 'auth' || error.kind === 'invalid');
+}
+
 export async function sendThroughBudget<K extends EndpointName>(
   ctx: SendContext,
   endpoint: K,
@@ -101,7 +105,10 @@ export async function sendThroughBudget<K extends EndpointName>(
       ctx.dispatcher.poke();
       return { kind: 'ok', response };
     } catch (thrown) {
-      slot.release(clock.now());
+      // Refused by the client before a byte left (no key set, invalid input):
+      // the service never counted it, so neither does the budget.
+      if (neverSent(thrown)) slot.cancel();
+      else slot.release(clock.now());
       ctx.dispatcher.poke();
       if (options.callSignal?.aborted) return { kind: 'aborted', reason: options.callSignal.reason, lastError };
       error = toApiError(thrown, endpoint);
