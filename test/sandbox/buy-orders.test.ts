@@ -100,6 +100,14 @@ describe('sandbox buy orders', () => {
     expect(await fillsAfterADay()).toEqual(first);
   });
 
+  it('filters profanity out of notes; an empty note on edit removes it', async () => {
+    await start();
+    await send('create_buy_order', { items: [{ sku: '5021;6', price: 10, quantity: 1, user_note: 'No SCAM offers, damnit' }] });
+    expect(order('5021;6')?.user_note).toBe('No **** offers, damnit');
+    await send('edit_buy_order', { items: [{ sku: '5021;6', price: 10, quantity: 1, active: 1, user_note: '' }] });
+    expect(order('5021;6')?.user_note).toBeNull();
+  });
+
   it('deletes only the unfilled part, refuses an unknown SKU, and delete-all returns deleted_count', async () => {
     await start();
     await send('create_buy_order', { items: ['5021;6', '5002;6', '725;6'].map((sku) => ({ sku, price: 10, quantity: 4 })) });

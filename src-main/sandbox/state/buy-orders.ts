@@ -1,5 +1,6 @@
 import type { CreateBuyOrderItem, DeleteBuyOrderItem, EditBuyOrderItem } from '../../core/api/schemas.ts';
 import { streamFor } from '../prng.ts';
+import { filterProfanity } from '../profanity.ts';
 import { refuseItem } from '../refusal.ts';
 import type { Balance } from './accounts.ts';
 
@@ -85,7 +86,7 @@ export class BuyOrders {
         quantity,
         filled: 0,
         active: 1,
-        user_note: item.user_note ? item.user_note : null,
+        user_note: item.user_note ? filterProfanity(item.user_note) : null,
         account,
         createdAt: now,
         updatedAt: now,
@@ -118,7 +119,7 @@ export class BuyOrders {
       order.price = item.price;
       order.quantity = item.quantity;
       order.active = item.active;
-      if (item.user_note !== undefined) order.user_note = item.user_note === '' ? null : item.user_note;
+      if (item.user_note !== undefined) order.user_note = item.user_note === '' ? null : filterProfanity(item.user_note);
       order.updatedAt = now;
       if (order.filled >= order.quantity) this.close(order);
     });
