@@ -1,0 +1,195 @@
+import type { BuyOrderRow, ChangeView, ListingRow } from '../../../src-preload/contract.ts';
+
+/**
+ * Lays the current draft over the ledger so each row shows what it will
+ * become (before → after) without the service having been touched. Changes
+ * already applied (`done`) are in the ledger itself and are left out.
+ */
+
+export type RowChange = 'create' | 'edit' | 'delete';
+
+export interface ListingPending {
+  price?: number;
+  promoted?: 0 | 1;
+  user_note?: string;
+}
+
+export interface BuyOrderPending {
+  price?: number;
+  quantity?: number;
+  active?: 0 | 1;
+  user_note?: string;
+}
+
+/** One row as the table shows it: the ledger's values plus the draft's. */
+export interface DisplayRow<Row, Pending> {
+  /** Stable row key: the asset ID of a listing, the SKU of a buy order. */
+  readonly key: string;
+  readonly row: Row;
+  readonly change: RowChange | null;
+  /** The draft's new values for an edit; null when the row is untouched. */
+  readonly pending: Pending | null;
+  readonly changeId: string | null;
+  /** Why the last apply of this row's change failed, or its outcome is unknown. */
+  readonly problem: string | null;
+}
+
+export type ListingDisplay = DisplayRow<ListingRow, ListingPending>;
+export type BuyOrderDisplay = DisplayRow<BuyOrderRow, BuyOrderPending>;
+
+export interface DraftOverlay {
+  readonly listingEdits: ReadonlyMap<string, ChangeView>;
+  readonly listingDeletes: ReadonlyMap<string, ChangeView>;
+  readonly listingCreates: readonly ChangeView[];
+  readonly listingDeleteAll: ChangeView | null;
+  readonly buyOrderEdits: ReadonlyMap<string, ChangeView>;
+  readonly buyOrderDeletes: ReadonlyMap<string, ChangeView>;
+  readonly buyOrderCreates: readonly ChangeView[];
+  readonly buyOrderDeleteAll: ChangeView | null;
+}
+
+export function buildOverlay(changes: readonly ChangeView[]): DraftOverlay {
+  const listingEdits = new Map<string, ChangeView>();
+  const listingDeletes = new Map<string, ChangeView>();
+  const listingCreates = new Map<string, ChangeView>();
+  const buyOrderEdits = new Map<string, ChangeView>();
+  const buyOrderDeletes = new Map<string, ChangeView>();
+  const buyOrderCreates = new Map<string, ChangeView>();
+  let listingDeleteAll: ChangeView | null = null;
+  let buyOrderDeleteAll: ChangeView | null = null;
+  for (const change of changes) {
+    if (change.status === 'done') continue;
+    // Later changes to the same target win, as they do when the draft is applied.
+    switch (change.kind) {
+      case 'listing.create': listingCreates.set(change.target, change); break;
+      case 'listing.edit': listingEdits.set(change.target, change); break;
+      case 'listing.delete': listingDeletes.set(change.target, change); break;
+      case 'listing.deleteAll': listingDeleteAll = change; break;
+      case 'buyOrder.create': buyOrderCreates.set(change.target, change); break;
+      case 'buyOrder.edit': buyOrderEdits.set(change.target, change); break;
+      case 'buyOrder.delete': buyOrderDeletes.set(change.target, change); break;
+      case 'buyOrder.deleteAll': buyOrderDeleteAll = change; break;
+      default: break;
+    }
+  }
+  return {
+    listingEdits, listingDeletes, listingCreates: [...listingCreates.values()], listingDeleteAll,
+    buyOrderEdits, buyOrderDeletes, buyOrderCreates: [...buyOrderCreates.values()], buyOrderDeleteAll,
+  };
+}
+
+/** Draft-created listings first (what the trader is working on), then the ledger. */
+export function overlayListings(rows: readonly ListingRow[], overlay: DraftOverlay, mainAccount: string): ListingDisplay[] {
+  const out: ListingDisplay[] = [];
+  for (const change of overlay.listingCreates) {
+    const f = change.fields;
+    out.push({
+      key: change.target,
+      row: {
+        listing_id: null,
+        asset_id: change.target,
+        sku: str(f.sku) ?? '',
+        price: int(f.price) ?? 0,
+        promoted: flag(f.promoted) ?? 0,
+        game: str(f.game) ?? '',
+        user_note: str(f.user_note) ?? '',
+        account: str(f.account) ?? mainAccount,
+        state: 'new',
+        updatedAt: change.updatedAt,
+      },
+      change: 'create',
+      pending: null,
+      changeId: change.id,
+      problem: change.error,
+    });
+  }
+  for (const row of rows) {
+    const deleted = overlay.listingDeletes.get(row.asset_id);
+    const edited = row.listing_id === null ? undefined : overlay.listingEdits.get(row.listing_id);
+    const change = deleted ?? edited;
+    out.push({
+      key: row.asset_id,
+      row,
+      change: deleted ? 'delete' : edited ? 'edit' : null,
+      pending: edited && !deleted ? listingPending(edited.fields) : null,
+      changeId: change?.id ?? null,
+      problem: change?.error ?? null,
+    });
+  }
+  return out;
+}
+
+export function overlayBuyOrders(rows: readonly BuyOrderRow[], overlay: DraftOverlay, mainAccount: string): BuyOrderDisplay[] {
+  const out: BuyOrderDisplay[] = [];
+  const known = new Set(rows.map((row) => row.sku));
+  for (const change of overlay.buyOrderCreates) {
+    if (known.has(change.target)) continue;
+    const f = change.fields;
+    out.push({
+      key: change.target,
+      row: {
+        sku: change.target,
+        account: str(f.account) ?? mainAccount,
+        price: int(f.price) ?? 0,
+        quantity: int(f.quantity) ?? 0,
+        active: 1,
+        user_note: str(f.user_note) ?? '',
+        filled: 0,
+        updatedAt: change.updatedAt,
+      },
+      change: 'create',
+      pending: null,
+      changeId: change.id,
+      problem: change.error,
+    });
+  }
+  for (const row of rows) {
+    const deleted = overlay.buyOrderDeletes.get(row.sku);
+    const edited = overlay.buyOrderEdits.get(row.sku) ?? overlay.buyOrderCreates.find((c) => c.target === row.sku);
+    const change = deleted ?? edited;
+    out.push({
+      key: row.sku,
+      row,
+      change: deleted ? 'delete' : edited ? 'edit' : null,
+      pending: edited && !deleted ? buyOrderPending(edited.fields) : null,
+      changeId: change?.id ?? null,
+      problem: change?.error ?? null,
+    });
+  }
+  return out;
+}
+
+function listingPending(f: Record<string, unknown>): ListingPending {
+  const p: ListingPending = {};
+  const price = int(f.price);
+  const promoted = flag(f.promoted);
+  const note = str(f.user_note);
+  if (price !== undefined) p.price = price;
+  if (promoted !== undefined) p.promoted = promoted;
+  if (note !== undefined) p.user_note = note;
+  return p;
+}
+
+function buyOrderPending(f: Record<string, unknown>): BuyOrderPending {
+  const p: BuyOrderPending = {};
+  const price = int(f.price);
+  const quantity = int(f.quantity);
+  const active = flag(f.active);
+  const note = str(f.user_note);
+  if (price !== undefined) p.price = price;
+  if (quantity !== undefined) p.quantity = quantity;
+  if (active !== undefined) p.active = active;
+  if (note !== undefined) p.user_note = note;
+  return p;
+}
+
+// Change fields cross the bridge as `unknown`: read each defensively.
+function int(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isInteger(v) ? v : undefined;
+}
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+function flag(v: unknown): 0 | 1 | undefined {
+  return v === 0 || v === 1 ? v : undefined;
+}

@@ -1,0 +1,81 @@
+import type { ErrorView } from '../../../src-preload/contract.ts';
+
+/**
+ * The one place that turns an error from the main process into words a trader
+ * acts on. Every screen shows errors through this, so the same failure always
+ * reads the same way and never shows a stack, a status code alone, or a key.
+ */
+export function describeError(error: ErrorView): string {
+  switch (error.kind) {
+    case 'auth':
+      return 'The API key was rejected — replace it in Settings.';
+    case 'forbidden':
+      return 'The service refused this for your account (not permitted). Check the account’s standing on the marketplace.';
+    case 'rate_limited':
+      return `The service asked us to wait ${waitSeconds(error.retryAfterMs)} s; nothing is lost.`;
+    case 'network':
+      return 'The service cannot be reached (offline?). Nothing is lost; work resumes when the connection is back.';
+    case 'invalid':
+      return invalidText(error);
+    case 'rejected':
+      return `The service refused this${where(error)}: ${error.message}. Sending it again will not help; change it first.`;
+    case 'server':
+      return `The service had a problem${where(error)}${error.status === undefined ? '' : ` (status ${error.status})`}. It is retried automatically.`;
+    case 'bad_response':
+      return `The service answered${where(error)} with something unexpected: ${error.message}.`;
+    case 'unknown_outcome':
+      return 'A request was sent but its answer was lost, so it may or may not have taken effect. Resolve it in Drafts before sending it again.';
+    case 'no_key':
+      return 'No API key is set — add one in Settings, or use sandbox mode.';
+    case 'keychain':
+      return 'The system keychain is not available, so the API key cannot be stored safely.';
+    case 'bridge':
+      return 'The desk lost contact with its background process. Restart the app if this persists.';
+    default:
+      return error.message === '' ? 'Something went wrong.' : error.message;
+  }
+}
+
+/** Seconds to wait, rounded up so "0 s" is never shown for a real wait. */
+function waitSeconds(ms: number | undefined): number {
+  return ms === undefined ? 60 : Math.max(1, Math.ceil(ms / 1000));
+}
+
+function where(error: ErrorView): string {
+  return error.endpoint === undefined ? '' : ` (${error.endpoint})`;
+}
+
+/** Names the field (and the item, for batches) so the trader knows what to fix. */
+function invalidText(error: ErrorView): string {
+  const issues = error.issues ?? [];
+  if (issues.length === 0) return `Not accepted: ${error.message}.`;
+  const parts = issues.slice(0, 3).map((issue) => {
+    const field = fieldLabel(issue.field);
+    const item = issue.item === undefined ? '' : `item ${issue.item + 1}: `;
+    return `${item}${field} ${issue.message}`;
+  });
+  const more = issues.length > 3 ? ` (and ${issues.length - 3} more)` : '';
+  return `Not accepted — ${parts.join('; ')}${more}.`;
+}
+
+const FIELD_LABELS: Record<string, string> = {
+  price: 'price',
+  user_note: 'note',
+  asset_id: 'asset ID',
+  listing_id: 'listing ID',
+  sku: 'SKU',
+  quantity: 'quantity',
+  trade_url: 'trade URL',
+  tradeUrl: 'trade URL',
+  key: 'API key',
+  promoted: 'promoted',
+  active: 'active',
+  game: 'game',
+  account: 'account',
+};
+
+/** `items.3.price` → `price`; unknown names are shown as they are. */
+export function fieldLabel(path: string): string {
+  const last = path.split('.').filter((part) => !/^\d+$/.test(part)).pop() ?? path;
+  return FIELD_LABELS[last] ?? last;
+}

@@ -1,0 +1,63 @@
+import { formatCents } from '../../../src-main/core/money.ts';
+
+/**
+ * How the review shows a change's before and after values: money through the
+ * one formatter, flags as words, notes quoted, anything else as text.
+ */
+const MONEY_FIELDS = new Set(['price', 'balance', 'total']);
+const FLAG_FIELDS: Record<string, [string, string]> = {
+  promoted: ['not promoted', 'promoted'],
+  active: ['paused', 'active'],
+  active_only: ['everything', 'active only'],
+};
+
+export function formatFieldValue(field: string, value: unknown): string {
+  if (value === null || value === undefined) return '—';
+  if (MONEY_FIELDS.has(field) && typeof value === 'number' && Number.isSafeInteger(value)) return formatCents(value);
+  const flag = FLAG_FIELDS[field];
+  if (flag && (value === 0 || value === 1 || typeof value === 'boolean')) return flag[Number(value)] as string;
+  if (field === 'user_note' && typeof value === 'string') return value === '' ? '(no note)' : `“${value}”`;
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}
+
+const KIND_LABELS: Record<string, string> = {
+  'listing.create': 'Create listing',
+  'listing.edit': 'Edit listing',
+  'listing.delete': 'Delete listing',
+  'listing.deleteAll': 'Delete all listings',
+  'buyOrder.create': 'Create buy order',
+  'buyOrder.edit': 'Edit buy order',
+  'buyOrder.delete': 'Delete buy order',
+  'buyOrder.deleteAll': 'Delete all buy orders',
+};
+
+export function kindLabel(kind: string): string {
+  return KIND_LABELS[kind] ?? kind;
+}
+
+/** Counts rows per kind, in the order the apply runs them (deletes before creates). */
+export function countByKind(rows: ReadonlyArray<{ kind: string }>): Array<{ kind: string; count: number }> {
+  const order = Object.keys(KIND_LABELS);
+  const counts = new Map<string, number>();
+  for (const row of rows) counts.set(row.kind, (counts.get(row.kind) ?? 0) + 1);
+  const rank = (k: string) => {
+    const i = order.indexOf(k);
+    // Deletes first, then edits, then creates, matching how an apply is planned.
+    const phase = k.endsWith('deleteAll') ? 0 : k.endsWith('delete') ? 1 : k.endsWith('edit') ? 2 : 3;
+    return phase * 100 + (i < 0 ? 99 : i);
+  };
+  return [...counts.entries()].map(([kind, count]) => ({ kind, count })).sort((a, b) => rank(a.kind) - rank(b.kind));
+}
+
+/** Triggers a file download of text the renderer holds (a Blob link, no Node). */
+export function downloadText(fileName: string, text: string, type = 'text/csv'): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
