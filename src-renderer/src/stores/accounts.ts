@@ -1,0 +1,57 @@
+import { defineStore } from 'pinia';
+import { computed, ref } from 'vue';
+import type { AccountsView } from '../../../src-preload/contract.ts';
+import { call, onEvent } from '../api.ts';
+import { useNoticesStore } from './notices.ts';
+
+/** The main and linked accounts with their trade URLs and heartbeat coverage. */
+export const useAccountsStore = defineStore('accounts', () => {
+  const accounts = ref<AccountsView | null>(null);
+  const refreshing = ref(false);
+  let started = false;
+
+  const mainId = computed(() => accounts.value?.main?.id64 ?? '');
+  /** Every account ID, main first, for filters and pickers. */
+  const allIds = computed(() => {
+    const a = accounts.value;
+    if (!a) return [];
+    return [...(a.main ? [a.main.id64] : []), ...a.linked.map((l) => l.id64)];
+  });
+
+  async function load(): Promise<void> {
+    accounts.value = await call('accounts:list', {});
+  }
+
+  async function refresh(): Promise<void> {
+    refreshing.value = true;
+    try {
+      accounts.value = await call('accounts:refresh', {});
+    } catch (err) {
+      useNoticesStore().error(err);
+    } finally {
+      refreshing.value = false;
+    }
+  }
+
+  /** `account` is omitted for the main account, as the service expects. Throws DeskError. */
+  async function setTradeUrl(account: string | null, tradeUrl: string): Promise<void> {
+    accounts.value = await call('accounts:setTradeUrl', account === null ? { tradeUrl } : { account, tradeUrl });
+  }
+
+  async function setAutomated(id64: string, automated: boolean): Promise<void> {
+    try {
+      accounts.value = await call('accounts:setAutomated', { id64, automated });
+    } catch (err) {
+      useNoticesStore().error(err);
+    }
+  }
+
+  function start(): void {
+    if (started) return;
+    started = true;
+    onEvent('accounts:changed', (a) => (accounts.value = a));
+    void load().catch((err: unknown) => useNoticesStore().error(err));
+  }
+
+  return { accounts, refreshing, mainId, allIds, load, refresh, setTradeUrl, setAutomated, start };
+});

@@ -1,0 +1,51 @@
+import { defineStore } from 'pinia';
+import { ref } from 'vue';
+import type { ActivityEntry } from '../../../src-preload/contract.ts';
+import { call, onEvent } from '../api.ts';
+import { useNoticesStore } from './notices.ts';
+
+const LIMIT = 1000;
+
+/** The log of what was sent and what came back, newest first, filterable. */
+export const useActivityStore = defineStore('activity', () => {
+  const entries = ref<ActivityEntry[]>([]);
+  const text = ref('');
+  const outcome = ref('');
+  const loading = ref(false);
+  let started = false;
+
+  async function load(): Promise<void> {
+    loading.value = true;
+    try {
+      const t = text.value.trim();
+      entries.value = await call('activity:list', {
+        limit: LIMIT,
+        ...(t === '' ? {} : { text: t }),
+        ...(outcome.value === '' ? {} : { outcome: outcome.value }),
+      });
+    } catch (err) {
+      useNoticesStore().error(err);
+    } finally {
+      loading.value = false;
+    }
+  }
+
+  /** Whether a live entry belongs in the list under the current filter. */
+  function matches(entry: ActivityEntry): boolean {
+    const t = text.value.trim().toLowerCase();
+    if (outcome.value !== '' && entry.outcome !== outcome.value) return false;
+    if (t === '') return true;
+    return entry.endpoint.toLowerCase().includes(t) || entry.message.toLowerCase().includes(t);
+  }
+
+  function start(): void {
+    if (started) return;
+    started = true;
+    onEvent('activity:added', (entry) => {
+      if (matches(entry)) entries.value = [entry, ...entries.value].slice(0, LIMIT);
+    });
+    void load();
+  }
+
+  return { entries, text, outcome, loading, load, matches, start };
+});

@@ -1,0 +1,39 @@
+import { defineStore } from 'pinia';
+import { ref } from 'vue';
+import type { BalanceView } from '../../../src-preload/contract.ts';
+import { call, onEvent } from '../api.ts';
+import { useNoticesStore } from './notices.ts';
+
+/**
+ * The last balance read (with when it was read). `refresh` spends one of the
+ * two balance requests a minute allows, so it is a deliberate button.
+ */
+export const useBalanceStore = defineStore('balance', () => {
+  const balance = ref<BalanceView | null>(null);
+  const refreshing = ref(false);
+  let started = false;
+
+  async function load(): Promise<void> {
+    balance.value = await call('balance:get', {});
+  }
+
+  async function refresh(): Promise<void> {
+    refreshing.value = true;
+    try {
+      balance.value = await call('balance:refresh', {});
+    } catch (err) {
+      useNoticesStore().error(err);
+    } finally {
+      refreshing.value = false;
+    }
+  }
+
+  function start(): void {
+    if (started) return;
+    started = true;
+    onEvent('balance:changed', (b) => (balance.value = b));
+    void load().catch((err: unknown) => useNoticesStore().error(err));
+  }
+
+  return { balance, refreshing, load, refresh, start };
+});
