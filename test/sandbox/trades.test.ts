@@ -130,6 +130,14 @@ describe('sandbox pending trades', () => {
     expect(list[0]).toMatchObject({ trade_id: '42', status: 'confirmation_required', raw_status: 'CONFIRMATION_REQUIRED' });
     const market = loadPendingResponse.parse((await call(sandbox, 'load_pending')).body);
     expect(market[0]).toMatchObject({ total: 1234, status: TRADE_STATUS.marketWaitingForSeller });
+    const own = new Set([sandbox.accounts.main, ...sandbox.accounts.linked]);
+    const buying = sandbox.admin.addTrade({ trade_type: 'buy_order', status: TRADE_STATUS.buyOrderWaitingForSeller });
+    expect(own.has(buying.buyer_id) && !own.has(buying.supplier_id)).toBe(true);
+    const confirming = sandbox.admin.addTrade({ trade_type: 'buy_order', status: TRADE_STATUS.buyOrderConfirmationRequired });
+    expect(confirming.raw_status).toBe(RAW_STATUS.confirmationRequired);
+    expect(own.has(confirming.supplier_id)).toBe(true);
+    sandbox.admin.removeTrade(buying.trade_id);
+    sandbox.admin.removeTrade(confirming.trade_id);
     sandbox.admin.removeTrade('42');
     clock.advance(MINUTE);
     expect((await call(sandbox, 'load_pending_buy_orders')).body).toEqual([]);

@@ -1,7 +1,7 @@
 import type { BuyOrderTrade, MarketTrade, PendingTrade } from '../../core/api/schemas.ts';
 import { streamFor } from '../prng.ts';
 import type { TradeContext, TradeRole } from './trade-factory.ts';
-import { buyOrderTradeBody, initialStatus, marketTradeBody, TRADE_STATUS } from './trade-factory.ts';
+import { buyOrderTradeBody, initialStatus, marketTradeBody, RAW_STATUS, TRADE_STATUS } from './trade-factory.ts';
 import { TradeSchedule } from './trade-schedule.ts';
 
 /**
@@ -9,7 +9,10 @@ import { TradeSchedule } from './trade-schedule.ts';
  * test injected, with status overrides and removals applied on top.
  */
 
-/** What a test passes to `addTrade`: the kind, optionally the caller's role, and any fields to force. */
+/**
+ * What a test passes to `addTrade`: the kind, optionally the caller's role
+ * (default: inferred from `status`, else seller), and any fields to force.
+ */
 export type TradeSeed =
   | ({ trade_type: 'market'; role?: TradeRole } & Partial<Omit<MarketTrade, 'trade_type'>>)
   | ({ trade_type: 'buy_order'; role?: TradeRole } & Partial<Omit<BuyOrderTrade, 'trade_type'>>);
@@ -58,15 +61,18 @@ export class Trades {
   add(seed: TradeSeed, now: number): PendingTrade {
     const index = this.manual.length;
     const random = streamFor(this.seed, MANUAL_STREAM, index);
-    const role = seed.role ?? 'seller';
+    const role = seed.role ?? roleFromStatus(seed.status);
     const tradeId = seed.trade_id ?? String(9_000_000_000 + index);
     const timestamp = seed.timestamp ?? Math.floor(now / 1000);
     const { role: _role, ...fields } = seed;
+    const status = seed.status === undefined
+      ? initialStatus(seed.trade_type, role)
+      : { status: seed.status, raw_status: rawStatusFor(seed.status) };
     let trade: PendingTrade;
     if (fields.trade_type === 'market') {
-      trade = { ...marketTradeBody(random, this.ctx, tradeId, timestamp, role), ...initialStatus('market', role), ...fields };
+      trade = { ...marketTradeBody(random, this.ctx, tradeId, timestamp, role), ...status, ...fields };
     } else {
-      trade = { ...buyOrderTradeBody(random, this.ctx, tradeId, timestamp, role), ...initialStatus('buy_order', role), ...fields };
+      trade = { ...buyOrderTradeBody(random, this.ctx, tradeId, timestamp, role), ...status, ...fields };
     }
     this.removed.delete(trade.trade_id);
     this.manual.push(trade);
@@ -75,12 +81,20 @@ export class Trades {
 
   /** Forces a trade's status from now on (scheduled or injected); `raw_status` follows the status when omitted. */
   setStatus(tradeId: string, status: string, rawStatus?: string): void {
-    const raw = rawStatus ?? (status === TRADE_STATUS.buyOrderConfirmationRequired ? 'CONFIRMATION_REQUIRED' : 'SENT');
-    this.overrides.set(tradeId, { status, raw_status: raw });
+    this.overrides.set(tradeId, { status, raw_status: rawStatus ?? rawStatusFor(status) });
   }
 
   /** Takes a trade off the pending lists (accepted, declined or expired). */
   remove(tradeId: string): void {
     this.removed.add(tradeId);
   }
+}
+
+/** A status that waits for the seller means the caller bought; every other documented status has the caller selling. */
+function roleFromStatus(status: string | undefined): TradeRole {
+  return status === TRADE_STATUS.marketWaitingForSeller ? 'buyer' : 'seller';
+}
+
+function rawStatusFor(status: string): string {
+  return status === TRADE_STATUS.buyOrderConfirmationRequired ? RAW_STATUS.confirmationRequired : RAW_STATUS.sent;
 }
