@@ -5,7 +5,7 @@ import type { Clock } from '../clock.ts';
 import { createEmitter } from '../events.ts';
 import { createDispatcher } from './dispatcher.ts';
 import { createJob, type JobContext } from './job.ts';
-import { createRateBudget } from './rate-budget.ts';
+import { createRateBudget, limitOf } from './rate-budget.ts';
 import { sendThroughBudget, type SendContext } from './send.ts';
 import type { Job, RequestSender, Scheduler, SchedulerState } from './types.ts';
 
@@ -113,6 +113,10 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
 
     on: (event, listener) => emitter.on(event, listener),
 
+    usage() {
+      const limit = limitOf('global');
+      return { used: limit - budget.remaining('global', clock.now()), limit };
+    },
     unblock() {
       if (closed || state.blocked === null) return;
       dispatcher.setGate(null);

@@ -114,6 +114,8 @@ export interface Scheduler {
   on(event: 'state', listener: (state: SchedulerState) => void): Unsubscribe;
   /** Clears a blocked state (after the key is replaced). */
   unblock(): void;
+  /** Requests counted against the global limit right now (sent, in flight, or known from the server). */
+  usage(): { used: number; limit: number };
   /** Stops everything: waiting requests reject, jobs are cancelled. */
   close(): void;
 }
