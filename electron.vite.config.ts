@@ -17,6 +17,8 @@ export default defineConfig({
   preload: {
     build: {
       outDir: 'out/preload',
+      // A sandboxed preload can require nothing but `electron`: bundle the rest (zod, via the contract).
+      externalizeDeps: false,
       rolldownOptions: {
         input: { index: resolve('src-preload/index.ts') },
         output: { format: 'cjs', entryFileNames: '[name].cjs' },

@@ -59,6 +59,8 @@ export async function createMainWindow(deps: MainWindowDeps): Promise<BrowserWin
       navigateOnDragDrop: false,
       safeDialogs: true,
       spellcheck: false,
+      // A middle-click would otherwise try to open links in a new window.
+      disableBlinkFeatures: 'Auxclick',
     },
   });
   hardenWebContents(win.webContents, { links: deps.links });

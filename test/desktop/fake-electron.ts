@@ -207,4 +207,20 @@ export function resetFakeElectron(): void {
   net.isOnline.mockReturnValue(true);
   ipcMain.handlers.clear();
   screen.displays = [{ id: 1, workArea: { x: 0, y: 0, width: 1920, height: 1040 } }];
+  ipcRenderer.removeAllListeners();
+  ipcRenderer.invoke.mockClear();
+  contextBridge.exposed.clear();
 }
+
+/** The renderer side, for the preload's tests. */
+export const ipcRenderer = Object.assign(new EventEmitter(), {
+  invoke: vi.fn((_channel: string, ..._args: unknown[]) => Promise.resolve({ ok: true, value: null })),
+});
+
+export const contextBridge = {
+  exposed: new Map<string, unknown>(),
+  exposeInMainWorld(key: string, api: unknown) {
+    if (contextBridge.exposed.has(key)) throw new Error(`${key} exposed twice`);
+    contextBridge.exposed.set(key, api);
+  },
+};

@@ -1,7 +1,8 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createEmitter } from '../../src-main/core/events.ts';
 import type { Router } from '../../src-main/desktop/ipc.ts';
+import type { Router as BridgeRouter } from '../../src-main/ipc/router.ts';
 import { FakeWebContents, ipcMain, resetFakeElectron } from './fake-electron.ts';
 
 vi.mock('electron', () => import('./fake-electron.ts'));
@@ -97,6 +98,10 @@ describe('bindRouter', () => {
     contents.destroyed = true;
     push('trades:changed', { count: 4 });
     expect(contents.sent).toEqual([['trades:changed', { count: 2 }]]);
+  });
+
+  it('takes the bridge\'s router as it is (checked by tsc)', () => {
+    expectTypeOf<BridgeRouter>().toExtend<Router>();
   });
 
   it('unbinds handlers and events', () => {

@@ -50,6 +50,7 @@ describe('createMainWindow', () => {
       navigateOnDragDrop: false,
       safeDialogs: true,
       spellcheck: false,
+      disableBlinkFeatures: 'Auxclick',
     });
     // webSecurity is left to Electron's default (on); nothing may switch it off.
     expect(win.options.webPreferences).not.toHaveProperty('webSecurity');
