@@ -1,3 +1,4 @@
+import { DEFAULT_GAME } from '../core/api/fields.ts';
 import type { Random } from './prng.ts';
 import { pick } from './prng.ts';
 
@@ -59,8 +60,8 @@ export const QUALITIES: readonly Quality[] = [
 export const UNUSUAL_EFFECTS: readonly string[] = ['13', '14', '17', '29', '34', '70', '701', '3041'];
 export const WEARS: readonly string[] = ['Factory New', 'Minimal Wear', 'Field-Tested', 'Well-Worn', 'Battle Scarred'];
 
-/** The game every simulated asset belongs to. */
-export const SANDBOX_GAME = '440';
+/** The game every simulated asset belongs to: the documented one. */
+export const SANDBOX_GAME = DEFAULT_GAME;
 
 /** One concrete item: a kind in a quality, with what a trade shows about it. */
 export interface DrawnItem {
