@@ -2,6 +2,7 @@ import type { Store } from './db.ts';
 import { createAccountsRepo, type AccountsRepo } from './accounts-repo.ts';
 import { createActivityRepo, type ActivityRepo } from './activity-repo.ts';
 import { createBuyOrdersRepo, type BuyOrdersRepo } from './buy-orders-repo.ts';
+import { createDraftsRepo, type DraftsRepo } from './drafts-repo.ts';
 import { createListingsRepo, type ListingsRepo } from './listings-repo.ts';
 import { createSettingsRepo, type SettingsRepo } from './settings-repo.ts';
 import { createTradesRepo, type TradesRepo } from './trades-repo.ts';
@@ -17,6 +18,7 @@ export interface Repos {
   readonly trades: TradesRepo;
   readonly settings: SettingsRepo;
   readonly activity: ActivityRepo;
+  readonly drafts: DraftsRepo;
 }
 
 export function createRepos(store: Store): Repos {
@@ -27,6 +29,7 @@ export function createRepos(store: Store): Repos {
     trades: createTradesRepo(store),
     settings: createSettingsRepo(store),
     activity: createActivityRepo(store),
+    drafts: createDraftsRepo(store),
   };
 }
 

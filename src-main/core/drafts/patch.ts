@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { cents, flag01, quantity, userNote } from '../api/fields.ts';
+import { buyOrderKey, isLockedStatus, isSettled, listingKey, type Change } from './change.ts';
+import type { LedgerView } from './ledger-view.ts';
+import type { WorkingSet } from './working-set.ts';
+
+/**
+ * A bulk operation as stored: the field values it set on each target, written
+ * as one row the moment the operation is made (one small write instead of
+ * tens of thousands) and folded into per-target rows afterwards. Replaying a
+ * patch sets the same fields again, so folding is safe to repeat after a crash.
+ */
+export const patchFields = z.strictObject({
+  price: cents.optional(),
+  promoted: flag01.optional(),
+  user_note: userNote.optional(),
+  active: flag01.optional(),
+  quantity: quantity.optional(),
+});
+export type PatchFields = z.infer<typeof patchFields>;
+
+export const patchBody = z.strictObject({
+  domain: z.enum(['listings', 'buyOrders']),
+  /** Asset IDs (listings) or SKUs (buy orders). */
+  ids: z.array(z.string()),
+  /** Fields set to the same value on every target. */
+  set: patchFields,
+  /** Per-target prices, parallel to `ids`, when the operation computed them. */
+  prices: z.array(cents).optional(),
+});
+export type PatchBody = z.infer<typeof patchBody>;
+
+/**
+ * Lays a patch over the working set: each target gets the patch's fields on
+ * top of its current change (or an edit built from the ledger when it has
+ * none). Entries already newer than the patch are left alone, which makes a
+ * replay after a crash land exactly where the live session was.
+ */
+export function applyPatch(ws: WorkingSet, ledger: LedgerView, seq: number, body: PatchBody, now: number): string[] {
+  const touched: string[] = [];
+  const listings = body.domain === 'listings';
+  const slot = ws.entries.slot(listings ? 'L' : 'B');
+  for (let i = 0; i < body.ids.length; i++) {
+    const id = body.ids[i] as string;
+    const existing = slot.get(id);
+    if (existing && (existing.seq >= seq || isLockedStatus(existing.status))) continue;
+    const price = body.prices?.[i] ?? body.set.price;
+    const base = existing && !isSettled(existing.status) ? existing.change : baseFromLedger(body.domain, id, ledger);
+    const next = base && withFields(base, { ...body.set, ...(price === undefined ? {} : { price }) });
+    if (!next) continue;
+    const key = existing?.target ?? (listings ? listingKey(id) : buyOrderKey(id));
+    ws.entries.set({ target: key, seq, change: next, status: 'pending', error: null, batchId: null, updatedAt: now });
+    touched.push(key);
+  }
+  return touched;
+}
+
+function baseFromLedger(domain: PatchBody['domain'], id: string, ledger: LedgerView): Change | null {
+  if (domain === 'listings') {
+    const row = ledger.listings.get(id);
+    if (!row || row.listing_id === null) return null;
+    return { kind: 'listing.edit', account: row.account, asset_id: id, listing_id: row.listing_id, price: row.price, promoted: row.promoted };
+  }
+  const row = ledger.buyOrders.get(id);
+  if (!row) return null;
+  return { kind: 'buyOrder.edit', account: row.account, sku: id, price: row.price, quantity: row.quantity, active: row.active };
+}
+
+/**
+ * The change with the fields that apply to its kind replaced; null for kinds
+ * a patch does not touch. Built field by field rather than spread: this runs
+ * for every row of a bulk operation.
+ */
+function withFields(c: Change, f: PatchFields): Change | null {
+  switch (c.kind) {
+    case 'listing.create':
+      return optionalNote({
+        kind: c.kind, account: c.account, asset_id: c.asset_id, price: f.price ?? c.price, promoted: f.promoted ?? c.promoted,
+        game: c.game, ...(c.sku === undefined ? {} : { sku: c.sku }),
+      }, f.user_note ?? c.user_note);
+    case 'listing.edit':
+      return optionalNote({
+        kind: c.kind, account: c.account, asset_id: c.asset_id, listing_id: c.listing_id,
+        price: f.price ?? c.price, promoted: f.promoted ?? c.promoted,
+      }, f.user_note ?? c.user_note);
+    case 'buyOrder.create':
+      return optionalNote({ kind: c.kind, account: c.account, sku: c.sku, price: f.price ?? c.price, quantity: f.quantity ?? c.quantity }, f.user_note ?? c.user_note);
+    case 'buyOrder.edit':
+      return optionalNote({
+        kind: c.kind, account: c.account, sku: c.sku, price: f.price ?? c.price, quantity: f.quantity ?? c.quantity, active: f.active ?? c.active,
+      }, f.user_note ?? c.user_note);
+    default:
+      return null;
+  }
+}
+
+/** Adds `user_note` only when there is one: an absent note means "leave it" on the wire. */
+function optionalNote<T extends Change>(c: T, note: string | undefined): T {
+  if (note !== undefined) (c as { user_note?: string }).user_note = note;
+  return c;
+}

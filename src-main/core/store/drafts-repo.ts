@@ -1,0 +1,164 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { change, changeError, changeStatus, type ChangeError, type ChangeStatus, type DraftEntry } from '../drafts/change.ts';
+import { patchBody, type PatchBody } from '../drafts/patch.ts';
+import type { Store } from './db.ts';
+import { chunked, jsonColumn, parseRow, parseRows, placeholders } from './sql.ts';
+
+/**
+ * Drafts, their changes (one row per target) and their unfolded bulk patches.
+ * Every write here is its own committed transaction unless the caller wraps
+ * several in `store.transaction`, so an acknowledged edit is on disk.
+ */
+export const draftRow = z.object({
+  draft_id: z.string(),
+  name: z.string(),
+  created_at: z.number().int(),
+  updated_at: z.number().int(),
+});
+export type DraftRow = z.output<typeof draftRow>;
+
+const entryRow = z
+  .object({
+    target: z.string(),
+    seq: z.number().int(),
+    body: jsonColumn(change),
+    status: changeStatus,
+    error: jsonColumn(changeError).nullable(),
+    batch_id: z.string().nullable(),
+    updated_at: z.number().int(),
+  })
+  .transform((r): DraftEntry => ({
+    target: r.target, seq: r.seq, change: r.body, status: r.status, error: r.error, batchId: r.batch_id, updatedAt: r.updated_at,
+  }));
+
+const patchRow = z.object({
+  patch_id: z.number().int(),
+  seq: z.number().int(),
+  body: jsonColumn(patchBody),
+});
+export type PatchRow = z.output<typeof patchRow>;
+
+export type StatusCounts = Partial<Record<ChangeStatus, number>>;
+
+export interface DraftsRepo {
+  list(): DraftRow[];
+  get(draftId: string): DraftRow | null;
+  create(name: string): DraftRow;
+  rename(draftId: string, name: string): void;
+  remove(draftId: string): void;
+  /** All rows, tombstones included (the service decides what they mean). */
+  entries(draftId: string): DraftEntry[];
+  entriesFor(draftId: string, targets: readonly string[]): DraftEntry[];
+  /** Inserts or replaces rows and stamps the draft as updated. */
+  writeEntries(draftId: string, entries: readonly DraftEntry[]): void;
+  deleteEntries(draftId: string, targets: readonly string[]): void;
+  setStatus(draftId: string, targets: readonly string[], status: ChangeStatus, error?: ChangeError | null, batchId?: string | null): void;
+  statusCounts(draftId: string): StatusCounts;
+  patches(draftId: string): PatchRow[];
+  addPatch(draftId: string, seq: number, body: PatchBody): number;
+  removePatch(patchId: number): void;
+  /** Tombstones only matter while a patch could replay over them. */
+  purgeTombstones(draftId: string): void;
+  maxSeq(draftId: string): number;
+}
+
+export function createDraftsRepo(store: Store): DraftsRepo {
+  const { db } = store;
+  const selectAll = db.prepare('SELECT * FROM drafts ORDER BY created_at, draft_id');
+  const selectOne = db.prepare('SELECT * FROM drafts WHERE draft_id = ?');
+  const insertDraft = db.prepare('INSERT INTO drafts (draft_id, name, created_at, updated_at) VALUES (?, ?, ?, ?)');
+  const renameStmt = db.prepare('UPDATE drafts SET name = ?, updated_at = ? WHERE draft_id = ?');
+  const touchStmt = db.prepare('UPDATE drafts SET updated_at = ? WHERE draft_id = ?');
+  const removeStmt = db.prepare('DELETE FROM drafts WHERE draft_id = ?');
+  const selectEntries = db.prepare('SELECT * FROM draft_changes WHERE draft_id = ? ORDER BY seq, target');
+  const upsertEntry = db.prepare(`
+    INSERT INTO draft_changes (draft_id, target, seq, body, status, error, batch_id, updated_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (draft_id, target) DO UPDATE SET seq = excluded.seq, body = excluded.body,
+      status = excluded.status, error = excluded.error, batch_id = excluded.batch_id, updated_at = excluded.updated_at`);
+  const deleteEntry = db.prepare('DELETE FROM draft_changes WHERE draft_id = ? AND target = ?');
+  const setStatusStmt = db.prepare(`
+    UPDATE draft_changes SET status = ?, error = ?, batch_id = coalesce(?, batch_id), updated_at = ?
+    WHERE draft_id = ? AND target = ?`);
+  const countsStmt = db.prepare('SELECT status, count(*) AS n FROM draft_changes WHERE draft_id = ? GROUP BY status');
+  const selectPatches = db.prepare('SELECT patch_id, seq, body FROM draft_patches WHERE draft_id = ? ORDER BY seq');
+  const insertPatch = db.prepare('INSERT INTO draft_patches (draft_id, seq, body, created_at) VALUES (?, ?, ?, ?)');
+  const removePatchStmt = db.prepare('DELETE FROM draft_patches WHERE patch_id = ?');
+  const purgeStmt = db.prepare("DELETE FROM draft_changes WHERE draft_id = ? AND status = 'dropped'");
+  const maxSeqStmt = db.prepare(`
+    SELECT max(coalesce((SELECT max(seq) FROM draft_changes WHERE draft_id = ?1), 0),
+               coalesce((SELECT max(seq) FROM draft_patches WHERE draft_id = ?1), 0)) AS seq`);
+
+  const repo: DraftsRepo = {
+    list: () => parseRows('drafts', draftRow, selectAll.all()),
+    get(id) {
+      const row = selectOne.get(id);
+      return row ? parseRow('drafts', draftRow, row) : null;
+    },
+    create(name) {
+      const id = randomUUID();
+      const at = store.clock.now();
+      insertDraft.run(id, name, at, at);
+      return { draft_id: id, name, created_at: at, updated_at: at };
+    },
+    rename(id, name) {
+      renameStmt.run(name, store.clock.now(), id);
+    },
+    remove(id) {
+      removeStmt.run(id);
+    },
+    entries: (id) => parseRows('draft_changes', entryRow, selectEntries.all(id)),
+    entriesFor(id, targets) {
+      const out: DraftEntry[] = [];
+      for (const part of chunked(targets)) {
+        const rows = db.prepare(`SELECT * FROM draft_changes WHERE draft_id = ? AND target IN ${placeholders(part)}`).all(id, ...part);
+        out.push(...parseRows('draft_changes', entryRow, rows));
+      }
+      return out;
+    },
+    writeEntries(id, entries) {
+      const at = store.clock.now();
+      store.transaction(() => {
+        for (const e of entries) {
+          upsertEntry.run(id, e.target, e.seq, JSON.stringify(e.change), e.status, e.error ? JSON.stringify(e.error) : null, e.batchId, e.updatedAt);
+        }
+        touchStmt.run(at, id);
+      });
+    },
+    deleteEntries(id, targets) {
+      store.transaction(() => {
+        for (const t of targets) deleteEntry.run(id, t);
+        touchStmt.run(store.clock.now(), id);
+      });
+    },
+    setStatus(id, targets, status, error = null, batchId = null) {
+      const at = store.clock.now();
+      store.transaction(() => {
+        for (const t of targets) setStatusStmt.run(status, error ? JSON.stringify(error) : null, batchId, at, id, t);
+      });
+    },
+    statusCounts(id) {
+      const counts: StatusCounts = {};
+      for (const row of countsStmt.all(id) as { status: ChangeStatus; n: number }[]) counts[row.status] = row.n;
+      return counts;
+    },
+    patches: (id) => parseRows('draft_patches', patchRow, selectPatches.all(id)),
+    addPatch(id, seq, body) {
+      const at = store.clock.now();
+      return store.transaction(() => {
+        const result = insertPatch.run(id, seq, JSON.stringify(body), at);
+        touchStmt.run(at, id);
+        return Number(result.lastInsertRowid);
+      });
+    },
+    removePatch(patchId) {
+      removePatchStmt.run(patchId);
+    },
+    purgeTombstones(id) {
+      purgeStmt.run(id);
+    },
+    maxSeq: (id) => Number((maxSeqStmt.get(id) as { seq: number | null }).seq ?? 0),
+  };
+  return repo;
+}

@@ -1,0 +1,73 @@
+/**
+ * How long bulk operations on a 50,000-listing draft take (the target is
+ * under 100 ms each, so editing stays instant). Run: `node test/bench/drafts-bulk.ts`.
+ * Prints one line per operation; the first line includes loading the ledger.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createDraftService } from '../../src-main/core/drafts/draft-service.ts';
+import type { BulkDomain, BulkOp, Selection } from '../../src-main/core/drafts/bulk-ops.ts';
+import { openStore } from '../../src-main/core/store/db.ts';
+import { createRepos } from '../../src-main/core/store/index.ts';
+
+const ROWS = Number(process.env.BENCH_ROWS ?? 50_000);
+const MAIN = '76561198000000001';
+
+const dir = mkdtempSync(join(tmpdir(), 'desk-bench-'));
+const store = openStore(join(dir, 'bench.sqlite'));
+const repos = createRepos(store);
+repos.accounts.upsert({ account_id: MAIN, kind: 'main' });
+const listings = [];
+for (let i = 0; i < ROWS; i++) {
+  listings.push({
+    asset_id: String(10_000_000 + i), listing_id: `L${i}`, sku: `${5000 + (i % 50)};6`, price: 100 + (i % 5000),
+    promoted: (i % 3 === 0 ? 1 : 0) as 0 | 1, game: '440', account: MAIN, user_note: i % 7 === 0 ? 'fast trade' : '',
+  });
+}
+repos.listings.upsertMany(listings);
+const buyOrders = [];
+for (let i = 0; i < ROWS; i++) buyOrders.push({ sku: `${i};6`, account: MAIN, price: 50 + (i % 900), quantity: 1 + (i % 5) });
+repos.buyOrders.upsertMany(buyOrders);
+
+const pending: (() => void)[] = [];
+const drafts = createDraftService({ store, repos, defer: (t) => pending.push(t) });
+const draft = drafts.create('bench');
+
+const all: Selection = { filter: {} };
+const cases: [string, BulkDomain, Selection, BulkOp][] = [
+  ['set price (all listings, cold: loads the ledger)', 'listings', all, { op: 'setPrice', cents: 1234 }],
+  ['add cents (all listings)', 'listings', all, { op: 'addCents', cents: 15 }],
+  ['subtract cents (all listings)', 'listings', all, { op: 'addCents', cents: -7 }],
+  ['multiply 95%, nearest (all listings)', 'listings', all, { op: 'multiply', percent: 95, rounding: 'nearest' }],
+  ['multiply 110%, up to .x9 (all listings)', 'listings', all, { op: 'multiply', percent: 110, rounding: 'up', step: { size: 10, offset: 9 } }],
+  ['set promoted (all listings)', 'listings', all, { op: 'setPromoted', value: 1 }],
+  ['clear promoted (filter: note text)', 'listings', { filter: { note: 'fast' } }, { op: 'setPromoted', value: 0 }],
+  ['set note (all listings)', 'listings', all, { op: 'setNote', note: 'bulk note' }],
+  ['clear note (all listings)', 'listings', all, { op: 'clearNote' }],
+  ['set price (selection of 50,000 IDs)', 'listings', { ids: listings.map((l) => l.asset_id) }, { op: 'setPrice', cents: 999 }],
+  ['set price (filter: SKU + price range)', 'listings', { filter: { sku: '5001;6', minPrice: 500, maxPrice: 3000 } }, { op: 'setPrice', cents: 321 }],
+  ['refused: subtract below zero (reports rows, changes none)', 'listings', all, { op: 'addCents', cents: -100_000 }],
+  ['pause (all buy orders, cold for buy orders)', 'buyOrders', all, { op: 'setActive', value: 0 }],
+  ['resume (all buy orders)', 'buyOrders', all, { op: 'setActive', value: 1 }],
+  ['set quantity (all buy orders)', 'buyOrders', all, { op: 'setQuantity', quantity: 3 }],
+  ['multiply 105%, down (all buy orders)', 'buyOrders', all, { op: 'multiply', percent: 105, rounding: 'down' }],
+];
+
+console.log(`bulk operations on ${ROWS.toLocaleString('en')} listings and ${ROWS.toLocaleString('en')} buy orders (target < 100 ms each)`);
+let worst = 0;
+for (const [name, domain, sel, op] of cases) {
+  const t0 = performance.now();
+  const r = drafts.bulk(draft.id, domain, sel, op);
+  const ms = performance.now() - t0;
+  if (!name.includes('cold')) worst = Math.max(worst, ms);
+  console.log(`${ms.toFixed(1).padStart(8)} ms  ${name}: changed ${r.changed}, refused ${r.refused.length}`);
+}
+const t0 = performance.now();
+while (pending.length > 0) pending.shift()?.();
+console.log(`${(performance.now() - t0).toFixed(1).padStart(8)} ms  folding every patch into rows (in ${Math.ceil(ROWS / 4000)}-row steps, off the edit path)`);
+console.log(`worst warm operation: ${worst.toFixed(1)} ms`);
+drafts.dispose();
+store.close();
+rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,58 @@
+import { createDraftService, type DraftService } from '../../../src-main/core/drafts/draft-service.ts';
+import { LINKED, MAIN, tempStore, type TempStore } from '../store/temp-store.ts';
+
+export { LINKED, MAIN };
+
+/** A temp store with a draft service whose folding runs only when the test says so. */
+export interface DraftFixture {
+  t: TempStore;
+  drafts: DraftService;
+  /** Runs the folding steps the service deferred. */
+  runDeferred(): void;
+  /** Simulates a restart: new connection, new service (deferred work is lost, as in a crash). */
+  restart(): void;
+  dispose(): void;
+}
+
+export function draftFixture(): DraftFixture {
+  const t = tempStore();
+  let queue: (() => void)[] = [];
+  const make = () => createDraftService({ store: t.store, repos: t.repos, defer: (task) => queue.push(task) });
+  const f: DraftFixture = {
+    t,
+    drafts: make(),
+    runDeferred() {
+      while (queue.length > 0) {
+        const tasks = queue;
+        queue = [];
+        for (const task of tasks) task();
+      }
+    },
+    restart() {
+      f.drafts.dispose();
+      queue = [];
+      t.reopen();
+      f.drafts = make();
+    },
+    dispose() {
+      f.drafts.dispose();
+      t.dispose();
+    },
+  };
+  return f;
+}
+
+export const ledgerListing = (asset: string, extra: Record<string, unknown> = {}) => ({
+  asset_id: asset, listing_id: `L${asset}`, sku: '5021;6', price: 1000, promoted: 0 as const, game: '440', account: MAIN, ...extra,
+});
+
+/** Puts `count` listings in the ledger with asset IDs 1000000.., prices 100.. */
+export function seedListings(t: TempStore, count: number, start = 1_000_000): void {
+  const rows = [];
+  for (let i = 0; i < count; i++) {
+    rows.push(ledgerListing(String(start + i), {
+      price: 100 + (i % 5000), promoted: (i % 3 === 0 ? 1 : 0) as 0 | 1, sku: `${5000 + (i % 50)};6`, user_note: i % 7 === 0 ? 'fast trade' : '',
+    }));
+  }
+  t.repos.listings.upsertMany(rows);
+}
