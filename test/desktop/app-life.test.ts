@@ -7,13 +7,17 @@ const { createMainWindow, revealWindow } = await import('../../src-main/desktop/
 
 beforeEach(() => resetFakeElectron());
 
+async function openWindow(quit: { readonly quitting: boolean }, startHidden: boolean): Promise<BrowserWindow> {
+  const win = await createMainWindow({
+    preloadPath: '/p.cjs', rendererUrl: 'app://desk/index.html', links: { serviceOrigins: [] }, startHidden,
+    isQuitting: () => quit.quitting, windowState: { load: async () => null, save: async () => undefined },
+  });
+  return win as unknown as BrowserWindow;
+}
+
 describe('single instance', () => {
   it('a second launch focuses the first instance\'s window', async () => {
-    const quit = createQuitSwitch();
-    const win = (await createMainWindow({
-      preloadPath: '/p.cjs', rendererUrl: 'app://desk/index.html', links: { serviceOrigins: [] }, startHidden: true,
-      isQuitting: () => quit.quitting, windowState: { load: async () => null, save: async () => undefined },
-    })) as unknown as BrowserWindow;
+    const win = await openWindow(createQuitSwitch(), true);
     const seen: Array<readonly string[]> = [];
     expect(claimSingleInstance((argv) => { seen.push(argv); revealWindow(win as never); })).toBe(true);
     expect(win.visible).toBe(false);
@@ -33,10 +37,7 @@ describe('single instance', () => {
 describe('quit switch', () => {
   it('quits only when asked, and then lets the window close', async () => {
     const quit = createQuitSwitch();
-    const win = (await createMainWindow({
-      preloadPath: '/p.cjs', rendererUrl: 'app://desk/index.html', links: { serviceOrigins: [] }, startHidden: false,
-      isQuitting: () => quit.quitting, windowState: { load: async () => null, save: async () => undefined },
-    })) as unknown as BrowserWindow;
+    const win = await openWindow(quit, false);
     win.close();
     expect(win.destroyed).toBe(false);
     expect(app.quit).not.toHaveBeenCalled();
