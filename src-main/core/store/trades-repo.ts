@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { buyOrderTrade, marketTrade, type PendingTrade } from '../api/schemas.ts';
+import type { SeenTradesStore } from '../trades/seen-trades.ts';
 import type { Store } from './db.ts';
 import { jsonColumn, parseRows } from './sql.ts';
 
@@ -8,11 +9,7 @@ import { jsonColumn, parseRows } from './sql.ts';
  * is what stops a restart from notifying the trader again about every trade
  * already shown, so it is saved as one transaction (all or nothing).
  */
-export interface SeenTradesStore {
-  /** Key `${trade_type}:${trade_id}` → last status seen. */
-  load(): Promise<ReadonlyMap<string, string>>;
-  save(seen: ReadonlyMap<string, string>): Promise<void>;
-}
+export type { SeenTradesStore };
 
 export const pendingTradeRow = z.object({
   trade_type: z.enum(['market', 'buy_order']),
