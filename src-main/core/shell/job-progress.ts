@@ -1,16 +1,12 @@
+import type { JobProgress } from '../scheduler/types.ts';
+
 /**
  * How a running bulk apply is shown outside the window: one line of words for
- * the tray (tooltip and menu) and a fraction for the taskbar or dock. The
- * scheduler's JobProgress carries more; these are the fields read here.
+ * the tray (tooltip and menu) and a fraction for the taskbar or dock. Only
+ * these fields of the scheduler's JobProgress are read, so the renderer's view
+ * of it fits too.
  */
-export interface JobProgressView {
-  readonly state: 'running' | 'paused' | 'cancelling' | 'done' | 'cancelled' | 'stopped';
-  readonly itemsTotal: number;
-  readonly itemsDone: number;
-  readonly itemsFailed: number;
-  readonly itemsUnknown: number;
-  readonly etaMs: number | null;
-}
+export type JobProgressView = Readonly<Pick<JobProgress, 'state' | 'itemsTotal' | 'itemsDone' | 'itemsFailed' | 'itemsUnknown' | 'etaMs'>>;
 
 /** Whether the job still occupies the tray and taskbar. */
 export function jobIsActive(job: JobProgressView | null): job is JobProgressView {

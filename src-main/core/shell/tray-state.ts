@@ -1,3 +1,4 @@
+import type { HeartbeatStatus } from '../heartbeat/heartbeat.ts';
 import { APP_DISPLAY_NAME } from './app-identity.ts';
 import { type JobProgressView, jobProgressLine } from './job-progress.ts';
 
@@ -8,9 +9,6 @@ import { type JobProgressView, jobProgressLine } from './job-progress.ts';
  * account is marked as automated and whether a trade waits, the tooltip says
  * it in words.
  */
-
-/** As the heartbeat reports it (core/heartbeat's HeartbeatStatus). */
-export type HeartbeatStatus = 'active' | 'expiring' | 'lapsed' | 'off';
 
 export interface ShellState {
   readonly heartbeat: HeartbeatStatus;
