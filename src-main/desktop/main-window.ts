@@ -16,7 +16,8 @@ export interface MainWindowDeps {
   /** `app://desk/index.html` in production, the dev server's URL in development. */
   readonly rendererUrl: string;
   readonly windowState: WindowStateStore;
-  readonly links: ExternalLinkPolicy;
+  /** The link allowlist's policy, or a function read at each link. */
+  readonly links: ExternalLinkPolicy | (() => ExternalLinkPolicy);
   /** Launched at login: stay in the tray until the trader opens the window. */
   readonly startHidden: boolean;
   /** True once an explicit Quit began; until then closing only hides. */

@@ -9,7 +9,8 @@ import { allowedExternalUrl, type ExternalLinkPolicy } from '../core/shell/exter
  */
 
 export interface HardeningDeps {
-  readonly links: ExternalLinkPolicy;
+  /** The allowlist's policy, or a function read at each link (the service URL is a setting). */
+  readonly links: ExternalLinkPolicy | (() => ExternalLinkPolicy);
   /** Opens a checked URL in the system browser; shell.openExternal by default. */
   readonly openExternal?: (url: string) => Promise<void>;
   /** Told about every refused navigation, window or link, e.g. for a log. */
@@ -18,7 +19,7 @@ export interface HardeningDeps {
 
 /** Opens `raw` in the browser when the allowlist passes it; true when opened. */
 export function openIfAllowed(raw: string, deps: HardeningDeps): boolean {
-  const url = allowedExternalUrl(raw, deps.links);
+  const url = allowedExternalUrl(raw, typeof deps.links === 'function' ? deps.links() : deps.links);
   if (url === null) {
     deps.onRefused?.('link', raw);
     return false;

@@ -55,6 +55,16 @@ describe('hardenEveryWebContents', () => {
     expect(shell.openExternal).toHaveBeenCalledTimes(1);
   });
 
+  it('reads a policy given as a function at each link, so a changed service URL counts', () => {
+    let origins = ['https://old.example'];
+    const contents = new FakeWebContents();
+    hardenWebContents(contents as never, { links: () => ({ serviceOrigins: origins }) });
+    contents.windowOpenHandler?.({ url: 'https://new.example/help' });
+    origins = ['https://new.example'];
+    contents.windowOpenHandler?.({ url: 'https://new.example/help' });
+    expect(shell.openExternal.mock.calls).toEqual([['https://new.example/help']]);
+  });
+
   it('reports what it refused', () => {
     const refused: Array<[string, string]> = [];
     const contents = new FakeWebContents();
