@@ -110,8 +110,12 @@ export async function sendThroughBudget<K extends EndpointName>(
       if (neverSent(thrown)) slot.cancel();
       else slot.release(clock.now());
       ctx.dispatcher.poke();
-      if (options.callSignal?.aborted) return { kind: 'aborted', reason: options.callSignal.reason, lastError };
       error = toApiError(thrown, endpoint);
+      if (options.callSignal?.aborted) {
+        // A write cut off after it left may still have been applied: say so rather than "aborted".
+        if (error.kind === 'unknown_outcome') return { kind: 'error', error, sent: true };
+        return { kind: 'aborted', reason: options.callSignal.reason, lastError };
+      }
     }
     lastError = error;
     const note = ctx.takeRateLimitInfo(endpoint);

@@ -35,6 +35,20 @@ describe('scheduler against the sandbox over HTTP', () => {
     expect(sandbox.log.counters).toMatchObject({ listingsCreated: 500, listingsDeleted: 500, duplicateCreates: 0 });
   });
 
+  it('stays within the limits of a server counting in fixed windows too', async () => {
+    live = await startLive(SCALE, { sandbox: { rateWindow: 'fixed' } });
+    const { sandbox, scheduler } = live;
+    const listed = sandbox.admin.seedListings(2_000);
+    const tasks = [
+      ...packTasks('edit_listing', listed.slice(0, 1_500).map((l) => ({ listing_id: l.listing_id, price: l.price + 2, promoted: 1 as const }))),
+      ...packTasks('delete_listing', listed.slice(1_500).map((l) => ({ asset_id: l.asset_id }))),
+    ];
+    const final = await scheduler.startJob(tasks).done;
+    expect(final).toMatchObject({ state: 'done', itemsDone: 2_000 });
+    expect(sandbox.log.counters.count429).toBe(0);
+    for (const w of worstWindows(sandbox)) expect(w.worst, w.scope).toBeLessThanOrEqual(w.limit);
+  });
+
   it('waits out a 429 storm and then succeeds', async () => {
     live = await startLive(SCALE);
     const { sandbox, scheduler, clock } = live;

@@ -173,6 +173,24 @@ describe('scheduler failures', () => {
     await expect(clock.run(scheduler.request('edit_listing', edit, { lane: 'bulk' }))).rejects.toMatchObject({ kind: 'unknown_outcome' });
   });
 
+  it('reports a write cut off by its caller after it left as an unknown outcome', async () => {
+    const clock = createVirtualClock();
+    const scheduler = createScheduler({
+      clock,
+      client: {
+        call: (_endpoint, _input, options) =>
+          new Promise((_resolve, reject) =>
+            options?.signal?.addEventListener('abort', () => reject(new ApiError('unknown_outcome', 'aborted after sending'))),
+          ),
+      },
+    });
+    const abort = new AbortController();
+    const pending = scheduler.request('edit_listing', edit, { lane: 'interactive', signal: abort.signal }).catch((e: unknown) => e);
+    await clock.flush();
+    abort.abort(new Error('closed the window'));
+    expect(await pending).toMatchObject({ kind: 'unknown_outcome' });
+  });
+
   it('drops a waiting request when its signal aborts, sending nothing', async () => {
     const { clock, service, scheduler } = setup();
     await clock.run(Promise.all([1, 2].map(() => scheduler.request('get_balance', {}, { lane: 'poll' }))));

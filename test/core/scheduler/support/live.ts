@@ -2,7 +2,7 @@ import { createMarketplaceClient, type MarketplaceClient } from '../../../../src
 import { ENDPOINTS, GLOBAL_LIMIT_PER_MINUTE, type EndpointName } from '../../../../src-main/core/api/endpoints.ts';
 import { scaledClock, type Clock } from '../../../../src-main/core/clock.ts';
 import { createScheduler } from '../../../../src-main/core/scheduler/scheduler.ts';
-import type { Scheduler } from '../../../../src-main/core/scheduler/types.ts';
+import type { RequestSender, Scheduler } from '../../../../src-main/core/scheduler/types.ts';
 import { maxInAnyWindow } from './fake-service.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../../../src-main/sandbox/index.ts';
 
@@ -20,9 +20,15 @@ export interface Live {
   close(): Promise<void>;
 }
 
-export async function startLive(scale: number, sandboxOptions: SandboxOptions = {}): Promise<Live> {
+export interface LiveOptions {
+  sandbox?: SandboxOptions;
+  /** Sees every request the scheduler hands to the client, when it does (for lateness measures). */
+  onSend?: (endpoint: EndpointName, at: number) => void;
+}
+
+export async function startLive(scale: number, options: LiveOptions = {}): Promise<Live> {
   const clock = scaledClock(scale);
-  const sandbox = await startSandbox({ clock, tradeSchedule: false, ...sandboxOptions });
+  const sandbox = await startSandbox({ clock, tradeSchedule: false, ...options.sandbox });
   const hook: { scheduler?: Scheduler } = {};
   const client = createMarketplaceClient({
     baseUrl: sandbox.url,
@@ -30,7 +36,16 @@ export async function startLive(scale: number, sandboxOptions: SandboxOptions = 
     onRateLimit: (info) => hook.scheduler?.noteRateLimit(info),
     clock,
   });
-  const scheduler = createScheduler({ client, clock });
+  const { onSend } = options;
+  const sender: RequestSender = onSend
+    ? {
+        call: (endpoint, input, callOptions) => {
+          onSend(endpoint, clock.now());
+          return client.call(endpoint, input, callOptions);
+        },
+      }
+    : client;
+  const scheduler = createScheduler({ client: sender, clock });
   hook.scheduler = scheduler;
   return {
     clock,
