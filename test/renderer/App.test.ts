@@ -1,0 +1,77 @@
+import { createTestingPinia } from '@pinia/testing';
+import { flushPromises, mount } from '@vue/test-utils';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import App from '../../src-renderer/src/App.vue';
+import { deskHandlers, settings } from './desk-data.ts';
+import { installFakeApi, type FakeApi } from './fake-api.ts';
+
+describe('the desk shell', () => {
+  let fake: FakeApi;
+  afterEach(() => {
+    fake.uninstall();
+    document.body.innerHTML = '';
+    delete document.documentElement.dataset.theme;
+    history.replaceState(null, '', '#/overview');
+  });
+
+  async function mountApp(online = true) {
+    fake = installFakeApi(
+      deskHandlers({
+        'app:status': () => ({ mode: 'sandbox', online, version: '0.1.0', profile: 'default', serviceUrl: 'http://127.0.0.1:9' }),
+        'settings:get': () => ({ ...settings, theme: 'dark' }),
+      }),
+    );
+    const wrapper = mount(App, { global: { plugins: [createTestingPinia({ createSpy: vi.fn, stubActions: false })] }, attachTo: document.body });
+    await flushPromises();
+    return wrapper;
+  }
+
+  const press = (init: KeyboardEventInit & { code?: string }) => window.dispatchEvent(new KeyboardEvent('keydown', { bubbles: true, ...init }));
+
+  it('shows the sandbox banner in sandbox mode and the offline banner when offline', async () => {
+    const wrapper = await mountApp(false);
+    expect(wrapper.find('[data-testid=sandbox-banner]').exists()).toBe(true);
+    expect(wrapper.get('[data-testid=offline-banner]').text()).toContain('Offline');
+    fake.emit('app:status', { mode: 'live', online: true, version: '0.1.0', profile: 'default', serviceUrl: 'https://x' });
+    await flushPromises();
+    expect(wrapper.find('[data-testid=sandbox-banner]').exists()).toBe(false);
+    expect(wrapper.find('[data-testid=offline-banner]').exists()).toBe(false);
+  });
+
+  it('navigates with Alt+1..8 and keeps the screen in the hash', async () => {
+    const wrapper = await mountApp();
+    press({ key: '4', code: 'Digit4', altKey: true });
+    await flushPromises();
+    expect(wrapper.get('h1').text()).toBe('Trades');
+    expect(location.hash).toBe('#/trades');
+    press({ key: '8', code: 'Digit8', altKey: true });
+    await flushPromises();
+    expect(wrapper.get('h1').text()).toBe('Settings');
+    expect(wrapper.get('[aria-current=page]').text()).toContain('Settings');
+  });
+
+  it('focuses the screen’s search box with Ctrl+F or /', async () => {
+    const wrapper = await mountApp();
+    press({ key: '2', code: 'Digit2', altKey: true });
+    await flushPromises();
+    press({ key: '/' });
+    expect(document.activeElement).toBe(wrapper.get('[data-shortcut=search]').element);
+    (document.activeElement as HTMLElement).blur();
+    press({ key: 'f', ctrlKey: true });
+    expect(document.activeElement).toBe(wrapper.get('[data-shortcut=search]').element);
+  });
+
+  it('applies the chosen theme, and leaves “system” to prefers-color-scheme', async () => {
+    await mountApp();
+    expect(document.documentElement.dataset.theme).toBe('dark');
+    fake.emit('settings:changed', { ...settings, theme: 'system' });
+    await flushPromises();
+    expect(document.documentElement.dataset.theme).toBeUndefined();
+  });
+
+  it('names every screen button as a button', async () => {
+    const wrapper = await mountApp();
+    const nav = wrapper.get('nav[aria-label=Screens]');
+    expect(nav.findAll('button')).toHaveLength(8);
+  });
+});

@@ -1,0 +1,101 @@
+import { mount } from '@vue/test-utils';
+import { describe, expect, it } from 'vitest';
+import { defineComponent, h } from 'vue';
+import VirtualTable from '../../../src-renderer/src/components/VirtualTable.vue';
+
+interface Row {
+  id: string;
+  n: number;
+}
+const rows: Row[] = Array.from({ length: 50_000 }, (_, i) => ({ id: `r${i}`, n: i }));
+
+function mountTable(list: readonly Row[] = rows) {
+  return mount(VirtualTable, {
+    props: {
+      rows: list,
+      rowKey: (r: unknown) => (r as Row).id,
+      columns: '1fr',
+      label: 'Test rows',
+      rowHeight: 28,
+      overscan: 5,
+      fallbackHeight: 280,
+    },
+    slots: { row: ({ row }: { row: unknown }) => h('span', { role: 'gridcell' }, `row ${(row as Row).n}`) },
+    attachTo: document.body,
+  });
+}
+
+describe('VirtualTable', () => {
+  it('renders only the rows in view plus the overscan, out of 50,000', () => {
+    const wrapper = mountTable();
+    const rendered = wrapper.findAll('[role=row][data-key]');
+    // 280 px / 28 px = 10 rows in view, + 5 overscan below (none above at the top).
+    expect(rendered).toHaveLength(15);
+    expect(rendered[0]?.text()).toBe('row 0');
+    expect(wrapper.get('[role=grid]').attributes('aria-rowcount')).toBe('50001');
+    const spacer = wrapper.get('.vt-spacer').element as HTMLElement;
+    expect(spacer.style.height).toBe(`${50_000 * 28}px`);
+    wrapper.unmount();
+  });
+
+  it('renders the rows at the scroll position after scrolling', async () => {
+    const wrapper = mountTable();
+    const scroller = wrapper.get('.vt-scroller');
+    (scroller.element as HTMLElement).scrollTop = 28 * 25_000;
+    await scroller.trigger('scroll');
+    const texts = wrapper.findAll('[role=row][data-key]').map((r) => r.text());
+    expect(texts[0]).toBe('row 24995');
+    expect(texts).toContain('row 25000');
+    expect(texts).toContain('row 25009');
+    expect(texts.length).toBe(20);
+    wrapper.unmount();
+  });
+
+  it('reports clicks with their modifiers as selection intents', async () => {
+    const wrapper = mountTable(rows.slice(0, 5));
+    const cells = wrapper.findAll('[role=row][data-key]');
+    await cells[1]?.trigger('click');
+    await cells[3]?.trigger('click', { shiftKey: true });
+    await cells[4]?.trigger('click', { ctrlKey: true });
+    await cells[0]?.trigger('click', { metaKey: true });
+    expect(wrapper.emitted('select')).toEqual([
+      ['r1', { range: false, toggle: false }],
+      ['r3', { range: true, toggle: false }],
+      ['r4', { range: false, toggle: true }],
+      ['r0', { range: false, toggle: true }],
+    ]);
+    wrapper.unmount();
+  });
+
+  it('works from the keyboard: arrows move, shift extends, space toggles, Ctrl/Cmd+A selects all, Enter edits', async () => {
+    const wrapper = mountTable(rows.slice(0, 5));
+    const grid = wrapper.get('[role=grid]');
+    await grid.trigger('keydown', { key: 'ArrowDown' });
+    await grid.trigger('keydown', { key: 'ArrowDown', shiftKey: true });
+    await grid.trigger('keydown', { key: ' ' });
+    await grid.trigger('keydown', { key: 'a', ctrlKey: true });
+    await grid.trigger('keydown', { key: 'Enter' });
+    await grid.trigger('keydown', { key: 'Delete' });
+    expect(wrapper.emitted('select')).toEqual([
+      ['r1', { range: false, toggle: false }],
+      ['r2', { range: true, toggle: false }],
+      ['r2', { range: false, toggle: true }],
+    ]);
+    expect(wrapper.emitted('selectAll')).toHaveLength(1);
+    expect(wrapper.emitted('edit')).toEqual([['r2']]);
+    expect(wrapper.emitted('remove')).toHaveLength(1);
+    wrapper.unmount();
+  });
+
+  it('marks selected rows for assistive tech and styling', () => {
+    const wrapper = mount(
+      defineComponent(() => () =>
+        h(VirtualTable<Row>, {
+          rows: rows.slice(0, 3), rowKey: (r: Row) => r.id, columns: '1fr', label: 'x', selected: new Set(['r1']), fallbackHeight: 200,
+        }),
+      ),
+    );
+    const states = wrapper.findAll('[role=row][data-key]').map((r) => r.attributes('aria-selected'));
+    expect(states).toEqual(['false', 'true', 'false']);
+  });
+});

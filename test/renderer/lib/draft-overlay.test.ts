@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import type { BuyOrderRow, ChangeView, ListingRow } from '../../../src-preload/contract.ts';
+import { buildOverlay, overlayBuyOrders, overlayListings } from '../../../src-renderer/src/lib/draft-overlay.ts';
+
+let n = 0;
+function change(kind: string, target: string, fields: Record<string, unknown>, status: ChangeView['status'] = 'pending', error: string | null = null): ChangeView {
+  return { id: `c${++n}`, kind, target, fields, status, error, updatedAt: n };
+}
+const listing = (asset: string, id: string | null, price = 100): ListingRow => ({
+  listing_id: id, asset_id: asset, sku: '5021;6', price, promoted: 0, game: '440', user_note: '', account: 'main', state: 'active', updatedAt: 0,
+});
+
+describe('draft overlay on the ledger', () => {
+  it('shows an edit’s new values beside the ledger’s (before → after)', () => {
+    const overlay = buildOverlay([change('listing.edit', 'L1', { listing_id: 'L1', price: 90, promoted: 1 })]);
+    const [row] = overlayListings([listing('1', 'L1')], overlay, 'main');
+    expect(row?.change).toBe('edit');
+    expect(row?.row.price).toBe(100);
+    expect(row?.pending).toEqual({ price: 90, promoted: 1 });
+  });
+
+  it('puts listings created in the draft first, keyed by asset ID', () => {
+    const overlay = buildOverlay([change('listing.create', '77', { asset_id: '77', price: 450, promoted: 0, game: '440' })]);
+    const rows = overlayListings([listing('1', 'L1')], overlay, 'main');
+    expect(rows.map((r) => [r.key, r.change])).toEqual([['77', 'create'], ['1', null]]);
+    expect(rows[0]?.row.price).toBe(450);
+    expect(rows[0]?.row.account).toBe('main');
+  });
+
+  it('marks deletes, which win over edits of the same listing', () => {
+    const overlay = buildOverlay([
+      change('listing.edit', 'L1', { price: 90 }),
+      change('listing.delete', '1', { asset_id: '1' }),
+    ]);
+    const [row] = overlayListings([listing('1', 'L1')], overlay, 'main');
+    expect(row?.change).toBe('delete');
+    expect(row?.pending).toBeNull();
+  });
+
+  it('leaves out changes already applied, and shows why one failed', () => {
+    const overlay = buildOverlay([
+      change('listing.edit', 'L1', { price: 90 }, 'done'),
+      change('listing.edit', 'L2', { price: 50 }, 'failed', 'price too low'),
+    ]);
+    const rows = overlayListings([listing('1', 'L1'), listing('2', 'L2')], overlay, 'main');
+    expect(rows[0]?.change).toBeNull();
+    expect(rows[1]?.problem).toBe('price too low');
+  });
+
+  it('lets the later change to the same target win', () => {
+    const overlay = buildOverlay([change('listing.edit', 'L1', { price: 90 }), change('listing.edit', 'L1', { price: 70 })]);
+    expect(overlayListings([listing('1', 'L1')], overlay, 'main')[0]?.pending?.price).toBe(70);
+  });
+
+  it('reads field values defensively: wrong types are ignored, not shown', () => {
+    const overlay = buildOverlay([change('listing.edit', 'L1', { price: '90', promoted: 2, user_note: 'hi' })]);
+    expect(overlayListings([listing('1', 'L1')], overlay, 'main')[0]?.pending).toEqual({ user_note: 'hi' });
+  });
+
+  it('overlays buy orders by SKU, including pause and quantity', () => {
+    const order: BuyOrderRow = { sku: '5021;6', account: 'main', price: 300, quantity: 4, active: 1, user_note: '', filled: 1, updatedAt: 0 };
+    const overlay = buildOverlay([
+      change('buyOrder.edit', '5021;6', { active: 0, quantity: 2 }),
+      change('buyOrder.create', '5002;6', { sku: '5002;6', price: 150, quantity: 3 }),
+    ]);
+    const rows = overlayBuyOrders([order], overlay, 'main');
+    expect(rows.map((r) => [r.key, r.change])).toEqual([['5002;6', 'create'], ['5021;6', 'edit']]);
+    expect(rows[1]?.pending).toEqual({ active: 0, quantity: 2 });
+  });
+
+  it('notes a delete-all in the draft', () => {
+    expect(buildOverlay([change('listing.deleteAll', '*', { active_only: true })]).listingDeleteAll).not.toBeNull();
+  });
+});
