@@ -1,8 +1,8 @@
 import type { RequestOf } from '../../src-main/core/api/endpoints.ts';
 import { isApiError } from '../../src-main/core/api/errors.ts';
 import { estimateDurationMs } from '../../src-main/core/scheduler/estimate.ts';
-import { startLive, type Live } from '../core/scheduler/support/live.ts';
-import { packDraft, requestCounts, type Draft, type Scenario } from './scenarios.ts';
+import type { Live } from '../core/scheduler/support/live.ts';
+import { packDraft, requestCounts, startPrepared, type Draft, type Scenario } from './scenarios.ts';
 
 /** What the naive baseline measured in its slice, and the extrapolation (times in simulated ms). */
 export interface NaiveFigures {
@@ -26,14 +26,7 @@ export interface NaiveFigures {
  * (seeding) is separate so it never runs while a measured run is on.
  */
 export async function prepareNaive(scenario: Scenario, scale: number): Promise<(sliceMs: number) => Promise<NaiveFigures>> {
-  const live = await startLive(scale);
-  let drafts;
-  try {
-    drafts = await scenario.prepare(live);
-  } catch (error) {
-    await live.close();
-    throw error;
-  }
+  const { live, drafts } = await startPrepared(scenario, scale);
   return (sliceMs) => runPrepared(live, drafts, sliceMs);
 }
 

@@ -1,7 +1,7 @@
 import type { EndpointName, ItemizedEndpoint, ItemOf } from '../../src-main/core/api/endpoints.ts';
 import { packTasks } from '../../src-main/core/scheduler/pack.ts';
 import type { BatchTask } from '../../src-main/core/scheduler/types.ts';
-import type { Live } from '../core/scheduler/support/live.ts';
+import { startLive, type Live, type LiveOptions } from '../core/scheduler/support/live.ts';
 
 /**
  * The benchmark's workloads, as a trader's draft would hold them: one item
@@ -66,3 +66,18 @@ export const SCENARIOS: readonly Scenario[] = [
     },
   },
 ];
+
+/** Starts a stack for `scenario` and seeds it; closes the stack if seeding fails. */
+export async function startPrepared(
+  scenario: Scenario,
+  scale: number,
+  options: LiveOptions = {},
+): Promise<{ live: Live; drafts: Draft[] }> {
+  const live = await startLive(scale, options);
+  try {
+    return { live, drafts: await scenario.prepare(live) };
+  } catch (error) {
+    await live.close();
+    throw error;
+  }
+}

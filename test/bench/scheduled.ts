@@ -3,8 +3,8 @@ import { createHeartbeat } from '../../src-main/core/heartbeat/heartbeat.ts';
 import { estimateDurationMs } from '../../src-main/core/scheduler/estimate.ts';
 import { createMemorySeenTradesStore } from '../../src-main/core/trades/seen-trades.ts';
 import { createTradeWatcher } from '../../src-main/core/trades/trade-watcher.ts';
-import { startLive, worstWindows, type Live } from '../core/scheduler/support/live.ts';
-import { packDraft, requestCounts, type Draft, type Scenario } from './scenarios.ts';
+import { worstWindows, type Live } from '../core/scheduler/support/live.ts';
+import { packDraft, requestCounts, startPrepared, type Draft, type Scenario } from './scenarios.ts';
 
 /** What one scenario run through the scheduler measured (times in simulated ms). */
 export interface ScheduledFigures {
@@ -31,20 +31,14 @@ export interface ScheduledFigures {
 }
 
 /**
- * Prepares (seeds) a scenario, then returns the run: the way the app would: the draft packed into ≤100-item
- * batches, one job through the scheduler, the heartbeat and the trade watcher
- * running beside it, everything over HTTP against the sandbox on one scaled clock.
+ * Seeds a scenario, then returns its run, done the way the app would do it:
+ * the draft packed into ≤100-item batches, one job through the scheduler, the
+ * heartbeat and the trade watcher running beside it, everything over HTTP
+ * against the sandbox on one scaled clock.
  */
 export async function prepareScheduled(scenario: Scenario, scale: number): Promise<() => Promise<ScheduledFigures>> {
   const sent: { endpoint: EndpointName; at: number }[] = [];
-  const live = await startLive(scale, { onSend: (endpoint, at) => sent.push({ endpoint, at }) });
-  let drafts;
-  try {
-    drafts = await scenario.prepare(live);
-  } catch (error) {
-    await live.close();
-    throw error;
-  }
+  const { live, drafts } = await startPrepared(scenario, scale, { onSend: (endpoint, at) => sent.push({ endpoint, at }) });
   return () => runPrepared(live, drafts, sent);
 }
 

@@ -1,21 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createHeartbeat } from '../../../src-main/core/heartbeat/heartbeat.ts';
 import { packTasks } from '../../../src-main/core/scheduler/pack.ts';
-import { startLive, type Live } from '../scheduler/support/live.ts';
+import { liveFixture } from '../scheduler/support/live-fixture.ts';
 
 // A minute of the service lasts 0.1 s here.
-const SCALE = 600;
-
-let live: Live | undefined;
-afterEach(async () => {
-  await live?.close();
-  live = undefined;
-});
+const startLive = liveFixture(600);
 
 describe('heartbeat against the sandbox over HTTP', () => {
   it('keeps the main and linked accounts automated while a bulk job runs', async () => {
-    live = await startLive(SCALE);
-    const { sandbox, scheduler, clock } = live;
+    const { sandbox, scheduler, clock } = await startLive();
     const linked = [...sandbox.accounts.linked];
     const heartbeat = createHeartbeat({ scheduler, clock, linkedAccounts: () => linked });
     const listed = sandbox.admin.seedListings(10_000);

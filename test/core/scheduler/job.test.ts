@@ -4,21 +4,10 @@ import { ApiError } from '../../../src-main/core/api/errors.ts';
 import { estimateDurationMs } from '../../../src-main/core/scheduler/estimate.ts';
 import { packTasks } from '../../../src-main/core/scheduler/pack.ts';
 import { createScheduler } from '../../../src-main/core/scheduler/scheduler.ts';
+import { createRandom } from '../../../src-main/sandbox/prng.ts';
 import type { BatchOutcome, BatchTask, JobProgress, Scheduler } from '../../../src-main/core/scheduler/types.ts';
 import { createFakeService, maxInAnyWindow, type FakeService } from './support/fake-service.ts';
 import { createVirtualClock } from './support/virtual-clock.ts';
-
-/** A seeded generator, so a failing run can be replayed. */
-function seeded(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const editTasks = (n: number, prefix = 'E') =>
   packTasks(
@@ -66,7 +55,7 @@ function assertWithinLimits(service: FakeService) {
 describe('jobs', () => {
   it('runs a long mixed job without exceeding any limit in any 60-s window, close to the lower bound', async () => {
     // Latency from 20 ms to 8 s, stamped anywhere in the round trip: the accounting rule must hold for all.
-    const random = seeded(7);
+    const random = createRandom(7);
     const { clock, service, scheduler } = setup({ latency: () => 20 + random() * 8_000, stamp: random });
     const tasks = mixedTasks();
     const job = scheduler.startJob(tasks);

@@ -1,22 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src-main/core/api/errors.ts';
 import { packTasks } from '../../../src-main/core/scheduler/pack.ts';
 import type { BatchOutcome, SchedulerState } from '../../../src-main/core/scheduler/types.ts';
-import { startLive, worstWindows, type Live } from './support/live.ts';
+import { liveFixture } from './support/live-fixture.ts';
+import { worstWindows } from './support/live.ts';
 
 // A minute of the service lasts 0.1 s here.
-const SCALE = 600;
-
-let live: Live | undefined;
-afterEach(async () => {
-  await live?.close();
-  live = undefined;
-});
+const startLive = liveFixture(600);
 
 describe('scheduler against the sandbox over HTTP', () => {
   it('runs a mixed job within every limit in every 60-s window, with no 429', async () => {
-    live = await startLive(SCALE);
-    const { sandbox, scheduler } = live;
+    const { sandbox, scheduler } = await startLive();
     const listed = sandbox.admin.seedListings(3_500);
     const free = sandbox.admin.inventory().slice(0, 500);
     sandbox.admin.setBalance(10_000_000);
@@ -36,8 +30,7 @@ describe('scheduler against the sandbox over HTTP', () => {
   });
 
   it('stays within the limits of a server counting in fixed windows too', async () => {
-    live = await startLive(SCALE, { sandbox: { rateWindow: 'fixed' } });
-    const { sandbox, scheduler } = live;
+    const { sandbox, scheduler } = await startLive({ sandbox: { rateWindow: 'fixed' } });
     const listed = sandbox.admin.seedListings(2_000);
     const tasks = [
       ...packTasks('edit_listing', listed.slice(0, 1_500).map((l) => ({ listing_id: l.listing_id, price: l.price + 2, promoted: 1 as const }))),
@@ -50,8 +43,7 @@ describe('scheduler against the sandbox over HTTP', () => {
   });
 
   it('waits out a 429 storm and then succeeds', async () => {
-    live = await startLive(SCALE);
-    const { sandbox, scheduler, clock } = live;
+    const { sandbox, scheduler, clock } = await startLive();
     const states: SchedulerState[] = [];
     scheduler.on('state', (s) => states.push(s));
     sandbox.faults.set({ storm429: { retryAfterSec: 20, untilMs: clock.now() + 15_000 } });
@@ -65,8 +57,7 @@ describe('scheduler against the sandbox over HTTP', () => {
   });
 
   it('stops a job when the key is revoked, and runs again once unblocked', async () => {
-    live = await startLive(SCALE);
-    const { sandbox, scheduler } = live;
+    const { sandbox, scheduler } = await startLive();
     const listed = sandbox.admin.seedListings(2_000);
     const job = scheduler.startJob(packTasks('edit_listing', listed.map((l) => ({ listing_id: l.listing_id, price: l.price + 5, promoted: 0 as const }))));
     await new Promise<void>((resolve) => job.on('progress', (p) => p.itemsDone >= 500 && resolve()));
@@ -88,8 +79,7 @@ describe('scheduler against the sandbox over HTTP', () => {
   });
 
   it('reports a create whose response was lost as unknown, and never sends it again', async () => {
-    live = await startLive(SCALE);
-    const { sandbox, scheduler } = live;
+    const { sandbox, scheduler } = await startLive();
     sandbox.faults.set({ dropAfterProcess: { endpoints: ['create_listing'], count: 1 } });
     const free = sandbox.admin.inventory().slice(0, 200);
     const outcomes: BatchOutcome['status'][] = [];

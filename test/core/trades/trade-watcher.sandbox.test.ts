@@ -1,20 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createMemorySeenTradesStore } from '../../../src-main/core/trades/seen-trades.ts';
 import { createTradeWatcher, type WatchedTrade } from '../../../src-main/core/trades/trade-watcher.ts';
-import { startLive, type Live } from '../scheduler/support/live.ts';
+import { liveFixture } from '../scheduler/support/live-fixture.ts';
 
-const SCALE = 600;
-
-let live: Live | undefined;
-afterEach(async () => {
-  await live?.close();
-  live = undefined;
-});
+// A minute of the service lasts 0.1 s here.
+const startLive = liveFixture(600);
 
 describe('trade watcher against the sandbox over HTTP', () => {
   it('announces trades that wait for the trader once, in both capitalisations', async () => {
-    live = await startLive(SCALE);
-    const { sandbox, scheduler, clock } = live;
+    const { sandbox, scheduler, clock } = await startLive();
     const seen = createMemorySeenTradesStore();
     const watcher = createTradeWatcher({ scheduler, clock, seen, youngAccountDays: 7 });
     const announced: WatchedTrade[] = [];
