@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { accountId, assetId, cents, flag01, gameId, listingId, quantity, sku, tradeUrl, userNote } from '../src-main/core/api/fields.ts';
+import { accountId, flag01, tradeUrl } from '../src-main/core/api/fields.ts';
+import { changeInput as draftChangeInput } from '../src-main/core/drafts/change.ts';
+import { bulkOp as draftBulkOp, selection as bulkSelection } from '../src-main/core/drafts/bulk-ops.ts';
 import { buyOrderTrade, marketTrade } from '../src-main/core/api/schemas.ts';
 import { keyStatusSchema } from '../src-main/core/key/key-service.ts';
 import { settingsSchema } from '../src-main/core/settings/settings.ts';
@@ -108,25 +110,19 @@ export const buyOrderRow = z.object({
   active: flag01,
   user_note: z.string(),
   filled: z.number().int(),
+  /** Created without knowing the balance: the service may have cut it to floor(balance / price). */
+  quantityMayBeCut: z.boolean(),
   updatedAt: z.number(),
 });
 
-/** One change a trader can put into a draft. `account` is the owning account. */
-export const changeInput = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('listing.create'), asset_id: assetId, price: cents, promoted: flag01, game: gameId, user_note: userNote.optional(), account: accountId.optional() }),
-  z.object({ kind: z.literal('listing.edit'), listing_id: listingId, price: cents.optional(), promoted: flag01.optional(), user_note: userNote.optional() }),
-  z.object({ kind: z.literal('listing.delete'), asset_id: assetId }),
-  z.object({ kind: z.literal('listing.deleteAll'), active_only: z.boolean() }),
-  z.object({ kind: z.literal('buyOrder.create'), sku, price: cents, quantity, user_note: userNote.optional(), account: accountId.optional() }),
-  z.object({ kind: z.literal('buyOrder.edit'), sku, price: cents.optional(), quantity: quantity.optional(), active: flag01.optional(), user_note: userNote.optional() }),
-  z.object({ kind: z.literal('buyOrder.delete'), sku }),
-  z.object({ kind: z.literal('buyOrder.deleteAll') }),
-]);
+/** One change a trader can put into a draft: the draft's own input schema. */
+export const changeInput = draftChangeInput;
 
 export const changeView = z.object({
+  /** The change's key in its draft (one change per listing, buy order or delete). */
   id: z.string(),
   kind: z.string(),
-  /** The listing ID, asset ID or SKU the change is about. */
+  /** The asset ID or SKU the change is about; empty for delete-all. */
   target: z.string(),
   fields: z.record(z.string(), z.unknown()),
   status: z.enum(['pending', 'sending', 'done', 'failed', 'unknown']),
@@ -141,43 +137,22 @@ export const draftSummary = z.object({
   updatedAt: z.number(),
   changeCount: z.number().int(),
   failedCount: z.number().int(),
+  unknownCount: z.number().int(),
+  doneCount: z.number().int(),
 });
 
-export const selection = z.union([
-  z.object({ ids: z.array(z.string()).max(200_000) }),
-  z.object({
-    filter: z.object({
-      text: z.string().optional(),
-      sku: z.string().optional(),
-      minPrice: z.number().int().optional(),
-      maxPrice: z.number().int().optional(),
-      account: z.string().optional(),
-      promoted: flag01.optional(),
-      active: flag01.optional(),
-      note: z.string().optional(),
-    }),
-  }),
-]);
-
-export const bulkOp = z.discriminatedUnion('op', [
-  z.object({ op: z.literal('setPrice'), cents }),
-  z.object({ op: z.literal('addCents'), cents: z.number().int() }),
-  z.object({ op: z.literal('multiply'), percent: z.number().positive().max(10_000), rounding: z.enum(['nearest', 'up', 'down']) }),
-  z.object({ op: z.literal('setPromoted'), value: flag01 }),
-  z.object({ op: z.literal('setNote'), note: userNote }),
-  z.object({ op: z.literal('clearNote') }),
-  z.object({ op: z.literal('setActive'), value: flag01 }),
-  z.object({ op: z.literal('setQuantity'), quantity }),
-]);
+export const selection = bulkSelection;
+export const bulkOp = draftBulkOp;
 
 export const bulkResult = z.object({
   changed: z.number().int(),
+  matched: z.number().int(),
   refused: z.array(z.object({ id: z.string(), reason: z.string() })),
 });
 
 export const addChangesResult = z.object({
   added: z.number().int(),
-  errors: z.array(z.object({ index: z.number().int(), field: z.string(), message: z.string() })),
+  errors: z.array(z.object({ index: z.number().int(), target: z.string(), field: z.string(), message: z.string() })),
 });
 
 export const reviewView = z.object({

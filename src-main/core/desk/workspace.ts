@@ -6,6 +6,7 @@ import { createScheduler, type Scheduler } from '../scheduler/index.ts';
 import type { Settings } from '../settings/settings.ts';
 import { createRepos, openStore, type Repos, type Store } from '../store/index.ts';
 import { createTradeWatcher, type TradeWatcher } from '../trades/index.ts';
+import { createDraftService, type DraftService } from '../drafts/draft-service.ts';
 
 /**
  * Everything that talks to one service (the live one or the embedded sandbox)
@@ -24,6 +25,7 @@ export interface Workspace {
   readonly heartbeat: Heartbeat;
   readonly trades: TradeWatcher;
   readonly accounts: AccountsService;
+  readonly drafts: DraftService;
   /** Starts the heartbeat (when enabled) and the trade watcher. */
   start(): void;
   close(): Promise<void>;
@@ -72,6 +74,7 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
     youngAccountDays: settings.youngAccountDays,
   });
   trades.on('trades', (list) => repos.trades.replacePending(list));
+  const drafts = createDraftService({ store, repos });
 
   const live = scheduler;
   return {
@@ -84,6 +87,7 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
     heartbeat,
     trades,
     accounts,
+    drafts,
     start() {
       if (settings.heartbeatEnabled) heartbeat.start();
       trades.start();
@@ -94,6 +98,7 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
       heartbeat.stop();
       trades.stop();
       live.close();
+      drafts.dispose();
       await client.close();
       store.close();
     },

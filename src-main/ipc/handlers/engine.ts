@@ -40,7 +40,7 @@ export function engineHandlers(desk: Desk, platform: Platform): Pick<Handlers, E
       return [...ws().trades.trades()];
     },
     'trades:openOffer': async ({ tradeId }) => {
-      await platform.openExternal(tradeOfferUrl(tradeId));
+      await platform.openLink(tradeOfferUrl(tradeId));
       return { ok: true as const };
     },
     'accounts:list': () => accountsView(ws().accounts.snapshot()),

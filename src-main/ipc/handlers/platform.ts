@@ -4,5 +4,6 @@
  * allowlist by the implementation before anything opens.
  */
 export interface Platform {
-  openExternal(url: string): Promise<void>;
+  /** Opens an allowlisted link in the system browser; anything else is dropped. */
+  openLink(url: string): Promise<void> | void;
 }
