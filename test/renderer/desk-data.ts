@@ -25,7 +25,7 @@ export function listing(i: number, over: Partial<ListingRow> = {}): ListingRow {
 }
 
 export function buyOrder(i: number, over: Partial<BuyOrderRow> = {}): BuyOrderRow {
-  return { sku: `${6000 + i};6`, account: MAIN, price: 300 + i, quantity: 5, active: 1, user_note: '', filled: 0, updatedAt: 0, ...over };
+  return { sku: `${6000 + i};6`, account: MAIN, price: 300 + i, quantity: 5, active: 1, user_note: '', filled: 0, quantityMayBeCut: false, updatedAt: 0, ...over };
 }
 
 export function trade(id: string, over: Partial<WatchedTradeView> = {}): WatchedTradeView {

@@ -4,9 +4,10 @@ import { useDraftsStore } from '../stores/drafts.ts';
 import { useNoticesStore } from '../stores/notices.ts';
 
 /**
- * Turns a trader's edits on ledger rows into draft changes. A row created in
- * this draft is edited by restating its create (latest wins); a row from the
- * ledger gets an edit or a delete. Nothing here reaches the service.
+ * Turns a trader's edits on ledger rows into draft changes, named by asset ID
+ * (listings) or SKU (buy orders). The draft's merge rules do the rest: an
+ * edit of a row created in the draft folds into its create, a delete of one
+ * drops it, and edits of the same row merge. Nothing here reaches the service.
  */
 export function useLedgerEdits() {
   const drafts = useDraftsStore();
@@ -18,63 +19,30 @@ export function useLedgerEdits() {
       const result = await drafts.addChanges(changes);
       if (result.errors.length > 0) {
         const first = result.errors[0];
-        notices.push('error', `${result.errors.length} of ${changes.length} not added: ${first?.field ?? ''} ${first?.message ?? ''}`);
+        const more = result.errors.length > 1 ? ` (and ${result.errors.length - 1} more)` : '';
+        notices.push('error', `Not added: ${first?.target ? `${first.target} — ` : ''}${first?.message ?? ''}${more}`);
       } else if (changes.length > 1) {
         notices.success(`${what}: ${result.added.toLocaleString()} changes in the draft.`);
       }
-      return true;
+      return result.errors.length === 0;
     } catch (err) {
       notices.error(err);
       return false;
     }
   }
 
-  function editListing(d: ListingDisplay, patch: ListingPending): Promise<boolean> {
-    const r = d.row;
-    if (d.change === 'create') {
-      const next = { ...r, ...patch };
-      return send([{
-        kind: 'listing.create', asset_id: r.asset_id, price: next.price, promoted: next.promoted, game: r.game,
-        ...(next.user_note === '' ? {} : { user_note: next.user_note }),
-        account: r.account,
-      }], 'Edited');
-    }
-    if (r.listing_id === null) {
-      notices.push('error', `Listing of asset ${r.asset_id} has no known listing ID, so it cannot be edited; delete and create it again.`);
-      return Promise.resolve(false);
-    }
-    return send([{ kind: 'listing.edit', listing_id: r.listing_id, ...(d.pending ?? {}), ...patch }], 'Edited');
-  }
+  const editListing = (d: ListingDisplay, patch: ListingPending) =>
+    send([{ kind: 'listing.edit', asset_id: d.row.asset_id, ...patch }], 'Edited');
 
-  /** Ledger rows get a delete; rows created in this draft simply leave it. */
-  async function deleteListings(rows: readonly ListingDisplay[]): Promise<void> {
-    await drafts.removeChanges(rows.filter((d) => d.change === 'create' && d.changeId !== null).map((d) => d.changeId as string));
-    await send(
-      rows.filter((d) => d.change !== 'create' && d.change !== 'delete').map((d) => ({ kind: 'listing.delete', asset_id: d.row.asset_id })),
-      'Marked for deletion',
-    );
-  }
+  /** Marks rows for deletion; a row created in this draft simply leaves it. */
+  const deleteListings = (rows: readonly ListingDisplay[]) =>
+    send(rows.filter((d) => d.change !== 'delete').map((d) => ({ kind: 'listing.delete', asset_id: d.row.asset_id })), 'Marked for deletion');
 
-  function editBuyOrder(d: BuyOrderDisplay, patch: BuyOrderPending): Promise<boolean> {
-    const r = d.row;
-    if (d.change === 'create') {
-      const next = { ...r, ...patch };
-      return send([{
-        kind: 'buyOrder.create', sku: r.sku, price: next.price, quantity: next.quantity,
-        ...(next.user_note === '' ? {} : { user_note: next.user_note }),
-        account: r.account,
-      }], 'Edited');
-    }
-    return send([{ kind: 'buyOrder.edit', sku: r.sku, ...(d.pending ?? {}), ...patch }], 'Edited');
-  }
+  const editBuyOrder = (d: BuyOrderDisplay, patch: BuyOrderPending) =>
+    send([{ kind: 'buyOrder.edit', sku: d.row.sku, ...patch }], 'Edited');
 
-  async function deleteBuyOrders(rows: readonly BuyOrderDisplay[]): Promise<void> {
-    await drafts.removeChanges(rows.filter((d) => d.change === 'create' && d.changeId !== null).map((d) => d.changeId as string));
-    await send(
-      rows.filter((d) => d.change !== 'create' && d.change !== 'delete').map((d) => ({ kind: 'buyOrder.delete', sku: d.row.sku })),
-      'Marked for deletion',
-    );
-  }
+  const deleteBuyOrders = (rows: readonly BuyOrderDisplay[]) =>
+    send(rows.filter((d) => d.change !== 'delete').map((d) => ({ kind: 'buyOrder.delete', sku: d.row.sku })), 'Marked for deletion');
 
   /** Takes the rows' changes out of the draft: they show the ledger's values again. */
   async function revert(rows: ReadonlyArray<{ changeId: string | null }>): Promise<void> {

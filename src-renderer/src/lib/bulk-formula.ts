@@ -10,44 +10,39 @@ import { formatCents } from '../../../src-main/core/money.ts';
 
 export type Rounding = 'nearest' | 'up' | 'down';
 
+/** Prices on a grid: every result is k × size + offset cents (size 100, offset 99 gives x.99). */
+export interface PriceStep {
+  readonly size: number;
+  readonly offset: number;
+}
+
 /** The new price of a row, or null when the operation does not touch prices. */
 export function priceAfter(price: number, op: BulkOp): number | null {
   switch (op.op) {
     case 'setPrice': return op.cents;
     case 'addCents': return price + op.cents;
-    case 'multiply': return multiplyCents(price, op.percent, op.rounding);
+    case 'multiply': return multiplyCents(price, op.percent, op.rounding, op.step);
     default: return null;
   }
 }
 
-/** price × percent / 100, rounded as asked, exactly. */
-export function multiplyCents(price: number, percent: number, rounding: Rounding): number {
-  const [num, den] = asFraction(percent);
-  const n = BigInt(price) * num;
-  const d = den * 100n;
-  const q = n / d;
-  const r = n % d;
-  const abs = r < 0n ? -r : r;
-  let result = q;
-  if (abs !== 0n) {
-    const positive = n >= 0n;
-    if (rounding === 'up') result = positive ? q + 1n : q;
-    else if (rounding === 'down') result = positive ? q : q - 1n;
-    else if (abs * 2n >= d) result = positive ? q + 1n : q - 1n;
-  }
-  return Number(result);
-}
-
-/** 95.5 → 955/10, from the number's shortest decimal text. */
-function asFraction(value: number): [bigint, bigint] {
-  const text = String(value);
-  const match = /^(\d+)(?:\.(\d+))?$/.exec(text);
-  if (!match) {
-    // Exponent notation (tiny or huge percentages): scale to micro-percent.
-    return [BigInt(Math.round(value * 1_000_000)), 1_000_000n];
-  }
-  const fraction = match[2] ?? '';
-  return [BigInt((match[1] ?? '0') + fraction), 10n ** BigInt(fraction.length)];
+/**
+ * price × percent / 100, rounded to the grid in the direction asked, the
+ * way the draft computes it: the percentage to four decimals, as an exact
+ * fraction over 1,000,000, in BigInt.
+ */
+export function multiplyCents(price: number, percent: number, rounding: Rounding, step: PriceStep = { size: 1, offset: 0 }): number {
+  const den = 1_000_000n;
+  const num = BigInt(Math.round(percent * 10_000)) * BigInt(price);
+  const size = BigInt(step.size) * den;
+  const y = num - BigInt(step.offset) * den;
+  let k = y / size;
+  if (y % size !== 0n && y < 0n) k -= 1n;
+  const remainder = y - k * size;
+  const down = k * BigInt(step.size) + BigInt(step.offset);
+  const up = remainder === 0n ? down : down + BigInt(step.size);
+  const chosen = rounding === 'down' ? down : rounding === 'up' ? up : 2n * remainder >= size ? up : down;
+  return Number(chosen);
 }
 
 export interface BulkPreview {
@@ -81,13 +76,27 @@ export function describeOp(op: BulkOp): string {
   switch (op.op) {
     case 'setPrice': return `Set price to ${formatCents(op.cents)}`;
     case 'addCents': return op.cents >= 0 ? `Raise price by ${formatCents(op.cents)}` : `Lower price by ${formatCents(-op.cents)}`;
-    case 'multiply': return `Price × ${op.percent}% (rounded ${op.rounding === 'nearest' ? 'to nearest cent' : op.rounding})`;
+    case 'multiply': return `Price × ${op.percent}% (${roundingText(op.rounding, op.step)})`;
     case 'setPromoted': return op.value === 1 ? 'Promote' : 'Stop promoting';
     case 'setNote': return `Set note to “${op.note}”`;
     case 'clearNote': return 'Clear note';
     case 'setActive': return op.value === 1 ? 'Resume' : 'Pause';
     case 'setQuantity': return `Set quantity to ${op.quantity}`;
   }
+}
+
+/** The price grids the bulk panel offers, by name. */
+export const PRICE_GRIDS: ReadonlyArray<{ id: string; label: string; step: PriceStep | undefined }> = [
+  { id: 'cent', label: 'any cent', step: undefined },
+  { id: 'nine', label: 'a price ending in 9¢', step: { size: 10, offset: 9 } },
+  { id: 'ninety-nine', label: 'a price ending in .99', step: { size: 100, offset: 99 } },
+  { id: 'dollar', label: 'a whole dollar', step: { size: 100, offset: 0 } },
+];
+
+function roundingText(rounding: Rounding, step: PriceStep | undefined): string {
+  const grid = PRICE_GRIDS.find((g) => g.step?.size === step?.size && g.step?.offset === step?.offset);
+  const to = grid?.label ?? `a grid of ${formatCents(step?.size ?? 1)} from ${formatCents(step?.offset ?? 0)}`;
+  return rounding === 'nearest' ? `to the nearest ${to.replace(/^an? /, '')}` : `rounded ${rounding} to ${to}`;
 }
 
 /**

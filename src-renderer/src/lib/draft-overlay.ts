@@ -3,7 +3,10 @@ import type { BuyOrderRow, ChangeView, ListingRow } from '../../../src-preload/c
 /**
  * Lays the current draft over the ledger so each row shows what it will
  * become (before → after) without the service having been touched. Changes
- * already applied (`done`) are in the ledger itself and are left out.
+ * are keyed by asset ID (listings) or SKU (buy orders). Changes already
+ * applied (`done`) are in the ledger itself and are left out. A stored edit
+ * carries every field; only the ones that differ from the ledger are shown
+ * as pending.
  */
 
 export type RowChange = 'create' | 'edit' | 'delete';
@@ -23,7 +26,7 @@ export interface BuyOrderPending {
 
 /** One row as the table shows it: the ledger's values plus the draft's. */
 export interface DisplayRow<Row, Pending> {
-  /** Stable row key: the asset ID of a listing, the SKU of a buy order. */
+  /** Stable row key, and the ID bulk operations name: the asset ID of a listing, the SKU of a buy order. */
   readonly key: string;
   readonly row: Row;
   readonly change: RowChange | null;
@@ -81,7 +84,10 @@ export function buildOverlay(changes: readonly ChangeView[]): DraftOverlay {
 /** Draft-created listings first (what the trader is working on), then the ledger. */
 export function overlayListings(rows: readonly ListingRow[], overlay: DraftOverlay, mainAccount: string): ListingDisplay[] {
   const out: ListingDisplay[] = [];
+  const listed = new Set(rows.map((row) => row.asset_id));
   for (const change of overlay.listingCreates) {
+    // Listing an asset again after deleting it: shown on the ledger's row below.
+    if (listed.has(change.target)) continue;
     const f = change.fields;
     out.push({
       key: change.target,
@@ -105,13 +111,14 @@ export function overlayListings(rows: readonly ListingRow[], overlay: DraftOverl
   }
   for (const row of rows) {
     const deleted = overlay.listingDeletes.get(row.asset_id);
-    const edited = row.listing_id === null ? undefined : overlay.listingEdits.get(row.listing_id);
-    const change = deleted ?? edited;
+    const edited = overlay.listingEdits.get(row.asset_id);
+    const relisted = deleted ? overlay.listingCreates.find((c) => c.target === row.asset_id) : undefined;
+    const change = relisted ?? deleted ?? edited;
     out.push({
       key: row.asset_id,
       row,
-      change: deleted ? 'delete' : edited ? 'edit' : null,
-      pending: edited && !deleted ? listingPending(edited.fields) : null,
+      change: relisted ? 'create' : deleted ? 'delete' : edited ? 'edit' : null,
+      pending: relisted ? listingPending(relisted.fields, row) : edited && !deleted ? listingPending(edited.fields, row) : null,
       changeId: change?.id ?? null,
       problem: change?.error ?? null,
     });
@@ -135,6 +142,7 @@ export function overlayBuyOrders(rows: readonly BuyOrderRow[], overlay: DraftOve
         active: 1,
         user_note: str(f.user_note) ?? '',
         filled: 0,
+        quantityMayBeCut: false,
         updatedAt: change.updatedAt,
       },
       change: 'create',
@@ -151,7 +159,7 @@ export function overlayBuyOrders(rows: readonly BuyOrderRow[], overlay: DraftOve
       key: row.sku,
       row,
       change: deleted ? 'delete' : edited ? 'edit' : null,
-      pending: edited && !deleted ? buyOrderPending(edited.fields) : null,
+      pending: edited && !deleted ? buyOrderPending(edited.fields, row) : null,
       changeId: change?.id ?? null,
       problem: change?.error ?? null,
     });
@@ -159,27 +167,28 @@ export function overlayBuyOrders(rows: readonly BuyOrderRow[], overlay: DraftOve
   return out;
 }
 
-function listingPending(f: Record<string, unknown>): ListingPending {
+/** The fields of a change that differ from the ledger's row: what the table marks as pending. */
+function listingPending(f: Record<string, unknown>, row: ListingRow): ListingPending {
   const p: ListingPending = {};
   const price = int(f.price);
   const promoted = flag(f.promoted);
   const note = str(f.user_note);
-  if (price !== undefined) p.price = price;
-  if (promoted !== undefined) p.promoted = promoted;
-  if (note !== undefined) p.user_note = note;
+  if (price !== undefined && price !== row.price) p.price = price;
+  if (promoted !== undefined && promoted !== row.promoted) p.promoted = promoted;
+  if (note !== undefined && note !== row.user_note) p.user_note = note;
   return p;
 }
 
-function buyOrderPending(f: Record<string, unknown>): BuyOrderPending {
+function buyOrderPending(f: Record<string, unknown>, row: BuyOrderRow): BuyOrderPending {
   const p: BuyOrderPending = {};
   const price = int(f.price);
   const quantity = int(f.quantity);
   const active = flag(f.active);
   const note = str(f.user_note);
-  if (price !== undefined) p.price = price;
-  if (quantity !== undefined) p.quantity = quantity;
-  if (active !== undefined) p.active = active;
-  if (note !== undefined) p.user_note = note;
+  if (price !== undefined && price !== row.price) p.price = price;
+  if (quantity !== undefined && quantity !== row.quantity) p.quantity = quantity;
+  if (active !== undefined && active !== row.active) p.active = active;
+  if (note !== undefined && note !== row.user_note) p.user_note = note;
   return p;
 }
 

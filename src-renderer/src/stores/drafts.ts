@@ -4,6 +4,7 @@ import type {
   BulkOp,
   BulkResult,
   ChangeInput,
+  ChannelOutput,
   ChangeView,
   CsvPreview,
   DraftSummary,
@@ -97,7 +98,7 @@ export const useDraftsStore = defineStore('drafts', () => {
   }
 
   /** Adds changes to the current draft; returns per-item errors for the form to show. */
-  async function addChanges(list: ChangeInput[]): Promise<{ added: number; errors: Array<{ index: number; field: string; message: string }> }> {
+  async function addChanges(list: ChangeInput[]): Promise<ChannelOutput<'drafts:addChanges'>> {
     const draftId = await ensureDraft();
     const result = await call('drafts:addChanges', { draftId, changes: list });
     await refreshCurrent();

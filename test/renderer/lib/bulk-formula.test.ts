@@ -13,6 +13,15 @@ describe('bulk formula preview', () => {
     expect(multiplyCents(10, 95, 'nearest')).toBe(10); // 9.5 rounds half up
   });
 
+  it('rounds onto a price grid the way the draft does', () => {
+    const nine = { size: 10, offset: 9 };
+    expect(multiplyCents(1000, 95, 'nearest', nine)).toBe(949);
+    expect(multiplyCents(1000, 95, 'up', nine)).toBe(959);
+    expect(multiplyCents(1000, 95, 'down', nine)).toBe(949);
+    expect(multiplyCents(1234, 100, 'up', { size: 100, offset: 99 })).toBe(1299);
+    expect(multiplyCents(1234, 100, 'down', { size: 100, offset: 0 })).toBe(1200);
+  });
+
   it('gives each operation’s new price, or null when prices are untouched', () => {
     expect(priceAfter(500, { op: 'setPrice', cents: 123 })).toBe(123);
     expect(priceAfter(500, { op: 'addCents', cents: -50 })).toBe(450);
@@ -39,7 +48,8 @@ describe('bulk formula preview', () => {
   it('reads back each operation in words, money through the one formatter', () => {
     expect(describeOp({ op: 'addCents', cents: -150 })).toBe('Lower price by $1.50');
     expect(describeOp({ op: 'setPrice', cents: 1234 })).toBe('Set price to $12.34');
-    expect(describeOp({ op: 'multiply', percent: 95, rounding: 'down' })).toBe('Price × 95% (rounded down)');
+    expect(describeOp({ op: 'multiply', percent: 95, rounding: 'down' })).toBe('Price × 95% (rounded down to any cent)');
+    expect(describeOp({ op: 'multiply', percent: 95, rounding: 'nearest', step: { size: 100, offset: 99 } })).toBe('Price × 95% (to the nearest price ending in .99)');
     expect(describeOp({ op: 'setActive', value: 0 })).toBe('Pause');
   });
 

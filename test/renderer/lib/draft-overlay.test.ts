@@ -12,7 +12,7 @@ const listing = (asset: string, id: string | null, price = 100): ListingRow => (
 
 describe('draft overlay on the ledger', () => {
   it('shows an edit’s new values beside the ledger’s (before → after)', () => {
-    const overlay = buildOverlay([change('listing.edit', 'L1', { listing_id: 'L1', price: 90, promoted: 1 })]);
+    const overlay = buildOverlay([change('listing.edit', '1', { listing_id: 'L1', asset_id: '1', price: 90, promoted: 1 })]);
     const [row] = overlayListings([listing('1', 'L1')], overlay, 'main');
     expect(row?.change).toBe('edit');
     expect(row?.row.price).toBe(100);
@@ -29,7 +29,7 @@ describe('draft overlay on the ledger', () => {
 
   it('marks deletes, which win over edits of the same listing', () => {
     const overlay = buildOverlay([
-      change('listing.edit', 'L1', { price: 90 }),
+      change('listing.edit', '1', { price: 90 }),
       change('listing.delete', '1', { asset_id: '1' }),
     ]);
     const [row] = overlayListings([listing('1', 'L1')], overlay, 'main');
@@ -39,8 +39,8 @@ describe('draft overlay on the ledger', () => {
 
   it('leaves out changes already applied, and shows why one failed', () => {
     const overlay = buildOverlay([
-      change('listing.edit', 'L1', { price: 90 }, 'done'),
-      change('listing.edit', 'L2', { price: 50 }, 'failed', 'price too low'),
+      change('listing.edit', '1', { price: 90 }, 'done'),
+      change('listing.edit', '2', { price: 50 }, 'failed', 'price too low'),
     ]);
     const rows = overlayListings([listing('1', 'L1'), listing('2', 'L2')], overlay, 'main');
     expect(rows[0]?.change).toBeNull();
@@ -48,17 +48,17 @@ describe('draft overlay on the ledger', () => {
   });
 
   it('lets the later change to the same target win', () => {
-    const overlay = buildOverlay([change('listing.edit', 'L1', { price: 90 }), change('listing.edit', 'L1', { price: 70 })]);
+    const overlay = buildOverlay([change('listing.edit', '1', { price: 90 }), change('listing.edit', '1', { price: 70 })]);
     expect(overlayListings([listing('1', 'L1')], overlay, 'main')[0]?.pending?.price).toBe(70);
   });
 
   it('reads field values defensively: wrong types are ignored, not shown', () => {
-    const overlay = buildOverlay([change('listing.edit', 'L1', { price: '90', promoted: 2, user_note: 'hi' })]);
+    const overlay = buildOverlay([change('listing.edit', '1', { price: '90', promoted: 2, user_note: 'hi' })]);
     expect(overlayListings([listing('1', 'L1')], overlay, 'main')[0]?.pending).toEqual({ user_note: 'hi' });
   });
 
   it('overlays buy orders by SKU, including pause and quantity', () => {
-    const order: BuyOrderRow = { sku: '5021;6', account: 'main', price: 300, quantity: 4, active: 1, user_note: '', filled: 1, updatedAt: 0 };
+    const order: BuyOrderRow = { sku: '5021;6', account: 'main', price: 300, quantity: 4, active: 1, user_note: '', filled: 1, quantityMayBeCut: false, updatedAt: 0 };
     const overlay = buildOverlay([
       change('buyOrder.edit', '5021;6', { active: 0, quantity: 2 }),
       change('buyOrder.create', '5002;6', { sku: '5002;6', price: 150, quantity: 3 }),
@@ -66,6 +66,22 @@ describe('draft overlay on the ledger', () => {
     const rows = overlayBuyOrders([order], overlay, 'main');
     expect(rows.map((r) => [r.key, r.change])).toEqual([['5002;6', 'create'], ['5021;6', 'edit']]);
     expect(rows[1]?.pending).toEqual({ active: 0, quantity: 2 });
+  });
+
+  it('marks as pending only the fields that differ from the ledger (stored edits carry every field)', () => {
+    const overlay = buildOverlay([change('listing.edit', '1', { listing_id: 'L1', price: 100, promoted: 1, user_note: '' })]);
+    expect(overlayListings([listing('1', 'L1')], overlay, 'main')[0]?.pending).toEqual({ promoted: 1 });
+  });
+
+  it('shows listing an asset again after deleting it on the ledger’s row, not as a second row', () => {
+    const overlay = buildOverlay([
+      change('listing.delete', '1', { asset_id: '1' }),
+      change('listing.create', '1', { asset_id: '1', price: 300, promoted: 0, game: '440' }),
+    ]);
+    const rows = overlayListings([listing('1', 'L1')], overlay, 'main');
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.change).toBe('create');
+    expect(rows[0]?.pending).toEqual({ price: 300 });
   });
 
   it('notes a delete-all in the draft', () => {

@@ -5,7 +5,7 @@ import { useDraftsStore } from '../../../src-renderer/src/stores/drafts.ts';
 import { flush, installFakeApi, type FakeApi } from '../fake-api.ts';
 
 function summary(id: string, updatedAt: number): DraftSummary {
-  return { id, name: `Draft ${id}`, createdAt: 0, updatedAt, changeCount: 0, failedCount: 0 };
+  return { id, name: `Draft ${id}`, createdAt: 0, updatedAt, changeCount: 0, failedCount: 0, unknownCount: 0, doneCount: 0 };
 }
 
 describe('drafts store', () => {
@@ -33,7 +33,7 @@ describe('drafts store', () => {
         changes.set(draftId, existing);
         return { added: list.length, errors: [] };
       },
-      'drafts:bulk': () => ({ changed: 2, refused: [] }),
+      'drafts:bulk': () => ({ changed: 2, matched: 2, refused: [] }),
       'drafts:discard': ({ draftId }) => {
         drafts = drafts.filter((d) => d.id !== draftId);
         return { ok: true };

@@ -24,11 +24,11 @@ describe('Listings screen', () => {
     fake = installFakeApi(
       deskHandlers({
         'listings:list': () => rows,
-        'drafts:list': () => [{ id: 'd1', name: 'Monday', createdAt: 0, updatedAt: 1, changeCount: changes.length, failedCount: 0 }],
+        'drafts:list': () => [{ id: 'd1', name: 'Monday', createdAt: 0, updatedAt: 1, changeCount: changes.length, failedCount: 0, unknownCount: 0, doneCount: 0 }],
         'drafts:changes': () => changes,
-        'drafts:bulk': ({ selection }) => ({ changed: 'ids' in selection ? selection.ids.length : 0, refused: [] }),
+        'drafts:bulk': ({ selection }) => ({ changed: 'ids' in selection ? selection.ids.length : 0, matched: 0, refused: [] }),
         'drafts:addChanges': ({ changes: list }) => {
-          list.forEach((c, i) => changes.push({ id: `c${i}`, kind: c.kind, target: 'listing_id' in c ? c.listing_id : '*', fields: { ...c }, status: 'pending', error: null, updatedAt: 0 }));
+          list.forEach((c, i) => changes.push({ id: `c${i}`, kind: c.kind, target: 'asset_id' in c ? (c.asset_id ?? '') : '', fields: { ...c }, status: 'pending', error: null, updatedAt: 0 }));
           return { added: list.length, errors: [] };
         },
       }),
@@ -71,7 +71,7 @@ describe('Listings screen', () => {
 
   it('shows the draft’s pending price as before → after', async () => {
     const wrapper = await mountListings();
-    changes.push({ id: 'c1', kind: 'listing.edit', target: 'L3', fields: { price: 250 }, status: 'pending', error: null, updatedAt: 0 });
+    changes.push({ id: 'c1', kind: 'listing.edit', target: '1003', fields: { listing_id: 'L3', price: 250, promoted: 0 }, status: 'pending', error: null, updatedAt: 0 });
     await useDraftsStore().load();
     await flushPromises();
     const cell = row(wrapper, '1003');
@@ -88,7 +88,7 @@ describe('Listings screen', () => {
     await editor.setValue('9.99');
     await editor.trigger('keydown', { key: 'Enter' });
     await flushPromises();
-    expect(fake.callsTo('drafts:addChanges')).toEqual([{ draftId: 'd1', changes: [{ kind: 'listing.edit', listing_id: 'L4', price: 999 }] }]);
+    expect(fake.callsTo('drafts:addChanges')).toEqual([{ draftId: 'd1', changes: [{ kind: 'listing.edit', asset_id: '1004', price: 999 }] }]);
   });
 
   it('says exactly what delete all removes before drafting it', async () => {
