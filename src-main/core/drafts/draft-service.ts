@@ -7,6 +7,7 @@ import { planBulk, type BulkDomain, type BulkOp, type RefusedRow, type Selection
 import { createLedgerCache, type LedgerView } from './ledger-view.ts';
 import { dependentsOf, mergeChange, type ChangeIssue, type MergeContext } from './merge.ts';
 import { applyPatch } from './patch.ts';
+import { reviewDraft, type DraftReview } from './review.ts';
 import { createPatchFolder, type PatchFolder } from './patch-folder.ts';
 import { createEntryIndex, liveEntries, liveEntry, overlay, type WorkingSet } from './working-set.ts';
 
@@ -61,14 +62,26 @@ export interface DraftService {
   /** The draft's changes in the order they were made (removed ones left out). */
   entries(draftId: string): DraftEntry[];
   addChanges(draftId: string, inputs: readonly unknown[]): AddChangesResult;
+  /**
+   * What `addChanges` would answer, storing nothing: the CSV import previews
+   * a file with the same rules it will be committed with.
+   */
+  checkChanges(draftId: string, inputs: readonly unknown[]): AddChangesResult;
   removeChanges(draftId: string, targets: readonly string[]): AddChangesResult;
   bulk(draftId: string, domain: BulkDomain, selection: Selection, op: BulkOp): BulkResult;
   /** Folds pending bulk patches into per-change rows now (apply and export call it). */
   flush(draftId: string): void;
+  /** The review: diff against the ledger, requests per endpoint, ETA, what delete-alls remove. */
+  review(draftId: string, page?: { offset?: number; limit?: number }): DraftReview;
   /** The in-memory draft and ledger, for review and CSV export (read-only use). */
   snapshot(draftId: string): { ws: WorkingSet; ledger: LedgerView };
   /** Re-reads these rows after another module changed them (apply). */
   refresh(draftId: string, targets: readonly string[]): void;
+  /**
+   * Writes a change as pending without the merge rules: for the apply's
+   * resolutions, which add what the trader chose (a delete before a create again).
+   */
+  putEntry(draftId: string, target: string, change: Change): void;
   on(event: 'changed', listener: (e: { draftId: string }) => void): Unsubscribe;
   dispose(): void;
 }
@@ -134,6 +147,42 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     return e ? { ...e, seq, status: 'dropped', error: null, batchId: null, updatedAt: now } : null;
   };
 
+  /** Merges inputs in order, each seeing the ones before it; returns the rows to write, storing nothing. */
+  function stage(ws: WorkingSet, inputs: readonly unknown[]) {
+    const ctx = contextOf(ws);
+    const errors: (ChangeIssue & { index: number })[] = [];
+    const staged = new Map<string, DraftEntry>();
+    // Later inputs see earlier ones: merge through an overlay, then write all at once.
+    const scratch = overlay(ws, staged);
+    const scratchCtx: MergeContext = { ...ctx, live: (t) => liveEntry(scratch, t), liveEntries: () => liveEntries(scratch) };
+    const now = store.clock.now();
+    let added = 0;
+    inputs.forEach((raw, index) => {
+      const parsed = changeInput.safeParse(raw);
+      if (!parsed.success) {
+        for (const issue of parsed.error.issues) {
+          errors.push({ index, target: targetHint(raw), field: issue.path.join('.') || 'change', message: issue.message });
+        }
+        return;
+      }
+      const outcome = mergeChange(parsed.data, scratchCtx);
+      if (!outcome.ok) {
+        for (const issue of outcome.issues) errors.push({ index, ...issue });
+        return;
+      }
+      for (const target of outcome.drop) {
+        const t = tombstone(scratch, target, scratch.nextSeq++, now);
+        if (t) staged.set(target, t);
+      }
+      for (const c of outcome.write) {
+        const e = entryOf(c, scratch.nextSeq++, now);
+        staged.set(e.target, e);
+      }
+      added += 1;
+    });
+    return { staged, errors, added, nextSeq: scratch.nextSeq };
+  }
+
   const service: DraftService = {
     list: () => repos.drafts.list().map((d) => summaryOf(d.draft_id)),
     create(name) {
@@ -160,39 +209,13 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     },
     addChanges(id, inputs) {
       const ws = load(id);
-      const ctx = contextOf(ws);
-      const errors: (ChangeIssue & { index: number })[] = [];
-      const staged = new Map<string, DraftEntry>();
-      // Later inputs see earlier ones: merge through an overlay, then write all at once.
-      const scratch = overlay(ws, staged);
-      const scratchCtx: MergeContext = { ...ctx, live: (t) => liveEntry(scratch, t), liveEntries: () => liveEntries(scratch) };
-      const now = store.clock.now();
-      let added = 0;
-      inputs.forEach((raw, index) => {
-        const parsed = changeInput.safeParse(raw);
-        if (!parsed.success) {
-          for (const issue of parsed.error.issues) {
-            errors.push({ index, target: targetHint(raw), field: issue.path.join('.') || 'change', message: issue.message });
-          }
-          return;
-        }
-        const outcome = mergeChange(parsed.data, scratchCtx);
-        if (!outcome.ok) {
-          for (const issue of outcome.issues) errors.push({ index, ...issue });
-          return;
-        }
-        for (const target of outcome.drop) {
-          const t = tombstone(scratch, target, scratch.nextSeq++, now);
-          if (t) staged.set(target, t);
-        }
-        for (const c of outcome.write) {
-          const e = entryOf(c, scratch.nextSeq++, now);
-          staged.set(e.target, e);
-        }
-        added += 1;
-      });
+      const { staged, errors, added, nextSeq } = stage(ws, inputs);
       commit(ws, [...staged.values()]);
-      ws.nextSeq = scratch.nextSeq;
+      ws.nextSeq = nextSeq;
+      return { added, errors };
+    },
+    checkChanges(id, inputs) {
+      const { errors, added } = stage(load(id), inputs);
       return { added, errors };
     },
     removeChanges(id, targets) {
@@ -230,11 +253,16 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
       folder.foldAll(id);
     },
     snapshot: (id) => ({ ws: load(id), ledger: ledger() }),
+    review: (id, page) => reviewDraft(load(id), ledger(), repos.accounts.main()?.account_id ?? '', page),
     refresh(id, targets) {
       const ws = sets.get(id);
       if (!ws) return;
       for (const e of repos.drafts.entriesFor(id, targets)) ws.entries.set(e);
       emitter.emit('changed', { draftId: id });
+    },
+    putEntry(id, target, change) {
+      const ws = load(id);
+      commit(ws, [{ ...entryOf(change, ws.nextSeq++, store.clock.now()), target }]);
     },
     on: (event, listener) => emitter.on(event, listener),
     dispose() {

@@ -53,7 +53,17 @@ export interface DraftsRepo {
   /** Inserts or replaces rows and stamps the draft as updated. */
   writeEntries(draftId: string, entries: readonly DraftEntry[]): void;
   deleteEntries(draftId: string, targets: readonly string[]): void;
+  /**
+   * Sets the status (and error) of these rows. `batchId`: undefined keeps the
+   * row's batch, null clears it.
+   */
   setStatus(draftId: string, targets: readonly string[], status: ChangeStatus, error?: ChangeError | null, batchId?: string | null): void;
+  /** Rows with one of these statuses (apply planning and recovery). */
+  entriesByStatus(draftId: string, statuses: readonly ChangeStatus[]): DraftEntry[];
+  /** Rows that belong to a journaled batch. */
+  entriesOfBatch(batchId: string): DraftEntry[];
+  /** Replaces a row's change in place (a resolution that adjusts it), keeping its seq. */
+  replaceChange(draftId: string, target: string, body: DraftEntry['change'], status: ChangeStatus): void;
   statusCounts(draftId: string): StatusCounts;
   patches(draftId: string): PatchRow[];
   addPatch(draftId: string, seq: number, body: PatchBody): number;
@@ -79,8 +89,11 @@ export function createDraftsRepo(store: Store): DraftsRepo {
       status = excluded.status, error = excluded.error, batch_id = excluded.batch_id, updated_at = excluded.updated_at`);
   const deleteEntry = db.prepare('DELETE FROM draft_changes WHERE draft_id = ? AND target = ?');
   const setStatusStmt = db.prepare(`
-    UPDATE draft_changes SET status = ?, error = ?, batch_id = coalesce(?, batch_id), updated_at = ?
+    UPDATE draft_changes SET status = ?, error = ?, batch_id = CASE WHEN ? THEN ? ELSE batch_id END, updated_at = ?
     WHERE draft_id = ? AND target = ?`);
+  const byBatch = db.prepare('SELECT * FROM draft_changes WHERE batch_id = ? ORDER BY seq');
+  const replaceStmt = db.prepare(`
+    UPDATE draft_changes SET body = ?, status = ?, error = NULL, batch_id = NULL, updated_at = ? WHERE draft_id = ? AND target = ?`);
   const countsStmt = db.prepare('SELECT status, count(*) AS n FROM draft_changes WHERE draft_id = ? GROUP BY status');
   const selectPatches = db.prepare('SELECT patch_id, seq, body FROM draft_patches WHERE draft_id = ? ORDER BY seq');
   const insertPatch = db.prepare('INSERT INTO draft_patches (draft_id, seq, body, created_at) VALUES (?, ?, ?, ?)');
@@ -132,11 +145,20 @@ export function createDraftsRepo(store: Store): DraftsRepo {
         touchStmt.run(store.clock.now(), id);
       });
     },
-    setStatus(id, targets, status, error = null, batchId = null) {
+    setStatus(id, targets, status, error = null, batchId = undefined) {
       const at = store.clock.now();
+      const errorText = error ? JSON.stringify(error) : null;
       store.transaction(() => {
-        for (const t of targets) setStatusStmt.run(status, error ? JSON.stringify(error) : null, batchId, at, id, t);
+        for (const t of targets) setStatusStmt.run(status, errorText, batchId === undefined ? 0 : 1, batchId ?? null, at, id, t);
       });
+    },
+    entriesByStatus(id, statuses) {
+      const sql = `SELECT * FROM draft_changes WHERE draft_id = ? AND status IN ${placeholders(statuses)} ORDER BY seq`;
+      return parseRows('draft_changes', entryRow, db.prepare(sql).all(id, ...statuses));
+    },
+    entriesOfBatch: (batchId) => parseRows('draft_changes', entryRow, byBatch.all(batchId)),
+    replaceChange(id, target, body, status) {
+      replaceStmt.run(JSON.stringify(body), status, store.clock.now(), id, target);
     },
     statusCounts(id) {
       const counts: StatusCounts = {};

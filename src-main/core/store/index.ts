@@ -3,6 +3,7 @@ import { createAccountsRepo, type AccountsRepo } from './accounts-repo.ts';
 import { createActivityRepo, type ActivityRepo } from './activity-repo.ts';
 import { createBuyOrdersRepo, type BuyOrdersRepo } from './buy-orders-repo.ts';
 import { createDraftsRepo, type DraftsRepo } from './drafts-repo.ts';
+import { createJournalRepo, type JournalRepo } from './journal-repo.ts';
 import { createListingsRepo, type ListingsRepo } from './listings-repo.ts';
 import { createSettingsRepo, type SettingsRepo } from './settings-repo.ts';
 import { createTradesRepo, type TradesRepo } from './trades-repo.ts';
@@ -19,6 +20,7 @@ export interface Repos {
   readonly settings: SettingsRepo;
   readonly activity: ActivityRepo;
   readonly drafts: DraftsRepo;
+  readonly journal: JournalRepo;
 }
 
 export function createRepos(store: Store): Repos {
@@ -30,6 +32,7 @@ export function createRepos(store: Store): Repos {
     settings: createSettingsRepo(store),
     activity: createActivityRepo(store),
     drafts: createDraftsRepo(store),
+    journal: createJournalRepo(store),
   };
 }
 

@@ -114,6 +114,7 @@ export const MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (draft_id, target)
       ) STRICT;
       CREATE INDEX draft_changes_status ON draft_changes (draft_id, status);
+      CREATE INDEX draft_changes_batch ON draft_changes (batch_id) WHERE batch_id IS NOT NULL;
       -- A bulk operation is stored as one row at once (fast and durable), then
       -- folded into draft_changes in small steps; see drafts/patches.ts.
       CREATE TABLE draft_patches (
@@ -138,7 +139,9 @@ export const MIGRATIONS: readonly Migration[] = [
         finished_at INTEGER
       ) STRICT;
       -- Written before a batch is sent (state 'sent') and after its outcome:
-      -- a 'sent' batch found on start has an unknown outcome.
+      -- a 'sent' batch found on start has an unknown outcome. 'split': refused
+      -- as a whole, its halves went on as new batches. 'resolved': the trader
+      -- chose what to do about its unknown outcome.
       CREATE TABLE apply_batches (
         batch_id TEXT PRIMARY KEY,
         run_id INTEGER NOT NULL REFERENCES apply_runs (run_id) ON DELETE CASCADE,
@@ -150,7 +153,7 @@ export const MIGRATIONS: readonly Migration[] = [
         targets TEXT NOT NULL,
         item_count INTEGER NOT NULL CHECK (item_count >= 1),
         state TEXT NOT NULL
-          CHECK (state IN ('planned', 'sent', 'done', 'failed', 'unknown', 'split')),
+          CHECK (state IN ('planned', 'sent', 'done', 'failed', 'unknown', 'split', 'resolved')),
         created_at INTEGER NOT NULL,
         sent_at INTEGER,
         outcome_at INTEGER,

@@ -1,0 +1,133 @@
+import { createEmitter, type Unsubscribe } from '../events.ts';
+import type { DraftService } from '../drafts/draft-service.ts';
+import type { Change } from '../drafts/change.ts';
+import type { BatchTask, Job, JobProgress, Scheduler } from '../scheduler/index.ts';
+import type { Store } from '../store/db.ts';
+import type { Repos } from '../store/index.ts';
+import type { RunRow } from '../store/journal-repo.ts';
+import { createJournal, type Journal } from './journal.ts';
+import { resumeTasks, type PhaseDeps } from './phases.ts';
+import { listUnknownOutcomes, recoverJournal, resolveUnknown, type ResolutionChoice, type UnknownOutcome } from './recovery.ts';
+
+/**
+ * Apply, exactly once: a draft becomes a scheduler job whose every batch is
+ * journaled before it is sent and after its outcome. On start, `recover()`
+ * turns batches sent without an outcome into unknown outcomes for the trader
+ * and resumes unfinished runs (batches never sent are sent).
+ */
+export interface ApplyProgress extends JobProgress {
+  readonly draftId: string;
+  readonly runId: number;
+}
+
+export interface ApplyHandle {
+  readonly runId: number;
+  readonly draftId: string;
+  readonly job: Job;
+  progress(): ApplyProgress;
+  /** Settles when the job ends and the run is closed in the journal. */
+  readonly done: Promise<ApplyProgress>;
+}
+
+export interface RecoveryResult {
+  readonly resumed: readonly ApplyHandle[];
+  readonly unknown: readonly UnknownOutcome[];
+}
+
+export interface ApplyServiceDeps {
+  store: Store;
+  repos: Repos;
+  drafts: DraftService;
+  scheduler: Pick<Scheduler, 'startJob'>;
+}
+
+export interface ApplyService {
+  /** Call once at start, before any apply. */
+  recover(): RecoveryResult;
+  /** Starts applying a draft's pending and failed changes (or returns the apply already running). */
+  apply(draftId: string): ApplyHandle;
+  handles(): ApplyHandle[];
+  byJob(jobId: string): ApplyHandle | undefined;
+  unknownOutcomes(): UnknownOutcome[];
+  /** Applies the trader's choice to an unknown outcome; returns what is left to resolve. */
+  resolve(batchId: string, choice: ResolutionChoice): UnknownOutcome[];
+  on(event: 'progress', listener: (p: ApplyProgress) => void): Unsubscribe;
+  on(event: 'unknownOutcomes', listener: (u: UnknownOutcome[]) => void): Unsubscribe;
+}
+
+export function createApplyService(deps: ApplyServiceDeps): ApplyService {
+  const { store, repos, drafts, scheduler } = deps;
+  const phaseDeps: PhaseDeps = { repos, touched: (draftId, targets) => drafts.refresh(draftId, targets) };
+  const journal: Journal = createJournal(store, phaseDeps);
+  const active = new Map<number, ApplyHandle>();
+  const emitter = createEmitter<{ progress: ApplyProgress; unknownOutcomes: UnknownOutcome[] }>();
+
+  function run(runRow: RunRow, tasks: readonly BatchTask[]): ApplyHandle {
+    const job = scheduler.startJob(tasks, {
+      lane: 'bulk',
+      beforeSend: (task) => journal.markSent(task.id),
+      onOutcome: (task, outcome) => {
+        const followUps = journal.recordOutcome(task.id, outcome);
+        if (outcome.status === 'unknown_outcome' || outcome.status === 'failed') emitter.emit('unknownOutcomes', listUnknownOutcomes(repos));
+        return followUps;
+      },
+    });
+    const withRun = (p: JobProgress): ApplyProgress => ({ ...p, draftId: runRow.draft_id, runId: runRow.run_id });
+    job.on('progress', (p) => emitter.emit('progress', withRun(p)));
+    const done = job.done.then((final) => {
+      journal.finishRun(runRow.run_id, final.state);
+      active.delete(runRow.run_id);
+      emitter.emit('unknownOutcomes', listUnknownOutcomes(repos));
+      return withRun(final);
+    });
+    const handle: ApplyHandle = { runId: runRow.run_id, draftId: runRow.draft_id, job, progress: () => withRun(job.progress()), done };
+    active.set(runRow.run_id, handle);
+    return handle;
+  }
+
+  function on(event: 'progress', listener: (p: ApplyProgress) => void): Unsubscribe;
+  function on(event: 'unknownOutcomes', listener: (u: UnknownOutcome[]) => void): Unsubscribe;
+  function on(event: 'progress' | 'unknownOutcomes', listener: (payload: never) => void): Unsubscribe {
+    return event === 'progress'
+      ? emitter.on('progress', listener as (p: ApplyProgress) => void)
+      : emitter.on('unknownOutcomes', listener as (u: UnknownOutcome[]) => void);
+  }
+
+  const service: ApplyService = {
+    recover() {
+      const runs = recoverJournal(store, repos, phaseDeps.touched);
+      const resumed = runs.filter((r) => !active.has(r.run_id)).map((r) => run(r, resumeTasks(r, phaseDeps)));
+      return { resumed, unknown: listUnknownOutcomes(repos) };
+    },
+    apply(draftId) {
+      const running = [...active.values()].find((h) => h.draftId === draftId);
+      if (running) return running;
+      const unfinished = repos.journal.runs({ state: 'running', draftId })[0];
+      if (unfinished) {
+        // Left by a crash and not yet recovered: recover first, so nothing sent is sent again.
+        service.recover();
+        const resumed = [...active.values()].find((h) => h.draftId === draftId);
+        if (resumed) return resumed;
+      }
+      drafts.flush(draftId);
+      const runRow = journal.startRun(draftId);
+      return run(runRow, resumeTasks(runRow, phaseDeps));
+    },
+    handles: () => [...active.values()],
+    byJob: (jobId) => [...active.values()].find((h) => h.job.id === jobId),
+    unknownOutcomes: () => listUnknownOutcomes(repos),
+    resolve(batchId, choice) {
+      resolveUnknown(batchId, choice, {
+        store,
+        repos,
+        touched: phaseDeps.touched,
+        addEntry: (draftId: string, target: string, change: Change) => drafts.putEntry(draftId, target, change),
+      });
+      const left = listUnknownOutcomes(repos);
+      emitter.emit('unknownOutcomes', left);
+      return left;
+    },
+    on,
+  };
+  return service;
+}

@@ -1,0 +1,221 @@
+import Papa from 'papaparse';
+import type { z } from 'zod';
+
+/**
+ * Reading and writing CSV for the ledgers and drafts, through papaparse.
+ * Every cell stays a string (`dynamicTyping: false`): asset IDs, listing IDs
+ * and account IDs are 64-bit numbers that a float would corrupt, so nothing
+ * here guesses types. Each import kind says which cells are numbers and
+ * converts them with the helpers below, then validates with the shared field
+ * rules. Rows keep the line of the file they start on, so a refusal can say
+ * "line 7" even when a quoted note spans several lines.
+ */
+
+/** A refused line: 1-based line in the file (the header is line 1 when it comes first). */
+export interface CsvLineError {
+  readonly line: number;
+  readonly reason: string;
+}
+
+/** One data row: its cells by (normalised) column name, empty cells left out. */
+export interface CsvRecord {
+  readonly line: number;
+  readonly cells: Readonly<Record<string, string>>;
+}
+
+export interface CsvColumns {
+  /** Every column the kind knows, in export order. */
+  readonly all: readonly string[];
+  /** Columns the header must name. */
+  readonly required: readonly string[];
+}
+
+export interface CsvTable {
+  readonly records: CsvRecord[];
+  readonly errors: CsvLineError[];
+}
+
+const BOM = '\uFEFF';
+
+/**
+ * Parses `text` whose first non-blank row is a header. A header that misses a
+ * required column or names an unknown one refuses the whole file: a column
+ * named "price" instead of "price_cents" must not import rows without prices.
+ */
+export function readCsv(text: string, columns: CsvColumns): CsvTable {
+  const body = text.startsWith(BOM) ? text.slice(1) : text;
+  if (body.trim() === '') return { records: [], errors: [{ line: 1, reason: 'the file is empty' }] };
+  const records: CsvRecord[] = [];
+  const errors: CsvLineError[] = [];
+  const lines = lineCounter(body);
+  let header: string[] | null = null;
+  let headerRefused = false;
+  let rowStart = 0;
+  Papa.parse<string[]>(body, {
+    delimiter: ',',
+    header: false,
+    dynamicTyping: false,
+    skipEmptyLines: false,
+    step: (result) => {
+      const line = lines.lineAt(rowStart, result.meta.linebreak);
+      rowStart = result.meta.cursor;
+      const cells = result.data;
+      if (headerRefused || cells.every((c) => c.trim() === '')) return;
+      if (result.errors.length > 0) {
+        for (const e of result.errors) errors.push({ line, reason: parserReason(e) });
+        return;
+      }
+      if (header === null) {
+        header = cells.map((c) => c.trim().toLowerCase());
+        const problems = headerProblems(header, columns);
+        if (problems.length > 0) errors.push({ line, reason: problems.join('; ') });
+        headerRefused = problems.length > 0;
+        return;
+      }
+      if (cells.length !== header.length) {
+        errors.push({ line, reason: `the row has ${cells.length} fields, the header has ${header.length}` });
+        return;
+      }
+      const named: Record<string, string> = {};
+      header.forEach((name, i) => {
+        const value = cells[i] as string;
+        if (value !== '') named[name] = value;
+      });
+      records.push({ line, cells: named });
+    },
+  });
+  if (header === null && errors.length === 0) errors.push({ line: 1, reason: 'the file has no header row' });
+  return { records: headerRefused ? [] : records, errors };
+}
+
+function headerProblems(header: readonly string[], columns: CsvColumns): string[] {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  header.forEach((name, i) => {
+    if (name === '') problems.push(`column ${i + 1} has no name`);
+    else if (seen.has(name)) problems.push(`column ${name} appears twice`);
+    else if (!columns.all.includes(name)) problems.push(`unknown column ${name} (known: ${columns.all.join(', ')})`);
+    seen.add(name);
+  });
+  for (const name of columns.required) if (!seen.has(name)) problems.push(`missing column ${name}`);
+  return problems;
+}
+
+function parserReason(e: Papa.ParseError): string {
+  if (e.code === 'MissingQuotes') return 'a quoted field is never closed (the rest of the file was read into it)';
+  if (e.code === 'InvalidQuotes') return 'a field has a stray quote; quote the whole field and double quotes inside it';
+  return e.message;
+}
+
+/** Counts line breaks incrementally: rows arrive in order, so the whole file is scanned once. */
+function lineCounter(text: string) {
+  let at = 0;
+  let line = 1;
+  return {
+    lineAt(offset: number, linebreak: string): number {
+      const br = linebreak || '\n';
+      for (let i = text.indexOf(br, at); i !== -1 && i < offset; i = text.indexOf(br, i + br.length)) line += 1;
+      at = Math.max(at, offset);
+      return line;
+    },
+  };
+}
+
+export type CellValue = string | number | boolean | null | undefined;
+
+/**
+ * Writes rows under a header in a fixed column order, quoting only where
+ * needed (commas, quotes, line breaks, edge spaces). Booleans are written
+ * 0/1 and integers in plain digits; a missing value is an empty cell.
+ */
+export function writeCsv(columns: readonly string[], rows: Iterable<Readonly<Record<string, CellValue>>>): string {
+  const data: string[][] = [];
+  for (const row of rows) data.push(columns.map((c) => cellText(row[c])));
+  return `${Papa.unparse({ fields: [...columns], data }, { newline: '\r\n', quotes: false })}\r\n`;
+}
+
+function cellText(value: CellValue): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'boolean') return value ? '1' : '0';
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value)) throw new RangeError(`not a whole number for CSV: ${value}`);
+    return String(value);
+  }
+  return value;
+}
+
+// Cell readers: each returns undefined for an absent cell, the converted value
+// when the text has the right shape, and the text itself otherwise, so the
+// field rule (not this file) words the refusal.
+
+/** Whole or decimal digits become a number ("12.5" is then refused as not whole); anything else stays text. */
+export function numberCell(raw: string | undefined): number | string | undefined {
+  const v = raw?.trim();
+  if (v === undefined || v === '') return undefined;
+  return /^[+-]?\d+(?:\.\d+)?$/.test(v) ? Number(v) : v;
+}
+
+/** "0"/"1" become 0/1; anything else stays text for the rule to refuse. */
+export function flagCell(raw: string | undefined): 0 | 1 | string | undefined {
+  const v = raw?.trim();
+  if (v === undefined || v === '') return undefined;
+  return v === '0' ? 0 : v === '1' ? 1 : v;
+}
+
+/** IDs, SKUs, game and account: trimmed text, never a number. */
+export function idCell(raw: string | undefined): string | undefined {
+  const v = raw?.trim();
+  return v === undefined || v === '' ? undefined : v;
+}
+
+/** Notes are kept exactly as written (spaces included). */
+export function textCell(raw: string | undefined): string | undefined {
+  return raw === undefined || raw === '' ? undefined : raw;
+}
+
+/** The CSV column a field of a change or ledger row is read from. */
+export function columnOf(field: string): string {
+  if (field === 'price') return 'price_cents';
+  if (field === 'change' || field === '') return 'kind';
+  return field;
+}
+
+const SCIENTIFIC = /^\d(?:[.,]\d+)?e\+?\d+$/i;
+
+/**
+ * "column: rule" for each issue of a failed parse. An ID a spreadsheet turned
+ * into 7.65612E+16 gets a hint, since that is the usual way it happens.
+ */
+export function issueReasons(issues: readonly z.core.$ZodIssue[], cells: Readonly<Record<string, string>>): string[] {
+  return issues.map((issue) => {
+    const column = columnOf(String(issue.path[0] ?? ''));
+    const raw = cells[column]?.trim() ?? '';
+    const hint = SCIENTIFIC.test(raw) ? ' (a spreadsheet turned it into a number; format the column as text)' : '';
+    return `${column}: ${issue.message}${hint}`;
+  });
+}
+
+/** One error per line, reasons joined, in line order: the import screen lists lines. */
+export function byLine(errors: readonly CsvLineError[]): CsvLineError[] {
+  const lines = new Map<number, string[]>();
+  for (const e of errors) {
+    const list = lines.get(e.line);
+    if (list) list.push(e.reason);
+    else lines.set(e.line, [e.reason]);
+  }
+  return [...lines.entries()].sort((a, b) => a[0] - b[0]).map(([line, reasons]) => ({ line, reason: reasons.join('; ') }));
+}
+
+/**
+ * Remembers the first line each key was seen on and reports later ones: two
+ * rows for one asset or SKU in one file are a mistake, not a merge.
+ */
+export function duplicateTracker() {
+  const first = new Map<string, number>();
+  return (key: string, line: number): number | null => {
+    const seen = first.get(key);
+    if (seen !== undefined) return seen;
+    first.set(key, line);
+    return null;
+  };
+}

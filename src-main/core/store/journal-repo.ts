@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { ENDPOINT_NAMES, type EndpointName, type RequestOf } from '../api/endpoints.ts';
+import { serializedApiErrorSchema } from '../api/errors.ts';
+import type { Store } from './db.ts';
+import { jsonColumn, parseRow, parseRows } from './sql.ts';
+
+/**
+ * The apply journal: one run per apply of a draft, one row per batch. A batch
+ * is written before it is sent and its outcome after, each in its own
+ * committed transaction, so the next start can tell a batch never sent
+ * (`planned`: send it) from one sent without a recorded outcome (`sent`:
+ * unknown outcome, for the trader to resolve).
+ */
+export const runState = z.enum(['running', 'finished', 'stopped', 'cancelled']);
+export type RunState = z.infer<typeof runState>;
+
+export const batchState = z.enum(['planned', 'sent', 'done', 'failed', 'unknown', 'split', 'resolved']);
+export type BatchState = z.infer<typeof batchState>;
+
+export const batchOutcome = z.object({
+  status: z.enum(['done', 'failed', 'unknown_outcome', 'stopped']),
+  error: serializedApiErrorSchema.optional(),
+});
+export type BatchOutcomeRecord = z.infer<typeof batchOutcome>;
+
+export const runRow = z.object({
+  run_id: z.number().int(),
+  draft_id: z.string(),
+  state: runState,
+  started_at: z.number().int(),
+  finished_at: z.number().int().nullable(),
+});
+export type RunRow = z.output<typeof runRow>;
+
+const endpointName = z.enum(ENDPOINT_NAMES as [EndpointName, ...EndpointName[]]);
+
+export const batchRow = z.object({
+  batch_id: z.string(),
+  run_id: z.number().int(),
+  parent_id: z.string().nullable(),
+  endpoint: endpointName,
+  proxy: z.string().nullable(),
+  phase: z.number().int(),
+  // The request as journaled; it was validated by the request schemas when planned.
+  input: jsonColumn(z.record(z.string(), z.unknown())),
+  targets: jsonColumn(z.array(z.string())),
+  item_count: z.number().int(),
+  state: batchState,
+  created_at: z.number().int(),
+  sent_at: z.number().int().nullable(),
+  outcome_at: z.number().int().nullable(),
+  outcome: jsonColumn(batchOutcome).nullable(),
+});
+export type BatchRow = z.output<typeof batchRow>;
+
+export interface NewBatch {
+  readonly runId: number;
+  readonly parentId: string | null;
+  readonly endpoint: EndpointName;
+  readonly proxy: string | null;
+  readonly phase: number;
+  readonly input: RequestOf<EndpointName>;
+  readonly targets: readonly string[];
+}
+
+export interface JournalRepo {
+  createRun(draftId: string): RunRow;
+  run(runId: number): RunRow | null;
+  runs(filter?: { state?: RunState; draftId?: string }): RunRow[];
+  finishRun(runId: number, state: Exclude<RunState, 'running'>): void;
+  insertBatch(batch: NewBatch): BatchRow;
+  batch(batchId: string): BatchRow | null;
+  batches(filter: { runId?: number; states?: readonly BatchState[] }): BatchRow[];
+  setBatchState(batchId: string, state: BatchState, outcome?: BatchOutcomeRecord | null): void;
+  deleteBatch(batchId: string): void;
+}
+
+export function createJournalRepo(store: Store): JournalRepo {
+  const { db } = store;
+  const insertRun = db.prepare("INSERT INTO apply_runs (draft_id, state, started_at) VALUES (?, 'running', ?)");
+  const selectRun = db.prepare('SELECT * FROM apply_runs WHERE run_id = ?');
+  const finishStmt = db.prepare('UPDATE apply_runs SET state = ?, finished_at = ? WHERE run_id = ?');
+  const insertBatchStmt = db.prepare(`
+    INSERT INTO apply_batches (batch_id, run_id, parent_id, endpoint, proxy, phase, input, targets, item_count, state, created_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'planned', ?)`);
+  const selectBatch = db.prepare('SELECT * FROM apply_batches WHERE batch_id = ?');
+  const setSent = db.prepare("UPDATE apply_batches SET state = 'sent', sent_at = coalesce(sent_at, ?) WHERE batch_id = ?");
+  const setState = db.prepare('UPDATE apply_batches SET state = ?, outcome_at = ?, outcome = ? WHERE batch_id = ?');
+  const setPlanned = db.prepare("UPDATE apply_batches SET state = 'planned', outcome = ? WHERE batch_id = ?");
+  const deleteStmt = db.prepare('DELETE FROM apply_batches WHERE batch_id = ?');
+
+  const repo: JournalRepo = {
+    createRun(draftId) {
+      const id = Number(insertRun.run(draftId, store.clock.now()).lastInsertRowid);
+      const row = repo.run(id);
+      if (!row) throw new Error('run vanished after insert');
+      return row;
+    },
+    run(id) {
+      const row = selectRun.get(id);
+      return row ? parseRow('apply_runs', runRow, row) : null;
+    },
+    runs(filter = {}) {
+      const where: string[] = [];
+      const params: string[] = [];
+      if (filter.state) {
+        where.push('state = ?');
+        params.push(filter.state);
+      }
+      if (filter.draftId) {
+        where.push('draft_id = ?');
+        params.push(filter.draftId);
+      }
+      const sql = `SELECT * FROM apply_runs ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY run_id`;
+      return parseRows('apply_runs', runRow, db.prepare(sql).all(...params));
+    },
+    finishRun(id, state) {
+      finishStmt.run(state, store.clock.now(), id);
+    },
+    insertBatch(b) {
+      const id = randomUUID();
+      const itemCount = Array.isArray((b.input as { items?: unknown }).items) ? (b.input as { items: unknown[] }).items.length : 1;
+      insertBatchStmt.run(id, b.runId, b.parentId, b.endpoint, b.proxy, b.phase, JSON.stringify(b.input), JSON.stringify(b.targets), itemCount, store.clock.now());
+      const row = repo.batch(id);
+      if (!row) throw new Error('batch vanished after insert');
+      return row;
+    },
+    batch(id) {
+      const row = selectBatch.get(id);
+      return row ? parseRow('apply_batches', batchRow, row) : null;
+    },
+    batches(filter) {
+      const where: string[] = [];
+      const params: (string | number)[] = [];
+      if (filter.runId !== undefined) {
+        where.push('run_id = ?');
+        params.push(filter.runId);
+      }
+      if (filter.states) {
+        where.push(`state IN (${filter.states.map(() => '?').join(', ')})`);
+        params.push(...filter.states);
+      }
+      const sql = `SELECT * FROM apply_batches ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY rowid`;
+      return parseRows('apply_batches', batchRow, db.prepare(sql).all(...params));
+    },
+    setBatchState(id, state, outcome = null) {
+      if (state === 'sent') setSent.run(store.clock.now(), id);
+      else if (state === 'planned') setPlanned.run(outcome ? JSON.stringify(outcome) : null, id);
+      else setState.run(state, store.clock.now(), outcome ? JSON.stringify(outcome) : null, id);
+    },
+    deleteBatch(id) {
+      deleteStmt.run(id);
+    },
+  };
+  return repo;
+}

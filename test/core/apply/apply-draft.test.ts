@@ -1,0 +1,181 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { applyFixture } from './support.ts';
+
+// A minute of the service lasts 0.1 s.
+const start = applyFixture(600);
+
+describe('applying a draft against the sandbox', () => {
+  it('applies creates (main and linked), edits, deletes, a relist and buy orders; the ledger matches the service', async () => {
+    const s = await start();
+    const { sandbox } = s.live;
+    const linked = sandbox.accounts.linked[0] as string;
+    const listed = sandbox.admin.seedListings(150);
+    s.adopt(listed);
+    const free = sandbox.admin.inventory().slice(0, 230);
+    const freeLinked = sandbox.admin.inventory(linked).slice(0, 20);
+    sandbox.admin.setBalance(100_000_000);
+    const { id } = s.drafts.create('mixed');
+    const r = s.drafts.addChanges(id, [
+      ...free.map((a) => ({ kind: 'listing.create', asset_id: a.asset_id, price: 300, promoted: 0, game: a.game })),
+      ...freeLinked.map((a) => ({ kind: 'listing.create', asset_id: a.asset_id, price: 400, promoted: 1, account: linked })),
+      ...listed.slice(0, 100).map((l) => ({ kind: 'listing.edit', listing_id: l.listing_id, price: l.price + 7 })),
+      ...listed.slice(100, 140).map((l) => ({ kind: 'listing.delete', asset_id: l.asset_id })),
+      // List asset of listing 140 again at another price: delete, then create.
+      { kind: 'listing.delete', asset_id: listed[140]?.asset_id },
+      { kind: 'listing.create', asset_id: listed[140]?.asset_id, price: 999, promoted: 1 },
+      { kind: 'buyOrder.create', sku: '5021;6', price: 180, quantity: 3 },
+    ]);
+    expect(r.errors).toEqual([]);
+    const review = s.drafts.review(id);
+    expect(review.requestsPerEndpoint).toEqual({ create_listing: 5, edit_listing: 1, delete_listing: 1, create_buy_order: 1 });
+    // Five creates fit in one minute's window of create_listing: the limits allow it at once.
+    expect(review.etaMs).toBe(0);
+
+    const handle = s.apply.apply(id);
+    const final = await handle.done;
+    expect(final).toMatchObject({ state: 'done', itemsFailed: 0, itemsUnknown: 0 });
+    expect(s.drafts.entries(id).every((e) => e.status === 'done')).toBe(true);
+
+    const service = new Map(sandbox.admin.listings().filter((l) => l.state === 'active').map((l) => [l.asset_id, l]));
+    const ledger = s.t.repos.listings.all();
+    expect(ledger.length).toBe(service.size);
+    for (const row of ledger) {
+      const l = service.get(row.asset_id);
+      expect(l, row.asset_id).toBeDefined();
+      expect([row.listing_id, row.price, row.promoted, row.account]).toEqual([l?.listing_id, l?.price, l?.promoted, l?.account]);
+    }
+    expect(s.t.repos.listings.get(listed[140]?.asset_id ?? '')?.price).toBe(999);
+    expect(s.t.repos.buyOrders.get('5021;6')).toMatchObject({ quantity: 3, quantity_may_be_cut: true });
+    expect(sandbox.log.counters.duplicateCreates).toBe(0);
+
+    // Every request that changed something is in the activity log with its outcome, and the key is nowhere.
+    const writes = sandbox.log.requests.filter((q) => q.status === 200 && q.endpoint !== null);
+    const activity = s.t.repos.activity.list({ limit: 5_000 });
+    expect(activity.length).toBe(writes.length);
+    expect(activity.every((a) => a.status === 'done')).toBe(true);
+    expect(activity.reduce((n, a) => n + a.item_count, 0)).toBe(free.length + freeLinked.length + 100 + 41 + 1 + 1);
+    s.t.store.db.exec('PRAGMA wal_checkpoint(FULL)');
+    for (const file of [s.t.path, `${s.t.path}-wal`]) {
+      expect(readFileSync(file).includes(Buffer.from(sandbox.apiKey))).toBe(false);
+    }
+  });
+
+  it('splits a refused batch in halves until the bad item is alone; the rest is done', async () => {
+    const s = await start();
+    const { sandbox } = s.live;
+    const free = sandbox.admin.inventory().slice(0, 40);
+    const { id } = s.drafts.create('one bad');
+    // Asset 1 is not in the inventory: the service refuses any batch that names it.
+    s.drafts.addChanges(id, free.map((a, i) => ({ kind: 'listing.create', asset_id: i === 17 ? '1' : a.asset_id, price: 250, promoted: 0 })));
+    const final = await s.apply.apply(id).done;
+    expect(final).toMatchObject({ state: 'done', itemsDone: 39, itemsFailed: 1 });
+    const failed = s.drafts.entries(id).filter((e) => e.status === 'failed');
+    expect(failed.map((e) => e.target)).toEqual(['L:1']);
+    expect(failed[0]?.error?.message).toMatch(/not in the inventory/);
+    expect(s.t.repos.listings.count()).toBe(39);
+    // 40 → 20 → 10 → 5 → 3 → 2 → 1: each refused half costs one request.
+    const creates = sandbox.log.requests.filter((q) => q.endpoint === 'create_listing');
+    expect(creates.filter((q) => q.status === 400).length).toBeGreaterThanOrEqual(5);
+    expect(creates.filter((q) => q.status === 400).length).toBeLessThanOrEqual(7);
+  });
+
+  it('fails an item the create response does not list, and keeps it in the draft', async () => {
+    const s = await start();
+    const { sandbox } = s.live;
+    const free = sandbox.admin.inventory().slice(0, 5);
+    // Listed elsewhere (not in our ledger): the service skips it as a duplicate.
+    sandbox.admin.seedListings(1);
+    const taken = free[0]?.asset_id as string;
+    const { id } = s.drafts.create('taken');
+    s.drafts.addChanges(id, free.map((a) => ({ kind: 'listing.create', asset_id: a.asset_id, price: 250, promoted: 0 })));
+    const final = await s.apply.apply(id).done;
+    expect(final.itemsDone).toBe(5);
+    const entries = new Map(s.drafts.entries(id).map((e) => [e.target, e]));
+    expect(entries.get(`L:${taken}`)).toMatchObject({ status: 'failed', error: { message: expect.stringMatching(/does not list/) } });
+    expect(s.t.repos.listings.count()).toBe(4);
+    // Applying again sends only what failed.
+    const again = await s.apply.apply(id).done;
+    expect(again.itemsTotal).toBe(1);
+  });
+
+  it('shows a lost create response as an unknown outcome and never sends it again by itself', async () => {
+    const s = await start();
+    const { sandbox } = s.live;
+    const listed = sandbox.admin.seedListings(10);
+    const free = sandbox.admin.inventory().slice(0, 30);
+    s.adopt(listed);
+    const { id } = s.drafts.create('lossy');
+    s.drafts.addChanges(id, [
+      ...free.map((a) => ({ kind: 'listing.create', asset_id: a.asset_id, price: 250, promoted: 0 })),
+      ...listed.map((l) => ({ kind: 'listing.edit', asset_id: l.asset_id, price: 77 })),
+    ]);
+    sandbox.faults.set({ dropAfterProcess: { endpoints: ['create_listing', 'edit_listing'], count: 2 } });
+    const final = await s.apply.apply(id).done;
+    expect(final).toMatchObject({ state: 'done', itemsUnknown: 40 });
+    const unknown = s.apply.unknownOutcomes();
+    expect(unknown.map((u) => [u.endpoint, u.items.length, u.choices.map((c) => c.id)]).sort()).toEqual([
+      ['create_listing', 30, ['recreate', 'mark_done', 'drop']],
+      ['edit_listing', 10, ['send_again', 'mark_done', 'drop']],
+    ]);
+    expect(unknown.find((u) => u.endpoint === 'edit_listing')?.choices[0]?.safe).toBe(true);
+    // A second apply leaves unknown changes alone.
+    const before = sandbox.log.requests.length;
+    await s.apply.apply(id).done;
+    expect(sandbox.log.requests.length).toBe(before);
+
+    // Resolve: the creates are deleted by asset and made again; the edits sent again.
+    for (const u of unknown) s.apply.resolve(u.id, u.endpoint === 'create_listing' ? 'recreate' : 'send_again');
+    expect(s.apply.unknownOutcomes()).toEqual([]);
+    const resolved = await s.apply.apply(id).done;
+    expect(resolved).toMatchObject({ itemsFailed: 0, itemsUnknown: 0 });
+    expect(s.drafts.entries(id).every((e) => e.status === 'done')).toBe(true);
+    expect(sandbox.log.counters.duplicateCreates).toBe(0);
+    const live = sandbox.admin.listings().filter((l) => l.state === 'active');
+    expect(live.length).toBe(40);
+    for (const row of s.t.repos.listings.all()) {
+      expect(live.find((l) => l.asset_id === row.asset_id)?.listing_id).toBe(row.listing_id);
+    }
+  });
+
+  it('marks a lost create as done with its listing ID unknown (flagged), or drops it', async () => {
+    const s = await start();
+    const { sandbox } = s.live;
+    const free = sandbox.admin.inventory().slice(0, 2);
+    const { id } = s.drafts.create('d');
+    s.drafts.addChanges(id, [{ kind: 'listing.create', asset_id: free[0]?.asset_id, price: 250, promoted: 0 }]);
+    sandbox.faults.set({ dropAfterProcess: { endpoints: ['create_listing'], count: 1 } });
+    await s.apply.apply(id).done;
+    const [u] = s.apply.unknownOutcomes();
+    s.apply.resolve(u?.id ?? '', 'mark_done');
+    expect(s.t.repos.listings.get(free[0]?.asset_id ?? '')).toMatchObject({ listing_id: null, id_unknown: true });
+    // An edit of it is refused: its ID is unknown.
+    const r = s.drafts.addChanges(id, [{ kind: 'listing.edit', asset_id: free[0]?.asset_id, price: 1 }]);
+    expect(r.errors[0]?.field).toBe('listing_id');
+    expect(() => s.apply.resolve(u?.id ?? '', 'drop')).toThrow(/no unresolved/);
+  });
+
+  it('runs a delete-all before anything else and shows what it removes', async () => {
+    const s = await start();
+    const { sandbox } = s.live;
+    const listed = sandbox.admin.seedListings(12);
+    s.adopt(listed);
+    sandbox.admin.setListingState(listed[0]?.listing_id ?? '', 'inactive');
+    s.adopt([{ ...(listed[0] as (typeof listed)[number]), state: 'inactive' }]);
+    const { id } = s.drafts.create('reset');
+    s.drafts.addChanges(id, [
+      { kind: 'listing.deleteAll', active_only: true },
+      // Listing an asset of the ledger again is allowed once the delete-all removes it.
+      { kind: 'listing.create', asset_id: listed[5]?.asset_id, price: 111, promoted: 0 },
+    ]);
+    const review = s.drafts.review(id);
+    expect(review.removes).toEqual({ listings: 11, buyOrders: 0 });
+    expect(review.rows[0]).toMatchObject({ kind: 'listing.deleteAll', fields: [{ field: 'listings', before: 11, after: 0 }] });
+    await s.apply.apply(id).done;
+    const order = sandbox.log.requests.filter((q) => q.endpoint !== null).map((q) => q.endpoint);
+    expect(order).toEqual(['delete_all_listings', 'create_listing']);
+    expect(s.t.repos.listings.all().map((l) => [l.asset_id, l.price]).sort()).toEqual(
+      [[listed[0]?.asset_id, listed[0]?.price], [listed[5]?.asset_id, 111]].sort(),
+    );
+  });
+});

@@ -1,0 +1,58 @@
+import { afterEach } from 'vitest';
+import { createApplyService, type ApplyService } from '../../../src-main/core/apply/apply-draft.ts';
+import { createDraftService, type DraftService } from '../../../src-main/core/drafts/draft-service.ts';
+import type { SandboxListing } from '../../../src-main/sandbox/index.ts';
+import { startLive, type Live } from '../scheduler/support/live.ts';
+import { tempStore, type TempStore } from '../store/temp-store.ts';
+
+/**
+ * The apply stack as the app wires it: a profile store in a temp folder, the
+ * draft and apply services, and the real scheduler and client against the
+ * sandbox over HTTP, on one scaled clock.
+ */
+export interface ApplyStack {
+  live: Live;
+  t: TempStore;
+  drafts: DraftService;
+  apply: ApplyService;
+  /** Puts sandbox listings into the ledger, as a CSV import of existing listings would. */
+  adopt(listings: readonly Readonly<SandboxListing>[]): void;
+  /** A new process on the same file: new services, nothing in memory. */
+  restart(): void;
+}
+
+export function applyFixture(scale: number): () => Promise<ApplyStack> {
+  let stack: ApplyStack | undefined;
+  afterEach(async () => {
+    stack?.drafts.dispose();
+    await stack?.live.close();
+    stack?.t.dispose();
+    stack = undefined;
+  });
+  return async () => {
+    const live = await startLive(scale);
+    const t = tempStore({ clock: live.clock, seedAccounts: false });
+    t.repos.accounts.upsert({ account_id: live.sandbox.accounts.main, kind: 'main' });
+    for (const id of live.sandbox.accounts.linked) t.repos.accounts.upsert({ account_id: id, kind: 'linked' });
+    const make = () => {
+      const drafts = createDraftService({ store: t.store, repos: t.repos });
+      return { drafts, apply: createApplyService({ store: t.store, repos: t.repos, drafts, scheduler: live.scheduler }) };
+    };
+    const s: ApplyStack = {
+      live, t, ...make(),
+      adopt(listings) {
+        t.repos.listings.upsertMany(listings.map((l) => ({
+          asset_id: l.asset_id, listing_id: l.listing_id, sku: l.sku, price: l.price, promoted: l.promoted,
+          game: l.game, user_note: l.user_note ?? '', account: l.account, state: l.state,
+        })));
+      },
+      restart() {
+        s.drafts.dispose();
+        t.reopen();
+        Object.assign(s, make());
+      },
+    };
+    stack = s;
+    return s;
+  };
+}

@@ -1,0 +1,75 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { BUY_ORDER_CUT_NOTE } from '../../../src-main/core/drafts/review.ts';
+import { draftFixture, ledgerListing, LINKED, MAIN, type DraftFixture } from './fixtures.ts';
+
+let f: DraftFixture;
+afterEach(() => f.dispose());
+
+describe('draft review', () => {
+  it('shows before → after per field against the ledger', () => {
+    f = draftFixture();
+    f.t.repos.listings.upsertMany([ledgerListing('1', { price: 500, user_note: 'old' }), ledgerListing('2')]);
+    f.t.repos.buyOrders.upsert({ sku: 'a;1', account: MAIN, price: 100, quantity: 2 });
+    const { id } = f.drafts.create('d');
+    f.drafts.addChanges(id, [
+      { kind: 'listing.edit', asset_id: '1', price: 450, user_note: '' },
+      { kind: 'listing.delete', asset_id: '2' },
+      { kind: 'listing.create', asset_id: '3', price: 120, promoted: 1, account: LINKED },
+      { kind: 'buyOrder.edit', sku: 'a;1', active: 0 },
+      { kind: 'buyOrder.create', sku: 'b;1', price: 10, quantity: 5 },
+    ]);
+    const r = f.drafts.review(id);
+    expect(r.rows.map((row) => [row.changeId, row.fields, row.note])).toEqual([
+      ['L:1', [{ field: 'price', before: 500, after: 450 }, { field: 'user_note', before: 'old', after: '' }], null],
+      ['LD:2', [{ field: 'listing', before: 'L2', after: null }, { field: 'price', before: 1000, after: null }], null],
+      ['L:3', [
+        { field: 'price', before: null, after: 120 }, { field: 'promoted', before: null, after: 1 },
+        { field: 'game', before: null, after: '440' }, { field: 'account', before: null, after: LINKED },
+      ], null],
+      ['B:a;1', [{ field: 'active', before: 1, after: 0 }], null],
+      ['B:b;1', [
+        { field: 'price', before: null, after: 10 }, { field: 'quantity', before: null, after: 5 }, { field: 'account', before: null, after: MAIN },
+      ], BUY_ORDER_CUT_NOTE],
+    ]);
+    expect(r.requestsPerEndpoint).toEqual({ edit_listing: 1, delete_listing: 1, create_listing: 1, edit_buy_order: 1, create_buy_order: 1 });
+    expect(r.counts).toEqual({ pending: 5 });
+  });
+
+  it('counts requests per endpoint, proxy and phase, and gives the ETA the limits allow', () => {
+    f = draftFixture();
+    const rows = Array.from({ length: 600 }, (_, i) => ledgerListing(String(10_000 + i)));
+    f.t.repos.listings.upsertMany(rows);
+    const { id } = f.drafts.create('d');
+    // 600 deletes (6 requests) then the same 600 assets listed again (6 requests, after the deletes),
+    // and 1,000 new listings (10 requests) beside the deletes.
+    f.drafts.addChanges(id, [
+      ...rows.map((r) => ({ kind: 'listing.delete', asset_id: r.asset_id })),
+      ...rows.map((r) => ({ kind: 'listing.create', asset_id: r.asset_id, price: 99, promoted: 0 })),
+      ...Array.from({ length: 1_000 }, (_, i) => ({ kind: 'listing.create', asset_id: String(50_000 + i), price: 99, promoted: 0 })),
+      { kind: 'listing.deleteAll', active_only: true },
+    ]);
+    const r = f.drafts.review(id, { limit: 10 });
+    expect(r.rows).toHaveLength(10);
+    expect(r.totalRows).toBe(1_001 + 600);
+    // The delete-all replaced the 600 deletes; the creates of ledger assets now wait only for it.
+    expect(r.requestsPerEndpoint).toEqual({ delete_all_listings: 1, create_listing: 16 });
+    // Phase 0: one delete-all (0 s). Phase 1: 16 creates at 5/min → (ceil(16/5) − 1) × 60 s.
+    expect(r.etaMs).toBe(3 * 60_000);
+    expect(r.removes).toEqual({ listings: 600, buyOrders: 0 });
+  });
+
+  it('runs relists after their deletes in the ETA', () => {
+    f = draftFixture();
+    const rows = Array.from({ length: 600 }, (_, i) => ledgerListing(String(10_000 + i)));
+    f.t.repos.listings.upsertMany(rows);
+    const { id } = f.drafts.create('d');
+    f.drafts.addChanges(id, [
+      ...rows.map((r) => ({ kind: 'listing.delete', asset_id: r.asset_id })),
+      ...rows.map((r) => ({ kind: 'listing.create', asset_id: r.asset_id, price: 99, promoted: 0 })),
+    ]);
+    const r = f.drafts.review(id, { limit: 0 });
+    expect(r.requestsPerEndpoint).toEqual({ delete_listing: 6, create_listing: 6 });
+    // 6 deletes: 60 s; then 6 creates: 60 s.
+    expect(r.etaMs).toBe(2 * 60_000);
+  });
+});
