@@ -190,6 +190,7 @@ export function issueReasons(issues: readonly z.core.$ZodIssue[], cells: Readonl
   return issues.map((issue) => {
     const column = columnOf(String(issue.path[0] ?? ''));
     const raw = cells[column]?.trim() ?? '';
+    if (issue.code === 'invalid_type' && cells[column] === undefined) return `${column}: is required`;
     const hint = SCIENTIFIC.test(raw) ? ' (a spreadsheet turned it into a number; format the column as text)' : '';
     return `${column}: ${issue.message}${hint}`;
   });

@@ -1,0 +1,89 @@
+import { DEFAULT_GAME } from '../api/fields.ts';
+import { listingInput, type ListingRow } from '../store/listings-repo.ts';
+import type { z } from 'zod';
+import { changeInput, type ChangeInput } from './change.ts';
+import { listingLockReason, rowAccount, type ImportContext } from './csv-context.ts';
+import {
+  duplicateTracker, flagCell, idCell, issueReasons, numberCell, textCell, writeCsv,
+  type CsvColumns, type CsvLineError, type CsvRecord,
+} from './csv-format.ts';
+import { definedOf } from './merge.ts';
+
+/**
+ * The listings ledger as CSV. A row with a `listing_id` names a listing that
+ * is already on the market (made on the website or by another tool): importing
+ * it adopts it into the ledger, which is how a trader brings listings under
+ * the app's control, since the service cannot list them back. A row without
+ * one is an asset to list: it becomes a `listing.create` in a draft.
+ */
+export const LISTING_COLUMNS: CsvColumns = {
+  all: ['listing_id', 'asset_id', 'sku', 'price_cents', 'promoted', 'game', 'user_note', 'account', 'state'],
+  required: ['asset_id', 'price_cents'],
+};
+
+export function listingsToCsv(rows: Iterable<ListingRow>): string {
+  const out = [];
+  for (const r of rows) {
+    out.push({
+      listing_id: r.listing_id, asset_id: r.asset_id, sku: r.sku, price_cents: r.price, promoted: r.promoted,
+      game: r.game, user_note: r.user_note, account: r.account, state: r.state,
+    });
+  }
+  return writeCsv(LISTING_COLUMNS.all, out);
+}
+
+export type AdoptedListing = z.output<typeof listingInput>;
+
+export interface ListingsImport {
+  readonly adopt: { readonly line: number; readonly row: AdoptedListing }[];
+  /** Draft inputs (`listing.create`), each with its line. */
+  readonly create: { readonly line: number; readonly input: ChangeInput }[];
+  readonly errors: CsvLineError[];
+}
+
+/** Sorts rows into adoptions and creates, refusing each bad row with every reason it has. */
+export function readListingsImport(records: readonly CsvRecord[], ctx: ImportContext): ListingsImport {
+  const result: ListingsImport = { adopt: [], create: [], errors: [] };
+  const seenAsset = duplicateTracker();
+  const seenListing = duplicateTracker();
+  for (const { line, cells } of records) {
+    const reasons: string[] = [];
+    const asset = idCell(cells.asset_id);
+    const listingId = idCell(cells.listing_id);
+    const firstAsset = asset === undefined ? null : seenAsset(asset, line);
+    if (firstAsset !== null) reasons.push(`asset_id: ${asset} is on line ${firstAsset} already`);
+    const firstListing = listingId === undefined ? null : seenListing(listingId, line);
+    if (firstListing !== null) reasons.push(`listing_id: ${listingId} is on line ${firstListing} already`);
+    const owner = rowAccount(idCell(cells.account), ctx);
+    if (owner.reason) reasons.push(owner.reason);
+    const fields = {
+      asset_id: asset, price: numberCell(cells.price_cents), promoted: flagCell(cells.promoted) ?? 0,
+      game: idCell(cells.game) ?? DEFAULT_GAME, user_note: textCell(cells.user_note), account: owner.account, sku: idCell(cells.sku),
+    };
+    if (listingId !== undefined) {
+      const parsed = listingInput.safeParse({ ...fields, listing_id: listingId, state: idCell(cells.state) });
+      if (!parsed.success) reasons.push(...issueReasons(parsed.error.issues, cells));
+      else reasons.push(...adoptionConflicts(parsed.data, ctx));
+      if (reasons.length === 0 && parsed.success) result.adopt.push({ line, row: parsed.data });
+    } else {
+      if (!ctx.draftOpen) reasons.push('listing_id: is required to adopt a listing already on the market; to list this asset, import into a draft');
+      const state = idCell(cells.state);
+      if (state !== undefined && state !== 'active') reasons.push('state: a new listing starts active; leave it empty');
+      const input = definedOf({ kind: 'listing.create' as const, ...fields });
+      const parsed = changeInput.safeParse(input);
+      if (!parsed.success) reasons.push(...issueReasons(parsed.error.issues, cells));
+      if (reasons.length === 0) result.create.push({ line, input: input as ChangeInput });
+    }
+    if (reasons.length > 0) result.errors.push({ line, reason: reasons.join('; ') });
+  }
+  return result;
+}
+
+function adoptionConflicts(row: AdoptedListing, ctx: ImportContext): string[] {
+  const reasons: string[] = [];
+  const holder = row.listing_id === null ? undefined : ctx.ledger.listingsById.get(row.listing_id);
+  if (holder && holder.asset_id !== row.asset_id) reasons.push(`listing_id: the ledger has ${row.listing_id} for asset ${holder.asset_id}`);
+  const locked = listingLockReason(row.asset_id, ctx);
+  if (locked) reasons.push(locked);
+  return reasons;
+}

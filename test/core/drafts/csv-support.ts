@@ -1,0 +1,32 @@
+import { expect } from 'vitest';
+import type { Clock } from '../../../src-main/core/clock.ts';
+import { createCsvService, type CsvKind, type CsvService } from '../../../src-main/core/drafts/csv.ts';
+import { csvPreview } from '../../../src-preload/views.ts';
+import { draftFixture, type DraftFixture } from './fixtures.ts';
+
+/** A draft fixture with a CSV service over the same store and draft service. */
+export interface CsvFixture extends DraftFixture {
+  csv: CsvService;
+}
+
+export function csvFixture(options: { clock?: Clock; maxPreviews?: number } = {}): CsvFixture {
+  const f = draftFixture();
+  const csv = createCsvService({ store: f.t.store, repos: f.t.repos, drafts: f.drafts, ...options });
+  return Object.assign(f, { csv });
+}
+
+/** Previews and checks the answer has the shape the bridge sends. */
+export function preview(f: CsvFixture, kind: CsvKind, text: string, draftId?: string) {
+  const p = f.csv.previewImport(kind, text, { draftId });
+  expect(csvPreview.parse(p)).toEqual(p);
+  return p;
+}
+
+/** Lines of a CSV file joined with CRLF, as spreadsheets write them. */
+export const csvOf = (...lines: string[]) => `${lines.join('\r\n')}\r\n`;
+
+/** A clock tests move by hand. */
+export function manualClock(start = 1_700_000_000_000): Clock & { advance(ms: number): void } {
+  let now = start;
+  return { now: () => now, sleep: () => Promise.resolve(), advance: (ms) => void (now += ms) };
+}
