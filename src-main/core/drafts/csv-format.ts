@@ -187,7 +187,10 @@ const SCIENTIFIC = /^\d(?:[.,]\d+)?e\+?\d+$/i;
  * into 7.65612E+16 gets a hint, since that is the usual way it happens.
  */
 export function issueReasons(issues: readonly z.core.$ZodIssue[], cells: Readonly<Record<string, string>>): string[] {
-  return issues.map((issue) => {
+  // One reason per column, the last: 1e20 fails both "whole" (not a safe integer) and "too large", and only the second helps.
+  const last = new Map<string, z.core.$ZodIssue>();
+  for (const issue of issues) last.set(columnOf(String(issue.path[0] ?? '')), issue);
+  return [...last.values()].map((issue) => {
     const column = columnOf(String(issue.path[0] ?? ''));
     const raw = cells[column]?.trim() ?? '';
     if (issue.code === 'invalid_type' && cells[column] === undefined) return `${column}: is required`;
