@@ -1,6 +1,8 @@
+import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BUY_ORDER_CUT_NOTE } from '../../../src-main/core/drafts/review.ts';
-import { draftFixture, ledgerListing, LINKED, MAIN, type DraftFixture } from './fixtures.ts';
+import { reviewView } from '../../../src-preload/views.ts';
+import { draftFixture, ledgerListing, LINKED, MAIN, seedListings, type DraftFixture } from './fixtures.ts';
 
 let f: DraftFixture;
 afterEach(() => f.dispose());
@@ -71,5 +73,54 @@ describe('draft review', () => {
     expect(r.requestsPerEndpoint).toEqual({ delete_listing: 6, create_listing: 6 });
     // 6 deletes: 60 s; then 6 creates: 60 s.
     expect(r.etaMs).toBe(2 * 60_000);
+  });
+
+  it('groups creates per account in a mixed draft and counts what each delete-all removes, active_only respected', () => {
+    f = draftFixture();
+    f.t.repos.listings.upsertMany([
+      ledgerListing('1'), ledgerListing('2'), ledgerListing('3'), ledgerListing('4', { state: 'sold' }), ledgerListing('5', { state: 'inactive' }),
+    ]);
+    f.t.repos.buyOrders.upsertMany(['a;1', 'a;2', 'a;3'].map((sku) => ({ sku, account: MAIN, price: 100, quantity: 1 })));
+    const { id } = f.drafts.create('d');
+    const creates = (from: number, n: number, account: string) =>
+      Array.from({ length: n }, (_, i) => ({ kind: 'listing.create', asset_id: String(from + i), price: 99, promoted: 0, account }));
+    expect(f.drafts.addChanges(id, [
+      ...creates(1_000, 701, MAIN), ...creates(5_000, 50, LINKED),
+      { kind: 'listing.deleteAll', active_only: false },
+      { kind: 'buyOrder.deleteAll' },
+      { kind: 'buyOrder.create', sku: 'n;1', price: 5, quantity: 2 },
+    ]).errors).toEqual([]);
+    const r = f.drafts.review(id, { limit: 2_000 });
+    expect(reviewView.parse(r)).toMatchObject({ draftId: id });
+    // Main's 701 creates take 8 requests, the linked account's 50 one more: a request acts for one account.
+    expect(r.requestsPerEndpoint).toEqual({ create_listing: 9, delete_all_listings: 1, delete_all_buy_orders: 1, create_buy_order: 1 });
+    // Delete-alls first (one request each, at once); then 9 creates at 5/min: (ceil(9/5) − 1) × 60 s.
+    expect(r.etaMs).toBe(60_000);
+    expect(r.removes).toEqual({ listings: 5, buyOrders: 3 });
+    const byId = new Map(r.rows.map((row) => [row.changeId, row]));
+    expect(byId.get('LA')?.fields).toEqual([{ field: 'listings', before: 5, after: 0 }]);
+    expect(byId.get('BA')?.fields).toEqual([{ field: 'buy orders', before: 3, after: 0 }]);
+    expect(byId.get('L:5000')).toMatchObject({ kind: 'listing.create', target: '5000', account: LINKED });
+    expect(byId.get('L:5000')?.fields[0]).toEqual({ field: 'price', before: null, after: 99 });
+
+    // Active listings only: the sold and the inactive one stay.
+    f.drafts.addChanges(id, [{ kind: 'listing.deleteAll', active_only: true }]);
+    expect(f.drafts.review(id, { limit: 0 }).removes).toEqual({ listings: 3, buyOrders: 3 });
+  });
+
+  it('stays fast on a 50,000-change draft', () => {
+    f = draftFixture();
+    seedListings(f.t, 50_000);
+    const { id } = f.drafts.create('big');
+    expect(f.drafts.bulk(id, 'listings', { filter: {} }, { op: 'multiply', percent: 95, rounding: 'down' }).changed).toBe(50_000);
+    const started = performance.now();
+    const r = f.drafts.review(id);
+    const elapsed = performance.now() - started;
+    expect(r.totalRows).toBe(50_000);
+    expect(r.requestsPerEndpoint).toEqual({ edit_listing: 500 });
+    // 500 edits at 5/min: (100 − 1) minutes.
+    expect(r.etaMs).toBe(99 * 60_000);
+    // About 100 ms measured; the bound only catches a slide into quadratic time.
+    expect(elapsed).toBeLessThan(2_000);
   });
 });
