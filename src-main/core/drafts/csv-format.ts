@@ -107,14 +107,18 @@ function parserReason(e: Papa.ParseError): string {
   return e.message;
 }
 
-/** Counts line breaks incrementally: rows arrive in order, so the whole file is scanned once. */
+/**
+ * Counts line breaks incrementally: rows arrive in order, so the whole file is
+ * scanned once. Counted as an editor shows them: every LF (so a bare LF inside
+ * a quoted note of a CRLF file counts too), or every CR in a CR-only file.
+ */
 function lineCounter(text: string) {
   let at = 0;
   let line = 1;
   return {
     lineAt(offset: number, linebreak: string): number {
-      const br = linebreak || '\n';
-      for (let i = text.indexOf(br, at); i !== -1 && i < offset; i = text.indexOf(br, i + br.length)) line += 1;
+      const br = linebreak === '\r' ? '\r' : '\n';
+      for (let i = text.indexOf(br, at); i !== -1 && i < offset; i = text.indexOf(br, i + 1)) line += 1;
       at = Math.max(at, offset);
       return line;
     },

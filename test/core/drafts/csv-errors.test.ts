@@ -67,6 +67,11 @@ describe('CSV import: every bad row reported with its line', () => {
     const late = preview(f, 'listings', '\r\n\r\nasset_id,listing_id,price_cents\r\n1,a,100\r\n2,b,x\r\n');
     expect(late).toMatchObject({ validCount: 1, errors: [{ line: 5, reason: 'price_cents: must be a number of cents' }] });
     expect(preview(f, 'listings', 'asset_id,listing_id,price_cents\r\n').validCount).toBe(0);
+    // A note with a bare LF inside a CRLF file, and a CR-only file: lines as an editor counts them.
+    const mixed = preview(f, 'listings', 'asset_id,listing_id,price_cents,user_note\r\n1,a,100,"x\ny"\r\n2,b,x,\r\n');
+    expect(mixed.errors).toEqual([{ line: 4, reason: 'price_cents: must be a number of cents' }]);
+    const cr = preview(f, 'listings', 'asset_id,listing_id,price_cents\r1,a,100\r2,b,x\r');
+    expect(cr.errors).toEqual([{ line: 3, reason: 'price_cents: must be a number of cents' }]);
   });
 
   it('reports a quote left open on the line it starts', () => {
