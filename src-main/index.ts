@@ -55,6 +55,7 @@ async function start(): Promise<void> {
   };
   const { router, emit } = createDeskRouter(desk, { openLink: (url) => void openIfAllowed(url, { links }) }, {
     checkOutputs: !app.isPackaged,
+    onUnexpected: (where, error) => console.error(`unexpected failure in ${where}:`, error),
   });
 
   hardenSession(session.defaultSession);

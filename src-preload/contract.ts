@@ -74,7 +74,7 @@ export const channels = {
   'apply:resume': channel(jobRef, v.applyProgress),
   'apply:cancel': channel(jobRef, v.applyProgress),
   'apply:unknownOutcomes': channel(none, z.array(v.unknownOutcomeView)),
-  'apply:resolve': channel(z.object({ id: z.string().min(1), choice: z.string().min(1) }).strict(), z.array(v.unknownOutcomeView)),
+  'apply:resolve': channel(z.object({ id: z.string().min(1), choice: v.resolutionChoice }).strict(), z.array(v.unknownOutcomeView)),
 
   'activity:list': channel(
     z.object({ text: z.string().max(200).optional(), outcome: z.string().max(40).optional(), limit: z.number().int().min(1).max(5000).optional() }).strict(),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { accountId, flag01, tradeUrl } from '../src-main/core/api/fields.ts';
 import { changeInput as draftChangeInput } from '../src-main/core/drafts/change.ts';
 import { bulkOp as draftBulkOp, selection as bulkSelection } from '../src-main/core/drafts/bulk-ops.ts';
+import { resolutionChoice } from '../src-main/core/apply/recovery.ts';
 import { buyOrderTrade, marketTrade } from '../src-main/core/api/schemas.ts';
 import { keyStatusSchema } from '../src-main/core/key/key-service.ts';
 import { settingsSchema } from '../src-main/core/settings/settings.ts';
@@ -157,12 +158,16 @@ export const addChangesResult = z.object({
 
 export const reviewView = z.object({
   draftId: z.string(),
+  /** All rows of the draft; `rows` holds the first page of them. */
+  totalRows: z.number().int(),
   rows: z.array(
     z.object({
       changeId: z.string(),
       kind: z.string(),
       target: z.string(),
       fields: z.array(z.object({ field: z.string(), before: z.unknown(), after: z.unknown() })),
+      /** Something to know before applying (a quantity the balance may cut, what a delete-all removes). */
+      note: z.string().nullable(),
     }),
   ),
   requestsPerEndpoint: z.record(z.string(), z.number().int()),
@@ -187,12 +192,15 @@ export const applyProgress = z.object({
 });
 
 export const unknownOutcomeView = z.object({
+  /** The journaled batch. */
   id: z.string(),
+  draftId: z.string(),
   endpoint: z.string(),
-  sentAt: z.number(),
-  items: z.array(z.record(z.string(), z.unknown())),
-  /** The resolutions that make sense for this endpoint. */
-  choices: z.array(z.string()),
+  sentAt: z.number().nullable(),
+  reason: z.string(),
+  items: z.array(z.object({ target: z.string(), change: z.record(z.string(), z.unknown()) })),
+  /** The resolutions that make sense for this endpoint, worded by main; `safe` ones never duplicate or lose a change. */
+  choices: z.array(z.object({ id: resolutionChoice, label: z.string(), safe: z.boolean(), explanation: z.string() })),
 });
 
 export const activityEntry = z.object({
@@ -210,5 +218,7 @@ export const csvPreview = z.object({
   validCount: z.number().int(),
   errors: z.array(z.object({ line: z.number().int(), reason: z.string() })),
 });
+
+export { resolutionChoice };
 
 export const tradeUrlInput = z.object({ account: accountId.optional(), tradeUrl });

@@ -7,6 +7,8 @@ import type { Settings } from '../settings/settings.ts';
 import { createRepos, openStore, type Repos, type Store } from '../store/index.ts';
 import { createTradeWatcher, type TradeWatcher } from '../trades/index.ts';
 import { createDraftService, type DraftService } from '../drafts/draft-service.ts';
+import { createCsvService, type CsvService } from '../drafts/csv.ts';
+import { createApplyService, type ApplyService } from '../apply/apply-draft.ts';
 
 /**
  * Everything that talks to one service (the live one or the embedded sandbox)
@@ -26,6 +28,8 @@ export interface Workspace {
   readonly trades: TradeWatcher;
   readonly accounts: AccountsService;
   readonly drafts: DraftService;
+  readonly csv: CsvService;
+  readonly apply: ApplyService;
   /** Starts the heartbeat (when enabled) and the trade watcher. */
   start(): void;
   close(): Promise<void>;
@@ -75,6 +79,8 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
   });
   trades.on('trades', (list) => repos.trades.replacePending(list));
   const drafts = createDraftService({ store, repos });
+  const csv = createCsvService({ store, repos, drafts, clock });
+  const apply = createApplyService({ store, repos, drafts, scheduler });
 
   const live = scheduler;
   return {
@@ -88,7 +94,11 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
     trades,
     accounts,
     drafts,
+    csv,
+    apply,
     start() {
+      // An apply cut short by a crash resumes; lost responses wait for the trader.
+      apply.recover();
       if (settings.heartbeatEnabled) heartbeat.start();
       trades.start();
       // The accounts list feeds the heartbeat's multiaccounts; read it once per start.

@@ -2,7 +2,7 @@ import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { ApplyProgressView, UnknownOutcomeView } from '../../../src-preload/contract.ts';
 import { call, onEvent } from '../api.ts';
-import { useNoticesStore } from './notices.ts';
+import { guarded, loadQuietly } from './guarded.ts';
 
 /**
  * The running (or last) apply job and the writes whose outcome is unknown.
@@ -31,28 +31,18 @@ export const useApplyStore = defineStore('apply', () => {
 
   async function control(action: 'apply:pause' | 'apply:resume' | 'apply:cancel'): Promise<void> {
     const jobId = progress.value?.jobId;
-    if (jobId === undefined) return;
-    try {
-      progress.value = await call(action, { jobId });
-    } catch (err) {
-      useNoticesStore().error(err);
-    }
+    if (jobId !== undefined) await guarded(null, async () => (progress.value = await call(action, { jobId })));
   }
 
-  async function resolve(id: string, choice: string): Promise<void> {
-    try {
-      unknownOutcomes.value = await call('apply:resolve', { id, choice });
-    } catch (err) {
-      useNoticesStore().error(err);
-    }
-  }
+  const resolve = (id: string, choice: UnknownOutcomeView['choices'][number]['id']) =>
+    guarded(null, async () => (unknownOutcomes.value = await call('apply:resolve', { id, choice })));
 
   function start(): void {
     if (started) return;
     started = true;
     onEvent('apply:progress', (p) => (progress.value = p));
     onEvent('apply:unknownOutcomes', (u) => (unknownOutcomes.value = u));
-    void load().catch((err: unknown) => useNoticesStore().error(err));
+    loadQuietly(load);
   }
 
   return {
