@@ -2,7 +2,7 @@ import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { AccountsView } from '../../../src-preload/contract.ts';
 import { call, onEvent } from '../api.ts';
-import { useNoticesStore } from './notices.ts';
+import { guarded, loadQuietly } from './guarded.ts';
 
 /** The main and linked accounts with their trade URLs and heartbeat coverage. */
 export const useAccountsStore = defineStore('accounts', () => {
@@ -22,35 +22,22 @@ export const useAccountsStore = defineStore('accounts', () => {
     accounts.value = await call('accounts:list', {});
   }
 
-  async function refresh(): Promise<void> {
-    refreshing.value = true;
-    try {
-      accounts.value = await call('accounts:refresh', {});
-    } catch (err) {
-      useNoticesStore().error(err);
-    } finally {
-      refreshing.value = false;
-    }
-  }
+  /** Reads the trade URLs from the service (1 request a minute). */
+  const refresh = () => guarded(refreshing, async () => (accounts.value = await call('accounts:refresh', {})));
 
   /** `account` is omitted for the main account, as the service expects. Throws DeskError. */
   async function setTradeUrl(account: string | null, tradeUrl: string): Promise<void> {
     accounts.value = await call('accounts:setTradeUrl', account === null ? { tradeUrl } : { account, tradeUrl });
   }
 
-  async function setAutomated(id64: string, automated: boolean): Promise<void> {
-    try {
-      accounts.value = await call('accounts:setAutomated', { id64, automated });
-    } catch (err) {
-      useNoticesStore().error(err);
-    }
-  }
+  const setAutomated = (id64: string, automated: boolean) =>
+    guarded(null, async () => (accounts.value = await call('accounts:setAutomated', { id64, automated })));
 
   function start(): void {
     if (started) return;
     started = true;
     onEvent('accounts:changed', (a) => (accounts.value = a));
-    void load().catch((err: unknown) => useNoticesStore().error(err));
+    loadQuietly(load);
   }
 
   return { accounts, refreshing, mainId, allIds, load, refresh, setTradeUrl, setAutomated, start };

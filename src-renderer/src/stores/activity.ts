@@ -2,7 +2,7 @@ import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import type { ActivityEntry } from '../../../src-preload/contract.ts';
 import { call, onEvent } from '../api.ts';
-import { useNoticesStore } from './notices.ts';
+import { guarded } from './guarded.ts';
 
 const LIMIT = 1000;
 
@@ -14,21 +14,15 @@ export const useActivityStore = defineStore('activity', () => {
   const loading = ref(false);
   let started = false;
 
-  async function load(): Promise<void> {
-    loading.value = true;
-    try {
+  const load = () =>
+    guarded(loading, async () => {
       const t = text.value.trim();
       entries.value = await call('activity:list', {
         limit: LIMIT,
         ...(t === '' ? {} : { text: t }),
         ...(outcome.value === '' ? {} : { outcome: outcome.value }),
       });
-    } catch (err) {
-      useNoticesStore().error(err);
-    } finally {
-      loading.value = false;
-    }
-  }
+    });
 
   /** Whether a live entry belongs in the list under the current filter. */
   function matches(entry: ActivityEntry): boolean {

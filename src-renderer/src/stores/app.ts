@@ -3,7 +3,7 @@ import { computed, ref } from 'vue';
 import type { AppStatus } from '../../../src-preload/contract.ts';
 import { call, onEvent } from '../api.ts';
 import { hashFor, normalizeView, viewFromHash, type ViewId } from '../lib/nav.ts';
-import { useNoticesStore } from './notices.ts';
+import { loadQuietly } from './guarded.ts';
 
 /**
  * App-wide state: mode (sandbox/live), online, version, and which screen is
@@ -26,11 +26,7 @@ export const useAppStore = defineStore('app', () => {
   }
 
   async function load(): Promise<void> {
-    try {
-      status.value = await call('app:status', {});
-    } catch (err) {
-      useNoticesStore().error(err);
-    }
+    status.value = await call('app:status', {});
   }
 
   /** Subscribes once to the events this store mirrors. */
@@ -46,7 +42,7 @@ export const useAppStore = defineStore('app', () => {
     window.addEventListener('hashchange', () => {
       view.value = viewFromHash(location.hash);
     });
-    void load();
+    loadQuietly(load);
   }
 
   return { status, view, focusTradeId, sandbox, online, navigate, load, start };

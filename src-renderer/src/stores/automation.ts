@@ -2,7 +2,7 @@ import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import type { HeartbeatView, SchedulerView } from '../../../src-preload/contract.ts';
 import { call, onEvent } from '../api.ts';
-import { useNoticesStore } from './notices.ts';
+import { guarded, loadQuietly } from './guarded.ts';
 
 /**
  * The automation state: the heartbeat (active/expiring/lapsed/off, refresh_at,
@@ -20,34 +20,16 @@ export const useAutomationStore = defineStore('automation', () => {
     scheduler.value = sch;
   }
 
-  async function beatNow(): Promise<void> {
-    busy.value = true;
-    try {
-      heartbeat.value = await call('heartbeat:beatNow', {});
-    } catch (err) {
-      useNoticesStore().error(err);
-    } finally {
-      busy.value = false;
-    }
-  }
-
-  async function setEnabled(enabled: boolean): Promise<void> {
-    busy.value = true;
-    try {
-      heartbeat.value = await call('automation:setEnabled', { enabled });
-    } catch (err) {
-      useNoticesStore().error(err);
-    } finally {
-      busy.value = false;
-    }
-  }
+  const beatNow = () => guarded(busy, async () => (heartbeat.value = await call('heartbeat:beatNow', {})));
+  const setEnabled = (enabled: boolean) =>
+    guarded(busy, async () => (heartbeat.value = await call('automation:setEnabled', { enabled })));
 
   function start(): void {
     if (started) return;
     started = true;
     onEvent('heartbeat:state', (s) => (heartbeat.value = s));
     onEvent('scheduler:state', (s) => (scheduler.value = s));
-    void load().catch((err: unknown) => useNoticesStore().error(err));
+    loadQuietly(load);
   }
 
   return { heartbeat, scheduler, busy, load, beatNow, setEnabled, start };

@@ -2,7 +2,7 @@ import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import type { BalanceView } from '../../../src-preload/contract.ts';
 import { call, onEvent } from '../api.ts';
-import { useNoticesStore } from './notices.ts';
+import { guarded, loadQuietly } from './guarded.ts';
 
 /**
  * The last balance read (with when it was read). `refresh` spends one of the
@@ -17,22 +17,14 @@ export const useBalanceStore = defineStore('balance', () => {
     balance.value = await call('balance:get', {});
   }
 
-  async function refresh(): Promise<void> {
-    refreshing.value = true;
-    try {
-      balance.value = await call('balance:refresh', {});
-    } catch (err) {
-      useNoticesStore().error(err);
-    } finally {
-      refreshing.value = false;
-    }
-  }
+  /** Spends one of the two balance requests a minute. */
+  const refresh = () => guarded(refreshing, async () => (balance.value = await call('balance:refresh', {})));
 
   function start(): void {
     if (started) return;
     started = true;
     onEvent('balance:changed', (b) => (balance.value = b));
-    void load().catch((err: unknown) => useNoticesStore().error(err));
+    loadQuietly(load);
   }
 
   return { balance, refreshing, load, refresh, start };

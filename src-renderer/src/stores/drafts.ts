@@ -13,7 +13,7 @@ import type {
 import { call, onEvent } from '../api.ts';
 import { buildOverlay } from '../lib/draft-overlay.ts';
 import { formatStamp } from '../lib/time.ts';
-import { useNoticesStore } from './notices.ts';
+import { loadQuietly } from './guarded.ts';
 
 const CURRENT_KEY = 'desk.currentDraft';
 
@@ -152,7 +152,7 @@ export const useDraftsStore = defineStore('drafts', () => {
     reloadQueued = true;
     setTimeout(() => {
       reloadQueued = false;
-      void refreshCurrent().catch((err: unknown) => useNoticesStore().error(err));
+      loadQuietly(refreshCurrent);
     }, 50);
   }
 
@@ -160,7 +160,7 @@ export const useDraftsStore = defineStore('drafts', () => {
     if (started) return;
     started = true;
     onEvent('drafts:changed', () => queueReload());
-    void load().catch((err: unknown) => useNoticesStore().error(err));
+    loadQuietly(load);
   }
 
   return {

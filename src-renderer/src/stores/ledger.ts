@@ -2,7 +2,7 @@ import { defineStore } from 'pinia';
 import { shallowRef, ref } from 'vue';
 import type { BuyOrderRow, ListingRow } from '../../../src-preload/contract.ts';
 import { call, onEvent } from '../api.ts';
-import { useNoticesStore } from './notices.ts';
+import { loadQuietly } from './guarded.ts';
 
 /**
  * The local ledger (listings and buy orders of the main and linked accounts)
@@ -32,12 +32,10 @@ export const useLedgerStore = defineStore('ledger', () => {
     if (started) return;
     started = true;
     onEvent('ledger:changed', (what) => {
-      const jobs: Array<Promise<void>> = [];
-      if (what.listings) jobs.push(loadListings());
-      if (what.buyOrders) jobs.push(loadBuyOrders());
-      void Promise.all(jobs).catch((err: unknown) => useNoticesStore().error(err));
+      if (what.listings) loadQuietly(loadListings);
+      if (what.buyOrders) loadQuietly(loadBuyOrders);
     });
-    void load().catch((err: unknown) => useNoticesStore().error(err));
+    loadQuietly(load);
   }
 
   return { listings, buyOrders, loaded, load, loadListings, loadBuyOrders, start };

@@ -3,7 +3,7 @@ import { computed, ref } from 'vue';
 import type { WatchedTradeView } from '../../../src-preload/contract.ts';
 import { call, onEvent } from '../api.ts';
 import { orderTrades } from '../lib/trade-order.ts';
-import { useNoticesStore } from './notices.ts';
+import { guarded, loadQuietly } from './guarded.ts';
 
 /** Pending trades as main last saw them, needs-action first. */
 export const useTradesStore = defineStore('trades', () => {
@@ -21,31 +21,15 @@ export const useTradesStore = defineStore('trades', () => {
   }
 
   /** Spends one of each load endpoint's per-minute requests. */
-  async function checkNow(): Promise<void> {
-    checking.value = true;
-    try {
-      trades.value = await call('trades:checkNow', {});
-    } catch (err) {
-      useNoticesStore().error(err);
-    } finally {
-      checking.value = false;
-    }
-  }
-
+  const checkNow = () => guarded(checking, async () => (trades.value = await call('trades:checkNow', {})));
   /** Main opens the offer in the system browser; the renderer never navigates. */
-  async function openOffer(tradeId: string): Promise<void> {
-    try {
-      await call('trades:openOffer', { tradeId });
-    } catch (err) {
-      useNoticesStore().error(err);
-    }
-  }
+  const openOffer = (tradeId: string) => guarded(null, () => call('trades:openOffer', { tradeId }));
 
   function start(): void {
     if (started) return;
     started = true;
     onEvent('trades:changed', (list) => (trades.value = list));
-    void load().catch((err: unknown) => useNoticesStore().error(err));
+    loadQuietly(load);
   }
 
   return { trades, checking, ordered, market, buyOrder, needingAction, load, checkNow, openOffer, start };

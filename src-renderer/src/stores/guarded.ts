@@ -1,0 +1,25 @@
+import type { Ref } from 'vue';
+import { useNoticesStore } from './notices.ts';
+
+/**
+ * Runs an action that talks to main with a busy flag up for its duration; a
+ * failure becomes a worded notice instead of an unhandled rejection. Returns
+ * whether the action succeeded, for callers that close a form on success.
+ */
+export async function guarded(busy: Ref<boolean> | null, work: () => Promise<unknown>): Promise<boolean> {
+  if (busy) busy.value = true;
+  try {
+    await work();
+    return true;
+  } catch (err) {
+    useNoticesStore().error(err);
+    return false;
+  } finally {
+    if (busy) busy.value = false;
+  }
+}
+
+/** Loads a store's first state without letting a failure go unheard. */
+export function loadQuietly(load: () => Promise<unknown>): void {
+  void load().catch((err: unknown) => useNoticesStore().error(err));
+}
