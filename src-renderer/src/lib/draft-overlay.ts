@@ -81,11 +81,14 @@ export function buildOverlay(changes: readonly ChangeView[]): DraftOverlay {
   };
 }
 
-/** Draft-created listings first (what the trader is working on), then the ledger. */
+/**
+ * Draft-created listings first (what the trader is working on), in asset ID
+ * order so they stay put while edits land on them, then the ledger.
+ */
 export function overlayListings(rows: readonly ListingRow[], overlay: DraftOverlay, mainAccount: string): ListingDisplay[] {
   const out: ListingDisplay[] = [];
   const listed = new Set(rows.map((row) => row.asset_id));
-  for (const change of overlay.listingCreates) {
+  for (const change of byTarget(overlay.listingCreates, (t) => t.padStart(20, '0'))) {
     // Listing an asset again after deleting it: shown on the ledger's row below.
     if (listed.has(change.target)) continue;
     const f = change.fields;
@@ -129,7 +132,7 @@ export function overlayListings(rows: readonly ListingRow[], overlay: DraftOverl
 export function overlayBuyOrders(rows: readonly BuyOrderRow[], overlay: DraftOverlay, mainAccount: string): BuyOrderDisplay[] {
   const out: BuyOrderDisplay[] = [];
   const known = new Set(rows.map((row) => row.sku));
-  for (const change of overlay.buyOrderCreates) {
+  for (const change of byTarget(overlay.buyOrderCreates, (t) => t)) {
     if (known.has(change.target)) continue;
     const f = change.fields;
     out.push({
@@ -190,6 +193,11 @@ function buyOrderPending(f: Record<string, unknown>, row: BuyOrderRow): BuyOrder
   if (active !== undefined && active !== row.active) p.active = active;
   if (note !== undefined && note !== row.user_note) p.user_note = note;
   return p;
+}
+
+/** Changes in a stable order of their targets (digits padded so asset IDs sort as numbers). */
+function byTarget(changes: readonly ChangeView[], key: (target: string) => string): ChangeView[] {
+  return [...changes].sort((a, b) => (key(a.target) < key(b.target) ? -1 : key(a.target) > key(b.target) ? 1 : 0));
 }
 
 // Change fields cross the bridge as `unknown`: read each defensively.

@@ -27,6 +27,12 @@ describe('draft overlay on the ledger', () => {
     expect(rows[0]?.row.account).toBe('main');
   });
 
+  it('keeps drafted listings in asset ID order, however main orders the changes', () => {
+    const create = (asset: string) => change('listing.create', asset, { asset_id: asset, price: 100, promoted: 0, game: '440' });
+    const rows = overlayListings([], buildOverlay([create('30'), create('100'), create('4')]), 'main');
+    expect(rows.map((r) => r.key)).toEqual(['4', '30', '100']);
+  });
+
   it('marks deletes, which win over edits of the same listing', () => {
     const overlay = buildOverlay([
       change('listing.edit', '1', { price: 90 }),
