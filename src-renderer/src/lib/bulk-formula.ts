@@ -85,18 +85,18 @@ export function describeOp(op: BulkOp): string {
   }
 }
 
-/** The price grids the bulk panel offers, by name. */
-export const PRICE_GRIDS: ReadonlyArray<{ id: string; label: string; step: PriceStep | undefined }> = [
-  { id: 'cent', label: 'any cent', step: undefined },
-  { id: 'nine', label: 'a price ending in 9¢', step: { size: 10, offset: 9 } },
-  { id: 'ninety-nine', label: 'a price ending in .99', step: { size: 100, offset: 99 } },
-  { id: 'dollar', label: 'a whole dollar', step: { size: 100, offset: 0 } },
+/** The price grids the bulk panel offers: `label` for the picker, `noun` for the read-back. */
+export const PRICE_GRIDS: ReadonlyArray<{ id: string; label: string; noun: string; step: PriceStep | undefined }> = [
+  { id: 'cent', label: 'every cent', noun: 'cent', step: undefined },
+  { id: 'nine', label: 'prices ending in 9¢', noun: 'price ending in 9¢', step: { size: 10, offset: 9 } },
+  { id: 'ninety-nine', label: 'prices ending in .99', noun: 'price ending in .99', step: { size: 100, offset: 99 } },
+  { id: 'dollar', label: 'whole dollars', noun: 'whole dollar', step: { size: 100, offset: 0 } },
 ];
 
 function roundingText(rounding: Rounding, step: PriceStep | undefined): string {
-  const grid = PRICE_GRIDS.find((g) => g.step?.size === step?.size && g.step?.offset === step?.offset);
-  const to = grid?.label ?? `a grid of ${formatCents(step?.size ?? 1)} from ${formatCents(step?.offset ?? 0)}`;
-  return rounding === 'nearest' ? `to the nearest ${to.replace(/^an? /, '')}` : `rounded ${rounding} to ${to}`;
+  const same = (g: PriceStep | undefined) => (g?.size ?? 1) === (step?.size ?? 1) && (g?.offset ?? 0) === (step?.offset ?? 0);
+  const noun = PRICE_GRIDS.find((g) => same(g.step))?.noun ?? `step of ${formatCents(step?.size ?? 1)} from ${formatCents(step?.offset ?? 0)}`;
+  return rounding === 'nearest' ? `to the nearest ${noun}` : `rounded ${rounding} to the ${noun}`;
 }
 
 /**

@@ -26,7 +26,7 @@ export function formatAgo(at: number, now: number): string {
 
 /** An ETA or a duration: "under a minute", "about 21 min", "about 2 h 05 min". */
 export function formatDuration(ms: number): string {
-  if (ms < 60_000) return ms <= 0 ? 'none' : 'under a minute';
+  if (ms < 60_000) return 'under a minute';
   const minutes = Math.ceil(ms / 60_000);
   if (minutes < 60) return `about ${minutes} min`;
   return `about ${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`;

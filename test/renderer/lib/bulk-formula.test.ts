@@ -48,7 +48,7 @@ describe('bulk formula preview', () => {
   it('reads back each operation in words, money through the one formatter', () => {
     expect(describeOp({ op: 'addCents', cents: -150 })).toBe('Lower price by $1.50');
     expect(describeOp({ op: 'setPrice', cents: 1234 })).toBe('Set price to $12.34');
-    expect(describeOp({ op: 'multiply', percent: 95, rounding: 'down' })).toBe('Price × 95% (rounded down to any cent)');
+    expect(describeOp({ op: 'multiply', percent: 95, rounding: 'down' })).toBe('Price × 95% (rounded down to the cent)');
     expect(describeOp({ op: 'multiply', percent: 95, rounding: 'nearest', step: { size: 100, offset: 99 } })).toBe('Price × 95% (to the nearest price ending in .99)');
     expect(describeOp({ op: 'setActive', value: 0 })).toBe('Pause');
   });

@@ -14,7 +14,7 @@ describe('time as read on the desk', () => {
     expect(formatAgo(0, 7_300_000)).toBe('2 h ago');
   });
   it('words an ETA', () => {
-    expect(formatDuration(0)).toBe('none');
+    expect(formatDuration(0)).toBe('under a minute');
     expect(formatDuration(30_000)).toBe('under a minute');
     expect(formatDuration(20 * 60_000 + 1)).toBe('about 21 min');
     expect(formatDuration(125 * 60_000)).toBe('about 2 h 05 min');
