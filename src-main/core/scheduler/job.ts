@@ -159,6 +159,7 @@ export function createJob(id: string, ctx: JobContext, initial: readonly BatchTa
         item.sending = true;
         requestsSent += 1;
       },
+      onRetry: (error) => options.onRetry?.(task, error.toJSON()),
     });
     item.sending = false;
     if (result.kind === 'ok') return settleTask(item, { status: 'done', response: result.response });

@@ -41,6 +41,8 @@ export interface SendOptions {
   beforeSend?: () => Promise<void> | void;
   /** Each attempt actually sent. */
   onSent?: () => void;
+  /** An attempt left the service unchanged and will be made again (errors thrown here are ignored). */
+  onRetry?: (error: ApiError) => Promise<void> | void;
 }
 
 export type SendResult<R> =
@@ -122,6 +124,7 @@ export async function sendThroughBudget<K extends EndpointName>(
     if (error.kind === 'rate_limited') {
       applyRateLimited(ctx.budget, endpoint, note, error, clock.now());
       ctx.paused();
+      await notifyRetry(options, error);
       continue;
     }
     if (error.kind === 'auth' || error.kind === 'forbidden') {
@@ -132,10 +135,20 @@ export async function sendThroughBudget<K extends EndpointName>(
       return { kind: 'error', error, sent: true };
     }
     retries += 1;
+    await notifyRetry(options, error);
     try {
       await clock.sleep(backoffMs(retries, ctx.random), options.waitSignal);
     } catch (reason) {
       return { kind: 'aborted', reason, lastError };
     }
+  }
+}
+
+/** Tells the caller an attempt changed nothing; a failing hook must not turn a retry into a failure. */
+async function notifyRetry(options: SendOptions, error: ApiError): Promise<void> {
+  try {
+    await options.onRetry?.(error);
+  } catch {
+    // The caller keeps its conservative record (sent); nothing else to do.
   }
 }

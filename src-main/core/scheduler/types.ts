@@ -48,6 +48,13 @@ export interface JobOptions {
   /** Awaited just before the batch is sent (journal "sent" here), before every attempt. */
   beforeSend?: (task: BatchTask) => Promise<void> | void;
   /**
+   * Awaited when an attempt ended without changing anything on the service (a
+   * 429, a network error before the request left, a 5xx) and the batch will be
+   * sent again: a journal marks it unsent meanwhile, so a crash while waiting
+   * is not mistaken for an unknown outcome.
+   */
+  onRetry?: (task: BatchTask, error: SerializedApiError) => Promise<void> | void;
+  /**
    * Awaited with each batch's final outcome (journal it here). May return
    * follow-up tasks to enqueue in the same job. Follow-ups of a `failed` batch
    * replace it in the item counts (e.g. the halves of a refused batch); other
