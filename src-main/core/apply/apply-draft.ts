@@ -63,16 +63,28 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
   const emitter = createEmitter<{ progress: ApplyProgress; unknownOutcomes: UnknownOutcome[] }>();
 
   function run(runRow: RunRow, tasks: readonly BatchTask[]): ApplyHandle {
+    // Items settled without a request of their own, which the job cannot count.
+    const extra = { done: 0, failed: 0 };
     const job = scheduler.startJob(tasks, {
       lane: 'bulk',
       beforeSend: (task) => journal.markSent(task.id),
+      onRetry: (task, error) => journal.markRetry(task.id, error),
       onOutcome: (task, outcome) => {
-        const followUps = journal.recordOutcome(task.id, outcome);
+        const { followUps, settled } = journal.recordOutcome(task.id, outcome);
+        extra.done += settled.done;
+        extra.failed += settled.failed;
         if (outcome.status === 'unknown_outcome' || outcome.status === 'failed') emitter.emit('unknownOutcomes', listUnknownOutcomes(repos));
         return followUps;
       },
     });
-    const withRun = (p: JobProgress): ApplyProgress => ({ ...p, draftId: runRow.draft_id, runId: runRow.run_id });
+    const withRun = (p: JobProgress): ApplyProgress => ({
+      ...p,
+      itemsTotal: p.itemsTotal + extra.done + extra.failed,
+      itemsDone: p.itemsDone + extra.done,
+      itemsFailed: p.itemsFailed + extra.failed,
+      draftId: runRow.draft_id,
+      runId: runRow.run_id,
+    });
     job.on('progress', (p) => emitter.emit('progress', withRun(p)));
     const done = job.done.then((final) => {
       journal.finishRun(runRow.run_id, final.state);

@@ -20,15 +20,29 @@ export interface Journal {
   startRun(draftId: string): RunRow;
   /** Journals the batch as sent (idempotent: the scheduler calls it before every attempt). */
   markSent(batchId: string): void;
-  /** Records an outcome; returns the follow-up tasks (halves of a refused batch, the next phase). */
-  recordOutcome(batchId: string, outcome: BatchOutcome): BatchTask[];
+  /** An attempt changed nothing (429, not sent, 5xx) and will be made again: unsent until then. */
+  markRetry(batchId: string, error: SerializedApiError): void;
+  /**
+   * Records an outcome; returns the follow-up tasks (the rest or halves of a
+   * refused batch, the next phase) and the items it settled without a request
+   * of their own (a refused item the service named; no-op edits; creates held
+   * back), which the job's own counts cannot know.
+   */
+  recordOutcome(batchId: string, outcome: BatchOutcome): OutcomeResult;
   /** Ends a run: batches never sent are unplanned and their changes are pending again. */
   finishRun(runId: number, jobState: JobState): void;
+}
+
+export interface OutcomeResult {
+  readonly followUps: BatchTask[];
+  readonly settled: { done: number; failed: number };
 }
 
 export function createJournal(store: Store, deps: PhaseDeps): Journal {
   const { repos } = deps;
   const mainAccount = () => repos.accounts.main()?.account_id ?? null;
+  /** Items the outcome being recorded settled without a request of their own. */
+  let settled = { done: 0, failed: 0 };
 
   function startRun(draftId: string): RunRow {
     return store.transaction(() => {
@@ -52,8 +66,22 @@ export function createJournal(store: Store, deps: PhaseDeps): Journal {
     });
   }
 
-  function recordOutcome(batchId: string, outcome: BatchOutcome): BatchTask[] {
+  function markRetry(batchId: string, error: SerializedApiError): void {
+    store.transaction(() => {
+      const b = requireBatch(batchId);
+      if (b.state !== 'sent') return;
+      const run = requireRun(b.run_id);
+      repos.journal.setBatchState(batchId, 'planned');
+      repos.drafts.setStatus(run.draft_id, b.targets, 'queued');
+      // That request was sent and refused without effect: its log entry says so; the next attempt gets its own.
+      repos.activity.recordOutcome(batchId, 'failed', error);
+      deps.touched(run.draft_id, b.targets);
+    });
+  }
+
+  function recordOutcome(batchId: string, outcome: BatchOutcome): OutcomeResult {
     return store.transaction(() => {
+      settled = { done: 0, failed: 0 };
       const b = requireBatch(batchId);
       const run = requireRun(b.run_id);
       const entries = repos.drafts.entriesOfBatch(batchId);
@@ -69,11 +97,11 @@ export function createJournal(store: Store, deps: PhaseDeps): Journal {
         // The service answered but we cannot read what it did: as unknown as a lost response.
         settleUnknown(b, run, outcome.error);
       } else if ((outcome.error.kind === 'rejected' || outcome.error.kind === 'invalid') && b.item_count > 1) {
-        followUps = split(b, run, outcome.error);
+        followUps = split(b, run, entries, outcome.error);
       } else settleFailed(b, run, entries, outcome.error);
       deps.touched(run.draft_id, b.targets);
       if (outcome.status !== 'stopped') followUps = [...followUps, ...advance(run, deps)];
-      return followUps;
+      return { followUps, settled };
     });
   }
 
@@ -113,34 +141,58 @@ export function createJournal(store: Store, deps: PhaseDeps): Journal {
     repos.activity.recordOutcome(b.batch_id, 'unknown_outcome', error);
   }
 
-  function settleFailed(b: BatchRow, run: RunRow, entries: readonly DraftEntry[], error: SerializedApiError): void {
+  /**
+   * Settles a refused batch (or, from split, its one named item: `whole`
+   * false leaves the journal row and activity entry to the caller).
+   */
+  function settleFailed(b: BatchRow, run: RunRow, entries: readonly DraftEntry[], error: SerializedApiError, whole = true): boolean {
     // Deleting what may already be gone (a resolution's "delete and create again"): a refusal means it is gone.
     const gone = entries.filter((e) => error.kind === 'rejected' && b.item_count === 1
       && (e.change.kind === 'listing.delete' || e.change.kind === 'buyOrder.delete') && e.change.if_exists === true);
     if (gone.length > 0) {
       settleAsDone(run.draft_id, gone, repos);
-      repos.journal.setBatchState(b.batch_id, 'done', { status: 'done', error });
-      repos.activity.recordOutcome(b.batch_id, 'done', error);
-      return;
+    } else {
+      repos.drafts.setStatus(run.draft_id, b.targets, 'failed', error);
     }
-    repos.journal.setBatchState(b.batch_id, 'failed', { status: 'failed', error });
-    repos.drafts.setStatus(run.draft_id, b.targets, 'failed', error);
-    repos.activity.recordOutcome(b.batch_id, 'failed', error);
+    if (whole) {
+      repos.journal.setBatchState(b.batch_id, gone.length > 0 ? 'done' : 'failed', { status: gone.length > 0 ? 'done' : 'failed', error });
+      repos.activity.recordOutcome(b.batch_id, gone.length > 0 ? 'done' : 'failed', error);
+    }
+    return gone.length > 0;
   }
 
-  /** A batch refused as a whole goes on as two halves, until the bad item is alone. */
-  function split(b: BatchRow, run: RunRow, error: SerializedApiError): BatchTask[] {
+  /**
+   * A batch refused as a whole goes on without its bad item. When the refusal
+   * names the item (`items.<i>.<field>`, as the service's error did in our
+   * trials, though the interface does not promise it), that item settles with
+   * the refusal and the rest goes on as one batch; otherwise the batch goes on
+   * as two halves, until the bad item is alone.
+   */
+  function split(b: BatchRow, run: RunRow, entries: readonly DraftEntry[], error: SerializedApiError): BatchTask[] {
     repos.journal.setBatchState(b.batch_id, 'split', { status: 'failed', error });
     repos.activity.recordOutcome(b.batch_id, 'failed', error);
     const { items, ...rest } = b.input as { items: unknown[] };
+    const named = namedItem(error, items.length);
+    const child = (keep: (i: number) => boolean): BatchTask | null => {
+      const indexes = items.map((_, i) => i).filter(keep);
+      if (indexes.length === 0) return null;
+      const input = { ...rest, items: indexes.map((i) => items[i]) } as RequestOf<EndpointName>;
+      const targets = indexes.map((i) => b.targets[i] as string);
+      const row = repos.journal.insertBatch({ runId: b.run_id, parentId: b.batch_id, endpoint: b.endpoint, proxy: b.proxy, phase: b.phase, input, targets });
+      repos.drafts.setStatus(run.draft_id, targets, 'queued', null, row.batch_id);
+      return taskOf(row);
+    };
+    if (named !== null) {
+      const target = b.targets[named];
+      const bad = entries.filter((e) => e.target === target);
+      const gone = settleFailed({ ...b, targets: target === undefined ? [] : [target], item_count: 1 }, run, bad, error, false);
+      if (gone) settled.done += 1;
+      else settled.failed += 1;
+      const restTask = child((i) => i !== named);
+      return restTask ? [restTask] : [];
+    }
     const half = Math.ceil(items.length / 2);
-    return [0, half].map((start) => {
-      const input = { ...rest, items: items.slice(start, start + half) } as RequestOf<EndpointName>;
-      const targets = b.targets.slice(start, start + half);
-      const child = repos.journal.insertBatch({ runId: b.run_id, parentId: b.batch_id, endpoint: b.endpoint, proxy: b.proxy, phase: b.phase, input, targets });
-      repos.drafts.setStatus(run.draft_id, targets, 'queued', null, child.batch_id);
-      return taskOf(child);
-    });
+    return [child((i) => i < half), child((i) => i >= half)].filter((t): t is BatchTask => t !== null);
   }
 
   function finishRun(runId: number, jobState: JobState): void {
@@ -165,5 +217,14 @@ export function createJournal(store: Store, deps: PhaseDeps): Journal {
     return r;
   };
 
-  return { startRun, markSent, recordOutcome, finishRun };
+  return { startRun, markSent, markRetry, recordOutcome, finishRun };
+}
+
+/** The one item a refusal names (`items.<i>.`), when it names exactly one within the batch. */
+export function namedItem(error: SerializedApiError, itemCount: number): number | null {
+  const found = new Set([...error.message.matchAll(/\bitems\.(\d+)\./g)].map((m) => Number(m[1])));
+  for (const issue of error.issues ?? []) if (issue.item !== undefined) found.add(issue.item);
+  if (found.size !== 1) return null;
+  const [index] = [...found];
+  return index !== undefined && index < itemCount ? index : null;
 }

@@ -1,0 +1,94 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createJournal, namedItem } from '../../../src-main/core/apply/journal.ts';
+import { advance } from '../../../src-main/core/apply/phases.ts';
+import { createDraftService, type DraftService } from '../../../src-main/core/drafts/draft-service.ts';
+import { MAIN, tempStore, type TempStore } from '../store/temp-store.ts';
+
+let t: TempStore;
+let drafts: DraftService;
+afterEach(() => {
+  drafts.dispose();
+  t.dispose();
+});
+
+function setup(creates: number) {
+  t = tempStore();
+  drafts = createDraftService({ store: t.store, repos: t.repos });
+  const { id } = drafts.create('d');
+  drafts.addChanges(id, Array.from({ length: creates }, (_, i) => ({ kind: 'listing.create', asset_id: String(100 + i), price: 10, promoted: 0 })));
+  const deps = { repos: t.repos, touched: (d: string, targets: readonly string[]) => drafts.refresh(d, targets) };
+  const journal = createJournal(t.store, deps);
+  const run = journal.startRun(id);
+  return { id, journal, run, tasks: advance(run, deps) };
+}
+
+describe('apply journal', () => {
+  it('records a batch as sent before the request and its outcome after, each committed', () => {
+    const { id, journal, tasks } = setup(3);
+    expect(tasks).toHaveLength(1);
+    const task = tasks[0]!;
+    expect(t.repos.journal.batch(task.id)?.state).toBe('planned');
+    journal.markSent(task.id);
+    journal.markSent(task.id); // a second attempt of the same batch logs nothing new
+    t.reopen(); // another connection sees it: committed
+    expect(t.repos.journal.batch(task.id)).toMatchObject({ state: 'sent', item_count: 3 });
+    expect(t.repos.drafts.entriesOfBatch(task.id).map((e) => e.status)).toEqual(['sent', 'sent', 'sent']);
+    expect(t.repos.activity.list()).toHaveLength(1);
+    drafts.dispose();
+    drafts = createDraftService({ store: t.store, repos: t.repos });
+    const again = createJournal(t.store, { repos: t.repos, touched: () => undefined });
+    again.recordOutcome(task.id, {
+      status: 'done',
+      response: { success: true, created_listings: [{ listing_id: 'A', sku: 'x;y', asset_id: '100' }, { listing_id: 'B', sku: 'x;y', asset_id: '101' }] },
+    });
+    expect(drafts.entries(id).map((e) => [e.target, e.status])).toEqual([['L:100', 'done'], ['L:101', 'done'], ['L:102', 'failed']]);
+    expect(t.repos.listings.all().map((l) => [l.asset_id, l.listing_id, l.account])).toEqual([['100', 'A', MAIN], ['101', 'B', MAIN]]);
+    expect(t.repos.activity.list()[0]).toMatchObject({ status: 'failed', error: { message: '1 of 3 items were not created' } });
+  });
+
+  it('halves a refused batch when the refusal does not say which item is bad', () => {
+    const { id, journal, tasks } = setup(7);
+    const task = tasks[0]!;
+    journal.markSent(task.id);
+    const halves = journal.recordOutcome(task.id, { status: 'failed', error: { kind: 'rejected', message: 'create_listing: refused (status 400)' } }).followUps;
+    expect(halves.map((h) => h.itemCount)).toEqual([4, 3]);
+    expect(t.repos.journal.batch(task.id)?.state).toBe('split');
+    // The first half is fine; the second is refused again and splits on.
+    journal.markSent(halves[0]!.id);
+    journal.recordOutcome(halves[0]!.id, { status: 'done', response: { success: true, created_listings: ['100', '101', '102', '103'].map((a) => ({ listing_id: `L${a}`, sku: 'x;y', asset_id: a })) } });
+    journal.markSent(halves[1]!.id);
+    const quarters = journal.recordOutcome(halves[1]!.id, { status: 'failed', error: { kind: 'rejected', message: 'refused' } }).followUps;
+    expect(quarters.map((q) => q.itemCount)).toEqual([2, 1]);
+    journal.markSent(quarters[1]!.id);
+    journal.recordOutcome(quarters[1]!.id, { status: 'failed', error: { kind: 'rejected', message: 'asset 106 is not yours' } });
+    expect(drafts.entries(id).find((e) => e.target === 'L:106')).toMatchObject({ status: 'failed', error: { message: 'asset 106 is not yours' } });
+  });
+
+  it('treats an unreadable response to a write as an unknown outcome, not a failure', () => {
+    const { id, journal, tasks } = setup(2);
+    journal.markSent(tasks[0]!.id);
+    journal.recordOutcome(tasks[0]!.id, { status: 'failed', error: { kind: 'bad_response', message: 'not JSON' } });
+    expect(drafts.entries(id).map((e) => e.status)).toEqual(['unknown', 'unknown']);
+    expect(t.repos.journal.batch(tasks[0]!.id)?.state).toBe('unknown');
+  });
+
+  it('puts a batch back to unsent when an attempt changed nothing (429) and it will be tried again', () => {
+    const { id, journal, tasks } = setup(2);
+    journal.markSent(tasks[0]!.id);
+    journal.markRetry(tasks[0]!.id, { kind: 'rate_limited', message: '429' });
+    expect(t.repos.journal.batch(tasks[0]!.id)?.state).toBe('planned');
+    expect(drafts.entries(id).map((e) => e.status)).toEqual(['queued', 'queued']);
+    journal.markSent(tasks[0]!.id);
+    expect(t.repos.activity.list().map((a) => a.status)).toEqual(['sent', 'failed']);
+  });
+});
+
+describe('namedItem', () => {
+  it('reads the one item index a refusal names, or nothing', () => {
+    expect(namedItem({ kind: 'rejected', message: 'x: {"success":false,"error":"items.17.asset_id: nope"}' }, 40)).toBe(17);
+    expect(namedItem({ kind: 'rejected', message: 'items.3.price and items.5.price' }, 40)).toBeNull();
+    expect(namedItem({ kind: 'rejected', message: 'items.50.price' }, 40)).toBeNull();
+    expect(namedItem({ kind: 'invalid', message: 'bad', issues: [{ item: 2, field: 'items.2.sku', message: 'bad' }] }, 4)).toBe(2);
+    expect(namedItem({ kind: 'rejected', message: 'refused' }, 4)).toBeNull();
+  });
+});
