@@ -79,18 +79,27 @@ export async function serveRenderer(root = resolve('out/renderer')): Promise<Sta
  * Call before `page.goto`. Returns a function that stops forwarding events.
  */
 export async function bindDesk(page: Page, router: Router): Promise<() => void> {
-  await page.exposeBinding('__deskInvoke', (_source, channel: string, input: unknown) => router.invoke(channel, input));
+  // Values cross as JSON text: Playwright's own serializer takes seconds on a
+  // 50,000-row reply, which Electron's structured clone does not, and the
+  // figures of the performance spec must be the renderer's, not the harness's.
+  // Events a handler emits reach the page before its reply, as they do over Electron's one IPC pipe.
+  let queue: Promise<unknown> = Promise.resolve();
+  await page.exposeBinding('__deskInvoke', async (_source, channel: string, input: string) => {
+    const result = await router.invoke(channel, JSON.parse(input) as unknown);
+    await queue;
+    return JSON.stringify(result);
+  });
   await page.addInitScript(
     ({ channels, events }) => {
       type Listener = (payload: unknown) => void;
       const g = globalThis as unknown as Record<string, unknown>;
       const listeners = new Map<string, Set<Listener>>();
-      const invoke = g.__deskInvoke as (channel: string, input: unknown) => Promise<unknown>;
+      const invoke = g.__deskInvoke as (channel: string, input: string) => Promise<string>;
       // The same refusals as the preload: only the contract's names pass.
       g.api = Object.freeze({
-        invoke(channel: string, input: unknown) {
-          if (!channels.includes(channel)) return Promise.reject(new Error(`unknown channel ${channel}`));
-          return invoke(channel, input);
+        async invoke(channel: string, input: unknown) {
+          if (!channels.includes(channel)) throw new Error(`unknown channel ${channel}`);
+          return JSON.parse(await invoke(channel, JSON.stringify(input ?? {}))) as unknown;
         },
         on(event: string, listener: Listener) {
           if (!events.includes(event)) throw new Error(`unknown event ${event}`);
@@ -100,23 +109,22 @@ export async function bindDesk(page: Page, router: Router): Promise<() => void> 
           return () => void set.delete(listener);
         },
       });
-      g.__deskEmit = (event: string, payload: unknown) => {
-        for (const listener of [...(listeners.get(event) ?? [])]) listener(payload);
+      g.__deskEmit = (event: string, json: string) => {
+        for (const listener of [...(listeners.get(event) ?? [])]) listener(JSON.parse(json) as unknown);
       };
     },
     { channels: [...router.channels], events: [...router.events] },
   );
   // Events are delivered in order, one evaluate after another.
-  let queue: Promise<unknown> = Promise.resolve();
   return router.subscribe((event, payload) => {
     queue = queue
       .then(() =>
         page.evaluate(
           ([e, p]) => {
-            const emit = (globalThis as unknown as { __deskEmit?: (e: string, p: unknown) => void }).__deskEmit;
+            const emit = (globalThis as unknown as { __deskEmit?: (e: string, json: string) => void }).__deskEmit;
             emit?.(e, p);
           },
-          [event, payload] as const,
+          [event, JSON.stringify(payload)] as const,
         ),
       )
       // A page that is navigating or closed misses the event; the stores reload on start.
@@ -127,4 +135,26 @@ export async function bindDesk(page: Page, router: Router): Promise<() => void> 
 /** Forces the light or dark theme the way the OS would (prefers-color-scheme). */
 export async function useColorScheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
   await page.emulateMedia({ colorScheme: scheme });
+}
+
+/**
+ * Opens the desk in a page: binds `window.api` to the router, loads the built
+ * renderer at `view`, and waits for the shell. Console errors are collected
+ * (the CSP note about frame-ancestors in a meta tag is expected and ignored).
+ */
+export async function openDesk(
+  page: Page,
+  router: Router,
+  server: StaticServer,
+  view = 'overview',
+): Promise<{ errors: string[]; unbind: () => void }> {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/frame-ancestors|favicon/.test(m.text())) errors.push(m.text());
+  });
+  const unbind = await bindDesk(page, router);
+  await page.goto(`${server.url}#/${view}`);
+  await page.locator('nav[aria-label=Screens]').waitFor();
+  return { errors, unbind };
 }

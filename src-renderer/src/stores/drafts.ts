@@ -139,19 +139,41 @@ export const useDraftsStore = defineStore('drafts', () => {
     return imported;
   }
 
-  async function refreshCurrent(): Promise<void> {
-    await Promise.all([loadList(), loadChanges()]);
-    if (review.value !== null) await loadReview();
+  // One reload at a time. A reload started by the store's own action reads
+  // state newer than any drafts:changed event already received, so it drops
+  // the queued one; an event that arrives while a reload runs asks for one
+  // more pass. (At 50,000 changes, a second reload is what a trader feels.)
+  let inFlight: Promise<void> | null = null;
+  let again = false;
+  let queued: ReturnType<typeof setTimeout> | null = null;
+
+  function refreshCurrent(): Promise<void> {
+    if (queued !== null) {
+      clearTimeout(queued);
+      queued = null;
+    }
+    if (inFlight) {
+      again = true;
+      return inFlight;
+    }
+    inFlight = (async () => {
+      do {
+        again = false;
+        await Promise.all([loadList(), loadChanges()]);
+        if (review.value !== null) await loadReview();
+      } while (again);
+    })().finally(() => (inFlight = null));
+    return inFlight;
   }
 
-  // Several drafts:changed events can arrive in one burst (an apply marks
-  // batches done); one reload answers them all.
-  let reloadQueued = false;
+  /** A burst of drafts:changed events (an apply marks batches done) becomes one reload. */
   function queueReload(): void {
-    if (reloadQueued) return;
-    reloadQueued = true;
-    setTimeout(() => {
-      reloadQueued = false;
+    if (inFlight) {
+      again = true;
+      return;
+    }
+    queued ??= setTimeout(() => {
+      queued = null;
       loadQuietly(refreshCurrent);
     }, 50);
   }

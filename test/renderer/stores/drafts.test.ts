@@ -82,6 +82,19 @@ describe('drafts store', () => {
     expect(again.currentId).toBe('d2');
   });
 
+  it('does not reload twice when main announces the change its own action made', async () => {
+    drafts = [summary('d1', 5)];
+    const store = useDraftsStore();
+    store.start();
+    await flush();
+    const before = fake.callsTo('drafts:changes').length;
+    // Main emits drafts:changed inside the handler, before it replies.
+    fake.emit('drafts:changed', { draftId: 'd1' });
+    await store.addChanges([{ kind: 'listing.delete', asset_id: '1' }]);
+    await new Promise((r) => setTimeout(r, 120));
+    expect(fake.callsTo('drafts:changes').length - before).toBe(1);
+  });
+
   it('reloads the current draft once for a burst of drafts:changed events', async () => {
     drafts = [summary('d1', 5)];
     const store = useDraftsStore();
