@@ -49,7 +49,7 @@ export function applyPatch(ws: WorkingSet, ledger: LedgerView, seq: number, body
     const next = base && withFields(base, { ...body.set, ...(price === undefined ? {} : { price }) });
     if (!next) continue;
     const key = existing?.target ?? (listings ? listingKey(id) : buyOrderKey(id));
-    ws.entries.set({ target: key, seq, change: next, status: 'pending', error: null, batchId: null, updatedAt: now });
+    ws.entries.put(listings ? 'L' : 'B', id, { target: key, seq, change: next, status: 'pending', error: null, batchId: null, updatedAt: now });
     touched.push(key);
   }
   return touched;

@@ -16,6 +16,8 @@ export type Slot = 'L' | 'LD' | 'B' | 'BD' | 'ALL';
 export interface EntryIndex {
   get(target: string): DraftEntry | undefined;
   set(entry: DraftEntry): void;
+  /** `set` when the slot and bare ID are known: no key string is parsed (bulk operations). */
+  put(slot: Slot, id: string, entry: DraftEntry): void;
   delete(target: string): void;
   values(): Iterable<DraftEntry>;
   readonly size: number;
@@ -48,6 +50,9 @@ export function createEntryIndex(initial: Iterable<DraftEntry> = []): EntryIndex
     },
     set(entry) {
       const [slot, id] = parseTarget(entry.target);
+      maps[slot].set(id, entry);
+    },
+    put(slot, id, entry) {
       maps[slot].set(id, entry);
     },
     delete(target) {
@@ -85,6 +90,9 @@ export function overlay(ws: WorkingSet, staged: ReadonlyMap<string, DraftEntry>)
   const entries: EntryIndex = {
     get: (t) => staged.get(t) ?? base.get(t),
     set: () => {
+      throw new Error('an overlay is read-only');
+    },
+    put: () => {
       throw new Error('an overlay is read-only');
     },
     delete: () => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { accountId, cents, flag01, quantity, sku, userNote } from '../api/fields.ts';
 import type { Store } from './db.ts';
-import { chunked, parseRow, parseRows, placeholders, sqlBool, toSqlBool } from './sql.ts';
+import { deleteWhereIn, ledgerWrites, parseRow, parseRows, sqlBool, toSqlBool } from './sql.ts';
 
 /**
  * The ledger of buy orders, named by SKU as the service names them. The
@@ -73,6 +73,7 @@ export function createBuyOrdersRepo(store: Store): BuyOrdersRepo {
       cut: toSqlBool(b.quantity_may_be_cut), active: b.active, user_note: b.user_note, fills_seen: b.fills_seen, at,
     });
   };
+  const writes = ledgerWrites(store, write);
 
   return {
     all: () => parseRows('buy_orders', buyOrderRow, selectAll.all()),
@@ -81,17 +82,8 @@ export function createBuyOrdersRepo(store: Store): BuyOrdersRepo {
       return row ? parseRow('buy_orders', buyOrderRow, row) : null;
     },
     count: () => (countStmt.get() as { n: number }).n,
-    upsert(input) {
-      write(input, store.clock.now());
-      store.markLedgerChanged();
-    },
-    upsertMany(inputs) {
-      const at = store.clock.now();
-      store.transaction(() => {
-        for (const input of inputs) write(input, at);
-      });
-      store.markLedgerChanged();
-    },
+    upsert: writes.one,
+    upsertMany: writes.many,
     update(id, fields) {
       updateStmt.run({ sku: id, price: fields.price, quantity: fields.quantity, active: fields.active, user_note: fields.user_note ?? null, at: store.clock.now() });
       store.markLedgerChanged();
@@ -101,12 +93,7 @@ export function createBuyOrdersRepo(store: Store): BuyOrdersRepo {
       store.markLedgerChanged();
     },
     remove(skus) {
-      let removed = 0;
-      store.transaction(() => {
-        for (const part of chunked(skus)) {
-          removed += Number(db.prepare(`DELETE FROM buy_orders WHERE sku IN ${placeholders(part)}`).run(...part).changes);
-        }
-      });
+      const removed = deleteWhereIn(store, 'buy_orders', 'sku', skus);
       store.markLedgerChanged();
       return removed;
     },

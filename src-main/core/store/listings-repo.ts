@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { accountId, assetId, cents, flag01, gameId, listingId, userNote } from '../api/fields.ts';
 import type { Store } from './db.ts';
-import { chunked, parseRow, parseRows, placeholders, sqlBool, toSqlBool } from './sql.ts';
+import { deleteWhereIn, ledgerWrites, parseRow, parseRows, sqlBool, toSqlBool } from './sql.ts';
 
 /**
  * The ledger of listings. There is no "list my listings" endpoint, so this
@@ -81,6 +81,7 @@ export function createListingsRepo(store: Store): ListingsRepo {
     const l = listingInput.parse(input);
     upsertStmt.run({ ...l, id_unknown: toSqlBool(l.listing_id === null), at });
   };
+  const writes = ledgerWrites(store, write);
 
   const repo: ListingsRepo = {
     all: () => parseRows('listings', listingRow, selectAll.all()),
@@ -96,17 +97,8 @@ export function createListingsRepo(store: Store): ListingsRepo {
       const row = (filter.activeOnly ? countActive : countAll).get() as { n: number };
       return row.n;
     },
-    upsert(input) {
-      write(input, store.clock.now());
-      store.markLedgerChanged();
-    },
-    upsertMany(inputs) {
-      const at = store.clock.now();
-      store.transaction(() => {
-        for (const input of inputs) write(input, at);
-      });
-      store.markLedgerChanged();
-    },
+    upsert: writes.one,
+    upsertMany: writes.many,
     update(id, fields) {
       updateStmt.run({
         asset_id: id,
@@ -119,12 +111,7 @@ export function createListingsRepo(store: Store): ListingsRepo {
       store.markLedgerChanged();
     },
     remove(ids) {
-      let removed = 0;
-      store.transaction(() => {
-        for (const part of chunked(ids)) {
-          removed += Number(db.prepare(`DELETE FROM listings WHERE asset_id IN ${placeholders(part)}`).run(...part).changes);
-        }
-      });
+      const removed = deleteWhereIn(store, 'listings', 'asset_id', ids);
       store.markLedgerChanged();
       return removed;
     },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { SQLInputValue } from 'node:sqlite';
+import type { Store } from './db.ts';
 
 /**
  * Small helpers shared by the repositories: SQLite has no booleans and hands
@@ -48,4 +49,36 @@ export function chunked<T>(values: readonly T[], size = 500): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < values.length; i += size) out.push(values.slice(i, i + size));
   return out;
+}
+
+/**
+ * Deletes the rows of `table` whose `column` is one of `values`, in one
+ * transaction, in chunks under the bound-parameter limit. Table and column
+ * names come from the repositories' own code, never from input.
+ */
+export function deleteWhereIn(store: Pick<Store, 'db' | 'transaction'>, table: string, column: string, values: readonly string[]): number {
+  let removed = 0;
+  store.transaction(() => {
+    for (const part of chunked(values)) {
+      removed += Number(store.db.prepare(`DELETE FROM ${table} WHERE ${column} IN ${placeholders(part)}`).run(...part).changes);
+    }
+  });
+  return removed;
+}
+
+/** A ledger write of one row or many (one transaction, one timestamp) that marks the ledger changed. */
+export function ledgerWrites<I>(store: Pick<Store, 'clock' | 'transaction' | 'markLedgerChanged'>, write: (input: I, at: number) => void) {
+  return {
+    one(input: I): void {
+      write(input, store.clock.now());
+      store.markLedgerChanged();
+    },
+    many(inputs: readonly I[]): void {
+      const at = store.clock.now();
+      store.transaction(() => {
+        for (const input of inputs) write(input, at);
+      });
+      store.markLedgerChanged();
+    },
+  };
 }

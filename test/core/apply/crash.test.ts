@@ -11,6 +11,7 @@ import { createDraftService } from '../../../src-main/core/drafts/draft-service.
 import { openStore } from '../../../src-main/core/store/db.ts';
 import { createRepos } from '../../../src-main/core/store/index.ts';
 import { startSandbox, type Sandbox } from '../../../src-main/sandbox/index.ts';
+import { createRandom } from '../../../src-main/sandbox/prng.ts';
 
 /**
  * Real processes, real kills: a child applies a 5,000-change draft against
@@ -30,18 +31,6 @@ afterAll(async () => {
   await sandbox?.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-/** mulberry32: a small seeded generator, so the kill moments are the same on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 interface ChildRun {
   code: number | null;
@@ -124,7 +113,7 @@ describe('apply survives SIGKILL at random moments', () => {
       DESK_DB: path, DESK_URL: sandbox.url, DESK_KEY: sandbox.apiKey, DESK_DRAFT: draft.id,
       DESK_CLOCK_ORIGIN: String(origin), DESK_CLOCK_SCALE: String(SCALE),
     };
-    const random = seeded(SEED);
+    const random = createRandom(SEED);
     const runs: ChildRun[] = [];
     for (let i = 0; i < KILLS; i++) runs.push(await runChild(env, 100 + Math.floor(random() * 1_300)));
     runs.push(await runChild(env, null));

@@ -7,6 +7,21 @@ import { draftFixture, ledgerListing, LINKED, MAIN, seedListings, type DraftFixt
 let f: DraftFixture;
 afterEach(() => f.dispose());
 
+/** A draft deleting 600 ledger listings and listing the same assets again, plus `more` changes. */
+function relistDraft(more: readonly Record<string, unknown>[]): string {
+  f = draftFixture();
+  const rows = Array.from({ length: 600 }, (_, i) => ledgerListing(String(10_000 + i)));
+  f.t.repos.listings.upsertMany(rows);
+  const { id } = f.drafts.create('d');
+  const r = f.drafts.addChanges(id, [
+    ...rows.map((row) => ({ kind: 'listing.delete', asset_id: row.asset_id })),
+    ...rows.map((row) => ({ kind: 'listing.create', asset_id: row.asset_id, price: 99, promoted: 0 })),
+    ...more,
+  ]);
+  expect(r.errors).toEqual([]);
+  return id;
+}
+
 describe('draft review', () => {
   it('shows before → after per field against the ledger', () => {
     f = draftFixture();
@@ -38,15 +53,8 @@ describe('draft review', () => {
   });
 
   it('counts requests per endpoint, proxy and phase, and gives the ETA the limits allow', () => {
-    f = draftFixture();
-    const rows = Array.from({ length: 600 }, (_, i) => ledgerListing(String(10_000 + i)));
-    f.t.repos.listings.upsertMany(rows);
-    const { id } = f.drafts.create('d');
-    // 600 deletes (6 requests) then the same 600 assets listed again (6 requests, after the deletes),
-    // and 1,000 new listings (10 requests) beside the deletes.
-    f.drafts.addChanges(id, [
-      ...rows.map((r) => ({ kind: 'listing.delete', asset_id: r.asset_id })),
-      ...rows.map((r) => ({ kind: 'listing.create', asset_id: r.asset_id, price: 99, promoted: 0 })),
+    // 600 deletes, the same 600 assets listed again, and 1,000 new listings.
+    const id = relistDraft([
       ...Array.from({ length: 1_000 }, (_, i) => ({ kind: 'listing.create', asset_id: String(50_000 + i), price: 99, promoted: 0 })),
       { kind: 'listing.deleteAll', active_only: true },
     ]);
@@ -61,14 +69,7 @@ describe('draft review', () => {
   });
 
   it('runs relists after their deletes in the ETA', () => {
-    f = draftFixture();
-    const rows = Array.from({ length: 600 }, (_, i) => ledgerListing(String(10_000 + i)));
-    f.t.repos.listings.upsertMany(rows);
-    const { id } = f.drafts.create('d');
-    f.drafts.addChanges(id, [
-      ...rows.map((r) => ({ kind: 'listing.delete', asset_id: r.asset_id })),
-      ...rows.map((r) => ({ kind: 'listing.create', asset_id: r.asset_id, price: 99, promoted: 0 })),
-    ]);
+    const id = relistDraft([]);
     const r = f.drafts.review(id, { limit: 0 });
     expect(r.requestsPerEndpoint).toEqual({ delete_listing: 6, create_listing: 6 });
     // 6 deletes: 60 s; then 6 creates: 60 s.
