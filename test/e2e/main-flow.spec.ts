@@ -82,8 +82,8 @@ test('set a key, draft and apply 1,200 listings, answer a trade, set a trade URL
     const seen = new Set<string>();
     await expect(async () => {
       seen.add((await bar.getAttribute('aria-valuenow')) ?? '');
-      await expect(apply).toHaveAttribute('data-state', 'done');
-    }).toPass({ timeout: 120_000, intervals: [250] });
+      await expect(apply).toHaveAttribute('data-state', 'done', { timeout: 100 });
+    }).toPass({ timeout: 120_000, intervals: [150] });
     expect(seen.size, `progress values seen: ${[...seen].join(', ')}`).toBeGreaterThan(1);
     await expect(bar).toHaveAttribute('aria-valuenow', '1200');
     expect(sandbox.admin.listings().filter((l: { asset_id: string }) => assets.includes(l.asset_id))).toHaveLength(1200);
