@@ -170,29 +170,26 @@ export function overlayBuyOrders(rows: readonly BuyOrderRow[], overlay: DraftOve
   return out;
 }
 
-/** The fields of a change that differ from the ledger's row: what the table marks as pending. */
-function listingPending(f: Record<string, unknown>, row: ListingRow): ListingPending {
-  const p: ListingPending = {};
-  const price = int(f.price);
-  const promoted = flag(f.promoted);
-  const note = str(f.user_note);
-  if (price !== undefined && price !== row.price) p.price = price;
-  if (promoted !== undefined && promoted !== row.promoted) p.promoted = promoted;
-  if (note !== undefined && note !== row.user_note) p.user_note = note;
-  return p;
-}
+const LISTING_FIELDS = { price: 'int', promoted: 'flag', user_note: 'text' } as const;
+const BUY_ORDER_FIELDS = { price: 'int', quantity: 'int', active: 'flag', user_note: 'text' } as const;
 
-function buyOrderPending(f: Record<string, unknown>, row: BuyOrderRow): BuyOrderPending {
-  const p: BuyOrderPending = {};
-  const price = int(f.price);
-  const quantity = int(f.quantity);
-  const active = flag(f.active);
-  const note = str(f.user_note);
-  if (price !== undefined && price !== row.price) p.price = price;
-  if (quantity !== undefined && quantity !== row.quantity) p.quantity = quantity;
-  if (active !== undefined && active !== row.active) p.active = active;
-  if (note !== undefined && note !== row.user_note) p.user_note = note;
-  return p;
+const listingPending = (f: Record<string, unknown>, row: ListingRow) => pendingOf<ListingPending>(f, row, LISTING_FIELDS);
+const buyOrderPending = (f: Record<string, unknown>, row: BuyOrderRow) => pendingOf<BuyOrderPending>(f, row, BUY_ORDER_FIELDS);
+
+/**
+ * The fields of a change that differ from the ledger's row: what the table
+ * marks as pending. Change fields cross the bridge as `unknown`, so each is
+ * read by its expected type and ignored when it is not one.
+ */
+function pendingOf<P>(f: Record<string, unknown>, row: object, fields: Record<string, 'int' | 'flag' | 'text'>): P {
+  const out: Record<string, unknown> = {};
+  const current = row as Record<string, unknown>;
+  for (const [name, type] of Object.entries(fields)) {
+    const v = f[name];
+    const ok = type === 'int' ? int(v) !== undefined : type === 'flag' ? flag(v) !== undefined : str(v) !== undefined;
+    if (ok && v !== current[name]) out[name] = v;
+  }
+  return out as P;
 }
 
 /** Changes in a stable order of their targets (digits padded so asset IDs sort as numbers). */
