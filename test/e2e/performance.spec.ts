@@ -123,6 +123,10 @@ test('Listings stays quick on a 50,000-listing ledger', async ({ page }) => {
     const reloaded = await desk.router.invoke('drafts:changes', { draftId });
     const count = reloaded.ok ? (reloaded.value as unknown[]).length : 0;
     console.log(`  of which drafts:changes (${count.toLocaleString()} changes) through the router alone: ${Date.now() - c0} ms`);
+    const ids = listed.ok ? (listed.value as Array<{ asset_id: string }>).map((l) => l.asset_id) : [];
+    const k0 = Date.now();
+    await desk.router.invoke('drafts:bulk', { draftId, target: 'listings', selection: { ids }, op: { op: 'addCents', cents: 1 } });
+    console.log(`  and a second drafts:bulk over ${ids.length.toLocaleString()} IDs through the router alone: ${Date.now() - k0} ms`);
 
     const frames: number[] = [];
     for (const fraction of [0.001, 0.25, 0.5, 0.75, 0.999, 0.3, 0.6]) {

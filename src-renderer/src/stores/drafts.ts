@@ -139,13 +139,17 @@ export const useDraftsStore = defineStore('drafts', () => {
     return imported;
   }
 
-  // One reload at a time. A reload started by the store's own action reads
-  // state newer than any drafts:changed event already received, so it drops
-  // the queued one; an event that arrives while a reload runs asks for one
-  // more pass. (At 50,000 changes, a second reload is what a trader feels.)
+  // One reload at a time. Main announces each stored change (drafts:changed)
+  // before it replies, so a pass that began after the latest announcement
+  // already reads everything announced: the store's own action then waits
+  // for it instead of loading again. An announcement that arrives during a
+  // pass asks for one more. (At 50,000 changes, a second reload is what a
+  // trader feels.)
   let inFlight: Promise<void> | null = null;
   let again = false;
   let queued: ReturnType<typeof setTimeout> | null = null;
+  let announced = 0;
+  let passCovers = -1;
 
   function refreshCurrent(): Promise<void> {
     if (queued !== null) {
@@ -153,12 +157,13 @@ export const useDraftsStore = defineStore('drafts', () => {
       queued = null;
     }
     if (inFlight) {
-      again = true;
+      if (passCovers < announced) again = true;
       return inFlight;
     }
     inFlight = (async () => {
       do {
         again = false;
+        passCovers = announced;
         await Promise.all([loadList(), loadChanges()]);
         if (review.value !== null) await loadReview();
       } while (again);
@@ -168,6 +173,7 @@ export const useDraftsStore = defineStore('drafts', () => {
 
   /** A burst of drafts:changed events (an apply marks batches done) becomes one reload. */
   function queueReload(): void {
+    announced++;
     if (inFlight) {
       again = true;
       return;

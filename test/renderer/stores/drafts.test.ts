@@ -95,6 +95,34 @@ describe('drafts store', () => {
     expect(fake.callsTo('drafts:changes').length - before).toBe(1);
   });
 
+  it('does not reload twice when the announcement’s reload is already running as the reply lands', async () => {
+    drafts = [summary('d1', 5)];
+    fake.uninstall();
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    let loads = 0;
+    fake = installFakeApi({
+      'drafts:list': () => drafts,
+      'drafts:changes': async () => {
+        loads++;
+        await sleep(100);
+        return [];
+      },
+      'drafts:addChanges': async () => {
+        // Main announces the stored change, then its reply takes a while to arrive.
+        fake.emit('drafts:changed', { draftId: 'd1' });
+        await sleep(80);
+        return { added: 1, errors: [] };
+      },
+    });
+    const store = useDraftsStore();
+    store.start();
+    await sleep(150);
+    loads = 0;
+    await store.addChanges([{ kind: 'listing.delete', asset_id: '1' }]);
+    await sleep(150);
+    expect(loads).toBe(1);
+  });
+
   it('reloads the current draft once for a burst of drafts:changed events', async () => {
     drafts = [summary('d1', 5)];
     const store = useDraftsStore();
