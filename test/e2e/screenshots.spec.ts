@@ -1,0 +1,74 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { startTestDesk } from './desk-fixture.ts';
+import { openDesk, serveRenderer, type Router } from './harness.ts';
+
+/**
+ * A picture of every screen in light and dark, for people to look at (kept as
+ * artifacts under test-results/screenshots, not committed). The desk is given
+ * a key, a ledger, a draft with edits and a trade needing action first, so
+ * each screen shows what it is for.
+ */
+
+const DIR = join('test-results', 'screenshots');
+const VIEWS = ['overview', 'listings', 'buy-orders', 'trades', 'accounts', 'drafts', 'activity', 'settings'] as const;
+
+async function ok(router: Router, channel: string, input: unknown): Promise<unknown> {
+  const result = await router.invoke(channel, input);
+  if (!result.ok) throw new Error(`${channel}: ${result.error.kind} ${result.error.message}`);
+  return result.value;
+}
+
+test('every screen, light and dark', async ({ browser }) => {
+  test.setTimeout(180_000);
+  mkdirSync(DIR, { recursive: true });
+  const desk = await startTestDesk({ ledgerSize: 400, timeScale: 60 });
+  const server = await serveRenderer();
+  try {
+    const { router, sandbox } = desk;
+    await ok(router, 'key:set', { key: sandbox.apiKey });
+    sandbox.admin.addTrade({ trade_type: 'market', role: 'seller', status: 'Action Required' });
+    await ok(router, 'trades:checkNow', {}).catch(() => undefined);
+    const draft = (await ok(router, 'drafts:create', { name: 'Weekend repricing' })) as { id: string };
+    const listings = (await ok(router, 'listings:list', {})) as Array<{ asset_id: string }>;
+    await ok(router, 'drafts:bulk', {
+      draftId: draft.id, target: 'listings', selection: { ids: listings.slice(0, 120).map((l) => l.asset_id) },
+      op: { op: 'multiply', percent: 95, rounding: 'down' },
+    });
+    const free = sandbox.admin.inventory().slice(0, 30).map((a: { asset_id: string }) => a.asset_id);
+    await ok(router, 'drafts:addChanges', {
+      draftId: draft.id,
+      changes: free.map((asset_id: string) => ({ kind: 'listing.create', asset_id, price: 450, promoted: 0, game: '440' })),
+    });
+
+    for (const scheme of ['light', 'dark'] as const) {
+      const page = await browser.newPage({ viewport: { width: 1360, height: 820 }, colorScheme: scheme });
+      const { errors } = await openDesk(page, router, server);
+      for (const [i, view] of VIEWS.entries()) {
+        await page.keyboard.press(`Alt+${i + 1}`);
+        await expect(page).toHaveURL(new RegExp(`#/${view}$`));
+        await expect(page.locator('main h1')).toBeVisible();
+        await page.waitForTimeout(300);
+        await page.screenshot({ path: join(DIR, `${view}-${scheme}.png`) });
+      }
+      // The working panels and a confirmation, as a trader meets them.
+      await page.keyboard.press('Alt+2');
+      await page.getByRole('button', { name: 'Create…' }).click();
+      await page.screenshot({ path: join(DIR, `listings-create-${scheme}.png`) });
+      await page.getByRole('button', { name: 'Close create listings' }).click();
+      await page.getByRole('grid', { name: 'Listings' }).focus();
+      await page.keyboard.press('Control+a');
+      await page.getByRole('button', { name: 'Bulk edit…' }).click();
+      await page.screenshot({ path: join(DIR, `listings-bulk-${scheme}.png`) });
+      await page.getByRole('button', { name: 'Delete all…' }).click();
+      await page.screenshot({ path: join(DIR, `listings-delete-all-${scheme}.png`) });
+      await page.keyboard.press('Escape');
+      expect(errors).toEqual([]);
+      await page.close();
+    }
+  } finally {
+    await server.close();
+    await desk.close();
+  }
+});
