@@ -63,7 +63,9 @@ async function start(): Promise<void> {
   if (devServerUrl) applyDevServerCsp(session.defaultSession, devServerUrl);
   else serveRenderer(session.defaultSession, join(import.meta.dirname, '../renderer'));
 
-  const iconDir = app.isPackaged ? join(process.resourcesPath, 'tray') : join(app.getAppPath(), 'build/icons/tray');
+  // build/electron-builder.yml copies build/icons/tray and the 256 px icon to resources/icons.
+  const iconDir = app.isPackaged ? join(process.resourcesPath, 'icons/tray') : join(app.getAppPath(), 'build/icons/tray');
+  const appIcon = join(iconDir, '../256x256.png');
   const win = await createMainWindow({
     preloadPath: join(import.meta.dirname, '../preload/index.cjs'),
     rendererUrl: devServerUrl ?? APP_ENTRY_URL,
@@ -71,7 +73,7 @@ async function start(): Promise<void> {
     links: links(),
     startHidden: shouldStartHidden(process.argv, app.getLoginItemSettings().wasOpenedAtLogin),
     isQuitting: () => quit.quitting,
-    iconPath: join(iconDir, '../icon-256.png'),
+    iconPath: appIcon,
   });
   reveal = () => revealWindow(win);
   revealOnActivate(reveal);
@@ -89,8 +91,12 @@ async function start(): Promise<void> {
     onCheckTrades: () => void desk.workspace().trades.checkNow().catch(() => undefined),
     onQuit: () => quit.quit(),
   });
-  const taskbar = createTaskbarIndicator({ window: () => (win.isDestroyed() ? null : win) });
+  const taskbar = createTaskbarIndicator({
+    window: () => (win.isDestroyed() ? null : win),
+    attentionIconPath: join(iconDir, 'attention.png'),
+  });
   const notifier = createNotifier({
+    iconPath: appIcon,
     muted: () => !desk.settings.get().notificationsEnabled,
     onOpen: (trade) => {
       reveal();
