@@ -1,13 +1,13 @@
 import type { Desk } from '../core/desk/desk.ts';
-import type { JobProgressView } from '../core/shell/job-progress.ts';
 import type { ShellState } from '../core/shell/tray-state.ts';
 
 /**
  * The desk's state as the tray and taskbar show it: automation, trades that
  * wait for the trader, a running apply, and whether the key was refused.
  */
-export function shellStateOf(desk: Desk, job: JobProgressView | null = null): ShellState {
+export function shellStateOf(desk: Desk): ShellState {
   const ws = desk.workspace();
+  const job = ws.apply.handles().at(-1)?.progress() ?? null;
   const enabled = desk.settings.get().heartbeatEnabled;
   return {
     heartbeat: enabled ? ws.heartbeat.state.status : 'off',

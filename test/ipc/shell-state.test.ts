@@ -1,0 +1,40 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createDesk, type Desk } from '../../src-main/core/desk/desk.ts';
+import { scaledClock } from '../../src-main/core/clock.ts';
+import { shellStateOf } from '../../src-main/ipc/shell-state.ts';
+import { trayPresentation } from '../../src-main/core/shell/tray-state.ts';
+import { memoryKeychain } from '../support/memory-keychain.ts';
+
+let desk: Desk | null = null;
+let dir = '';
+afterEach(async () => {
+  await desk?.close();
+  desk = null;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('shell state of the desk', () => {
+  it('shows automation, trades waiting and a running apply in the tray', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'shell-'));
+    desk = await createDesk({ dataDir: dir, secrets: memoryKeychain(), version: 't', clock: scaledClock(60), sandbox: { seed: 4 } });
+    const ws = desk.workspace();
+    await ws.accounts.refresh();
+    await ws.trades.checkNow();
+    const waiting = ws.trades.trades().filter((t) => t.needsAction).length;
+    expect(shellStateOf(desk)).toMatchObject({ sandbox: true, automationPaused: false, tradesNeedingAction: waiting, job: null });
+
+    const draft = ws.drafts.create('tray');
+    const added = ws.drafts.addChanges(draft.id, [{ kind: 'buyOrder.create', sku: '5021;6', price: 100, quantity: 1 }]);
+    expect(added.errors).toEqual([]);
+    const handle = ws.apply.apply(draft.id);
+    expect(shellStateOf(desk).job).toMatchObject({ itemsTotal: 1 });
+    expect(trayPresentation(shellStateOf(desk)).tooltip).toMatch(/apply|Apply/);
+    await handle.done;
+
+    desk.settings.update({ heartbeatEnabled: false });
+    expect(shellStateOf(desk)).toMatchObject({ heartbeat: 'off', automationPaused: true });
+  });
+});
