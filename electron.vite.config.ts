@@ -29,6 +29,8 @@ export default defineConfig({
     root: 'src-renderer',
     plugins: [vue()],
     build: {
+      // Smaller is faster to parse on every window open; main and preload stay readable.
+      minify: true,
       outDir: resolve('out/renderer'),
       rolldownOptions: { input: { index: resolve('src-renderer/index.html') } },
     },
