@@ -45,6 +45,24 @@ export function multiplyCents(price: number, percent: number, rounding: Rounding
   return Number(chosen);
 }
 
+/**
+ * The fields a bulk operation sets on one row whose price is now `price`:
+ * what the table shows as pending from the click on, until main's stored
+ * changes replace it (same rounding as the draft, so the two agree).
+ */
+export function fieldsAfter(price: number, op: BulkOp): Record<string, number | string> {
+  switch (op.op) {
+    case 'setPrice':
+    case 'addCents':
+    case 'multiply': return { price: priceAfter(price, op) ?? price };
+    case 'setPromoted': return { promoted: op.value };
+    case 'setNote': return { user_note: op.note };
+    case 'clearNote': return { user_note: '' };
+    case 'setActive': return { active: op.value };
+    case 'setQuantity': return { quantity: op.quantity };
+  }
+}
+
 export interface BulkPreview {
   readonly count: number;
   /** Rows the operation would take to zero or below: the service refuses those. */

@@ -82,6 +82,48 @@ export function buildOverlay(changes: readonly ChangeView[]): DraftOverlay {
 }
 
 /**
+ * Values a bulk edit is about to store, per row key (asset ID or SKU), laid
+ * over the overlay from the click on so the table need not wait for main to
+ * store them and for the draft to be read back.
+ */
+export interface LocalPatch {
+  readonly target: 'listings' | 'buyOrders';
+  readonly values: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
+}
+
+/**
+ * The overlay with local patches applied in order: a patched row's change
+ * (its create, or its edit, or a new edit) gets the patch's fields merged
+ * over its own. A new edit has no id (`''`) until main stores it.
+ */
+export function patchOverlay(overlay: DraftOverlay, patches: readonly LocalPatch[]): DraftOverlay {
+  let out = overlay;
+  for (const patch of patches) {
+    const listings = patch.target === 'listings';
+    const creates = listings ? out.listingCreates : out.buyOrderCreates;
+    const edits = new Map(listings ? out.listingEdits : out.buyOrderEdits);
+    const created = new Set<string>();
+    const patchedCreates = creates.map((c) => {
+      const values = patch.values.get(c.target);
+      if (values === undefined) return c;
+      created.add(c.target);
+      return { ...c, fields: { ...c.fields, ...values } };
+    });
+    for (const [key, values] of patch.values) {
+      if (created.has(key)) continue;
+      const before = edits.get(key);
+      edits.set(key, before
+        ? { ...before, fields: { ...before.fields, ...values } }
+        : { id: '', kind: listings ? 'listing.edit' : 'buyOrder.edit', target: key, fields: values, status: 'pending', error: null, updatedAt: 0 });
+    }
+    out = listings
+      ? { ...out, listingEdits: edits, listingCreates: patchedCreates }
+      : { ...out, buyOrderEdits: edits, buyOrderCreates: patchedCreates };
+  }
+  return out;
+}
+
+/**
  * Draft-created listings first (what the trader is working on), in asset ID
  * order so they stay put while edits land on them, then the ledger.
  */
