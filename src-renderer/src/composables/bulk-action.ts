@@ -6,9 +6,11 @@ import { useNoticesStore } from '../stores/notices.ts';
 /**
  * Sends a bulk formula over the selected rows into the draft (one
  * drafts:bulk call naming their asset IDs or SKUs) and reports what changed
- * and what the draft refused. Returns whether everything was taken.
+ * and what the draft refused. Returns whether everything was taken. Rows
+ * come with the price the table shows, from which their new values show
+ * at once.
  */
-export function useBulkAction(target: 'listings' | 'buyOrders', selectedKeys: () => string[]) {
+export function useBulkAction(target: 'listings' | 'buyOrders', selectedRows: () => ReadonlyArray<{ key: string; price: number }>) {
   const drafts = useDraftsStore();
   const notices = useNoticesStore();
   const busy: Ref<boolean> = ref(false);
@@ -17,7 +19,7 @@ export function useBulkAction(target: 'listings' | 'buyOrders', selectedKeys: ()
   async function run(op: BulkOp): Promise<boolean> {
     busy.value = true;
     try {
-      const result = await drafts.bulk(target, selectedKeys(), op);
+      const result = await drafts.bulk(target, selectedRows(), op);
       if (result.refused.length > 0) {
         const sample = result.refused.slice(0, 3).map((r) => (r.id ? `${r.id}: ${r.reason}` : r.reason)).join('; ');
         notices.push('error', `Nothing changed: ${result.refused.length.toLocaleString()} ${noun} cannot take this (${sample}).`);

@@ -47,7 +47,8 @@ export function useLedgerEdits() {
   /** Takes the rows' changes out of the draft: they show the ledger's values again. */
   async function revert(rows: ReadonlyArray<{ changeId: string | null }>): Promise<void> {
     try {
-      await drafts.removeChanges(rows.map((d) => d.changeId).filter((id): id is string => id !== null));
+      // A bulk edit shown before main stored it has no id yet ('').
+      await drafts.removeChanges(rows.map((d) => d.changeId).filter((id): id is string => id !== null && id !== ''));
     } catch (err) {
       notices.error(err);
     }

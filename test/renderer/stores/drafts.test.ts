@@ -2,7 +2,7 @@ import { createPinia, setActivePinia } from 'pinia';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ChangeView, DraftSummary } from '../../../src-preload/contract.ts';
 import { useDraftsStore } from '../../../src-renderer/src/stores/drafts.ts';
-import { flush, installFakeApi, type FakeApi } from '../fake-api.ts';
+import { flush, installFakeApi, Refusal, type FakeApi } from '../fake-api.ts';
 
 function summary(id: string, updatedAt: number): DraftSummary {
   return { id, name: `Draft ${id}`, createdAt: 0, updatedAt, changeCount: 0, failedCount: 0, unknownCount: 0, doneCount: 0 };
@@ -60,10 +60,72 @@ describe('drafts store', () => {
     drafts = [summary('d1', 5)];
     const store = useDraftsStore();
     await store.load();
-    await store.bulk('listings', ['1001', '1002'], { op: 'multiply', percent: 95, rounding: 'down' });
+    await store.bulk('listings', [{ key: '1001', price: 200 }, { key: '1002', price: 300 }], { op: 'multiply', percent: 95, rounding: 'down' });
     expect(fake.callsTo('drafts:bulk')).toEqual([
       { draftId: 'd1', target: 'listings', selection: { ids: ['1001', '1002'] }, op: { op: 'multiply', percent: 95, rounding: 'down' } },
     ]);
+  });
+
+  it('shows a bulk edit’s new values before main replies, and drops them for the stored ones', async () => {
+    drafts = [summary('d1', 5)];
+    const gate = { open: () => {} };
+    fake.uninstall();
+    fake = installFakeApi({
+      'drafts:list': () => drafts,
+      'drafts:changes': ({ draftId }) => changes.get(draftId) ?? [],
+      'drafts:bulk': async () => {
+        await new Promise<void>((r) => (gate.open = r));
+        changes.set('d1', [{ id: 'L:1001', kind: 'listing.edit', target: '1001', fields: { asset_id: '1001', price: 191, promoted: 0, user_note: '' }, status: 'pending', error: null, updatedAt: 1 }]);
+        fake.emit('drafts:changed', { draftId: 'd1' });
+        return { changed: 1, matched: 1, refused: [] };
+      },
+    });
+    const store = useDraftsStore();
+    store.start();
+    await flush();
+    const done = store.bulk('listings', [{ key: '1001', price: 200 }], { op: 'multiply', percent: 95.5, rounding: 'down' });
+    // Shown at once, with the draft's rounding, though nothing is stored yet.
+    expect(store.overlay.listingEdits.get('1001')?.fields.price).toBe(191);
+    expect(store.changes).toHaveLength(0);
+    await flush();
+    gate.open();
+    await done;
+    await new Promise((r) => setTimeout(r, 20));
+    expect(fake.callsTo('drafts:changes').length).toBe(2);
+    // The stored change itself, no longer a local copy merged over it.
+    expect(store.overlay.listingEdits.get('1001')).toBe(store.changes[0]);
+    expect(store.pendingCount).toBe(1);
+  });
+
+  it('takes a bulk edit’s shown values back when main refuses it', async () => {
+    drafts = [summary('d1', 5)];
+    fake.uninstall();
+    fake = installFakeApi({
+      'drafts:list': () => drafts,
+      'drafts:changes': () => [],
+      'drafts:bulk': () => ({ changed: 0, matched: 1, refused: [{ id: '1001', reason: 'being applied or its outcome is unknown' }] }),
+    });
+    const store = useDraftsStore();
+    await store.load();
+    const result = await store.bulk('listings', [{ key: '1001', price: 200 }], { op: 'setPrice', cents: 150 });
+    expect(result.refused).toHaveLength(1);
+    expect(store.overlay.listingEdits.size).toBe(0);
+  });
+
+  it('takes a bulk edit’s shown values back when the call fails', async () => {
+    drafts = [summary('d1', 5)];
+    fake.uninstall();
+    fake = installFakeApi({
+      'drafts:list': () => drafts,
+      'drafts:changes': () => [],
+      'drafts:bulk': () => {
+        throw new Refusal({ kind: 'internal', message: 'database is locked' });
+      },
+    });
+    const store = useDraftsStore();
+    await store.load();
+    await expect(store.bulk('buyOrders', [{ key: 'sku-1', price: 200 }], { op: 'setQuantity', quantity: 3 })).rejects.toThrow('database is locked');
+    expect(store.overlay.buyOrderEdits.size).toBe(0);
   });
 
   it('remembers the current draft across reloads, and falls back to the newest when it is gone', async () => {
