@@ -44,9 +44,9 @@ export function applyPatch(ws: WorkingSet, ledger: LedgerView, seq: number, body
     const id = body.ids[i] as string;
     const existing = slot.get(id);
     if (existing && (existing.seq >= seq || isLockedStatus(existing.status))) continue;
-    const price = body.prices?.[i] ?? body.set.price;
     const base = existing && !isSettled(existing.status) ? existing.change : baseFromLedger(body.domain, id, ledger);
-    const next = base && withFields(base, { ...body.set, ...(price === undefined ? {} : { price }) });
+    // The per-target price is passed apart: no object is built per row just to carry it.
+    const next = base && withFields(base, body.set, body.prices?.[i] ?? body.set.price);
     if (!next) continue;
     const key = existing?.target ?? (listings ? listingKey(id) : buyOrderKey(id));
     ws.entries.put(listings ? 'L' : 'B', id, { target: key, seq, change: next, status: 'pending', error: null, batchId: null, updatedAt: now });
@@ -67,27 +67,28 @@ function baseFromLedger(domain: PatchBody['domain'], id: string, ledger: LedgerV
 }
 
 /**
- * The change with the fields that apply to its kind replaced; null for kinds
+ * The change with the fields that apply to its kind replaced (`price` is the
+ * patch's price for this target); null for kinds
  * a patch does not touch. Built field by field rather than spread: this runs
  * for every row of a bulk operation.
  */
-function withFields(c: Change, f: PatchFields): Change | null {
+function withFields(c: Change, f: PatchFields, price: number | undefined): Change | null {
   switch (c.kind) {
     case 'listing.create':
       return optionalNote({
-        kind: c.kind, account: c.account, asset_id: c.asset_id, price: f.price ?? c.price, promoted: f.promoted ?? c.promoted,
+        kind: c.kind, account: c.account, asset_id: c.asset_id, price: price ?? c.price, promoted: f.promoted ?? c.promoted,
         game: c.game, ...(c.sku === undefined ? {} : { sku: c.sku }),
       }, f.user_note ?? c.user_note);
     case 'listing.edit':
       return optionalNote({
         kind: c.kind, account: c.account, asset_id: c.asset_id, listing_id: c.listing_id,
-        price: f.price ?? c.price, promoted: f.promoted ?? c.promoted,
+        price: price ?? c.price, promoted: f.promoted ?? c.promoted,
       }, f.user_note ?? c.user_note);
     case 'buyOrder.create':
-      return optionalNote({ kind: c.kind, account: c.account, sku: c.sku, price: f.price ?? c.price, quantity: f.quantity ?? c.quantity }, f.user_note ?? c.user_note);
+      return optionalNote({ kind: c.kind, account: c.account, sku: c.sku, price: price ?? c.price, quantity: f.quantity ?? c.quantity }, f.user_note ?? c.user_note);
     case 'buyOrder.edit':
       return optionalNote({
-        kind: c.kind, account: c.account, sku: c.sku, price: f.price ?? c.price, quantity: f.quantity ?? c.quantity, active: f.active ?? c.active,
+        kind: c.kind, account: c.account, sku: c.sku, price: price ?? c.price, quantity: f.quantity ?? c.quantity, active: f.active ?? c.active,
       }, f.user_note ?? c.user_note);
     default:
       return null;
