@@ -43,6 +43,13 @@ export interface Desk {
   close(): Promise<void>;
 }
 
+/** Settings whose change replaces the workspace (service, ledger file, loop timing). */
+export const REOPENING_SETTINGS = ['mode', 'serviceUrl', 'heartbeatIntervalMinutes', 'tradePollSeconds', 'youngAccountDays'] as const;
+
+export function reopensWorkspace(next: Partial<Settings>, previous: Settings): boolean {
+  return REOPENING_SETTINGS.some((key) => next[key] !== undefined && next[key] !== previous[key]);
+}
+
 export interface DeskDeps {
   dataDir: string;
   profile?: string;
@@ -148,21 +155,15 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
 
   settings.on('changed', (next, previous) => {
     const ws = current;
-    if (next.mode !== previous.mode || (next.mode === 'live' && next.serviceUrl !== previous.serviceUrl)) {
+    if (reopensWorkspace(next, previous)) {
+      // The loops' timing and the service they talk to are fixed at opening:
+      // reopening is the simple, obvious way to apply a change to them.
       switching = switching.then(() => replaceWorkspace(next.mode));
       return;
     }
     if (next.heartbeatEnabled !== previous.heartbeatEnabled) {
       if (next.heartbeatEnabled) ws.heartbeat.start();
       else ws.heartbeat.stop();
-    }
-    if (
-      next.heartbeatIntervalMinutes !== previous.heartbeatIntervalMinutes ||
-      next.tradePollSeconds !== previous.tradePollSeconds ||
-      next.youngAccountDays !== previous.youngAccountDays
-    ) {
-      // Timing lives in the workspace's loops; reopening is the simple, obvious way to apply it.
-      switching = switching.then(() => replaceWorkspace(next.mode));
     }
   });
 

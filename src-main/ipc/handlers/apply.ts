@@ -4,23 +4,19 @@ import type { UnknownOutcome } from '../../core/apply/recovery.ts';
 import type { Desk } from '../../core/desk/desk.ts';
 import type { DraftReview } from '../../core/drafts/review.ts';
 import type { Handlers } from '../router.ts';
+import { Refused } from './refused.ts';
 
 type ApplyChannels =
   | 'drafts:review' | 'drafts:exportCsv' | 'drafts:importCsv' | 'drafts:importCommit' | 'drafts:apply'
   | 'apply:progress' | 'apply:pause' | 'apply:resume' | 'apply:cancel' | 'apply:unknownOutcomes' | 'apply:resolve';
 
-/** Thrown when an apply is refused before anything is sent; the renderer shows the message. */
-export class ApplyRefused extends Error {
-  override readonly name = 'ApplyRefused';
-  readonly kind = 'invalid';
-}
 
 /** Handlers for reviewing, importing, exporting and applying drafts, and resolving lost responses. */
 export function applyHandlers(desk: Desk, ledgerChanged: () => void): Pick<Handlers, ApplyChannels> {
   const ws = () => desk.workspace();
   const handle = (jobId: string) => {
     const found = ws().apply.byJob(jobId);
-    if (!found) throw new ApplyRefused(`No apply is running with job ${jobId}.`);
+    if (!found) throw new Refused(`No apply is running with job ${jobId}.`);
     return found;
   };
   return {
@@ -76,7 +72,7 @@ function refuseWhileNotAutomated(desk: Desk): void {
   if (!desk.settings.get().refuseUnautomatedPosts) return;
   const status = desk.workspace().heartbeat.state.status;
   if (status === 'lapsed' || status === 'off') {
-    throw new ApplyRefused(
+    throw new Refused(
       'Automation is not active, so new listings would show as not automated. Turn automation on and wait for it to show as active, or allow this in Settings.',
     );
   }

@@ -1,7 +1,9 @@
-import type { Desk } from '../../core/desk/desk.ts';
+import { reopensWorkspace, type Desk } from '../../core/desk/desk.ts';
 import type { Handlers } from '../router.ts';
 import { accountsView, appStatusView, heartbeatView, schedulerView } from '../views.ts';
 import type { Platform } from './platform.ts';
+import { Refused } from './refused.ts';
+import type { SettingsPatch } from '../../core/settings/settings.ts';
 
 type EngineChannels =
   | 'app:status' | 'key:status' | 'key:set' | 'key:remove' | 'settings:get' | 'settings:update'
@@ -12,6 +14,16 @@ type EngineChannels =
 /** The trade offer page of a pending trade; trade IDs are the platform's trade offer IDs. */
 export const tradeOfferUrl = (tradeId: string) => `https://steamcommunity.com/tradeoffer/${tradeId}/`;
 
+/**
+ * Reopening the workspace would cut a running apply off between batches, so
+ * such a change waits until the apply ends (or is cancelled).
+ */
+function refuseReopenDuringApply(desk: Desk, patch: SettingsPatch): void {
+  if (reopensWorkspace(patch, desk.settings.get()) && desk.workspace().apply.handles().length > 0) {
+    throw new Refused('An apply is running. Change this setting when it has finished, or cancel it first.');
+  }
+}
+
 /** Handlers for the live state: key, settings, heartbeat, budget, balance, trades, accounts. */
 export function engineHandlers(desk: Desk, platform: Platform): Pick<Handlers, EngineChannels> {
   const ws = () => desk.workspace();
@@ -21,7 +33,10 @@ export function engineHandlers(desk: Desk, platform: Platform): Pick<Handlers, E
     'key:set': ({ key }) => desk.keys.set(key),
     'key:remove': () => desk.keys.remove(),
     'settings:get': () => desk.settings.get(),
-    'settings:update': (patch) => desk.settings.update(patch),
+    'settings:update': (patch) => {
+      refuseReopenDuringApply(desk, patch);
+      return desk.settings.update(patch);
+    },
     'heartbeat:state': () => heartbeatView(ws().heartbeat.state),
     'heartbeat:beatNow': async () => {
       await ws().heartbeat.beatNow();
