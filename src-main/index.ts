@@ -122,6 +122,7 @@ async function start(): Promise<void> {
   const power = wirePowerEvents({
     beatNow: () => desk.workspace().heartbeat.beatNow(),
     checkTradesNow: () => desk.workspace().trades.checkNow(),
+    onConnectivity: (online) => desk.setOnline(online),
   });
   desk.settings.on('changed', (next, previous) => {
     if (next.startAtLogin !== previous.startAtLogin) void setStartAtLogin(next.startAtLogin).catch(() => undefined);

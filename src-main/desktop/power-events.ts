@@ -10,6 +10,8 @@ import { net, powerMonitor } from 'electron';
 export interface PowerEventDeps {
   readonly beatNow: () => Promise<void> | void;
   readonly checkTradesNow: () => Promise<void> | void;
+  /** Connectivity as last seen (at start, at each poll that sees a change, at resume). */
+  readonly onConnectivity?: (online: boolean) => void;
   readonly onError?: (error: unknown) => void;
   /** How often connectivity is polled. Default 5 s. */
   readonly onlinePollMs?: number;
@@ -34,6 +36,11 @@ export function wirePowerEvents(deps: PowerEventDeps): PowerEvents {
   const minGapMs = deps.minGapMs ?? 30_000;
   let lastWakeAt = Number.NEGATIVE_INFINITY;
   let online = net.isOnline();
+  deps.onConnectivity?.(online);
+  const see = (next: boolean) => {
+    if (next !== online) deps.onConnectivity?.(next);
+    online = next;
+  };
 
   const wake = (_reason: WakeReason) => {
     const at = now();
@@ -49,13 +56,13 @@ export function wirePowerEvents(deps: PowerEventDeps): PowerEvents {
   };
 
   const onResume = () => {
-    online = net.isOnline();
+    see(net.isOnline());
     // Offline at resume: the reconnection will wake instead, when a request can succeed.
     if (online) wake('resume');
   };
   const pollOnline = () => {
     const was = online;
-    online = net.isOnline();
+    see(net.isOnline());
     if (online && !was) wake('online');
   };
 
@@ -63,7 +70,7 @@ export function wirePowerEvents(deps: PowerEventDeps): PowerEvents {
   const timer = setInterval(pollOnline, deps.onlinePollMs ?? 5_000);
   return {
     reportOnline() {
-      online = true;
+      see(true);
       wake('online');
     },
     dispose() {

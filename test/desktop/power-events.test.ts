@@ -39,6 +39,17 @@ describe('wirePowerEvents', () => {
     expect(checkTradesNow).toHaveBeenCalledOnce();
   });
 
+  it('reports connectivity at start and on each change, for the offline banner', async () => {
+    const seen: boolean[] = [];
+    net.isOnline.mockReturnValue(true);
+    wire({ onlinePollMs: 1_000, onConnectivity: (online) => seen.push(online) });
+    net.isOnline.mockReturnValue(false);
+    await vi.advanceTimersByTimeAsync(3_000);
+    net.isOnline.mockReturnValue(true);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(seen).toEqual([true, false, true]);
+  });
+
   it('ignores a flapping network within the minimum gap', async () => {
     wire({ onlinePollMs: 1_000, minGapMs: 30_000 });
     for (let i = 0; i < 4; i++) {

@@ -35,7 +35,7 @@ export interface Desk {
   readonly keys: KeyService;
   workspace(): Workspace;
   status(): DeskStatus;
-  /** The network came back or went away (desktop online events). */
+  /** The network came back or went away (desktop online events); shown, not acted on: waking is the caller's. */
   setOnline(online: boolean): void;
   /** After sleep or a network return: beat and check trades at once. */
   wake(): void;
@@ -176,7 +176,6 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
       if (next === online) return;
       online = next;
       events.emit('status', status());
-      if (online) wake();
     },
     wake,
     events: { on: (event, listener) => events.on(event, listener) as Unsubscribe },
