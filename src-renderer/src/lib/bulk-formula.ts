@@ -29,9 +29,31 @@ export function priceAfter(price: number, op: BulkOp): number | null {
 /**
  * price × percent / 100, rounded to the grid in the direction asked, the
  * way the draft computes it: the percentage to four decimals, as an exact
- * fraction over 1,000,000, in BigInt.
+ * fraction over 1,000,000. Integer doubles are exact below 2^53, which
+ * covers any real price; beyond that (or for a price that is not an
+ * integer, which BigInt refuses) it is done in BigInt. The bulk panel runs
+ * this over every selected row, 50,000 of them, on each keystroke.
  */
 export function multiplyCents(price: number, percent: number, rounding: Rounding, step: PriceStep = { size: 1, offset: 0 }): number {
+  const scaled = Math.round(percent * 10_000);
+  const num = scaled * price;
+  const size = step.size * 1_000_000;
+  const shift = step.offset * 1_000_000;
+  const exact = Number.isSafeInteger(num) && Number.isSafeInteger(step.size) && Number.isSafeInteger(step.offset)
+    && Number.isSafeInteger(Math.abs(num) + Math.abs(shift) + 2 * size);
+  if (exact) {
+    const y = num - shift;
+    const r = y % size;
+    const remainder = r < 0 ? r + size : r;
+    const k = (y - remainder) / size;
+    const down = k * step.size + step.offset;
+    const up = remainder === 0 ? down : down + step.size;
+    return rounding === 'down' ? down : rounding === 'up' ? up : 2 * remainder >= size ? up : down;
+  }
+  return multiplyBig(price, percent, rounding, step);
+}
+
+function multiplyBig(price: number, percent: number, rounding: Rounding, step: PriceStep): number {
   const den = 1_000_000n;
   const num = BigInt(Math.round(percent * 10_000)) * BigInt(price);
   const size = BigInt(step.size) * den;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { allowedQuantity, describeOp, multiplyCents, previewBulk, priceAfter } from '../../../src-renderer/src/lib/bulk-formula.ts';
+import { scalePrice } from '../../../src-main/core/drafts/bulk-ops.ts';
+import { allowedQuantity, describeOp, multiplyCents, PRICE_GRIDS, previewBulk, priceAfter } from '../../../src-renderer/src/lib/bulk-formula.ts';
 
 describe('bulk formula preview', () => {
   it('multiplies exactly where a float would not', () => {
@@ -20,6 +21,21 @@ describe('bulk formula preview', () => {
     expect(multiplyCents(1000, 95, 'down', nine)).toBe(949);
     expect(multiplyCents(1234, 100, 'up', { size: 100, offset: 99 })).toBe(1299);
     expect(multiplyCents(1234, 100, 'down', { size: 100, offset: 0 })).toBe(1200);
+  });
+
+  it('agrees with the draft’s own rule on every grid and rounding, small prices and huge ones', () => {
+    // A seeded walk over prices (1 cent to past 2^53 / 10^8, where doubles stop being exact) and percentages with four decimals.
+    let seed = 7;
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+    for (let i = 0; i < 3_000; i++) {
+      const price = i % 10 === 0 ? Math.floor(next() * 2 ** 48) : Math.floor(next() * 10 ** (1 + Math.floor(next() * 8))) + 1;
+      const percent = Math.round(next() * 10_000 * 10_000) / 10_000 || 0.0001;
+      for (const grid of PRICE_GRIDS) {
+        for (const rounding of ['nearest', 'up', 'down'] as const) {
+          expect(multiplyCents(price, percent, rounding, grid.step), `${price} × ${percent}% ${rounding} ${grid.id}`).toBe(scalePrice(price, percent, rounding, grid.step));
+        }
+      }
+    }
   });
 
   it('gives each operation’s new price, or null when prices are untouched', () => {
