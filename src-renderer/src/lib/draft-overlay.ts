@@ -129,7 +129,7 @@ export function patchOverlay(overlay: DraftOverlay, patches: readonly LocalPatch
  */
 export function overlayListings(rows: readonly ListingRow[], overlay: DraftOverlay, mainAccount: string): ListingDisplay[] {
   const out: ListingDisplay[] = [];
-  const listed = new Set(rows.map((row) => row.asset_id));
+  const listed = overlay.listingCreates.length === 0 ? EMPTY : keysOf(rows, (row) => row.asset_id);
   for (const change of byTarget(overlay.listingCreates, (t) => t.padStart(20, '0'))) {
     // Listing an asset again after deleting it: shown on the ledger's row below.
     if (listed.has(change.target)) continue;
@@ -154,9 +154,12 @@ export function overlayListings(rows: readonly ListingRow[], overlay: DraftOverl
       problem: change.error,
     });
   }
+  // Read once: this loop runs over every row of the ledger on each overlay change.
+  const { listingDeletes, listingEdits } = overlay;
+  const anyDeletes = listingDeletes.size > 0;
   for (const row of rows) {
-    const deleted = overlay.listingDeletes.get(row.asset_id);
-    const edited = overlay.listingEdits.get(row.asset_id);
+    const deleted = anyDeletes ? listingDeletes.get(row.asset_id) : undefined;
+    const edited = listingEdits.get(row.asset_id);
     const relisted = deleted ? overlay.listingCreates.find((c) => c.target === row.asset_id) : undefined;
     const change = relisted ?? deleted ?? edited;
     out.push({
@@ -173,7 +176,7 @@ export function overlayListings(rows: readonly ListingRow[], overlay: DraftOverl
 
 export function overlayBuyOrders(rows: readonly BuyOrderRow[], overlay: DraftOverlay, mainAccount: string): BuyOrderDisplay[] {
   const out: BuyOrderDisplay[] = [];
-  const known = new Set(rows.map((row) => row.sku));
+  const known = overlay.buyOrderCreates.length === 0 ? EMPTY : keysOf(rows, (row) => row.sku);
   for (const change of byTarget(overlay.buyOrderCreates, (t) => t)) {
     if (known.has(change.target)) continue;
     const f = change.fields;
@@ -196,9 +199,12 @@ export function overlayBuyOrders(rows: readonly BuyOrderRow[], overlay: DraftOve
       problem: change.error,
     });
   }
+  const { buyOrderDeletes, buyOrderEdits, buyOrderCreates } = overlay;
+  const anyDeletes = buyOrderDeletes.size > 0;
+  const anyCreates = buyOrderCreates.length > 0;
   for (const row of rows) {
-    const deleted = overlay.buyOrderDeletes.get(row.sku);
-    const edited = overlay.buyOrderEdits.get(row.sku) ?? overlay.buyOrderCreates.find((c) => c.target === row.sku);
+    const deleted = anyDeletes ? buyOrderDeletes.get(row.sku) : undefined;
+    const edited = buyOrderEdits.get(row.sku) ?? (anyCreates ? buyOrderCreates.find((c) => c.target === row.sku) : undefined);
     const change = deleted ?? edited;
     out.push({
       key: row.sku,
@@ -212,26 +218,45 @@ export function overlayBuyOrders(rows: readonly BuyOrderRow[], overlay: DraftOve
   return out;
 }
 
-const LISTING_FIELDS = { price: 'int', promoted: 'flag', user_note: 'text' } as const;
-const BUY_ORDER_FIELDS = { price: 'int', quantity: 'int', active: 'flag', user_note: 'text' } as const;
-
-const listingPending = (f: Record<string, unknown>, row: ListingRow) => pendingOf<ListingPending>(f, row, LISTING_FIELDS);
-const buyOrderPending = (f: Record<string, unknown>, row: BuyOrderRow) => pendingOf<BuyOrderPending>(f, row, BUY_ORDER_FIELDS);
-
 /**
  * The fields of a change that differ from the ledger's row: what the table
  * marks as pending. Change fields cross the bridge as `unknown`, so each is
- * read by its expected type and ignored when it is not one.
+ * read by its expected type and ignored when it is not one. Written out per
+ * table (no loop over field names): it runs for every changed row of a
+ * 50,000-row ledger each time the overlay changes.
  */
-function pendingOf<P>(f: Record<string, unknown>, row: object, fields: Record<string, 'int' | 'flag' | 'text'>): P {
-  const out: Record<string, unknown> = {};
-  const current = row as Record<string, unknown>;
-  for (const [name, type] of Object.entries(fields)) {
-    const v = f[name];
-    const ok = type === 'int' ? int(v) !== undefined : type === 'flag' ? flag(v) !== undefined : str(v) !== undefined;
-    if (ok && v !== current[name]) out[name] = v;
-  }
-  return out as P;
+function listingPending(f: Record<string, unknown>, row: ListingRow): ListingPending {
+  const out: ListingPending = {};
+  const price = int(f.price);
+  if (price !== undefined && price !== row.price) out.price = price;
+  const promoted = flag(f.promoted);
+  if (promoted !== undefined && promoted !== row.promoted) out.promoted = promoted;
+  const note = str(f.user_note);
+  if (note !== undefined && note !== row.user_note) out.user_note = note;
+  return out;
+}
+
+function buyOrderPending(f: Record<string, unknown>, row: BuyOrderRow): BuyOrderPending {
+  const out: BuyOrderPending = {};
+  const price = int(f.price);
+  if (price !== undefined && price !== row.price) out.price = price;
+  const quantity = int(f.quantity);
+  if (quantity !== undefined && quantity !== row.quantity) out.quantity = quantity;
+  const active = flag(f.active);
+  if (active !== undefined && active !== row.active) out.active = active;
+  const note = str(f.user_note);
+  if (note !== undefined && note !== row.user_note) out.user_note = note;
+  return out;
+}
+
+const EMPTY: ReadonlySet<string> = new Set();
+const keySets = new WeakMap<object, ReadonlySet<string>>();
+
+/** The ledger's keys, built once per ledger array (overlay changes reuse it). */
+function keysOf<R>(rows: readonly R[], key: (row: R) => string): ReadonlySet<string> {
+  let keys = keySets.get(rows);
+  if (keys === undefined) keySets.set(rows, (keys = new Set(rows.map(key))));
+  return keys;
 }
 
 /** Changes in a stable order of their targets (digits padded so asset IDs sort as numbers). */
