@@ -1,7 +1,7 @@
 import { computed, ref, shallowRef, watch, type Ref } from 'vue';
 import type { DisplayRow } from '../lib/draft-overlay.ts';
 import { emptyFilter, type LedgerFilter } from '../lib/ledger-filter.ts';
-import { clickRow, emptySelection, pruneSelection, selectAll, type ClickModifiers, type SelectionState } from '../lib/selection.ts';
+import { clickRow, emptySelection, pruneSelection, sameKeys, selectAll, type ClickModifiers, type SelectionState } from '../lib/selection.ts';
 import { nextSort, sortRows, type SortSpec } from '../lib/sorting.ts';
 
 /**
@@ -30,9 +30,12 @@ export function useLedgerTable<Row, Pending, K extends string>(
     return keys.size === 0 ? [] : filtered.value.filter((d) => keys.has(d.key));
   });
 
-  // Rows that leave the ledger leave the selection too.
-  watch(rows, (list) => {
-    if (selection.value.keys.size > 0) selection.value = pruneSelection(selection.value, new Set(list.map((d) => d.key)));
+  // Rows that leave the ledger leave the selection too. The rows are rebuilt
+  // whenever the draft's values change (a bulk edit rebuilds all of them)
+  // while their keys stay the same: only a change of keys is worth a prune.
+  watch(rows, (list, before) => {
+    if (selection.value.keys.size === 0 || sameKeys(list, before)) return;
+    selection.value = pruneSelection(selection.value, new Set(list.map((d) => d.key)));
   });
 
   return {

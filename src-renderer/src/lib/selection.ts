@@ -65,6 +65,18 @@ export function pruneSelection(state: SelectionState, present: ReadonlySet<strin
   return { keys, anchor };
 }
 
+/**
+ * Whether two row lists hold the same keys in the same order: a list rebuilt
+ * with new values for the same rows needs no prune. Keys of rows rebuilt
+ * from the same ledger are the same strings, so this is a pass of pointer
+ * compares.
+ */
+export function sameKeys(a: ReadonlyArray<{ readonly key: string }>, b: ReadonlyArray<{ readonly key: string }> | undefined): boolean {
+  if (b === undefined || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i]?.key !== b[i]?.key) return false;
+  return true;
+}
+
 /** The selected keys in table order, as the bulk operations send them. */
 export function selectedInOrder(state: SelectionState, ordered: readonly string[]): string[] {
   if (state.keys.size === 0) return [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clickRow, emptySelection, pruneSelection, selectAll, selectedInOrder } from '../../../src-renderer/src/lib/selection.ts';
+import { clickRow, emptySelection, pruneSelection, sameKeys, selectAll, selectedInOrder } from '../../../src-renderer/src/lib/selection.ts';
 
 const rows = ['a', 'b', 'c', 'd', 'e', 'f'];
 const plain = { range: false, toggle: false };
@@ -61,5 +61,13 @@ describe('selection model', () => {
     clickRow(first, 'b', rows, ctrl);
     expect([...first.keys]).toEqual(['a']);
     expect(emptySelection.keys.size).toBe(0);
+  });
+
+  it('tells a list rebuilt with new values for the same rows from one whose rows changed', () => {
+    const rows = (...keys: string[]) => keys.map((key) => ({ key }));
+    expect(sameKeys(rows('a', 'b', 'c'), rows('a', 'b', 'c'))).toBe(true);
+    expect(sameKeys(rows('a', 'b', 'c'), rows('a', 'b'))).toBe(false);
+    expect(sameKeys(rows('a', 'b', 'c'), rows('a', 'x', 'c'))).toBe(false);
+    expect(sameKeys(rows('a'), undefined)).toBe(false);
   });
 });
