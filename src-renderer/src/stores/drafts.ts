@@ -54,10 +54,19 @@ export const useDraftsStore = defineStore('drafts', () => {
    */
   async function loadChanges(pass?: number): Promise<void> {
     const id = currentId.value;
-    changes.value = id === null ? [] : Object.freeze(await call('drafts:changes', { draftId: id }));
+    showChanges(id === null ? [] : await call('drafts:changes', { draftId: id }));
     if (pass !== undefined && local.value.some((p) => p.covers !== null && p.covers <= pass)) {
       local.value = local.value.filter((p) => p.covers === null || p.covers > pass);
     }
+  }
+
+  /**
+   * An empty list over an empty one is left alone: every ledger table
+   * rebuilds its 50,000 rows when the overlay changes, for nothing.
+   */
+  function showChanges(list: readonly ChangeView[]): void {
+    if (list.length === 0 && changes.value.length === 0) return;
+    changes.value = Object.freeze(list);
   }
 
   async function load(): Promise<void> {
@@ -84,7 +93,10 @@ export const useDraftsStore = defineStore('drafts', () => {
   async function create(name: string): Promise<DraftSummary> {
     const draft = await call('drafts:create', { name });
     drafts.value = [...drafts.value, draft];
-    await select(draft.id);
+    // A new draft has no changes: no need to ask main (the first edit waits on this).
+    setCurrent(draft.id);
+    review.value = null;
+    showChanges([]);
     return draft;
   }
 
@@ -126,9 +138,17 @@ export const useDraftsStore = defineStore('drafts', () => {
    * what it will say. The read drops the patch when it lands.
    */
   async function bulk(target: 'listings' | 'buyOrders', rows: ReadonlyArray<{ key: string; price: number }>, op: BulkOp): Promise<BulkResult> {
-    const values = new Map(rows.map((r) => [r.key, fieldsAfter(r.price, op)]));
+    // One pass, no throwaway arrays: this runs over up to 50,000 rows between the click and the paint.
+    const values = new Map<string, Record<string, number | string>>();
+    const ids: string[] = [];
     // A price main will refuse is not worth showing for the time of a round trip.
-    const refusable = [...values.values()].some((v) => typeof v.price === 'number' && v.price <= 0);
+    let refusable = false;
+    for (const r of rows) {
+      const v = fieldsAfter(r.price, op);
+      if (typeof v.price === 'number' && v.price <= 0) refusable = true;
+      values.set(r.key, v);
+      ids.push(r.key);
+    }
     const patch: Pending = { target, values, covers: null };
     if (!refusable) local.value = [...local.value, patch];
     const takeBack = () => {
@@ -138,7 +158,7 @@ export const useDraftsStore = defineStore('drafts', () => {
     try {
       // Made after the values show: a new draft costs a round trip or more.
       const draftId = await ensureDraft();
-      result = await call('drafts:bulk', { draftId, target, selection: { ids: rows.map((r) => r.key) }, op });
+      result = await call('drafts:bulk', { draftId, target, selection: { ids }, op });
     } catch (err) {
       takeBack();
       throw err;

@@ -56,6 +56,30 @@ describe('drafts store', () => {
     expect(store.pendingCount).toBe(1);
   });
 
+  it('starts a new draft without asking main for its changes, and keeps the overlay as it was', async () => {
+    const store = useDraftsStore();
+    await store.load();
+    const overlay = store.overlay;
+    const reads = fake.callsTo('drafts:changes').length;
+    const made = await store.create('Repricing');
+    expect(store.currentId).toBe(made.id);
+    expect(store.current?.name).toBe('Repricing');
+    expect(fake.callsTo('drafts:changes').length).toBe(reads);
+    // Nothing to show either way: the ledger tables are not rebuilt for it.
+    expect(store.overlay).toBe(overlay);
+  });
+
+  it('empties the shown changes when a new draft replaces one that had some', async () => {
+    drafts = [summary('d1', 5)];
+    changes.set('d1', [{ id: 'c1', kind: 'listing.delete', target: '1', fields: {}, status: 'pending', error: null, updatedAt: 0 }]);
+    const store = useDraftsStore();
+    await store.load();
+    expect(store.changes).toHaveLength(1);
+    await store.create('Fresh');
+    expect(store.changes).toHaveLength(0);
+    expect(store.overlay.listingDeletes.size).toBe(0);
+  });
+
   it('sends bulk operations as a selection of IDs', async () => {
     drafts = [summary('d1', 5)];
     const store = useDraftsStore();
