@@ -2,12 +2,15 @@ import { computed, ref, shallowRef, watch, type Ref } from 'vue';
 import type { DisplayRow } from '../lib/draft-overlay.ts';
 import { emptyFilter, type LedgerFilter } from '../lib/ledger-filter.ts';
 import { clickRow, emptySelection, pruneSelection, sameKeys, selectAll, type ClickModifiers, type SelectionState } from '../lib/selection.ts';
-import { nextSort, sortRows, type SortSpec } from '../lib/sorting.ts';
+import { inOrder, nextSort, sortOrder, type SortSpec } from '../lib/sorting.ts';
 
 /**
  * The state shared by the Listings and Buy orders tables: sort, filter and
  * selection over display rows. Sorting runs before filtering, so typing in a
  * filter only filters an already sorted list (no re-sort per keystroke).
+ * `sortKey` reads the ledger's row (`d.row`) only, never the draft's values:
+ * a row does not move while it is being repriced, and rows rebuilt for new
+ * draft values over the same ledger rows keep their order without a re-sort.
  */
 export function useLedgerTable<Row, Pending, K extends string>(
   rows: Ref<readonly DisplayRow<Row, Pending>[]>,
@@ -19,9 +22,19 @@ export function useLedgerTable<Row, Pending, K extends string>(
   const sort = shallowRef<SortSpec<K> | null>(null);
   const selection = shallowRef<SelectionState>(emptySelection);
 
+  let last: { rows: readonly D[]; spec: SortSpec<K>; order: readonly number[] } | null = null;
   const sorted = computed<readonly D[]>(() => {
     const s = sort.value;
-    return s === null ? rows.value : sortRows(rows.value, (d) => sortKey(s.column, d), s.dir);
+    const list = rows.value;
+    if (s === null) {
+      last = null;
+      return list;
+    }
+    const order = last !== null && last.spec === s && sameLedgerRows(list, last.rows)
+      ? last.order
+      : sortOrder(list, (d) => sortKey(s.column, d), s.dir);
+    last = { rows: list, spec: s, order };
+    return inOrder(list, order);
   });
   const filtered = computed(() => filterRows(sorted.value, filter.value));
   const orderedKeys = computed(() => filtered.value.map((d) => d.key));
@@ -51,4 +64,11 @@ export function useLedgerTable<Row, Pending, K extends string>(
     clearSelection: () => (selection.value = emptySelection),
     resetFilter: () => (filter.value = emptyFilter()),
   };
+}
+
+/** Whether both lists show the same ledger row objects at each index (what the sort keys read). */
+function sameLedgerRows<Row, Pending>(a: readonly DisplayRow<Row, Pending>[], b: readonly DisplayRow<Row, Pending>[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i]?.row !== b[i]?.row) return false;
+  return true;
 }

@@ -11,6 +11,11 @@ export interface SortSpec<K extends string> {
 }
 
 export function sortRows<T>(rows: readonly T[], key: (row: T) => string | number, dir: SortDir): T[] {
+  return inOrder(rows, sortOrder(rows, key, dir));
+}
+
+/** The indices of `rows` in sorted order: kept, it can order a rebuilt list of the same rows again for free. */
+export function sortOrder<T>(rows: readonly T[], key: (row: T) => string | number, dir: SortDir): number[] {
   const keys = rows.map(key);
   const order = rows.map((_, i) => i);
   const sign = dir === 'asc' ? 1 : -1;
@@ -19,6 +24,10 @@ export function sortRows<T>(rows: readonly T[], key: (row: T) => string | number
     const kb = keys[b] as string | number;
     return ka < kb ? -sign : ka > kb ? sign : 0;
   });
+  return order;
+}
+
+export function inOrder<T>(rows: readonly T[], order: readonly number[]): T[] {
   return order.map((i) => rows[i] as T);
 }
 
