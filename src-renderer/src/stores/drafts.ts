@@ -155,16 +155,23 @@ export const useDraftsStore = defineStore('drafts', () => {
       if (local.value.includes(patch)) local.value = local.value.filter((p) => p !== patch);
     };
     let result: BulkResult;
+    const send = (draftId: string) => call('drafts:bulk', { draftId, target, selection: { ids }, op });
+    replying++;
     try {
-      // Made after the values show: a new draft costs a round trip or more.
-      const draftId = await ensureDraft();
-      result = await call('drafts:bulk', { draftId, target, selection: { ids }, op });
+      // Into the current draft it is sent at once, before the table repaints
+      // with the patch, so main works while the page draws; into a new one
+      // once main has made it (a round trip or more).
+      result = await (currentId.value !== null ? send(currentId.value) : ensureDraft().then(send));
     } catch (err) {
       takeBack();
+      replying--;
+      releaseHeld();
       throw err;
     }
+    replying--;
     if (result.refused.length > 0) {
       takeBack();
+      releaseHeld();
       return result;
     }
     // Main announced the change before replying: a read that began after
@@ -212,8 +219,14 @@ export const useDraftsStore = defineStore('drafts', () => {
   let queued: ReturnType<typeof setTimeout> | null = null;
   let announced = 0;
   let passCovers = -1;
+  // A bulk edit on its way is announced just before its reply, which reads
+  // the draft back anyway: a reload asked for meanwhile waits for the reply
+  // (held) instead of racing it for main's attention with a 12 MB read.
+  let replying = 0;
+  let held = false;
 
   function refreshCurrent(): Promise<void> {
+    held = false;
     if (queued !== null) {
       clearTimeout(queued);
       queued = null;
@@ -240,6 +253,21 @@ export const useDraftsStore = defineStore('drafts', () => {
       again = true;
       return;
     }
+    if (replying > 0) {
+      held = true;
+      return;
+    }
+    scheduleReload();
+  }
+
+  /** A reply that reads nothing back (a refusal, an error) lets a held reload go. */
+  function releaseHeld(): void {
+    if (!held || replying > 0) return;
+    held = false;
+    scheduleReload();
+  }
+
+  function scheduleReload(): void {
     queued ??= setTimeout(() => {
       queued = null;
       loadQuietly(refreshCurrent);

@@ -209,6 +209,41 @@ describe('drafts store', () => {
     expect(loads).toBe(1);
   });
 
+  it('reads the draft back once after a bulk edit’s reply, not while it is on its way', async () => {
+    drafts = [summary('d1', 5)];
+    fake.uninstall();
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const reads: string[] = [];
+    let refuse = false;
+    fake = installFakeApi({
+      'drafts:list': () => drafts,
+      'drafts:changes': () => {
+        reads.push('read');
+        return [];
+      },
+      'drafts:bulk': async () => {
+        // Main announces the stored change; its reply arrives later than a queued reload would start.
+        fake.emit('drafts:changed', { draftId: 'd1' });
+        await sleep(120);
+        reads.push('reply');
+        return refuse ? { changed: 0, matched: 1, refused: [{ id: '1001', reason: 'no such listing' }] } : { changed: 1, matched: 1, refused: [] };
+      },
+    });
+    const store = useDraftsStore();
+    store.start();
+    await sleep(20);
+    reads.length = 0;
+    await store.bulk('listings', [{ key: '1001', price: 200 }], { op: 'setPrice', cents: 150 });
+    await sleep(120);
+    expect(reads).toEqual(['reply', 'read']);
+    // A refusal reads nothing back itself: what was announced meanwhile is still read, once.
+    refuse = true;
+    reads.length = 0;
+    await store.bulk('listings', [{ key: '1001', price: 200 }], { op: 'setPrice', cents: 150 });
+    await sleep(120);
+    expect(reads).toEqual(['reply', 'read']);
+  });
+
   it('reloads the current draft once for a burst of drafts:changed events', async () => {
     drafts = [summary('d1', 5)];
     const store = useDraftsStore();
