@@ -49,7 +49,17 @@ export interface DraftOverlay {
   readonly buyOrderDeletes: ReadonlyMap<string, ChangeView>;
   readonly buyOrderCreates: readonly ChangeView[];
   readonly buyOrderDeleteAll: ChangeView | null;
+  /**
+   * Fields of local bulk patches (see patchOverlay) per listing or buy order
+   * that has no create in the draft, laid over its stored edit, or standing
+   * as a new edit, as the rows are built.
+   */
+  readonly listingPatch: ReadonlyMap<string, Fields>;
+  readonly buyOrderPatch: ReadonlyMap<string, Fields>;
 }
+
+type Fields = Readonly<Record<string, unknown>>;
+const NO_PATCH: ReadonlyMap<string, Fields> = new Map();
 
 export function buildOverlay(changes: readonly ChangeView[]): DraftOverlay {
   const listingEdits = new Map<string, ChangeView>();
@@ -78,6 +88,7 @@ export function buildOverlay(changes: readonly ChangeView[]): DraftOverlay {
   return {
     listingEdits, listingDeletes, listingCreates: [...listingCreates.values()], listingDeleteAll,
     buyOrderEdits, buyOrderDeletes, buyOrderCreates: [...buyOrderCreates.values()], buyOrderDeleteAll,
+    listingPatch: NO_PATCH, buyOrderPatch: NO_PATCH,
   };
 }
 
@@ -92,33 +103,39 @@ export interface LocalPatch {
 }
 
 /**
- * The overlay with local patches applied in order: a patched row's change
- * (its create, or its edit, or a new edit) gets the patch's fields merged
- * over its own. A new edit has no id (`''`) until main stores it.
+ * The overlay with local patches applied in order: a patched row's create
+ * gets the patch's fields merged over its own; any other row's go into the
+ * patch layer, which the row builders merge over its stored edit (or show
+ * as a new edit, with no id, `''`, until main stores it). Kept as a layer
+ * rather than merged into 50,000 edits here: at the click that merge was
+ * the biggest part of the wait.
  */
 export function patchOverlay(overlay: DraftOverlay, patches: readonly LocalPatch[]): DraftOverlay {
   let out = overlay;
   for (const patch of patches) {
     const listings = patch.target === 'listings';
-    const creates = listings ? out.listingCreates : out.buyOrderCreates;
-    const edits = new Map(listings ? out.listingEdits : out.buyOrderEdits);
     const created = new Set<string>();
-    const patchedCreates = creates.map((c) => {
+    const creates = (listings ? out.listingCreates : out.buyOrderCreates).map((c) => {
       const values = patch.values.get(c.target);
       if (values === undefined) return c;
       created.add(c.target);
       return { ...c, fields: { ...c.fields, ...values } };
     });
-    for (const [key, values] of patch.values) {
-      if (created.has(key)) continue;
-      const before = edits.get(key);
-      edits.set(key, before
-        ? { ...before, fields: { ...before.fields, ...values } }
-        : { id: '', kind: listings ? 'listing.edit' : 'buyOrder.edit', target: key, fields: values, status: 'pending', error: null, updatedAt: 0 });
+    const before = listings ? out.listingPatch : out.buyOrderPatch;
+    let layer: ReadonlyMap<string, Fields> = patch.values;
+    // One patch over none, on no created row (the usual case): its own map, not a copy.
+    if (before.size > 0 || created.size > 0) {
+      const merged = new Map(before);
+      for (const [key, values] of patch.values) {
+        if (created.has(key)) continue;
+        const earlier = merged.get(key);
+        merged.set(key, earlier ? { ...earlier, ...values } : values);
+      }
+      layer = merged;
     }
     out = listings
-      ? { ...out, listingEdits: edits, listingCreates: patchedCreates }
-      : { ...out, buyOrderEdits: edits, buyOrderCreates: patchedCreates };
+      ? { ...out, listingPatch: layer, listingCreates: creates }
+      : { ...out, buyOrderPatch: layer, buyOrderCreates: creates };
   }
   return out;
 }
@@ -155,19 +172,23 @@ export function overlayListings(rows: readonly ListingRow[], overlay: DraftOverl
     });
   }
   // Read once: this loop runs over every row of the ledger on each overlay change.
-  const { listingDeletes, listingEdits } = overlay;
+  const { listingDeletes, listingEdits, listingPatch, listingCreates } = overlay;
   const anyDeletes = listingDeletes.size > 0;
+  const anyPatch = listingPatch.size > 0;
   for (const row of rows) {
-    const deleted = anyDeletes ? listingDeletes.get(row.asset_id) : undefined;
-    const edited = listingEdits.get(row.asset_id);
-    const relisted = deleted ? overlay.listingCreates.find((c) => c.target === row.asset_id) : undefined;
-    const change = relisted ?? deleted ?? edited;
+    const key = row.asset_id;
+    const deleted = anyDeletes ? listingDeletes.get(key) : undefined;
+    const stored = listingEdits.get(key);
+    const patched = anyPatch ? listingPatch.get(key) : undefined;
+    const relisted = deleted ? listingCreates.find((c) => c.target === key) : undefined;
+    const edited = stored !== undefined || patched !== undefined;
+    const change = relisted ?? deleted ?? stored;
     out.push({
-      key: row.asset_id,
+      key,
       row,
       change: relisted ? 'create' : deleted ? 'delete' : edited ? 'edit' : null,
-      pending: relisted ? listingPending(relisted.fields, row) : edited && !deleted ? listingPending(edited.fields, row) : null,
-      changeId: change?.id ?? null,
+      pending: relisted ? listingPending(relisted.fields, undefined, row) : edited && !deleted ? listingPending(stored?.fields, patched, row) : null,
+      changeId: change?.id ?? (patched !== undefined ? '' : null),
       problem: change?.error ?? null,
     });
   }
@@ -199,19 +220,23 @@ export function overlayBuyOrders(rows: readonly BuyOrderRow[], overlay: DraftOve
       problem: change.error,
     });
   }
-  const { buyOrderDeletes, buyOrderEdits, buyOrderCreates } = overlay;
+  const { buyOrderDeletes, buyOrderEdits, buyOrderCreates, buyOrderPatch } = overlay;
   const anyDeletes = buyOrderDeletes.size > 0;
   const anyCreates = buyOrderCreates.length > 0;
+  const anyPatch = buyOrderPatch.size > 0;
   for (const row of rows) {
-    const deleted = anyDeletes ? buyOrderDeletes.get(row.sku) : undefined;
-    const edited = buyOrderEdits.get(row.sku) ?? (anyCreates ? buyOrderCreates.find((c) => c.target === row.sku) : undefined);
-    const change = deleted ?? edited;
+    const key = row.sku;
+    const deleted = anyDeletes ? buyOrderDeletes.get(key) : undefined;
+    const base = buyOrderEdits.get(key) ?? (anyCreates ? buyOrderCreates.find((c) => c.target === key) : undefined);
+    const patched = anyPatch ? buyOrderPatch.get(key) : undefined;
+    const edited = base !== undefined || patched !== undefined;
+    const change = deleted ?? base;
     out.push({
-      key: row.sku,
+      key,
       row,
       change: deleted ? 'delete' : edited ? 'edit' : null,
-      pending: edited && !deleted ? buyOrderPending(edited.fields, row) : null,
-      changeId: change?.id ?? null,
+      pending: edited && !deleted ? buyOrderPending(base?.fields, patched, row) : null,
+      changeId: change?.id ?? (patched !== undefined ? '' : null),
       problem: change?.error ?? null,
     });
   }
@@ -221,30 +246,31 @@ export function overlayBuyOrders(rows: readonly BuyOrderRow[], overlay: DraftOve
 /**
  * The fields of a change that differ from the ledger's row: what the table
  * marks as pending. Change fields cross the bridge as `unknown`, so each is
- * read by its expected type and ignored when it is not one. Written out per
+ * read by its expected type and ignored when it is not one; `p`, a local
+ * patch's fields, wins over the stored change's `f`. Written out per
  * table (no loop over field names): it runs for every changed row of a
  * 50,000-row ledger each time the overlay changes.
  */
-function listingPending(f: Record<string, unknown>, row: ListingRow): ListingPending {
+function listingPending(f: Fields | undefined, p: Fields | undefined, row: ListingRow): ListingPending {
   const out: ListingPending = {};
-  const price = int(f.price);
+  const price = int(p?.price ?? f?.price);
   if (price !== undefined && price !== row.price) out.price = price;
-  const promoted = flag(f.promoted);
+  const promoted = flag(p?.promoted ?? f?.promoted);
   if (promoted !== undefined && promoted !== row.promoted) out.promoted = promoted;
-  const note = str(f.user_note);
+  const note = str(p?.user_note ?? f?.user_note);
   if (note !== undefined && note !== row.user_note) out.user_note = note;
   return out;
 }
 
-function buyOrderPending(f: Record<string, unknown>, row: BuyOrderRow): BuyOrderPending {
+function buyOrderPending(f: Fields | undefined, p: Fields | undefined, row: BuyOrderRow): BuyOrderPending {
   const out: BuyOrderPending = {};
-  const price = int(f.price);
+  const price = int(p?.price ?? f?.price);
   if (price !== undefined && price !== row.price) out.price = price;
-  const quantity = int(f.quantity);
+  const quantity = int(p?.quantity ?? f?.quantity);
   if (quantity !== undefined && quantity !== row.quantity) out.quantity = quantity;
-  const active = flag(f.active);
+  const active = flag(p?.active ?? f?.active);
   if (active !== undefined && active !== row.active) out.active = active;
-  const note = str(f.user_note);
+  const note = str(p?.user_note ?? f?.user_note);
   if (note !== undefined && note !== row.user_note) out.user_note = note;
   return out;
 }

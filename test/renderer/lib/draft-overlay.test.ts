@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BuyOrderRow, ChangeView, ListingRow } from '../../../src-preload/contract.ts';
-import { buildOverlay, overlayBuyOrders, overlayListings } from '../../../src-renderer/src/lib/draft-overlay.ts';
+import { buildOverlay, overlayBuyOrders, overlayListings, patchOverlay, type LocalPatch } from '../../../src-renderer/src/lib/draft-overlay.ts';
 
 let n = 0;
 function change(kind: string, target: string, fields: Record<string, unknown>, status: ChangeView['status'] = 'pending', error: string | null = null): ChangeView {
@@ -92,5 +92,47 @@ describe('draft overlay on the ledger', () => {
 
   it('notes a delete-all in the draft', () => {
     expect(buildOverlay([change('listing.deleteAll', '*', { active_only: true })]).listingDeleteAll).not.toBeNull();
+  });
+
+  describe('local bulk patches', () => {
+    const patch = (target: LocalPatch['target'], values: Record<string, Record<string, unknown>>): LocalPatch => ({ target, values: new Map(Object.entries(values)) });
+
+    it('show as new edits with no id on untouched rows, and over a stored edit’s other fields', () => {
+      const stored = buildOverlay([change('listing.edit', '2', { listing_id: 'L2', asset_id: '2', price: 100, user_note: 'kept' })]);
+      const overlay = patchOverlay(stored, [patch('listings', { 1: { price: 90 }, 2: { price: 80 } })]);
+      const rows = overlayListings([listing('1', 'L1'), listing('2', 'L2'), listing('3', 'L3')], overlay, 'main');
+      expect(rows.map((r) => [r.change, r.changeId, r.pending])).toEqual([
+        ['edit', '', { price: 90 }],
+        ['edit', stored.listingEdits.get('2')?.id, { price: 80, user_note: 'kept' }],
+        [null, null, null],
+      ]);
+    });
+
+    it('apply in order, merge into a drafted create, and leave a deleted row deleted', () => {
+      const stored = buildOverlay([
+        change('listing.create', '77', { asset_id: '77', price: 450, promoted: 0, game: '440' }),
+        change('listing.delete', '2', { listing_id: 'L2' }),
+      ]);
+      const overlay = patchOverlay(stored, [
+        patch('listings', { 1: { price: 90 }, 77: { price: 400 }, 2: { price: 5 } }),
+        patch('listings', { 1: { promoted: 1 } }),
+      ]);
+      const rows = overlayListings([listing('1', 'L1'), listing('2', 'L2')], overlay, 'main');
+      expect(rows.map((r) => [r.key, r.change, r.pending])).toEqual([
+        ['77', 'create', null],
+        ['1', 'edit', { price: 90, promoted: 1 }],
+        ['2', 'delete', null],
+      ]);
+      expect(rows[0]?.row.price).toBe(400);
+      // The stored overlay itself is untouched: dropping the patches shows it as it was.
+      expect(overlayListings([listing('1', 'L1')], stored, 'main').map((r) => [r.key, r.change, r.row.price])).toEqual([['77', 'create', 450], ['1', null, 100]]);
+    });
+
+    it('patch buy orders by SKU the same way', () => {
+      const order: BuyOrderRow = { sku: '5021;6', account: 'main', price: 100, quantity: 3, active: 1, user_note: '', filled: 0, quantityMayBeCut: false, updatedAt: 0 };
+      const overlay = patchOverlay(buildOverlay([]), [patch('buyOrders', { '5021;6': { active: 0 } })]);
+      expect(overlayBuyOrders([order], overlay, 'main')[0]?.pending).toEqual({ active: 0 });
+      expect(overlayListings([listing('5021;6', 'L1')], overlay, 'main')[0]?.change).toBeNull();
+    });
   });
 });

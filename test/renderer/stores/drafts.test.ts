@@ -1,11 +1,22 @@
 import { createPinia, setActivePinia } from 'pinia';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ChangeView, DraftSummary } from '../../../src-preload/contract.ts';
+import type { BuyOrderRow, ChangeView, DraftSummary, ListingRow } from '../../../src-preload/contract.ts';
+import { overlayBuyOrders, overlayListings, type DraftOverlay } from '../../../src-renderer/src/lib/draft-overlay.ts';
 import { useDraftsStore } from '../../../src-renderer/src/stores/drafts.ts';
 import { flush, installFakeApi, Refusal, type FakeApi } from '../fake-api.ts';
 
 function summary(id: string, updatedAt: number): DraftSummary {
   return { id, name: `Draft ${id}`, createdAt: 0, updatedAt, changeCount: 0, failedCount: 0, unknownCount: 0, doneCount: 0 };
+}
+
+/** How the Listings table shows ledger listing `asset` (priced 200) under this overlay. */
+function shownListing(overlay: DraftOverlay, asset: string) {
+  const row: ListingRow = { listing_id: null, asset_id: asset, sku: '5021;6', price: 200, promoted: 0, game: '440', user_note: '', account: 'main', state: 'active', updatedAt: 0 };
+  return overlayListings([row], overlay, 'main')[0];
+}
+
+function buyOrder(sku: string): BuyOrderRow {
+  return { sku, account: 'main', price: 200, quantity: 1, active: 1, user_note: '', filled: 0, quantityMayBeCut: false, updatedAt: 0 };
 }
 
 describe('drafts store', () => {
@@ -109,15 +120,17 @@ describe('drafts store', () => {
     await flush();
     const done = store.bulk('listings', [{ key: '1001', price: 200 }], { op: 'multiply', percent: 95.5, rounding: 'down' });
     // Shown at once, with the draft's rounding, though nothing is stored yet.
-    expect(store.overlay.listingEdits.get('1001')?.fields.price).toBe(191);
+    expect(shownListing(store.overlay, '1001')?.pending?.price).toBe(191);
     expect(store.changes).toHaveLength(0);
     await flush();
     gate.open();
     await done;
     await new Promise((r) => setTimeout(r, 20));
     expect(fake.callsTo('drafts:changes').length).toBe(2);
-    // The stored change itself, no longer a local copy merged over it.
-    expect(store.overlay.listingEdits.get('1001')).toBe(store.changes[0]);
+    // The stored change itself, no longer a local copy laid over it.
+    expect(store.overlay.listingPatch.size).toBe(0);
+    expect(shownListing(store.overlay, '1001')?.changeId).toBe('L:1001');
+    expect(shownListing(store.overlay, '1001')?.pending?.price).toBe(191);
     expect(store.pendingCount).toBe(1);
   });
 
@@ -133,7 +146,7 @@ describe('drafts store', () => {
     await store.load();
     const result = await store.bulk('listings', [{ key: '1001', price: 200 }], { op: 'setPrice', cents: 150 });
     expect(result.refused).toHaveLength(1);
-    expect(store.overlay.listingEdits.size).toBe(0);
+    expect(shownListing(store.overlay, '1001')?.change).toBeNull();
   });
 
   it('takes a bulk edit’s shown values back when the call fails', async () => {
@@ -149,7 +162,7 @@ describe('drafts store', () => {
     const store = useDraftsStore();
     await store.load();
     await expect(store.bulk('buyOrders', [{ key: 'sku-1', price: 200 }], { op: 'setQuantity', quantity: 3 })).rejects.toThrow('database is locked');
-    expect(store.overlay.buyOrderEdits.size).toBe(0);
+    expect(overlayBuyOrders([buyOrder('sku-1')], store.overlay, 'main')[0]?.change).toBeNull();
   });
 
   it('remembers the current draft across reloads, and falls back to the newest when it is gone', async () => {
