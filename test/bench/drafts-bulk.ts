@@ -74,7 +74,7 @@ for (const [name, domain, sel, op] of cases) {
 }
 const t0 = performance.now();
 while (pending.length > 0) pending.shift()?.();
-console.log(`${(performance.now() - t0).toFixed(1).padStart(8)} ms  folding all patches into rows afterwards (4,000-row steps, off the edit path)`);
+console.log(`${(performance.now() - t0).toFixed(1).padStart(8)} ms  folding all patches into rows afterwards (in small steps, off the edit path)`);
 console.log(`worst warm operation: ${worst.toFixed(1)} ms wall, ${worstCpu.toFixed(1)} ms cpu`);
 drafts.dispose();
 store.close();
