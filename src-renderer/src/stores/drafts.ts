@@ -13,10 +13,9 @@ import type {
 import { call, onEvent } from '../api.ts';
 import { fieldsAfter } from '../lib/bulk-formula.ts';
 import { buildOverlay, patchOverlay, type LocalPatch } from '../lib/draft-overlay.ts';
+import { newestDraft, readCurrentDraft, rememberCurrentDraft } from '../lib/current-draft.ts';
 import { formatStamp } from '../lib/time.ts';
 import { loadQuietly } from './guarded.ts';
-
-const CURRENT_KEY = 'desk.currentDraft';
 
 /**
  * Drafts live in main's database; this store knows which one the trader is
@@ -25,7 +24,7 @@ const CURRENT_KEY = 'desk.currentDraft';
  */
 export const useDraftsStore = defineStore('drafts', () => {
   const drafts = ref<DraftSummary[]>([]);
-  const currentId = ref<string | null>(readCurrent());
+  const currentId = ref<string | null>(readCurrentDraft());
   const changes = shallowRef<readonly ChangeView[]>([]);
   const review = shallowRef<ReviewView | null>(null);
   /** Bulk edits shown before main's stored changes are read back (see bulk()). */
@@ -41,9 +40,9 @@ export const useDraftsStore = defineStore('drafts', () => {
     drafts.value = await call('drafts:list', {});
     if (currentId.value !== null && !drafts.value.some((d) => d.id === currentId.value)) {
       // The remembered draft was discarded or applied away: fall back to the newest.
-      setCurrent(newest(drafts.value)?.id ?? null);
+      setCurrent(newestDraft(drafts.value)?.id ?? null);
     } else if (currentId.value === null && drafts.value.length > 0) {
-      setCurrent(newest(drafts.value)?.id ?? null);
+      setCurrent(newestDraft(drafts.value)?.id ?? null);
     }
   }
 
@@ -76,12 +75,7 @@ export const useDraftsStore = defineStore('drafts', () => {
 
   function setCurrent(id: string | null): void {
     currentId.value = id;
-    try {
-      if (id === null) localStorage.removeItem(CURRENT_KEY);
-      else localStorage.setItem(CURRENT_KEY, id);
-    } catch {
-      // Storage may be unavailable; the draft itself lives in main regardless.
-    }
+    rememberCurrentDraft(id);
   }
 
   async function select(id: string): Promise<void> {
@@ -115,7 +109,7 @@ export const useDraftsStore = defineStore('drafts', () => {
     await call('drafts:discard', { draftId });
     drafts.value = drafts.value.filter((d) => d.id !== draftId);
     if (currentId.value === draftId) {
-      setCurrent(newest(drafts.value)?.id ?? null);
+      setCurrent(newestDraft(drafts.value)?.id ?? null);
       review.value = null;
       await loadChanges();
     }
@@ -295,16 +289,4 @@ export const useDraftsStore = defineStore('drafts', () => {
  */
 interface Pending extends LocalPatch {
   covers: number | null;
-}
-
-function readCurrent(): string | null {
-  try {
-    return localStorage.getItem(CURRENT_KEY);
-  } catch {
-    return null;
-  }
-}
-
-function newest(list: readonly DraftSummary[]): DraftSummary | undefined {
-  return [...list].sort((a, b) => b.updatedAt - a.updatedAt)[0];
 }

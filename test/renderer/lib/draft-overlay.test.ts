@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BuyOrderRow, ChangeView, ListingRow } from '../../../src-preload/contract.ts';
-import { buildOverlay, overlayBuyOrders, overlayListings, patchOverlay, type LocalPatch } from '../../../src-renderer/src/lib/draft-overlay.ts';
+import { buildOverlay, patchOverlay, type LocalPatch } from '../../../src-renderer/src/lib/draft-overlay.ts';
+import { overlayBuyOrders, overlayListings } from '../../../src-renderer/src/lib/overlay-rows.ts';
 
 let n = 0;
 function change(kind: string, target: string, fields: Record<string, unknown>, status: ChangeView['status'] = 'pending', error: string | null = null): ChangeView {

@@ -1,7 +1,8 @@
 import { createPinia, setActivePinia } from 'pinia';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BuyOrderRow, ChangeView, DraftSummary, ListingRow } from '../../../src-preload/contract.ts';
-import { overlayBuyOrders, overlayListings, type DraftOverlay } from '../../../src-renderer/src/lib/draft-overlay.ts';
+import type { DraftOverlay } from '../../../src-renderer/src/lib/draft-overlay.ts';
+import { overlayBuyOrders, overlayListings } from '../../../src-renderer/src/lib/overlay-rows.ts';
 import { useDraftsStore } from '../../../src-renderer/src/stores/drafts.ts';
 import { flush, installFakeApi, Refusal, type FakeApi } from '../fake-api.ts';
 
