@@ -70,7 +70,7 @@ async function start(): Promise<void> {
     preloadPath: join(import.meta.dirname, '../preload/index.cjs'),
     rendererUrl: devServerUrl ?? APP_ENTRY_URL,
     windowState: createWindowStateFile(join(app.getPath('userData'), 'window-state.json')),
-    links: links(),
+    links,
     startHidden: shouldStartHidden(process.argv, app.getLoginItemSettings().wasOpenedAtLogin),
     isQuitting: () => quit.quitting,
     iconPath: appIcon,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { accountId, flag01, tradeUrl } from '../src-main/core/api/fields.ts';
+import { serializedApiErrorSchema } from '../src-main/core/api/errors.ts';
 import { changeInput as draftChangeInput } from '../src-main/core/drafts/change.ts';
 import { bulkOp as draftBulkOp, selection as bulkSelection } from '../src-main/core/drafts/bulk-ops.ts';
 import { resolutionChoice } from '../src-main/core/apply/recovery.ts';
@@ -15,16 +16,8 @@ import { settingsSchema } from '../src-main/core/settings/settings.ts';
  * set and its last four characters.
  */
 
-export const errorView = z.object({
-  kind: z.string(),
-  message: z.string(),
-  endpoint: z.string().optional(),
-  status: z.number().int().optional(),
-  retryAfterMs: z.number().nonnegative().optional(),
-  issues: z
-    .array(z.object({ item: z.number().int().optional(), field: z.string(), message: z.string() }))
-    .optional(),
-});
+/** An error as the renderer sees it: the core's serialized form, with room for the bridge's own kinds. */
+export const errorView = serializedApiErrorSchema.extend({ kind: z.string(), endpoint: z.string().optional() });
 
 export const mode = z.enum(['sandbox', 'live']);
 

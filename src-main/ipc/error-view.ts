@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ErrorView } from '../../src-preload/contract.ts';
 import { ApiError } from '../core/api/errors.ts';
+import { toFieldIssues } from '../core/api/validate.ts';
 
 /**
  * Turns whatever a handler threw into the error value the renderer shows.
@@ -22,11 +23,7 @@ export function toErrorView(error: unknown): ErrorView {
 
 /** Zod issues as `{ field, message }`, with the item index when the path is `items.<n>…`. */
 export function zodIssuesToView(error: z.ZodError): NonNullable<ErrorView['issues']> {
-  return error.issues.map((issue) => {
-    const field = issue.path.map(String).join('.');
-    const itemIndex = issue.path[0] === 'items' && typeof issue.path[1] === 'number' ? issue.path[1] : undefined;
-    return { ...(itemIndex === undefined ? {} : { item: itemIndex }), field, message: issue.message };
-  });
+  return toFieldIssues(error.issues);
 }
 
 interface KindedError extends Error {

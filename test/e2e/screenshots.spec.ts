@@ -2,7 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startTestDesk } from './desk-fixture.ts';
-import { openDesk, serveRenderer, type Router } from './harness.ts';
+import type { Router } from '../../src-main/ipc/router.ts';
+import { openDesk, serveRenderer } from './harness.ts';
 
 /**
  * A picture of every screen in light and dark, for people to look at (kept as

@@ -50,19 +50,20 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
   const { clock, settings } = deps;
   const store = openStore(deps.dbPath, { clock });
   const repos = createRepos(store);
-  // The scheduler learns from every response's rate headers; it is created
-  // after the client, so the hook reaches it through this binding.
-  let scheduler: Scheduler | null = null;
+  // The scheduler learns from every response's rate headers; it needs the
+  // client to exist first, so the hook is connected right after.
+  let noteRateLimit: (info: RateLimitInfo) => void = () => undefined;
   const client = createMarketplaceClient({
     baseUrl: deps.baseUrl,
     apiKey: deps.apiKey,
     clock,
-    onRateLimit(info: RateLimitInfo) {
-      scheduler?.noteRateLimit(info);
+    onRateLimit(info) {
+      noteRateLimit(info);
       deps.onResponse?.(info.status);
     },
   });
-  scheduler = createScheduler({ client, clock });
+  const scheduler = createScheduler({ client, clock });
+  noteRateLimit = (info) => scheduler.noteRateLimit(info);
   const accounts = createAccountsService({ repo: repos.accounts, scheduler, clock });
   const heartbeat = createHeartbeat({
     scheduler,
@@ -82,14 +83,13 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
   const csv = createCsvService({ store, repos, drafts, clock });
   const apply = createApplyService({ store, repos, drafts, scheduler });
 
-  const live = scheduler;
   return {
     mode: deps.mode,
     baseUrl: deps.baseUrl,
     store,
     repos,
     client,
-    scheduler: live,
+    scheduler,
     heartbeat,
     trades,
     accounts,
@@ -107,7 +107,7 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
     async close() {
       heartbeat.stop();
       trades.stop();
-      live.close();
+      scheduler.close();
       drafts.dispose();
       await client.close();
       store.close();

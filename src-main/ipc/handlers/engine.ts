@@ -3,6 +3,7 @@ import type { Handlers } from '../router.ts';
 import { accountsView, appStatusView, heartbeatView, schedulerView } from '../views.ts';
 import type { Platform } from './platform.ts';
 import { Refused } from './refused.ts';
+import { TRADE_OFFER_HOST } from '../../core/shell/external-links.ts';
 import type { SettingsPatch } from '../../core/settings/settings.ts';
 
 type EngineChannels =
@@ -12,7 +13,7 @@ type EngineChannels =
   | 'accounts:list' | 'accounts:refresh' | 'accounts:setTradeUrl' | 'accounts:setAutomated';
 
 /** The trade offer page of a pending trade; trade IDs are the platform's trade offer IDs. */
-export const tradeOfferUrl = (tradeId: string) => `https://steamcommunity.com/tradeoffer/${tradeId}/`;
+export const tradeOfferUrl = (tradeId: string) => `https://${TRADE_OFFER_HOST}/tradeoffer/${tradeId}/`;
 
 /**
  * Reopening the workspace would cut a running apply off between batches, so
