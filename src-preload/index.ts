@@ -5,6 +5,6 @@
  */
 import { contextBridge, ipcRenderer } from 'electron';
 import { createBridge } from './bridge.ts';
-import { CHANNEL_NAMES, EVENT_NAMES } from './contract.ts';
+import { CHANNEL_NAMES, EVENT_NAMES } from '../src-shared/channels.ts';
 
 contextBridge.exposeInMainWorld('api', createBridge(ipcRenderer, CHANNEL_NAMES, EVENT_NAMES));

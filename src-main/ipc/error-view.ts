@@ -1,7 +1,8 @@
 import type { z } from 'zod';
-import type { ErrorView } from '../../src-preload/contract.ts';
+import type { ErrorView } from '../../src-shared/contract.ts';
 import { ApiError } from '../core/api/errors.ts';
 import { toFieldIssues } from '../core/api/validate.ts';
+import { DESK_ERROR_KINDS, type DeskErrorKind } from '../../src-shared/errors.ts';
 
 /**
  * Turns whatever a handler threw into the error value the renderer shows.
@@ -11,7 +12,7 @@ import { toFieldIssues } from '../core/api/validate.ts';
  */
 export function toErrorView(error: unknown): ErrorView {
   if (error instanceof ApiError) return error.toJSON();
-  if (isKindedError(error)) {
+  if (isKindedError(error) && isDeskErrorKind(error.kind)) {
     return {
       kind: error.kind,
       message: error.message,
@@ -33,6 +34,10 @@ interface KindedError extends Error {
 
 function isKindedError(error: unknown): error is KindedError {
   return error instanceof Error && typeof (error as { kind?: unknown }).kind === 'string';
+}
+
+function isDeskErrorKind(kind: string): kind is DeskErrorKind {
+  return (DESK_ERROR_KINDS as readonly string[]).includes(kind);
 }
 
 function isIssue(value: unknown): value is { field: string; message: string; item?: number } {

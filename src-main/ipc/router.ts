@@ -10,7 +10,7 @@ import {
   type EventName,
   type EventPayload,
   type IpcResult,
-} from '../../src-preload/contract.ts';
+} from '../../src-shared/contract.ts';
 import type { Unsubscribe } from '../core/events.ts';
 import { toErrorView, zodIssuesToView } from './error-view.ts';
 

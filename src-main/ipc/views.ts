@@ -3,7 +3,7 @@ import type {
   HeartbeatView,
   SchedulerView,
   AppStatus,
-} from '../../src-preload/contract.ts';
+} from '../../src-shared/contract.ts';
 import type { AccountsSnapshot } from '../core/accounts/accounts-service.ts';
 import type { DeskStatus } from '../core/desk/desk.ts';
 import type { HeartbeatState } from '../core/heartbeat/index.ts';

@@ -1,4 +1,4 @@
-import type { PendingTrade } from '../core/api/schemas.ts';
+import type { PendingTrade } from '../../src-shared/trades.ts';
 import type { Clock } from '../core/clock.ts';
 import type { SandboxCounters } from './request-log.ts';
 import type { Balance, KeyStatus, UserAgentState } from './state/accounts.ts';

@@ -1,4 +1,4 @@
-import { DEFAULT_GAME } from '../core/api/fields.ts';
+import { DEFAULT_GAME } from '../../src-shared/fields.ts';
 import type { Random } from './prng.ts';
 import { pick } from './prng.ts';
 

@@ -6,7 +6,7 @@ import type {
   ErrorView,
   EventName,
   EventPayload,
-} from '../../src-preload/contract.ts';
+} from '../../src-shared/contract.ts';
 
 declare global {
   interface Window {

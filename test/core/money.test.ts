@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCents, parseCents } from '../../src-main/core/money.ts';
+import { formatCents, parseCents } from '../../src-shared/money.ts';
 
 describe('formatCents', () => {
   it('prints whole cents as dollars and cents', () => {

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createBridge } from '../../src-preload/bridge.ts';
-import { CHANNEL_NAMES, EVENT_NAMES } from '../../src-preload/contract.ts';
+import { CHANNEL_NAMES, EVENT_NAMES } from '../../src-shared/contract.ts';
 import { contextBridge, fakeEvent, ipcRenderer, resetFakeElectron } from './fake-electron.ts';
 
 vi.mock('electron', () => import('./fake-electron.ts'));

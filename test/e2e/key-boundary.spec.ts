@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { CHANNEL_NAMES } from '../../src-preload/contract.ts';
+import { CHANNEL_NAMES } from '../../src-shared/contract.ts';
 import { startTestDesk } from './desk-fixture.ts';
 import { openDesk, serveRenderer } from './harness.ts';
 

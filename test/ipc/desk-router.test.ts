@@ -6,7 +6,7 @@ import { createDesk, type Desk } from '../../src-main/core/desk/desk.ts';
 import { createDeskRouter } from '../../src-main/ipc/desk-router.ts';
 import { startSandbox, type Sandbox } from '../../src-main/sandbox/index.ts';
 import { memoryKeychain } from '../support/memory-keychain.ts';
-import type { ChannelInput, ChannelName, ChannelOutput } from '../../src-preload/contract.ts';
+import type { ChannelInput, ChannelName, ChannelOutput } from '../../src-shared/contract.ts';
 import type { Router } from '../../src-main/ipc/router.ts';
 
 /** Invokes a channel and returns its typed value, failing the test on an error value. */

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createRouter, type EmitEvent, type Handlers } from '../../src-main/ipc/router.ts';
 import { ApiError } from '../../src-main/core/api/errors.ts';
-import { CHANNEL_NAMES } from '../../src-preload/contract.ts';
+import { CHANNEL_NAMES } from '../../src-shared/contract.ts';
 
 const settings = {
   mode: 'sandbox' as const,

@@ -1,4 +1,4 @@
-import type { AccountsView, BuyOrderRow, ListingRow, Settings, WatchedTradeView } from '../../src-preload/contract.ts';
+import type { AccountsView, BuyOrderRow, ListingRow, Settings, WatchedTradeView } from '../../src-shared/contract.ts';
 import type { Handlers } from './fake-api.ts';
 
 /** Plausible view models for renderer tests; every handler can be overridden. */

@@ -6,7 +6,7 @@ import type {
   ErrorView,
   EventName,
   EventPayload,
-} from '../../src-preload/contract.ts';
+} from '../../src-shared/contract.ts';
 
 /**
  * A stand-in for the preload's `window.api` in happy-dom tests: handlers per

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadPendingBuyOrdersResponse, loadPendingResponse } from '../../src-main/core/api/schemas.ts';
-import type { PendingTrade } from '../../src-main/core/api/schemas.ts';
+import type { PendingTrade } from '../../src-shared/trades.ts';
 import type { Sandbox } from '../../src-main/sandbox/index.ts';
 import { RAW_STATUS, startSandbox, TRADE_STATUS } from '../../src-main/sandbox/index.ts';
 import type { ManualClock } from './helpers.ts';

@@ -1,40 +1,14 @@
 import { z } from 'zod';
 import { ENDPOINT_NAMES, type EndpointName } from './endpoints.ts';
+import { serializedApiErrorSchema as sharedSerializedError, type ApiErrorKind, type FieldIssue } from '../../../src-shared/errors.ts';
 
 /**
- * What went wrong, in terms the scheduler and the UI can act on.
- *
- * - `auth` 401 (or no key set): stop work that needs the key, ask for a new one.
- * - `forbidden` 403: the account may not do this; stop, tell the trader.
- * - `rate_limited` 429: wait `retryAfterMs`, then send again; not a failure.
- * - `invalid`: our own validation refused the input; nothing was sent.
- * - `rejected`: the service refused the content (another 4xx, or `success: false`);
- *   re-sending the same thing will not help.
- * - `server`: a 5xx; transient, retried with backoff.
- * - `network`: the request did not reach the service, or a read failed; retried.
- * - `bad_response`: the response did not match its schema; names endpoint and field.
- * - `unknown_outcome`: a write may have reached the service but its response was
- *   lost; it must never be re-sent blindly.
+ * What went wrong, in terms the scheduler and the UI can act on: the kinds
+ * are the shared closed set (src-shared/errors.ts says what each means).
  */
-export type ApiErrorKind =
-  | 'auth'
-  | 'forbidden'
-  | 'rate_limited'
-  | 'invalid'
-  | 'rejected'
-  | 'server'
-  | 'network'
-  | 'bad_response'
-  | 'unknown_outcome';
 
-/** One problem found by validation: where (item index and field) and why. */
-export interface FieldIssue {
-  /** Index in the caller's `items`, when the problem is in one item. */
-  readonly item?: number;
-  /** Dotted path of the field, e.g. `items.3.price` or `trade_url`. */
-  readonly field: string;
-  readonly message: string;
-}
+
+export type { ApiErrorKind, FieldIssue };
 
 export interface ApiErrorDetails {
   readonly endpoint?: EndpointName;
@@ -101,14 +75,9 @@ export function isApiError(value: unknown): value is ApiError {
 
 /**
  * The zod form of SerializedApiError, for reading one back from storage (the
- * apply journal, the activity log) or across the bridge. Checked against the
- * interface above, so the two cannot drift apart.
+ * apply journal, the activity log): the shared form with the endpoint names
+ * of this client. Checked against the interface above, so the two cannot drift.
  */
-export const serializedApiErrorSchema = z.object({
-  kind: z.enum(['auth', 'forbidden', 'rate_limited', 'invalid', 'rejected', 'server', 'network', 'bad_response', 'unknown_outcome']),
-  message: z.string(),
+export const serializedApiErrorSchema = sharedSerializedError.extend({
   endpoint: z.enum(ENDPOINT_NAMES as [EndpointName, ...EndpointName[]]).optional(),
-  status: z.number().int().optional(),
-  retryAfterMs: z.number().optional(),
-  issues: z.array(z.object({ item: z.number().int().optional(), field: z.string(), message: z.string() })).optional(),
 }) satisfies z.ZodType<SerializedApiError>;

@@ -1,18 +1,18 @@
-import { z } from 'zod';
 import type { EndpointName } from '../api/endpoints.ts';
 import { buyOrderDeleteKey, listingDeleteKey, type Change } from '../drafts/change.ts';
 import type { Store } from '../store/db.ts';
 import type { Repos } from '../store/index.ts';
 import type { RunRow } from '../store/journal-repo.ts';
 import { settleAsDone } from './phases.ts';
+import type { ResolutionChoice } from '../../../src-shared/drafts.ts';
 
 /**
  * After a crash or a kill: batches journaled as sent without an outcome have
  * an unknown outcome. They are never re-sent silently; the trader is shown
  * each one with the choices that make sense for its endpoint.
  */
-export const resolutionChoice = z.enum(['recreate', 'mark_done', 'send_again', 'drop']);
-export type ResolutionChoice = z.infer<typeof resolutionChoice>;
+export { resolutionChoice } from '../../../src-shared/drafts.ts';
+export type { ResolutionChoice } from '../../../src-shared/drafts.ts';
 
 export interface ChoiceView {
   readonly id: ResolutionChoice;

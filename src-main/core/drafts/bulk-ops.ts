@@ -1,9 +1,10 @@
-import { z } from 'zod';
-import { cents, flag01, quantity, userNote } from '../api/fields.ts';
+import { cents } from '../../../src-shared/fields.ts';
 import type { PatchBody, PatchFields } from './patch.ts';
 import { collectRows, type EffectiveRow } from './effective-rows.ts';
 import type { LedgerView } from './ledger-view.ts';
 import type { WorkingSet } from './working-set.ts';
+import type { BulkDomain, BulkOp, Selection } from '../../../src-shared/drafts.ts';
+import { scalePrice } from '../../../src-shared/price-formula.ts';
 
 /**
  * Bulk operations over a selection (IDs) or a filter, computed in memory and
@@ -11,58 +12,10 @@ import type { WorkingSet } from './working-set.ts';
  * whose result would be invalid for some rows reports those rows and changes
  * nothing, so the trader never ends up with half a price change.
  */
-export const bulkDomain = z.enum(['listings', 'buyOrders']);
-export type BulkDomain = z.infer<typeof bulkDomain>;
-
-export const rounding = z.enum(['nearest', 'up', 'down']);
-export type Rounding = z.infer<typeof rounding>;
-
-/**
- * Prices on a grid: every result is `k * size + offset` cents. `{ size: 10,
- * offset: 9 }` gives prices ending in 9 cents (…0.09, …0.19); `{ size: 100,
- * offset: 99 }` gives x.99. Without a step the grid is every cent.
- */
-export const priceStep = z
-  .strictObject({ size: cents, offset: z.number().int().nonnegative() })
-  .refine((s) => s.offset < s.size, { error: 'offset must be less than size', path: ['offset'] });
-export type PriceStep = z.infer<typeof priceStep>;
-
-export const bulkOp = z.discriminatedUnion('op', [
-  z.strictObject({ op: z.literal('setPrice'), cents }),
-  /** Adds (or, negative, subtracts) cents. */
-  z.strictObject({ op: z.literal('addCents'), cents: z.number().int().refine(Number.isSafeInteger) }),
-  /** Multiplies by `percent` / 100 (95 = 5% off), then rounds to the grid. */
-  z.strictObject({ op: z.literal('multiply'), percent: z.number().positive().max(10_000), rounding, step: priceStep.optional() }),
-  z.strictObject({ op: z.literal('setPromoted'), value: flag01 }),
-  z.strictObject({ op: z.literal('setNote'), note: userNote }),
-  z.strictObject({ op: z.literal('clearNote') }),
-  /** Pause (0) or resume (1) buy orders. */
-  z.strictObject({ op: z.literal('setActive'), value: flag01 }),
-  z.strictObject({ op: z.literal('setQuantity'), quantity }),
-]);
-export type BulkOp = z.infer<typeof bulkOp>;
-
-export const bulkFilter = z.strictObject({
-  /** Case-insensitive, in asset ID, listing ID, SKU or note. */
-  text: z.string().max(200).optional(),
-  /** Exact SKU. */
-  sku: z.string().max(200).optional(),
-  minPrice: z.number().int().optional(),
-  maxPrice: z.number().int().optional(),
-  account: z.string().optional(),
-  promoted: flag01.optional(),
-  active: flag01.optional(),
-  /** Case-insensitive, in the note only. */
-  note: z.string().max(200).optional(),
-});
-export type BulkFilter = z.infer<typeof bulkFilter>;
-
-/** Asset IDs (listings) or SKUs (buy orders), or a filter over the draft's view of the ledger. */
-export const selection = z.union([
-  z.strictObject({ ids: z.array(z.string()).max(200_000) }),
-  z.strictObject({ filter: bulkFilter }),
-]);
-export type Selection = z.infer<typeof selection>;
+export {
+  bulkDomain, bulkFilter, bulkOp, priceStep, rounding, selection,
+} from '../../../src-shared/drafts.ts';
+export type { BulkDomain, BulkFilter, BulkOp, PriceStep, Rounding, Selection } from '../../../src-shared/drafts.ts';
 
 export interface RefusedRow {
   /** Asset ID or SKU; empty when the whole operation does not apply. */
@@ -166,28 +119,4 @@ function priceProblem(price: number): string {
     refusalReasons.set(kind, reason);
   }
   return reason;
-}
-
-/**
- * `price * percent / 100`, rounded to the grid of `step` (default: every
- * cent) in the direction asked. Exact integer arithmetic (BigInt): a float
- * would turn 1.15 * 100 into 114.99999.
- */
-export function scalePrice(price: number, percent: number, mode: Rounding, step: PriceStep = { size: 1, offset: 0 }): number {
-  // percent with up to 4 decimals, as a fraction over 1,000,000.
-  const num = BigInt(Math.round(percent * 10_000)) * BigInt(price);
-  const den = 1_000_000n;
-  const size = BigInt(step.size) * den;
-  const y = num - BigInt(step.offset) * den;
-  const k = floorDiv(y, size);
-  const remainder = y - k * size;
-  const down = k * BigInt(step.size) + BigInt(step.offset);
-  const up = remainder === 0n ? down : down + BigInt(step.size);
-  const chosen = mode === 'down' ? down : mode === 'up' ? up : 2n * remainder >= size ? up : down;
-  return Number(chosen);
-}
-
-function floorDiv(a: bigint, b: bigint): bigint {
-  const q = a / b;
-  return a % b !== 0n && (a < 0n) !== (b < 0n) ? q - 1n : q;
 }

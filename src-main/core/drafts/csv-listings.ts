@@ -1,4 +1,4 @@
-import { DEFAULT_GAME } from '../api/fields.ts';
+import { DEFAULT_GAME } from '../../../src-shared/fields.ts';
 import { listingInput, type ListingRow } from '../store/listings-repo.ts';
 import type { z } from 'zod';
 import { changeInput, type ChangeInput } from './change.ts';

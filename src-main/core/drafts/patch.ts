@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cents, flag01, quantity, userNote } from '../api/fields.ts';
+import { cents, flag01, quantity, userNote } from '../../../src-shared/fields.ts';
 import { buyOrderKey, isLockedStatus, isSettled, listingKey, type Change } from './change.ts';
 import type { LedgerView } from './ledger-view.ts';
 import type { WorkingSet } from './working-set.ts';

@@ -1,18 +1,9 @@
 import { z } from 'zod';
+import type { keyStatusSchema } from '../../../src-shared/settings.ts';
 import type { SecretStore } from '../secrets.ts';
 import { createEmitter, type Unsubscribe } from '../events.ts';
 
-/**
- * What the renderer may know about the API key: whether one is set, its last
- * four characters, and whether the service accepted it. Never the key.
- */
-export const keyStatusSchema = z.object({
-  set: z.boolean(),
-  last4: z.string().max(4).nullable(),
-  /** `rejected` after a 401: work that needs the key stops until it is replaced. */
-  state: z.enum(['none', 'unverified', 'valid', 'rejected']),
-  keychainAvailable: z.boolean(),
-});
+export { keyStatusSchema } from '../../../src-shared/settings.ts';
 export type KeyStatus = z.infer<typeof keyStatusSchema>;
 
 /** Keys are printable ASCII without spaces; anything else is a paste gone wrong. */

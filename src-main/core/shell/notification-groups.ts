@@ -1,5 +1,5 @@
-import type { PendingTrade } from '../api/schemas.ts';
-import { formatCents } from '../money.ts';
+import type { PendingTrade } from '../../../src-shared/trades.ts';
+import { formatCents } from '../../../src-shared/money.ts';
 
 /**
  * Which native notifications to show for trades needing action. One per

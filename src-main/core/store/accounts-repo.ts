@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { accountId } from '../api/fields.ts';
+import { accountId } from '../../../src-shared/fields.ts';
 import type { LinkedTradeUrls } from '../api/schemas.ts';
 import type { Store } from './db.ts';
 import { parseRow, parseRows, sqlBool, toSqlBool } from './sql.ts';

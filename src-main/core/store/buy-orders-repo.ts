@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { accountId, cents, flag01, quantity, sku, userNote } from '../api/fields.ts';
+import { accountId, cents, flag01, quantity, sku, userNote } from '../../../src-shared/fields.ts';
 import type { Store } from './db.ts';
 import { deleteWhereIn, ledgerWrites, parseRow, parseRows, sqlBool, toSqlBool } from './sql.ts';
 

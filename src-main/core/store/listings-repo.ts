@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { accountId, assetId, cents, flag01, gameId, listingId, userNote } from '../api/fields.ts';
+import { accountId, assetId, cents, flag01, gameId, listingId, userNote } from '../../../src-shared/fields.ts';
 import type { Store } from './db.ts';
 import { deleteWhereIn, ledgerWrites, parseRow, parseRows, sqlBool, toSqlBool } from './sql.ts';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { buyOrderTrade, marketTrade, type PendingTrade } from '../api/schemas.ts';
+import { buyOrderTrade, marketTrade, type PendingTrade } from '../../../src-shared/trades.ts';
 import type { SeenTradesStore } from '../trades/seen-trades.ts';
 import type { Store } from './db.ts';
 import { jsonColumn, parseRows } from './sql.ts';

@@ -1,4 +1,4 @@
-import type { PendingTrade } from '../api/schemas.ts';
+import type { PendingTrade } from '../../../src-shared/trades.ts';
 
 /**
  * What changed between two loads of the pending trades, and which changes ask

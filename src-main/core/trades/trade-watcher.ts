@@ -1,6 +1,7 @@
 import { RATE_WINDOW_MS } from '../api/endpoints.ts';
 import { ApiError, isApiError, type SerializedApiError } from '../api/errors.ts';
-import type { Balance, PendingTrade } from '../api/schemas.ts';
+import type { Balance } from '../api/schemas.ts';
+import type { PendingTrade } from '../../../src-shared/trades.ts';
 import type { Clock } from '../clock.ts';
 import { createEmitter, type Unsubscribe } from '../events.ts';
 import type { Scheduler } from '../scheduler/types.ts';

@@ -1,4 +1,4 @@
-import type { ApplyProgressView, ReviewView, UnknownOutcomeView } from '../../../src-preload/contract.ts';
+import type { ApplyProgressView, ReviewView, UnknownOutcomeView } from '../../../src-shared/contract.ts';
 import type { ApplyProgress } from '../../core/apply/apply-draft.ts';
 import type { UnknownOutcome } from '../../core/apply/recovery.ts';
 import type { Desk } from '../../core/desk/desk.ts';

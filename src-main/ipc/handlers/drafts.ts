@@ -1,4 +1,4 @@
-import type { ChangeView } from '../../../src-preload/contract.ts';
+import type { ChangeView } from '../../../src-shared/contract.ts';
 import type { DraftEntry } from '../../core/drafts/change.ts';
 import type { Desk } from '../../core/desk/desk.ts';
 import type { Handlers } from '../router.ts';

@@ -1,4 +1,4 @@
-import type { ActivityEntry, BuyOrderRow, ListingRow } from '../../../src-preload/contract.ts';
+import type { ActivityEntry, BuyOrderRow, ListingRow } from '../../../src-shared/contract.ts';
 import type { Desk } from '../../core/desk/desk.ts';
 import type { ActivityRow } from '../../core/store/activity-repo.ts';
 import type { BuyOrderRow as StoredBuyOrder } from '../../core/store/buy-orders-repo.ts';

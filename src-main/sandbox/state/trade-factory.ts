@@ -1,4 +1,4 @@
-import type { BuyOrderTrade, MarketTrade } from '../../core/api/schemas.ts';
+import type { BuyOrderTrade, MarketTrade } from '../../../src-shared/trades.ts';
 import type { DrawnItem } from '../catalog.ts';
 import { drawItem } from '../catalog.ts';
 import type { Random } from '../prng.ts';

@@ -1,4 +1,4 @@
-import type { BuyOrderTrade, MarketTrade } from '../../core/api/schemas.ts';
+import type { BuyOrderTrade, MarketTrade } from '../../../src-shared/trades.ts';
 import { deriveSeed, intBetween, streamFor } from '../prng.ts';
 import type { TradeBody, TradeContext, TradeRole } from './trade-factory.ts';
 import { buyOrderTradeBody, initialStatus, marketTradeBody, RAW_STATUS, TRADE_STATUS } from './trade-factory.ts';

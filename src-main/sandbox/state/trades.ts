@@ -1,4 +1,4 @@
-import type { BuyOrderTrade, MarketTrade, PendingTrade } from '../../core/api/schemas.ts';
+import type { BuyOrderTrade, MarketTrade, PendingTrade } from '../../../src-shared/trades.ts';
 import { streamFor } from '../prng.ts';
 import type { TradeContext, TradeRole } from './trade-factory.ts';
 import { buyOrderTradeBody, initialStatus, marketTradeBody, RAW_STATUS, TRADE_STATUS } from './trade-factory.ts';

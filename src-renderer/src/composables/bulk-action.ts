@@ -1,5 +1,5 @@
 import { ref, type Ref } from 'vue';
-import type { BulkOp } from '../../../src-preload/contract.ts';
+import type { BulkOp } from '../../../src-shared/contract.ts';
 import { useDraftsStore } from '../stores/drafts.ts';
 import { useNoticesStore } from '../stores/notices.ts';
 

@@ -1,4 +1,4 @@
-import type { ChangeInput } from '../../../src-preload/contract.ts';
+import type { ChangeInput } from '../../../src-shared/contract.ts';
 import type { BuyOrderDisplay, BuyOrderPending, ListingDisplay, ListingPending } from '../lib/draft-overlay.ts';
 import { useDraftsStore } from '../stores/drafts.ts';
 import { useNoticesStore } from '../stores/notices.ts';

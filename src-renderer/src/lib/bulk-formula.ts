@@ -1,5 +1,5 @@
-import type { BulkOp } from '../../../src-preload/contract.ts';
-import { formatCents } from '../../../src-main/core/money.ts';
+import type { BulkOp } from '../../../src-shared/contract.ts';
+import { formatCents } from '../../../src-shared/money.ts';
 
 /**
  * What a bulk formula does to one row, computed here only to preview it before

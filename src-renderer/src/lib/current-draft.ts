@@ -1,4 +1,4 @@
-import type { DraftSummary } from '../../../src-preload/contract.ts';
+import type { DraftSummary } from '../../../src-shared/contract.ts';
 
 /**
  * Which draft the trader works in is remembered across restarts of the

@@ -1,4 +1,4 @@
-import type { BuyOrderRow, ChangeView, ListingRow } from '../../../src-preload/contract.ts';
+import type { BuyOrderRow, ChangeView, ListingRow } from '../../../src-shared/contract.ts';
 
 /**
  * Lays the current draft over the ledger so each row shows what it will

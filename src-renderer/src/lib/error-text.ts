@@ -1,4 +1,4 @@
-import type { ErrorView } from '../../../src-preload/contract.ts';
+import type { DeskErrorKind, ErrorView } from '../../../src-shared/errors.ts';
 
 /**
  * The one place that turns an error from the main process into words a trader
@@ -6,35 +6,30 @@ import type { ErrorView } from '../../../src-preload/contract.ts';
  * reads the same way and never shows a stack, a status code alone, or a key.
  */
 export function describeError(error: ErrorView): string {
-  switch (error.kind) {
-    case 'auth':
-      return 'The API key was rejected — replace it in Settings.';
-    case 'forbidden':
-      return 'The service refused this for your account (not permitted). Check the account’s standing on the marketplace.';
-    case 'rate_limited':
-      return `The service asked us to wait ${waitSeconds(error.retryAfterMs)} s; nothing is lost.`;
-    case 'network':
-      return 'The service cannot be reached (offline?). Nothing is lost; work resumes when the connection is back.';
-    case 'invalid':
-      return invalidText(error);
-    case 'rejected':
-      return `The service refused this${where(error)}: ${error.message}. Sending it again will not help; change it first.`;
-    case 'server':
-      return `The service had a problem${where(error)}${error.status === undefined ? '' : ` (status ${error.status})`}. It is retried automatically.`;
-    case 'bad_response':
-      return `The service answered${where(error)} with something unexpected: ${error.message}.`;
-    case 'unknown_outcome':
-      return 'A request was sent but its answer was lost, so it may or may not have taken effect. Resolve it in Drafts before sending it again.';
-    case 'no_key':
-      return 'No API key is set — add one in Settings, or use sandbox mode.';
-    case 'keychain':
-      return 'The system keychain is not available, so the API key cannot be stored safely.';
-    case 'bridge':
-      return 'The desk lost contact with its background process. Restart the app if this persists.';
-    default:
-      return error.message === '' ? 'Something went wrong.' : error.message;
-  }
+  return WORDS[error.kind](error);
 }
+
+/**
+ * One wording per kind of the shared closed set: a kind added there without
+ * words here does not compile.
+ */
+const WORDS: Record<DeskErrorKind, (error: ErrorView) => string> = {
+  auth: () => 'The API key was rejected — replace it in Settings.',
+  forbidden: () => 'The service refused this for your account (not permitted). Check the account’s standing on the marketplace.',
+  rate_limited: (error) => `The service asked us to wait ${waitSeconds(error.retryAfterMs)} s; nothing is lost.`,
+  network: () => 'The service cannot be reached (offline?). Nothing is lost; work resumes when the connection is back.',
+  invalid: (error) => invalidText(error),
+  rejected: (error) => `The service refused this${where(error)}: ${error.message}. Sending it again will not help; change it first.`,
+  server: (error) => `The service had a problem${where(error)}${error.status === undefined ? '' : ` (status ${error.status})`}. It is retried automatically.`,
+  bad_response: (error) => `The service answered${where(error)} with something unexpected: ${error.message}.`,
+  unknown_outcome: () => 'A request was sent but its answer was lost, so it may or may not have taken effect. Resolve it in Drafts before sending it again.',
+  not_found: (error) => `${error.message === '' ? 'That is no longer there' : error.message}. The screen was refreshed.`,
+  conflict: (error) => error.message === '' ? 'That cannot be done right now.' : `${error.message}.`,
+  busy: () => 'The desk’s data file is busy in another task or program; try again in a moment. Nothing was lost.',
+  keychain_unavailable: () => 'The system keychain is not available, so the API key cannot be stored safely.',
+  bridge: () => 'The desk lost contact with its background process. Restart the app if this persists.',
+  internal: () => 'Something went wrong inside the app; the details are in its log.',
+};
 
 /** Seconds to wait, rounded up so "0 s" is never shown for a real wait. */
 function waitSeconds(ms: number | undefined): number {

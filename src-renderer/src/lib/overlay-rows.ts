@@ -1,4 +1,4 @@
-import type { BuyOrderRow, ChangeView, ListingRow } from '../../../src-preload/contract.ts';
+import type { BuyOrderRow, ChangeView, ListingRow } from '../../../src-shared/contract.ts';
 import type { BuyOrderDisplay, BuyOrderPending, DraftOverlay, Fields, ListingDisplay, ListingPending } from './draft-overlay.ts';
 
 /**

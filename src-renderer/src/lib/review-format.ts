@@ -1,4 +1,4 @@
-import { formatCents } from '../../../src-main/core/money.ts';
+import { formatCents } from '../../../src-shared/money.ts';
 
 /**
  * How the review shows a change's before and after values: money through the

@@ -1,4 +1,4 @@
-import type { WatchedTradeView } from '../../../src-preload/contract.ts';
+import type { WatchedTradeView } from '../../../src-shared/contract.ts';
 
 /**
  * How the trade lists are ordered and coloured. Statuses are shown with the

@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import type { AccountsView } from '../../../src-preload/contract.ts';
+import type { AccountsView } from '../../../src-shared/contract.ts';
 import { call, onEvent } from '../api.ts';
 import { guarded, loadQuietly } from './guarded.ts';
 

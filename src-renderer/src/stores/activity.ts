@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
-import type { ActivityEntry } from '../../../src-preload/contract.ts';
+import type { ActivityEntry } from '../../../src-shared/contract.ts';
 import { call, onEvent } from '../api.ts';
 import { guarded } from './guarded.ts';
 

@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import type { AppStatus } from '../../../src-preload/contract.ts';
+import type { AppStatus } from '../../../src-shared/contract.ts';
 import { call, onEvent } from '../api.ts';
 import { hashFor, normalizeView, viewFromHash, type ViewId } from '../lib/nav.ts';
 import { loadQuietly } from './guarded.ts';

@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
-import type { HeartbeatView, SchedulerView } from '../../../src-preload/contract.ts';
+import type { HeartbeatView, SchedulerView } from '../../../src-shared/contract.ts';
 import { call, onEvent } from '../api.ts';
 import { guarded, loadQuietly } from './guarded.ts';
 

@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
-import type { BalanceView } from '../../../src-preload/contract.ts';
+import type { BalanceView } from '../../../src-shared/contract.ts';
 import { call, onEvent } from '../api.ts';
 import { guarded, loadQuietly } from './guarded.ts';
 

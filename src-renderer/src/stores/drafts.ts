@@ -9,7 +9,7 @@ import type {
   CsvPreview,
   DraftSummary,
   ReviewView,
-} from '../../../src-preload/contract.ts';
+} from '../../../src-shared/contract.ts';
 import { call, onEvent } from '../api.ts';
 import { fieldsAfter } from '../lib/bulk-formula.ts';
 import { buildOverlay, patchOverlay, type LocalPatch } from '../lib/draft-overlay.ts';

@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
-import type { KeyStatus } from '../../../src-preload/contract.ts';
+import type { KeyStatus } from '../../../src-shared/contract.ts';
 import { call, onEvent } from '../api.ts';
 
 /**

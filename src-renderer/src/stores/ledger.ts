@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia';
 import { shallowRef, ref } from 'vue';
-import type { BuyOrderRow, ListingRow } from '../../../src-preload/contract.ts';
+import type { BuyOrderRow, ListingRow } from '../../../src-shared/contract.ts';
 import { call, onEvent } from '../api.ts';
 import { loadQuietly } from './guarded.ts';
 

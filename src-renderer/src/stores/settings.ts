@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
-import type { ChannelInput, Settings } from '../../../src-preload/contract.ts';
+import type { ChannelInput, Settings } from '../../../src-shared/contract.ts';
 import { call, onEvent } from '../api.ts';
 
 export type SettingsPatch = ChannelInput<'settings:update'>;

@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import type { WatchedTradeView } from '../../../src-preload/contract.ts';
+import type { WatchedTradeView } from '../../../src-shared/contract.ts';
 import { call, onEvent } from '../api.ts';
 import { orderTrades } from '../lib/trade-order.ts';
 import { guarded, loadQuietly } from './guarded.ts';

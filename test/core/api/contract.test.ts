@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { splitIntoRequests } from '../../../src-main/core/api/client.ts';
 import type { MarketplaceClient } from '../../../src-main/core/api/client.ts';
 import { USER_AGENT_TTL_SECONDS } from '../../../src-main/core/api/endpoints.ts';
-import { buyOrderTrade, marketTrade } from '../../../src-main/core/api/schemas.ts';
+import { buyOrderTrade, marketTrade } from '../../../src-shared/trades.ts';
 import { createBuyOrders, freshSku, startContractEnv, tradeUrl } from './contract-fixtures.ts';
 import type { ContractEnv } from './contract-fixtures.ts';
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cents } from '../../../src-main/core/api/fields.ts';
-import { isValidPrice, scalePrice } from '../../../src-main/core/drafts/bulk-ops.ts';
+import { cents } from '../../../src-shared/fields.ts';
+import { isValidPrice } from '../../../src-main/core/drafts/bulk-ops.ts';
+import { scalePrice } from '../../../src-shared/price-formula.ts';
 import type { DraftEntry } from '../../../src-main/core/drafts/change.ts';
 import { draftFixture, MAIN, seedListings, type DraftFixture } from './fixtures.ts';
 

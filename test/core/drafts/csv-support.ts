@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { Clock } from '../../../src-main/core/clock.ts';
 import { createCsvService, type CsvKind, type CsvService } from '../../../src-main/core/drafts/csv.ts';
-import { csvPreview } from '../../../src-preload/views.ts';
+import { csvPreview } from '../../../src-shared/views.ts';
 import { draftFixture, type DraftFixture } from './fixtures.ts';
 
 /** A draft fixture with a CSV service over the same store and draft service. */

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BUY_ORDER_CUT_NOTE } from '../../../src-main/core/drafts/review.ts';
-import { reviewView } from '../../../src-preload/views.ts';
+import { reviewView } from '../../../src-shared/views.ts';
 import { draftFixture, ledgerListing, LINKED, MAIN, seedListings, type DraftFixture } from './fixtures.ts';
 
 let f: DraftFixture;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MarketTrade } from '../../../src-main/core/api/schemas.ts';
+import type { MarketTrade } from '../../../src-shared/trades.ts';
 import { tempStore, type TempStore } from './temp-store.ts';
 
 let t: TempStore;

@@ -1,4 +1,4 @@
-import type { BuyOrderTrade, MarketTrade } from '../../../src-main/core/api/schemas.ts';
+import type { BuyOrderTrade, MarketTrade } from '../../../src-shared/trades.ts';
 
 const DAY_S = 86_400;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, type SerializedApiError } from '../../../src-main/core/api/errors.ts';
-import type { BuyOrderTrade, MarketTrade } from '../../../src-main/core/api/schemas.ts';
+import type { BuyOrderTrade, MarketTrade } from '../../../src-shared/trades.ts';
 import { createScheduler } from '../../../src-main/core/scheduler/scheduler.ts';
 import type { Scheduler } from '../../../src-main/core/scheduler/types.ts';
 import { createMemorySeenTradesStore, type SeenTradesStore } from '../../../src-main/core/trades/seen-trades.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scalePrice } from '../../../src-main/core/drafts/bulk-ops.ts';
+import { scalePrice } from '../../../src-shared/price-formula.ts';
 import { allowedQuantity, describeOp, multiplyCents, PRICE_GRIDS, previewBulk, priceAfter } from '../../../src-renderer/src/lib/bulk-formula.ts';
 
 describe('bulk formula preview', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BuyOrderRow, ChangeView, ListingRow } from '../../../src-preload/contract.ts';
+import type { BuyOrderRow, ChangeView, ListingRow } from '../../../src-shared/contract.ts';
 import { buildOverlay, patchOverlay, type LocalPatch } from '../../../src-renderer/src/lib/draft-overlay.ts';
 import { overlayBuyOrders, overlayListings } from '../../../src-renderer/src/lib/overlay-rows.ts';
 

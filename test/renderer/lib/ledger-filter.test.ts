@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ListingRow } from '../../../src-preload/contract.ts';
+import type { ListingRow } from '../../../src-shared/contract.ts';
 import type { ListingDisplay } from '../../../src-renderer/src/lib/draft-overlay.ts';
 import { emptyFilter, filterListings, isFilterActive } from '../../../src-renderer/src/lib/ledger-filter.ts';
 

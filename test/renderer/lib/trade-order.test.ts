@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { WatchedTradeView } from '../../../src-preload/contract.ts';
+import type { WatchedTradeView } from '../../../src-shared/contract.ts';
 import { itemDetails, orderTrades, statusTone } from '../../../src-renderer/src/lib/trade-order.ts';
 
 function trade(id: string, ts: number, needsAction: boolean, status = 'Waiting for seller'): WatchedTradeView {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tradeUrl } from '../../../src-main/core/api/fields.ts';
+import { tradeUrl } from '../../../src-shared/fields.ts';
 import { isTradeUrl, tradeUrlProblem } from '../../../src-renderer/src/lib/trade-url.ts';
 
 const CASES = [

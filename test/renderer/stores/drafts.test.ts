@@ -1,6 +1,6 @@
 import { createPinia, setActivePinia } from 'pinia';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { BuyOrderRow, ChangeView, DraftSummary, ListingRow } from '../../../src-preload/contract.ts';
+import type { BuyOrderRow, ChangeView, DraftSummary, ListingRow } from '../../../src-shared/contract.ts';
 import type { DraftOverlay } from '../../../src-renderer/src/lib/draft-overlay.ts';
 import { overlayBuyOrders, overlayListings } from '../../../src-renderer/src/lib/overlay-rows.ts';
 import { useDraftsStore } from '../../../src-renderer/src/stores/drafts.ts';

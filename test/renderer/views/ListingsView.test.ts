@@ -1,7 +1,7 @@
 import { createTestingPinia } from '@pinia/testing';
 import { flushPromises, mount } from '@vue/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ChangeView } from '../../../src-preload/contract.ts';
+import type { ChangeView } from '../../../src-shared/contract.ts';
 import { useAccountsStore } from '../../../src-renderer/src/stores/accounts.ts';
 import { useDraftsStore } from '../../../src-renderer/src/stores/drafts.ts';
 import { useLedgerStore } from '../../../src-renderer/src/stores/ledger.ts';

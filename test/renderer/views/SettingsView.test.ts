@@ -1,7 +1,7 @@
 import { createTestingPinia } from '@pinia/testing';
 import { flushPromises, mount } from '@vue/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Settings } from '../../../src-preload/contract.ts';
+import type { Settings } from '../../../src-shared/contract.ts';
 import { useSettingsStore } from '../../../src-renderer/src/stores/settings.ts';
 import SettingsView from '../../../src-renderer/src/views/SettingsView.vue';
 import { deskHandlers, settings } from '../desk-data.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import * as v from './views.ts';
+import { CHANNEL_NAMES, EVENT_NAMES, type ChannelName, type EventName } from './channels.ts';
 
 /**
  * The single description of the bridge between the renderer and the main
@@ -102,17 +103,21 @@ export const events = {
 } as const;
 
 export type Channels = typeof channels;
-export type ChannelName = keyof Channels;
 export type ChannelInput<C extends ChannelName> = z.input<Channels[C]['input']>;
 export type ChannelOutput<C extends ChannelName> = z.output<Channels[C]['output']>;
 export type Events = typeof events;
-export type EventName = keyof Events;
 export type EventPayload<E extends EventName> = z.output<Events[E]>;
 
-export const CHANNEL_NAMES = Object.keys(channels) as readonly ChannelName[];
-export const EVENT_NAMES = Object.keys(events) as readonly EventName[];
+export { CHANNEL_NAMES, EVENT_NAMES };
+export type { ChannelName, EventName };
 
-export type ErrorView = z.output<typeof v.errorView>;
+// The names list the preload uses and this contract must be the same, both ways.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const namesMatch: Same<ChannelName, keyof typeof channels> & Same<EventName, keyof typeof events> = true;
+void namesMatch;
+
+import type { ErrorView } from './errors.ts';
+export type { ErrorView };
 /** What every invoke resolves to: handlers never throw across the bridge. */
 export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: ErrorView };
 

@@ -1,12 +1,9 @@
 import { z } from 'zod';
-import { accountId, flag01, tradeUrl } from '../src-main/core/api/fields.ts';
-import { serializedApiErrorSchema } from '../src-main/core/api/errors.ts';
-import { changeInput as draftChangeInput } from '../src-main/core/drafts/change.ts';
-import { bulkOp as draftBulkOp, selection as bulkSelection } from '../src-main/core/drafts/bulk-ops.ts';
-import { resolutionChoice } from '../src-main/core/apply/recovery.ts';
-import { buyOrderTrade, marketTrade } from '../src-main/core/api/schemas.ts';
-import { keyStatusSchema } from '../src-main/core/key/key-service.ts';
-import { settingsSchema } from '../src-main/core/settings/settings.ts';
+import { accountId, flag01, tradeUrl } from './fields.ts';
+import { errorView as sharedErrorView } from './errors.ts';
+import { bulkOp as draftBulkOp, changeInput as draftChangeInput, resolutionChoice, selection as bulkSelection } from './drafts.ts';
+import { buyOrderTrade, marketTrade } from './trades.ts';
+import { keyStatusSchema, settingsSchema } from './settings.ts';
 
 /**
  * The view models that cross the bridge: what the renderer is shown and what
@@ -16,8 +13,8 @@ import { settingsSchema } from '../src-main/core/settings/settings.ts';
  * set and its last four characters.
  */
 
-/** An error as the renderer sees it: the core's serialized form, with room for the bridge's own kinds. */
-export const errorView = serializedApiErrorSchema.extend({ kind: z.string(), endpoint: z.string().optional() });
+/** An error as the renderer sees it: any kind of the shared closed set. */
+export const errorView = sharedErrorView;
 
 export const mode = z.enum(['sandbox', 'live']);
 

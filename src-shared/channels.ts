@@ -1,0 +1,31 @@
+/**
+ * The names of the bridge's channels and events, and nothing else: all the
+ * preload needs to refuse a name the contract does not list. Kept free of
+ * schemas so the sandboxed preload stays a few kilobytes; `contract.ts`
+ * checks at compile time that these lists and its own keys are the same.
+ */
+export const CHANNEL_NAMES = [
+  'app:status',
+  'key:status', 'key:set', 'key:remove',
+  'settings:get', 'settings:update',
+  'heartbeat:state', 'heartbeat:beatNow', 'automation:setEnabled',
+  'scheduler:state',
+  'balance:get', 'balance:refresh',
+  'trades:list', 'trades:checkNow', 'trades:openOffer',
+  'accounts:list', 'accounts:refresh', 'accounts:setTradeUrl', 'accounts:setAutomated',
+  'listings:list', 'buyOrders:list',
+  'drafts:list', 'drafts:create', 'drafts:rename', 'drafts:discard', 'drafts:changes', 'drafts:addChanges',
+  'drafts:removeChanges', 'drafts:bulk', 'drafts:review', 'drafts:exportCsv', 'drafts:importCsv', 'drafts:importCommit',
+  'drafts:apply',
+  'apply:progress', 'apply:pause', 'apply:resume', 'apply:cancel', 'apply:unknownOutcomes', 'apply:resolve',
+  'activity:list',
+] as const;
+
+export const EVENT_NAMES = [
+  'app:status', 'key:status', 'settings:changed', 'heartbeat:state', 'scheduler:state', 'balance:changed',
+  'trades:changed', 'accounts:changed', 'ledger:changed', 'drafts:changed', 'apply:progress',
+  'apply:unknownOutcomes', 'activity:added', 'app:navigate',
+] as const;
+
+export type ChannelName = (typeof CHANNEL_NAMES)[number];
+export type EventName = (typeof EVENT_NAMES)[number];
