@@ -5,6 +5,7 @@ import globals from 'globals';
 
 /** Only the desktop layer, the composition root and the preload may touch Electron. */
 const electronAllowed = ['src-main/desktop/**', 'src-main/index.ts', 'src-preload/**', 'test/desktop/**'];
+const noElectron = { name: 'electron', message: 'Only src-main/desktop/, src-main/index.ts and src-preload/ may import electron.' };
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
@@ -33,8 +34,46 @@ export default tseslint.config(
   {
     ignores: electronAllowed,
     rules: {
+      'no-restricted-imports': ['error', { paths: [noElectron] }],
+    },
+  },
+  // The layers, enforced: each block restates `electron` because a later
+  // no-restricted-imports replaces an earlier one for the same files.
+  {
+    files: ['src-main/core/**'],
+    rules: {
       'no-restricted-imports': ['error', {
-        paths: [{ name: 'electron', message: 'Only src-main/desktop/, src-main/index.ts and src-preload/ may import electron.' }],
+        paths: [noElectron],
+        patterns: [{ group: ['**/sandbox/*', '**/sandbox'], message: 'core/ never imports the simulator: the composition root injects it.' }],
+      }],
+    },
+  },
+  {
+    files: ['src-renderer/**'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [noElectron],
+        patterns: [{ group: ['**/src-main/**'], allowTypeImports: true, message: 'The renderer runs nothing from src-main: shared code lives in src-shared/.' }],
+      }],
+    },
+  },
+  {
+    files: ['src-shared/**'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [noElectron],
+        patterns: [
+          { group: ['**/src-main/**', '**/src-renderer/**', '**/src-preload/**'], message: 'src-shared/ imports nothing process-specific.' },
+          { group: ['node:*'], message: 'src-shared/ runs in the renderer too: no Node built-ins.' },
+        ],
+      }],
+    },
+  },
+  {
+    files: ['src-preload/**'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{ group: ['**/src-shared/*', '!**/src-shared/channels.ts', '**/src-main/**'], message: 'The preload imports only the names list (src-shared/channels.ts): it must stay a few kilobytes.' }],
       }],
     },
   },

@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import { app, ipcMain, session } from 'electron';
 import { createDesk } from './core/desk/desk.ts';
+import { startSandbox } from './sandbox/index.ts';
 import { APP_ENTRY_URL } from './core/shell/app-origin.ts';
 import { APP_ID } from './core/shell/app-identity.ts';
 import type { ExternalLinkPolicy } from './core/shell/external-links.ts';
@@ -48,6 +49,7 @@ async function start(): Promise<void> {
     dataDir: join(app.getPath('userData'), 'profiles'),
     secrets: createKeychainSecretStore(),
     version: app.getVersion(),
+    openSandbox: (clock) => startSandbox({ clock }),
   });
   const links = (): ExternalLinkPolicy => {
     const url = desk.settings.get().serviceUrl;

@@ -50,6 +50,7 @@ export async function startTestDesk(options: TestDeskOptions = {}): Promise<Test
     clock,
     version: 'e2e',
     initialSettings: { mode: 'live', serviceUrl: sandbox.url },
+    openSandbox: (c) => startSandbox({ clock: c, seed: 12 }),
   });
 
   if (options.ledgerSize) seedLedger(desk, sandbox, options.ledgerSize);

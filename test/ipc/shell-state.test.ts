@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src-main/sandbox/index.ts';
 import { createDesk, type Desk } from '../../src-main/core/desk/desk.ts';
 import { scaledClock } from '../../src-main/core/clock.ts';
 import { shellStateOf } from '../../src-main/ipc/shell-state.ts';
@@ -19,7 +20,7 @@ afterEach(async () => {
 describe('shell state of the desk', () => {
   it('shows automation, trades waiting and a running apply in the tray', async () => {
     dir = mkdtempSync(join(tmpdir(), 'shell-'));
-    desk = await createDesk({ dataDir: dir, secrets: memoryKeychain(), version: 't', clock: scaledClock(60), sandbox: { seed: 4 } });
+    desk = await createDesk({ dataDir: dir, secrets: memoryKeychain(), version: 't', clock: scaledClock(60), openSandbox: (clock) => startSandbox({ clock, seed: 4 }) });
     const ws = desk.workspace();
     await ws.accounts.refresh();
     await ws.trades.checkNow();

@@ -7,7 +7,6 @@ import type { SecretStore } from '../secrets.ts';
 import { createSettingsService, type SettingsService } from '../settings/settings-service.ts';
 import type { Settings, SettingsPatch } from '../settings/settings.ts';
 import { createRepos, openStore, type Store } from '../store/index.ts';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/index.ts';
 import { openWorkspace, type Workspace } from './workspace.ts';
 
 /**
@@ -58,8 +57,19 @@ export interface DeskDeps {
   version: string;
   /** Settings forced at start (tests: live mode against a simulator's URL). */
   initialSettings?: SettingsPatch;
-  /** Options of the embedded simulator used in sandbox mode. */
-  sandbox?: SandboxOptions;
+  /**
+   * Starts the embedded simulator that sandbox mode talks to. Injected by the
+   * composition root (core never imports the simulator); without it, sandbox
+   * mode cannot open.
+   */
+  openSandbox?: (clock: Clock) => Promise<SimulatedService>;
+}
+
+/** What the desk needs of the embedded simulator: where it listens and a key it accepts. */
+export interface SimulatedService {
+  readonly url: string;
+  readonly apiKey: string;
+  close(): Promise<void>;
 }
 
 export async function createDesk(deps: DeskDeps): Promise<Desk> {
@@ -71,14 +81,15 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
   const keys = createKeyService({ secrets: deps.secrets, profile });
   const events = createEmitter<DeskEvents>();
   let online = true;
-  let sandbox: Sandbox | null = null;
+  let sandbox: SimulatedService | null = null;
   let current: Workspace;
   let switching: Promise<void> = Promise.resolve();
 
   async function open(mode: Settings['mode']): Promise<Workspace> {
     const s = settings.get();
     if (mode === 'sandbox') {
-      sandbox ??= await startSandbox({ clock, ...deps.sandbox });
+      if (!deps.openSandbox) throw new Error('sandbox mode is not available in this build');
+      sandbox ??= await deps.openSandbox(clock);
       const running = sandbox;
       return openWorkspace({
         mode,

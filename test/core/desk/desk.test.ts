@@ -38,7 +38,7 @@ async function desk(options: Parameters<typeof createDesk>[0]): Promise<Desk> {
 describe('desk composition', () => {
   it('runs against the embedded sandbox without a key: heartbeat marks automation, trades load', async () => {
     const dataDir = tempDir();
-    const d = await desk({ dataDir, secrets: memoryKeychain(), version: 'test', sandbox: { seed: 3 } });
+    const d = await desk({ dataDir, secrets: memoryKeychain(), version: 'test', openSandbox: (clock) => startSandbox({ clock, seed: 3 }) });
     expect(d.status()).toMatchObject({ mode: 'sandbox', online: true });
     await until(() => d.workspace().heartbeat.state.status === 'active', 'heartbeat active');
     const refreshAt = d.workspace().heartbeat.state.refreshAt ?? 0;
@@ -79,7 +79,7 @@ describe('desk composition', () => {
   it('switches mode by replacing the workspace and announcing it', async () => {
     const service = await startSandbox({ seed: 7 });
     opened.push(service);
-    const d = await desk({ dataDir: tempDir(), secrets: memoryKeychain(), version: 'test' });
+    const d = await desk({ dataDir: tempDir(), secrets: memoryKeychain(), version: 'test', openSandbox: (clock) => startSandbox({ clock, seed: 8 }) });
     const first = d.workspace();
     const announced = new Promise((resolve) => d.events.on('workspace', resolve));
     d.settings.update({ mode: 'live', serviceUrl: service.url });
