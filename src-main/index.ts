@@ -89,7 +89,7 @@ async function start(): Promise<void> {
     iconDir,
     initial: shellStateOf(desk),
     onOpen: reveal,
-    onToggleAutomation: () => desk.settings.update({ heartbeatEnabled: !desk.settings.get().heartbeatEnabled }),
+    onToggleAutomation: () => void desk.updateSettings({ heartbeatEnabled: !desk.settings.get().heartbeatEnabled }).catch(() => undefined),
     onCheckTrades: () => void desk.workspace().trades.checkNow().catch(() => undefined),
     onQuit: () => quit.quit(),
   });
@@ -111,7 +111,7 @@ async function start(): Promise<void> {
     taskbar.update(state);
   };
   router.subscribe((event) => {
-    if (event === 'heartbeat:state' || event === 'trades:changed' || event === 'apply:progress' || event === 'scheduler:state' || event === 'settings:changed') refreshShell();
+    if (event === 'heartbeat:state' || event === 'trades:changed' || event === 'apply:state' || event === 'scheduler:state' || event === 'settings:changed') refreshShell();
   });
   const followTrades = () => {
     const trades = desk.workspace().trades;

@@ -13,17 +13,17 @@ export const CHANNEL_NAMES = [
   'balance:get', 'balance:refresh',
   'trades:list', 'trades:checkNow', 'trades:openOffer',
   'accounts:list', 'accounts:refresh', 'accounts:setTradeUrl', 'accounts:setAutomated',
-  'listings:list', 'buyOrders:list',
-  'drafts:list', 'drafts:create', 'drafts:rename', 'drafts:discard', 'drafts:changes', 'drafts:addChanges',
-  'drafts:removeChanges', 'drafts:bulk', 'drafts:review', 'drafts:exportCsv', 'drafts:importCsv', 'drafts:importCommit',
+  'ledger:page', 'ledger:keys', 'ledger:preview', 'ledger:bulk', 'ledger:delete', 'ledger:revert', 'ledger:deleteAllImpact',
+  'drafts:list', 'drafts:create', 'drafts:rename', 'drafts:select', 'drafts:discard', 'drafts:addChanges',
+  'drafts:removeChanges', 'drafts:review', 'drafts:page', 'drafts:exportCsv', 'drafts:importCsv', 'drafts:importCommit',
   'drafts:apply',
-  'apply:progress', 'apply:pause', 'apply:resume', 'apply:cancel', 'apply:unknownOutcomes', 'apply:resolve',
+  'apply:state', 'apply:pause', 'apply:resume', 'apply:cancel', 'apply:unknownOutcomes', 'apply:resolve',
   'activity:list',
 ] as const;
 
 export const EVENT_NAMES = [
   'app:status', 'key:status', 'settings:changed', 'heartbeat:state', 'scheduler:state', 'balance:changed',
-  'trades:changed', 'accounts:changed', 'ledger:changed', 'drafts:changed', 'apply:progress',
+  'trades:changed', 'accounts:changed', 'ledger:changed', 'drafts:changed', 'apply:state',
   'apply:unknownOutcomes', 'activity:added', 'app:navigate',
 ] as const;
 

@@ -1,4 +1,9 @@
 import { z } from 'zod';
+import * as d from './draft-views.ts';
+import { bulkOp } from './drafts.ts';
+import { resolutionChoice } from './drafts.ts';
+import type { ErrorView } from './errors.ts';
+import { ledgerDomain, ledgerFilter, ledgerPage, ledgerQuery, ledgerSelection, ledgerSort, stamp } from './ledger.ts';
 import * as v from './views.ts';
 import { CHANNEL_NAMES, EVENT_NAMES, type ChannelName, type EventName } from './channels.ts';
 
@@ -7,14 +12,20 @@ import { CHANNEL_NAMES, EVENT_NAMES, type ChannelName, type EventName } from './
  * process: every channel the renderer may invoke (input and output schemas)
  * and every event main pushes (payload schema). Channel names are
  * `domain:verb`. The main process parses every input before a service sees
- * it; the preload refuses names that are not listed here; the renderer
- * imports types only.
+ * it; the preload refuses names that are not listed in channels.ts; the
+ * renderer imports types only.
+ *
+ * Main owns the truth. Every reply and event carries the `stamp` of the state
+ * it was read from; no reply or event carries a whole ledger or a whole
+ * draft: tables ask for the page they show, and selections are values main
+ * understands.
  */
 
 const none = z.object({}).strict();
-const ok = z.object({ ok: z.literal(true) });
-const draftRef = z.object({ draftId: z.string().min(1) }).strict();
-const jobRef = z.object({ jobId: z.string().min(1) }).strict();
+const id = z.string().min(1).max(100);
+const draftRef = z.object({ draftId: id }).strict();
+const jobRef = z.object({ jobId: id }).strict();
+const selectionInput = z.object({ domain: ledgerDomain, selection: ledgerSelection }).strict();
 
 const channel = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O) => ({ input, output });
 
@@ -35,53 +46,61 @@ export const channels = {
 
   'scheduler:state': channel(none, v.schedulerState),
 
-  'balance:get': channel(none, v.balanceView.nullable()),
-  'balance:refresh': channel(none, v.balanceView.nullable()),
+  'balance:get': channel(none, v.balanceView),
+  'balance:refresh': channel(none, v.balanceView),
 
-  'trades:list': channel(none, z.array(v.watchedTrade)),
-  'trades:checkNow': channel(none, z.array(v.watchedTrade)),
-  'trades:openOffer': channel(z.object({ tradeId: z.string().regex(/^\d{1,20}$/) }).strict(), ok),
+  'trades:list': channel(none, v.tradesView),
+  'trades:checkNow': channel(none, v.tradesView),
+  'trades:openOffer': channel(z.object({ tradeId: z.string().regex(/^\d{1,20}$/) }).strict(), z.object({ ok: z.literal(true) })),
 
   'accounts:list': channel(none, v.accountsView),
   'accounts:refresh': channel(none, v.accountsView),
   'accounts:setTradeUrl': channel(v.tradeUrlInput.strict(), v.accountsView),
   'accounts:setAutomated': channel(z.object({ id64: z.string().regex(/^\d{1,20}$/), automated: z.boolean() }).strict(), v.accountsView),
 
-  'listings:list': channel(none, z.array(v.listingRow)),
-  'buyOrders:list': channel(none, z.array(v.buyOrderRow)),
-
-  'drafts:list': channel(none, z.array(v.draftSummary)),
-  'drafts:create': channel(z.object({ name: z.string().trim().min(1).max(120) }).strict(), v.draftSummary),
-  'drafts:rename': channel(z.object({ draftId: z.string().min(1), name: z.string().trim().min(1).max(120) }).strict(), v.draftSummary),
-  'drafts:discard': channel(draftRef, ok),
-  'drafts:changes': channel(draftRef, z.array(v.changeView)),
-  'drafts:addChanges': channel(z.object({ draftId: z.string().min(1), changes: z.array(v.changeInput).max(100_000) }).strict(), v.addChangesResult),
-  'drafts:removeChanges': channel(z.object({ draftId: z.string().min(1), changeIds: z.array(z.string()).max(200_000) }).strict(), ok),
-  'drafts:bulk': channel(
-    z.object({ draftId: z.string().min(1), target: z.enum(['listings', 'buyOrders']), selection: v.selection, op: v.bulkOp }).strict(),
-    v.bulkResult,
+  // The ledger tables: one viewport at a time, edits over a selection, into the current draft.
+  'ledger:page': channel(ledgerQuery, ledgerPage),
+  /** Keys of rows [offset, offset + limit) in table order: a shift-click range. */
+  'ledger:keys': channel(
+    z.object({ domain: ledgerDomain, filter: ledgerFilter.default({}), sort: ledgerSort.nullable().default(null), offset: z.number().int().min(0), limit: z.number().int().min(1).max(20_000) }).strict(),
+    z.object({ keys: z.array(z.string()) }),
   ),
-  'drafts:review': channel(draftRef, v.reviewView),
+  'ledger:preview': channel(selectionInput.extend({ op: bulkOp }).strict(), d.bulkOutcome),
+  'ledger:bulk': channel(selectionInput.extend({ op: bulkOp }).strict(), d.bulkOutcome),
+  'ledger:delete': channel(selectionInput, d.addChangesResult),
+  'ledger:revert': channel(selectionInput, z.object({ draftId: z.string().nullable(), reverted: z.number().int() })),
+  'ledger:deleteAllImpact': channel(z.object({ domain: ledgerDomain, activeOnly: z.boolean() }).strict(), d.deleteAllImpact),
+
+  'drafts:list': channel(none, d.draftsView),
+  'drafts:create': channel(z.object({ name: z.string().trim().min(1).max(120) }).strict(), d.draftSummary),
+  'drafts:rename': channel(z.object({ draftId: id, name: z.string().trim().min(1).max(120) }).strict(), d.draftSummary),
+  'drafts:select': channel(draftRef, d.draftSummary),
+  'drafts:discard': channel(draftRef, z.object({ ok: z.literal(true) })),
+  /** Into the current draft (made on the spot when there is none). */
+  'drafts:addChanges': channel(z.object({ changes: d.changeInputs }).strict(), d.addChangesResult),
+  'drafts:removeChanges': channel(z.object({ draftId: id, changeIds: z.array(z.string().max(220)).max(200_000) }).strict(), z.object({ removed: z.number().int() })),
+  'drafts:review': channel(draftRef, d.draftReview),
+  'drafts:page': channel(d.draftPageQuery, d.draftPage),
   'drafts:exportCsv': channel(draftRef, z.object({ csv: z.string() })),
   'drafts:importCsv': channel(
-    z.object({ draftId: z.string().min(1).optional(), kind: z.enum(['listings', 'buyOrders', 'draft']), csv: z.string().max(50_000_000) }).strict(),
-    v.csvPreview,
+    z.object({ kind: z.enum(['listings', 'buyOrders', 'draft']), csv: z.string().max(50_000_000) }).strict(),
+    d.csvPreview,
   ),
-  'drafts:importCommit': channel(z.object({ token: z.string().min(1) }).strict(), z.object({ imported: z.number().int() })),
-  'drafts:apply': channel(draftRef, v.applyProgress),
+  /** `refused`: rows the ledger or draft no longer allowed when committed (they changed since the preview). */
+  'drafts:importCommit': channel(z.object({ token: id }).strict(), z.object({ imported: z.number().int(), refused: z.number().int() })),
+  'drafts:apply': channel(draftRef, d.applyState),
 
-  'apply:progress': channel(none, v.applyProgress.nullable()),
-  'apply:pause': channel(jobRef, v.applyProgress),
-  'apply:resume': channel(jobRef, v.applyProgress),
-  'apply:cancel': channel(jobRef, v.applyProgress),
-  'apply:unknownOutcomes': channel(none, z.array(v.unknownOutcomeView)),
-  'apply:resolve': channel(z.object({ id: z.string().min(1), choice: v.resolutionChoice }).strict(), z.array(v.unknownOutcomeView)),
+  'apply:state': channel(none, d.applyState),
+  'apply:pause': channel(jobRef, d.applyState),
+  'apply:resume': channel(jobRef, d.applyState),
+  'apply:cancel': channel(jobRef, d.applyState),
+  'apply:unknownOutcomes': channel(none, d.unknownOutcomesView),
+  'apply:resolve': channel(z.object({ id, choice: resolutionChoice }).strict(), d.unknownOutcomesView),
 
   'activity:list': channel(
     z.object({ text: z.string().max(200).optional(), outcome: z.string().max(40).optional(), limit: z.number().int().min(1).max(5000).optional() }).strict(),
     z.array(v.activityEntry),
   ),
-
 } as const;
 
 export const events = {
@@ -91,12 +110,14 @@ export const events = {
   'heartbeat:state': v.heartbeatState,
   'scheduler:state': v.schedulerState,
   'balance:changed': v.balanceView,
-  'trades:changed': z.array(v.watchedTrade),
+  'trades:changed': v.tradesView,
   'accounts:changed': v.accountsView,
-  'ledger:changed': z.object({ listings: z.boolean(), buyOrders: z.boolean() }),
-  'drafts:changed': z.object({ draftId: z.string() }),
-  'apply:progress': v.applyProgress,
-  'apply:unknownOutcomes': z.array(v.unknownOutcomeView),
+  /** The ledger changed: a table showing an older stamp asks for its page again. */
+  'ledger:changed': z.object({ stamp }),
+  /** A draft changed (its changes, its name, which is current, or it was made or discarded). */
+  'drafts:changed': z.object({ stamp, draftId: z.string().nullable() }),
+  'apply:state': d.applyState,
+  'apply:unknownOutcomes': d.unknownOutcomesView,
   'activity:added': v.activityEntry,
   /** Main asks the window to show something, e.g. after a notification click. */
   'app:navigate': z.object({ view: z.string(), tradeId: z.string().optional() }),
@@ -109,15 +130,13 @@ export type Events = typeof events;
 export type EventPayload<E extends EventName> = z.output<Events[E]>;
 
 export { CHANNEL_NAMES, EVENT_NAMES };
-export type { ChannelName, EventName };
+export type { ChannelName, EventName, ErrorView };
 
 // The names list the preload uses and this contract must be the same, both ways.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const namesMatch: Same<ChannelName, keyof typeof channels> & Same<EventName, keyof typeof events> = true;
 void namesMatch;
 
-import type { ErrorView } from './errors.ts';
-export type { ErrorView };
 /** What every invoke resolves to: handlers never throw across the bridge. */
 export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: ErrorView };
 
@@ -133,19 +152,23 @@ export type Settings = z.output<typeof v.settings>;
 export type HeartbeatView = z.output<typeof v.heartbeatState>;
 export type SchedulerView = z.output<typeof v.schedulerState>;
 export type BalanceView = z.output<typeof v.balanceView>;
+export type TradesView = z.output<typeof v.tradesView>;
 export type WatchedTradeView = z.output<typeof v.watchedTrade>;
 export type AccountView = z.output<typeof v.accountView>;
 export type AccountsView = z.output<typeof v.accountsView>;
-export type ListingRow = z.output<typeof v.listingRow>;
-export type BuyOrderRow = z.output<typeof v.buyOrderRow>;
-export type ChangeInput = z.input<typeof v.changeInput>;
-export type ChangeView = z.output<typeof v.changeView>;
-export type DraftSummary = z.output<typeof v.draftSummary>;
-export type Selection = z.input<typeof v.selection>;
-export type BulkOp = z.input<typeof v.bulkOp>;
-export type BulkResult = z.output<typeof v.bulkResult>;
-export type ReviewView = z.output<typeof v.reviewView>;
-export type ApplyProgressView = z.output<typeof v.applyProgress>;
-export type UnknownOutcomeView = z.output<typeof v.unknownOutcomeView>;
 export type ActivityEntry = z.output<typeof v.activityEntry>;
-export type CsvPreview = z.output<typeof v.csvPreview>;
+export type DraftSummary = z.output<typeof d.draftSummary>;
+export type DraftsView = z.output<typeof d.draftsView>;
+export type BulkOutcome = z.output<typeof d.bulkOutcome>;
+export type AddChangesResult = z.output<typeof d.addChangesResult>;
+export type DeleteAllImpact = z.output<typeof d.deleteAllImpact>;
+export type ChangeRow = z.output<typeof d.changeRow>;
+export type DraftReview = z.output<typeof d.draftReview>;
+export type DraftPage = z.output<typeof d.draftPage>;
+export type ApplyJobView = z.output<typeof d.applyJob>;
+export type ApplyStateView = z.output<typeof d.applyState>;
+export type UnknownOutcomeView = z.output<typeof d.unknownOutcome>;
+export type UnknownOutcomesView = z.output<typeof d.unknownOutcomesView>;
+export type CsvPreview = z.output<typeof d.csvPreview>;
+export type { BulkOp, ChangeInput } from './drafts.ts';
+export type { LedgerDomain, LedgerFilter, LedgerPage, LedgerRowView, ListingRowView, BuyOrderRowView, LedgerSelection, LedgerSort, LedgerColumn } from './ledger.ts';

@@ -48,9 +48,13 @@ export const listingDeleteChange = z.strictObject({
   if_exists: z.boolean().optional(),
 });
 
+/** How many pending edits and deletes a delete-all replaced when it was drafted (they left the draft; the review says so). */
+const replaced = z.number().int().nonnegative().optional();
+
 export const listingDeleteAllChange = z.strictObject({
   kind: z.literal('listing.deleteAll'),
   active_only: z.boolean(),
+  replaced,
 });
 
 export const buyOrderCreateChange = z.strictObject({
@@ -81,6 +85,7 @@ export const buyOrderDeleteChange = z.strictObject({
 
 export const buyOrderDeleteAllChange = z.strictObject({
   kind: z.literal('buyOrder.deleteAll'),
+  replaced,
 });
 
 /** A change as stored in a draft. */
@@ -171,27 +176,6 @@ export const bulkOp = z.discriminatedUnion('op', [
 ]);
 export type BulkOp = z.infer<typeof bulkOp>;
 
-export const bulkFilter = z.strictObject({
-  /** Case-insensitive, in asset ID, listing ID, SKU or note. */
-  text: z.string().max(200).optional(),
-  /** Exact SKU. */
-  sku: z.string().max(200).optional(),
-  minPrice: z.number().int().optional(),
-  maxPrice: z.number().int().optional(),
-  account: z.string().optional(),
-  promoted: flag01.optional(),
-  active: flag01.optional(),
-  /** Case-insensitive, in the note only. */
-  note: z.string().max(200).optional(),
-});
-export type BulkFilter = z.infer<typeof bulkFilter>;
-
-/** Asset IDs (listings) or SKUs (buy orders), or a filter over the draft's view of the ledger. */
-export const selection = z.union([
-  z.strictObject({ ids: z.array(z.string()).max(200_000) }),
-  z.strictObject({ filter: bulkFilter }),
-]);
-export type Selection = z.infer<typeof selection>;
 
 
 /** What the trader may choose for a write whose outcome is unknown. */

@@ -1,16 +1,17 @@
 import { z } from 'zod';
-import { accountId, flag01, tradeUrl } from './fields.ts';
+import { accountId, tradeUrl } from './fields.ts';
 import { errorView as sharedErrorView } from './errors.ts';
-import { bulkOp as draftBulkOp, changeInput as draftChangeInput, resolutionChoice, selection as bulkSelection } from './drafts.ts';
+import { stamp } from './ledger.ts';
 import { buyOrderTrade, marketTrade } from './trades.ts';
 import { keyStatusSchema, settingsSchema } from './settings.ts';
 
 /**
- * The view models that cross the bridge: what the renderer is shown and what
- * it may ask for. Field rules come from the API vocabulary, so a value the
- * renderer sends is checked by the same rule the client applies.
- * Nothing here can carry the API key: the renderer only learns whether one is
- * set and its last four characters.
+ * The view models of the live state that cross the bridge: what the renderer
+ * is shown, each with the `stamp` of main's state it was read from (a screen
+ * keeps the newest it was told and drops an older reply). Field rules come
+ * from the API vocabulary, so a value the renderer sends is checked by the
+ * same rule the client applies. Nothing here can carry the API key: the
+ * renderer only learns whether one is set and its last four characters.
  */
 
 /** An error as the renderer sees it: any kind of the shared closed set. */
@@ -18,21 +19,25 @@ export const errorView = sharedErrorView;
 
 export const mode = z.enum(['sandbox', 'live']);
 
-export const keyStatus = keyStatusSchema;
+export const keyStatus = keyStatusSchema.extend({ stamp });
 
 export const appStatus = z.object({
+  stamp,
   mode,
   online: z.boolean(),
   version: z.string(),
   profile: z.string(),
   /** Where requests go: the live service or the embedded sandbox's loopback URL. */
   serviceUrl: z.string(),
+  /** Why the service cannot be used as configured (an unusable saved URL, a switch that failed); null when it can. */
+  serviceProblem: z.string().nullable(),
 });
 
-export const settings = settingsSchema;
-export const settingsPatch = settings.partial();
+export const settings = settingsSchema.extend({ stamp });
+export const settingsPatch = settingsSchema.partial();
 
 export const heartbeatState = z.object({
+  stamp,
   status: z.enum(['active', 'expiring', 'lapsed', 'off']),
   refreshAt: z.number().nullable(),
   lastBeatAt: z.number().nullable(),
@@ -42,6 +47,7 @@ export const heartbeatState = z.object({
 });
 
 export const schedulerState = z.object({
+  stamp,
   blocked: z.enum(['auth', 'forbidden']).nullable(),
   /** Requests sent in the last minute against the global limit. */
   used: z.number().int().nonnegative(),
@@ -50,11 +56,13 @@ export const schedulerState = z.object({
   pausedUntil: z.number().nullable(),
 });
 
-export const balanceView = z.object({
+export const balanceReading = z.object({
   balance: z.number().int(),
   pending_balance: z.number().int(),
   readAt: z.number(),
 });
+/** The last balance read; null before the first. */
+export const balanceView = z.object({ stamp, reading: balanceReading.nullable() });
 
 const tradeExtras = {
   needsAction: z.boolean(),
@@ -65,6 +73,8 @@ export const watchedTrade = z.discriminatedUnion('trade_type', [
   marketTrade.extend(tradeExtras),
   buyOrderTrade.extend(tradeExtras),
 ]);
+/** Pending trades are few: they cross whole. */
+export const tradesView = z.object({ stamp, trades: z.array(watchedTrade) });
 
 export const accountView = z.object({
   id64: z.string(),
@@ -74,123 +84,10 @@ export const accountView = z.object({
   automated: z.boolean(),
 });
 export const accountsView = z.object({
+  stamp,
   main: accountView.nullable(),
   linked: z.array(accountView),
   readAt: z.number().nullable(),
-});
-
-export const listingRow = z.object({
-  /** Null only when a create's outcome was accepted without a known ID. */
-  listing_id: z.string().nullable(),
-  asset_id: z.string(),
-  sku: z.string(),
-  price: z.number().int(),
-  promoted: flag01,
-  game: z.string(),
-  user_note: z.string(),
-  account: z.string(),
-  state: z.string(),
-  updatedAt: z.number(),
-});
-
-export const buyOrderRow = z.object({
-  sku: z.string(),
-  account: z.string(),
-  price: z.number().int(),
-  quantity: z.number().int(),
-  active: flag01,
-  user_note: z.string(),
-  filled: z.number().int(),
-  /** Created without knowing the balance: the service may have cut it to floor(balance / price). */
-  quantityMayBeCut: z.boolean(),
-  updatedAt: z.number(),
-});
-
-/** One change a trader can put into a draft: the draft's own input schema. */
-export const changeInput = draftChangeInput;
-
-export const changeView = z.object({
-  /** The change's key in its draft (one change per listing, buy order or delete). */
-  id: z.string(),
-  kind: z.string(),
-  /** The asset ID or SKU the change is about; empty for delete-all. */
-  target: z.string(),
-  fields: z.record(z.string(), z.unknown()),
-  status: z.enum(['pending', 'sending', 'done', 'failed', 'unknown']),
-  error: z.string().nullable(),
-  updatedAt: z.number(),
-});
-
-export const draftSummary = z.object({
-  id: z.string(),
-  name: z.string(),
-  createdAt: z.number(),
-  updatedAt: z.number(),
-  changeCount: z.number().int(),
-  failedCount: z.number().int(),
-  unknownCount: z.number().int(),
-  doneCount: z.number().int(),
-});
-
-export const selection = bulkSelection;
-export const bulkOp = draftBulkOp;
-
-export const bulkResult = z.object({
-  changed: z.number().int(),
-  matched: z.number().int(),
-  refused: z.array(z.object({ id: z.string(), reason: z.string() })),
-});
-
-export const addChangesResult = z.object({
-  added: z.number().int(),
-  errors: z.array(z.object({ index: z.number().int(), target: z.string(), field: z.string(), message: z.string() })),
-});
-
-export const reviewView = z.object({
-  draftId: z.string(),
-  /** All rows of the draft; `rows` holds the first page of them. */
-  totalRows: z.number().int(),
-  rows: z.array(
-    z.object({
-      changeId: z.string(),
-      kind: z.string(),
-      target: z.string(),
-      fields: z.array(z.object({ field: z.string(), before: z.unknown(), after: z.unknown() })),
-      /** Something to know before applying (a quantity the balance may cut, what a delete-all removes). */
-      note: z.string().nullable(),
-    }),
-  ),
-  requestsPerEndpoint: z.record(z.string(), z.number().int()),
-  etaMs: z.number().nonnegative(),
-  /** What delete-all changes would remove, counted from the ledger. */
-  removes: z.object({ listings: z.number().int(), buyOrders: z.number().int() }),
-});
-
-export const applyProgress = z.object({
-  jobId: z.string(),
-  draftId: z.string(),
-  state: z.enum(['running', 'paused', 'cancelling', 'done', 'cancelled', 'stopped']),
-  itemsTotal: z.number().int(),
-  itemsDone: z.number().int(),
-  itemsFailed: z.number().int(),
-  itemsUnknown: z.number().int(),
-  itemsLeft: z.number().int(),
-  requestsSent: z.number().int(),
-  etaMs: z.number().nullable(),
-  startedAt: z.number(),
-  stopReason: errorView.optional(),
-});
-
-export const unknownOutcomeView = z.object({
-  /** The journaled batch. */
-  id: z.string(),
-  draftId: z.string(),
-  endpoint: z.string(),
-  sentAt: z.number().nullable(),
-  reason: z.string(),
-  items: z.array(z.object({ target: z.string(), change: z.record(z.string(), z.unknown()) })),
-  /** The resolutions that make sense for this endpoint, worded by main; `safe` ones never duplicate or lose a change. */
-  choices: z.array(z.object({ id: resolutionChoice, label: z.string(), safe: z.boolean(), explanation: z.string() })),
 });
 
 export const activityEntry = z.object({
@@ -201,14 +98,5 @@ export const activityEntry = z.object({
   outcome: z.string(),
   message: z.string(),
 });
-
-export const csvPreview = z.object({
-  token: z.string(),
-  kind: z.enum(['listings', 'buyOrders', 'draft']),
-  validCount: z.number().int(),
-  errors: z.array(z.object({ line: z.number().int(), reason: z.string() })),
-});
-
-export { resolutionChoice };
 
 export const tradeUrlInput = z.object({ account: accountId.optional(), tradeUrl });

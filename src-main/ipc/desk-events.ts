@@ -2,48 +2,86 @@ import type { Desk } from '../core/desk/desk.ts';
 import type { Workspace } from '../core/desk/workspace.ts';
 import type { Unsubscribe } from '../core/events.ts';
 import type { EmitEvent } from './router.ts';
-import { accountsView, appStatusView, heartbeatView, schedulerView } from './views.ts';
+import type { Area, Stamps } from './stamps.ts';
+import type { DeskViews } from './views.ts';
 
 /**
- * Forwards the desk's events to the bridge. A mode switch replaces the
- * workspace, so its subscriptions are renewed and every view is pushed again
- * at once: the renderer never shows the previous workspace's state.
+ * Main's changes → events on the bridge, each area's stamp moved on first. A
+ * mode switch replaces the workspace: its subscriptions are renewed and every
+ * area is pushed again at once, so a screen never shows the previous
+ * workspace's state. The ledger and the drafts announce only that they
+ * changed (with the stamp); screens ask for the page they show.
  */
-export function connectDeskEvents(desk: Desk, emit: EmitEvent, extra: (ws: Workspace) => Unsubscribe[] = () => []): Unsubscribe {
+
+/** Ledger changes come in bursts during an apply (one per batch): announced at most this often. */
+const LEDGER_PUSH_MS = 250;
+
+export function connectDeskEvents(desk: Desk, emit: EmitEvent, stamps: Stamps, views: DeskViews): Unsubscribe {
   let workspaceSubs: Unsubscribe[] = [];
+  let ledgerTimer: ReturnType<typeof setTimeout> | undefined;
+
+  const push = {
+    app: () => emit('app:status', views.app()),
+    key: () => void views.key().then((k) => emit('key:status', k), () => undefined),
+    settings: () => emit('settings:changed', views.settings()),
+    heartbeat: () => emit('heartbeat:state', views.heartbeat()),
+    scheduler: () => emit('scheduler:state', views.scheduler()),
+    balance: () => emit('balance:changed', views.balance()),
+    trades: () => emit('trades:changed', views.trades()),
+    accounts: () => emit('accounts:changed', views.accounts()),
+    apply: () => emit('apply:state', views.apply()),
+    outcomes: () => emit('apply:unknownOutcomes', views.outcomes()),
+  } satisfies Partial<Record<Area, () => void>>;
+  const changed = (area: keyof typeof push) => () => {
+    stamps.bump(area);
+    push[area]();
+  };
+  const ledgerChanged = () => {
+    stamps.bump('ledger');
+    ledgerTimer ??= setTimeout(() => {
+      ledgerTimer = undefined;
+      emit('ledger:changed', { stamp: stamps.of('ledger') });
+    }, LEDGER_PUSH_MS);
+  };
 
   const follow = (ws: Workspace) => {
     for (const off of workspaceSubs) off();
     workspaceSubs = [
-      ws.heartbeat.on('state', (s) => emit('heartbeat:state', heartbeatView(s))),
-      ws.scheduler.on('state', () => emit('scheduler:state', schedulerView(ws.scheduler))),
-      ws.trades.on('trades', (list) => emit('trades:changed', [...list])),
-      ws.trades.on('balance', (b) => emit('balance:changed', b)),
-      ws.accounts.on('changed', (s) => emit('accounts:changed', accountsView(s))),
-      ...extra(ws),
+      ws.heartbeat.on('state', changed('heartbeat')),
+      ws.scheduler.on('state', changed('scheduler')),
+      ws.trades.on('trades', changed('trades')),
+      ws.trades.on('balance', changed('balance')),
+      ws.accounts.on('changed', changed('accounts')),
+      ws.applyJob.on('changed', () => {
+        changed('apply')();
+        // Each batch moves the budget too.
+        changed('scheduler')();
+      }),
+      ws.apply.on('unknownOutcomes', changed('outcomes')),
+      ws.store.onLedgerChanged(ledgerChanged),
+      ws.drafts.on('changed', ({ draftId }) => emit('drafts:changed', { stamp: stamps.bump('drafts'), draftId })),
     ];
   };
 
-  const pushAll = (ws: Workspace) => {
-    emit('heartbeat:state', heartbeatView(ws.heartbeat.state));
-    emit('scheduler:state', schedulerView(ws.scheduler));
-    emit('trades:changed', [...ws.trades.trades()]);
-    emit('accounts:changed', accountsView(ws.accounts.snapshot()));
-    emit('ledger:changed', { listings: true, buyOrders: true });
+  const pushAll = () => {
+    for (const area of Object.keys(push) as (keyof typeof push)[]) changed(area)();
+    ledgerChanged();
+    emit('drafts:changed', { stamp: stamps.bump('drafts'), draftId: null });
   };
 
   follow(desk.workspace());
   const deskSubs = [
     desk.events.on('workspace', (ws) => {
       follow(ws);
-      pushAll(ws);
+      pushAll();
     }),
-    desk.events.on('status', (s) => emit('app:status', appStatusView(s))),
-    desk.keys.on('status', (k) => emit('key:status', k)),
-    desk.settings.on('changed', (s) => emit('settings:changed', s)),
+    desk.events.on('status', changed('app')),
+    desk.keys.on('status', changed('key')),
+    desk.settings.on('changed', changed('settings')),
   ];
 
   return () => {
+    clearTimeout(ledgerTimer);
     for (const off of [...workspaceSubs, ...deskSubs]) off();
   };
 }

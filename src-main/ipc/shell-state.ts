@@ -7,7 +7,9 @@ import type { ShellState } from '../core/shell/tray-state.ts';
  */
 export function shellStateOf(desk: Desk): ShellState {
   const ws = desk.workspace();
-  const job = ws.apply.handles().at(-1)?.progress() ?? null;
+  // The tray and taskbar show an apply while it runs; the screen keeps the finished one.
+  const latest = ws.applyJob.current();
+  const job = latest && (latest.state === 'running' || latest.state === 'paused' || latest.state === 'cancelling') ? latest : null;
   const enabled = desk.settings.get().heartbeatEnabled;
   return {
     heartbeat: enabled ? ws.heartbeat.state.status : 'off',

@@ -1,23 +1,56 @@
 import type {
-  AccountsView,
-  HeartbeatView,
-  SchedulerView,
-  AppStatus,
+  AccountsView, ApplyJobView, ApplyStateView, AppStatus, BalanceView, HeartbeatView, KeyStatus, SchedulerView, Settings,
+  TradesView, UnknownOutcomeView, UnknownOutcomesView,
 } from '../../src-shared/contract.ts';
 import type { AccountsSnapshot } from '../core/accounts/accounts-service.ts';
-import type { DeskStatus } from '../core/desk/desk.ts';
+import type { ApplyProgress } from '../core/apply/apply-draft.ts';
+import type { UnknownOutcome } from '../core/apply/recovery.ts';
+import type { Desk } from '../core/desk/desk.ts';
 import type { HeartbeatState } from '../core/heartbeat/index.ts';
 import type { Scheduler } from '../core/scheduler/index.ts';
 import type { AccountRow } from '../core/store/accounts-repo.ts';
+import type { Stamps } from './stamps.ts';
 
 /**
- * Core state → the view models of the contract. Kept apart from the handlers
- * so events and replies show the same thing the same way.
+ * Main's state → the view models of the contract, each with its area's
+ * stamp. Replies and events read the same functions, so the same state is
+ * always shown the same way and the renderer can order what it is told.
  */
+export interface DeskViews {
+  app(): AppStatus;
+  key(): Promise<KeyStatus>;
+  settings(): Settings;
+  heartbeat(): HeartbeatView;
+  scheduler(): SchedulerView;
+  balance(): BalanceView;
+  trades(): TradesView;
+  accounts(): AccountsView;
+  apply(): ApplyStateView;
+  outcomes(): UnknownOutcomesView;
+}
 
-export const appStatusView = (s: DeskStatus): AppStatus => ({ ...s });
+export function createDeskViews(desk: Desk, stamps: Stamps): DeskViews {
+  const ws = () => desk.workspace();
+  return {
+    app: () => ({ stamp: stamps.of('app'), ...desk.status() }),
+    async key() {
+      // The stamp is read before the keychain answers: a change meanwhile is newer and wins.
+      const stamp = stamps.of('key');
+      return { stamp, ...(await desk.keys.status()) };
+    },
+    settings: () => ({ stamp: stamps.of('settings'), ...desk.settings.get() }),
+    heartbeat: () => heartbeatView(stamps.of('heartbeat'), ws().heartbeat.state),
+    scheduler: () => schedulerView(stamps.of('scheduler'), ws().scheduler),
+    balance: () => ({ stamp: stamps.of('balance'), reading: ws().trades.balance() }),
+    trades: () => ({ stamp: stamps.of('trades'), trades: [...ws().trades.trades()] }),
+    accounts: () => accountsView(stamps.of('accounts'), ws().accounts.snapshot()),
+    apply: () => ({ stamp: stamps.of('apply'), job: applyJobView(ws().applyJob.current()) }),
+    outcomes: () => ({ stamp: stamps.of('outcomes'), outcomes: ws().apply.unknownOutcomes().map(unknownOutcomeView) }),
+  };
+}
 
-export const heartbeatView = (s: HeartbeatState): HeartbeatView => ({
+export const heartbeatView = (stamp: number, s: HeartbeatState): HeartbeatView => ({
+  stamp,
   status: s.status,
   refreshAt: s.refreshAt,
   lastBeatAt: s.lastBeatAt,
@@ -26,11 +59,11 @@ export const heartbeatView = (s: HeartbeatState): HeartbeatView => ({
   lastError: s.lastError,
 });
 
-export function schedulerView(scheduler: Pick<Scheduler, 'state' | 'usage'>): SchedulerView {
+export function schedulerView(stamp: number, scheduler: Pick<Scheduler, 'state' | 'usage'>): SchedulerView {
   const { blocked, pauses } = scheduler.state;
   const { used, limit } = scheduler.usage();
   const latest = pauses.reduce<number | null>((max, p) => (max === null || p.until > max ? p.until : max), null);
-  return { blocked, used, limit, pausedUntil: latest };
+  return { stamp, blocked, used, limit, pausedUntil: latest };
 }
 
 const accountView = (row: AccountRow) => ({
@@ -40,8 +73,41 @@ const accountView = (row: AccountRow) => ({
   automated: row.kind === 'main' ? true : row.automated,
 });
 
-export const accountsView = (s: AccountsSnapshot): AccountsView => ({
+export const accountsView = (stamp: number, s: AccountsSnapshot): AccountsView => ({
+  stamp,
   main: s.main ? accountView(s.main) : null,
   linked: s.linked.map(accountView),
   readAt: s.readAt,
+});
+
+export function applyJobView(p: ApplyProgress | null): ApplyJobView | null {
+  if (p === null) return null;
+  return {
+    jobId: p.jobId,
+    draftId: p.draftId,
+    state: p.state,
+    itemsTotal: p.itemsTotal,
+    itemsDone: p.itemsDone,
+    itemsFailed: p.itemsFailed,
+    itemsUnknown: p.itemsUnknown,
+    itemsLeft: p.itemsLeft,
+    requestsSent: p.requestsSent,
+    etaMs: p.etaMs,
+    startedAt: p.startedAt,
+    ...(p.stopReason === undefined ? {} : { stopReason: p.stopReason }),
+  };
+}
+
+/** Items shown per lost batch; the count says how many there are. */
+const OUTCOME_ITEMS_SHOWN = 20;
+
+export const unknownOutcomeView = (u: UnknownOutcome): UnknownOutcomeView => ({
+  id: u.id,
+  draftId: u.draftId,
+  endpoint: u.endpoint,
+  sentAt: u.sentAt,
+  reason: u.reason,
+  itemCount: u.items.length,
+  items: u.items.slice(0, OUTCOME_ITEMS_SHOWN).map((i) => ({ target: i.target, change: { ...i.change } })),
+  choices: u.choices.map((c) => ({ ...c })),
 });

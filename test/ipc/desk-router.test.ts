@@ -2,11 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { scaledClock } from '../../src-main/core/clock.ts';
 import { createDesk, type Desk } from '../../src-main/core/desk/desk.ts';
 import { createDeskRouter } from '../../src-main/ipc/desk-router.ts';
 import { startSandbox, type Sandbox } from '../../src-main/sandbox/index.ts';
 import { memoryKeychain } from '../support/memory-keychain.ts';
-import type { ChannelInput, ChannelName, ChannelOutput } from '../../src-shared/contract.ts';
+import type { ChannelInput, ChannelName, ChannelOutput, EventName } from '../../src-shared/contract.ts';
 import type { Router } from '../../src-main/ipc/router.ts';
 
 /** Invokes a channel and returns its typed value, failing the test on an error value. */
@@ -27,11 +28,14 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function liveDesk() {
+async function liveDesk(timeScale = 1) {
   dir = mkdtempSync(join(tmpdir(), 'router-'));
-  service = await startSandbox({ seed: 9 });
-  desk = await createDesk({ dataDir: dir, secrets: memoryKeychain(), version: 't', initialSettings: { mode: 'live', serviceUrl: service.url } });
+  const clock = scaledClock(timeScale);
+  service = await startSandbox({ seed: 9, clock });
+  desk = await createDesk({ dataDir: dir, clock, secrets: memoryKeychain(), version: 't', initialSettings: { mode: 'live', serviceUrl: service.url } });
   const { router } = createDeskRouter(desk, { openLink: () => undefined }, { checkOutputs: true });
+  const events: Array<{ event: EventName; payload: unknown }> = [];
+  router.subscribe((event, payload) => events.push({ event, payload }));
   await router.invoke('key:set', { key: service.apiKey });
   // Setting a key makes the desk read the accounts (get_linked_trade_urls allows one a minute).
   const ws = desk.workspace();
@@ -39,35 +43,89 @@ async function liveDesk() {
     if (ws.accounts.snapshot().main) resolve();
     else ws.accounts.on('changed', (s) => s.main && resolve());
   });
-  return { router, desk, service };
+  return { router, desk, service, events };
 }
 
+const creates = (s: Sandbox, n: number) =>
+  s.admin.inventory().slice(0, n).map((a) => ({ kind: 'listing.create' as const, asset_id: a.asset_id, price: 300, promoted: 0 as const }));
+
 describe('desk router', () => {
-  it('refuses to reopen the workspace while an apply runs, and allows it after', async () => {
+  it('refuses a change of service while an apply runs, and allows it after', async () => {
     const { router, desk: d, service: s } = await liveDesk();
-    d.settings.update({ refuseUnautomatedPosts: false });
-    const draft = await call(router, 'drafts:create', { name: 'long' });
+    await d.updateSettings({ refuseUnautomatedPosts: false });
     // Six requests of creates: the sixth waits a whole minute for create_listing's 5/min.
-    const changes = s.admin.inventory().slice(0, 600).map((a) => ({ kind: 'listing.create' as const, asset_id: a.asset_id, price: 300, promoted: 0 as const }));
-    await call(router, 'drafts:addChanges', { draftId: draft.id, changes });
-    const started = await call(router, 'drafts:apply', { draftId: draft.id });
-    expect(started).toMatchObject({ state: 'running', itemsTotal: 600 });
+    await call(router, 'drafts:addChanges', { changes: creates(s, 600) });
+    const { job } = await call(router, 'drafts:apply', { draftId: d.workspace().drafts.current() ?? '' });
+    expect(job).toMatchObject({ state: 'running', itemsTotal: 600 });
 
     const refused = await router.invoke('settings:update', { mode: 'sandbox' });
-    expect(refused).toMatchObject({ ok: false, error: { kind: 'invalid', message: expect.stringMatching(/apply is running/) } });
-    // A setting that does not reopen anything is fine meanwhile.
+    expect(refused).toMatchObject({ ok: false, error: { kind: 'conflict', message: expect.stringMatching(/apply is running/) } });
+    // A setting that changes no service is fine meanwhile.
     expect(await router.invoke('settings:update', { theme: 'dark' })).toMatchObject({ ok: true });
 
-    await call(router, 'apply:cancel', { jobId: started.jobId });
+    await call(router, 'apply:cancel', { jobId: job?.jobId ?? '' });
     await d.workspace().apply.handles()[0]?.done;
     expect(await router.invoke('settings:update', { tradePollSeconds: 120 })).toMatchObject({ ok: true, value: { tradePollSeconds: 120 } });
   });
 
   it('refuses to apply while automation is off when the trader asked for that', async () => {
     const { router, desk: d } = await liveDesk();
-    d.settings.update({ heartbeatEnabled: false });
+    await d.updateSettings({ heartbeatEnabled: false });
     const draft = await call(router, 'drafts:create', { name: 'x' });
     const result = await router.invoke('drafts:apply', { draftId: draft.id });
-    expect(result).toMatchObject({ ok: false, error: { kind: 'invalid', message: expect.stringMatching(/Automation is not active/) } });
+    expect(result).toMatchObject({ ok: false, error: { kind: 'conflict', message: expect.stringMatching(/Automation is not active/) } });
+  });
+
+  it('a cancel ends in a terminal state, pushed with a newer stamp than any reply before it', async () => {
+    const { router, desk: d, service: s, events } = await liveDesk();
+    await d.updateSettings({ refuseUnautomatedPosts: false });
+    await call(router, 'drafts:addChanges', { changes: creates(s, 600) });
+    const started = await call(router, 'drafts:apply', { draftId: d.workspace().drafts.current() ?? '' });
+    const cancelling = await call(router, 'apply:cancel', { jobId: started.job?.jobId ?? '' });
+    expect(cancelling.stamp).toBeGreaterThanOrEqual(started.stamp);
+    await d.workspace().apply.handles()[0]?.done;
+    const pushed = events.filter((e) => e.event === 'apply:state').map((e) => e.payload as ChannelOutput<'apply:state'>);
+    const last = pushed.at(-1);
+    expect(last?.job?.state).toBe('cancelled');
+    // A screen that keeps the newest stamp ends on "cancelled", whatever order the reply and the events arrive in.
+    const newest = [cancelling, ...pushed].reduce((a, b) => (b.stamp >= a.stamp ? b : a));
+    expect(newest.job?.state).toBe('cancelled');
+    expect((await call(router, 'apply:state', {})).job?.state).toBe('cancelled');
+  });
+
+  it('keeps a finished apply with its draft, and lets it go when the draft is discarded', async () => {
+    const { router, desk: d, service: s, events } = await liveDesk(30);
+    await d.updateSettings({ refuseUnautomatedPosts: false });
+    await call(router, 'drafts:addChanges', { changes: creates(s, 40) });
+    const draftId = d.workspace().drafts.current() ?? '';
+    await call(router, 'drafts:apply', { draftId });
+    await d.workspace().apply.handles()[0]?.done;
+    expect((await call(router, 'apply:state', {})).job).toMatchObject({ state: 'done', itemsDone: 40, draftId });
+    await call(router, 'drafts:discard', { draftId });
+    const after = await call(router, 'apply:state', {});
+    expect(after.job).toBeNull();
+    const lastPushed = events.filter((e) => e.event === 'apply:state').at(-1)?.payload as ChannelOutput<'apply:state'>;
+    expect(lastPushed).toEqual(after);
+  });
+
+  it('announces ledger and draft changes with stamps and never sends a whole ledger or draft', async () => {
+    const { router, desk: d, events } = await liveDesk();
+    const ws = d.workspace();
+    ws.repos.listings.upsertMany(Array.from({ length: 20_000 }, (_, i) => ({
+      asset_id: String(1_000_000 + i), listing_id: `L${i}`, sku: '5021;6', price: 100 + i, promoted: 0 as const, game: '440', account: ws.accounts.snapshot().main?.account_id ?? '',
+    })));
+    ws.store.markLedgerChanged();
+    const page = await call(router, 'ledger:page', { domain: 'listings', offset: 10_000, limit: 100 });
+    expect(page).toMatchObject({ total: 20_000, offset: 10_000 });
+    expect(page.rows).toHaveLength(100);
+    const bulk = await call(router, 'ledger:bulk', { domain: 'listings', selection: { filter: {} }, op: { op: 'addCents', cents: 5 } });
+    expect(bulk.changed).toBe(20_000);
+    await new Promise((r) => setTimeout(r, 400));
+    const drafts = events.filter((e) => e.event === 'drafts:changed').at(-1)?.payload as { stamp: number };
+    expect(drafts.stamp).toBeGreaterThan(page.stamps.drafts);
+    const ledger = events.filter((e) => e.event === 'ledger:changed').at(-1)?.payload as { stamp: number };
+    expect(ledger.stamp).toBeGreaterThan(0);
+    const largest = Math.max(...events.map((e) => JSON.stringify(e.payload).length), JSON.stringify(bulk).length, JSON.stringify(page).length);
+    expect(largest).toBeLessThan(64 * 1024);
   });
 });

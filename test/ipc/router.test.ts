@@ -4,6 +4,7 @@ import { ApiError } from '../../src-main/core/api/errors.ts';
 import { CHANNEL_NAMES } from '../../src-shared/contract.ts';
 
 const settings = {
+  stamp: 1,
   mode: 'sandbox' as const,
   serviceUrl: 'https://market.example',
   heartbeatEnabled: true,
@@ -99,11 +100,11 @@ describe('IPC router', () => {
     });
     const seen: Array<[string, unknown]> = [];
     const unsubscribe = router.subscribe((event, payload) => seen.push([event, payload]));
-    emit('drafts:changed', { draftId: 'd1' });
-    emit('drafts:changed', { draftId: 7 } as never);
+    emit('drafts:changed', { stamp: 1, draftId: 'd1' });
+    emit('drafts:changed', { stamp: 2, draftId: 7 } as never);
     unsubscribe();
-    emit('drafts:changed', { draftId: 'd2' });
-    expect(seen).toEqual([['drafts:changed', { draftId: 'd1' }]]);
+    emit('drafts:changed', { stamp: 3, draftId: 'd2' });
+    expect(seen).toEqual([['drafts:changed', { stamp: 1, draftId: 'd1' }]]);
     expect(onUnexpected).toHaveBeenCalledOnce();
   });
 });

@@ -35,7 +35,7 @@ describe('shell state of the desk', () => {
     expect(trayPresentation(shellStateOf(desk)).tooltip).toMatch(/apply|Apply/);
     await handle.done;
 
-    desk.settings.update({ heartbeatEnabled: false });
+    await desk.updateSettings({ heartbeatEnabled: false });
     expect(shellStateOf(desk)).toMatchObject({ heartbeat: 'off', automationPaused: true });
   });
 });

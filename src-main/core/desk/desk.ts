@@ -1,19 +1,23 @@
 import { join } from 'node:path';
 import type { Clock } from '../clock.ts';
 import { systemClock } from '../clock.ts';
+import { DomainError } from '../errors.ts';
 import { createEmitter, type Emitter, type Unsubscribe } from '../events.ts';
 import { createKeyService, type KeyService } from '../key/key-service.ts';
 import type { SecretStore } from '../secrets.ts';
 import { createSettingsService, type SettingsService } from '../settings/settings-service.ts';
-import type { Settings, SettingsPatch } from '../settings/settings.ts';
+import { settingsPatchSchema, type Settings, type SettingsPatch } from '../settings/settings.ts';
 import { createRepos, openStore, type Store } from '../store/index.ts';
+import { serviceUrlProblem } from './service-url.ts';
 import { openWorkspace, type Workspace } from './workspace.ts';
 
 /**
  * The desk: the app's core, composed once by the main process (and by the
  * end-to-end tests, with the same code). It owns the trader's settings and key
- * and one workspace for the current mode; switching mode replaces the
- * workspace and announces it, so every consumer re-reads its state.
+ * and one workspace for the current mode. Settings that only change timing
+ * apply to the running workspace; a change of service (mode or URL) opens the
+ * new workspace before closing the old one, and keeps the old one when the
+ * new one cannot open, saying why.
  */
 export interface DeskStatus {
   mode: Settings['mode'];
@@ -21,19 +25,27 @@ export interface DeskStatus {
   version: string;
   profile: string;
   serviceUrl: string;
+  /** Why the service cannot be used as configured; null when it can. */
+  serviceProblem: string | null;
 }
 
 export interface DeskEvents extends Record<string, unknown> {
-  /** A new workspace is live (start, or a mode switch): re-subscribe to its services. */
+  /** A new workspace is live (start, or a switch of service): re-subscribe to its services. */
   workspace: Workspace;
   status: DeskStatus;
 }
 
 export interface Desk {
-  readonly settings: SettingsService;
+  readonly settings: Pick<SettingsService, 'get' | 'on'>;
   readonly keys: KeyService;
   workspace(): Workspace;
   status(): DeskStatus;
+  /**
+   * Validates and applies a settings change: live where it can be, by
+   * switching workspace where the service changes. Rejects with a kinded
+   * error (nothing changed) when the change cannot be made.
+   */
+  updateSettings(patch: SettingsPatch): Promise<Settings>;
   /** The network came back or went away (desktop online events); shown, not acted on: waking is the caller's. */
   setOnline(online: boolean): void;
   /** After sleep or a network return: beat and check trades at once. */
@@ -42,11 +54,11 @@ export interface Desk {
   close(): Promise<void>;
 }
 
-/** Settings whose change replaces the workspace (service, ledger file, loop timing). */
-export const REOPENING_SETTINGS = ['mode', 'serviceUrl', 'heartbeatIntervalMinutes', 'tradePollSeconds', 'youngAccountDays'] as const;
+/** Settings whose change means another service (and for sandbox, another ledger file). */
+const SERVICE_SETTINGS = ['mode', 'serviceUrl'] as const;
 
-export function reopensWorkspace(next: Partial<Settings>, previous: Settings): boolean {
-  return REOPENING_SETTINGS.some((key) => next[key] !== undefined && next[key] !== previous[key]);
+export function changesService(next: SettingsPatch, previous: Settings): boolean {
+  return SERVICE_SETTINGS.some((key) => next[key] !== undefined && next[key] !== previous[key]);
 }
 
 export interface DeskDeps {
@@ -82,17 +94,16 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
   const events = createEmitter<DeskEvents>();
   let online = true;
   let sandbox: SimulatedService | null = null;
-  let current: Workspace;
-  let switching: Promise<void> = Promise.resolve();
+  let switchProblem: string | null = null;
+  let queue: Promise<unknown> = Promise.resolve();
 
-  async function open(mode: Settings['mode']): Promise<Workspace> {
-    const s = settings.get();
-    if (mode === 'sandbox') {
-      if (!deps.openSandbox) throw new Error('sandbox mode is not available in this build');
+  async function open(s: Settings): Promise<Workspace> {
+    if (s.mode === 'sandbox') {
+      if (!deps.openSandbox) throw new DomainError('conflict', 'Sandbox mode is not available in this build');
       sandbox ??= await deps.openSandbox(clock);
       const running = sandbox;
       return openWorkspace({
-        mode,
+        mode: 'sandbox',
         dbPath: join(deps.dataDir, `${profile}.sandbox.sqlite`),
         baseUrl: running.url,
         clock,
@@ -100,8 +111,8 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
         apiKey: async () => running.apiKey,
       });
     }
-    const ws = openWorkspace({
-      mode,
+    return openWorkspace({
+      mode: 'live',
       dbPath: home.path,
       baseUrl: s.serviceUrl,
       clock,
@@ -112,7 +123,6 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
         else if (status >= 200 && status < 300) keys.noteAccepted();
       },
     });
-    return ws;
   }
 
   let unwire: Unsubscribe[] = [];
@@ -136,62 +146,94 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
     }));
   }
 
-  function wake(): void {
-    const ws = current;
-    if (settings.get().heartbeatEnabled) void ws.heartbeat.beatNow().catch(() => undefined);
-    void ws.trades.checkNow().catch(() => undefined);
-  }
-
   const status = (): DeskStatus => ({
     mode: current.mode,
     online,
     version: deps.version,
     profile,
     serviceUrl: current.baseUrl,
+    serviceProblem: switchProblem ?? (current.mode === 'live' ? serviceUrlProblem(current.baseUrl) : null),
   });
 
-  async function replaceWorkspace(mode: Settings['mode']): Promise<void> {
+  let current = await open(settings.get());
+  wire(current);
+  current.start();
+
+  /** Opens the workspace for `next` while the current one runs; swaps only when it opened. */
+  async function switchService(next: Settings): Promise<void> {
+    if (current.apply.handles().length > 0) {
+      throw new DomainError('conflict', 'An apply is running. Change the service when it has finished, or cancel it first');
+    }
+    let opened: Workspace;
+    try {
+      opened = await open(next);
+    } catch (error) {
+      switchProblem = `Could not switch to ${next.mode === 'live' ? 'the live service' : 'sandbox mode'}: ${reasonOf(error)}. The desk stays on ${current.mode === 'live' ? 'the live service' : 'the sandbox'}.`;
+      events.emit('status', status());
+      throw new DomainError('conflict', switchProblem);
+    }
     const previous = current;
-    await previous.close();
-    current = await open(mode);
+    current = opened;
+    switchProblem = null;
     wire(current);
+    await previous.close();
     current.start();
     events.emit('workspace', current);
     events.emit('status', status());
   }
 
-  current = await open(settings.get().mode);
-  wire(current);
-  current.start();
-
-  settings.on('changed', (next, previous) => {
+  function applyLive(next: Settings, previous: Settings): void {
     const ws = current;
-    if (reopensWorkspace(next, previous)) {
-      // The loops' timing and the service they talk to are fixed at opening:
-      // reopening is the simple, obvious way to apply a change to them.
-      switching = switching.then(() => replaceWorkspace(next.mode));
-      return;
-    }
     if (next.heartbeatEnabled !== previous.heartbeatEnabled) {
       if (next.heartbeatEnabled) ws.heartbeat.start();
       else ws.heartbeat.stop();
     }
-  });
+    ws.retime(next);
+  }
+
+  async function updateSettings(patch: SettingsPatch): Promise<Settings> {
+    const parsed = settingsPatchSchema.safeParse(patch);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new DomainError('invalid', `The setting ${issue?.path.join('.') || 'change'} is not valid: ${issue?.message ?? 'check the value'}`);
+    }
+    const checked = parsed.data;
+    const previous = settings.get();
+    const wanted: Settings = { ...previous, ...checked };
+    if (checked.serviceUrl !== undefined) {
+      const problem = serviceUrlProblem(checked.serviceUrl);
+      if (problem !== null) throw new DomainError('invalid', `The service URL ${problem}`);
+    }
+    if (changesService(checked, previous)) await switchService(wanted);
+    const next = settings.update(checked);
+    if (!changesService(checked, previous)) applyLive(next, previous);
+    return next;
+  }
 
   return {
     settings,
     keys,
     workspace: () => current,
     status,
+    // One change at a time: a switch of service takes a moment, and the next change must see its result.
+    updateSettings: (patch) => {
+      const run = queue.then(() => updateSettings(patch));
+      queue = run.catch(() => undefined);
+      return run;
+    },
     setOnline(next) {
       if (next === online) return;
       online = next;
       events.emit('status', status());
     },
-    wake,
+    wake() {
+      const ws = current;
+      if (settings.get().heartbeatEnabled) void ws.heartbeat.beatNow().catch(() => undefined);
+      void ws.trades.checkNow().catch(() => undefined);
+    },
     events: { on: (event, listener) => events.on(event, listener) as Unsubscribe },
     async close() {
-      await switching;
+      await queue;
       for (const off of unwire) off();
       await current.close();
       home.close();
@@ -199,4 +241,9 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
       sandbox = null;
     },
   };
+}
+
+function reasonOf(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/\.$/, '');
 }

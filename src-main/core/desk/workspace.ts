@@ -1,4 +1,6 @@
 import { createMarketplaceClient, type MarketplaceClient, type RateLimitInfo } from '../api/client.ts';
+import { ApiError } from '../api/errors.ts';
+import { serviceUrlProblem } from './service-url.ts';
 import type { Clock } from '../clock.ts';
 import { createAccountsService, type AccountsService } from '../accounts/accounts-service.ts';
 import { createHeartbeat, type Heartbeat } from '../heartbeat/index.ts';
@@ -9,6 +11,8 @@ import { createTradeWatcher, type TradeWatcher } from '../trades/index.ts';
 import { createDraftService, type DraftService } from '../drafts/draft-service.ts';
 import { createCsvService, type CsvService } from '../drafts/csv.ts';
 import { createApplyService, type ApplyService } from '../apply/apply-draft.ts';
+import { trackApplyJob, type ApplyJobTracker } from './apply-job.ts';
+import { createLedgerTables, type LedgerTables } from '../drafts/ledger-tables.ts';
 
 /**
  * Everything that talks to one service (the live one or the embedded sandbox)
@@ -30,8 +34,18 @@ export interface Workspace {
   readonly drafts: DraftService;
   readonly csv: CsvService;
   readonly apply: ApplyService;
+  /** The apply job the screens show: running, or the last of a draft that still exists. */
+  readonly applyJob: ApplyJobTracker;
+  /** The ledger tables: pages with the current draft laid over, edits over a selection. */
+  readonly tables: LedgerTables;
   /** Starts the heartbeat (when enabled) and the trade watcher. */
   start(): void;
+  /**
+   * Applies the timing settings to the running loops: the next beat is
+   * re-planned, the poll interval and the young-account age take effect,
+   * with no request repeated and no trade dropped.
+   */
+  retime(settings: Pick<Settings, 'heartbeatIntervalMinutes' | 'tradePollSeconds' | 'youngAccountDays'>): void;
   close(): Promise<void>;
 }
 
@@ -53,7 +67,10 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
   // The scheduler learns from every response's rate headers; it needs the
   // client to exist first, so the hook is connected right after.
   let noteRateLimit: (info: RateLimitInfo) => void = () => undefined;
-  const client = createMarketplaceClient({
+  // A URL the client refuses (saved by an older version, or hand-edited) must not stop the desk
+  // from opening: drafts and the ledger work offline, and every request says what is wrong.
+  const urlProblem = serviceUrlProblem(deps.baseUrl);
+  const client = urlProblem !== null ? refusingClient(`The service URL ${urlProblem}`) : createMarketplaceClient({
     baseUrl: deps.baseUrl,
     apiKey: deps.apiKey,
     clock,
@@ -82,6 +99,8 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
   const drafts = createDraftService({ store, repos });
   const csv = createCsvService({ store, repos, drafts, clock });
   const apply = createApplyService({ store, repos, drafts, scheduler });
+  const applyJob = trackApplyJob(apply, drafts, (id) => repos.drafts.get(id) !== null);
+  const tables = createLedgerTables({ drafts, now: () => clock.now() });
 
   return {
     mode: deps.mode,
@@ -96,6 +115,12 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
     drafts,
     csv,
     apply,
+    applyJob,
+    tables,
+    retime(next) {
+      heartbeat.setIntervalMs(next.heartbeatIntervalMinutes * 60_000);
+      trades.configure({ pollIntervalMs: next.tradePollSeconds * 1000, youngAccountDays: next.youngAccountDays });
+    },
     start() {
       // An apply cut short by a crash resumes; lost responses wait for the trader.
       apply.recover();
@@ -108,9 +133,18 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
       heartbeat.stop();
       trades.stop();
       scheduler.close();
+      applyJob.dispose();
       drafts.dispose();
       await client.close();
       store.close();
     },
+  };
+}
+
+/** A client for a URL that cannot be used: every call is refused before anything is sent. */
+function refusingClient(reason: string): MarketplaceClient {
+  return {
+    call: (endpoint) => Promise.reject(new ApiError('invalid', reason, { endpoint, issues: [{ field: 'serviceUrl', message: reason }] })),
+    close: () => Promise.resolve(),
   };
 }

@@ -1,63 +1,99 @@
 import { cents } from '../../../src-shared/fields.ts';
 import type { PatchBody, PatchFields } from './patch.ts';
-import { collectRows, type EffectiveRow } from './effective-rows.ts';
+import { collectRows, type EffectiveRow, type SkippedRows } from './effective-rows.ts';
 import type { LedgerView } from './ledger-view.ts';
 import type { WorkingSet } from './working-set.ts';
-import type { BulkDomain, BulkOp, Selection } from '../../../src-shared/drafts.ts';
+import type { BulkDomain, BulkOp } from '../../../src-shared/drafts.ts';
 import { scalePrice } from '../../../src-shared/price-formula.ts';
 
 /**
- * Bulk operations over a selection (IDs) or a filter, computed in memory and
- * stored as one patch: they must stay instant on 50,000 rows. An operation
- * whose result would be invalid for some rows reports those rows and changes
- * nothing, so the trader never ends up with half a price change.
+ * Bulk operations over the rows of a selection, computed in memory and stored
+ * as one patch: they must stay instant on 50,000 rows. Rows that cannot be
+ * edited are left out with their reason; an operation whose result would be
+ * invalid for some rows reports those rows and changes nothing, so the trader
+ * never ends up with half a price change.
  */
-export {
-  bulkDomain, bulkFilter, bulkOp, priceStep, rounding, selection,
-} from '../../../src-shared/drafts.ts';
-export type { BulkDomain, BulkFilter, BulkOp, PriceStep, Rounding, Selection } from '../../../src-shared/drafts.ts';
+export { bulkDomain, bulkOp, priceStep, rounding } from '../../../src-shared/drafts.ts';
+export type { BulkDomain, BulkOp, PriceStep, Rounding } from '../../../src-shared/drafts.ts';
 
-export interface RefusedRow {
-  /** Asset ID or SKU; empty when the whole operation does not apply. */
-  readonly id: string;
-  readonly reason: string;
-}
+/** Rows grouped by the reason they were left out or refused: a count, a few keys. */
+export type RowsByReason = SkippedRows;
 
 export interface BulkPlan {
   /** The patch to store; null when nothing changes or something was refused. */
   readonly patch: PatchBody | null;
+  /** Rows the selection named that can take the edit. */
   readonly matched: number;
-  readonly refused: readonly RefusedRow[];
+  /** Rows left out, with why (listing ID unknown, being applied, deleted in the draft): the edit goes on without them. */
+  readonly skipped: readonly RowsByReason[];
+  /** Rows whose result would be invalid: non-empty means nothing changes. */
+  readonly refused: readonly RowsByReason[];
+  /** The first few price changes, before → after, for the preview. */
+  readonly samples: readonly { readonly key: string; readonly before: number; readonly after: number }[];
+  readonly minAfter: number | null;
+  readonly maxAfter: number | null;
 }
 
 const LISTING_ONLY = new Set(['setPromoted']);
 const BUY_ORDER_ONLY = new Set(['setActive', 'setQuantity']);
+const SAMPLES = 5;
 
-/** Works out what a bulk operation would set on each selected row. */
-export function planBulk(domain: BulkDomain, sel: Selection, op: BulkOp, ws: WorkingSet, ledger: LedgerView): BulkPlan {
+/** Works out what a bulk operation would set on each selected row, storing nothing. */
+export function planBulk(domain: BulkDomain, keys: Iterable<string>, op: BulkOp, ws: WorkingSet, ledger: LedgerView): BulkPlan {
+  const empty = { patch: null, matched: 0, skipped: [], samples: [], minAfter: null, maxAfter: null };
   if ((domain === 'buyOrders' && LISTING_ONLY.has(op.op)) || (domain === 'listings' && BUY_ORDER_ONLY.has(op.op))) {
-    return { patch: null, matched: 0, refused: [{ id: '', reason: `${op.op} does not apply to ${domain === 'listings' ? 'listings' : 'buy orders'}` }] };
+    return { ...empty, refused: [{ reason: `${describeKind(op)} does not apply to ${domain === 'listings' ? 'listings' : 'buy orders'}`, count: 0, sample: [] }] };
   }
-  const { rows, refused } = collectRows(domain, sel, ws, ledger);
+  const collected = collectRows(domain, keys, ws, ledger);
+  const { rows } = collected;
+  const skipped = [...collected.skipped];
   const ids: string[] = [];
   const prices: number[] = [];
+  const refused = new Map<string, { count: number; sample: string[] }>();
+  const samples: { key: string; before: number; after: number }[] = [];
+  let minAfter: number | null = null;
+  let maxAfter: number | null = null;
   const computesPrice = op.op === 'addCents' || op.op === 'multiply';
   for (const row of rows) {
     const next = nextValues(op, row);
+    if (typeof next === 'object' && next !== null) {
+      const known = skipped.findIndex((s) => s.reason === next.skip);
+      const before = skipped[known];
+      if (before) skipped[known] = { ...before, count: before.count + 1, sample: before.sample.length < SAMPLES ? [...before.sample, row.id] : before.sample };
+      else skipped.push({ reason: next.skip, count: 1, sample: [row.id] });
+      continue;
+    }
     if (typeof next === 'string') {
-      refused.push({ id: row.id, reason: next });
+      let r = refused.get(next);
+      if (!r) refused.set(next, (r = { count: 0, sample: [] }));
+      r.count += 1;
+      if (r.sample.length < SAMPLES) r.sample.push(row.id);
       continue;
     }
     if (next === null) continue; // already so
     ids.push(row.id);
-    if (computesPrice) prices.push(next);
+    if (computesPrice || op.op === 'setPrice') {
+      if (computesPrice) prices.push(next);
+      if (samples.length < SAMPLES) samples.push({ key: row.id, before: row.price, after: next });
+      if (minAfter === null || next < minAfter) minAfter = next;
+      if (maxAfter === null || next > maxAfter) maxAfter = next;
+    }
   }
-  if (refused.length > 0 || ids.length === 0) return { patch: null, matched: rows.length, refused };
+  const refusedRows = [...refused].map(([reason, r]) => ({ reason, count: r.count, sample: r.sample }));
+  const plan = { matched: rows.length - skippedHere(skipped, collected.skipped), skipped, refused: refusedRows, samples, minAfter, maxAfter };
+  if (refusedRows.length > 0 || ids.length === 0) return { ...plan, patch: null };
   const set: PatchFields = fixedFields(op);
-  const patch: PatchBody = op.op === 'addCents' || op.op === 'multiply'
-    ? { domain, ids, set, prices }
-    : { domain, ids, set };
-  return { patch, matched: rows.length, refused };
+  const patch: PatchBody = computesPrice ? { domain, ids, set, prices } : { domain, ids, set };
+  return { ...plan, patch };
+}
+
+/** Rows skipped by the operation itself (not by collecting them). */
+function skippedHere(all: readonly RowsByReason[], collected: readonly RowsByReason[]): number {
+  return all.reduce((n, s) => n + s.count, 0) - collected.reduce((n, s) => n + s.count, 0);
+}
+
+function describeKind(op: BulkOp): string {
+  return op.op === 'setPromoted' ? 'Promoting' : op.op === 'setActive' ? 'Pausing or resuming' : 'Setting a quantity';
 }
 
 function fixedFields(op: BulkOp): PatchFields {
@@ -75,10 +111,11 @@ function fixedFields(op: BulkOp): PatchFields {
 }
 
 /**
- * The new price (number), `null` when the row already has the value, or the
- * reason the row cannot take it (string).
+ * The new price (number), `null` when the row already has the value, the
+ * reason the row cannot take it (string: the whole edit is refused), or why
+ * the row is left out of it (`skip`).
  */
-function nextValues(op: BulkOp, row: EffectiveRow): number | null | string {
+function nextValues(op: BulkOp, row: EffectiveRow): number | null | string | { skip: string } {
   switch (op.op) {
     case 'setPrice': return row.price === op.cents ? null : op.cents;
     case 'addCents': return checkedPrice(row.price + op.cents, row.price);
@@ -88,14 +125,14 @@ function nextValues(op: BulkOp, row: EffectiveRow): number | null | string {
     case 'clearNote': return row.user_note === '' ? null : 0;
     case 'setActive':
       if (row.active === op.value) return null;
-      return row.isCreate ? 'a buy order created in this draft cannot be paused before it exists' : 0;
+      return row.isCreate ? { skip: 'created in this draft: it cannot be paused before it exists' } : 0;
     case 'setQuantity': return row.quantity === op.quantity ? null : 0;
   }
 }
 
 function checkedPrice(price: number, current: number): number | null | string {
   if (price === current) return null;
-  return isValidPrice(price) ? price : `price would be ${price} cents: ${priceProblem(price)}`;
+  return isValidPrice(price) ? price : `the new price ${priceProblem(price)}`;
 }
 
 /**

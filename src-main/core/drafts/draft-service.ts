@@ -2,14 +2,17 @@ import { z } from 'zod';
 import { createEmitter, type Unsubscribe } from '../events.ts';
 import type { Store } from '../store/db.ts';
 import type { Repos } from '../store/index.ts';
-import { changeInput, isLockedStatus, targetOf, type Change, type DraftEntry } from './change.ts';
-import { planBulk, type BulkDomain, type BulkOp, type RefusedRow, type Selection } from './bulk-ops.ts';
+import { isLockedStatus, type Change, type DraftEntry } from './change.ts';
+import { planBulk, type BulkDomain, type BulkOp, type BulkPlan } from './bulk-ops.ts';
 import { createLedgerCache, type LedgerView } from './ledger-view.ts';
-import { dependentsOf, mergeChange, type ChangeIssue, type MergeContext } from './merge.ts';
+import { dependentsOf, type ChangeIssue, type MergeContext } from './merge.ts';
 import { applyPatch } from './patch.ts';
-import { reviewDraft, type DraftReview } from './review.ts';
+import { reviewDraft, reviewOrder, reviewRows, type DraftReview, type ReviewRow, type ReviewShow } from './review.ts';
+import { emptyWorkingSet, entryOf, stageChanges, tombstone } from './draft-staging.ts';
 import { createPatchFolder, type PatchFolder } from './patch-folder.ts';
-import { createEntryIndex, liveEntries, liveEntry, overlay, type WorkingSet } from './working-set.ts';
+import { createEntryIndex, liveEntries, liveEntry, type WorkingSet } from './working-set.ts';
+import { createCurrentDraft, newestDraft } from './current-draft.ts';
+import { DomainError } from '../errors.ts';
 
 /**
  * Drafts, edited offline. Every change is validated with the shared field
@@ -37,13 +40,9 @@ export interface AddChangesResult {
   readonly errors: readonly (ChangeIssue & { readonly index: number })[];
 }
 
-export interface BulkResult {
+export interface BulkResult extends Omit<BulkPlan, 'patch'> {
   /** Rows whose value changed. */
   readonly changed: number;
-  /** Rows the selection matched. */
-  readonly matched: number;
-  /** Non-empty means nothing changed. */
-  readonly refused: readonly RefusedRow[];
 }
 
 export interface DraftServiceDeps {
@@ -68,11 +67,27 @@ export interface DraftService {
    */
   checkChanges(draftId: string, inputs: readonly unknown[]): AddChangesResult;
   removeChanges(draftId: string, targets: readonly string[]): AddChangesResult;
-  bulk(draftId: string, domain: BulkDomain, selection: Selection, op: BulkOp): BulkResult;
+  /** Stores a bulk operation over these rows (asset IDs or SKUs) as one patch. */
+  bulk(draftId: string, domain: BulkDomain, keys: Iterable<string>, op: BulkOp): BulkResult;
+  /** What `bulk` would do, storing nothing (a null draft: over the ledger alone). */
+  preview(draftId: string | null, domain: BulkDomain, keys: Iterable<string>, op: BulkOp): BulkResult;
+  /** The draft as it is in memory (null: none), for queries that lay it over the ledger. */
+  workingSet(draftId: string | null): WorkingSet | null;
+  /** Bumped on every change of the draft; results laid over it are cached by it. */
+  version(draftId: string): number;
+  /** The ledger held in memory for drafting. */
+  ledgerView(): LedgerView;
+  /** The draft edits go into: kept in the profile, so every window and restart agrees. */
+  current(): string | null;
+  select(draftId: string): DraftSummary;
+  /** The current draft, or a new one made on the spot. */
+  ensureCurrent(): string;
   /** Folds pending bulk patches into per-change rows now (apply and export call it). */
   flush(draftId: string): void;
-  /** The review: diff against the ledger, requests per endpoint, ETA, what delete-alls remove. */
-  review(draftId: string, page?: { offset?: number; limit?: number }): DraftReview;
+  /** The review's summary: open changes by kind, requests per endpoint, ETA, what delete-alls remove. */
+  review(draftId: string): DraftReview;
+  /** A page of the review's rows (before → after), open ones by default, in the order the apply runs them. */
+  reviewPage(draftId: string, query: { show: ReviewShow; kind?: string; offset: number; limit: number }): { total: number; rows: ReviewRow[] };
   /** The in-memory draft and ledger, for review and CSV export (read-only use). */
   snapshot(draftId: string): { ws: WorkingSet; ledger: LedgerView };
   /** Re-reads these rows after another module changed them (apply). */
@@ -95,9 +110,17 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
 
   const requireDraft = (id: string) => {
     const row = repos.drafts.get(id);
-    if (!row) throw new Error(`no draft ${id}`);
+    if (!row) throw new DomainError('not_found', 'That draft no longer exists');
     return row;
   };
+  const versions = new Map<string, number>();
+  const changed = (draftId: string) => {
+    versions.set(draftId, (versions.get(draftId) ?? 0) + 1);
+    emitter.emit('changed', { draftId });
+  };
+  /** The last review page's order: paging through a 47,000-change draft sorts it once. */
+  let reviewCache: { key: string; entries: DraftEntry[] } | null = null;
+  const currentDraft = createCurrentDraft(repos.settings, (id) => repos.drafts.get(id) !== null);
 
   function load(id: string): WorkingSet {
     const cached = sets.get(id);
@@ -139,54 +162,16 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     if (writes.length === 0) return;
     repos.drafts.writeEntries(ws.draftId, writes);
     for (const e of writes) ws.entries.set(e);
-    emitter.emit('changed', { draftId: ws.draftId });
-  }
-
-  const tombstone = (ws: WorkingSet, target: string, seq: number, now: number): DraftEntry | null => {
-    const e = ws.entries.get(target);
-    return e ? { ...e, seq, status: 'dropped', error: null, batchId: null, updatedAt: now } : null;
-  };
-
-  /** Merges inputs in order, each seeing the ones before it; returns the rows to write, storing nothing. */
-  function stage(ws: WorkingSet, inputs: readonly unknown[]) {
-    const ctx = contextOf(ws);
-    const errors: (ChangeIssue & { index: number })[] = [];
-    const staged = new Map<string, DraftEntry>();
-    // Later inputs see earlier ones: merge through an overlay, then write all at once.
-    const scratch = overlay(ws, staged);
-    const scratchCtx: MergeContext = { ...ctx, live: (t) => liveEntry(scratch, t), liveEntries: () => liveEntries(scratch) };
-    const now = store.clock.now();
-    let added = 0;
-    inputs.forEach((raw, index) => {
-      const parsed = changeInput.safeParse(raw);
-      if (!parsed.success) {
-        for (const issue of parsed.error.issues) {
-          errors.push({ index, target: targetHint(raw), field: issue.path.join('.') || 'change', message: issue.message });
-        }
-        return;
-      }
-      const outcome = mergeChange(parsed.data, scratchCtx);
-      if (!outcome.ok) {
-        for (const issue of outcome.issues) errors.push({ index, ...issue });
-        return;
-      }
-      for (const target of outcome.drop) {
-        const t = tombstone(scratch, target, scratch.nextSeq++, now);
-        if (t) staged.set(target, t);
-      }
-      for (const c of outcome.write) {
-        const e = entryOf(c, scratch.nextSeq++, now);
-        staged.set(e.target, e);
-      }
-      added += 1;
-    });
-    return { staged, errors, added, nextSeq: scratch.nextSeq };
+    changed(ws.draftId);
   }
 
   const service: DraftService = {
     list: () => repos.drafts.list().map((d) => summaryOf(d.draft_id)),
     create(name) {
       const row = repos.drafts.create(draftName.parse(name));
+      // A new draft is where the trader works next.
+      currentDraft.set(row.draft_id);
+      changed(row.draft_id);
       return summaryOf(row.draft_id);
     },
     rename(id, name) {
@@ -197,25 +182,27 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     discard(id) {
       const ws = load(id);
       if ([...ws.entries.values()].some((e) => isLockedStatus(e.status))) {
-        throw new Error('this draft has changes in flight or with an unknown outcome; resolve them before discarding it');
+        throw new DomainError('conflict', 'This draft has changes being applied or with an unknown outcome; resolve them before discarding it');
       }
       folder.forget(id);
       repos.drafts.remove(id);
       sets.delete(id);
-      emitter.emit('changed', { draftId: id });
+      if (currentDraft.get() === id) currentDraft.set(newestDraft(repos.drafts.list()));
+      changed(id);
     },
     entries(id) {
       return [...load(id).entries.values()].filter((e) => e.status !== 'dropped').sort((a, b) => a.seq - b.seq);
     },
     addChanges(id, inputs) {
       const ws = load(id);
-      const { staged, errors, added, nextSeq } = stage(ws, inputs);
+      const { staged, errors, added, nextSeq } = stageChanges(ws, inputs, contextOf(ws), store.clock.now());
       commit(ws, [...staged.values()]);
       ws.nextSeq = nextSeq;
       return { added, errors };
     },
     checkChanges(id, inputs) {
-      const { errors, added } = stage(load(id), inputs);
+      const ws = load(id);
+      const { errors, added } = stageChanges(ws, inputs, contextOf(ws), store.clock.now());
       return { added, errors };
     },
     removeChanges(id, targets) {
@@ -237,28 +224,56 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
       commit(ws, [...writes.values()]);
       return { added: writes.size, errors };
     },
-    bulk(id, domain, selection, op) {
+    bulk(id, domain, keys, op) {
       const ws = load(id);
-      const plan = planBulk(domain, selection, op, ws, ledger());
-      if (!plan.patch) return { changed: 0, matched: plan.matched, refused: plan.refused };
+      const { patch, ...plan } = planBulk(domain, keys, op, ws, ledger());
+      if (!patch) return { ...plan, changed: 0 };
       const seq = ws.nextSeq++;
-      repos.drafts.addPatch(id, seq, plan.patch);
-      applyPatch(ws, ledger(), seq, plan.patch, store.clock.now());
+      repos.drafts.addPatch(id, seq, patch);
+      applyPatch(ws, ledger(), seq, patch, store.clock.now());
       folder.schedule(id);
-      emitter.emit('changed', { draftId: id });
-      return { changed: plan.patch.ids.length, matched: plan.matched, refused: [] };
+      changed(id);
+      return { ...plan, changed: patch.ids.length };
+    },
+    preview(id, domain, keys, op) {
+      const ws = id === null ? emptyWorkingSet() : load(id);
+      const { patch, ...plan } = planBulk(domain, keys, op, ws, ledger());
+      return { ...plan, changed: patch?.ids.length ?? 0 };
+    },
+    workingSet: (id) => (id === null ? null : load(id)),
+    version: (id) => versions.get(id) ?? 0,
+    ledgerView: () => ledger(),
+    current: () => currentDraft.get(),
+    select(id) {
+      requireDraft(id);
+      currentDraft.set(id);
+      changed(id);
+      return summaryOf(id);
+    },
+    ensureCurrent() {
+      const id = currentDraft.get();
+      if (id !== null) return id;
+      const draft = service.create(`Draft ${new Date(store.clock.now()).toISOString().slice(0, 16).replace('T', ' ')}`);
+      return draft.id;
     },
     flush(id) {
       load(id);
       folder.foldAll(id);
     },
     snapshot: (id) => ({ ws: load(id), ledger: ledger() }),
-    review: (id, page) => reviewDraft(load(id), ledger(), repos.accounts.main()?.account_id ?? '', page),
+    review: (id) => reviewDraft(load(id), ledger(), repos.accounts.main()?.account_id ?? ''),
+    reviewPage(id, query) {
+      const ws = load(id);
+      const key = `${id}|${service.version(id)}|${query.show}|${query.kind ?? ''}`;
+      if (reviewCache?.key !== key) reviewCache = { key, entries: reviewOrder(ws, query.show, query.kind) };
+      const { entries } = reviewCache;
+      return { total: entries.length, rows: reviewRows(entries.slice(query.offset, query.offset + query.limit), ledger()) };
+    },
     refresh(id, targets) {
       const ws = sets.get(id);
       if (!ws) return;
       for (const e of repos.drafts.entriesFor(id, targets)) ws.entries.set(e);
-      emitter.emit('changed', { draftId: id });
+      changed(id);
     },
     putEntry(id, target, change) {
       const ws = load(id);
@@ -273,14 +288,3 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
   return service;
 }
 
-function entryOf(c: Change, seq: number, now: number): DraftEntry {
-  return { target: targetOf(c), seq, change: c, status: 'pending', error: null, batchId: null, updatedAt: now };
-}
-
-/** Best-effort row name for an input that did not even parse. */
-function targetHint(raw: unknown): string {
-  if (typeof raw !== 'object' || raw === null) return '';
-  const r = raw as Record<string, unknown>;
-  const id = r.asset_id ?? r.sku ?? r.listing_id;
-  return typeof id === 'string' ? id : '';
-}

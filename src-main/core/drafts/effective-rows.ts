@@ -1,11 +1,7 @@
-import {
-  BUY_ORDERS_DELETE_ALL,
-  LISTINGS_DELETE_ALL,
-  isSettled,
-  isLockedEntry,
-} from './change.ts';
+import { BUY_ORDERS_DELETE_ALL, LISTINGS_DELETE_ALL, isSettled, isLockedEntry } from './change.ts';
 import { removedByDeleteAll, type LedgerView } from './ledger-view.ts';
-import type { BulkDomain, BulkFilter, RefusedRow, Selection } from './bulk-ops.ts';
+import type { BulkDomain } from './bulk-ops.ts';
+import { DELETED_REASON, LOCKED_REASON, UNKNOWN_ID_REASON } from './ledger-rows.ts';
 import { liveEntry, type WorkingSet } from './working-set.ts';
 
 /**
@@ -29,9 +25,6 @@ export interface EffectiveRow {
   /** Why this row cannot be changed now (being applied, ID unknown); null when it can. */
   readonly blocked: string | null;
 }
-
-const LOCKED_REASON = 'being applied or its outcome is unknown';
-const UNKNOWN_ID_REASON = 'its listing ID is unknown (create response lost)';
 
 
 type Resolver = (id: string) => EffectiveRow | null;
@@ -104,54 +97,38 @@ function buyOrderResolver(ws: WorkingSet, ledger: LedgerView): Resolver {
   };
 }
 
-/** Every ID the draft's view holds for a domain: ledger rows plus the draft's creates. */
-export function* viewIds(domain: BulkDomain, ws: WorkingSet, ledger: LedgerView): Iterable<string> {
-  const source = domain === 'listings' ? ledger.listings : ledger.buyOrders;
-  yield* source.keys();
-  const kind = domain === 'listings' ? 'listing.create' : 'buyOrder.create';
-  for (const [id, e] of ws.entries.slot(domain === 'listings' ? 'L' : 'B')) {
-    if (e.change.kind === kind && !isSettled(e.status) && !source.has(id)) yield id;
-  }
+/** Rows a bulk edit leaves out, by reason: counted and shown, never blocking the rest. */
+export interface SkippedRows {
+  readonly reason: string;
+  readonly count: number;
+  /** A few of the keys, for the trader to find them. */
+  readonly sample: readonly string[];
 }
 
-/** Resolves a selection to rows; IDs that cannot be changed are refused with the reason. */
-export function collectRows(domain: BulkDomain, sel: Selection, ws: WorkingSet, ledger: LedgerView): { rows: EffectiveRow[]; refused: RefusedRow[] } {
+const NOT_FOUND_REASON = 'not in the ledger';
+const SAMPLE_SIZE = 5;
+
+/**
+ * The rows of these keys as the draft would leave them. A key whose row is
+ * gone, deleted in the draft, being applied, or cannot be edited (listing ID
+ * unknown) is skipped with its reason: the edit goes on for the others.
+ */
+export function collectRows(domain: BulkDomain, keys: Iterable<string>, ws: WorkingSet, ledger: LedgerView): { rows: EffectiveRow[]; skipped: SkippedRows[] } {
   const resolve = resolverFor(domain, ws, ledger);
+  const held = domain === 'listings' ? ledger.listings : ledger.buyOrders;
   const rows: EffectiveRow[] = [];
-  const refused: RefusedRow[] = [];
-  if ('ids' in sel) {
-    for (const id of new Set(sel.ids)) {
-      const r = resolve(id);
-      if (r === null) refused.push({ id, reason: 'not in the ledger or deleted in this draft' });
-      else if (r.blocked !== null) refused.push({ id, reason: r.blocked });
-      else rows.push(r);
-    }
-    return { rows, refused };
-  }
-  const match = matcher(sel.filter);
-  for (const id of viewIds(domain, ws, ledger)) {
-    const r = resolve(id);
-    if (r === null || !match(r)) continue;
-    // A matching row that cannot change is reported, not silently skipped.
-    if (r.blocked !== null) refused.push({ id, reason: r.blocked });
+  const skipped = new Map<string, { count: number; sample: string[] }>();
+  const skip = (key: string, reason: string) => {
+    let s = skipped.get(reason);
+    if (!s) skipped.set(reason, (s = { count: 0, sample: [] }));
+    s.count += 1;
+    if (s.sample.length < SAMPLE_SIZE) s.sample.push(key);
+  };
+  for (const key of keys) {
+    const r = resolve(key);
+    if (r === null) skip(key, held.has(key) ? DELETED_REASON : NOT_FOUND_REASON);
+    else if (r.blocked !== null) skip(key, r.blocked);
     else rows.push(r);
   }
-  return { rows, refused };
-}
-
-function matcher(f: BulkFilter): (r: EffectiveRow) => boolean {
-  const text = f.text?.toLowerCase();
-  const note = f.note?.toLowerCase();
-  return (r) => {
-    if (f.sku !== undefined && r.sku !== f.sku) return false;
-    if (f.account !== undefined && r.account !== f.account) return false;
-    if (f.minPrice !== undefined && r.price < f.minPrice) return false;
-    if (f.maxPrice !== undefined && r.price > f.maxPrice) return false;
-    if (f.promoted !== undefined && r.promoted !== f.promoted) return false;
-    if (f.active !== undefined && r.active !== f.active) return false;
-    if (note !== undefined && !r.user_note.toLowerCase().includes(note)) return false;
-    if (text !== undefined && !(r.id.toLowerCase().includes(text) || r.sku.toLowerCase().includes(text)
-      || (r.listing_id ?? '').toLowerCase().includes(text) || r.user_note.toLowerCase().includes(text))) return false;
-    return true;
-  };
+  return { rows, skipped: [...skipped].map(([reason, s]) => ({ reason, count: s.count, sample: s.sample })) };
 }

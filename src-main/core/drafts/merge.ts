@@ -191,23 +191,36 @@ function deleteBuyOrder(sku: string, ctx: MergeContext): MergeOutcome {
   return done([{ kind: 'buyOrder.delete', account: row.account, sku }], drop);
 }
 
-/** A delete-all replaces the edits and deletes it makes pointless; creates stay and run after it. */
+/**
+ * A delete-all replaces the edits and deletes it makes pointless (those rows
+ * go anyway): they leave the draft, and the delete-all records how many, so
+ * the review can say so. Creates stay and run after it.
+ */
 function deleteAll(input: ChangeOf<'listing.deleteAll'> | ChangeOf<'buyOrder.deleteAll'>, ctx: MergeContext): MergeOutcome {
   const drop: string[] = [];
-  for (const e of ctx.liveEntries()) {
-    const c = e.change;
-    let covered = false;
-    if (input.kind === 'listing.deleteAll' && (c.kind === 'listing.edit' || c.kind === 'listing.delete')) {
-      const row = ctx.ledger.listings.get(c.asset_id);
-      covered = row === undefined || removedByDeleteAll(row, input.active_only);
-    } else if (input.kind === 'buyOrder.deleteAll') {
-      covered = c.kind === 'buyOrder.edit' || c.kind === 'buyOrder.delete';
-    }
-    if (!covered) continue;
+  for (const e of replacedByDeleteAll(input, ctx)) {
     if (isLockedEntry(e)) return refuse(e.target, 'status', 'a change this delete-all replaces is being applied; wait for it or resolve it first');
     drop.push(e.target);
   }
-  return done([input], drop);
+  const earlier = ctx.live(input.kind === 'listing.deleteAll' ? LISTINGS_DELETE_ALL : BUY_ORDERS_DELETE_ALL)?.change;
+  const before = earlier && 'replaced' in earlier ? (earlier.replaced ?? 0) : 0;
+  return done([{ ...input, replaced: before + drop.length }], drop);
+}
+
+/** The draft's live edits and deletes of rows a delete-all would remove. */
+export function* replacedByDeleteAll(
+  input: { kind: 'listing.deleteAll'; active_only: boolean } | { kind: 'buyOrder.deleteAll' },
+  ctx: Pick<MergeContext, 'liveEntries' | 'ledger'>,
+): Iterable<DraftEntry> {
+  for (const e of ctx.liveEntries()) {
+    const c = e.change;
+    if (input.kind === 'listing.deleteAll' && (c.kind === 'listing.edit' || c.kind === 'listing.delete')) {
+      const row = ctx.ledger.listings.get(c.asset_id);
+      if (row === undefined || removedByDeleteAll(row, input.active_only)) yield e;
+    } else if (input.kind === 'buyOrder.deleteAll' && (c.kind === 'buyOrder.edit' || c.kind === 'buyOrder.delete')) {
+      yield e;
+    }
+  }
 }
 
 /**

@@ -34,36 +34,62 @@ export interface ReviewRow {
 
 export interface DraftReview {
   readonly draftId: string;
-  /** Rows of this page, in the order the changes were made. */
-  readonly rows: readonly ReviewRow[];
-  readonly totalRows: number;
+  /** Open changes (still to send or resolve) by kind. */
+  readonly openByKind: Readonly<Partial<Record<ChangeKind, number>>>;
+  readonly byStatus: Readonly<Partial<Record<ChangeStatus, number>>>;
   /** Requests the next apply sends, per endpoint (no-op edits need none). */
   readonly requestsPerEndpoint: Partial<Record<EndpointName, number>>;
   /** Lower bound on the apply's duration under the rate limits, phases one after another. */
   readonly etaMs: number;
   /** What the delete-alls would remove, counted from the ledger. */
   readonly removes: { readonly listings: number; readonly buyOrders: number };
-  readonly counts: Readonly<Partial<Record<ChangeStatus, number>>>;
 }
 
 export const BUY_ORDER_CUT_NOTE = 'quantity requested; the service may cut it to floor(balance / price)';
 
-export function reviewDraft(ws: WorkingSet, ledger: LedgerView, mainAccount: string, page: { offset?: number; limit?: number } = {}): DraftReview {
-  const all = [...ws.entries.values()].filter((e) => e.status !== 'dropped').sort((a, b) => a.seq - b.seq);
-  const counts: Partial<Record<ChangeStatus, number>> = {};
-  for (const e of all) counts[e.status] = (counts[e.status] ?? 0) + 1;
-  const sendable = all.filter((e) => SENDABLE.includes(e.status));
-  const offset = page.offset ?? 0;
-  const rows = all.slice(offset, offset + (page.limit ?? 1_000)).map((e) => rowOf(e, ledger));
+/** Which changes a page of the review lists. */
+export type ReviewShow = 'open' | 'failed' | 'unknown' | 'all';
+
+/** Statuses whose change is still to send, in flight, or waits for the trader. */
+const OPEN: ReadonlySet<ChangeStatus> = new Set(['pending', 'queued', 'sent', 'failed', 'unknown']);
+
+/** The order the review lists kinds in: the order an apply runs them (delete-alls, deletes, creates, edits). */
+const KIND_RANK: Readonly<Record<ChangeKind, number>> = {
+  'listing.deleteAll': 0, 'buyOrder.deleteAll': 1, 'listing.delete': 2, 'buyOrder.delete': 3,
+  'listing.create': 4, 'listing.edit': 5, 'buyOrder.create': 6, 'buyOrder.edit': 7,
+};
+
+export function reviewDraft(ws: WorkingSet, ledger: LedgerView, mainAccount: string): DraftReview {
+  const byStatus: Partial<Record<ChangeStatus, number>> = {};
+  const openByKind: Partial<Record<ChangeKind, number>> = {};
+  const sendable: DraftEntry[] = [];
+  for (const e of ws.entries.values()) {
+    if (e.status === 'dropped') continue;
+    byStatus[e.status] = (byStatus[e.status] ?? 0) + 1;
+    if (OPEN.has(e.status)) openByKind[e.change.kind] = (openByKind[e.change.kind] ?? 0) + 1;
+    if (SENDABLE.includes(e.status)) sendable.push(e);
+  }
   return {
     draftId: ws.draftId,
-    rows,
-    totalRows: all.length,
+    openByKind,
+    byStatus,
     requestsPerEndpoint: requestsPerEndpoint(sendable, ledger, mainAccount),
     etaMs: phasedEta(sendable, ledger, mainAccount),
     removes: deleteAllRemoves(sendable, ledger),
-    counts,
   };
+}
+
+/** The changes a review page lists, in its order: by kind as the apply runs them, then as they were made. */
+export function reviewOrder(ws: WorkingSet, show: ReviewShow, kind?: string): DraftEntry[] {
+  const keep = (e: DraftEntry) =>
+    e.status !== 'dropped' && (kind === undefined || e.change.kind === kind) &&
+    (show === 'all' || (show === 'open' ? OPEN.has(e.status) : e.status === show));
+  return [...ws.entries.values()].filter(keep).sort((a, b) => KIND_RANK[a.change.kind] - KIND_RANK[b.change.kind] || a.seq - b.seq);
+}
+
+/** The review's rows for these changes: before → after against the ledger. */
+export function reviewRows(entries: readonly DraftEntry[], ledger: LedgerView): ReviewRow[] {
+  return entries.map((e) => rowOf(e, ledger));
 }
 
 /** Phases run one after another; within one, endpoints run side by side. */
@@ -117,13 +143,19 @@ function rowOf(e: DraftEntry, ledger: LedgerView): ReviewRow {
     case 'listing.deleteAll': {
       const n = countRemoved(ledger, c.active_only);
       const what = c.active_only ? 'listings visible on the market' : 'listings, inactive ones and their history included';
-      return { ...base, target: 'all', account: null, fields: [{ field: 'listings', before: n, after: 0 }], note: `removes ${n} ${what} (counted from the ledger); not undoable` };
+      return { ...base, target: 'all', account: null, fields: [{ field: 'listings', before: n, after: 0 }], note: `removes ${n} ${what} (counted from the ledger)${replacedNote(c.replaced)}; not undoable` };
     }
     case 'buyOrder.deleteAll': {
       const n = ledger.buyOrders.size;
-      return { ...base, target: 'all', account: null, fields: [{ field: 'buy orders', before: n, after: 0 }], note: `removes ${n} buy orders (their unfilled parts); not undoable` };
+      return { ...base, target: 'all', account: null, fields: [{ field: 'buy orders', before: n, after: 0 }], note: `removes ${n} buy orders (their unfilled parts)${replacedNote(c.replaced)}; not undoable` };
     }
   }
+}
+
+/** What a delete-all replaced when it was drafted: those edits and deletes left the draft. */
+function replacedNote(replaced: number | undefined): string {
+  if (!replaced) return '';
+  return `; it replaced ${replaced} pending ${replaced === 1 ? 'edit or delete' : 'edits and deletes'} of rows it removes, which left the draft`;
 }
 
 function listingFields(c: Extract<Change, { kind: `listing.${string}` }>, row: ListingRow | undefined): FieldDiff[] {

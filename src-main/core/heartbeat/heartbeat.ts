@@ -51,6 +51,8 @@ export interface Heartbeat {
   stop(): void;
   /** Beats at once (after resume from sleep or when back online); resolves when that beat ends. */
   beatNow(): Promise<void>;
+  /** A new interval between beats: the next one is planned again from the last beat; nothing is sent for it. */
+  setIntervalMs(ms: number): void;
   readonly state: HeartbeatState;
   on(event: 'state', listener: (state: HeartbeatState) => void): Unsubscribe;
 }
@@ -67,7 +69,7 @@ const MAX_RETRY_MS = 2 * 60_000;
 
 export function createHeartbeat(options: HeartbeatOptions): Heartbeat {
   const { scheduler, clock } = options;
-  const intervalMs = options.intervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS;
+  let intervalMs = options.intervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS;
   const jitterMs = options.jitterMs ?? 30_000;
   const random = options.random ?? Math.random;
   const emitter = createEmitter<{ state: HeartbeatState }>();
@@ -196,6 +198,14 @@ export function createHeartbeat(options: HeartbeatOptions): Heartbeat {
       publish();
     },
     beatNow: beat,
+    setIntervalMs(ms) {
+      intervalMs = ms;
+      // Only a beat planned after a success moves; a retry after a failure keeps its backoff.
+      if (running && inFlight === null && failures === 0 && lastBeatAt !== null && nextBeatAt !== null) {
+        planBeat(nextAfterSuccess(lastBeatAt));
+        publish();
+      }
+    },
     get state() {
       return state;
     },

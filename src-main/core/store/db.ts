@@ -24,6 +24,8 @@ export interface Store {
   /** Bumped whenever listings or buy orders change, so in-memory views can tell they are stale. */
   readonly ledgerVersion: number;
   markLedgerChanged(): void;
+  /** Told on every ledger change (the bridge announces them, batched). */
+  onLedgerChanged(listener: () => void): () => void;
   close(): void;
 }
 
@@ -49,6 +51,7 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Store {
   }
   let depth = 0;
   let ledgerVersion = 0;
+  const ledgerListeners = new Set<() => void>();
   const store: Store = {
     db,
     path,
@@ -58,6 +61,11 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Store {
     },
     markLedgerChanged() {
       ledgerVersion += 1;
+      for (const listener of [...ledgerListeners]) listener();
+    },
+    onLedgerChanged(listener) {
+      ledgerListeners.add(listener);
+      return () => ledgerListeners.delete(listener);
     },
     transaction<T>(fn: () => T): T {
       const savepoint = `sp${depth}`;

@@ -58,6 +58,8 @@ export interface TradeWatcher {
   stop(): void;
   /** Loads both trade lists now (waiting for their rate slots); resolves when done. */
   checkNow(): Promise<void>;
+  /** New timing and young-account age, applied to the running watcher: no request is repeated, no trade dropped. */
+  configure(next: { pollIntervalMs?: number; youngAccountDays?: number }): void;
   /** Reads the balance now. Rejects with ApiError when it cannot. */
   refreshBalance(): Promise<BalanceReading>;
   trades(): readonly WatchedTrade[];
@@ -69,9 +71,11 @@ const DAY_MS = 86_400_000;
 
 export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
   const { scheduler, clock } = options;
-  const pollIntervalMs = Math.max(RATE_WINDOW_MS, options.pollIntervalMs ?? RATE_WINDOW_MS);
+  let pollIntervalMs = Math.max(RATE_WINDOW_MS, options.pollIntervalMs ?? RATE_WINDOW_MS);
   const balanceIntervalMs = options.balanceIntervalMs ?? 5 * 60_000;
-  const youngAccountDays = options.youngAccountDays ?? 30;
+  let youngAccountDays = options.youngAccountDays ?? 30;
+  /** Cut short when the poll interval changes, so the next poll keeps to the new one. */
+  let pollWait = new AbortController();
   const emitter = createEmitter<TradeWatcherEvents>();
 
   let seen: Map<string, string> | null = null;
@@ -84,10 +88,11 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
     emitter.emit('error', (isApiError(error) ? error : new ApiError('network', String(error))).toJSON());
   };
 
-  const watched = (trade: PendingTrade, now: number): WatchedTrade => {
+  const ageOf = (trade: PendingTrade, now: number) => {
     const partnerAgeDays = Math.floor((now - trade.partner_steam_creation_time * 1000) / DAY_MS);
-    return { ...trade, needsAction: needsAction(trade), partnerAgeDays, youngPartner: partnerAgeDays < youngAccountDays };
+    return { partnerAgeDays, youngPartner: partnerAgeDays < youngAccountDays };
   };
+  const watched = (trade: PendingTrade, now: number): WatchedTrade => ({ ...trade, needsAction: needsAction(trade), ...ageOf(trade, now) });
 
   const loadSeen = async (): Promise<Map<string, string>> => {
     if (seen) return seen;
@@ -158,8 +163,8 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
     return lastBalance;
   };
 
-  /** Runs `step` now and then every `intervalMs` after it ends, until stopped. */
-  const loop = async (signal: AbortSignal, intervalMs: number, step: () => Promise<unknown>) => {
+  /** Runs `step` now and then every `intervalMs()` after it ends, until stopped; `wake()` re-reads the interval. */
+  const loop = async (signal: AbortSignal, intervalMs: () => number, step: () => Promise<unknown>, wake?: () => AbortSignal) => {
     while (!signal.aborted) {
       try {
         await step();
@@ -167,10 +172,18 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
         if (signal.aborted) return;
         reportError(error);
       }
-      try {
-        await clock.sleep(intervalMs, signal);
-      } catch {
-        return;
+      const ended = clock.now();
+      for (;;) {
+        const left = ended + intervalMs() - clock.now();
+        if (left <= 0) break;
+        const cut = wake?.();
+        try {
+          await clock.sleep(left, cut ? AbortSignal.any([signal, cut]) : signal);
+          break;
+        } catch {
+          if (signal.aborted) return;
+          // The interval changed: wait out what is left of the new one.
+        }
       }
     }
   };
@@ -180,8 +193,8 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
       if (running) return;
       const control = new AbortController();
       running = control;
-      void loop(control.signal, pollIntervalMs, checkNow);
-      void loop(control.signal, balanceIntervalMs, () => refreshBalance(control.signal));
+      void loop(control.signal, () => pollIntervalMs, checkNow, () => pollWait.signal);
+      void loop(control.signal, () => balanceIntervalMs, () => refreshBalance(control.signal));
     },
     stop() {
       running?.abort(new Error('trade watcher stopped'));
@@ -189,6 +202,19 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
       check = null;
     },
     checkNow,
+    configure(next) {
+      if (next.youngAccountDays !== undefined && next.youngAccountDays !== youngAccountDays) {
+        youngAccountDays = next.youngAccountDays;
+        const now = clock.now();
+        current = current.map((t) => ({ ...t, ...ageOf(t, now) }));
+        emitter.emit('trades', current);
+      }
+      if (next.pollIntervalMs !== undefined) {
+        pollIntervalMs = Math.max(RATE_WINDOW_MS, next.pollIntervalMs);
+        pollWait.abort();
+        pollWait = new AbortController();
+      }
+    },
     refreshBalance: () => refreshBalance(),
     trades: () => current,
     balance: () => lastBalance,

@@ -1,64 +1,60 @@
-import type { ApplyProgressView, ReviewView, UnknownOutcomeView } from '../../../src-shared/contract.ts';
-import type { ApplyProgress } from '../../core/apply/apply-draft.ts';
-import type { UnknownOutcome } from '../../core/apply/recovery.ts';
 import type { Desk } from '../../core/desk/desk.ts';
-import type { DraftReview } from '../../core/drafts/review.ts';
+import { DomainError } from '../../core/errors.ts';
 import type { Handlers } from '../router.ts';
-import { Refused } from './refused.ts';
+import type { DeskViews } from '../views.ts';
 
 type ApplyChannels =
-  | 'drafts:review' | 'drafts:exportCsv' | 'drafts:importCsv' | 'drafts:importCommit' | 'drafts:apply'
-  | 'apply:progress' | 'apply:pause' | 'apply:resume' | 'apply:cancel' | 'apply:unknownOutcomes' | 'apply:resolve';
+  | 'drafts:exportCsv' | 'drafts:importCsv' | 'drafts:importCommit' | 'drafts:apply'
+  | 'apply:state' | 'apply:pause' | 'apply:resume' | 'apply:cancel' | 'apply:unknownOutcomes' | 'apply:resolve';
 
+/** The most refused CSV lines a preview names; it counts them all. */
+const CSV_ERRORS_SHOWN = 200;
 
-/** Handlers for reviewing, importing, exporting and applying drafts, and resolving lost responses. */
-export function applyHandlers(desk: Desk, ledgerChanged: () => void): Pick<Handlers, ApplyChannels> {
+/**
+ * Handlers for importing, exporting and applying drafts, steering the apply
+ * job and resolving lost responses. Every reply is the job's or the
+ * outcomes' view after the action, stamped.
+ */
+export function applyHandlers(desk: Desk, views: DeskViews): Pick<Handlers, ApplyChannels> {
   const ws = () => desk.workspace();
   const handle = (jobId: string) => {
     const found = ws().apply.byJob(jobId);
-    if (!found) throw new Refused(`No apply is running with job ${jobId}.`);
+    if (!found) throw new DomainError('not_found', 'That apply is no longer running');
     return found;
   };
   return {
-    'drafts:review': ({ draftId }) => reviewView(ws().drafts.review(draftId)),
     'drafts:exportCsv': ({ draftId }) => ({ csv: ws().csv.exportDraft(draftId) }),
-    'drafts:importCsv': ({ kind, csv, draftId }) => {
-      const preview = ws().csv.previewImport(kind, csv, draftId === undefined ? {} : { draftId });
-      return { ...preview, errors: [...preview.errors] };
+    'drafts:importCsv': ({ kind, csv }) => {
+      const draftId = ws().drafts.ensureCurrent();
+      const preview = ws().csv.previewImport(kind, csv, { draftId });
+      return { ...preview, errors: preview.errors.slice(0, CSV_ERRORS_SHOWN), errorCount: preview.errors.length };
     },
     'drafts:importCommit': ({ token }) => {
-      const { imported } = ws().csv.commitImport(token);
-      ledgerChanged();
-      return { imported };
+      const result = ws().csv.commitImport(token);
+      return { imported: result.imported, refused: result.errors.length };
     },
     'drafts:apply': ({ draftId }) => {
       refuseWhileNotAutomated(desk);
-      return applyProgressView(ws().apply.apply(draftId).progress());
+      ws().applyJob.start(draftId);
+      return views.apply();
     },
-    'apply:progress': () => {
-      const running = ws().apply.handles().at(-1);
-      return running ? applyProgressView(running.progress()) : null;
-    },
+    'apply:state': () => views.apply(),
     'apply:pause': ({ jobId }) => {
-      const h = handle(jobId);
-      h.job.pause();
-      return applyProgressView(h.progress());
+      handle(jobId).job.pause();
+      return views.apply();
     },
     'apply:resume': ({ jobId }) => {
-      const h = handle(jobId);
-      h.job.resume();
-      return applyProgressView(h.progress());
+      handle(jobId).job.resume();
+      return views.apply();
     },
     'apply:cancel': ({ jobId }) => {
-      const h = handle(jobId);
-      h.job.cancel();
-      return applyProgressView(h.progress());
+      handle(jobId).job.cancel();
+      return views.apply();
     },
-    'apply:unknownOutcomes': () => ws().apply.unknownOutcomes().map(unknownOutcomeView),
+    'apply:unknownOutcomes': () => views.outcomes(),
     'apply:resolve': ({ id, choice }) => {
-      const left = ws().apply.resolve(id, choice).map(unknownOutcomeView);
-      ledgerChanged();
-      return left;
+      ws().apply.resolve(id, choice);
+      return views.outcomes();
     },
   };
 }
@@ -72,48 +68,9 @@ function refuseWhileNotAutomated(desk: Desk): void {
   if (!desk.settings.get().refuseUnautomatedPosts) return;
   const status = desk.workspace().heartbeat.state.status;
   if (status === 'lapsed' || status === 'off') {
-    throw new Refused(
-      'Automation is not active, so new listings would show as not automated. Turn automation on and wait for it to show as active, or allow this in Settings.',
+    throw new DomainError(
+      'conflict',
+      'Automation is not active, so new listings would show as not automated. Turn automation on and wait for it to show as active, or allow this in Settings',
     );
   }
 }
-
-export const applyProgressView = (p: ApplyProgress): ApplyProgressView => ({
-  jobId: p.jobId,
-  draftId: p.draftId,
-  state: p.state,
-  itemsTotal: p.itemsTotal,
-  itemsDone: p.itemsDone,
-  itemsFailed: p.itemsFailed,
-  itemsUnknown: p.itemsUnknown,
-  itemsLeft: p.itemsLeft,
-  requestsSent: p.requestsSent,
-  etaMs: p.etaMs,
-  startedAt: p.startedAt,
-  ...(p.stopReason === undefined ? {} : { stopReason: p.stopReason }),
-});
-
-export const unknownOutcomeView = (u: UnknownOutcome): UnknownOutcomeView => ({
-  id: u.id,
-  draftId: u.draftId,
-  endpoint: u.endpoint,
-  sentAt: u.sentAt,
-  reason: u.reason,
-  items: u.items.map((i) => ({ target: i.target, change: { ...i.change } })),
-  choices: u.choices.map((c) => ({ ...c })),
-});
-
-export const reviewView = (r: DraftReview): ReviewView => ({
-  draftId: r.draftId,
-  totalRows: r.totalRows,
-  rows: r.rows.map((row) => ({
-    changeId: row.changeId,
-    kind: row.kind,
-    target: row.target,
-    fields: row.fields.map((f) => ({ ...f })),
-    note: row.note,
-  })),
-  requestsPerEndpoint: { ...r.requestsPerEndpoint },
-  etaMs: r.etaMs,
-  removes: { ...r.removes },
-});

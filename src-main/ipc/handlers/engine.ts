@@ -1,10 +1,8 @@
-import { reopensWorkspace, type Desk } from '../../core/desk/desk.ts';
-import type { Handlers } from '../router.ts';
-import { accountsView, appStatusView, heartbeatView, schedulerView } from '../views.ts';
-import type { Platform } from './platform.ts';
-import { Refused } from './refused.ts';
+import type { Desk } from '../../core/desk/desk.ts';
 import { TRADE_OFFER_HOST } from '../../core/shell/external-links.ts';
-import type { SettingsPatch } from '../../core/settings/settings.ts';
+import type { Handlers } from '../router.ts';
+import type { DeskViews } from '../views.ts';
+import type { Platform } from './platform.ts';
 
 type EngineChannels =
   | 'app:status' | 'key:status' | 'key:set' | 'key:remove' | 'settings:get' | 'settings:update'
@@ -16,52 +14,64 @@ type EngineChannels =
 export const tradeOfferUrl = (tradeId: string) => `https://${TRADE_OFFER_HOST}/tradeoffer/${tradeId}/`;
 
 /**
- * Reopening the workspace would cut a running apply off between batches, so
- * such a change waits until the apply ends (or is cancelled).
+ * Handlers for the live state: key, settings, heartbeat, budget, balance,
+ * trades, accounts. Every reply is the area's view as it stands after the
+ * action, stamped, so it agrees with the event the action caused.
  */
-function refuseReopenDuringApply(desk: Desk, patch: SettingsPatch): void {
-  if (reopensWorkspace(patch, desk.settings.get()) && desk.workspace().apply.handles().length > 0) {
-    throw new Refused('An apply is running. Change this setting when it has finished, or cancel it first.');
-  }
-}
-
-/** Handlers for the live state: key, settings, heartbeat, budget, balance, trades, accounts. */
-export function engineHandlers(desk: Desk, platform: Platform): Pick<Handlers, EngineChannels> {
+export function engineHandlers(desk: Desk, views: DeskViews, platform: Platform): Pick<Handlers, EngineChannels> {
   const ws = () => desk.workspace();
   return {
-    'app:status': () => appStatusView(desk.status()),
-    'key:status': () => desk.keys.status(),
-    'key:set': ({ key }) => desk.keys.set(key),
-    'key:remove': () => desk.keys.remove(),
-    'settings:get': () => desk.settings.get(),
-    'settings:update': (patch) => {
-      refuseReopenDuringApply(desk, patch);
-      return desk.settings.update(patch);
+    'app:status': () => views.app(),
+    'key:status': () => views.key(),
+    'key:set': async ({ key }) => {
+      await desk.keys.set(key);
+      return views.key();
     },
-    'heartbeat:state': () => heartbeatView(ws().heartbeat.state),
+    'key:remove': async () => {
+      await desk.keys.remove();
+      return views.key();
+    },
+    'settings:get': () => views.settings(),
+    'settings:update': async (patch) => {
+      await desk.updateSettings(patch);
+      return views.settings();
+    },
+    'heartbeat:state': () => views.heartbeat(),
     'heartbeat:beatNow': async () => {
       await ws().heartbeat.beatNow();
-      return heartbeatView(ws().heartbeat.state);
+      return views.heartbeat();
     },
-    'automation:setEnabled': ({ enabled }) => {
-      desk.settings.update({ heartbeatEnabled: enabled });
-      return heartbeatView(ws().heartbeat.state);
+    'automation:setEnabled': async ({ enabled }) => {
+      await desk.updateSettings({ heartbeatEnabled: enabled });
+      return views.heartbeat();
     },
-    'scheduler:state': () => schedulerView(ws().scheduler),
-    'balance:get': () => ws().trades.balance(),
-    'balance:refresh': () => ws().trades.refreshBalance(),
-    'trades:list': () => [...ws().trades.trades()],
+    'scheduler:state': () => views.scheduler(),
+    'balance:get': () => views.balance(),
+    'balance:refresh': async () => {
+      await ws().trades.refreshBalance();
+      return views.balance();
+    },
+    'trades:list': () => views.trades(),
     'trades:checkNow': async () => {
       await ws().trades.checkNow();
-      return [...ws().trades.trades()];
+      return views.trades();
     },
     'trades:openOffer': async ({ tradeId }) => {
       await platform.openLink(tradeOfferUrl(tradeId));
       return { ok: true as const };
     },
-    'accounts:list': () => accountsView(ws().accounts.snapshot()),
-    'accounts:refresh': async () => accountsView(await ws().accounts.refresh()),
-    'accounts:setTradeUrl': async ({ tradeUrl, account }) => accountsView(await ws().accounts.setTradeUrl(tradeUrl, account)),
-    'accounts:setAutomated': ({ id64, automated }) => accountsView(ws().accounts.setAutomated(id64, automated)),
+    'accounts:list': () => views.accounts(),
+    'accounts:refresh': async () => {
+      await ws().accounts.refresh();
+      return views.accounts();
+    },
+    'accounts:setTradeUrl': async ({ tradeUrl, account }) => {
+      await ws().accounts.setTradeUrl(tradeUrl, account);
+      return views.accounts();
+    },
+    'accounts:setAutomated': ({ id64, automated }) => {
+      ws().accounts.setAutomated(id64, automated);
+      return views.accounts();
+    },
   };
 }

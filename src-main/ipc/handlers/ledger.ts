@@ -1,18 +1,41 @@
-import type { ActivityEntry, BuyOrderRow, ListingRow } from '../../../src-shared/contract.ts';
+import type { ActivityEntry } from '../../../src-shared/contract.ts';
 import type { Desk } from '../../core/desk/desk.ts';
 import type { ActivityRow } from '../../core/store/activity-repo.ts';
-import type { BuyOrderRow as StoredBuyOrder } from '../../core/store/buy-orders-repo.ts';
-import type { ListingRow as StoredListing } from '../../core/store/listings-repo.ts';
 import type { Handlers } from '../router.ts';
+import type { Stamps } from '../stamps.ts';
+import { bulkOutcomeView, addChangesView } from './draft-results.ts';
 
-/** Handlers for the ledger (what the account has on the market) and the activity log. */
-export function ledgerHandlers(desk: Desk): Pick<Handlers, 'listings:list' | 'buyOrders:list' | 'activity:list'> {
-  const repos = () => desk.workspace().repos;
+type LedgerChannels =
+  | 'ledger:page' | 'ledger:keys' | 'ledger:preview' | 'ledger:bulk' | 'ledger:delete' | 'ledger:revert' | 'ledger:deleteAllImpact'
+  | 'activity:list';
+
+/**
+ * Handlers for the ledger tables (pages with the current draft laid over
+ * them, edits over a selection) and the activity log. A page carries the
+ * stamps of the ledger and the drafts it was computed from.
+ */
+export function ledgerHandlers(desk: Desk, stamps: Stamps): Pick<Handlers, LedgerChannels> {
+  const ws = () => desk.workspace();
   return {
-    'listings:list': () => repos().listings.all().map(listingView),
-    'buyOrders:list': () => repos().buyOrders.all().map(buyOrderView),
+    'ledger:page': ({ domain, filter, sort, offset, limit }) => {
+      const s = { ledger: stamps.of('ledger'), drafts: stamps.of('drafts') };
+      const page = ws().tables.page(domain, filter, sort, offset, limit);
+      return { domain, draftId: page.draftId, stamps: s, offset, total: page.total, all: page.all, changed: page.changed, rows: page.rows };
+    },
+    'ledger:keys': ({ domain, filter, sort, offset, limit }) => {
+      const page = ws().tables.page(domain, filter, sort, offset, limit);
+      return { keys: page.rows.map((r) => r.key) };
+    },
+    'ledger:preview': ({ domain, selection, op }) => bulkOutcomeView(ws().tables.preview(domain, selection, op)),
+    'ledger:bulk': ({ domain, selection, op }) => {
+      const result = ws().tables.bulk(domain, selection, op);
+      return { ...bulkOutcomeView(result), draftId: result.draftId };
+    },
+    'ledger:delete': ({ domain, selection }) => addChangesView(ws().tables.deleteRows(domain, selection)),
+    'ledger:revert': ({ domain, selection }) => ws().tables.revertRows(domain, selection),
+    'ledger:deleteAllImpact': ({ domain, activeOnly }) => ({ domain, ...ws().tables.deleteAllImpact(domain, activeOnly) }),
     'activity:list': ({ text, outcome, limit }) =>
-      repos()
+      ws().repos
         .activity.list({
           ...(text ? { text } : {}),
           ...(outcome ? { status: outcome as ActivityRow['status'] } : {}),
@@ -21,31 +44,6 @@ export function ledgerHandlers(desk: Desk): Pick<Handlers, 'listings:list' | 'bu
         .map(activityView),
   };
 }
-
-export const listingView = (row: StoredListing): ListingRow => ({
-  listing_id: row.listing_id,
-  asset_id: row.asset_id,
-  sku: row.sku,
-  price: row.price,
-  promoted: row.promoted,
-  game: row.game,
-  user_note: row.user_note,
-  account: row.account,
-  state: row.id_unknown ? 'id unknown' : row.state,
-  updatedAt: row.updated_at,
-});
-
-export const buyOrderView = (row: StoredBuyOrder): BuyOrderRow => ({
-  sku: row.sku,
-  account: row.account,
-  price: row.price,
-  quantity: row.quantity,
-  active: row.active,
-  user_note: row.user_note,
-  filled: row.fills_seen,
-  quantityMayBeCut: row.quantity_may_be_cut,
-  updatedAt: row.updated_at,
-});
 
 export const activityView = (row: ActivityRow): ActivityEntry => ({
   id: row.id,

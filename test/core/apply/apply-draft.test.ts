@@ -168,7 +168,8 @@ describe('applying a draft against the sandbox', () => {
     ]);
     const review = s.drafts.review(id);
     expect(review.removes).toEqual({ listings: 11, buyOrders: 0 });
-    expect(review.rows[0]).toMatchObject({ kind: 'listing.deleteAll', fields: [{ field: 'listings', before: 11, after: 0 }] });
+    expect(s.drafts.reviewPage(id, { show: 'open', offset: 0, limit: 10 }).rows[0])
+      .toMatchObject({ kind: 'listing.deleteAll', fields: [{ field: 'listings', before: 11, after: 0 }] });
     await s.apply.apply(id).done;
     const order = sandbox.log.requests.filter((q) => q.endpoint !== null).map((q) => q.endpoint);
     expect(order).toEqual(['delete_all_listings', 'create_listing']);

@@ -82,7 +82,7 @@ describe('desk composition', () => {
     const d = await desk({ dataDir: tempDir(), secrets: memoryKeychain(), version: 'test', openSandbox: (clock) => startSandbox({ clock, seed: 8 }) });
     const first = d.workspace();
     const announced = new Promise((resolve) => d.events.on('workspace', resolve));
-    d.settings.update({ mode: 'live', serviceUrl: service.url });
+    await d.updateSettings({ mode: 'live', serviceUrl: service.url });
     await announced;
     expect(d.workspace()).not.toBe(first);
     expect(d.status()).toMatchObject({ mode: 'live', serviceUrl: service.url });

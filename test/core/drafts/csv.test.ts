@@ -168,7 +168,9 @@ describe('CSV export and import of a draft', () => {
     expect(p).toMatchObject({ kind: 'draft', validCount: f.drafts.entries(a).length, errors: [] });
     expect(f.drafts.entries(b)).toEqual([]);
     expect(f.csv.commitImport(p.token)).toEqual({ imported: f.drafts.entries(a).length, errors: [] });
-    const byTarget = (id: string) => f?.drafts.entries(id).map((e) => [e.target, e.change]).sort((x, y) => String(x[0]).localeCompare(String(y[0])));
+    // What the changes do; how many edits a delete-all replaced is the history of the draft it was made in.
+    const content = ({ replaced: _history, ...change }: Record<string, unknown>) => change;
+    const byTarget = (id: string) => f?.drafts.entries(id).map((e) => [e.target, content(e.change)]).sort((x, y) => String(x[0]).localeCompare(String(y[0])));
     expect(byTarget(b)).toEqual(byTarget(a));
     // The relist of asset 2 was made before the delete-all that allows it; the file puts the delete-all first.
     expect(text.split('\r\n')[1]).toBe('listing.deleteAll,,,,,,,,,,,,1');
@@ -179,7 +181,7 @@ describe('CSV export and import of a draft', () => {
     f = csvFixture();
     f.t.repos.listings.upsertMany([ledgerListing('1'), ledgerListing('2')]);
     const { id } = f.drafts.create('d');
-    f.drafts.bulk(id, 'listings', { ids: ['1', '2'] }, { op: 'setPrice', cents: 1234 });
+    f.bulk(id, 'listings', { ids: ['1', '2'] }, { op: 'setPrice', cents: 1234 });
     f.drafts.flush(id);
     f.t.repos.drafts.setStatus(id, ['L:2'], 'done');
     f.drafts.refresh(id, ['L:2']);

@@ -1,4 +1,7 @@
-import { createDraftService, type DraftService } from '../../../src-main/core/drafts/draft-service.ts';
+import { createDraftService, type BulkResult, type DraftService } from '../../../src-main/core/drafts/draft-service.ts';
+import { createLedgerTables } from '../../../src-main/core/drafts/ledger-tables.ts';
+import type { BulkOp } from '../../../src-main/core/drafts/bulk-ops.ts';
+import type { LedgerDomain, LedgerSelection } from '../../../src-shared/ledger.ts';
 import { LINKED, MAIN, tempStore, type TempStore } from '../store/temp-store.ts';
 
 export { LINKED, MAIN };
@@ -7,6 +10,8 @@ export { LINKED, MAIN };
 export interface DraftFixture {
   t: TempStore;
   drafts: DraftService;
+  /** A bulk edit over a selection into this draft, the way the ledger screens make it. */
+  bulk(draftId: string, domain: LedgerDomain, selection: LedgerSelection, op: BulkOp): BulkResult;
   /** Runs the folding steps the service deferred. */
   runDeferred(): void;
   /** Simulates a restart: new connection, new service (deferred work is lost, as in a crash). */
@@ -21,6 +26,10 @@ export function draftFixture(): DraftFixture {
   const f: DraftFixture = {
     t,
     drafts: make(),
+    bulk(draftId, domain, selection, op) {
+      f.drafts.select(draftId);
+      return createLedgerTables({ drafts: f.drafts, now: () => t.store.clock.now() }).bulk(domain, selection, op);
+    },
     runDeferred() {
       while (queue.length > 0) {
         const tasks = queue;

@@ -1,11 +1,14 @@
 import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BUY_ORDER_CUT_NOTE } from '../../../src-main/core/drafts/review.ts';
-import { reviewView } from '../../../src-shared/views.ts';
+import { draftReview } from '../../../src-shared/draft-views.ts';
 import { draftFixture, ledgerListing, LINKED, MAIN, seedListings, type DraftFixture } from './fixtures.ts';
 
 let f: DraftFixture;
 afterEach(() => f.dispose());
+
+/** Every row of the review, history included, in its order. */
+const allRows = (id: string) => f.drafts.reviewPage(id, { show: 'all', offset: 0, limit: 100_000 });
 
 /** A draft deleting 600 ledger listings and listing the same assets again, plus `more` changes. */
 function relistDraft(more: readonly Record<string, unknown>[]): string {
@@ -36,20 +39,22 @@ describe('draft review', () => {
       { kind: 'buyOrder.create', sku: 'b;1', price: 10, quantity: 5 },
     ]);
     const r = f.drafts.review(id);
-    expect(r.rows.map((row) => [row.changeId, row.fields, row.note])).toEqual([
-      ['L:1', [{ field: 'price', before: 500, after: 450 }, { field: 'user_note', before: 'old', after: '' }], null],
+    // In the order the apply runs them: deletes, creates, edits.
+    expect(allRows(id).rows.map((row) => [row.changeId, row.fields, row.note])).toEqual([
       ['LD:2', [{ field: 'listing', before: 'L2', after: null }, { field: 'price', before: 1000, after: null }], null],
       ['L:3', [
         { field: 'price', before: null, after: 120 }, { field: 'promoted', before: null, after: 1 },
         { field: 'game', before: null, after: '440' }, { field: 'account', before: null, after: LINKED },
       ], null],
-      ['B:a;1', [{ field: 'active', before: 1, after: 0 }], null],
+      ['L:1', [{ field: 'price', before: 500, after: 450 }, { field: 'user_note', before: 'old', after: '' }], null],
       ['B:b;1', [
         { field: 'price', before: null, after: 10 }, { field: 'quantity', before: null, after: 5 }, { field: 'account', before: null, after: MAIN },
       ], BUY_ORDER_CUT_NOTE],
+      ['B:a;1', [{ field: 'active', before: 1, after: 0 }], null],
     ]);
     expect(r.requestsPerEndpoint).toEqual({ edit_listing: 1, delete_listing: 1, create_listing: 1, edit_buy_order: 1, create_buy_order: 1 });
-    expect(r.counts).toEqual({ pending: 5 });
+    expect(r.byStatus).toEqual({ pending: 5 });
+    expect(r.openByKind).toEqual({ 'listing.edit': 1, 'listing.delete': 1, 'listing.create': 1, 'buyOrder.edit': 1, 'buyOrder.create': 1 });
   });
 
   it('counts requests per endpoint, proxy and phase, and gives the ETA the limits allow', () => {
@@ -58,9 +63,12 @@ describe('draft review', () => {
       ...Array.from({ length: 1_000 }, (_, i) => ({ kind: 'listing.create', asset_id: String(50_000 + i), price: 99, promoted: 0 })),
       { kind: 'listing.deleteAll', active_only: true },
     ]);
-    const r = f.drafts.review(id, { limit: 10 });
-    expect(r.rows).toHaveLength(10);
-    expect(r.totalRows).toBe(1_001 + 600);
+    const r = f.drafts.review(id);
+    const page = f.drafts.reviewPage(id, { show: 'open', offset: 0, limit: 10 });
+    expect(page.rows).toHaveLength(10);
+    expect(page.total).toBe(1_001 + 600);
+    // The delete-all comes first and says what it replaced.
+    expect(page.rows[0]).toMatchObject({ changeId: 'LA', note: expect.stringMatching(/replaced 600 pending edits and deletes/) });
     // The delete-all replaced the 600 deletes; the creates of ledger assets now wait only for it.
     expect(r.requestsPerEndpoint).toEqual({ delete_all_listings: 1, create_listing: 16 });
     // Phase 0: one delete-all (0 s). Phase 1: 16 creates at 5/min → (ceil(16/5) − 1) × 60 s.
@@ -70,7 +78,7 @@ describe('draft review', () => {
 
   it('runs relists after their deletes in the ETA', () => {
     const id = relistDraft([]);
-    const r = f.drafts.review(id, { limit: 0 });
+    const r = f.drafts.review(id);
     expect(r.requestsPerEndpoint).toEqual({ delete_listing: 6, create_listing: 6 });
     // 6 deletes: 60 s; then 6 creates: 60 s.
     expect(r.etaMs).toBe(2 * 60_000);
@@ -91,14 +99,14 @@ describe('draft review', () => {
       { kind: 'buyOrder.deleteAll' },
       { kind: 'buyOrder.create', sku: 'n;1', price: 5, quantity: 2 },
     ]).errors).toEqual([]);
-    const r = f.drafts.review(id, { limit: 2_000 });
-    expect(reviewView.parse(r)).toMatchObject({ draftId: id });
+    const r = f.drafts.review(id);
+    expect(draftReview.parse({ ...r, stamp: 1 })).toMatchObject({ draftId: id });
     // Main's 701 creates take 8 requests, the linked account's 50 one more: a request acts for one account.
     expect(r.requestsPerEndpoint).toEqual({ create_listing: 9, delete_all_listings: 1, delete_all_buy_orders: 1, create_buy_order: 1 });
     // Delete-alls first (one request each, at once); then 9 creates at 5/min: (ceil(9/5) − 1) × 60 s.
     expect(r.etaMs).toBe(60_000);
     expect(r.removes).toEqual({ listings: 5, buyOrders: 3 });
-    const byId = new Map(r.rows.map((row) => [row.changeId, row]));
+    const byId = new Map(allRows(id).rows.map((row) => [row.changeId, row]));
     expect(byId.get('LA')?.fields).toEqual([{ field: 'listings', before: 5, after: 0 }]);
     expect(byId.get('BA')?.fields).toEqual([{ field: 'buy orders', before: 3, after: 0 }]);
     expect(byId.get('L:5000')).toMatchObject({ kind: 'listing.create', target: '5000', account: LINKED });
@@ -106,18 +114,20 @@ describe('draft review', () => {
 
     // Active listings only: the sold and the inactive one stay.
     f.drafts.addChanges(id, [{ kind: 'listing.deleteAll', active_only: true }]);
-    expect(f.drafts.review(id, { limit: 0 }).removes).toEqual({ listings: 3, buyOrders: 3 });
+    expect(f.drafts.review(id).removes).toEqual({ listings: 3, buyOrders: 3 });
   });
 
   it('stays fast on a 50,000-change draft', () => {
     f = draftFixture();
     seedListings(f.t, 50_000);
     const { id } = f.drafts.create('big');
-    expect(f.drafts.bulk(id, 'listings', { filter: {} }, { op: 'multiply', percent: 95, rounding: 'down' }).changed).toBe(50_000);
+    expect(f.bulk(id, 'listings', { filter: {} }, { op: 'multiply', percent: 95, rounding: 'down' }).changed).toBe(50_000);
     const started = performance.now();
     const r = f.drafts.review(id);
+    const page = f.drafts.reviewPage(id, { show: 'open', offset: 49_900, limit: 100 });
     const elapsed = performance.now() - started;
-    expect(r.totalRows).toBe(50_000);
+    expect(page.total).toBe(50_000);
+    expect(page.rows).toHaveLength(100);
     expect(r.requestsPerEndpoint).toEqual({ edit_listing: 500 });
     // 500 edits at 5/min: (100 − 1) minutes.
     expect(r.etaMs).toBe(99 * 60_000);

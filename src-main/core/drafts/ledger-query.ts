@@ -1,0 +1,232 @@
+import {
+  BUY_ORDER_COLUMNS, LISTING_COLUMNS, type LedgerColumn, type LedgerDomain, type LedgerFilter, type LedgerRowView,
+  type LedgerSelection, type LedgerSort,
+} from '../../../src-shared/ledger.ts';
+import { isSettled } from './change.ts';
+import type { LedgerView } from './ledger-view.ts';
+import {
+  buyOrderChanged, buyOrderSource, buyOrderView, draftLayer, isLedgerBuyOrder, isLedgerListing, listingChanged,
+  listingSource, listingView, type BuyOrderSource, type DraftLayer, type ListingSource,
+} from './ledger-rows.ts';
+import type { WorkingSet } from './working-set.ts';
+import { DomainError } from '../errors.ts';
+
+/**
+ * Filter, sort and page a ledger table with the draft laid over it, in main,
+ * where the rows are. Sorting and filtering read a row's own values (see
+ * ledger-rows.ts), so the order of the ledger's rows depends only on the
+ * ledger: it is sorted once per ledger version and column, and a draft edit
+ * costs a merge of the draft's created rows at most, never a re-sort.
+ */
+
+export interface LedgerPageResult {
+  readonly total: number;
+  readonly all: number;
+  readonly changed: number;
+  readonly rows: LedgerRowView[];
+}
+
+export interface LedgerQueries {
+  /** One page of a table with the draft `ws` (or none) laid over the ledger. */
+  page(ws: WorkingSet | null, domain: LedgerDomain, filter: LedgerFilter, sort: LedgerSort | null, offset: number, limit: number): LedgerPageResult;
+  /** The keys a selection names, in table order for a filter; unknown keys are kept (the caller reports them). */
+  keys(ws: WorkingSet | null, domain: LedgerDomain, selection: LedgerSelection): string[];
+}
+
+export interface LedgerQueryDeps {
+  ledger(): LedgerView;
+  /** Bumped on every change of a draft: cached results laid over it depend on it. */
+  draftVersion(draftId: string): number;
+  now(): number;
+  /** The item name of a SKU, lower-cased, for text search; undefined when unknown. */
+  searchName?: (sku: string) => string | undefined;
+}
+
+type Source = ListingSource | BuyOrderSource;
+type SortValue = string | number;
+
+export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
+  /** Ledger keys sorted by a column, per ledger version. */
+  const sortedLedger = new Map<string, { version: number; keys: string[] }>();
+  /** The last filtered list per domain: typing narrows the same query again and again. */
+  const lastFiltered = new Map<LedgerDomain, { id: string; keys: string[]; changed: number }>();
+
+  function sources(domain: LedgerDomain, ledger: LedgerView): ReadonlyMap<string, Source> {
+    return domain === 'listings' ? ledger.listings : ledger.buyOrders;
+  }
+
+  function sourceOf(domain: LedgerDomain, key: string, ledger: LedgerView, ws: WorkingSet | null): Source | undefined {
+    return domain === 'listings' ? listingSource(key, ledger, ws) : buyOrderSource(key, ledger, ws);
+  }
+
+  /** Keys of rows the draft creates that the ledger does not hold. */
+  function createdKeys(domain: LedgerDomain, ledger: LedgerView, ws: WorkingSet | null): string[] {
+    if (!ws) return [];
+    const kind = domain === 'listings' ? 'listing.create' : 'buyOrder.create';
+    const held = sources(domain, ledger);
+    const out: string[] = [];
+    for (const [key, e] of ws.entries.slot(domain === 'listings' ? 'L' : 'B')) {
+      if (e.change.kind === kind && !isSettled(e.status) && !held.has(key)) out.push(key);
+    }
+    return out;
+  }
+
+  function checkColumn(domain: LedgerDomain, column: LedgerColumn): void {
+    const allowed = domain === 'listings' ? LISTING_COLUMNS : BUY_ORDER_COLUMNS;
+    if (!allowed.includes(column)) {
+      throw new DomainError('invalid', `${domain === 'listings' ? 'Listings' : 'Buy orders'} cannot be sorted by ${column}.`);
+    }
+  }
+
+  function orderedKeys(domain: LedgerDomain, sort: LedgerSort | null, ledger: LedgerView, ws: WorkingSet | null): string[] {
+    const created = createdKeys(domain, ledger, ws);
+    const src = (k: string) => sourceOf(domain, k, ledger, ws) as Source;
+    if (sort === null) {
+      // What the trader is working on first, in asset ID order so rows stay put; then the ledger.
+      created.sort(domain === 'listings' ? byAssetId : undefined);
+      return created.length === 0 ? [...sources(domain, ledger).keys()] : [...created, ...sources(domain, ledger).keys()];
+    }
+    checkColumn(domain, sort.column);
+    const value = sortValue(domain, sort.column, deps.searchName);
+    const id = `${domain}|${sort.column}|${sort.dir}`;
+    let cached = sortedLedger.get(id);
+    if (!cached || cached.version !== ledger.version) {
+      cached = { version: ledger.version, keys: sortKeys([...sources(domain, ledger).keys()], (k) => value(src(k)), sort.dir) };
+      sortedLedger.set(id, cached);
+    }
+    if (created.length === 0) return cached.keys;
+    return mergeSorted(cached.keys, sortKeys(created, (k) => value(src(k)), sort.dir), (k) => value(src(k)), sort.dir);
+  }
+
+  function filtered(ws: WorkingSet | null, domain: LedgerDomain, filter: LedgerFilter, sort: LedgerSort | null): { keys: string[]; changed: number } {
+    const ledger = deps.ledger();
+    const id = JSON.stringify([ledger.version, ws?.draftId ?? null, ws ? deps.draftVersion(ws.draftId) : 0, filter, sort]);
+    const last = lastFiltered.get(domain);
+    if (last?.id === id) return last;
+    const layer = draftLayer(ws);
+    const match = matcher(domain, filter, deps.searchName);
+    const isChanged = domain === 'listings'
+      ? (k: string, s: Source) => listingChanged(k, s as ListingSource, layer)
+      : (k: string, s: Source) => buyOrderChanged(k, s as BuyOrderSource, layer);
+    const keys: string[] = [];
+    let changed = 0;
+    for (const key of orderedKeys(domain, sort, ledger, ws)) {
+      const s = sourceOf(domain, key, ledger, ws);
+      if (s === undefined || !match(key, s)) continue;
+      const c = isChanged(key, s);
+      if (filter.changedOnly && !c) continue;
+      keys.push(key);
+      if (c) changed += 1;
+    }
+    const result = { id, keys, changed };
+    lastFiltered.set(domain, result);
+    return result;
+  }
+
+  return {
+    page(ws, domain, filter, sort, offset, limit) {
+      const { keys, changed } = filtered(ws, domain, filter, sort);
+      const ledger = deps.ledger();
+      const layer: DraftLayer = draftLayer(ws);
+      const now = deps.now();
+      const rows: LedgerRowView[] = [];
+      for (const key of keys.slice(offset, offset + limit)) {
+        const s = sourceOf(domain, key, ledger, ws);
+        if (s === undefined) continue;
+        rows.push(domain === 'listings'
+          ? listingView(key, s as ListingSource, layer, now)
+          : buyOrderView(key, s as BuyOrderSource, layer, now));
+      }
+      const all = sources(domain, ledger).size + createdKeys(domain, ledger, ws).length;
+      return { total: keys.length, all, changed, rows };
+    },
+    keys(ws, domain, selection) {
+      if ('ids' in selection) return [...new Set(selection.ids)];
+      const except = new Set(selection.except ?? []);
+      const { keys } = filtered(ws, domain, selection.filter, null);
+      return except.size === 0 ? keys : keys.filter((k) => !except.has(k));
+    },
+  };
+}
+
+/** Whether a row's own values match the filter; built once per query so the row loop does no parsing. */
+export function matcher(domain: LedgerDomain, f: LedgerFilter, searchName?: (sku: string) => string | undefined): (key: string, s: Source) => boolean {
+  const text = f.text?.trim().toLowerCase() || undefined;
+  const note = f.note?.trim().toLowerCase() || undefined;
+  const sku = f.sku?.trim() || undefined;
+  const account = f.account || undefined;
+  return (key, s) => {
+    if (sku !== undefined && s.sku !== sku) return false;
+    if (account !== undefined && s.account !== account) return false;
+    if (f.minPrice !== undefined && s.price < f.minPrice) return false;
+    if (f.maxPrice !== undefined && s.price > f.maxPrice) return false;
+    if (domain === 'listings') {
+      if (f.promoted !== undefined && (s as ListingSource).promoted !== f.promoted) return false;
+    } else if (f.active !== undefined && (isLedgerBuyOrder(s as BuyOrderSource) ? (s as { active: 0 | 1 }).active : 1) !== f.active) {
+      return false;
+    }
+    const rowNote = (s.user_note ?? '').toLowerCase();
+    if (note !== undefined && !rowNote.includes(note)) return false;
+    if (text !== undefined) {
+      const rowSku = (s.sku ?? '').toLowerCase();
+      const listingId = domain === 'listings' && isLedgerListing(s as ListingSource) ? ((s as { listing_id: string | null }).listing_id ?? '') : '';
+      const name = searchName && s.sku ? searchName(s.sku) : undefined;
+      return rowSku.includes(text) || rowNote.includes(text) || key.includes(text)
+        || listingId.toLowerCase().includes(text) || (name !== undefined && name.includes(text));
+    }
+    return true;
+  };
+}
+
+/** The value a column sorts by, from a row's own values. */
+function sortValue(domain: LedgerDomain, column: LedgerColumn, searchName?: (sku: string) => string | undefined): (s: Source) => SortValue {
+  switch (column) {
+    case 'name': return (s) => (s.sku ? (searchName?.(s.sku) ?? s.sku.toLowerCase()) : '');
+    case 'asset': return (s) => ('asset_id' in s ? s.asset_id.padStart(20, '0') : '');
+    case 'price': return (s) => s.price;
+    case 'promoted': return (s) => ('promoted' in s ? s.promoted : 0);
+    case 'note': return (s) => (s.user_note ?? '').toLowerCase();
+    case 'account': return (s) => s.account;
+    case 'state': return (s) => (domain === 'listings' && isLedgerListing(s as ListingSource) ? (s as { state: string }).state : 'new');
+    case 'quantity': return (s) => ('quantity' in s ? s.quantity : 0);
+    case 'active': return (s) => (isLedgerBuyOrder(s as BuyOrderSource) ? (s as { active: number }).active : 1);
+    case 'filled': return (s) => (isLedgerBuyOrder(s as BuyOrderSource) ? (s as { fills_seen: number }).fills_seen : 0);
+  }
+}
+
+/** Stable sort of keys by a value computed once per key. */
+function sortKeys(keys: string[], value: (key: string) => SortValue, dir: 'asc' | 'desc'): string[] {
+  const values = keys.map(value);
+  const order = keys.map((_, i) => i);
+  const sign = dir === 'asc' ? 1 : -1;
+  order.sort((a, b) => {
+    const va = values[a] as SortValue;
+    const vb = values[b] as SortValue;
+    return va < vb ? -sign : va > vb ? sign : a - b;
+  });
+  return order.map((i) => keys[i] as string);
+}
+
+/** Merges two sorted key lists (the ledger's and the draft's creates, creates first among equals). */
+function mergeSorted(ledger: readonly string[], created: readonly string[], value: (key: string) => SortValue, dir: 'asc' | 'desc'): string[] {
+  const out: string[] = [];
+  const before = (a: SortValue, b: SortValue) => (dir === 'asc' ? a <= b : a >= b);
+  let i = 0;
+  let j = 0;
+  let next = j < created.length ? value(created[j] as string) : undefined;
+  while (i < ledger.length || j < created.length) {
+    if (j < created.length && (i >= ledger.length || before(next as SortValue, value(ledger[i] as string)))) {
+      out.push(created[j] as string);
+      j += 1;
+      next = j < created.length ? value(created[j] as string) : undefined;
+    } else {
+      out.push(ledger[i] as string);
+      i += 1;
+    }
+  }
+  return out;
+}
+
+function byAssetId(a: string, b: string): number {
+  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+}

@@ -1,0 +1,38 @@
+import type { AddChangesResult, BulkOutcome, ChangeRow } from '../../../src-shared/contract.ts';
+import type { AddChangesResult as CoreAddChanges, BulkResult } from '../../core/drafts/draft-service.ts';
+import type { ReviewRow } from '../../core/drafts/review.ts';
+
+/**
+ * Results of draft edits as the renderer is shown them, bounded whatever the
+ * input: a refusal of 50,000 rows names the first few and counts the rest.
+ */
+const ERRORS_SHOWN = 100;
+const GROUPS_SHOWN = 50;
+
+export const bulkOutcomeView = (r: BulkResult): BulkOutcome => ({
+  changed: r.changed,
+  matched: r.matched,
+  skipped: r.skipped.slice(0, GROUPS_SHOWN).map((s) => ({ reason: s.reason, count: s.count, sample: [...s.sample] })),
+  refused: r.refused.slice(0, GROUPS_SHOWN).map((s) => ({ reason: s.reason, count: s.count, sample: [...s.sample] })),
+  samples: r.samples.map((s) => ({ ...s })),
+  minAfter: r.minAfter,
+  maxAfter: r.maxAfter,
+});
+
+export const addChangesView = (r: CoreAddChanges & { draftId: string }): AddChangesResult => ({
+  draftId: r.draftId,
+  added: r.added,
+  errors: r.errors.slice(0, ERRORS_SHOWN).map((e) => ({ index: e.index, target: e.target, field: e.field, message: e.message })),
+  errorCount: r.errors.length,
+});
+
+export const changeRowView = (row: ReviewRow): ChangeRow => ({
+  changeId: row.changeId,
+  kind: row.kind,
+  target: row.target,
+  account: row.account,
+  status: row.status,
+  error: row.error?.message ?? null,
+  fields: row.fields.map((f) => ({ ...f })),
+  note: row.note,
+});

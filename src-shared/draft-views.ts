@@ -1,0 +1,157 @@
+import { z } from 'zod';
+import { changeInput, changeStatus, resolutionChoice } from './drafts.ts';
+import { errorView } from './errors.ts';
+import { ledgerDomain, stamp } from './ledger.ts';
+
+/**
+ * The view models of drafts, their review and their apply: summaries, pages
+ * of changes, bulk results and the apply job, each stamped with the state of
+ * main it was read from. A draft never crosses whole: the review is a summary
+ * plus pages of rows.
+ */
+
+export const draftSummary = z.object({
+  id: z.string(),
+  name: z.string(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  /** Changes still to apply or resolve. */
+  changeCount: z.number().int(),
+  failedCount: z.number().int(),
+  unknownCount: z.number().int(),
+  doneCount: z.number().int(),
+});
+
+/** Every draft, and the one edits go into (main keeps which). */
+export const draftsView = z.object({ stamp, currentId: z.string().nullable(), drafts: z.array(draftSummary) });
+
+/** Rows a bulk edit or a delete left out (or refused), by reason: a count and a few keys. */
+export const rowsByReason = z.object({ reason: z.string(), count: z.number().int(), sample: z.array(z.string()) });
+
+export const bulkOutcome = z.object({
+  /** The draft the edit went into; absent for a preview. */
+  draftId: z.string().optional(),
+  /** Rows whose value changes. */
+  changed: z.number().int(),
+  /** Rows of the selection that can take the edit. */
+  matched: z.number().int(),
+  /** Left out, with why: the edit goes on without them. */
+  skipped: z.array(rowsByReason).max(50),
+  /** Rows whose result would be invalid: non-empty means nothing changed. */
+  refused: z.array(rowsByReason).max(50),
+  /** The first few price changes, before → after. */
+  samples: z.array(z.object({ key: z.string(), before: z.number().int(), after: z.number().int() })).max(10),
+  minAfter: z.number().int().nullable(),
+  maxAfter: z.number().int().nullable(),
+});
+
+export const addChangesResult = z.object({
+  draftId: z.string(),
+  added: z.number().int(),
+  /** The first refusals, each naming the input (index), the row and the field; `errorCount` counts them all. */
+  errors: z.array(z.object({ index: z.number().int(), target: z.string(), field: z.string(), message: z.string() })).max(100),
+  errorCount: z.number().int(),
+});
+
+export const changeInputs = z.array(changeInput).max(100_000);
+
+/** What a delete-all would do, said before the trader confirms it. */
+export const deleteAllImpact = z.object({
+  domain: ledgerDomain,
+  /** Rows of the ledger it removes (the main account's). */
+  removes: z.number().int(),
+  /** Pending edits and deletes of those rows that it replaces: they leave the draft. */
+  replacesChanges: z.number().int(),
+  /** Creates in the draft: they stay, and run after the delete-all. */
+  keepsCreates: z.number().int(),
+});
+
+const fieldDiff = z.object({ field: z.string(), before: z.union([z.string(), z.number(), z.null()]), after: z.union([z.string(), z.number(), z.null()]) });
+
+/** One change of a draft as the review shows it: before → after, and where it stands. */
+export const changeRow = z.object({
+  /** The change's key in its draft (what removing it names). */
+  changeId: z.string(),
+  kind: z.string(),
+  /** Asset ID, SKU, or "all" for a delete-all. */
+  target: z.string(),
+  account: z.string().nullable(),
+  status: changeStatus,
+  error: z.string().nullable(),
+  fields: z.array(fieldDiff),
+  /** Something to know before applying (a quantity the balance may cut, what a delete-all removes and replaces). */
+  note: z.string().nullable(),
+});
+
+/** The summary of a draft's review; its rows come by page. */
+export const draftReview = z.object({
+  stamp,
+  draftId: z.string(),
+  /** Changes by kind, open ones only (what the next apply sends or settles). */
+  openByKind: z.record(z.string(), z.number().int()),
+  byStatus: z.record(z.string(), z.number().int()),
+  requestsPerEndpoint: z.record(z.string(), z.number().int()),
+  etaMs: z.number().nonnegative(),
+  /** What the delete-alls would remove, counted from the ledger. */
+  removes: z.object({ listings: z.number().int(), buyOrders: z.number().int() }),
+});
+
+export const draftPageQuery = z.strictObject({
+  draftId: z.string().min(1).max(100),
+  /** Only these kinds (e.g. `listing.edit`); all when absent. */
+  kind: z.string().max(40).optional(),
+  /** `open`: what is still to send or resolve (the default); `failed`: refused ones; `all`: history too. */
+  show: z.enum(['open', 'failed', 'unknown', 'all']).default('open'),
+  offset: z.number().int().min(0).max(10_000_000).default(0),
+  limit: z.number().int().min(1).max(500).default(100),
+});
+
+export const draftPage = z.object({
+  stamp,
+  draftId: z.string(),
+  offset: z.number().int(),
+  total: z.number().int(),
+  rows: z.array(changeRow),
+});
+
+export const applyJob = z.object({
+  jobId: z.string(),
+  draftId: z.string(),
+  state: z.enum(['running', 'paused', 'cancelling', 'done', 'cancelled', 'stopped']),
+  itemsTotal: z.number().int(),
+  itemsDone: z.number().int(),
+  itemsFailed: z.number().int(),
+  itemsUnknown: z.number().int(),
+  itemsLeft: z.number().int(),
+  requestsSent: z.number().int(),
+  etaMs: z.number().nullable(),
+  startedAt: z.number(),
+  stopReason: errorView.optional(),
+});
+
+/** The apply job main holds: the running one, or the last one of a draft that still exists. */
+export const applyState = z.object({ stamp, job: applyJob.nullable() });
+
+export const unknownOutcome = z.object({
+  /** The journaled batch. */
+  id: z.string(),
+  draftId: z.string(),
+  endpoint: z.string(),
+  sentAt: z.number().nullable(),
+  reason: z.string(),
+  itemCount: z.number().int(),
+  /** The first items (asset ID or SKU and what was sent); `itemCount` counts them all. */
+  items: z.array(z.object({ target: z.string(), change: z.record(z.string(), z.unknown()) })).max(20),
+  /** The resolutions that make sense for this endpoint, worded by main; `safe` ones never duplicate or lose a change. */
+  choices: z.array(z.object({ id: resolutionChoice, label: z.string(), safe: z.boolean(), explanation: z.string() })),
+});
+export const unknownOutcomesView = z.object({ stamp, outcomes: z.array(unknownOutcome) });
+
+export const csvPreview = z.object({
+  token: z.string(),
+  kind: z.enum(['listings', 'buyOrders', 'draft']),
+  validCount: z.number().int(),
+  /** The first refused lines; `errorCount` counts them all. */
+  errors: z.array(z.object({ line: z.number().int(), reason: z.string() })).max(200),
+  errorCount: z.number().int(),
+});

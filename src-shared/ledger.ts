@@ -1,0 +1,143 @@
+import { z } from 'zod';
+import { flag01 } from './fields.ts';
+
+/**
+ * The ledger as the screens ask for it: main lays the current draft over the
+ * ledger, filters, sorts and pages it, and answers one viewport at a time.
+ * Selections name rows as main understands them ("these keys", or "all that
+ * match this filter, minus these keys"), so selecting 50,000 rows crosses the
+ * bridge as a few bytes and every bulk edit is computed where the data is.
+ */
+
+export const ledgerDomain = z.enum(['listings', 'buyOrders']);
+export type LedgerDomain = z.infer<typeof ledgerDomain>;
+
+/** A row's key: the asset ID of a listing, the SKU of a buy order. */
+const rowKey = z.string().min(1).max(200);
+
+/**
+ * What the tables filter by. Values are the row's own (the ledger's, or the
+ * create's for a row the draft creates), never the draft's pending ones, so a
+ * row does not jump out of view while the trader reprices it, and "all that
+ * match" means the rows on screen.
+ */
+export const ledgerFilter = z.strictObject({
+  /** Case-insensitive, in SKU, item name, asset ID, listing ID or note. */
+  text: z.string().max(200).optional(),
+  /** Exact SKU. */
+  sku: z.string().max(200).optional(),
+  minPrice: z.number().int().optional(),
+  maxPrice: z.number().int().optional(),
+  account: z.string().max(20).optional(),
+  /** Listings only. */
+  promoted: flag01.optional(),
+  /** Buy orders only. */
+  active: flag01.optional(),
+  /** Case-insensitive, in the note only. */
+  note: z.string().max(200).optional(),
+  /** Only rows the current draft changes. */
+  changedOnly: z.boolean().optional(),
+});
+export type LedgerFilter = z.infer<typeof ledgerFilter>;
+
+/** Rows by key, or every row matching a filter minus some keys (select all, then untick a few). */
+export const ledgerSelection = z.union([
+  z.strictObject({ ids: z.array(rowKey).max(200_000) }),
+  z.strictObject({ filter: ledgerFilter, except: z.array(rowKey).max(200_000).optional() }),
+]);
+export type LedgerSelection = z.infer<typeof ledgerSelection>;
+
+/** The columns a table can be sorted by; each domain has its own (checked by main). */
+export const ledgerColumn = z.enum(['name', 'asset', 'price', 'promoted', 'note', 'account', 'state', 'quantity', 'active', 'filled']);
+export type LedgerColumn = z.infer<typeof ledgerColumn>;
+export const LISTING_COLUMNS: readonly LedgerColumn[] = ['name', 'asset', 'price', 'promoted', 'note', 'account', 'state'];
+export const BUY_ORDER_COLUMNS: readonly LedgerColumn[] = ['name', 'price', 'quantity', 'active', 'filled', 'note', 'account'];
+
+export const ledgerSort = z.strictObject({ column: ledgerColumn, dir: z.enum(['asc', 'desc']) });
+export type LedgerSort = z.infer<typeof ledgerSort>;
+
+/** One viewport of a ledger table. */
+export const ledgerQuery = z.strictObject({
+  domain: ledgerDomain,
+  filter: ledgerFilter.default({}),
+  sort: ledgerSort.nullable().default(null),
+  offset: z.number().int().min(0).max(10_000_000).default(0),
+  limit: z.number().int().min(1).max(500).default(100),
+});
+export type LedgerQuery = z.input<typeof ledgerQuery>;
+
+/** What the draft does to a row, as every table shows it. */
+const draftSide = {
+  key: z.string(),
+  change: z.enum(['create', 'edit', 'delete']).nullable(),
+  /** A delete-all in the draft takes this row (shown as going, with the delete-all as its reason). */
+  removedByDeleteAll: z.boolean(),
+  /** Where the row's change stands; null without one. */
+  status: z.enum(['pending', 'sending', 'failed', 'unknown']).nullable(),
+  /** Why the last apply of the change failed, or why its outcome is unknown. */
+  problem: z.string().nullable(),
+  /** Why bulk edits leave this row out (listing ID unknown, being applied); null when they can change it. */
+  blocked: z.string().nullable(),
+  updatedAt: z.number(),
+};
+
+export const listingRowView = z.object({
+  domain: z.literal('listings'),
+  ...draftSide,
+  asset_id: z.string(),
+  /** Null when a create's response was lost and it was marked done: the listing cannot be edited. */
+  listing_id: z.string().nullable(),
+  sku: z.string(),
+  account: z.string(),
+  /** active, id_unknown, or another ledger state. */
+  state: z.string(),
+  price: z.number().int(),
+  promoted: flag01,
+  user_note: z.string(),
+  /** The draft's new values where they differ; null when the draft does not edit the row. */
+  pending: z.object({ price: z.number().int().optional(), promoted: flag01.optional(), user_note: z.string().optional() }).nullable(),
+});
+export type ListingRowView = z.infer<typeof listingRowView>;
+
+export const buyOrderRowView = z.object({
+  domain: z.literal('buyOrders'),
+  ...draftSide,
+  sku: z.string(),
+  account: z.string(),
+  price: z.number().int(),
+  quantity: z.number().int(),
+  active: flag01,
+  filled: z.number().int(),
+  /** Created without knowing the balance: the service may have cut the quantity. */
+  quantityMayBeCut: z.boolean(),
+  user_note: z.string(),
+  pending: z.object({
+    price: z.number().int().optional(), quantity: z.number().int().optional(), active: flag01.optional(), user_note: z.string().optional(),
+  }).nullable(),
+});
+export type BuyOrderRowView = z.infer<typeof buyOrderRowView>;
+
+export const ledgerRowView = z.discriminatedUnion('domain', [listingRowView, buyOrderRowView]);
+export type LedgerRowView = z.infer<typeof ledgerRowView>;
+
+/**
+ * Which state of main a reply was computed from. Every area main owns has
+ * one; a screen drops a reply older than what it already shows.
+ */
+export const stamp = z.number().int().nonnegative();
+
+export const ledgerPage = z.object({
+  domain: ledgerDomain,
+  /** The draft laid over the ledger (main's current draft); null when there is none. */
+  draftId: z.string().nullable(),
+  stamps: z.object({ ledger: stamp, drafts: stamp }),
+  offset: z.number().int(),
+  /** Rows matching the filter. */
+  total: z.number().int(),
+  /** Rows in the table without a filter. */
+  all: z.number().int(),
+  /** Rows the draft changes, among those matching. */
+  changed: z.number().int(),
+  rows: z.array(ledgerRowView),
+});
+export type LedgerPage = z.infer<typeof ledgerPage>;

@@ -1,0 +1,135 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { scaledClock } from '../../../src-main/core/clock.ts';
+import { createDesk, type Desk } from '../../../src-main/core/desk/desk.ts';
+import { createRepos, openStore } from '../../../src-main/core/store/index.ts';
+import { startSandbox, type Sandbox } from '../../../src-main/sandbox/index.ts';
+import { memoryKeychain } from '../../support/memory-keychain.ts';
+
+/**
+ * Settings apply live, and a change of service opens the new workspace before
+ * the old one closes, keeping the old one when the new one cannot open.
+ */
+const opened: Array<{ close(): Promise<void> }> = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const o of opened.splice(0).reverse()) await o.close();
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'desk-settings-'));
+  dirs.push(dir);
+  return dir;
+}
+
+async function until<T>(read: () => T | undefined | null | false, what: string, ms = 8_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = read();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function liveDesk(dataDir = tempDir()): Promise<{ d: Desk; service: Sandbox; dataDir: string }> {
+  const clock = scaledClock(30);
+  const service = await startSandbox({ clock, seed: 21 });
+  opened.push(service);
+  const d = await createDesk({ dataDir, clock, secrets: memoryKeychain(), version: 't', initialSettings: { mode: 'live', serviceUrl: service.url } });
+  opened.push(d);
+  await d.keys.set(service.apiKey);
+  // Settled: the accounts are read and the last beat covered the linked ones (no beat left in flight).
+  const ws = d.workspace();
+  await until(() => {
+    const hb = ws.heartbeat.state;
+    return ws.accounts.snapshot().main !== null && hb.status === 'active' && hb.nextBeatAt !== null
+      && hb.accounts.length === ws.accounts.automatedLinked().length;
+  }, 'first beat covering the linked accounts');
+  await ws.trades.checkNow();
+  return { d, service, dataDir };
+}
+
+describe('settings that apply live', () => {
+  it('changing the heartbeat interval, poll interval or young-account age keeps the trades and sends nothing', async () => {
+    const { d, service } = await liveDesk();
+    const ws = d.workspace();
+    const trades = ws.trades.trades().length;
+    expect(trades).toBeGreaterThan(0);
+    const before = service.log.counters.requests;
+    const planned = ws.heartbeat.state.nextBeatAt ?? 0;
+    await d.updateSettings({ heartbeatIntervalMinutes: 7, tradePollSeconds: 120, youngAccountDays: 0 });
+    expect(d.workspace()).toBe(ws);
+    expect(ws.trades.trades()).toHaveLength(trades);
+    // No one is younger than 0 days: the flags were recomputed from the trades on hand.
+    expect(ws.trades.trades().every((t) => !t.youngPartner)).toBe(true);
+    // The next beat moved later, planned from the last one (7 min, or the 3 minutes' margin before expiry, if sooner).
+    expect((ws.heartbeat.state.nextBeatAt ?? 0) - planned).toBeGreaterThan(60_000);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(service.log.counters.requests).toBe(before);
+    expect(service.log.counters.count429).toBe(0);
+  });
+});
+
+describe('changing the service', () => {
+  it('refuses a live URL that is not https (or loopback http) before anything changes', async () => {
+    const { d } = await liveDesk();
+    const ws = d.workspace();
+    await expect(d.updateSettings({ serviceUrl: 'http://market.example' })).rejects.toMatchObject({
+      kind: 'invalid', message: expect.stringMatching(/must use https/),
+    });
+    await expect(d.updateSettings({ serviceUrl: 'not a url' })).rejects.toMatchObject({ kind: 'invalid' });
+    expect(d.workspace()).toBe(ws);
+    expect(d.settings.get().serviceUrl).toBe(ws.baseUrl);
+    expect(d.status().serviceProblem).toBeNull();
+  });
+
+  it('keeps the working workspace when the new one cannot open, and says why', async () => {
+    const { d } = await liveDesk();
+    const ws = d.workspace();
+    const draft = ws.drafts.create('kept');
+    // This desk was built without a simulator, so sandbox mode cannot open.
+    await expect(d.updateSettings({ mode: 'sandbox' })).rejects.toMatchObject({ kind: 'conflict', message: expect.stringMatching(/stays on the live service/) });
+    expect(d.workspace()).toBe(ws);
+    expect(d.settings.get().mode).toBe('live');
+    expect(d.status().serviceProblem).toMatch(/Could not switch to sandbox mode/);
+    // Still working: the store is open, the draft is there, the heartbeat runs.
+    expect(ws.drafts.list().map((x) => x.id)).toContain(draft.id);
+    expect(ws.heartbeat.state.status).toBe('active');
+  });
+
+  it('opens an unreachable https service, and the desk keeps working offline', async () => {
+    const { d } = await liveDesk();
+    const old = d.workspace();
+    old.drafts.create('offline work');
+    await d.updateSettings({ serviceUrl: 'https://127.0.0.1:9' });
+    const ws = d.workspace();
+    expect(ws).not.toBe(old);
+    expect(ws.baseUrl).toBe('https://127.0.0.1:9');
+    // Same live ledger file: the draft made against the other URL is there.
+    expect(ws.drafts.list().map((x) => x.name)).toContain('offline work');
+    expect(ws.tables.page('listings', {}, null, 0, 10).total).toBe(0);
+  });
+
+  it('still starts with a saved URL it cannot use, and says so', async () => {
+    const dataDir = tempDir();
+    // As an older version could have left it: a plain-http live URL in the profile.
+    const home = openStore(join(dataDir, 'default.sqlite'));
+    createRepos(home).settings.set('app.settings', { mode: 'live', serviceUrl: 'http://market.example' });
+    home.close();
+    const d = await createDesk({ dataDir, secrets: memoryKeychain(), version: 't' });
+    opened.push(d);
+    expect(d.status()).toMatchObject({ mode: 'live', serviceProblem: expect.stringMatching(/must use https/) });
+    // Drafts and the ledger work; a request says what is wrong instead of leaving.
+    d.workspace().drafts.create('still here');
+    await expect(d.workspace().trades.refreshBalance()).rejects.toMatchObject({ kind: 'invalid', message: expect.stringMatching(/must use https/) });
+    // Fixing the URL clears the problem.
+    const service = await startSandbox({ seed: 22 });
+    opened.push(service);
+    await d.updateSettings({ serviceUrl: service.url });
+    expect(d.status().serviceProblem).toBeNull();
+  });
+});

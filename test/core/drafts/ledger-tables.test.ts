@@ -1,0 +1,135 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLedgerTables, type LedgerTables } from '../../../src-main/core/drafts/ledger-tables.ts';
+import { ledgerPage } from '../../../src-shared/ledger.ts';
+import { draftFixture, ledgerListing, MAIN, seedListings, type DraftFixture } from './fixtures.ts';
+
+let f: DraftFixture;
+afterEach(() => f.dispose());
+
+function setup(rows = 0): LedgerTables {
+  f = draftFixture();
+  if (rows > 0) seedListings(f.t, rows);
+  return createLedgerTables({ drafts: f.drafts, now: () => f.t.store.clock.now() });
+}
+
+const keysOf = (t: LedgerTables, ...args: Parameters<LedgerTables['page']>) => t.page(...args).rows.map((r) => r.key);
+
+describe('ledger tables: the draft laid over the ledger, one page at a time', () => {
+  it('answers a viewport with totals, and lays the current draft over it', () => {
+    const t = setup(50_000);
+    const empty = t.page('listings', {}, null, 0, 3);
+    expect(empty).toMatchObject({ total: 50_000, all: 50_000, changed: 0, draftId: null });
+    expect(empty.rows.map((r) => r.key)).toEqual(['1000000', '1000001', '1000002']);
+
+    const { id } = f.drafts.create('d');
+    f.drafts.addChanges(id, [
+      { kind: 'listing.edit', asset_id: '1000001', price: 4321 },
+      { kind: 'listing.delete', asset_id: '1000002' },
+      { kind: 'listing.create', asset_id: '77', price: 900, promoted: 1, sku: '5021;6' },
+    ]);
+    const page = t.page('listings', {}, null, 0, 4);
+    expect(page).toMatchObject({ total: 50_001, all: 50_001, changed: 3, draftId: id });
+    // What the draft creates comes first; then the ledger in its order.
+    expect(page.rows.map((r) => [r.key, r.change, r.pending])).toEqual([
+      ['77', 'create', null],
+      ['1000000', null, null],
+      ['1000001', 'edit', { price: 4321 }],
+      ['1000002', 'delete', null],
+    ]);
+    // One viewport of a 50,000-row table is small enough to cross the bridge at every scroll.
+    const viewport = t.page('listings', {}, null, 25_000, 100);
+    expect(JSON.stringify(viewport).length).toBeLessThan(64 * 1024);
+    expect(ledgerPage.safeParse({ ...viewport, domain: 'listings', stamps: { ledger: 1, drafts: 1 }, offset: 25_000 }).success).toBe(true);
+  });
+
+  it('sorts by the row values, keeps rows put while they are repriced, and places created rows in order', () => {
+    const t = setup(100);
+    const { id } = f.drafts.create('d');
+    const cheapest = keysOf(t, 'listings', {}, { column: 'price', dir: 'asc' }, 0, 3);
+    expect(cheapest).toEqual(['1000000', '1000001', '1000002']);
+    // Repricing the cheapest row does not move it: the table sorts and filters by the ledger's value.
+    f.drafts.addChanges(id, [{ kind: 'listing.edit', asset_id: '1000000', price: 99_999 }]);
+    expect(keysOf(t, 'listings', {}, { column: 'price', dir: 'asc' }, 0, 1)).toEqual(['1000000']);
+    // A created row sorts by its own price, among the ledger's.
+    f.drafts.addChanges(id, [{ kind: 'listing.create', asset_id: '55', price: 101, promoted: 0 }]);
+    expect(keysOf(t, 'listings', {}, { column: 'price', dir: 'asc' }, 0, 3)).toEqual(['1000000', '55', '1000001']);
+    expect(keysOf(t, 'listings', {}, { column: 'price', dir: 'desc' }, 0, 1)).toEqual(['1000099']);
+    expect(() => t.page('listings', {}, { column: 'filled', dir: 'asc' }, 0, 1)).toThrow(/cannot be sorted by filled/);
+  });
+
+  it('filters by text in asset ID, listing ID, SKU and note, by ranges and flags, and by "changed only"', () => {
+    const t = setup(1_000);
+    expect(t.page('listings', { text: 'L1000042' }, null, 0, 10).rows.map((r) => r.key)).toEqual(['1000042']);
+    expect(t.page('listings', { text: 'FAST' }, null, 0, 10).total).toBe(143);
+    expect(t.page('listings', { sku: '5001;6', maxPrice: 200 }, null, 0, 100).rows.every((r) => r.sku === '5001;6' && r.price <= 200)).toBe(true);
+    expect(t.page('listings', { promoted: 1 }, null, 0, 1).total).toBe(334);
+    const { id } = f.drafts.create('d');
+    f.drafts.addChanges(id, [{ kind: 'listing.edit', asset_id: '1000005', promoted: 1 }]);
+    expect(t.page('listings', { changedOnly: true }, null, 0, 10).rows.map((r) => r.key)).toEqual(['1000005']);
+  });
+
+  it('resolves "all that match, minus these" in main: a select-all of 50,000 rows is a few bytes', () => {
+    const t = setup(50_000);
+    const selection = { filter: { sku: '5003;6' }, except: ['1000003'] };
+    expect(JSON.stringify(selection).length).toBeLessThan(100);
+    const r = t.bulk('listings', selection, { op: 'setPrice', cents: 4242 });
+    expect(r.changed).toBe(999);
+    expect(f.drafts.entries(r.draftId).some((e) => e.target === 'L:1000003')).toBe(false);
+    expect(t.page('listings', { changedOnly: true }, null, 0, 1).total).toBe(999);
+  });
+
+  it('edits into the current draft, making one when there is none, and reverts and deletes by selection', () => {
+    const t = setup(10);
+    expect(f.drafts.current()).toBeNull();
+    const bulk = t.bulk('listings', { ids: ['1000001', '1000002'] }, { op: 'setPromoted', value: 1 });
+    expect(f.drafts.current()).toBe(bulk.draftId);
+    expect(t.revertRows('listings', { ids: ['1000001'] })).toEqual({ draftId: bulk.draftId, reverted: 1 });
+    f.drafts.addChanges(bulk.draftId, [{ kind: 'listing.create', asset_id: '88', price: 100, promoted: 0 }]);
+    const deleted = t.deleteRows('listings', { ids: ['1000003', '88'] });
+    expect(deleted.errors).toEqual([]);
+    expect(t.page('listings', { changedOnly: true }, null, 0, 10).rows.map((r) => [r.key, r.change])).toEqual([
+      ['1000002', 'edit'], ['1000003', 'delete'],
+    ]);
+  });
+
+  it('shows every row a delete-all removes, and says what it does to pending edits before it is drafted', () => {
+    const t = setup(0);
+    f.t.repos.listings.upsertMany([ledgerListing('1'), ledgerListing('2'), ledgerListing('3', { state: 'sold' })]);
+    const { id } = f.drafts.create('d');
+    f.drafts.addChanges(id, [
+      { kind: 'listing.edit', asset_id: '1', price: 5 },
+      { kind: 'listing.edit', asset_id: '3', price: 6 },
+      { kind: 'listing.create', asset_id: '9', price: 7, promoted: 0 },
+    ]);
+    // Active only: the sold listing stays, with its edit; the active one's edit is replaced.
+    expect(t.deleteAllImpact('listings', true)).toEqual({ removes: 2, replacesChanges: 1, keepsCreates: 1 });
+    expect(t.deleteAllImpact('listings', false)).toEqual({ removes: 3, replacesChanges: 2, keepsCreates: 1 });
+    f.drafts.addChanges(id, [{ kind: 'listing.deleteAll', active_only: true }]);
+    expect(t.page('listings', {}, null, 0, 10).rows.map((r) => [r.key, r.change, r.removedByDeleteAll, r.pending])).toEqual([
+      ['9', 'create', false, null],
+      ['1', 'delete', true, null],
+      ['2', 'delete', true, null],
+      ['3', 'edit', false, { price: 6 }],
+    ]);
+  });
+
+  it('marks a row whose listing ID is unknown as such, and a bulk edit leaves it out with the reason', () => {
+    const t = setup(3);
+    f.t.repos.listings.upsert({ ...ledgerListing('7'), listing_id: null, account: MAIN });
+    const row = t.page('listings', { text: '7' }, null, 0, 5).rows.find((r) => r.key === '7');
+    expect(row).toMatchObject({ state: 'id_unknown', blocked: expect.stringMatching(/listing ID is unknown/) });
+    const r = t.bulk('listings', { filter: {} }, { op: 'addCents', cents: 1 });
+    expect(r.changed).toBe(3);
+    expect(r.skipped).toEqual([{ reason: expect.stringMatching(/listing ID is unknown/), count: 1, sample: ['7'] }]);
+  });
+
+  it('previews a bulk edit from main without storing it: samples, range, rows left out', () => {
+    const t = setup(100);
+    const preview = t.preview('listings', { filter: {} }, { op: 'multiply', percent: 50, rounding: 'down' });
+    expect(preview).toMatchObject({ changed: 100, matched: 100, refused: [], minAfter: 50, maxAfter: 99 });
+    expect(preview.samples[0]).toEqual({ key: '1000000', before: 100, after: 50 });
+    expect(f.drafts.current()).toBeNull();
+    const tooLow = t.preview('listings', { filter: {} }, { op: 'addCents', cents: -150 });
+    expect(tooLow.refused).toEqual([{ reason: expect.stringMatching(/more than 0 cents/), count: 51, sample: expect.any(Array) }]);
+  });
+});
