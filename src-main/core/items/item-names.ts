@@ -19,7 +19,7 @@ export interface ItemNames {
   /**
    * The name lower-cased, for the ledger filter. Fastest when a row keeps it
    * from the moment it is loaded: a keystroke then costs one `includes` a row
-   * (under 2 ms for 50,000 rows, see test/bench/item-names.ts).
+   * (a few ms for 50,000 rows, see test/bench/item-names.ts).
    */
   searchName(sku: string): string;
   /**
@@ -30,16 +30,22 @@ export interface ItemNames {
   /** The names of SKUs the trader holds, for `skuForName` (build once per import). */
   knownNames(skus: Iterable<string>): KnownNames;
   /**
-   * A name (a CSV cell) to a SKU, or why not. The first call reads the large
-   * schema files (about a third of a second, see test/bench/item-names.ts).
+   * A name (a CSV cell) to a SKU, or why not. The first calls read the large
+   * schema files and build the parser's tables: about a second in all on a
+   * busy 2-core machine (test/bench/item-names.ts), then a fraction of a ms a
+   * name. Run imports where that pause freezes no window, or `warm` first.
    */
   skuForName(name: string, known?: KnownNames): NameResolution;
   /**
    * Loads the names on a later turn of the event loop, so that start-up and
    * the first paint never wait for them; resolves once they are ready.
+   * `{ reverse: true }` also prepares `skuForName` (before a CSV import).
    */
-  warm(): Promise<void>;
+  warm(options?: { readonly reverse?: boolean }): Promise<void>;
 }
+
+/** Names whose parsing builds the parser's effect, paint kit and same-name tables. */
+const WARM_NAMES = ['Burning Flames Team Captain', 'Red Rock Roscoe Pistol (Field-Tested)'];
 
 /** Above this many remembered SKUs the memory is dropped and refilled: only hostile input gets there. */
 const MAX_REMEMBERED = 200_000;
@@ -79,6 +85,17 @@ export function createItemNames(load: () => ItemFormat = loadItemFormat): ItemNa
     return lower;
   }
 
+  function skuForName(name: string, known?: KnownNames): NameResolution {
+    const skinsOnce = () => (skins ??= readSkinDefindexes((d) => printedName(loaded(), d)));
+    const parts = {
+      format: loaded(),
+      skins: skinsOnce,
+      sameNamed: () => (sameNamed ??= readSameNamedItems(loaded(), skinsOnce())),
+      describe,
+    };
+    return resolveName(parts, name, known);
+  }
+
   return {
     describe,
     name: (sku) => describe(sku).name,
@@ -97,21 +114,16 @@ export function createItemNames(load: () => ItemFormat = loadItemFormat): ItemNa
       }
       return byName;
     },
-    skuForName(name, known) {
-      const skinsOnce = () => (skins ??= readSkinDefindexes((d) => printedName(loaded(), d)));
-      const parts = {
-        format: loaded(),
-        skins: skinsOnce,
-        sameNamed: () => (sameNamed ??= readSameNamedItems(loaded(), skinsOnce())),
-        describe,
-      };
-      return resolveName(parts, name, known);
-    },
-    warm() {
+    skuForName,
+    warm(options) {
       return new Promise((resolve, reject) => {
         setImmediate(() => {
           try {
             describe('5021;6');
+            if (options?.reverse === true) {
+              // One name with an effect and one with a paint kit build all of the parser's tables.
+              for (const name of WARM_NAMES) skuForName(name);
+            }
             resolve();
           } catch (error) {
             reject(error instanceof Error ? error : new Error(String(error)));
