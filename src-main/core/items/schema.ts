@@ -25,7 +25,8 @@ import type { Schema } from 'tf2-item-format/static';
  * start-up), so loading the app never waits for them.
  */
 
-const require = createRequire(import.meta.url);
+// Not named `require`: electron-vite's ESM output declares one of its own at the top of the bundle.
+const requirePackage = createRequire(import.meta.url);
 
 /** The format functions bound to a schema that loads its files lazily. */
 export interface ItemFormat {
@@ -38,8 +39,8 @@ export interface ItemFormat {
  * Synchronous: about 40 ms the first time (measured by test/bench/item-names.ts).
  */
 export function loadItemFormat(): ItemFormat {
-  const { createFormat } = require('tf2-item-format') as typeof ItemFormatPackage;
-  const { Schema: StaticSchema } = require('tf2-item-format/static') as typeof StaticFormatPackage;
+  const { createFormat } = requirePackage('tf2-item-format') as typeof ItemFormatPackage;
+  const { Schema: StaticSchema } = requirePackage('tf2-item-format/static') as typeof StaticFormatPackage;
 
   /**
    * The package's own static schema, except that the item list behind name →
@@ -118,5 +119,5 @@ function isStockWeapon(item: SchemaItem): boolean {
 
 /** One of tf2-static-schema's JSON files, parsed, not cached by `require`. */
 function readStaticJson(file: string): unknown {
-  return JSON.parse(readFileSync(require.resolve(`tf2-static-schema/static/${file}.json`), 'utf8')) as unknown;
+  return JSON.parse(readFileSync(requirePackage.resolve(`tf2-static-schema/static/${file}.json`), 'utf8')) as unknown;
 }
