@@ -1,6 +1,6 @@
 import type { BuyOrderTrade, MarketTrade } from '../../../src-shared/trades.ts';
 import type { DrawnItem } from '../catalog.ts';
-import { drawItem } from '../catalog.ts';
+import { drawTradeItem } from '../catalog.ts';
 import type { Random } from '../prng.ts';
 import { intBetween, pick } from '../prng.ts';
 import type { Accounts } from './accounts.ts';
@@ -82,8 +82,8 @@ function itemFields(item: DrawnItem, quantity: number) {
     sku: item.sku,
     quantity,
     price: item.price,
-    quality: item.quality.name,
-    image_url: item.kind.classId,
+    quality: item.quality,
+    image_url: item.classId,
   };
 }
 
@@ -105,10 +105,9 @@ export function marketTradeBody(
 ): TradeBody<MarketTrade> {
   const own = ownAccount(random, ctx);
   const items = Array.from({ length: intBetween(random, 1, 3) }, () => {
-    const item = drawItem(random);
-    const stackable = item.kind.defindex === 5021 || item.kind.defindex === 5002;
+    const item = drawTradeItem(random);
     return {
-      ...itemFields(item, stackable ? intBetween(random, 1, 5) : 1),
+      ...itemFields(item, item.stackable ? intBetween(random, 1, 5) : 1),
       particle_url: item.effect ?? '',
       ...(item.wear === null ? {} : { wear: item.wear }),
     };
@@ -128,7 +127,7 @@ export function buyOrderTradeBody(
 ): TradeBody<BuyOrderTrade> {
   const own = ownAccount(random, ctx);
   const items = Array.from({ length: intBetween(random, 1, 2) }, () => {
-    const item = drawItem(random);
+    const item = drawTradeItem(random);
     return { ...itemFields(item, intBetween(random, 1, 3)), particle_url: item.effect };
   });
   const p = parties(random, ctx, role, own, timestamp);

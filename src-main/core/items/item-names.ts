@@ -1,0 +1,141 @@
+import type { SchemaItem } from 'tf2-item-format';
+import { describeSku } from './describe-sku.ts';
+import type { ItemDescription } from './describe-sku.ts';
+import { loadItemFormat, readSameNamedItems, readSkinDefindexes } from './schema.ts';
+import type { ItemFormat } from './schema.ts';
+import { resolveName } from './sku-for-name.ts';
+import type { KnownNames, NameResolution } from './sku-for-name.ts';
+
+/**
+ * What a trader reads instead of a SKU, for every screen, the CSV and the
+ * ledger filter. Nothing is loaded until the first question (or `warm()`);
+ * each SKU is described once and remembered.
+ */
+export interface ItemNames {
+  /** The item behind a SKU; `known: false` (never a throw) for a SKU the schema cannot name. */
+  describe(sku: string): ItemDescription;
+  /** The full name, or the SKU itself for an unknown item. */
+  name(sku: string): string;
+  /**
+   * The name lower-cased, for the ledger filter. Fastest when a row keeps it
+   * from the moment it is loaded: a keystroke then costs one `includes` a row
+   * (a few ms for 50,000 rows, see test/bench/item-names.ts).
+   */
+  searchName(sku: string): string;
+  /**
+   * A test of "does this SKU's name contain the typed text" (case-insensitive),
+   * for callers whose rows do not keep `searchName`: one map look-up more a row.
+   */
+  nameFilter(text: string): (sku: string) => boolean;
+  /** The names of SKUs the trader holds, for `skuForName` (build once per import). */
+  knownNames(skus: Iterable<string>): KnownNames;
+  /**
+   * A name (a CSV cell) to a SKU, or why not. The first calls read the large
+   * schema files and build the parser's tables: about a second in all on a
+   * busy 2-core machine (test/bench/item-names.ts), then a fraction of a ms a
+   * name. Run imports where that pause freezes no window, or `warm` first.
+   */
+  skuForName(name: string, known?: KnownNames): NameResolution;
+  /**
+   * Loads the names on a later turn of the event loop, so that start-up and
+   * the first paint never wait for them; resolves once they are ready.
+   * `{ reverse: true }` also prepares `skuForName` (before a CSV import).
+   */
+  warm(options?: { readonly reverse?: boolean }): Promise<void>;
+}
+
+/** Names whose parsing builds the parser's effect, paint kit and same-name tables. */
+const WARM_NAMES = ['Burning Flames Team Captain', 'Red Rock Roscoe Pistol (Field-Tested)'];
+
+/** Above this many remembered SKUs the memory is dropped and refilled: only hostile input gets there. */
+const MAX_REMEMBERED = 200_000;
+
+/**
+ * Item names from the game's schema, loaded lazily.
+ * @param load how the schema is loaded; tests and benchmarks pass their own to count or time it.
+ */
+export function createItemNames(load: () => ItemFormat = loadItemFormat): ItemNames {
+  let format: ItemFormat | null = null;
+  let skins: Map<string, number> | null = null;
+  let sameNamed: Map<string, SchemaItem[]> | null = null;
+  const descriptions = new Map<string, ItemDescription>();
+  const lowerNames = new Map<string, string>();
+
+  const loaded = (): ItemFormat => (format ??= load());
+
+  function describe(sku: string): ItemDescription {
+    let found = descriptions.get(sku);
+    if (found === undefined) {
+      if (descriptions.size >= MAX_REMEMBERED) {
+        descriptions.clear();
+        lowerNames.clear();
+      }
+      found = describeSku(loaded(), sku);
+      descriptions.set(sku, found);
+    }
+    return found;
+  }
+
+  function lowerName(sku: string): string {
+    let lower = lowerNames.get(sku);
+    if (lower === undefined) {
+      lower = describe(sku).name.toLowerCase();
+      lowerNames.set(sku, lower);
+    }
+    return lower;
+  }
+
+  function skuForName(name: string, known?: KnownNames): NameResolution {
+    const skinsOnce = () => (skins ??= readSkinDefindexes((d) => printedName(loaded(), d)));
+    const parts = {
+      format: loaded(),
+      skins: skinsOnce,
+      sameNamed: () => (sameNamed ??= readSameNamedItems(loaded(), skinsOnce())),
+      describe,
+    };
+    return resolveName(parts, name, known);
+  }
+
+  return {
+    describe,
+    name: (sku) => describe(sku).name,
+    searchName: lowerName,
+    nameFilter(text) {
+      const needle = text.toLowerCase();
+      return (sku) => lowerName(sku).includes(needle);
+    },
+    knownNames(skus) {
+      const byName = new Map<string, string[]>();
+      for (const sku of new Set(skus)) {
+        const key = lowerName(sku);
+        const list = byName.get(key);
+        if (list) list.push(sku);
+        else byName.set(key, [sku]);
+      }
+      return byName;
+    },
+    skuForName,
+    warm(options) {
+      return new Promise((resolve, reject) => {
+        setImmediate(() => {
+          try {
+            describe('5021;6');
+            if (options?.reverse === true) {
+              // One name with an effect and one with a paint kit build all of the parser's tables.
+              for (const name of WARM_NAMES) skuForName(name);
+            }
+            resolve();
+          } catch (error) {
+            reject(error instanceof Error ? error : new Error(String(error)));
+          }
+        });
+      });
+    },
+  };
+}
+
+/** The schema's name for a defindex, as the package prints it (its own overrides included). */
+function printedName({ schema }: ItemFormat, defindex: number): string | undefined {
+  const name: unknown = schema.getName(defindex);
+  return typeof name === 'string' ? name : undefined;
+}

@@ -1,0 +1,123 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type * as ItemFormatPackage from 'tf2-item-format';
+import type { Format, SchemaItem } from 'tf2-item-format';
+import type * as StaticFormatPackage from 'tf2-item-format/static';
+import type { Schema } from 'tf2-item-format/static';
+
+/**
+ * The game's item schema, through the packages the TF2 trading community
+ * maintains, loaded only when first asked for.
+ *
+ * Why these packages:
+ * - `tf2-item-format` turns a backpack.tf SKU into the name backpack.tf shows
+ *   and a name back into attributes; its tests pin names against backpack.tf.
+ * - `tf2-static-schema` is its data: the schema as JSON files, refreshed with
+ *   every game update, so no Steam Web API key and no download at run time.
+ *   SKU → name needs only the small files (item names, effects, paint kits,
+ *   qualities, wears, killstreaks: about 0.6 MB); name → SKU also reads the
+ *   20 MB `items.json` and the 10 MB `items-game.json`, of which this module
+ *   keeps only the few fields the parser needs.
+ * - `@tf2autobot/tf2-sku` only splits SKUs (no names), and
+ *   `@tf2autobot/tf2-schema` fetches the whole schema from Steam with an API key.
+ *
+ * The packages are CommonJS and are required at first use (not imported at
+ * start-up), so loading the app never waits for them.
+ */
+
+// Not named `require`: electron-vite's ESM output declares one of its own at the top of the bundle.
+const requirePackage = createRequire(import.meta.url);
+
+/** The format functions bound to a schema that loads its files lazily. */
+export interface ItemFormat {
+  readonly format: Format;
+  readonly schema: Schema;
+}
+
+/**
+ * Loads the package code and the small schema files it uses for SKU → name.
+ * Synchronous: about 40 ms the first time (measured by test/bench/item-names.ts).
+ */
+export function loadItemFormat(): ItemFormat {
+  const { createFormat } = requirePackage('tf2-item-format') as typeof ItemFormatPackage;
+  const { Schema: StaticSchema } = requirePackage('tf2-item-format/static') as typeof StaticFormatPackage;
+
+  /**
+   * The package's own static schema, except that the item list behind name →
+   * defindex is read from disk into a slim copy instead of `require`d whole:
+   * `require` would keep all 20 MB of `items.json` parsed in the module cache
+   * (about 60 MB of heap) for the life of the process.
+   */
+  class SlimItemsSchema extends StaticSchema {
+    override loadDefindexes(): void {
+      this.items = readSlimItems();
+    }
+  }
+
+  const schema = new SlimItemsSchema();
+  return { format: createFormat(schema), schema };
+}
+
+/** The fields of `items.json` that the package's name parser reads. */
+function readSlimItems(): SchemaItem[] {
+  const raw = readStaticJson('items') as SchemaItem[];
+  return raw.map((i) => ({
+    defindex: i.defindex,
+    name: i.name,
+    item_name: i.item_name,
+    item_class: i.item_class,
+    item_type_name: i.item_type_name,
+    proper_name: i.proper_name,
+  }));
+}
+
+/**
+ * Weapon skins (the Gun Mettle and Tough Break cases, ...) are items of their
+ * own: a "Red Rock Roscoe Pistol" is defindex 15013, not the Pistol (209) with a
+ * paint kit. The schema says which item each is through its paint kit; this map
+ * is keyed `<base item name>|<paint kit id>`.
+ */
+export function readSkinDefindexes(itemNames: (defindex: number) => string | undefined): Map<string, number> {
+  const game = readStaticJson('items-game') as {
+    items: Record<string, { static_attrs?: Record<string, string | undefined> }>;
+  };
+  const skins = new Map<string, number>();
+  for (const [key, item] of Object.entries(game.items)) {
+    const paintKit = item.static_attrs?.['paintkit_proto_def_index'];
+    if (paintKit === undefined) continue;
+    const defindex = Number(key);
+    const name = itemNames(defindex);
+    if (name !== undefined) skins.set(`${name}|${Number(paintKit)}`, defindex);
+  }
+  return skins;
+}
+
+/**
+ * Items that share one printed name, keyed by it: "Human Cannonball" is both
+ * 817 and the promotional 838, "Name Tag" both 5020 and 2093 (the copy given in
+ * bundles). Stock weapons (the package never picks them) and weapon skins
+ * (told apart by paint kit) are left out, so a name with one entry is plain.
+ */
+export function readSameNamedItems({ schema }: ItemFormat, skins: ReadonlyMap<string, number>): Map<string, SchemaItem[]> {
+  const skinDefindexes = new Set(skins.values());
+  const byName = new Map<string, SchemaItem[]>();
+  for (const item of schema.getItems()) {
+    if (isStockWeapon(item) || skinDefindexes.has(item.defindex)) continue;
+    const name: unknown = schema.getName(item.defindex);
+    if (typeof name !== 'string') continue;
+    const list = byName.get(name);
+    if (list) list.push(item);
+    else byName.set(name, [item]);
+  }
+  return byName;
+}
+
+/** The package's own rule: a stock weapon's internal name is its class, an upgradeable copy's "Upgradeable <CLASS>". */
+function isStockWeapon(item: SchemaItem): boolean {
+  return item.name.includes(item.item_class.toUpperCase()) && !item.name.startsWith('Upgradeable ');
+}
+
+/** One of tf2-static-schema's JSON files, parsed, not cached by `require`. */
+function readStaticJson(file: string): unknown {
+  return JSON.parse(readFileSync(requirePackage.resolve(`tf2-static-schema/static/${file}.json`), 'utf8')) as unknown;
+}
