@@ -52,11 +52,17 @@ export const gameId = z
 
 export const DEFAULT_GAME = '440';
 
-/** Item SKU: two non-empty parts joined by one semicolon, `<part>;<part>`. */
+/**
+ * Item SKU: non-empty parts joined by semicolons, at least the two the
+ * interface documents (`<part>;<part>`, e.g. `5021;6`). Real SKUs of the
+ * game carry more (`30911;5;u13` for an Unusual with its effect, `…;kt-3`
+ * for a killstreak): a buy order for one of those must not be refused here.
+ */
 export const sku = z
   .string({ error: 'must be a SKU string' })
-  .regex(/^[^;\s](?:[^;]*[^;\s])?;[^;\s](?:[^;]*[^;\s])?$/, {
-    error: 'must have the shape <part>;<part>',
+  .max(200, { error: 'is too long to be a SKU' })
+  .regex(/^[^;\s](?:[^;]*[^;\s])?(?:;[^;\s](?:[^;]*[^;\s])?)+$/, {
+    error: 'must have the shape <part>;<part> (more ;parts allowed)',
   });
 
 /**

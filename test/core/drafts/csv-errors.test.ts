@@ -92,7 +92,7 @@ describe('CSV import: every bad row reported with its line', () => {
     ));
     expect(p.errors).toEqual([
       { line: 3, reason: 'sku: a;1 is on line 2 already' },
-      { line: 4, reason: 'sku: must have the shape <part>;<part>; quantity: must be at least 1; active: must be 0 or 1' },
+      { line: 4, reason: 'sku: must have the shape <part>;<part> (more ;parts allowed); quantity: must be at least 1; active: must be 0 or 1' },
       { line: 5, reason: 'quantity: must be a whole number' },
     ]);
     expect(p.validCount).toBe(1);
