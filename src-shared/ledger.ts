@@ -66,6 +66,26 @@ export const ledgerQuery = z.strictObject({
 });
 export type LedgerQuery = z.input<typeof ledgerQuery>;
 
+/**
+ * An item as a trader reads it: the name backpack.tf shows (the SKU itself
+ * when the schema does not know it), and the parts a table marks apart.
+ */
+export const itemView = z.object({
+  name: z.string(),
+  /** False for a SKU newer than the schema: show the SKU and a quiet "unknown item". */
+  known: z.boolean(),
+  quality: z.string().nullable(),
+  /** The quality's colour as traders know it (`#RRGGBB`). */
+  color: z.string().nullable(),
+  effect: z.string().nullable(),
+  killstreak: z.string().nullable(),
+  wear: z.string().nullable(),
+  australium: z.boolean(),
+  festivized: z.boolean(),
+  craftable: z.boolean(),
+});
+export type ItemView = z.infer<typeof itemView>;
+
 /** What the draft does to a row, as every table shows it. */
 const draftSide = {
   key: z.string(),
@@ -79,6 +99,8 @@ const draftSide = {
   /** Why bulk edits leave this row out (listing ID unknown, being applied); null when they can change it. */
   blocked: z.string().nullable(),
   updatedAt: z.number(),
+  /** The row's item, named (null only for a listing created without a known SKU). */
+  item: itemView.nullable(),
 };
 
 export const listingRowView = z.object({

@@ -9,6 +9,7 @@ import { createSettingsService, type SettingsService } from '../settings/setting
 import { settingsPatchSchema, type Settings, type SettingsPatch } from '../settings/settings.ts';
 import { createRepos, openStore, type Store } from '../store/index.ts';
 import { serviceUrlProblem } from './service-url.ts';
+import { createItemNames, type ItemNames } from '../items/index.ts';
 import { openWorkspace, type Workspace } from './workspace.ts';
 
 /**
@@ -75,6 +76,8 @@ export interface DeskDeps {
    * mode cannot open.
    */
   openSandbox?: (clock: Clock) => Promise<SimulatedService>;
+  /** Item names (tests pass a shared one to load the schema once). */
+  names?: ItemNames;
 }
 
 /** What the desk needs of the embedded simulator: where it listens and a key it accepts. */
@@ -92,6 +95,9 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
   const settings = createSettingsService(createRepos(home).settings, deps.initialSettings);
   const keys = createKeyService({ secrets: deps.secrets, profile });
   const events = createEmitter<DeskEvents>();
+  // Loaded off the first paint: the tables show SKUs until the names are ready.
+  const names = deps.names ?? createItemNames();
+  void names.warm().catch(() => undefined);
   let online = true;
   let sandbox: SimulatedService | null = null;
   let switchProblem: string | null = null;
@@ -108,6 +114,7 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
         baseUrl: running.url,
         clock,
         settings: s,
+        names,
         apiKey: async () => running.apiKey,
       });
     }
@@ -117,6 +124,7 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
       baseUrl: s.serviceUrl,
       clock,
       settings: s,
+      names,
       apiKey: () => keys.read(),
       onResponse: (status) => {
         if (status === 401) keys.noteRejected();

@@ -12,6 +12,7 @@ import { createDraftService, type DraftService } from '../drafts/draft-service.t
 import { createCsvService, type CsvService } from '../drafts/csv.ts';
 import { createApplyService, type ApplyService } from '../apply/apply-draft.ts';
 import { trackApplyJob, type ApplyJobTracker } from './apply-job.ts';
+import type { ItemNames } from '../items/item-names.ts';
 import { createLedgerTables, type LedgerTables } from '../drafts/ledger-tables.ts';
 
 /**
@@ -58,6 +59,8 @@ export interface WorkspaceDeps {
   apiKey: () => Promise<string | null>;
   /** Every response's status, so a 401 or a success can update the key's verdict. */
   onResponse?: (status: number) => void;
+  /** Item names from the game's schema, shared by every workspace of the process. */
+  names?: ItemNames;
 }
 
 export function openWorkspace(deps: WorkspaceDeps): Workspace {
@@ -100,7 +103,7 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
   const csv = createCsvService({ store, repos, drafts, clock });
   const apply = createApplyService({ store, repos, drafts, scheduler });
   const applyJob = trackApplyJob(apply, drafts, (id) => repos.drafts.get(id) !== null);
-  const tables = createLedgerTables({ drafts, now: () => clock.now() });
+  const tables = createLedgerTables({ drafts, now: () => clock.now(), ...(deps.names ? { names: deps.names } : {}) });
 
   return {
     mode: deps.mode,

@@ -10,6 +10,8 @@ import {
 } from './ledger-rows.ts';
 import type { WorkingSet } from './working-set.ts';
 import { DomainError } from '../errors.ts';
+import type { ItemNames } from '../items/item-names.ts';
+import { itemViewOf } from '../items/item-view.ts';
 
 /**
  * Filter, sort and page a ledger table with the draft laid over it, in main,
@@ -38,14 +40,17 @@ export interface LedgerQueryDeps {
   /** Bumped on every change of a draft: cached results laid over it depend on it. */
   draftVersion(draftId: string): number;
   now(): number;
-  /** The item name of a SKU, lower-cased, for text search; undefined when unknown. */
-  searchName?: (sku: string) => string | undefined;
+  /** Item names: the Item column, its sort, and text search by name. Without them rows show SKUs. */
+  names?: Pick<ItemNames, 'describe' | 'searchName'>;
 }
 
 type Source = ListingSource | BuyOrderSource;
 type SortValue = string | number;
 
 export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
+  const names = deps.names;
+  const searchName = names ? (sku: string) => names.searchName(sku) : undefined;
+  const itemOf = (sku: string | undefined) => (names && sku ? itemViewOf(names, sku) : null);
   /** Ledger keys sorted by a column, per ledger version. */
   const sortedLedger = new Map<string, { version: number; keys: string[] }>();
   /** The last filtered list per domain: typing narrows the same query again and again. */
@@ -87,7 +92,7 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
       return created.length === 0 ? [...sources(domain, ledger).keys()] : [...created, ...sources(domain, ledger).keys()];
     }
     checkColumn(domain, sort.column);
-    const value = sortValue(domain, sort.column, deps.searchName);
+    const value = sortValue(domain, sort.column, searchName);
     const id = `${domain}|${sort.column}|${sort.dir}`;
     let cached = sortedLedger.get(id);
     if (!cached || cached.version !== ledger.version) {
@@ -104,7 +109,7 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
     const last = lastFiltered.get(domain);
     if (last?.id === id) return last;
     const layer = draftLayer(ws);
-    const match = matcher(domain, filter, deps.searchName);
+    const match = matcher(domain, filter, searchName);
     const isChanged = domain === 'listings'
       ? (k: string, s: Source) => listingChanged(k, s as ListingSource, layer)
       : (k: string, s: Source) => buyOrderChanged(k, s as BuyOrderSource, layer);
@@ -134,8 +139,8 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
         const s = sourceOf(domain, key, ledger, ws);
         if (s === undefined) continue;
         rows.push(domain === 'listings'
-          ? listingView(key, s as ListingSource, layer, now)
-          : buyOrderView(key, s as BuyOrderSource, layer, now));
+          ? listingView(key, s as ListingSource, layer, now, itemOf(s.sku))
+          : buyOrderView(key, s as BuyOrderSource, layer, now, itemOf(s.sku)));
       }
       const all = sources(domain, ledger).size + createdKeys(domain, ledger, ws).length;
       return { total: keys.length, all, changed, rows };

@@ -1,4 +1,4 @@
-import type { BuyOrderRowView, ListingRowView } from '../../../src-shared/ledger.ts';
+import type { BuyOrderRowView, ItemView, ListingRowView } from '../../../src-shared/ledger.ts';
 import type { BuyOrderRow } from '../store/buy-orders-repo.ts';
 import type { ListingRow } from '../store/listings-repo.ts';
 import {
@@ -81,7 +81,7 @@ export function buyOrderChanged(key: string, src: BuyOrderSource, layer: DraftLa
   return layer.buyOrdersDeleteAll;
 }
 
-export function listingView(key: string, src: ListingSource, layer: DraftLayer, now: number): ListingRowView {
+export function listingView(key: string, src: ListingSource, layer: DraftLayer, now: number, item: ItemView | null): ListingRowView {
   const ws = layer.ws;
   const entry = ws ? ws.entries.slot('L').get(key) : undefined;
   const del = ws ? ws.entries.slot('LD').get(key) : undefined;
@@ -92,6 +92,7 @@ export function listingView(key: string, src: ListingSource, layer: DraftLayer, 
   const common = {
     domain: 'listings' as const,
     key,
+    item,
     status: statusOf(shown),
     problem: shown?.error?.message ?? null,
   };
@@ -125,7 +126,7 @@ export function listingView(key: string, src: ListingSource, layer: DraftLayer, 
   };
 }
 
-export function buyOrderView(key: string, src: BuyOrderSource, layer: DraftLayer, now: number): BuyOrderRowView {
+export function buyOrderView(key: string, src: BuyOrderSource, layer: DraftLayer, now: number, item: ItemView | null): BuyOrderRowView {
   const ws = layer.ws;
   const entry = ws ? ws.entries.slot('B').get(key) : undefined;
   const del = ws ? ws.entries.slot('BD').get(key) : undefined;
@@ -136,6 +137,7 @@ export function buyOrderView(key: string, src: BuyOrderSource, layer: DraftLayer
   const common = {
     domain: 'buyOrders' as const,
     key,
+    item,
     status: statusOf(shown),
     problem: shown?.error?.message ?? null,
   };

@@ -6,6 +6,7 @@ import { createLedgerQueries, type LedgerPageResult } from './ledger-query.ts';
 import { removedByDeleteAll } from './ledger-view.ts';
 import { replacedByDeleteAll } from './merge.ts';
 import { liveEntries, type WorkingSet } from './working-set.ts';
+import type { ItemNames } from '../items/item-names.ts';
 
 /**
  * What the Listings and Buy orders screens ask of main: a page of rows with
@@ -29,15 +30,15 @@ export interface LedgerTables {
 export function createLedgerTables(deps: {
   drafts: DraftService;
   now: () => number;
-  /** The lower-cased item name of a SKU, when known (text search and the Item column). */
-  searchName?: (sku: string) => string | undefined;
+  /** Item names for the Item column, its sort and text search; rows show SKUs without them. */
+  names?: Pick<ItemNames, 'describe' | 'searchName'>;
 }): LedgerTables {
   const { drafts } = deps;
   const queries = createLedgerQueries({
     ledger: () => drafts.ledgerView(),
     draftVersion: (id) => drafts.version(id),
     now: deps.now,
-    ...(deps.searchName ? { searchName: deps.searchName } : {}),
+    ...(deps.names ? { names: deps.names } : {}),
   });
   const currentSet = (): WorkingSet | null => drafts.workingSet(drafts.current());
 

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLedgerTables, type LedgerTables } from '../../../src-main/core/drafts/ledger-tables.ts';
+import { createItemNames } from '../../../src-main/core/items/index.ts';
 import { ledgerPage } from '../../../src-shared/ledger.ts';
 import { draftFixture, ledgerListing, MAIN, seedListings, type DraftFixture } from './fixtures.ts';
 
@@ -131,5 +132,25 @@ describe('ledger tables: the draft laid over the ledger, one page at a time', ()
     expect(f.drafts.current()).toBeNull();
     const tooLow = t.preview('listings', { filter: {} }, { op: 'addCents', cents: -150 });
     expect(tooLow.refused).toEqual([{ reason: expect.stringMatching(/more than 0 cents/), count: 51, sample: expect.any(Array) }]);
+  });
+});
+
+describe('ledger tables name the items', () => {
+  it('shows the name backpack.tf shows, searches and sorts by it, and shows an unknown SKU as it is', () => {
+    f = draftFixture();
+    f.t.repos.listings.upsertMany([
+      ledgerListing('1', { sku: '5021;6' }),
+      ledgerListing('2', { sku: '30911;5;u13' }),
+      ledgerListing('3', { sku: '999999;6' }),
+    ]);
+    const t = createLedgerTables({ drafts: f.drafts, now: () => 0, names: createItemNames() });
+    const rows = t.page('listings', {}, { column: 'name', dir: 'asc' }, 0, 10).rows;
+    expect(rows.map((r) => [r.key, r.item?.name, r.item?.known])).toEqual([
+      ['3', '999999;6', false],
+      ['2', 'Burning Flames Fat Man\'s Field Cap', true],
+      ['1', 'Mann Co. Supply Crate Key', true],
+    ]);
+    expect(rows[1]?.item).toMatchObject({ quality: 'Unusual', effect: 'Burning Flames', color: expect.stringMatching(/^#/) });
+    expect(t.page('listings', { text: 'supply crate' }, null, 0, 10).rows.map((r) => r.key)).toEqual(['1']);
   });
 });
