@@ -15,7 +15,7 @@ export const CHANNEL_NAMES = [
   'accounts:list', 'accounts:refresh', 'accounts:setTradeUrl', 'accounts:setAutomated',
   'ledger:page', 'ledger:keys', 'ledger:preview', 'ledger:bulk', 'ledger:delete', 'ledger:revert', 'ledger:deleteAllImpact',
   'drafts:list', 'drafts:create', 'drafts:rename', 'drafts:select', 'drafts:discard', 'drafts:addChanges',
-  'drafts:removeChanges', 'drafts:review', 'drafts:page', 'drafts:exportCsv', 'drafts:importCsv', 'drafts:importCommit',
+  'drafts:removeChanges', 'drafts:removeFailed', 'drafts:review', 'drafts:page', 'drafts:exportCsv', 'drafts:importCsv', 'drafts:importCommit',
   'drafts:apply',
   'apply:state', 'apply:pause', 'apply:resume', 'apply:cancel', 'apply:unknownOutcomes', 'apply:resolve',
   'activity:list',

@@ -79,6 +79,8 @@ export const channels = {
   /** Into the current draft (made on the spot when there is none). */
   'drafts:addChanges': channel(z.object({ changes: d.changeInputs }).strict(), d.addChangesResult),
   'drafts:removeChanges': channel(z.object({ draftId: id, changeIds: z.array(z.string().max(220)).max(200_000) }).strict(), z.object({ removed: z.number().int() })),
+  /** Takes every change the service refused out of the draft. */
+  'drafts:removeFailed': channel(draftRef, z.object({ removed: z.number().int() })),
   'drafts:review': channel(draftRef, d.draftReview),
   'drafts:page': channel(d.draftPageQuery, d.draftPage),
   'drafts:exportCsv': channel(draftRef, z.object({ csv: z.string() })),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { changeInput, changeStatus, resolutionChoice } from './drafts.ts';
 import { errorView } from './errors.ts';
-import { ledgerDomain, stamp } from './ledger.ts';
+import { itemView, ledgerDomain, stamp } from './ledger.ts';
 
 /**
  * The view models of drafts, their review and their apply: summaries, pages
@@ -75,6 +75,8 @@ export const changeRow = z.object({
   kind: z.string(),
   /** Asset ID, SKU, or "all" for a delete-all. */
   target: z.string(),
+  /** The item, named, when the change names a SKU. */
+  item: itemView.nullable(),
   account: z.string().nullable(),
   status: changeStatus,
   error: z.string().nullable(),

@@ -132,6 +132,8 @@ export const buyOrderRowView = z.object({
   filled: z.number().int(),
   /** Created without knowing the balance: the service may have cut the quantity. */
   quantityMayBeCut: z.boolean(),
+  /** What the last balance read covers at the row's price, floor(balance / price), when less than the quantity left to fill. */
+  balanceCovers: z.number().int().nullable(),
   user_note: z.string(),
   pending: z.object({
     price: z.number().int().optional(), quantity: z.number().int().optional(), active: flag01.optional(), user_note: z.string().optional(),

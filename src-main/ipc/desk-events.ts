@@ -50,7 +50,11 @@ export function connectDeskEvents(desk: Desk, emit: EmitEvent, stamps: Stamps, v
       ws.heartbeat.on('state', changed('heartbeat')),
       ws.scheduler.on('state', changed('scheduler')),
       ws.trades.on('trades', changed('trades')),
-      ws.trades.on('balance', changed('balance')),
+      ws.trades.on('balance', () => {
+        changed('balance')();
+        // Buy order rows say what the balance covers at their price.
+        ledgerChanged();
+      }),
       ws.accounts.on('changed', changed('accounts')),
       ws.applyJob.on('changed', () => {
         changed('apply')();

@@ -39,6 +39,8 @@ export interface Workspace {
   readonly applyJob: ApplyJobTracker;
   /** The ledger tables: pages with the current draft laid over, edits over a selection. */
   readonly tables: LedgerTables;
+  /** Item names from the game's schema (null when this build has none). */
+  readonly names: ItemNames | null;
   /** Starts the heartbeat (when enabled) and the trade watcher. */
   start(): void;
   /**
@@ -103,7 +105,12 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
   const csv = createCsvService({ store, repos, drafts, clock });
   const apply = createApplyService({ store, repos, drafts, scheduler });
   const applyJob = trackApplyJob(apply, drafts, (id) => repos.drafts.get(id) !== null);
-  const tables = createLedgerTables({ drafts, now: () => clock.now(), ...(deps.names ? { names: deps.names } : {}) });
+  const tables = createLedgerTables({
+    drafts,
+    now: () => clock.now(),
+    balance: () => trades.balance()?.balance ?? null,
+    ...(deps.names ? { names: deps.names } : {}),
+  });
 
   return {
     mode: deps.mode,
@@ -120,6 +127,7 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
     apply,
     applyJob,
     tables,
+    names: deps.names ?? null,
     retime(next) {
       heartbeat.setIntervalMs(next.heartbeatIntervalMinutes * 60_000);
       trades.configure({ pollIntervalMs: next.tradePollSeconds * 1000, youngAccountDays: next.youngAccountDays });

@@ -42,6 +42,8 @@ export interface LedgerQueryDeps {
   now(): number;
   /** Item names: the Item column, its sort, and text search by name. Without them rows show SKUs. */
   names?: Pick<ItemNames, 'describe' | 'searchName'>;
+  /** The last balance read (cents), for what it covers of each buy order; null when not read. */
+  balance?: () => number | null;
 }
 
 type Source = ListingSource | BuyOrderSource;
@@ -140,7 +142,7 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
         if (s === undefined) continue;
         rows.push(domain === 'listings'
           ? listingView(key, s as ListingSource, layer, now, itemOf(s.sku))
-          : buyOrderView(key, s as BuyOrderSource, layer, now, itemOf(s.sku)));
+          : buyOrderView(key, s as BuyOrderSource, layer, now, itemOf(s.sku), deps.balance?.() ?? null));
       }
       const all = sources(domain, ledger).size + createdKeys(domain, ledger, ws).length;
       return { total: keys.length, all, changed, rows };

@@ -6,6 +6,7 @@ import {
 } from './change.ts';
 import { removedByDeleteAll, type LedgerView } from './ledger-view.ts';
 import { liveEntry, type WorkingSet } from './working-set.ts';
+import { coveredQuantity } from '../../../src-shared/balance-rule.ts';
 
 /**
  * The draft laid over the ledger, one row at a time: the one place that says
@@ -126,7 +127,7 @@ export function listingView(key: string, src: ListingSource, layer: DraftLayer, 
   };
 }
 
-export function buyOrderView(key: string, src: BuyOrderSource, layer: DraftLayer, now: number, item: ItemView | null): BuyOrderRowView {
+export function buyOrderView(key: string, src: BuyOrderSource, layer: DraftLayer, now: number, item: ItemView | null, balance: number | null): BuyOrderRowView {
   const ws = layer.ws;
   const entry = ws ? ws.entries.slot('B').get(key) : undefined;
   const del = ws ? ws.entries.slot('BD').get(key) : undefined;
@@ -145,7 +146,7 @@ export function buyOrderView(key: string, src: BuyOrderSource, layer: DraftLayer
     return {
       ...common, change: 'create', removedByDeleteAll: false, blocked: locked ? LOCKED_REASON : null, updatedAt: edit?.updatedAt ?? now,
       sku: src.sku, account: src.account, price: src.price, quantity: src.quantity, active: 1, filled: 0,
-      quantityMayBeCut: false, user_note: src.user_note ?? '', pending: null,
+      quantityMayBeCut: false, balanceCovers: covers(balance, src.price, src.quantity), user_note: src.user_note ?? '', pending: null,
     };
   }
   const removed = layer.buyOrdersDeleteAll;
@@ -166,7 +167,19 @@ export function buyOrderView(key: string, src: BuyOrderSource, layer: DraftLayer
     blocked: locked ? LOCKED_REASON : (deleting || removed) && !recreate ? DELETED_REASON : null,
     updatedAt: src.updated_at,
     sku: src.sku, account: src.account, price: src.price, quantity: src.quantity, active: src.active,
-    filled: src.fills_seen, quantityMayBeCut: src.quantity_may_be_cut, user_note: src.user_note,
+    filled: src.fills_seen, quantityMayBeCut: src.quantity_may_be_cut,
+    balanceCovers: covers(balance, pending.price ?? src.price, (pending.quantity ?? src.quantity) - src.fills_seen), user_note: src.user_note,
     pending: e && (recreate || !(deleting || removed)) && Object.keys(pending).length > 0 ? pending : null,
   };
+}
+
+/**
+ * The service's balance rule, floor(balance / price): how many units the
+ * last balance read covers, when fewer than `wanted` (null when it covers
+ * them all, or the balance is not known).
+ */
+export function covers(balance: number | null, price: number, wanted: number): number | null {
+  if (balance === null || price <= 0) return null;
+  const n = coveredQuantity(balance, price);
+  return n < wanted ? n : null;
 }

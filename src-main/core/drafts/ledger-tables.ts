@@ -32,6 +32,8 @@ export function createLedgerTables(deps: {
   now: () => number;
   /** Item names for the Item column, its sort and text search; rows show SKUs without them. */
   names?: Pick<ItemNames, 'describe' | 'searchName'>;
+  /** The last balance read, in cents (null before one). */
+  balance?: () => number | null;
 }): LedgerTables {
   const { drafts } = deps;
   const queries = createLedgerQueries({
@@ -39,6 +41,7 @@ export function createLedgerTables(deps: {
     draftVersion: (id) => drafts.version(id),
     now: deps.now,
     ...(deps.names ? { names: deps.names } : {}),
+    ...(deps.balance ? { balance: deps.balance } : {}),
   });
   const currentSet = (): WorkingSet | null => drafts.workingSet(drafts.current());
 

@@ -24,6 +24,8 @@ export interface ReviewRow {
   readonly kind: ChangeKind;
   /** Asset ID, SKU, or "all" for a delete-all. */
   readonly target: string;
+  /** The SKU the change is about, when known (a listing created without one has none). */
+  readonly sku: string | null;
   readonly account: string | null;
   readonly status: ChangeStatus;
   readonly error: ChangeError | null;
@@ -132,22 +134,23 @@ function rowOf(e: DraftEntry, ledger: LedgerView): ReviewRow {
     case 'listing.delete': {
       const row = ledger.listings.get(c.asset_id);
       const noOp = c.kind === 'listing.edit' && isNoOpEdit(c, ledger);
-      return { ...base, target: c.asset_id, account, fields: listingFields(c, row), note: noOp ? 'already so in the ledger: nothing to send' : null };
+      const sku = c.kind === 'listing.create' ? (c.sku ?? row?.sku ?? null) : (row?.sku ?? null);
+      return { ...base, target: c.asset_id, sku: sku || null, account, fields: listingFields(c, row), note: noOp ? 'already so in the ledger: nothing to send' : null };
     }
     case 'buyOrder.create':
     case 'buyOrder.edit':
     case 'buyOrder.delete': {
       const row = ledger.buyOrders.get(c.sku);
-      return { ...base, target: c.sku, account, fields: buyOrderFields(c, row), note: c.kind === 'buyOrder.create' ? BUY_ORDER_CUT_NOTE : null };
+      return { ...base, target: c.sku, sku: c.sku, account, fields: buyOrderFields(c, row), note: c.kind === 'buyOrder.create' ? BUY_ORDER_CUT_NOTE : null };
     }
     case 'listing.deleteAll': {
       const n = countRemoved(ledger, c.active_only);
       const what = c.active_only ? 'listings visible on the market' : 'listings, inactive ones and their history included';
-      return { ...base, target: 'all', account: null, fields: [{ field: 'listings', before: n, after: 0 }], note: `removes ${n} ${what} (counted from the ledger)${replacedNote(c.replaced)}; not undoable` };
+      return { ...base, target: 'all', sku: null, account: null, fields: [{ field: 'listings', before: n, after: 0 }], note: `removes ${n} ${what} (counted from the ledger)${replacedNote(c.replaced)}; not undoable` };
     }
     case 'buyOrder.deleteAll': {
       const n = ledger.buyOrders.size;
-      return { ...base, target: 'all', account: null, fields: [{ field: 'buy orders', before: n, after: 0 }], note: `removes ${n} buy orders (their unfilled parts)${replacedNote(c.replaced)}; not undoable` };
+      return { ...base, target: 'all', sku: null, account: null, fields: [{ field: 'buy orders', before: n, after: 0 }], note: `removes ${n} buy orders (their unfilled parts)${replacedNote(c.replaced)}; not undoable` };
     }
   }
 }

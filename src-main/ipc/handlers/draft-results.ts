@@ -1,6 +1,8 @@
 import type { AddChangesResult, BulkOutcome, ChangeRow } from '../../../src-shared/contract.ts';
 import type { AddChangesResult as CoreAddChanges, BulkResult } from '../../core/drafts/draft-service.ts';
 import type { ReviewRow } from '../../core/drafts/review.ts';
+import type { ItemNames } from '../../core/items/item-names.ts';
+import { itemViewOf } from '../../core/items/item-view.ts';
 
 /**
  * Results of draft edits as the renderer is shown them, bounded whatever the
@@ -26,10 +28,11 @@ export const addChangesView = (r: CoreAddChanges & { draftId: string }): AddChan
   errorCount: r.errors.length,
 });
 
-export const changeRowView = (row: ReviewRow): ChangeRow => ({
+export const changeRowView = (row: ReviewRow, names: ItemNames | null): ChangeRow => ({
   changeId: row.changeId,
   kind: row.kind,
   target: row.target,
+  item: names && row.sku ? itemViewOf(names, row.sku) : null,
   account: row.account,
   status: row.status,
   error: row.error?.message ?? null,

@@ -5,7 +5,7 @@ import { addChangesView, changeRowView } from './draft-results.ts';
 
 type DraftChannels =
   | 'drafts:list' | 'drafts:create' | 'drafts:rename' | 'drafts:select' | 'drafts:discard'
-  | 'drafts:addChanges' | 'drafts:removeChanges' | 'drafts:review' | 'drafts:page';
+  | 'drafts:addChanges' | 'drafts:removeChanges' | 'drafts:removeFailed' | 'drafts:review' | 'drafts:page';
 
 /** Handlers for building drafts offline: every edit is stored before the reply. */
 export function draftHandlers(desk: Desk, stamps: Stamps): Pick<Handlers, DraftChannels> {
@@ -27,6 +27,10 @@ export function draftHandlers(desk: Desk, stamps: Stamps): Pick<Handlers, DraftC
       return addChangesView({ ...drafts().addChanges(draftId, changes), draftId });
     },
     'drafts:removeChanges': ({ draftId, changeIds }) => ({ removed: drafts().removeChanges(draftId, changeIds).added }),
+    'drafts:removeFailed': ({ draftId }) => {
+      const failed = drafts().entries(draftId).filter((e) => e.status === 'failed').map((e) => e.target);
+      return { removed: drafts().removeChanges(draftId, failed).added };
+    },
     'drafts:review': ({ draftId }) => {
       const stamp = stamps.of('drafts');
       const r = drafts().review(draftId);
@@ -38,7 +42,8 @@ export function draftHandlers(desk: Desk, stamps: Stamps): Pick<Handlers, DraftC
     'drafts:page': ({ draftId, kind, show, offset, limit }) => {
       const stamp = stamps.of('drafts');
       const page = drafts().reviewPage(draftId, { show, offset, limit, ...(kind === undefined ? {} : { kind }) });
-      return { stamp, draftId, offset, total: page.total, rows: page.rows.map(changeRowView) };
+      const names = desk.workspace().names;
+      return { stamp, draftId, offset, total: page.total, rows: page.rows.map((r) => changeRowView(r, names)) };
     },
   };
 }

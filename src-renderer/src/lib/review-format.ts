@@ -36,19 +36,11 @@ export function kindLabel(kind: string): string {
   return KIND_LABELS[kind] ?? kind;
 }
 
-/** Counts rows per kind, in the order the apply runs them (deletes before creates). */
-export function countByKind(rows: ReadonlyArray<{ kind: string }>): Array<{ kind: string; count: number }> {
-  const order = Object.keys(KIND_LABELS);
-  const counts = new Map<string, number>();
-  for (const row of rows) counts.set(row.kind, (counts.get(row.kind) ?? 0) + 1);
-  const rank = (k: string) => {
-    const i = order.indexOf(k);
-    // Deletes first, then edits, then creates, matching how an apply is planned.
-    const phase = k.endsWith('deleteAll') ? 0 : k.endsWith('delete') ? 1 : k.endsWith('edit') ? 2 : 3;
-    return phase * 100 + (i < 0 ? 99 : i);
-  };
-  return [...counts.entries()].map(([kind, count]) => ({ kind, count })).sort((a, b) => rank(a.kind) - rank(b.kind));
-}
+/** The kinds a review lists, in the order main lists them (the order an apply runs them). */
+export const KIND_ORDER = [
+  'listing.deleteAll', 'buyOrder.deleteAll', 'listing.delete', 'buyOrder.delete',
+  'listing.create', 'listing.edit', 'buyOrder.create', 'buyOrder.edit',
+] as const;
 
 /** Triggers a file download of text the renderer holds (a Blob link, no Node). */
 export function downloadText(fileName: string, text: string, type = 'text/csv'): void {

@@ -1,15 +1,16 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import type { AccountsView } from '../../../src-shared/contract.ts';
-import { call, onEvent } from '../api.ts';
-import { guarded, loadQuietly } from './guarded.ts';
+import { call } from '../api.ts';
+import { guarded } from './guarded.ts';
+import { createMirror } from './mirror.ts';
 
 /** The main and linked accounts with their trade URLs and heartbeat coverage. */
 export const useAccountsStore = defineStore('accounts', () => {
-  const accounts = ref<AccountsView | null>(null);
+  const mirror = createMirror(() => call('accounts:list', {}), 'accounts:changed');
   const refreshing = ref(false);
   let started = false;
 
+  const accounts = mirror.value;
   const mainId = computed(() => accounts.value?.main?.id64 ?? '');
   /** Every account ID, main first, for filters and pickers. */
   const allIds = computed(() => {
@@ -18,27 +19,22 @@ export const useAccountsStore = defineStore('accounts', () => {
     return [...(a.main ? [a.main.id64] : []), ...a.linked.map((l) => l.id64)];
   });
 
-  async function load(): Promise<void> {
-    accounts.value = await call('accounts:list', {});
-  }
-
   /** Reads the trade URLs from the service (1 request a minute). */
-  const refresh = () => guarded(refreshing, async () => (accounts.value = await call('accounts:refresh', {})));
+  const refresh = () => guarded(refreshing, async () => void mirror.accept(await call('accounts:refresh', {})));
 
   /** `account` is omitted for the main account, as the service expects. Throws DeskError. */
   async function setTradeUrl(account: string | null, tradeUrl: string): Promise<void> {
-    accounts.value = await call('accounts:setTradeUrl', account === null ? { tradeUrl } : { account, tradeUrl });
+    mirror.accept(await call('accounts:setTradeUrl', account === null ? { tradeUrl } : { account, tradeUrl }));
   }
 
   const setAutomated = (id64: string, automated: boolean) =>
-    guarded(null, async () => (accounts.value = await call('accounts:setAutomated', { id64, automated })));
+    guarded(null, async () => void mirror.accept(await call('accounts:setAutomated', { id64, automated })));
 
   function start(): void {
     if (started) return;
     started = true;
-    onEvent('accounts:changed', (a) => (accounts.value = a));
-    loadQuietly(load);
+    mirror.follow();
   }
 
-  return { accounts, refreshing, mainId, allIds, load, refresh, setTradeUrl, setAutomated, start };
+  return { accounts, refreshing, mainId, allIds, load: mirror.load, refresh, setTradeUrl, setAutomated, start };
 });

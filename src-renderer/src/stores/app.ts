@@ -1,21 +1,22 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import type { AppStatus } from '../../../src-shared/contract.ts';
 import { call, onEvent } from '../api.ts';
 import { hashFor, normalizeView, viewFromHash, type ViewId } from '../lib/nav.ts';
-import { loadQuietly } from './guarded.ts';
+import { createMirror } from './mirror.ts';
 
 /**
- * App-wide state: mode (sandbox/live), online, version, and which screen is
- * shown. Navigation lives in the URL hash so a reload keeps the screen.
+ * App-wide state: mode (sandbox/live), online, version, what is wrong with
+ * the service as configured, and which screen is shown. Navigation lives in
+ * the URL hash so a reload keeps the screen.
  */
 export const useAppStore = defineStore('app', () => {
-  const status = ref<AppStatus | null>(null);
+  const mirror = createMirror(() => call('app:status', {}), 'app:status');
   const view = ref<ViewId>(viewFromHash(location.hash));
   /** A trade main asked us to show (notification click). */
   const focusTradeId = ref<string | null>(null);
   let started = false;
 
+  const status = mirror.value;
   const sandbox = computed(() => status.value?.mode === 'sandbox');
   const online = computed(() => status.value?.online ?? true);
 
@@ -25,15 +26,11 @@ export const useAppStore = defineStore('app', () => {
     if (location.hash !== hash) history.replaceState(null, '', hash);
   }
 
-  async function load(): Promise<void> {
-    status.value = await call('app:status', {});
-  }
-
   /** Subscribes once to the events this store mirrors. */
   function start(): void {
     if (started) return;
     started = true;
-    onEvent('app:status', (s) => (status.value = s));
+    mirror.follow();
     onEvent('app:navigate', (target) => {
       const id = normalizeView(target.view);
       if (id) navigate(id);
@@ -42,8 +39,7 @@ export const useAppStore = defineStore('app', () => {
     window.addEventListener('hashchange', () => {
       view.value = viewFromHash(location.hash);
     });
-    loadQuietly(load);
   }
 
-  return { status, view, focusTradeId, sandbox, online, navigate, load, start };
+  return { status, view, focusTradeId, sandbox, online, navigate, load: mirror.load, start };
 });

@@ -1,52 +1,50 @@
 import { defineStore } from 'pinia';
-import { computed, ref } from 'vue';
-import type { ApplyProgressView, UnknownOutcomeView } from '../../../src-shared/contract.ts';
-import { call, onEvent } from '../api.ts';
-import { guarded, loadQuietly } from './guarded.ts';
+import { computed } from 'vue';
+import type { UnknownOutcomeView } from '../../../src-shared/contract.ts';
+import { call } from '../api.ts';
+import { guarded } from './guarded.ts';
+import { createMirror } from './mirror.ts';
+
+/** States in which an apply still runs (the buttons steer it). */
+const LIVE = new Set(['running', 'paused', 'cancelling']);
 
 /**
- * The running (or last) apply job and the writes whose outcome is unknown.
- * Progress arrives as events; the buttons only ask main to change course.
+ * The apply job main holds (running, or the last one of a draft that still
+ * exists) and the writes whose outcome is unknown, as main last said them.
+ * The buttons only ask main to change course; what the screen shows is
+ * main's answer or its next push, whichever is newer.
  */
 export const useApplyStore = defineStore('apply', () => {
-  const progress = ref<ApplyProgressView | null>(null);
-  const unknownOutcomes = ref<UnknownOutcomeView[]>([]);
+  const state = createMirror(() => call('apply:state', {}), 'apply:state');
+  const outcomes = createMirror(() => call('apply:unknownOutcomes', {}), 'apply:unknownOutcomes');
   let started = false;
 
-  const active = computed(() => {
-    const state = progress.value?.state;
-    return state === 'running' || state === 'paused' || state === 'cancelling';
-  });
+  const job = computed(() => state.value.value?.job ?? null);
+  const active = computed(() => job.value !== null && LIVE.has(job.value.state));
+  const unknownOutcomes = computed(() => outcomes.value.value?.outcomes ?? []);
 
-  async function load(): Promise<void> {
-    const [p, u] = await Promise.all([call('apply:progress', {}), call('apply:unknownOutcomes', {})]);
-    progress.value = p;
-    unknownOutcomes.value = u;
-  }
-
-  /** Throws DeskError (e.g. nothing to apply, key rejected) for the caller to word. */
+  /** Throws DeskError (nothing to apply, automation off, key rejected) for the caller to word. */
   async function apply(draftId: string): Promise<void> {
-    progress.value = await call('drafts:apply', { draftId });
+    state.accept(await call('drafts:apply', { draftId }));
   }
 
   async function control(action: 'apply:pause' | 'apply:resume' | 'apply:cancel'): Promise<void> {
-    const jobId = progress.value?.jobId;
-    if (jobId !== undefined) await guarded(null, async () => (progress.value = await call(action, { jobId })));
+    const jobId = job.value?.jobId;
+    if (jobId !== undefined) await guarded(null, async () => void state.accept(await call(action, { jobId })));
   }
 
   const resolve = (id: string, choice: UnknownOutcomeView['choices'][number]['id']) =>
-    guarded(null, async () => (unknownOutcomes.value = await call('apply:resolve', { id, choice })));
+    guarded(null, async () => void outcomes.accept(await call('apply:resolve', { id, choice })));
 
   function start(): void {
     if (started) return;
     started = true;
-    onEvent('apply:progress', (p) => (progress.value = p));
-    onEvent('apply:unknownOutcomes', (u) => (unknownOutcomes.value = u));
-    loadQuietly(load);
+    state.follow();
+    outcomes.follow();
   }
 
   return {
-    progress, unknownOutcomes, active, load, apply,
+    job, active, unknownOutcomes, apply,
     pause: () => control('apply:pause'),
     resume: () => control('apply:resume'),
     cancel: () => control('apply:cancel'),

@@ -1,47 +1,36 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
-import type { KeyStatus } from '../../../src-shared/contract.ts';
-import { call, onEvent } from '../api.ts';
+import { call } from '../api.ts';
+import { createMirror } from './mirror.ts';
 
 /**
- * Whether an API key is set and its last four characters: all the renderer
- * ever knows of it. The key itself passes through `set` once, to main, and is
- * not kept in any state here.
+ * Whether an API key is set, its last four characters and the service's
+ * verdict: all the renderer ever knows of it, as main last said it. The key
+ * itself passes through `set` once, to main, and is not kept in any state here.
  */
 export const useKeyStore = defineStore('key', () => {
-  const status = ref<KeyStatus | null>(null);
+  const mirror = createMirror(() => call('key:status', {}), 'key:status');
   const busy = ref(false);
   let started = false;
 
-  async function load(): Promise<void> {
-    status.value = await call('key:status', {});
+  async function run(work: () => Promise<void>): Promise<void> {
+    busy.value = true;
+    try {
+      await work();
+    } finally {
+      busy.value = false;
+    }
   }
 
   /** Throws DeskError for the form to word; the caller clears its input. */
-  async function set(key: string): Promise<void> {
-    busy.value = true;
-    try {
-      status.value = await call('key:set', { key });
-    } finally {
-      busy.value = false;
-    }
-  }
-
-  async function remove(): Promise<void> {
-    busy.value = true;
-    try {
-      status.value = await call('key:remove', {});
-    } finally {
-      busy.value = false;
-    }
-  }
+  const set = (key: string) => run(async () => void mirror.accept(await call('key:set', { key })));
+  const remove = () => run(async () => void mirror.accept(await call('key:remove', {})));
 
   function start(): void {
     if (started) return;
     started = true;
-    onEvent('key:status', (s) => (status.value = s));
-    void load().catch(() => undefined);
+    mirror.follow();
   }
 
-  return { status, busy, load, set, remove, start };
+  return { status: mirror.value, busy, load: mirror.load, set, remove, start };
 });

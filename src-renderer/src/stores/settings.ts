@@ -1,24 +1,22 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
-import type { ChannelInput, Settings } from '../../../src-shared/contract.ts';
-import { call, onEvent } from '../api.ts';
+import type { ChannelInput } from '../../../src-shared/contract.ts';
+import { call } from '../api.ts';
+import { createMirror } from './mirror.ts';
 
 export type SettingsPatch = ChannelInput<'settings:update'>;
 
-/** The app's settings as main holds them; every change goes through main. */
+/** The app's settings as main holds them; every change goes through main, which may refuse it. */
 export const useSettingsStore = defineStore('settings', () => {
-  const settings = ref<Settings | null>(null);
+  const mirror = createMirror(() => call('settings:get', {}), 'settings:changed');
   const saving = ref(false);
   let started = false;
 
-  async function load(): Promise<void> {
-    settings.value = await call('settings:get', {});
-  }
-
+  /** Throws DeskError (an unusable URL, a switch that failed) for the form to word. */
   async function update(patch: SettingsPatch): Promise<void> {
     saving.value = true;
     try {
-      settings.value = await call('settings:update', patch);
+      mirror.accept(await call('settings:update', patch));
     } finally {
       saving.value = false;
     }
@@ -27,9 +25,8 @@ export const useSettingsStore = defineStore('settings', () => {
   function start(): void {
     if (started) return;
     started = true;
-    onEvent('settings:changed', (s) => (settings.value = s));
-    void load().catch(() => undefined);
+    mirror.follow();
   }
 
-  return { settings, saving, load, update, start };
+  return { settings: mirror.value, saving, load: mirror.load, update, start };
 });

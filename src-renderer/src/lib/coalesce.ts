@@ -1,0 +1,23 @@
+/**
+ * One run at a time of an async task, however often it is asked for: asks
+ * that come while it runs make one more run after it, not one each. A burst
+ * of pushes from main (an apply marks batch after batch done) becomes one
+ * or two reads, never a queue of them.
+ */
+export function coalesce(task: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | null = null;
+  let again = false;
+  return () => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        await task();
+      } while (again);
+    })().finally(() => (running = null));
+    return running;
+  };
+}

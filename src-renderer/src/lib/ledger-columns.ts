@@ -1,0 +1,54 @@
+import type { LedgerColumn, LedgerDomain } from '../../../src-shared/contract.ts';
+
+/**
+ * The columns of the two ledger tables: one table component draws both, and
+ * this says which columns each has, how wide, and which sort (main sorts;
+ * the header only asks).
+ */
+export type CellKind = 'draft' | 'item' | 'asset' | 'price' | 'promoted' | 'quantity' | 'active' | 'filled' | 'note' | 'account' | 'state';
+
+export interface ColumnSpec {
+  readonly cell: CellKind;
+  readonly label: string;
+  readonly width: string;
+  readonly sort?: LedgerColumn;
+  readonly align?: 'right';
+}
+
+const DRAFT: ColumnSpec = { cell: 'draft', label: 'Draft', width: '86px' };
+const ITEM: ColumnSpec = { cell: 'item', label: 'Item', width: 'minmax(220px, 3fr)', sort: 'name' };
+const PRICE: ColumnSpec = { cell: 'price', label: 'Price', width: 'minmax(150px, 1.3fr)', sort: 'price', align: 'right' };
+const NOTE: ColumnSpec = { cell: 'note', label: 'Note', width: 'minmax(120px, 2fr)', sort: 'note' };
+const ACCOUNT: ColumnSpec = { cell: 'account', label: 'Account', width: '118px', sort: 'account' };
+
+export const COLUMNS: Readonly<Record<LedgerDomain, readonly ColumnSpec[]>> = {
+  listings: [
+    DRAFT, ITEM,
+    { cell: 'asset', label: 'Asset ID', width: 'minmax(104px, 1fr)', sort: 'asset' },
+    PRICE,
+    { cell: 'promoted', label: 'Promo', width: '72px', sort: 'promoted' },
+    NOTE, ACCOUNT,
+    { cell: 'state', label: 'State', width: '118px', sort: 'state' },
+  ],
+  buyOrders: [
+    DRAFT, ITEM, PRICE,
+    { cell: 'quantity', label: 'Quantity', width: 'minmax(120px, 1fr)', sort: 'quantity', align: 'right' },
+    { cell: 'active', label: 'Active', width: '86px', sort: 'active' },
+    { cell: 'filled', label: 'Filled', width: '64px', sort: 'filled', align: 'right' },
+    NOTE, ACCOUNT,
+  ],
+};
+
+export const gridTemplate = (domain: LedgerDomain) => COLUMNS[domain].map((c) => c.width).join(' ');
+
+/** How a ledger state reads on screen. */
+export const STATE_TEXT: Readonly<Record<string, string>> = {
+  active: 'active',
+  new: 'new',
+  id_unknown: 'ID unknown',
+  inactive: 'inactive',
+  sold: 'sold',
+  cancelled: 'cancelled',
+  sold_in_trade: 'sold, in trade',
+  not_on_service: 'not on service',
+};

@@ -1,0 +1,134 @@
+import { shallowRef, triggerRef, type ShallowRef } from 'vue';
+
+/**
+ * Rows of a long table as main answers them: one page at a time, for the
+ * part of the table on screen. Nothing is derived here; a page is shown as
+ * it came. A refresh asks again for the pages on screen and swaps them in
+ * together when they have all arrived, so the table never flashes empty and
+ * never mixes rows of two states of main.
+ */
+export interface Page<T> {
+  readonly total: number;
+  readonly rows: readonly T[];
+}
+
+export interface PagedRows<T> {
+  /** Rows matching, as of the last answer. */
+  readonly total: ShallowRef<number>;
+  /** Bumped whenever rows change: views read it to re-render. */
+  readonly version: ShallowRef<number>;
+  /** Whether an answer has ever arrived (the table shows "Loading…" before). */
+  readonly loaded: ShallowRef<boolean>;
+  rowAt(index: number): T | undefined;
+  /** The rows now in memory, in order (the first page first). */
+  loadedRows(): T[];
+  /** The part of the table on screen; pages missing around it are asked for. */
+  show(start: number, end: number): void;
+  /** Asks again for the pages on screen (main's state moved on, or the query changed). */
+  refresh(): Promise<void>;
+}
+
+export interface PagedRowsOptions<T> {
+  pageSize: number;
+  fetch(offset: number, limit: number): Promise<Page<T>>;
+  /** Told of a failed fetch (the rows shown stay). */
+  onError?(error: unknown): void;
+}
+
+export function createPagedRows<T>(options: PagedRowsOptions<T>): PagedRows<T> {
+  const { pageSize } = options;
+  const total = shallowRef(0);
+  const version = shallowRef(0);
+  const loaded = shallowRef(false);
+  let pages = new Map<number, readonly T[]>();
+  let visible: [number, number] = [0, pageSize];
+  /** Bumped by every refresh: a page fetched for an older generation is dropped. */
+  let generation = 0;
+  const inFlight = new Set<number>();
+  let refreshing: Promise<void> | null = null;
+  let again = false;
+
+  const changed = () => {
+    version.value += 1;
+    triggerRef(version);
+  };
+
+  /** Pages covering the visible rows, with one page of margin each side. */
+  function wanted(): number[] {
+    const first = Math.max(0, Math.floor(visible[0] / pageSize) - 1);
+    const last = Math.floor(Math.max(visible[0], visible[1] - 1) / pageSize) + 1;
+    const out: number[] = [];
+    for (let p = first; p <= last; p++) if (p === 0 || p * pageSize < total.value) out.push(p);
+    return out;
+  }
+
+  async function fetchMissing(): Promise<void> {
+    const gen = generation;
+    const missing = wanted().filter((p) => !pages.has(p) && !inFlight.has(p));
+    await Promise.all(missing.map(async (p) => {
+      inFlight.add(p);
+      try {
+        const page = await options.fetch(p * pageSize, pageSize);
+        if (gen !== generation) return;
+        pages.set(p, page.rows);
+        total.value = page.total;
+        loaded.value = true;
+        changed();
+      } catch (error) {
+        options.onError?.(error);
+      } finally {
+        inFlight.delete(p);
+      }
+    }));
+  }
+
+  async function refreshOnce(): Promise<void> {
+    generation += 1;
+    const gen = generation;
+    const want = wanted();
+    const answers = await Promise.all(want.map((p) => options.fetch(p * pageSize, pageSize)));
+    if (gen !== generation) return;
+    const next = new Map<number, readonly T[]>();
+    want.forEach((p, i) => next.set(p, (answers[i] as Page<T>).rows));
+    pages = next;
+    total.value = answers.at(-1)?.total ?? 0;
+    loaded.value = true;
+    changed();
+    // The total may have grown or shrunk: fill what the view now shows.
+    await fetchMissing();
+  }
+
+  return {
+    total,
+    version,
+    loaded,
+    rowAt(index) {
+      return pages.get(Math.floor(index / pageSize))?.[index % pageSize];
+    },
+    loadedRows() {
+      return [...pages.keys()].sort((a, b) => a - b).flatMap((p) => [...(pages.get(p) ?? [])]);
+    },
+    show(start, end) {
+      visible = [start, end];
+      void fetchMissing();
+    },
+    refresh() {
+      if (refreshing) {
+        again = true;
+        return refreshing;
+      }
+      const run = async () => {
+        do {
+          again = false;
+          try {
+            await refreshOnce();
+          } catch (error) {
+            options.onError?.(error);
+          }
+        } while (again);
+      };
+      refreshing = run().finally(() => (refreshing = null));
+      return refreshing;
+    },
+  };
+}
