@@ -1,0 +1,200 @@
+/**
+ * The composition root of the main process: with desktop/, the only code that
+ * imports `electron`. It builds the desk (the core), the IPC router over it,
+ * and hands both to the thin desktop adapters: window, tray, taskbar,
+ * notifications, keychain, power and network events.
+ *
+ * `index.ts` calls `startMainProcess` with the simulator for sandbox mode; the
+ * boot test calls it with a temp profile and a fast clock, and drives the
+ * result through ipcMain as the preload would.
+ */
+import { join } from 'node:path';
+import { app, ipcMain, session } from 'electron';
+import { systemClock, type Clock } from './core/clock.ts';
+import { createDesk, type Desk, type DeskDeps } from './core/desk/desk.ts';
+import type { SecretStore } from './core/secrets.ts';
+import { APP_ENTRY_URL } from './core/shell/app-origin.ts';
+import { APP_ID } from './core/shell/app-identity.ts';
+import { appPaths } from './core/shell/app-paths.ts';
+import type { ExternalLinkPolicy } from './core/shell/external-links.ts';
+import { shouldStartHidden } from './core/shell/login-item.ts';
+import { createWindowStateFile } from './core/shell/window-state-file.ts';
+import { claimSingleInstance, createQuitSwitch, holdQuitFor, revealOnActivate } from './desktop/app-life.ts';
+import { applyDevServerCsp, registerAppScheme, serveRenderer } from './desktop/app-protocol.ts';
+import { bindRouter } from './desktop/ipc.ts';
+import { createKeychainSecretStore } from './desktop/keychain.ts';
+import { setStartAtLogin } from './desktop/login-item.ts';
+import { createMainWindow, revealWindow } from './desktop/main-window.ts';
+import { createNotifier, prepareNotifications } from './desktop/notifier.ts';
+import { wirePowerEvents } from './desktop/power-events.ts';
+import { createTaskbarIndicator } from './desktop/taskbar.ts';
+import { createTray } from './desktop/tray.ts';
+import { hardenEveryWebContents, hardenSession, openIfAllowed } from './desktop/web-hardening.ts';
+import { createDeskRouter } from './ipc/desk-router.ts';
+import type { Router } from './ipc/router.ts';
+import { shellStateOf } from './ipc/shell-state.ts';
+
+export interface MainProcessDeps {
+  /** Starts the embedded simulator sandbox mode talks to. */
+  readonly openSandbox: NonNullable<DeskDeps['openSandbox']>;
+  /** Default: the OS keychain under the app's name. */
+  readonly secrets?: SecretStore;
+  /** Default: the system clock. */
+  readonly clock?: Clock;
+  /** Folder of the built main bundle; the preload and renderer sit beside it. */
+  readonly mainDir?: string;
+  readonly argv?: readonly string[];
+  /** How often connectivity is polled (default 5 s). */
+  readonly onlinePollMs?: number;
+}
+
+/** The running app, for the boot test. */
+export interface RunningApp {
+  readonly desk: Desk;
+  readonly router: Router;
+}
+
+export interface MainProcess {
+  /** Settles once the app is up (null for a second instance that gave way), or rejects when it could not start. */
+  readonly started: Promise<RunningApp | null>;
+}
+
+export function startMainProcess(deps: MainProcessDeps): MainProcess {
+  // Must run before `ready`: the renderer is served from app://desk/, not file://.
+  registerAppScheme();
+  let reveal: () => void = () => undefined;
+  if (!claimSingleInstance(() => reveal())) {
+    app.quit();
+    return { started: Promise.resolve(null) };
+  }
+  const started = app.whenReady().then(() => start(deps, (r) => (reveal = r)));
+  started.catch((error: unknown) => {
+    console.error('Marketplace Desk could not start:', error);
+    app.exit(1);
+  });
+  return { started };
+}
+
+async function start(deps: MainProcessDeps, setReveal: (reveal: () => void) => void): Promise<RunningApp> {
+  const devServerUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL;
+  const paths = appPaths({
+    packaged: app.isPackaged,
+    mainDir: deps.mainDir ?? import.meta.dirname,
+    appPath: app.getAppPath(),
+    resourcesPath: process.resourcesPath,
+  });
+  prepareNotifications(APP_ID);
+  const quit = createQuitSwitch();
+  const clock = deps.clock ?? systemClock;
+  const desk = await createDesk({
+    dataDir: join(app.getPath('userData'), 'profiles'),
+    secrets: deps.secrets ?? createKeychainSecretStore(),
+    version: app.getVersion(),
+    openSandbox: deps.openSandbox,
+    clock,
+  });
+  const links = (): ExternalLinkPolicy => {
+    const url = desk.settings.get().serviceUrl;
+    return { serviceOrigins: url.startsWith('https:') ? [new URL(url).origin] : [] };
+  };
+  const { router, emit } = createDeskRouter(desk, { openLink: (url) => void openIfAllowed(url, { links }) }, {
+    checkOutputs: !app.isPackaged,
+    onUnexpected: (where, error) => console.error(`unexpected failure in ${where}:`, error),
+  });
+
+  hardenSession(session.defaultSession);
+  hardenEveryWebContents(app, { links });
+  if (devServerUrl) applyDevServerCsp(session.defaultSession, devServerUrl);
+  else serveRenderer(session.defaultSession, paths.rendererDir);
+
+  const win = await createMainWindow({
+    preloadPath: paths.preload,
+    rendererUrl: devServerUrl ?? APP_ENTRY_URL,
+    windowState: createWindowStateFile(join(app.getPath('userData'), 'window-state.json')),
+    links,
+    startHidden: shouldStartHidden(deps.argv ?? process.argv, app.getLoginItemSettings().wasOpenedAtLogin),
+    isQuitting: () => quit.quitting,
+    iconPath: paths.appIcon,
+  });
+  const reveal = () => revealWindow(win);
+  setReveal(reveal);
+  revealOnActivate(reveal);
+  const unbind = bindRouter(ipcMain, router, {
+    trusted: devServerUrl ? { devServerUrl } : {},
+    target: () => (win.isDestroyed() ? null : win.webContents),
+  });
+
+  // Tray, taskbar and notifications follow the desk's state.
+  const tray = createTray({
+    iconDir: paths.trayIconDir,
+    initial: shellStateOf(desk),
+    onOpen: reveal,
+    onToggleAutomation: () => desk.settings.update({ heartbeatEnabled: !desk.settings.get().heartbeatEnabled }),
+    onCheckTrades: () => void desk.workspace().trades.checkNow().catch(() => undefined),
+    onQuit: () => quit.quit(),
+  });
+  const taskbar = createTaskbarIndicator({
+    window: () => (win.isDestroyed() ? null : win),
+    attentionIconPath: join(paths.trayIconDir, 'attention.png'),
+  });
+  const notifier = createNotifier({
+    iconPath: paths.appIcon,
+    muted: () => !desk.settings.get().notificationsEnabled,
+    onOpen: (trade) => {
+      reveal();
+      emit('app:navigate', { view: 'trades', ...(trade ? { tradeId: trade.trade_id } : {}) });
+    },
+  });
+  const refreshShell = () => {
+    const state = shellStateOf(desk);
+    tray.update(state);
+    taskbar.update(state);
+  };
+  router.subscribe((event) => {
+    if (event === 'heartbeat:state' || event === 'trades:changed' || event === 'apply:progress' || event === 'scheduler:state' || event === 'settings:changed') refreshShell();
+  });
+  const followTrades = () => {
+    const trades = desk.workspace().trades;
+    trades.on('needsAction', (list) => notifier.notify(list));
+    trades.on('trades', (list) => notifier.retainOnly(list));
+  };
+  followTrades();
+  desk.events.on('workspace', followTrades);
+
+  const power = wirePowerEvents({
+    beatNow: () => desk.workspace().heartbeat.beatNow(),
+    checkTradesNow: () => desk.workspace().trades.checkNow(),
+    onConnectivity: (online) => desk.setOnline(online),
+    // The desk's clock: the same as Date.now in the app, and the boot test's fast time.
+    now: () => clock.now(),
+    ...(deps.onlinePollMs === undefined ? {} : { onlinePollMs: deps.onlinePollMs }),
+  });
+  desk.settings.on('changed', (next, previous) => {
+    if (next.startAtLogin !== previous.startAtLogin) void setStartAtLogin(next.startAtLogin).catch(() => undefined);
+  });
+
+  // Closing the window keeps the app in the tray; only Quit ends it.
+  app.on('window-all-closed', () => undefined);
+  holdQuitFor(async () => {
+    power.dispose();
+    unbind();
+    tray.destroy();
+    // A batch on its way gets its outcome journaled; the rest waits for the next start.
+    await withTimeout(desk.workspace().apply.suspend(), QUIT_DRAIN_MS);
+    await desk.close();
+  }, { onError: (error) => console.error('closing failed:', error) });
+  return { desk, router };
+}
+
+/**
+ * How long a quit waits for batches in flight. The client's own timeouts end
+ * a request well before; this only bounds a wait that something unforeseen
+ * keeps open, so Quit always quits.
+ */
+const QUIT_DRAIN_MS = 60_000;
+
+function withTimeout(work: Promise<void>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
