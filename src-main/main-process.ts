@@ -13,6 +13,8 @@ import { app, ipcMain, session } from 'electron';
 import { systemClock, type Clock } from './core/clock.ts';
 import { createDesk, type Desk, type DeskDeps } from './core/desk/desk.ts';
 import type { SecretStore } from './core/secrets.ts';
+import { openAppLog, type AppLog, type AppLogOptions } from './core/shell/app-log.ts';
+import { logDeskEvents } from './core/shell/desk-log.ts';
 import { APP_ENTRY_URL } from './core/shell/app-origin.ts';
 import { APP_ID } from './core/shell/app-identity.ts';
 import { appPaths } from './core/shell/app-paths.ts';
@@ -46,12 +48,15 @@ export interface MainProcessDeps {
   readonly argv?: readonly string[];
   /** How often connectivity is polled (default 5 s). */
   readonly onlinePollMs?: number;
+  /** Log level and file sizes (default: info, 1 MiB × 5 in the profile's logs folder). */
+  readonly log?: Omit<AppLogOptions, 'dir'>;
 }
 
 /** The running app, for the boot test. */
 export interface RunningApp {
   readonly desk: Desk;
   readonly router: Router;
+  readonly log: AppLog;
 }
 
 export interface MainProcess {
@@ -67,7 +72,16 @@ export function startMainProcess(deps: MainProcessDeps): MainProcess {
     app.quit();
     return { started: Promise.resolve(null) };
   }
-  const started = app.whenReady().then(() => start(deps, (r) => (reveal = r)));
+  const started = app.whenReady().then(async () => {
+    const log = openAppLog({ dir: app.getPath('logs'), level: app.isPackaged ? 'info' : 'debug', ...deps.log });
+    try {
+      return await start(deps, log, (r) => (reveal = r));
+    } catch (error) {
+      log.error('could not start', { error });
+      log.close();
+      throw error;
+    }
+  });
   started.catch((error: unknown) => {
     console.error('Marketplace Desk could not start:', error);
     app.exit(1);
@@ -75,7 +89,11 @@ export function startMainProcess(deps: MainProcessDeps): MainProcess {
   return { started };
 }
 
-async function start(deps: MainProcessDeps, setReveal: (reveal: () => void) => void): Promise<RunningApp> {
+async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () => void) => void): Promise<RunningApp> {
+  log.info('starting', { version: app.getVersion(), electron: process.versions.electron ?? null, node: process.versions.node, platform: process.platform, arch: process.arch, packaged: app.isPackaged });
+  const onProcessError = (error: unknown) => log.error('unhandled failure in main', { error });
+  process.on('uncaughtExceptionMonitor', onProcessError);
+  process.on('unhandledRejection', onProcessError);
   const devServerUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL;
   const paths = appPaths({
     packaged: app.isPackaged,
@@ -93,17 +111,22 @@ async function start(deps: MainProcessDeps, setReveal: (reveal: () => void) => v
     openSandbox: deps.openSandbox,
     clock,
   });
+  // The key, once known, is scrubbed from every line; a new one is learned when it is set.
+  const learnKey = () => void desk.keys.read().then((key) => log.addSecret(key), () => undefined);
+  learnKey();
+  desk.keys.on('status', learnKey);
+  const stopDeskLog = logDeskEvents(desk, log);
   const links = (): ExternalLinkPolicy => {
     const url = desk.settings.get().serviceUrl;
     return { serviceOrigins: url.startsWith('https:') ? [new URL(url).origin] : [] };
   };
   const { router, emit } = createDeskRouter(desk, { openLink: (url) => void openIfAllowed(url, { links }) }, {
     checkOutputs: !app.isPackaged,
-    onUnexpected: (where, error) => console.error(`unexpected failure in ${where}:`, error),
+    onUnexpected: (where, error) => log.error('unexpected failure', { where, error }),
   });
 
   hardenSession(session.defaultSession);
-  hardenEveryWebContents(app, { links });
+  hardenEveryWebContents(app, { links, onRefused: (what, url) => log.warn('refused', { what, url }) });
   if (devServerUrl) applyDevServerCsp(session.defaultSession, devServerUrl);
   else serveRenderer(session.defaultSession, paths.rendererDir);
 
@@ -115,13 +138,17 @@ async function start(deps: MainProcessDeps, setReveal: (reveal: () => void) => v
     startHidden: shouldStartHidden(deps.argv ?? process.argv, app.getLoginItemSettings().wasOpenedAtLogin),
     isQuitting: () => quit.quitting,
     iconPath: paths.appIcon,
+    now: () => clock.now(),
+    onError: (error) => log.warn('window', { error }),
+    onRendererGone: (details, reloaded) => log.error('renderer process gone', { reason: details.reason, exitCode: details.exitCode, reloaded }),
   });
   const reveal = () => revealWindow(win);
   setReveal(reveal);
   revealOnActivate(reveal);
-  const unbind = bindRouter(ipcMain, router, {
+  const unbind = bindRouter(ipcMain, withCallLog(router, log), {
     trusted: devServerUrl ? { devServerUrl } : {},
     target: () => (win.isDestroyed() ? null : win.webContents),
+    onRefused: (channel, url) => log.warn('refused a call from another page', { channel, url }),
   });
 
   // Tray, taskbar and notifications follow the desk's state.
@@ -165,6 +192,7 @@ async function start(deps: MainProcessDeps, setReveal: (reveal: () => void) => v
     beatNow: () => desk.workspace().heartbeat.beatNow(),
     checkTradesNow: () => desk.workspace().trades.checkNow(),
     onConnectivity: (online) => desk.setOnline(online),
+    onError: (error) => log.debug('wake failed', { error }),
     // The desk's clock: the same as Date.now in the app, and the boot test's fast time.
     now: () => clock.now(),
     ...(deps.onlinePollMs === undefined ? {} : { onlinePollMs: deps.onlinePollMs }),
@@ -176,14 +204,44 @@ async function start(deps: MainProcessDeps, setReveal: (reveal: () => void) => v
   // Closing the window keeps the app in the tray; only Quit ends it.
   app.on('window-all-closed', () => undefined);
   holdQuitFor(async () => {
+    log.info('quitting', { applies: desk.workspace().apply.handles().length });
     power.dispose();
     unbind();
     tray.destroy();
     // A batch on its way gets its outcome journaled; the rest waits for the next start.
     await withTimeout(desk.workspace().apply.suspend(), QUIT_DRAIN_MS);
     await desk.close();
-  }, { onError: (error) => console.error('closing failed:', error) });
-  return { desk, router };
+    stopDeskLog();
+    log.info('closed');
+  }, {
+    onError: (error) => log.error('closing failed', { error }),
+    finish: () => {
+      process.off('uncaughtExceptionMonitor', onProcessError);
+      process.off('unhandledRejection', onProcessError);
+      log.close();
+      app.exit(0);
+    },
+  });
+  return { desk, router, log };
+}
+
+/**
+ * Each call's channel, outcome and duration at debug level, failures other
+ * than the trader's own at info: enough to follow a bug report. Inputs are
+ * never logged (one of them carries the key on its way to the keychain).
+ */
+function withCallLog(router: Router, log: AppLog): Router {
+  return {
+    ...router,
+    async invoke(channel, input) {
+      const started = performance.now();
+      const result = await router.invoke(channel, input);
+      const ms = Math.round(performance.now() - started);
+      if (result.ok) log.debug('call', { channel, ms });
+      else log.info('call failed', { channel, ms, kind: result.error.kind, message: result.error.message });
+      return result;
+    },
+  };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +25,8 @@ const { startMainProcess } = await import('../../src-main/main-process.ts');
  */
 
 const clock = scaledClock(60);
+const LOG_FILE_BYTES = 2_048;
+const LOG_FILES = 3;
 let dir: string;
 let mainDir: string;
 let service: Sandbox;
@@ -57,6 +59,8 @@ async function boot(): Promise<RunningApp> {
     mainDir,
     argv: ['/opt/marketplace-desk/marketplace-desk'],
     onlinePollMs: 20,
+    // Small files, so two boots rotate them.
+    log: { level: 'debug', maxFileBytes: LOG_FILE_BYTES, maxFiles: LOG_FILES },
   }).started;
   if (!started) throw new Error('the first instance gave way');
   started.router.subscribe((event) => routed.add(event));
@@ -116,6 +120,9 @@ describe('the main process, booted', () => {
   it('stores a key set through the bridge in the keychain, and the heartbeat beats', async () => {
     await invoke('settings:update', { mode: 'live', serviceUrl: service.url });
     await until('the live workspace', () => running.desk.workspace().mode === 'live');
+    // Its first requests find no key and block the scheduler. (A key set while one of them is still
+    // on its way is lost to that block: a race in the core, reported separately; not this test's subject.)
+    await until('the live workspace to wait for a key', () => running.desk.workspace().scheduler.state.blocked === 'auth');
     const status = await invoke<{ set: boolean; last4: string }>('key:set', { key: service.apiKey });
     expect(status).toMatchObject({ set: true, last4: service.apiKey.slice(-4) });
     expect(await keytar.getPassword(keychainService, 'api-key:default')).toBe(service.apiKey);
@@ -192,10 +199,12 @@ describe('the main process, booted', () => {
     expect(running.desk.status().online).toBe(true);
   });
 
-  it('reloads the window when its renderer crashes', () => {
+  it('reloads the window when its renderer crashes, and logs it', () => {
     const reloads = win().webContents.reloads;
     win().webContents.crash('crashed', 139);
     expect(win().webContents.reloads).toBe(reloads + 1);
+    const last = running.log.recent(2_000).map((l) => JSON.parse(l) as Record<string, unknown>).at(-1);
+    expect(last).toMatchObject({ level: 'error', msg: 'renderer process gone', reason: 'crashed', exitCode: 139, reloaded: true });
   });
 
   it('pushes every event the router emits to the window, and no other', () => {
@@ -244,5 +253,20 @@ describe('the main process, booted', () => {
   it('does not announce the same trade again after the restart', async () => {
     await invoke('trades:checkNow');
     expect(Notification.instances).toHaveLength(0);
+  });
+
+  it('quits, leaving log files within their bounds that name what happened and hold no key', async () => {
+    const logsDir = join(dir, 'user-data', 'logs');
+    await quitFromTray();
+    const files = readdirSync(logsDir);
+    expect(files.length).toBeGreaterThan(1);
+    expect(files.length).toBeLessThanOrEqual(LOG_FILES);
+    const text = files.map((f) => {
+      expect(statSync(join(logsDir, f)).size, f).toBeLessThanOrEqual(LOG_FILE_BYTES);
+      return readFileSync(join(logsDir, f), 'utf8');
+    }).join('');
+    for (const form of [service.apiKey, encodeURIComponent(service.apiKey)]) expect(text).not.toContain(form);
+    expect(text).toMatch(/"msg":"closed"/);
+    for (const line of text.split('\n').filter(Boolean)) expect(() => JSON.parse(line)).not.toThrow();
   });
 });
