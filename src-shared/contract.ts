@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import * as v from './views.ts';
 import { CHANNEL_NAMES, EVENT_NAMES, type ChannelName, type EventName } from './channels.ts';
+import { updateView } from './updates.ts';
 
 /**
  * The single description of the bridge between the renderer and the main
@@ -82,6 +83,16 @@ export const channels = {
     z.array(v.activityEntry),
   ),
 
+  // Issue #11: support and updates.
+  /** Opens the folder of the log files in the system's file manager. */
+  'support:openLogsFolder': channel(none, ok),
+  /** Asks where to save, then writes the bug-report bundle (never the key); `path` is null when cancelled. */
+  'support:saveDiagnostics': channel(none, z.object({ saved: z.boolean(), path: z.string().nullable() })),
+  'updates:state': channel(none, updateView),
+  'updates:check': channel(none, updateView),
+  /** Restarts into the downloaded update now, or as soon as the running apply ends. */
+  'updates:restart': channel(none, updateView),
+  // End of issue #11.
 } as const;
 
 export const events = {
@@ -100,6 +111,9 @@ export const events = {
   'activity:added': v.activityEntry,
   /** Main asks the window to show something, e.g. after a notification click. */
   'app:navigate': z.object({ view: z.string(), tradeId: z.string().optional() }),
+  // Issue #11: updates.
+  'updates:state': updateView,
+  // End of issue #11.
 } as const;
 
 export type Channels = typeof channels;
@@ -149,3 +163,4 @@ export type ApplyProgressView = z.output<typeof v.applyProgress>;
 export type UnknownOutcomeView = z.output<typeof v.unknownOutcomeView>;
 export type ActivityEntry = z.output<typeof v.activityEntry>;
 export type CsvPreview = z.output<typeof v.csvPreview>;
+export type { UpdateView } from './updates.ts';

@@ -6,6 +6,7 @@ import { applyHandlers, applyProgressView, unknownOutcomeView } from './handlers
 import { draftHandlers } from './handlers/drafts.ts';
 import { engineHandlers } from './handlers/engine.ts';
 import { ledgerHandlers } from './handlers/ledger.ts';
+import { shellHandlers } from './handlers/shell.ts';
 import type { Platform } from './handlers/platform.ts';
 import { createRouter, type EmitEvent, type Handlers, type Router } from './router.ts';
 
@@ -39,6 +40,7 @@ export function createDeskRouter(desk: Desk, platform: Platform, options: { chec
     ...ledgerHandlers(desk),
     ...draftHandlers(desk),
     ...applyHandlers(desk, ledgerChanged),
+    ...shellHandlers(platform),
   };
 
   const workspaceEvents = (ws: Workspace): Unsubscribe[] => [
