@@ -9,7 +9,8 @@
  * result through ipcMain as the preload would.
  */
 import { join } from 'node:path';
-import { app, ipcMain, session } from 'electron';
+import { app, type BrowserWindow, ipcMain, session } from 'electron';
+import type { UpdateView } from '../src-shared/updates.ts';
 import { systemClock, type Clock } from './core/clock.ts';
 import { createDesk, type Desk, type DeskDeps } from './core/desk/desk.ts';
 import type { SecretStore } from './core/secrets.ts';
@@ -28,6 +29,8 @@ import { createKeychainSecretStore } from './desktop/keychain.ts';
 import { setStartAtLogin } from './desktop/login-item.ts';
 import { createMainWindow, revealWindow } from './desktop/main-window.ts';
 import { createNotifier, prepareNotifications } from './desktop/notifier.ts';
+import { createShellServices } from './desktop/shell-services.ts';
+import type { ElectronUpdateSource } from './desktop/updater.ts';
 import { wirePowerEvents } from './desktop/power-events.ts';
 import { createTaskbarIndicator } from './desktop/taskbar.ts';
 import { createTray } from './desktop/tray.ts';
@@ -50,6 +53,8 @@ export interface MainProcessDeps {
   readonly onlinePollMs?: number;
   /** Log level and file sizes (default: info, 1 MiB × 5 in the profile's logs folder). */
   readonly log?: Omit<AppLogOptions, 'dir'>;
+  /** Default: electron-updater in a packaged app, none in development. */
+  readonly updateSource?: ElectronUpdateSource | null;
 }
 
 /** The running app, for the boot test. */
@@ -120,7 +125,18 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
     const url = desk.settings.get().serviceUrl;
     return { serviceOrigins: url.startsWith('https:') ? [new URL(url).origin] : [] };
   };
-  const { router, emit } = createDeskRouter(desk, { openLink: (url) => void openIfAllowed(url, { links }) }, {
+  // Logs, bug reports and updates; the window and the router's events are connected once they exist.
+  let win: BrowserWindow | null = null;
+  let pushUpdate: (view: UpdateView) => void = () => undefined;
+  const services = await createShellServices({
+    desk, log, clock,
+    window: () => (win && !win.isDestroyed() ? win : null),
+    quit: () => quit.quit(),
+    onUpdate: (view) => pushUpdate(view),
+    ...(deps.updateSource === undefined ? {} : { updateSource: deps.updateSource }),
+  });
+  const platform = { openLink: (url: string) => void openIfAllowed(url, { links }), support: services.support, updates: services.updates };
+  const { router, emit } = createDeskRouter(desk, platform, {
     checkOutputs: !app.isPackaged,
     onUnexpected: (where, error) => log.error('unexpected failure', { where, error }),
   });
@@ -130,7 +146,7 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
   if (devServerUrl) applyDevServerCsp(session.defaultSession, devServerUrl);
   else serveRenderer(session.defaultSession, paths.rendererDir);
 
-  const win = await createMainWindow({
+  const mainWindow = await createMainWindow({
     preloadPath: paths.preload,
     rendererUrl: devServerUrl ?? APP_ENTRY_URL,
     windowState: createWindowStateFile(join(app.getPath('userData'), 'window-state.json')),
@@ -142,12 +158,13 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
     onError: (error) => log.warn('window', { error }),
     onRendererGone: (details, reloaded) => log.error('renderer process gone', { reason: details.reason, exitCode: details.exitCode, reloaded }),
   });
-  const reveal = () => revealWindow(win);
+  win = mainWindow;
+  const reveal = () => revealWindow(mainWindow);
   setReveal(reveal);
   revealOnActivate(reveal);
   const unbind = bindRouter(ipcMain, withCallLog(router, log), {
     trusted: devServerUrl ? { devServerUrl } : {},
-    target: () => (win.isDestroyed() ? null : win.webContents),
+    target: () => (mainWindow.isDestroyed() ? null : mainWindow.webContents),
     onRefused: (channel, url) => log.warn('refused a call from another page', { channel, url }),
   });
 
@@ -159,9 +176,10 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
     onToggleAutomation: () => desk.settings.update({ heartbeatEnabled: !desk.settings.get().heartbeatEnabled }),
     onCheckTrades: () => void desk.workspace().trades.checkNow().catch(() => undefined),
     onQuit: () => quit.quit(),
+    onRestartToUpdate: () => void services.updates.restartToUpdate(),
   });
   const taskbar = createTaskbarIndicator({
-    window: () => (win.isDestroyed() ? null : win),
+    window: () => (mainWindow.isDestroyed() ? null : mainWindow),
     attentionIconPath: join(paths.trayIconDir, 'attention.png'),
   });
   const notifier = createNotifier({
@@ -173,9 +191,14 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
     },
   });
   const refreshShell = () => {
-    const state = shellStateOf(desk);
+    const update = services.updates.view();
+    const state = { ...shellStateOf(desk), update: update.state === 'ready' && update.version ? { version: update.version, restartPending: update.restartPending } : null };
     tray.update(state);
     taskbar.update(state);
+  };
+  pushUpdate = (view) => {
+    emit('updates:state', view);
+    refreshShell();
   };
   router.subscribe((event) => {
     if (event === 'heartbeat:state' || event === 'trades:changed' || event === 'apply:progress' || event === 'scheduler:state' || event === 'settings:changed') refreshShell();
@@ -218,8 +241,7 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
     finish: () => {
       process.off('uncaughtExceptionMonitor', onProcessError);
       process.off('unhandledRejection', onProcessError);
-      log.close();
-      app.exit(0);
+      services.finishQuit();
     },
   });
   return { desk, router, log };

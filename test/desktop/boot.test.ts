@@ -10,7 +10,7 @@ import { createKeychainSecretStore } from '../../src-main/desktop/keychain.ts';
 import type { RunningApp } from '../../src-main/main-process.ts';
 import { startSandbox, type Sandbox } from '../../src-main/sandbox/index.ts';
 import { fakeBuild, invoke, keychainServiceFor, RENDERER_HTML, until } from './boot-support.ts';
-import { app, BrowserWindow, ipcMain, Notification, net, powerMonitor, resetFakeElectron, session, Tray } from './fake-electron.ts';
+import { app, BrowserWindow, dialog, ipcMain, Notification, net, powerMonitor, resetFakeElectron, session, shell, Tray } from './fake-electron.ts';
 
 vi.mock('electron', () => import('./fake-electron.ts'));
 const { startMainProcess } = await import('../../src-main/main-process.ts');
@@ -205,6 +205,27 @@ describe('the main process, booted', () => {
     expect(win().webContents.reloads).toBe(reloads + 1);
     const last = running.log.recent(2_000).map((l) => JSON.parse(l) as Record<string, unknown>).at(-1);
     expect(last).toMatchObject({ level: 'error', msg: 'renderer process gone', reason: 'crashed', exitCode: 139, reloaded: true });
+  });
+
+  it('opens the logs folder and saves a diagnostics bundle without the key', async () => {
+    await invoke('support:openLogsFolder');
+    expect(shell.openPath).toHaveBeenCalledExactlyOnceWith(join(dir, 'user-data', 'logs'));
+    dialog.nextSavePath = join(dir, 'diagnostics.json');
+    expect(await invoke('support:saveDiagnostics')).toEqual({ saved: true, path: dialog.nextSavePath });
+    const text = readFileSync(dialog.nextSavePath, 'utf8');
+    for (const form of [service.apiKey, encodeURIComponent(service.apiKey)]) expect(text).not.toContain(form);
+    const bundle = JSON.parse(text) as Record<string, unknown>;
+    expect(bundle).toMatchObject({
+      versions: { app: '0.1.0' },
+      settings: { mode: 'live', autoUpdate: true },
+      key: { set: true },
+      rateBudget: { limit: 80 },
+      heartbeat: { status: 'active' },
+      updates: { state: 'off' },
+    });
+    expect((bundle.logs as string[]).some((l) => l.includes('"msg":"starting"'))).toBe(true);
+    dialog.nextSavePath = null;
+    expect(await invoke('support:saveDiagnostics')).toEqual({ saved: false, path: null });
   });
 
   it('pushes every event the router emits to the window, and no other', () => {
