@@ -19,12 +19,16 @@ export const CHANNEL_NAMES = [
   'drafts:apply',
   'apply:state', 'apply:pause', 'apply:resume', 'apply:cancel', 'apply:unknownOutcomes', 'apply:resolve',
   'activity:list',
+  // Issue #11: support and updates.
+  'support:openLogsFolder', 'support:saveDiagnostics', 'updates:state', 'updates:check', 'updates:restart',
 ] as const;
 
 export const EVENT_NAMES = [
   'app:status', 'key:status', 'settings:changed', 'heartbeat:state', 'scheduler:state', 'balance:changed',
   'trades:changed', 'accounts:changed', 'ledger:changed', 'drafts:changed', 'apply:state',
   'apply:unknownOutcomes', 'activity:added', 'app:navigate',
+  // Issue #11: updates.
+  'updates:state',
 ] as const;
 
 export type ChannelName = (typeof CHANNEL_NAMES)[number];

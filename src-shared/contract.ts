@@ -6,6 +6,7 @@ import type { ErrorView } from './errors.ts';
 import { ledgerDomain, ledgerFilter, ledgerPage, ledgerQuery, ledgerSelection, ledgerSort, stamp } from './ledger.ts';
 import * as v from './views.ts';
 import { CHANNEL_NAMES, EVENT_NAMES, type ChannelName, type EventName } from './channels.ts';
+import { updateView } from './updates.ts';
 
 /**
  * The single description of the bridge between the renderer and the main
@@ -22,6 +23,7 @@ import { CHANNEL_NAMES, EVENT_NAMES, type ChannelName, type EventName } from './
  */
 
 const none = z.object({}).strict();
+const ok = z.object({ ok: z.literal(true) });
 const id = z.string().min(1).max(100);
 const draftRef = z.object({ draftId: id }).strict();
 const jobRef = z.object({ jobId: id }).strict();
@@ -51,7 +53,7 @@ export const channels = {
 
   'trades:list': channel(none, v.tradesView),
   'trades:checkNow': channel(none, v.tradesView),
-  'trades:openOffer': channel(z.object({ tradeId: z.string().regex(/^\d{1,20}$/) }).strict(), z.object({ ok: z.literal(true) })),
+  'trades:openOffer': channel(z.object({ tradeId: z.string().regex(/^\d{1,20}$/) }).strict(), ok),
 
   'accounts:list': channel(none, v.accountsView),
   'accounts:refresh': channel(none, v.accountsView),
@@ -75,7 +77,7 @@ export const channels = {
   'drafts:create': channel(z.object({ name: z.string().trim().min(1).max(120) }).strict(), d.draftSummary),
   'drafts:rename': channel(z.object({ draftId: id, name: z.string().trim().min(1).max(120) }).strict(), d.draftSummary),
   'drafts:select': channel(draftRef, d.draftSummary),
-  'drafts:discard': channel(draftRef, z.object({ ok: z.literal(true) })),
+  'drafts:discard': channel(draftRef, ok),
   /** Into the current draft (made on the spot when there is none). */
   'drafts:addChanges': channel(z.object({ changes: d.changeInputs }).strict(), d.addChangesResult),
   'drafts:removeChanges': channel(z.object({ draftId: id, changeIds: z.array(z.string().max(220)).max(200_000) }).strict(), z.object({ removed: z.number().int() })),
@@ -103,6 +105,17 @@ export const channels = {
     z.object({ text: z.string().max(200).optional(), outcome: z.string().max(40).optional(), limit: z.number().int().min(1).max(5000).optional() }).strict(),
     z.array(v.activityEntry),
   ),
+
+  // Issue #11: support and updates.
+  /** Opens the folder of the log files in the system's file manager. */
+  'support:openLogsFolder': channel(none, ok),
+  /** Asks where to save, then writes the bug-report bundle (never the key); `path` is null when cancelled. */
+  'support:saveDiagnostics': channel(none, z.object({ saved: z.boolean(), path: z.string().nullable() })),
+  'updates:state': channel(none, updateView),
+  'updates:check': channel(none, updateView),
+  /** Restarts into the downloaded update now, or as soon as the running apply ends. */
+  'updates:restart': channel(none, updateView),
+  // End of issue #11.
 } as const;
 
 export const events = {
@@ -123,6 +136,9 @@ export const events = {
   'activity:added': v.activityEntry,
   /** Main asks the window to show something, e.g. after a notification click. */
   'app:navigate': z.object({ view: z.string(), tradeId: z.string().optional() }),
+  // Issue #11: updates.
+  'updates:state': updateView,
+  // End of issue #11.
 } as const;
 
 export type Channels = typeof channels;
@@ -174,3 +190,4 @@ export type UnknownOutcomesView = z.output<typeof d.unknownOutcomesView>;
 export type CsvPreview = z.output<typeof d.csvPreview>;
 export type { BulkOp, ChangeInput } from './drafts.ts';
 export type { LedgerDomain, LedgerFilter, LedgerPage, LedgerRowView, ListingRowView, BuyOrderRowView, LedgerSelection, LedgerSort, LedgerColumn } from './ledger.ts';
+export type { UpdateView } from './updates.ts';

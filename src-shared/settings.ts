@@ -18,6 +18,8 @@ export const settingsSchema = z.object({
   theme: z.enum(['system', 'light', 'dark']),
   /** Never put up a listing while automation is off, so none shows as non-automated. */
   refuseUnautomatedPosts: z.boolean(),
+  /** Look for updates at start and every few hours, and download them in the background. */
+  autoUpdate: z.boolean(),
 });
 
 /**

@@ -48,3 +48,21 @@ export function createQuitSwitch(): QuitSwitch {
 export function revealOnActivate(reveal: () => void): void {
   app.on('activate', () => reveal());
 }
+
+/**
+ * Holds Electron's quit until `shutdown` settles (applies suspended, the
+ * store closed), then ends the process with `finish` (default: exit 0; an
+ * update installs instead). Electron would otherwise end the process while
+ * a batch's outcome is still being written.
+ */
+export function holdQuitFor(shutdown: () => Promise<void>, options: { onError?: (error: unknown) => void; finish?: () => void } = {}): void {
+  let closing = false;
+  app.on('will-quit', (event) => {
+    if (closing) return;
+    closing = true;
+    event.preventDefault();
+    void shutdown()
+      .catch((error: unknown) => options.onError?.(error))
+      .finally(() => (options.finish ?? (() => app.exit(0)))());
+  });
+}

@@ -1,5 +1,6 @@
-import { BrowserWindow, screen } from 'electron';
+import { BrowserWindow, type RenderProcessGoneDetails, screen } from 'electron';
 import type { ExternalLinkPolicy } from '../core/shell/external-links.ts';
+import { createReloadBudget } from '../core/shell/renderer-crash.ts';
 import { DEFAULT_WINDOW_SIZING, restoreWindowBounds, type SavedWindowState } from '../core/shell/window-bounds.ts';
 import type { WindowStateStore } from '../core/shell/window-state-file.ts';
 import { hardenWebContents } from './web-hardening.ts';
@@ -28,6 +29,10 @@ export interface MainWindowDeps {
   readonly onError?: (error: unknown) => void;
   /** Delay before a move or resize is written, so a drag writes once. Default 500 ms. */
   readonly saveDelayMs?: number;
+  /** Told when the renderer process died, and whether the window reloads it (for the log). */
+  readonly onRendererGone?: (details: RenderProcessGoneDetails, reloaded: boolean) => void;
+  /** The clock the reload budget reads. Default Date.now. */
+  readonly now?: () => number;
 }
 
 export async function createMainWindow(deps: MainWindowDeps): Promise<BrowserWindow> {
@@ -102,6 +107,15 @@ export async function createMainWindow(deps: MainWindowDeps): Promise<BrowserWin
       event.preventDefault();
       win.hide();
     }
+  });
+
+  // A dead renderer leaves a blank window while main keeps working: bring the page back.
+  const reloads = createReloadBudget({ now: deps.now ?? Date.now });
+  win.webContents.on('render-process-gone', (_event, details) => {
+    // 'clean-exit' is the window closing; while quitting nothing should come back.
+    const reload = details.reason !== 'clean-exit' && !deps.isQuitting() && reloads.take();
+    deps.onRendererGone?.(details, reload);
+    if (reload) win.webContents.reload();
   });
 
   win.loadURL(deps.rendererUrl).catch((error: unknown) => deps.onError?.(error));

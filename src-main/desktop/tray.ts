@@ -18,6 +18,8 @@ export interface TrayDeps {
   /** The apply-progress item: opens the apply view. Defaults to onOpen. */
   readonly onOpenJob?: () => void;
   readonly onQuit: () => void;
+  /** "Update ready — restart". */
+  readonly onRestartToUpdate?: () => void;
 }
 
 export interface DeskTray {
@@ -36,6 +38,7 @@ export function createTray(deps: TrayDeps): DeskTray {
     'toggle-automation': deps.onToggleAutomation,
     'check-trades': deps.onCheckTrades,
     job: deps.onOpenJob ?? deps.onOpen,
+    update: deps.onRestartToUpdate ?? (() => undefined),
     quit: deps.onQuit,
   };
   const first = trayPresentation(deps.initial);

@@ -2,9 +2,21 @@
  * A stand-in for the `electron` module in tests of the desktop layer
  * (`vi.mock('electron', () => import('./fake-electron.ts'))`): the Electron
  * binary cannot run here. Each fake records what the code under test asked
- * of it and lets the test fire the events Electron would.
+ * of it and lets the test fire the events Electron would. Signatures are
+ * checked against Electron's own .d.ts where a fake claims to implement a
+ * method (`implements Pick<Electron.X, …>`), so a call the real API would
+ * refuse does not type-check against the fake either.
+ *
+ * CommonJS packages that `require('electron')` themselves (electron-updater)
+ * bypass vi.mock: `provideToCommonJs()` puts this module in Node's require
+ * cache under electron's name for them.
  */
 import { EventEmitter } from 'node:events';
+import { request as httpRequest } from 'node:http';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type * as Electron from 'electron';
 import { vi } from 'vitest';
 
 export interface FakeEvent {
@@ -27,11 +39,12 @@ export function fakeEvent(fields: Partial<Pick<FakeEvent, 'url' | 'isMainFrame'>
 
 type WindowOpenHandler = (details: { url: string }) => { action: 'allow' | 'deny' };
 
-export class FakeWebContents extends EventEmitter {
+export class FakeWebContents extends EventEmitter implements Pick<Electron.WebContents, 'getURL' | 'isDestroyed' | 'reload'> {
   url = 'app://desk/index.html';
   destroyed = false;
   windowOpenHandler: WindowOpenHandler | null = null;
   sent: Array<[string, unknown]> = [];
+  reloads = 0;
   setWindowOpenHandler(handler: WindowOpenHandler): void {
     this.windowOpenHandler = handler;
   }
@@ -44,12 +57,24 @@ export class FakeWebContents extends EventEmitter {
   isDestroyed(): boolean {
     return this.destroyed;
   }
+  reload(): void {
+    this.reloads++;
+  }
+  /** What Electron reports when the renderer process dies. */
+  crash(reason: Electron.RenderProcessGoneDetails['reason'] = 'crashed', exitCode = 139): void {
+    this.emit('render-process-gone', fakeEvent(), { reason, exitCode } satisfies Electron.RenderProcessGoneDetails);
+  }
 }
 
 interface Bounds { x: number; y: number; width: number; height: number }
 
-export class BrowserWindow extends EventEmitter {
+export class BrowserWindow extends EventEmitter implements Pick<Electron.BrowserWindow,
+  'show' | 'hide' | 'focus' | 'restore' | 'minimize' | 'maximize' | 'isMinimized' | 'isMaximized' | 'isVisible' | 'isFocused'
+  | 'isDestroyed' | 'setProgressBar' | 'getNormalBounds'> {
   static instances: BrowserWindow[] = [];
+  static getAllWindows(): BrowserWindow[] {
+    return BrowserWindow.instances.filter((w) => !w.destroyed);
+  }
   readonly options: Record<string, unknown> & { webPreferences?: Record<string, unknown> };
   readonly webContents = new FakeWebContents();
   visible = false;
@@ -61,9 +86,9 @@ export class BrowserWindow extends EventEmitter {
   loadedUrl: string | null = null;
   progress: Array<[number, unknown]> = [];
   overlays: Array<[unknown, string]> = [];
-  constructor(options: Record<string, unknown>) {
+  constructor(options: Electron.BrowserWindowConstructorOptions) {
     super();
-    this.options = options;
+    this.options = options as Record<string, unknown>;
     this.bounds = {
       x: typeof options.x === 'number' ? options.x : 0,
       y: typeof options.y === 'number' ? options.y : 0,
@@ -72,12 +97,16 @@ export class BrowserWindow extends EventEmitter {
     };
     BrowserWindow.instances.push(this);
   }
+  /** Loads, then (as Electron does after the first paint) emits ready-to-show once. */
   loadURL(url: string): Promise<void> {
+    const first = this.loadedUrl === null;
     this.loadedUrl = url;
+    this.webContents.url = url;
+    if (first) setImmediate(() => this.emit('ready-to-show'));
     return Promise.resolve();
   }
   show(): void { this.visible = true; this.emit('show'); }
-  hide(): void { this.visible = false; }
+  hide(): void { this.visible = false; this.focused = false; }
   focus(): void { this.focused = true; }
   restore(): void { this.minimized = false; }
   minimize(): void { this.minimized = true; }
@@ -85,31 +114,83 @@ export class BrowserWindow extends EventEmitter {
   isMinimized(): boolean { return this.minimized; }
   isMaximized(): boolean { return this.maximized; }
   isVisible(): boolean { return this.visible; }
+  isFocused(): boolean { return this.focused; }
   isDestroyed(): boolean { return this.destroyed; }
-  getNormalBounds(): Bounds { return { ...this.bounds }; }
+  getNormalBounds(): Electron.Rectangle { return { ...this.bounds }; }
   setBounds(bounds: Bounds): void { this.bounds = bounds; this.emit('move'); }
-  setProgressBar(progress: number, options?: unknown): void { this.progress.push([progress, options]); }
+  setProgressBar(progress: number, options?: Electron.ProgressBarOptions): void { this.progress.push([progress, options]); }
   setOverlayIcon(image: unknown, description: string): void { this.overlays.push([image, description]); }
   /** What a click on the window's close button does. */
   close(): void {
     const event = fakeEvent();
     this.emit('close', event);
-    if (!event.defaultPrevented) {
-      this.destroyed = true;
-      this.visible = false;
-      this.emit('closed');
-    }
+    if (!event.defaultPrevented) this.destroy();
+  }
+  destroy(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    this.visible = false;
+    this.webContents.destroyed = true;
+    this.emit('closed');
   }
 }
 
-class FakeApp extends EventEmitter {
+/** The folders app.getPath answers; a test points userData at a temp folder. */
+type PathName = Parameters<Electron.App['getPath']>[0];
+
+class FakeApp extends EventEmitter implements Pick<Electron.App, 'getPath' | 'setPath' | 'getVersion' | 'getAppPath' | 'whenReady' | 'exit' | 'relaunch'> {
   hasLock = true;
+  isPackaged = false;
+  version = '0.1.0';
+  appPath = process.cwd();
+  paths = new Map<PathName, string>();
+  /** The code app.exit() was called with, or null while the app runs. */
+  exitCode: number | null = null;
+  relaunched = 0;
   requestSingleInstanceLock = vi.fn(() => this.hasLock);
-  quit = vi.fn(() => { this.emit('before-quit', fakeEvent()); });
+  /**
+   * Electron's quit sequence: before-quit, then every window is asked to
+   * close (one that refuses cancels the quit), then will-quit (which may
+   * also be prevented), then quit.
+   */
+  quit = vi.fn(() => {
+    const before = fakeEvent();
+    this.emit('before-quit', before);
+    if (before.defaultPrevented) return;
+    for (const win of BrowserWindow.getAllWindows()) {
+      win.close();
+      if (!win.destroyed) return;
+    }
+    const will = fakeEvent();
+    this.emit('will-quit', will);
+    if (will.defaultPrevented) return;
+    this.emit('quit', fakeEvent(), 0);
+    this.exitCode ??= 0;
+  });
   setAppUserModelId = vi.fn();
   setBadgeCount = vi.fn(() => true);
   setLoginItemSettings = vi.fn();
   getLoginItemSettings = vi.fn(() => ({ openAtLogin: false, wasOpenedAtLogin: false }));
+  getPath(name: PathName): string {
+    const set = this.paths.get(name);
+    if (set) return set;
+    if (name === 'logs') return join(this.getPath('userData'), 'logs');
+    return join(tmpdir(), 'fake-electron', name);
+  }
+  setPath(name: PathName, path: string): void {
+    this.paths.set(name, path);
+  }
+  getVersion(): string { return this.version; }
+  getName(): string { return 'Marketplace Desk'; }
+  getAppPath(): string { return this.appPath; }
+  whenReady(): Promise<void> { return Promise.resolve(); }
+  isReady(): boolean { return true; }
+  exit(code = 0): void {
+    this.exitCode = code;
+  }
+  relaunch(): void {
+    this.relaunched++;
+  }
 }
 
 export const app = new FakeApp();
@@ -120,10 +201,61 @@ export const screen = {
   getAllDisplays() { return screen.displays; },
 };
 
-export const shell = { openExternal: vi.fn((_url: string) => Promise.resolve()) };
+export const shell = {
+  openExternal: vi.fn((_url: string) => Promise.resolve()),
+  /** Resolves to '' (no error), as Electron does when the folder opened. */
+  openPath: vi.fn((_path: string) => Promise.resolve('')),
+};
+
+export const dialog = {
+  /** What the next save dialog answers: a path, or null for Cancel. */
+  nextSavePath: null as string | null,
+  showSaveDialog: vi.fn((..._args: unknown[]): Promise<Electron.SaveDialogReturnValue> => {
+    const path = dialog.nextSavePath;
+    return Promise.resolve(path === null ? { canceled: true, filePath: '' } : { canceled: false, filePath: path });
+  }),
+};
 
 export const protocol = {
   registerSchemesAsPrivileged: vi.fn(),
+};
+
+type ProtocolHandler = (request: Request) => Response | Promise<Response>;
+type HeadersListener = (details: { responseHeaders?: Record<string, string[]> }, callback: (response: unknown) => void) => void;
+
+/** A session: records the handlers the app installs, so a test can call them as Chromium would. */
+export class FakeSession {
+  readonly protocols = new Map<string, ProtocolHandler>();
+  readonly handlers: { request?: unknown; check?: unknown; device?: unknown } = {};
+  headerListeners: HeadersListener[] = [];
+  readonly protocol = {
+    handle: (scheme: string, handler: ProtocolHandler) => {
+      if (this.protocols.has(scheme)) throw new Error(`second handler for ${scheme}:`);
+      this.protocols.set(scheme, handler);
+    },
+  };
+  readonly webRequest = {
+    onHeadersReceived: (_filter: unknown, listener: HeadersListener) => this.headerListeners.push(listener),
+  };
+  setPermissionRequestHandler(handler: unknown): void { this.handlers.request = handler; }
+  setPermissionCheckHandler(handler: unknown): void { this.handlers.check = handler; }
+  setDevicePermissionHandler(handler: unknown): void { this.handlers.device = handler; }
+  /** What a request the renderer makes for `url` gets back. */
+  async fetch(url: string): Promise<Response> {
+    const handler = this.protocols.get(new URL(url).protocol.slice(0, -1));
+    if (!handler) throw new Error(`nothing serves ${url}`);
+    return handler(new Request(url));
+  }
+}
+
+export const session = {
+  defaultSession: new FakeSession(),
+  partitions: new Map<string, FakeSession>(),
+  fromPartition(name: string): FakeSession {
+    let s = session.partitions.get(name);
+    if (!s) session.partitions.set(name, (s = new FakeSession()));
+    return s;
+  },
 };
 
 export const nativeImage = {
@@ -136,7 +268,7 @@ export const Menu = {
   buildFromTemplate: (template: FakeMenuItem[]) => ({ items: template }),
 };
 
-export class Tray extends EventEmitter {
+export class Tray extends EventEmitter implements Pick<Electron.Tray, 'setToolTip' | 'destroy'> {
   static instances: Tray[] = [];
   image: unknown;
   tooltip = '';
@@ -152,6 +284,10 @@ export class Tray extends EventEmitter {
   setToolTip(text: string): void { this.tooltip = text; this.calls.setToolTip++; }
   setContextMenu(menu: { items: FakeMenuItem[] } | null): void { this.menu = menu; this.calls.setContextMenu++; }
   destroy(): void { this.destroyed = true; }
+  /** The labels of the menu's items, separators left out. */
+  labels(): string[] {
+    return (this.menu?.items ?? []).filter((i) => i.type !== 'separator').map((i) => String(i.label));
+  }
   /** Clicks the menu item with this id. */
   clickItem(id: string): void {
     const item = this.menu?.items.find((i) => i.id === id);
@@ -160,33 +296,50 @@ export class Tray extends EventEmitter {
   }
 }
 
-export class Notification extends EventEmitter {
+export class Notification extends EventEmitter implements Pick<Electron.Notification, 'show'> {
   static instances: Notification[] = [];
   static supported = true;
   static isSupported(): boolean { return Notification.supported; }
-  readonly options: { title?: string; body?: string; icon?: string; groupId?: string };
+  readonly options: Electron.NotificationConstructorOptions;
   shown = false;
-  constructor(options: { title?: string; body?: string }) {
+  constructor(options: Electron.NotificationConstructorOptions) {
     super();
     this.options = options;
     Notification.instances.push(this);
   }
   show(): void { this.shown = true; }
+  /** What a click on the shown notification does. */
+  click(): void { this.emit('click', fakeEvent()); }
 }
 
 export const powerMonitor = new EventEmitter();
 
-export const net = { isOnline: vi.fn(() => true) };
+/**
+ * `net.request` is Electron's HTTP client (electron-updater downloads
+ * through it); here Node's http carries it, so a test's local server
+ * answers it for real.
+ */
+export const net = {
+  isOnline: vi.fn(() => true),
+  request(options: Record<string, unknown>) {
+    const { session: _session, redirect: _redirect, ...rest } = options;
+    return httpRequest(rest);
+  },
+};
 
 type InvokeHandler = (event: unknown, ...args: unknown[]) => unknown;
 
 export const ipcMain = {
   handlers: new Map<string, InvokeHandler>(),
+  /** Channels listened to with `on`/`once` (fire-and-forget messages): the app uses none. */
+  listeners: new Map<string, number>(),
   handle(channel: string, handler: InvokeHandler) {
     if (ipcMain.handlers.has(channel)) throw new Error(`second handler for ${channel}`);
     ipcMain.handlers.set(channel, handler);
   },
   removeHandler(channel: string) { ipcMain.handlers.delete(channel); },
+  on(channel: string) { ipcMain.listeners.set(channel, (ipcMain.listeners.get(channel) ?? 0) + 1); },
+  once(channel: string) { ipcMain.on(channel); },
 };
 
 /** Fresh fakes for every test. */
@@ -197,15 +350,27 @@ export function resetFakeElectron(): void {
   Notification.supported = true;
   app.removeAllListeners();
   app.hasLock = true;
+  app.isPackaged = false;
+  app.version = '0.1.0';
+  app.appPath = process.cwd();
+  app.paths.clear();
+  app.exitCode = null;
+  app.relaunched = 0;
   for (const fn of [app.requestSingleInstanceLock, app.quit, app.setAppUserModelId, app.setBadgeCount, app.setLoginItemSettings, app.getLoginItemSettings]) {
     fn.mockClear();
   }
   shell.openExternal.mockClear();
+  shell.openPath.mockClear();
+  dialog.showSaveDialog.mockClear();
+  dialog.nextSavePath = null;
   protocol.registerSchemesAsPrivileged.mockClear();
+  session.defaultSession = new FakeSession();
+  session.partitions.clear();
   powerMonitor.removeAllListeners();
   net.isOnline.mockReset();
   net.isOnline.mockReturnValue(true);
   ipcMain.handlers.clear();
+  ipcMain.listeners.clear();
   screen.displays = [{ id: 1, workArea: { x: 0, y: 0, width: 1920, height: 1040 } }];
   ipcRenderer.removeAllListeners();
   ipcRenderer.invoke.mockClear();
@@ -224,3 +389,20 @@ export const contextBridge = {
     contextBridge.exposed.set(key, api);
   },
 };
+
+/** Electron's own autoUpdater (macOS Squirrel); electron-updater emits on it before it quits to install. */
+export const autoUpdater = new EventEmitter();
+
+/**
+ * Makes CommonJS `require('electron')` (inside node_modules, which vi.mock
+ * does not reach) return this fake. Call before importing such a package.
+ */
+export function provideToCommonJs(): void {
+  const require = createRequire(import.meta.url);
+  const id = require.resolve('electron');
+  const self = {
+    app, BrowserWindow, Menu, Notification, Tray, autoUpdater, contextBridge, dialog, ipcMain, ipcRenderer,
+    nativeImage, net, powerMonitor, protocol, screen, session, shell,
+  };
+  require.cache[id] = { id, filename: id, loaded: true, exports: self, children: [], paths: [], path: id } as unknown as NodeJS.Module;
+}

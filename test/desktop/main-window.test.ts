@@ -119,6 +119,25 @@ describe('createMainWindow', () => {
     expect(store.saved).toHaveLength(2);
   });
 
+  it('reloads a crashed renderer and reports it, but not in a loop nor while quitting', async () => {
+    const gone = vi.fn();
+    let now = 0;
+    const win = await open({ onRendererGone: gone, now: () => now });
+    win.webContents.crash('crashed', 139);
+    expect(win.webContents.reloads).toBe(1);
+    expect(gone).toHaveBeenLastCalledWith({ reason: 'crashed', exitCode: 139 }, true);
+    win.webContents.crash('oom');
+    win.webContents.crash('killed');
+    win.webContents.crash('crashed');
+    expect(win.webContents.reloads).toBe(3);
+    expect(gone).toHaveBeenLastCalledWith({ reason: 'crashed', exitCode: 139 }, false);
+    now = 61_000;
+    quitting = true;
+    win.webContents.crash('crashed');
+    win.webContents.crash('clean-exit', 0);
+    expect(win.webContents.reloads).toBe(3);
+  });
+
   it('reopens where it was left and remembers moves once the drag settles', async () => {
     vi.useFakeTimers();
     const store = memoryStore({ bounds: { x: 100, y: 50, width: 1000, height: 700 }, maximized: false });

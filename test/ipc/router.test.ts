@@ -15,6 +15,7 @@ const settings = {
   youngAccountDays: 30,
   theme: 'system' as const,
   refuseUnautomatedPosts: true,
+  autoUpdate: true,
 };
 
 /** A router over a few real handlers; the rest are absent on purpose. */

@@ -9,6 +9,7 @@ export const settings: Settings = {
   mode: 'sandbox', serviceUrl: 'https://market.example/', heartbeatEnabled: true, heartbeatIntervalMinutes: 7,
   tradePollSeconds: 60, notificationsEnabled: true, startAtLogin: false, youngAccountDays: 30, theme: 'system',
   refuseUnautomatedPosts: true,
+  autoUpdate: true,
 };
 
 export const accounts: AccountsView = {

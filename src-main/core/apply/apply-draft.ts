@@ -47,6 +47,13 @@ export interface ApplyService {
   /** Starts applying a draft's pending and failed changes (or returns the apply already running). */
   apply(draftId: string): ApplyHandle;
   handles(): ApplyHandle[];
+  /**
+   * For quitting: sends nothing more, waits until every batch already sent
+   * has its outcome in the journal, and leaves each run open there, so the
+   * next start resumes it (`recover`) instead of finding it cancelled or a
+   * batch with an unknown outcome. Nothing can be applied afterwards.
+   */
+  suspend(): Promise<void>;
   byJob(jobId: string): ApplyHandle | undefined;
   unknownOutcomes(): UnknownOutcome[];
   /** Applies the trader's choice to an unknown outcome; returns what is left to resolve. */
@@ -61,6 +68,7 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
   const journal: Journal = createJournal(store, phaseDeps);
   const active = new Map<number, ApplyHandle>();
   const emitter = createEmitter<{ progress: ApplyProgress; unknownOutcomes: UnknownOutcome[] }>();
+  let suspended = false;
 
   function run(runRow: RunRow, tasks: readonly BatchTask[]): ApplyHandle {
     // Items settled without a request of their own, which the job cannot count.
@@ -87,8 +95,10 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
     });
     job.on('progress', (p) => emitter.emit('progress', withRun(p)));
     const done = job.done.then((final) => {
-      journal.finishRun(runRow.run_id, final.state);
       active.delete(runRow.run_id);
+      // Suspended for a quit: the job ends as the scheduler closes, but the run stays open for the next start.
+      if (suspended) return withRun(final);
+      journal.finishRun(runRow.run_id, final.state);
       emitter.emit('unknownOutcomes', listUnknownOutcomes(repos));
       return withRun(final);
     });
@@ -112,6 +122,7 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
       return { resumed, unknown: listUnknownOutcomes(repos) };
     },
     apply(draftId) {
+      if (suspended) throw new Error('the app is quitting: nothing more is applied');
       const running = [...active.values()].find((h) => h.draftId === draftId);
       if (running) return running;
       const unfinished = repos.journal.runs({ state: 'running', draftId })[0];
@@ -126,6 +137,22 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
       return run(runRow, resumeTasks(runRow, phaseDeps));
     },
     handles: () => [...active.values()],
+    async suspend() {
+      suspended = true;
+      const handles = [...active.values()];
+      for (const h of handles) h.job.pause();
+      // A paused job sends nothing more; a batch journaled as sent is on its way and gets its outcome.
+      const inFlight = () => handles.some((h) => repos.journal.batches({ runId: h.runId, states: ['sent'] }).length > 0);
+      if (!inFlight()) return;
+      await new Promise<void>((resolve) => {
+        // Each outcome is journaled before the job reports progress.
+        const offs = handles.map((h) => h.job.on('progress', () => {
+          if (inFlight()) return;
+          for (const off of offs) off();
+          resolve();
+        }));
+      });
+    },
     byJob: (jobId) => [...active.values()].find((h) => h.job.id === jobId),
     unknownOutcomes: () => listUnknownOutcomes(repos),
     resolve(batchId, choice) {

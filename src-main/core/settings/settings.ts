@@ -18,6 +18,7 @@ export const DEFAULT_SETTINGS: Settings = {
   youngAccountDays: 30,
   theme: 'system',
   refuseUnautomatedPosts: true,
+  autoUpdate: true,
 };
 
 /**

@@ -10,7 +10,12 @@ import { formatCents } from '../../../src-shared/money.ts';
  * news, the same status on the next poll is not.
  */
 
-export type TradeForNotice = Pick<PendingTrade, 'trade_type' | 'trade_id' | 'status' | 'total' | 'items' | 'verification_code'>;
+export type TradeForNotice = Pick<PendingTrade, 'trade_type' | 'trade_id' | 'status' | 'total' | 'items' | 'verification_code'> & {
+  /** The partner's account is younger than the trader's warning age: a common sign of a scam. */
+  readonly youngPartner?: boolean;
+  /** The partner account's age in whole days, said in the warning. */
+  readonly partnerAgeDays?: number;
+};
 
 /** What a click should open: one trade, or the list when the notice covers many. */
 export type TradeRef = Pick<PendingTrade, 'trade_type' | 'trade_id'>;
@@ -66,6 +71,8 @@ export function planTradeNotices(
 function singleNotice(trade: TradeForNotice): TradeNotice {
   const lines = [`${itemSummary(trade.items, 3)} · ${formatCents(trade.total)}`];
   if (trade.verification_code) lines.push(`Verification code: ${trade.verification_code}`);
+  // The warning travels with the toast: the trader may accept from the trade page without opening the app.
+  if (trade.youngPartner) lines.push(`⚠ Partner's account is ${days(trade.partnerAgeDays ?? 0)} old: check before trading`);
   const ref = { trade_type: trade.trade_type, trade_id: trade.trade_id };
   return { title: titleFor(trade), body: lines.join('\n'), open: ref, trades: [ref] };
 }
@@ -73,9 +80,11 @@ function singleNotice(trade: TradeForNotice): TradeNotice {
 function groupedNotice(trades: readonly TradeForNotice[]): TradeNotice {
   const total = trades.reduce((sum, t) => sum + t.total, 0);
   const items = trades.flatMap((t) => t.items);
+  const young = trades.filter((t) => t.youngPartner).length;
+  const warning = young > 0 ? `\n⚠ ${young} of them with a young partner account: check before trading` : '';
   return {
     title: `${trades.length} trades need action`,
-    body: `${formatCents(total)} in all: ${itemSummary(items, 4)}`,
+    body: `${formatCents(total)} in all: ${itemSummary(items, 4)}${warning}`,
     open: null,
     trades: trades.map((t) => ({ trade_type: t.trade_type, trade_id: t.trade_id })),
   };
@@ -85,6 +94,10 @@ function titleFor(trade: TradeForNotice): string {
   if (trade.status === 'confirmation_required') return 'Confirm a trade on your phone';
   if (trade.trade_type === 'buy_order') return 'Send items for a buy order';
   return 'Accept a trade: you sold an item';
+}
+
+function days(n: number): string {
+  return n === 1 ? '1 day' : `${n} days`;
 }
 
 /** "Key ×2, Team Captain, +3 more": names as the trader knows them, cut to fit a toast. */

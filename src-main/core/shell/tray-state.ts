@@ -22,13 +22,15 @@ export interface ShellState {
   readonly blocked?: 'auth' | 'forbidden' | null;
   /** Running against the built-in simulator rather than the real service. */
   readonly sandbox?: boolean;
+  /** A downloaded, verified update; `restartPending` once the trader asked and an apply holds it. */
+  readonly update?: { readonly version: string; readonly restartPending: boolean } | null;
 }
 
 /** One icon per state; files `build/icons/tray/<name>.png` (+ `@2x`). */
 export const TRAY_ICON_NAMES = ['active', 'expiring', 'lapsed', 'off', 'attention'] as const;
 export type TrayIconName = (typeof TRAY_ICON_NAMES)[number];
 
-export type TrayMenuId = 'open' | 'toggle-automation' | 'check-trades' | 'job' | 'quit';
+export type TrayMenuId = 'open' | 'toggle-automation' | 'check-trades' | 'job' | 'update' | 'quit';
 
 export interface TrayMenuItem {
   readonly id: TrayMenuId;
@@ -109,8 +111,16 @@ export function trayMenu(state: ShellState): TrayMenuItem[] {
     },
     { id: 'check-trades', label: 'Check trades now', enabled: !state.blocked },
     ...(job === null ? [] : [{ id: 'job' as const, label: job, enabled: true }]),
+    ...(state.update ? [updateItem(state.update)] : []),
     { id: 'quit', label: `Quit ${APP_DISPLAY_NAME}`, enabled: true, separatorBefore: true },
   ];
+}
+
+/** The trader restarts when it suits; during an apply the restart waits for it to end. */
+function updateItem(update: NonNullable<ShellState['update']>): TrayMenuItem {
+  return update.restartPending
+    ? { id: 'update', label: `Update ${update.version}: restarts when the apply ends`, enabled: false, separatorBefore: true }
+    : { id: 'update', label: 'Update ready — restart', enabled: true, separatorBefore: true };
 }
 
 export function trayPresentation(state: ShellState): TrayPresentation {

@@ -60,3 +60,17 @@ describe('planTradeNotices', () => {
     expect(plan.announced).toEqual([noticeKey(trade('t1'))]);
   });
 });
+
+describe('young trade partners', () => {
+  it('warns in the body when the partner\'s account is young, with its age', () => {
+    const plan = planTradeNotices([trade('y1', { youngPartner: true, partnerAgeDays: 3 }), trade('o1', { youngPartner: false, partnerAgeDays: 900 })], new Set());
+    expect(plan.notices[0]?.body).toBe("Mann Co. Supply Crate Key · $12.34\n⚠ Partner's account is 3 days old: check before trading");
+    expect(plan.notices[1]?.body).toBe('Mann Co. Supply Crate Key · $12.34');
+  });
+
+  it('says a day, and counts young partners in a grouped notice', () => {
+    expect(planTradeNotices([trade('y1', { youngPartner: true, partnerAgeDays: 1 })], new Set()).notices[0]?.body).toContain("Partner's account is 1 day old");
+    const burst = ['a', 'b', 'c', 'd'].map((id, i) => trade(id, { youngPartner: i < 2, partnerAgeDays: 2 }));
+    expect(planTradeNotices(burst, new Set()).notices[0]?.body).toMatch(/\n⚠ 2 of them with a young partner account: check before trading$/);
+  });
+});

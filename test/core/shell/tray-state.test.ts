@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type ShellState, TOOLTIP_MAX, trayPresentation } from '../../../src-main/core/shell/tray-state.ts';
+import { type ShellState, TOOLTIP_MAX, trayMenu, trayPresentation } from '../../../src-main/core/shell/tray-state.ts';
 
 const base: ShellState = { heartbeat: 'active', automationPaused: false, tradesNeedingAction: 0, job: null };
 
@@ -53,5 +53,13 @@ describe('trayPresentation', () => {
     expect(p.tooltip.split('\n')).toEqual([
       'Marketplace Desk (sandbox)', 'Automated mark lapsed: listings not shown as automated', '12 trades need action',
     ]);
+  });
+});
+
+describe('the update item', () => {
+  it('offers the restart when an update is ready, and says it waits during an apply', () => {
+    expect(trayMenu(base).map((i) => i.id)).not.toContain('update');
+    expect(trayMenu({ ...base, update: { version: '0.2.0', restartPending: false } }).find((i) => i.id === 'update')).toMatchObject({ label: 'Update ready — restart', enabled: true });
+    expect(trayMenu({ ...base, update: { version: '0.2.0', restartPending: true } }).find((i) => i.id === 'update')).toMatchObject({ label: 'Update 0.2.0: restarts when the apply ends', enabled: false });
   });
 });

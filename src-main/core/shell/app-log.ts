@@ -1,0 +1,101 @@
+import { readFileSync } from 'node:fs';
+import { pino } from 'pino';
+import { cleanLogText, cleanLogValue } from './log-line.ts';
+import { openRotatingFile } from './rotating-file.ts';
+
+/**
+ * The main process's log: one JSON line per event in rotating files in the
+ * profile's logs folder, for the trader to send with a bug report.
+ *
+ * pino rather than electron-log: it is a plain Node library, so the log is
+ * written and tested without Electron and core code can use it; it writes one
+ * JSON object per line by construction (a bug report can be read by a tool);
+ * and electron-log's main entry would also bind an IPC channel of its own for
+ * renderer logs, outside the contract the app checks every channel against.
+ * Rotation is a small synchronous file of our own (rotating-file.ts): strict
+ * size bounds, and a crash's last line already on disk.
+ */
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export type LogFields = Record<string, unknown>;
+
+export interface AppLog {
+  debug(message: string, fields?: LogFields): void;
+  info(message: string, fields?: LogFields): void;
+  warn(message: string, fields?: LogFields): void;
+  error(message: string, fields?: LogFields): void;
+  /** A value that must never be written (the API key, once known); every later line is scrubbed of it. */
+  addSecret(secret: string | null | undefined): void;
+  /** The log files, newest first. */
+  files(): string[];
+  /** The newest lines, up to about `maxBytes` of text, oldest first (for a diagnostics bundle). */
+  recent(maxBytes: number): string[];
+  close(): void;
+}
+
+export interface AppLogOptions {
+  readonly dir: string;
+  /** Default 'info'. */
+  readonly level?: LogLevel;
+  /** Default 1 MiB a file. */
+  readonly maxFileBytes?: number;
+  /** Default 5 files: 5 MiB at most in all. */
+  readonly maxFiles?: number;
+}
+
+export function openAppLog(options: AppLogOptions): AppLog {
+  const file = openRotatingFile({ dir: options.dir, maxBytes: options.maxFileBytes ?? 1024 * 1024, maxFiles: options.maxFiles ?? 5 });
+  const secrets = new Set<string>();
+  const logger = pino(
+    {
+      level: options.level ?? 'info',
+      // No pid or hostname: a bug report needs neither, and the hostname often names the person.
+      base: undefined,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    { write: (line: string) => file.write(line) },
+  );
+  let closed = false;
+  const at = (level: LogLevel) => (message: string, fields?: LogFields) => {
+    if (closed) return;
+    const clean = fields === undefined ? {} : (cleanLogValue(fields, secrets) as Record<string, unknown>);
+    logger[level](clean, cleanLogText(message, secrets));
+  };
+  return {
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    addSecret(secret) {
+      if (secret) secrets.add(secret);
+    },
+    files: () => file.files(),
+    recent(maxBytes) {
+      const lines: string[] = [];
+      let size = 0;
+      for (const path of file.files()) {
+        let text: string;
+        try {
+          text = readFileSync(path, 'utf8');
+        } catch {
+          continue;
+        }
+        const fileLines = text.split('\n').filter((l) => l !== '');
+        for (let i = fileLines.length - 1; i >= 0; i--) {
+          const line = fileLines[i] as string;
+          size += line.length + 1;
+          if (size > maxBytes) return lines.reverse();
+          lines.push(line);
+        }
+      }
+      return lines.reverse();
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      file.close();
+    },
+  };
+}

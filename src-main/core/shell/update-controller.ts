@@ -1,0 +1,148 @@
+import type { UpdateView } from '../../../src-shared/updates.ts';
+import type { Clock } from '../clock.ts';
+
+/**
+ * When to look for an update, what to tell the trader, and when a restart
+ * may happen. Updates are checked at start and every few hours, downloaded
+ * in the background and verified (the source's job), then announced as
+ * "Update ready — restart". A restart never happens while an apply runs:
+ * asked for then, it waits for the apply to end.
+ */
+export interface UpdateSource {
+  /** Looks at the feed; the newer version's number, or null when up to date. */
+  check(): Promise<string | null>;
+  /** Downloads and verifies the update found; rejects when it cannot (a checksum that does not match). */
+  download(onProgress: (percent: number) => void): Promise<void>;
+}
+
+export interface UpdateControllerDeps {
+  /** Null where updates do not apply (a development run, a package type that cannot update itself). */
+  readonly source: UpdateSource | null;
+  /** Why there is no source, said in the view. */
+  readonly unavailableReason?: string;
+  /** The trader's setting. */
+  readonly enabled: () => boolean;
+  readonly applyRunning: () => boolean;
+  /** Quits the app cleanly and installs; called at most once. */
+  readonly restart: () => void;
+  readonly onChange: (view: UpdateView) => void;
+  readonly clock: Clock;
+  /** Default 4 hours. */
+  readonly intervalMs?: number;
+  /** The first check, after start settles. Default 30 s. */
+  readonly firstCheckMs?: number;
+}
+
+export interface UpdateController {
+  view(): UpdateView;
+  /** Starts (or, after a settings change, stops or restarts) the periodic checks. */
+  refresh(): void;
+  /** Checks now (the trader's "Check now"); resolves with the view after it (and any download). */
+  checkNow(): Promise<UpdateView>;
+  /** The trader's "Restart to update": now, or when the running apply ends. */
+  restartToUpdate(): UpdateView;
+  /** Told when applies end, so a waiting restart can go. */
+  applyEnded(): void;
+  stop(): void;
+}
+
+export const UPDATE_INTERVAL_MS = 4 * 3_600_000;
+
+export function createUpdateController(deps: UpdateControllerDeps): UpdateController {
+  const intervalMs = deps.intervalMs ?? UPDATE_INTERVAL_MS;
+  const firstCheckMs = deps.firstCheckMs ?? 30_000;
+  let view: UpdateView = idleView();
+  let timer: AbortController | null = null;
+  let running: Promise<UpdateView> | null = null;
+  let restarted = false;
+
+  const set = (patch: Partial<UpdateView>) => {
+    view = { ...view, ...patch };
+    deps.onChange(view);
+  };
+  function idleView(): UpdateView {
+    const off = deps.source === null ? (deps.unavailableReason ?? 'Updates are not available in this copy.') : !deps.enabled() ? 'Automatic updates are off.' : null;
+    return { state: off ? 'off' : 'idle', version: null, percent: null, restartPending: false, message: off, checkedAt: null };
+  }
+
+  const run = async (source: UpdateSource): Promise<UpdateView> => {
+    // A verified download stays ready: checking again would download it again.
+    if (view.state === 'ready') return view;
+    set({ state: 'checking', message: null });
+    try {
+      const version = await source.check();
+      set({ checkedAt: deps.clock.now() });
+      if (version === null) {
+        set({ state: 'idle', version: null, percent: null });
+        return view;
+      }
+      set({ state: 'downloading', version, percent: 0 });
+      await source.download((percent) => set({ percent: Math.max(0, Math.min(100, percent)) }));
+      set({ state: 'ready', percent: 100 });
+    } catch (error) {
+      set({ state: 'error', percent: null, message: error instanceof Error ? error.message : String(error) });
+    }
+    return view;
+  };
+
+  const checkNow = (): Promise<UpdateView> => {
+    if (deps.source === null) return Promise.resolve(view);
+    running ??= run(deps.source).finally(() => (running = null));
+    return running;
+  };
+
+  const schedule = (delayMs: number) => {
+    timer?.abort();
+    const control = new AbortController();
+    timer = control;
+    deps.clock.sleep(delayMs, control.signal).then(
+      () => {
+        if (timer !== control) return;
+        void checkNow().then(() => {
+          if (timer === control) schedule(intervalMs);
+        });
+      },
+      () => undefined,
+    );
+  };
+
+  const restartNow = () => {
+    if (restarted) return;
+    restarted = true;
+    deps.restart();
+  };
+
+  return {
+    view: () => view,
+    refresh() {
+      const on = deps.source !== null && deps.enabled();
+      if (!on) {
+        timer?.abort();
+        timer = null;
+        // A downloaded update stays ready (it installs at quit); otherwise say why nothing happens.
+        if (view.state !== 'ready') set(idleView());
+        return;
+      }
+      if (timer !== null) return;
+      if (view.state === 'off') set(idleView());
+      schedule(firstCheckMs);
+    },
+    checkNow,
+    restartToUpdate() {
+      if (view.state !== 'ready') return view;
+      if (deps.applyRunning()) {
+        set({ restartPending: true });
+        return view;
+      }
+      restartNow();
+      return view;
+    },
+    applyEnded() {
+      if (view.restartPending && !deps.applyRunning()) restartNow();
+    },
+    stop() {
+      timer?.abort();
+      timer = null;
+    },
+  };
+}

@@ -1,0 +1,93 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createUpdateController, type UpdateSource } from '../../../src-main/core/shell/update-controller.ts';
+import { createVirtualClock } from '../scheduler/support/virtual-clock.ts';
+
+const HOUR = 3_600_000;
+
+function fakeSource(versions: Array<string | null>, download: () => Promise<void> = async () => undefined) {
+  const source: UpdateSource & { checks: number } = {
+    checks: 0,
+    async check() {
+      source.checks++;
+      return versions.shift() ?? null;
+    },
+    async download(onProgress) {
+      onProgress(50);
+      await download();
+    },
+  };
+  return source;
+}
+
+function controller(source: UpdateSource | null, over: { enabled?: () => boolean; applyRunning?: () => boolean } = {}) {
+  const clock = createVirtualClock();
+  const restart = vi.fn();
+  const views: string[] = [];
+  const c = createUpdateController({
+    source, clock, restart, enabled: over.enabled ?? (() => true), applyRunning: over.applyRunning ?? (() => false),
+    onChange: (v) => views.push(v.state), firstCheckMs: 30_000, intervalMs: 4 * HOUR,
+  });
+  return { c, clock, restart, views };
+}
+
+describe('createUpdateController', () => {
+  it('checks shortly after start and every four hours, and downloads what it finds', async () => {
+    const source = fakeSource([null, null, '0.2.0']);
+    const { c, clock, views } = controller(source);
+    c.refresh();
+    await clock.advance(29_000);
+    expect(source.checks).toBe(0);
+    await clock.advance(1_000);
+    expect(source.checks).toBe(1);
+    expect(c.view()).toMatchObject({ state: 'idle', checkedAt: clock.now() });
+    await clock.advance(4 * HOUR);
+    expect(source.checks).toBe(2);
+    await clock.advance(4 * HOUR);
+    expect(c.view()).toMatchObject({ state: 'ready', version: '0.2.0', percent: 100 });
+    expect(views).toContain('downloading');
+    // Ready stays ready: no more downloads of the same update.
+    await clock.advance(4 * HOUR);
+    expect(source.checks).toBe(3);
+  });
+
+  it('does nothing when turned off, and says so; turned on again, it checks', async () => {
+    let enabled = false;
+    const source = fakeSource([]);
+    const { c, clock } = controller(source, { enabled: () => enabled });
+    c.refresh();
+    await clock.advance(24 * HOUR);
+    expect(source.checks).toBe(0);
+    expect(c.view()).toMatchObject({ state: 'off', message: 'Automatic updates are off.' });
+    enabled = true;
+    c.refresh();
+    await clock.advance(30_000);
+    expect(source.checks).toBe(1);
+  });
+
+  it('shows a failed download as an error and is not ready', async () => {
+    const source = fakeSource(['0.2.0'], async () => { throw new Error('sha512 checksum mismatch'); });
+    const { c } = controller(source);
+    expect(await c.checkNow()).toMatchObject({ state: 'error', message: 'sha512 checksum mismatch', version: '0.2.0' });
+    expect(c.restartToUpdate().state).toBe('error');
+  });
+
+  it('never restarts while an apply runs: the restart waits for the apply to end', async () => {
+    let applying = true;
+    const { c, restart } = controller(fakeSource(['0.2.0']), { applyRunning: () => applying });
+    await c.checkNow();
+    expect(c.restartToUpdate()).toMatchObject({ state: 'ready', restartPending: true });
+    c.applyEnded();
+    expect(restart).not.toHaveBeenCalled();
+    applying = false;
+    c.applyEnded();
+    expect(restart).toHaveBeenCalledOnce();
+    c.applyEnded();
+    expect(restart).toHaveBeenCalledOnce();
+  });
+
+  it('says why there are no updates in a copy that cannot update itself', () => {
+    const { c } = controller(null);
+    c.refresh();
+    expect(c.view()).toMatchObject({ state: 'off', message: 'Updates are not available in this copy.' });
+  });
+});

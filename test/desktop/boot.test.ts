@@ -1,0 +1,293 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import keytar from 'keytar';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { CHANNEL_NAMES, EVENT_NAMES } from '../../src-shared/channels.ts';
+import { scaledClock } from '../../src-main/core/clock.ts';
+import { createKeychainSecretStore } from '../../src-main/desktop/keychain.ts';
+import type { RunningApp } from '../../src-main/main-process.ts';
+import { startSandbox, type Sandbox } from '../../src-main/sandbox/index.ts';
+import { fakeBuild, invoke, keychainServiceFor, RENDERER_HTML, until } from './boot-support.ts';
+import { app, BrowserWindow, dialog, ipcMain, Notification, net, powerMonitor, resetFakeElectron, session, shell, Tray } from './fake-electron.ts';
+
+vi.mock('electron', () => import('./fake-electron.ts'));
+const { startMainProcess } = await import('../../src-main/main-process.ts');
+
+/**
+ * The assembled main process, booted as Electron would start it but on the
+ * Electron double: the real composition root, core, SQLite profile in a temp
+ * folder, OS keychain (gnome-keyring under test/with-keyring.sh) and the
+ * simulator as the live service, driven through ipcMain's bound handlers as
+ * the preload would. Time runs 60 times faster for the desk and the service
+ * alike, so a rate-limit minute is a second.
+ */
+
+const clock = scaledClock(60);
+const LOG_FILE_BYTES = 2_048;
+const LOG_FILES = 3;
+let dir: string;
+let mainDir: string;
+let service: Sandbox;
+let keychainService: string;
+let running: RunningApp;
+/** Every event the router pushed while the test listened. */
+const routed = new Set<string>();
+
+const win = () => {
+  const w = BrowserWindow.instances[0];
+  if (!w) throw new Error('no window was created');
+  return w;
+};
+const tray = () => {
+  const t = Tray.instances[0];
+  if (!t) throw new Error('no tray was created');
+  return t;
+};
+const sentEvents = () => win().webContents.sent.map(([name]) => name);
+const lastBeatAt = () => service.log.requests.filter((r) => r.endpoint === 'set_user_agent').at(-1)?.at ?? 0;
+const beats = () => service.log.requests.filter((r) => r.endpoint === 'set_user_agent' && r.status === 200).length;
+
+async function boot(): Promise<RunningApp> {
+  resetFakeElectron();
+  app.setPath('userData', join(dir, 'user-data'));
+  const started = await startMainProcess({
+    openSandbox: (c) => startSandbox({ clock: c, seed: 22, inventorySize: 200, tradeSchedule: false }),
+    secrets: createKeychainSecretStore({ service: keychainService }),
+    clock,
+    mainDir,
+    argv: ['/opt/marketplace-desk/marketplace-desk'],
+    onlinePollMs: 20,
+    // Small files, so two boots rotate them.
+    log: { level: 'debug', maxFileBytes: LOG_FILE_BYTES, maxFiles: LOG_FILES },
+  }).started;
+  if (!started) throw new Error('the first instance gave way');
+  started.router.subscribe((event) => routed.add(event));
+  return started;
+}
+
+async function quitFromTray(): Promise<void> {
+  tray().clickItem('quit');
+  await until('the app to exit', () => app.exitCode !== null);
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'desk-boot-'));
+  mainDir = await fakeBuild(dir);
+  keychainService = keychainServiceFor(dir);
+  const keychain = createKeychainSecretStore({ service: keychainService });
+  expect(await keychain.available(), 'no Secret Service: run through test/with-keyring.sh').toBe(true);
+  service = await startSandbox({ clock, seed: 21, inventorySize: 2_000, tradeSchedule: false });
+  running = await boot();
+});
+
+afterAll(async () => {
+  if (app.exitCode === null) await quitFromTray().catch(() => undefined);
+  await service.close();
+  await keytar.deletePassword(keychainService, 'api-key:default').catch(() => false);
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('the main process, booted', () => {
+  it('binds every channel of the contract, and nothing else', () => {
+    expect([...ipcMain.handlers.keys()].sort()).toEqual([...CHANNEL_NAMES].sort());
+    expect([...ipcMain.listeners.keys()]).toEqual([]);
+    expect([...running.router.events].sort()).toEqual([...EVENT_NAMES].sort());
+  });
+
+  it('opens the hardened window on app:// and serves it with the CSP header', async () => {
+    expect(BrowserWindow.instances).toHaveLength(1);
+    expect(win().options.webPreferences).toMatchObject({
+      preload: join(dir, 'out', 'preload', 'index.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webviewTag: false,
+      allowRunningInsecureContent: false,
+    });
+    expect(win().loadedUrl).toBe('app://desk/index.html');
+    await until('the window to show', () => win().visible);
+    const page = await session.defaultSession.fetch('app://desk/index.html');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toMatch(/(^|; )default-src 'none'(;|$)/);
+    expect(page.headers.get('content-security-policy')).toMatch(/(^|; )script-src 'self'(;|$)/);
+    expect(await page.text()).toBe(RENDERER_HTML);
+  });
+
+  it('stores a key set through the bridge in the keychain, and the heartbeat beats', async () => {
+    await invoke('settings:update', { mode: 'live', serviceUrl: service.url });
+    await until('the live workspace', () => running.desk.workspace().mode === 'live');
+    // Its first requests find no key and block the scheduler. (A key set while one of them is still
+    // on its way is lost to that block: a race in the core, reported separately; not this test's subject.)
+    await until('the live workspace to wait for a key', () => running.desk.workspace().scheduler.state.blocked === 'auth');
+    const status = await invoke<{ set: boolean; last4: string }>('key:set', { key: service.apiKey });
+    expect(status).toMatchObject({ set: true, last4: service.apiKey.slice(-4) });
+    expect(await keytar.getPassword(keychainService, 'api-key:default')).toBe(service.apiKey);
+    await until('the account to be marked as automated', () => service.admin.userAgent().automated);
+    await until('the window to hear of the beat', () =>
+      win().webContents.sent.some(([name, payload]) => name === 'heartbeat:state' && (payload as { status: string }).status === 'active'));
+  });
+
+  it('shows the automation state in the tray, and its menu pauses and resumes it', async () => {
+    await until('the tray to say the listings are automated', () => tray().tooltip.includes('Listings marked as automated'));
+    expect(tray().labels()).toContain('Pause automation');
+    tray().clickItem('toggle-automation');
+    await until('the tray to say paused', () => tray().tooltip.includes('Automation paused'));
+    expect(tray().labels()).toContain('Resume automation');
+    tray().clickItem('toggle-automation');
+    await until('the tray to say automated again', () => tray().tooltip.includes('Listings marked as automated'));
+  });
+
+  it('turns a trade needing action into one notification whose click shows the trade', async () => {
+    const threeDaysAgo = Math.floor(clock.now() / 1000) - 3 * 86_400;
+    const trade = service.admin.addTrade({
+      trade_type: 'market',
+      status: 'Action Required',
+      partner_steam_creation_time: threeDaysAgo,
+      total: 1234,
+      items: [{ name: 'Team Captain', sku: '378;6', quantity: 1, price: 1234, quality: 'Unique', image_url: '', particle_url: '' }],
+    });
+    await invoke('trades:checkNow');
+    await until('a notification', () => Notification.instances.length > 0);
+    await invoke('trades:checkNow');
+    expect(Notification.instances).toHaveLength(1);
+    const [note] = Notification.instances;
+    expect(note?.shown).toBe(true);
+    expect(note?.options.title).toBe('Accept a trade: you sold an item');
+    expect(note?.options.body).toContain('Team Captain');
+    expect(note?.options.body).toMatch(/partner's account is 3 days old/i);
+
+    win().close();
+    expect(win().visible).toBe(false);
+    note?.click();
+    expect(win()).toMatchObject({ visible: true, focused: true });
+    expect(win().webContents.sent).toContainEqual(['app:navigate', { view: 'trades', tradeId: trade.trade_id }]);
+  });
+
+  it('hides to the tray when the window is closed, and a second launch brings it back', () => {
+    win().close();
+    expect(win()).toMatchObject({ visible: false, destroyed: false });
+    expect(app.exitCode).toBeNull();
+    expect(tray().destroyed).toBe(false);
+    app.emit('second-instance', {}, ['/opt/marketplace-desk/marketplace-desk'], '/home/trader');
+    expect(win()).toMatchObject({ visible: true, focused: true });
+  });
+
+  it('beats at once after a resume from sleep, and when the network comes back', async () => {
+    // Each wake must beat before the heartbeat's own next beat was due: that one is not the wake's.
+    const nextBeat = () => running.desk.workspace().heartbeat.state.nextBeatAt ?? Infinity;
+    const beatBefore = async (what: string, after: number, due: number) => {
+      await until(what, () => beats() > after);
+      expect(lastBeatAt(), `${what} came only with the scheduled beat`).toBeLessThan(due);
+    };
+    const before = beats();
+    const dueAtResume = nextBeat();
+    powerMonitor.emit('resume');
+    await beatBefore('a beat after resume', before, dueAtResume);
+    // The heartbeat endpoint allows one request a minute: let it pass, so the next wake can beat at once.
+    const resumed = lastBeatAt();
+    await until('a rate-limit minute to pass', () => clock.now() > resumed + 61_000);
+    net.isOnline.mockReturnValue(false);
+    await until('the desk to see it is offline', () => !running.desk.status().online);
+    const offline = beats();
+    const dueAtOnline = nextBeat();
+    net.isOnline.mockReturnValue(true);
+    await beatBefore('a beat when back online', offline, dueAtOnline);
+    expect(running.desk.status().online).toBe(true);
+  });
+
+  it('reloads the window when its renderer crashes, and logs it', () => {
+    const reloads = win().webContents.reloads;
+    win().webContents.crash('crashed', 139);
+    expect(win().webContents.reloads).toBe(reloads + 1);
+    const last = running.log.recent(2_000).map((l) => JSON.parse(l) as Record<string, unknown>).at(-1);
+    expect(last).toMatchObject({ level: 'error', msg: 'renderer process gone', reason: 'crashed', exitCode: 139, reloaded: true });
+  });
+
+  it('opens the logs folder and saves a diagnostics bundle without the key', async () => {
+    await invoke('support:openLogsFolder');
+    expect(shell.openPath).toHaveBeenCalledExactlyOnceWith(join(dir, 'user-data', 'logs'));
+    dialog.nextSavePath = join(dir, 'diagnostics.json');
+    expect(await invoke('support:saveDiagnostics')).toEqual({ saved: true, path: dialog.nextSavePath });
+    const text = readFileSync(dialog.nextSavePath, 'utf8');
+    for (const form of [service.apiKey, encodeURIComponent(service.apiKey)]) expect(text).not.toContain(form);
+    const bundle = JSON.parse(text) as Record<string, unknown>;
+    expect(bundle).toMatchObject({
+      versions: { app: '0.1.0' },
+      settings: { mode: 'live', autoUpdate: true },
+      key: { set: true },
+      rateBudget: { limit: 80 },
+      heartbeat: { status: 'active' },
+      updates: { state: 'off' },
+    });
+    expect((bundle.logs as string[]).some((l) => l.includes('"msg":"starting"'))).toBe(true);
+    dialog.nextSavePath = null;
+    expect(await invoke('support:saveDiagnostics')).toEqual({ saved: false, path: null });
+  });
+
+  it('pushes every event the router emits to the window, and no other', () => {
+    expect(routed.size).toBeGreaterThan(0);
+    for (const event of routed) expect(sentEvents(), event).toContain(event);
+    for (const event of sentEvents()) expect(EVENT_NAMES, event).toContain(event);
+  });
+
+  it('shows a running apply in the tray and taskbar; quit waits for the batch in flight, closes the store, and the next boot resumes', async () => {
+    const assets = service.admin.inventory().slice(0, 700);
+    const draft = await invoke<{ id: string }>('drafts:create', { name: 'Boot test' });
+    await invoke('drafts:addChanges', {
+      draftId: draft.id,
+      changes: assets.map((a) => ({ kind: 'listing.create', asset_id: a.asset_id, price: 500, promoted: 0, game: a.game })),
+    });
+    // Each create takes half a second (30 s of service time): long enough to quit with one in flight.
+    service.faults.set({ delayMs: { ms: 30_000, endpoints: ['create_listing'] } });
+    await invoke('drafts:apply', { draftId: draft.id });
+
+    // Five batches go at once (5 a minute); the tray and taskbar follow them.
+    await until('five batches to land', () => service.admin.listings().length >= 500);
+    await until('the tray to show the apply', () => tray().labels().some((l) => /^Applying 500 of 700 items/.test(l)));
+    expect(tray().tooltip).toMatch(/Applying 500 of 700 items \(71%\)/);
+    expect(win().progress.at(-1)).toEqual([500 / 700, { mode: 'normal' }]);
+
+    // The sixth waits a rate-limit minute; quit while it is on its way.
+    const journal = () => running.desk.workspace().repos.journal;
+    await until('the sixth batch to be sent', () => journal().batches({ states: ['sent'] }).length > 0);
+    const dbPath = running.desk.workspace().store.path;
+    await quitFromTray();
+    expect(app.exitCode).toBe(0);
+    expect(service.admin.listings()).toHaveLength(600);
+    // Closed cleanly: the write-ahead log was checkpointed into the database.
+    expect(!existsSync(`${dbPath}-wal`) || statSync(`${dbPath}-wal`).size === 0, 'WAL left behind').toBe(true);
+
+    // Next boot: the journal resumes where it stopped, nothing is sent twice and nothing is unknown.
+    service.faults.clear();
+    running = await boot();
+    await until('the resumed apply to finish', () => service.admin.listings().length === 700 && running.desk.workspace().apply.handles().length === 0, 20_000);
+    expect(service.log.counters.duplicateCreates).toBe(0);
+    expect(await invoke<unknown[]>('apply:unknownOutcomes')).toEqual([]);
+    expect(running.desk.workspace().repos.listings.all()).toHaveLength(700);
+    await until('the taskbar bar to clear', () => win().progress.at(-1)?.[0] === -1);
+  });
+
+  it('does not announce the same trade again after the restart', async () => {
+    await invoke('trades:checkNow');
+    expect(Notification.instances).toHaveLength(0);
+  });
+
+  it('quits, leaving log files within their bounds that name what happened and hold no key', async () => {
+    const logsDir = join(dir, 'user-data', 'logs');
+    await quitFromTray();
+    const files = readdirSync(logsDir);
+    expect(files.length).toBeGreaterThan(1);
+    expect(files.length).toBeLessThanOrEqual(LOG_FILES);
+    const text = files.map((f) => {
+      expect(statSync(join(logsDir, f)).size, f).toBeLessThanOrEqual(LOG_FILE_BYTES);
+      return readFileSync(join(logsDir, f), 'utf8');
+    }).join('');
+    for (const form of [service.apiKey, encodeURIComponent(service.apiKey)]) expect(text).not.toContain(form);
+    expect(text).toMatch(/"msg":"closed"/);
+    for (const line of text.split('\n').filter(Boolean)) expect(() => JSON.parse(line)).not.toThrow();
+  });
+});

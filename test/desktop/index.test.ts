@@ -1,0 +1,34 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it, vi } from 'vitest';
+import { CHANNEL_NAMES } from '../../src-shared/channels.ts';
+import { until } from './boot-support.ts';
+import { app, BrowserWindow, ipcMain, resetFakeElectron, Tray } from './fake-electron.ts';
+
+vi.mock('electron', () => import('./fake-electron.ts'));
+
+/**
+ * The entry file itself, as Electron runs it: a fresh profile starts in
+ * sandbox mode against the built-in simulator, with every channel bound, a
+ * window and a tray, and quits cleanly. (The boot test drives the same
+ * composition in depth, through main-process.ts.)
+ */
+let dir: string;
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+it('src-main/index.ts starts the app in sandbox mode and quits', async () => {
+  resetFakeElectron();
+  dir = await mkdtemp(join(tmpdir(), 'desk-index-'));
+  app.setPath('userData', dir);
+  await import('../../src-main/index.ts');
+  await until('every channel to be bound', () => ipcMain.handlers.size === CHANNEL_NAMES.length);
+  expect([...ipcMain.handlers.keys()].sort()).toEqual([...CHANNEL_NAMES].sort());
+  expect(BrowserWindow.instances).toHaveLength(1);
+  expect(Tray.instances[0]?.tooltip).toMatch(/^Marketplace Desk \(sandbox\)/);
+  app.quit();
+  await until('the app to exit', () => app.exitCode !== null);
+  expect(app.exitCode).toBe(0);
+});
