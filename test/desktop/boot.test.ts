@@ -236,9 +236,9 @@ describe('the main process, booted', () => {
 
   it('shows a running apply in the tray and taskbar; quit waits for the batch in flight, closes the store, and the next boot resumes', async () => {
     const assets = service.admin.inventory().slice(0, 700);
+    // A new draft is the current one: edits go into it.
     const draft = await invoke<{ id: string }>('drafts:create', { name: 'Boot test' });
     await invoke('drafts:addChanges', {
-      draftId: draft.id,
       changes: assets.map((a) => ({ kind: 'listing.create', asset_id: a.asset_id, price: 500, promoted: 0, game: a.game })),
     });
     // Each create takes half a second (30 s of service time): long enough to quit with one in flight.
@@ -266,7 +266,7 @@ describe('the main process, booted', () => {
     running = await boot();
     await until('the resumed apply to finish', () => service.admin.listings().length === 700 && running.desk.workspace().apply.handles().length === 0, 20_000);
     expect(service.log.counters.duplicateCreates).toBe(0);
-    expect(await invoke<unknown[]>('apply:unknownOutcomes')).toEqual([]);
+    expect(await invoke<{ outcomes: unknown[] }>('apply:unknownOutcomes')).toMatchObject({ outcomes: [] });
     expect(running.desk.workspace().repos.listings.all()).toHaveLength(700);
     await until('the taskbar bar to clear', () => win().progress.at(-1)?.[0] === -1);
   });
