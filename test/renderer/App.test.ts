@@ -17,7 +17,7 @@ describe('the desk shell', () => {
   async function mountApp(online = true) {
     fake = installFakeApi(
       deskHandlers({
-        'app:status': () => ({ mode: 'sandbox', online, version: '0.1.0', profile: 'default', serviceUrl: 'http://127.0.0.1:9' }),
+        'app:status': () => ({ stamp: 1, mode: 'sandbox', online, version: '0.1.0', profile: 'default', serviceUrl: 'http://127.0.0.1:9', serviceProblem: null }),
         'settings:get': () => ({ ...settings, theme: 'dark' }),
       }),
     );
@@ -32,7 +32,7 @@ describe('the desk shell', () => {
     const wrapper = await mountApp(false);
     expect(wrapper.find('[data-testid=sandbox-banner]').exists()).toBe(true);
     expect(wrapper.get('[data-testid=offline-banner]').text()).toContain('Offline');
-    fake.emit('app:status', { mode: 'live', online: true, version: '0.1.0', profile: 'default', serviceUrl: 'https://x' });
+    fake.emit('app:status', { stamp: 2, mode: 'live', online: true, version: '0.1.0', profile: 'default', serviceUrl: 'https://x', serviceProblem: null });
     await flushPromises();
     expect(wrapper.find('[data-testid=sandbox-banner]').exists()).toBe(false);
     expect(wrapper.find('[data-testid=offline-banner]').exists()).toBe(false);
@@ -64,7 +64,7 @@ describe('the desk shell', () => {
   it('applies the chosen theme, and leaves “system” to prefers-color-scheme', async () => {
     await mountApp();
     expect(document.documentElement.dataset.theme).toBe('dark');
-    fake.emit('settings:changed', { ...settings, theme: 'system' });
+    fake.emit('settings:changed', { ...settings, stamp: 2, theme: 'system' });
     await flushPromises();
     expect(document.documentElement.dataset.theme).toBeUndefined();
   });

@@ -7,8 +7,8 @@ describe('bridge wrapper', () => {
   afterEach(() => fake?.uninstall());
 
   it('returns the value of a successful call', async () => {
-    fake = installFakeApi({ 'balance:get': () => ({ balance: 5, pending_balance: 0, readAt: 1 }) });
-    await expect(call('balance:get', {})).resolves.toEqual({ balance: 5, pending_balance: 0, readAt: 1 });
+    fake = installFakeApi({ 'balance:get': () => ({ stamp: 1, reading: { balance: 5, pending_balance: 0, readAt: 1 } }) });
+    await expect(call('balance:get', {})).resolves.toEqual({ stamp: 1, reading: { balance: 5, pending_balance: 0, readAt: 1 } });
   });
 
   it('turns { ok: false } into a DeskError carrying the ErrorView', async () => {

@@ -33,7 +33,8 @@ function defineLedgerTable(domain: LedgerDomain) {
     const rows = createPagedRows<LedgerRowView>({
       pageSize: PAGE_SIZE,
       async fetch(offset, limit) {
-        const page = await call('ledger:page', { domain, filter: filter.value, sort: sort.value, offset, limit });
+        // A copy: the bridge clones what it sends, and a reactive proxy cannot be cloned.
+        const page = await call('ledger:page', { domain, filter: { ...filter.value }, sort: sort.value, offset, limit });
         const s = info.value.stamps;
         if (page.stamps.ledger >= s.ledger && page.stamps.drafts >= s.drafts) {
           info.value = { all: page.all, changed: page.changed, draftId: page.draftId, stamps: page.stamps };
@@ -62,7 +63,7 @@ function defineLedgerTable(domain: LedgerDomain) {
         const loaded = [];
         for (let i = from; i <= to; i++) loaded.push(rows.rowAt(i)?.key);
         if (loaded.every((k) => k !== undefined)) return loaded as string[];
-        return (await call('ledger:keys', { domain, filter: filter.value, sort: sort.value, offset: from, limit: to - from + 1 })).keys;
+        return (await call('ledger:keys', { domain, filter: { ...filter.value }, sort: sort.value, offset: from, limit: to - from + 1 })).keys;
       }).then((next) => void (selection.value = next), (error: unknown) => void notices.error(error));
     }
 

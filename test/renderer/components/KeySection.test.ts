@@ -13,10 +13,10 @@ describe('API key section', () => {
 
   function mountWith(set: boolean) {
     fake = installFakeApi({
-      'key:status': () => (set ? { set: true, last4: '1234', state: 'valid', keychainAvailable: true } : { set: false, last4: null, state: 'none', keychainAvailable: true }),
+      'key:status': () => (set ? { stamp: 1, set: true, last4: '1234', state: 'valid', keychainAvailable: true } : { stamp: 1, set: false, last4: null, state: 'none', keychainAvailable: true }),
       'key:set': ({ key }) => {
         if (key === 'rejectme-please') throw new Refusal({ kind: 'auth', message: '401', status: 401 });
-        return { set: true, last4: key.slice(-4), state: 'unverified', keychainAvailable: true };
+        return { stamp: 2, set: true, last4: key.slice(-4), state: 'unverified', keychainAvailable: true };
       },
     });
     return mount(KeySection, {

@@ -9,10 +9,11 @@ interface Row {
 }
 const rows: Row[] = Array.from({ length: 50_000 }, (_, i) => ({ id: `r${i}`, n: i }));
 
-function mountTable(list: readonly Row[] = rows) {
+function mountTable(list: readonly Row[] = rows, loaded = (_i: number) => true) {
   return mount(VirtualTable, {
     props: {
-      rows: list,
+      count: list.length,
+      rowAt: (i: number) => (loaded(i) ? list[i] : undefined),
       rowKey: (r: unknown) => (r as Row).id,
       columns: '1fr',
       label: 'Test rows',
@@ -59,10 +60,10 @@ describe('VirtualTable', () => {
     await cells[4]?.trigger('click', { ctrlKey: true });
     await cells[0]?.trigger('click', { metaKey: true });
     expect(wrapper.emitted('select')).toEqual([
-      ['r1', { range: false, toggle: false }],
-      ['r3', { range: true, toggle: false }],
-      ['r4', { range: false, toggle: true }],
-      ['r0', { range: false, toggle: true }],
+      [1, 'r1', { range: false, toggle: false }],
+      [3, 'r3', { range: true, toggle: false }],
+      [4, 'r4', { range: false, toggle: true }],
+      [0, 'r0', { range: false, toggle: true }],
     ]);
     wrapper.unmount();
   });
@@ -77,9 +78,9 @@ describe('VirtualTable', () => {
     await grid.trigger('keydown', { key: 'Enter' });
     await grid.trigger('keydown', { key: 'Delete' });
     expect(wrapper.emitted('select')).toEqual([
-      ['r1', { range: false, toggle: false }],
-      ['r2', { range: true, toggle: false }],
-      ['r2', { range: false, toggle: true }],
+      [1, 'r1', { range: false, toggle: false }],
+      [2, 'r2', { range: true, toggle: false }],
+      [2, 'r2', { range: false, toggle: true }],
     ]);
     expect(wrapper.emitted('selectAll')).toHaveLength(1);
     expect(wrapper.emitted('edit')).toEqual([['r2']]);
@@ -91,11 +92,26 @@ describe('VirtualTable', () => {
     const wrapper = mount(
       defineComponent(() => () =>
         h(VirtualTable<Row>, {
-          rows: rows.slice(0, 3), rowKey: (r: Row) => r.id, columns: '1fr', label: 'x', selected: new Set(['r1']), fallbackHeight: 200,
+          count: 3, rowAt: (i: number) => rows[i], rowKey: (r: Row) => r.id, columns: '1fr', label: 'x', isSelected: (k: string) => k === 'r1', fallbackHeight: 200,
         }),
       ),
     );
     const states = wrapper.findAll('[role=row][data-key]').map((r) => r.attributes('aria-selected'));
     expect(states).toEqual(['false', 'true', 'false']);
+  });
+
+  it('shows a quiet placeholder for rows whose page has not arrived, and says which rows are on screen', async () => {
+    const wrapper = mountTable(rows, (i) => i < 5);
+    expect(wrapper.findAll('[role=row][data-key]')).toHaveLength(5);
+    expect(wrapper.findAll('[role=row][aria-busy=true]')).toHaveLength(10);
+    expect(wrapper.emitted('range')?.[0]).toEqual([0, 15]);
+    const scroller = wrapper.get('.vt-scroller');
+    (scroller.element as HTMLElement).scrollTop = 28 * 1_000;
+    await scroller.trigger('scroll');
+    expect(wrapper.emitted('range')?.at(-1)).toEqual([995, 1_015]);
+    // A click on a row still loading selects nothing.
+    await wrapper.get('[role=row][aria-busy=true]').trigger('click');
+    expect(wrapper.emitted('select')).toBeUndefined();
+    wrapper.unmount();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countByKind, formatFieldValue } from '../../../src-renderer/src/lib/review-format.ts';
+import { formatFieldValue, kindLabel } from '../../../src-renderer/src/lib/review-format.ts';
 
 describe('review formatting', () => {
   it('shows money through the formatter and flags as words', () => {
@@ -10,13 +10,8 @@ describe('review formatting', () => {
     expect(formatFieldValue('quantity', 3)).toBe('3');
     expect(formatFieldValue('price', null)).toBe('—');
   });
-  it('groups kinds in the order an apply runs them: deletes, edits, creates', () => {
-    const groups = countByKind([{ kind: 'listing.create' }, { kind: 'listing.edit' }, { kind: 'listing.create' }, { kind: 'listing.delete' }, { kind: 'listing.deleteAll' }]);
-    expect(groups).toEqual([
-      { kind: 'listing.deleteAll', count: 1 },
-      { kind: 'listing.delete', count: 1 },
-      { kind: 'listing.edit', count: 1 },
-      { kind: 'listing.create', count: 2 },
-    ]);
+  it('names kinds of change in words', () => {
+    expect(kindLabel('listing.deleteAll')).toBe('Delete all listings');
+    expect(kindLabel('buyOrder.edit')).toBe('Edit buy order');
   });
 });

@@ -1,41 +1,39 @@
 import { createPinia, setActivePinia } from 'pinia';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ApplyJobView } from '../../../src-shared/contract.ts';
 import { useActivityStore } from '../../../src-renderer/src/stores/activity.ts';
 import { useApplyStore } from '../../../src-renderer/src/stores/apply.ts';
 import { useAppStore } from '../../../src-renderer/src/stores/app.ts';
-import { useLedgerStore } from '../../../src-renderer/src/stores/ledger.ts';
 import { useNoticesStore } from '../../../src-renderer/src/stores/notices.ts';
 import { useTradesStore } from '../../../src-renderer/src/stores/trades.ts';
-import { deskHandlers, listing, trade } from '../desk-data.ts';
+import { deskHandlers, trade } from '../desk-data.ts';
 import { flush, installFakeApi, Refusal, type FakeApi } from '../fake-api.ts';
 
-/** The stores that mirror main: they load at start and follow main's events. */
+const job: ApplyJobView = {
+  jobId: 'j1', draftId: 'd1', state: 'running', itemsTotal: 10, itemsDone: 2, itemsFailed: 0, itemsUnknown: 0,
+  itemsLeft: 8, requestsSent: 1, etaMs: 1000, startedAt: 0,
+};
+
+/** The stores that mirror main: they load at start, follow main's events, and keep the newest stamp. */
 describe('stores mirroring main', () => {
   let fake: FakeApi;
-  let listingsCalls = 0;
+  /** What the next apply:cancel replies, and when (a reply can arrive after the events it caused). */
+  let cancelReply: () => Promise<{ stamp: number; job: ApplyJobView | null }>;
   beforeEach(() => {
     setActivePinia(createPinia());
-    listingsCalls = 0;
+    cancelReply = async () => ({ stamp: 3, job: { ...job, state: 'cancelling' } });
     fake = installFakeApi(
       deskHandlers({
-        'listings:list': () => {
-          listingsCalls++;
-          return [listing(1), listing(2)];
-        },
-        'trades:list': () => [trade('1', { timestamp: 5 }), trade('2', { timestamp: 1, needsAction: true, status: 'Action Required' })],
+        'trades:list': () => ({ stamp: 1, trades: [trade('1', { timestamp: 5 }), trade('2', { timestamp: 1, needsAction: true, status: 'Action Required' })] }),
         'trades:openOffer': () => {
           throw new Refusal({ kind: 'network', message: 'offline' });
         },
-        'apply:pause': ({ jobId }) => ({ ...progress, jobId, state: 'paused' }),
+        'apply:pause': ({ jobId }) => ({ stamp: 2, job: { ...job, jobId, state: 'paused' } }),
+        'apply:cancel': () => cancelReply(),
       }),
     );
   });
   afterEach(() => fake.uninstall());
-
-  const progress = {
-    jobId: 'j1', draftId: 'd1', state: 'running' as const, itemsTotal: 10, itemsDone: 2, itemsFailed: 0, itemsUnknown: 0,
-    itemsLeft: 8, requestsSent: 1, etaMs: 1000, startedAt: 0,
-  };
 
   it('trades: needs-action first, and the list follows trades:changed', async () => {
     const store = useTradesStore();
@@ -43,7 +41,7 @@ describe('stores mirroring main', () => {
     await flush();
     expect(store.ordered.map((t) => t.trade_id)).toEqual(['2', '1']);
     expect(store.needingAction).toHaveLength(1);
-    fake.emit('trades:changed', []);
+    fake.emit('trades:changed', { stamp: 2, trades: [] });
     expect(store.needingAction).toHaveLength(0);
   });
 
@@ -52,30 +50,32 @@ describe('stores mirroring main', () => {
     expect(useNoticesStore().notices[0]?.text).toMatch(/cannot be reached/);
   });
 
-  it('ledger: reloads only the part main says changed', async () => {
-    const store = useLedgerStore();
-    store.start();
-    await flush();
-    expect(store.listings).toHaveLength(2);
-    fake.emit('ledger:changed', { listings: false, buyOrders: true });
-    await flush();
-    expect(listingsCalls).toBe(1);
-    fake.emit('ledger:changed', { listings: true, buyOrders: false });
-    await flush();
-    expect(listingsCalls).toBe(2);
-  });
-
-  it('apply: follows progress events and steers the job by its ID', async () => {
+  it('apply: follows the job main holds and steers it by its ID', async () => {
     const store = useApplyStore();
     store.start();
     await flush();
     expect(store.active).toBe(false);
-    fake.emit('apply:progress', progress);
+    fake.emit('apply:state', { stamp: 1, job });
     expect(store.active).toBe(true);
     await store.pause();
     expect(fake.callsTo('apply:pause')).toEqual([{ jobId: 'j1' }]);
-    expect(store.progress?.state).toBe('paused');
-    fake.emit('apply:progress', { ...progress, state: 'done', itemsDone: 10, itemsLeft: 0 });
+    expect(store.job?.state).toBe('paused');
+    fake.emit('apply:state', { stamp: 9, job: { ...job, state: 'done', itemsDone: 10, itemsLeft: 0 } });
+    expect(store.active).toBe(false);
+  });
+
+  it('apply: a cancel whose reply arrives after the "cancelled" push leaves the screen on cancelled, not stuck', async () => {
+    const store = useApplyStore();
+    store.start();
+    await flush();
+    fake.emit('apply:state', { stamp: 2, job });
+    // Main pushes "cancelled" (stamp 4) before its reply "cancelling" (stamp 3) is read.
+    cancelReply = async () => {
+      fake.emit('apply:state', { stamp: 4, job: { ...job, state: 'cancelled' } });
+      return { stamp: 3, job: { ...job, state: 'cancelling' } };
+    };
+    await store.cancel();
+    expect(store.job?.state).toBe('cancelled');
     expect(store.active).toBe(false);
   });
 
@@ -97,7 +97,7 @@ describe('stores mirroring main', () => {
     expect(store.view).toBe('trades');
     expect(location.hash).toBe('#/trades');
     expect(store.focusTradeId).toBe('42');
-    fake.emit('app:status', { mode: 'live', online: false, version: '1', profile: 'p', serviceUrl: 'https://x' });
+    fake.emit('app:status', { stamp: 5, mode: 'live', online: false, version: '1', profile: 'p', serviceUrl: 'https://x', serviceProblem: null });
     expect(store.online).toBe(false);
     expect(store.sandbox).toBe(false);
   });

@@ -14,17 +14,18 @@ describe('Trades screen', () => {
   async function mountTrades() {
     fake = installFakeApi(
       deskHandlers({
-        'trades:list': () => [
+        'trades:list': () => ({ stamp: 1, trades: [
           trade('100', { timestamp: 300 }),
           trade('101', { timestamp: 100, needsAction: true, status: 'Action Required', verification_code: 'K7QX', youngPartner: true, partnerAgeDays: 3.5 }),
           trade('102', { timestamp: 200, needsAction: true, status: 'Action Required' }),
           trade('200', { trade_type: 'buy_order', status: 'confirmation_required', needsAction: true, supplier_linked_account: null } as never),
-        ],
+        ] }),
         'trades:openOffer': () => ({ ok: true }),
       }),
     );
     const wrapper = mount(TradesView, { global: { plugins: [createTestingPinia({ createSpy: vi.fn, stubActions: false })] } });
-    await Promise.all([useTradesStore().load(), useSettingsStore().load()]);
+    useTradesStore().start();
+    await useSettingsStore().load();
     await flushPromises();
     return wrapper;
   }

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { createPagedRows } from '../../../src-renderer/src/lib/paged-rows.ts';
+import { flush } from '../fake-api.ts';
+
+/** A table of `total` rows named by generation, with the fetches it was asked for. */
+function source(total: number) {
+  const asked: number[] = [];
+  let generation = 1;
+  let hold: Promise<void> | null = null;
+  const rows = createPagedRows<string>({
+    pageSize: 10,
+    async fetch(offset, limit) {
+      asked.push(offset);
+      const mine = generation;
+      if (hold) await hold;
+      return { total, rows: Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_, i) => `g${mine}:${offset + i}`) };
+    },
+  });
+  return {
+    rows, asked,
+    next: () => void (generation += 1),
+    holdFetches(): () => void {
+      let release: () => void = () => undefined;
+      hold = new Promise((r) => (release = r));
+      return () => {
+        hold = null;
+        release();
+      };
+    },
+  };
+}
+
+describe('rows of a long table, a page at a time', () => {
+  it('asks only for the pages around what is on screen', async () => {
+    const s = source(1_000);
+    await s.rows.refresh();
+    s.rows.show(500, 520);
+    await flush();
+    expect(s.rows.total.value).toBe(1_000);
+    expect(s.rows.rowAt(505)).toBe('g1:505');
+    expect(s.rows.rowAt(800)).toBeUndefined();
+    expect(new Set(s.asked)).toEqual(new Set([0, 10, 490, 500, 510, 520]));
+  });
+
+  it('swaps a refresh in whole: rows of two states of main never mix, and the old ones stay until the new arrive', async () => {
+    const s = source(100);
+    s.rows.show(0, 20);
+    await s.rows.refresh();
+    s.next();
+    const release = s.holdFetches();
+    const refreshing = s.rows.refresh();
+    await flush();
+    expect(s.rows.rowAt(0)).toBe('g1:0');
+    expect(s.rows.rowAt(15)).toBe('g1:15');
+    release();
+    await refreshing;
+    expect(s.rows.rowAt(0)).toBe('g2:0');
+    expect(s.rows.rowAt(15)).toBe('g2:15');
+  });
+
+  it('makes one more read for any number of refreshes asked while one runs', async () => {
+    const s = source(30);
+    s.rows.show(0, 10);
+    await flush();
+    s.asked.length = 0;
+    const release = s.holdFetches();
+    const first = s.rows.refresh();
+    for (let i = 0; i < 10; i++) void s.rows.refresh();
+    release();
+    await first;
+    await flush();
+    // Two passes over the pages on screen (0, 10, 20), not eleven.
+    expect(s.asked.filter((o) => o === 0)).toHaveLength(2);
+  });
+});
