@@ -31,15 +31,14 @@ test('every screen, light and dark', async ({ browser }) => {
     await ok(router, 'key:set', { key: sandbox.apiKey });
     sandbox.admin.addTrade({ trade_type: 'market', role: 'seller', status: 'Action Required' });
     await ok(router, 'trades:checkNow', {}).catch(() => undefined);
-    const draft = (await ok(router, 'drafts:create', { name: 'Weekend repricing' })) as { id: string };
-    const listings = (await ok(router, 'listings:list', {})) as Array<{ asset_id: string }>;
-    await ok(router, 'drafts:bulk', {
-      draftId: draft.id, target: 'listings', selection: { ids: listings.slice(0, 120).map((l) => l.asset_id) },
+    await ok(router, 'drafts:create', { name: 'Weekend repricing' });
+    const page0 = (await ok(router, 'ledger:page', { domain: 'listings', offset: 0, limit: 120 })) as { rows: Array<{ key: string }> };
+    await ok(router, 'ledger:bulk', {
+      domain: 'listings', selection: { ids: page0.rows.map((r) => r.key) },
       op: { op: 'multiply', percent: 95, rounding: 'down' },
     });
     const free = sandbox.admin.inventory().slice(0, 30).map((a: { asset_id: string }) => a.asset_id);
     await ok(router, 'drafts:addChanges', {
-      draftId: draft.id,
       changes: free.map((asset_id: string) => ({ kind: 'listing.create', asset_id, price: 450, promoted: 0, game: '440' })),
     });
 

@@ -146,10 +146,20 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     };
   };
 
-  const summaryOf = (id: string): DraftSummary => {
-    const row = requireDraft(id);
+  /** Counts per draft and version: the list is read after every change, the counts change with the draft. */
+  const countCache = new Map<string, { version: number; counts: Record<'pending' | 'failed' | 'unknown' | 'done' | 'queued' | 'sent', number> }>();
+  const countsOf = (id: string) => {
+    const version = versions.get(id) ?? 0;
+    const cached = countCache.get(id);
+    if (cached?.version === version) return cached.counts;
     const counts = { pending: 0, failed: 0, unknown: 0, done: 0, queued: 0, sent: 0 };
     for (const e of load(id).entries.values()) if (e.status !== 'dropped') counts[e.status] += 1;
+    countCache.set(id, { version, counts });
+    return counts;
+  };
+  const summaryOf = (id: string): DraftSummary => {
+    const row = requireDraft(id);
+    const counts = countsOf(id);
     return {
       id, name: row.name, createdAt: row.created_at, updatedAt: row.updated_at,
       changeCount: counts.pending + counts.failed + counts.unknown + counts.queued + counts.sent,

@@ -111,7 +111,8 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
     const last = lastFiltered.get(domain);
     if (last?.id === id) return last;
     const layer = draftLayer(ws);
-    const match = matcher(domain, filter, searchName);
+    // No filter at all (the usual table): every row matches, and the loop only counts changed rows.
+    const match = Object.values(filter).every((v) => v === undefined || v === '' || v === false) ? null : matcher(domain, filter, searchName);
     const isChanged = domain === 'listings'
       ? (k: string, s: Source) => listingChanged(k, s as ListingSource, layer)
       : (k: string, s: Source) => buyOrderChanged(k, s as BuyOrderSource, layer);
@@ -119,7 +120,7 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
     let changed = 0;
     for (const key of orderedKeys(domain, sort, ledger, ws)) {
       const s = sourceOf(domain, key, ledger, ws);
-      if (s === undefined || !match(key, s)) continue;
+      if (s === undefined || (match !== null && !match(key, s))) continue;
       const c = isChanged(key, s);
       if (filter.changedOnly && !c) continue;
       keys.push(key);
