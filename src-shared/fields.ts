@@ -25,10 +25,42 @@ export const quantity = z
 /** `promoted` and `active` are integers 0 or 1 on the wire. */
 export const flag01 = z.union([z.literal(0), z.literal(1)], { error: 'must be 0 or 1' });
 
-/** Visible to every buyer or seller; an empty string removes the note on edit. */
-export const userNote = z
+/**
+ * Characters that make text display differently from what it holds: NUL
+ * (cuts the text short in C code and databases) and the bidirectional
+ * controls (they reorder what follows, so a note or SKU can read as another,
+ * the "Trojan Source" trick). A regex character class, shared with the
+ * main process's log and message cleaning.
+ */
+export const HIDDEN_CONTROL_CHARS = '\\u0000\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069';
+const HIDDEN_CONTROL = new RegExp(`[${HIDDEN_CONTROL_CHARS}]`, 'u');
+
+/** The first hidden control character of `text`, named for a refusal; null when there is none. */
+export function hiddenControlIn(text: string): string | null {
+  const found = HIDDEN_CONTROL.exec(text);
+  if (!found) return null;
+  const code = found[0].codePointAt(0) ?? 0;
+  return code === 0 ? 'a NUL character' : `a text direction control (U+${code.toString(16).toUpperCase().padStart(4, '0')})`;
+}
+
+/** `schema` that also refuses hidden control characters, naming the one found. */
+const withoutHiddenControls = (schema: z.ZodString) =>
+  schema.superRefine((text, ctx) => {
+    const found = hiddenControlIn(text);
+    if (found) ctx.addIssue({ code: 'custom', message: `must not contain ${found}` });
+  });
+
+/**
+ * A note as stored before the hidden-character rule existed: read back as
+ * it is, so nothing already stored is lost. New notes use `userNote`; the
+ * client still refuses an old bad note when it is sent, naming the field.
+ */
+export const storedUserNote = z
   .string({ error: 'must be text' })
   .max(NOTE_MAX_LENGTH, { error: `must be at most ${NOTE_MAX_LENGTH} characters` });
+
+/** Visible to every buyer or seller; an empty string removes the note on edit. */
+export const userNote = withoutHiddenControls(storedUserNote);
 
 /** 64-bit platform account IDs are carried as strings: a number would lose precision. */
 export const accountId = z
@@ -52,12 +84,19 @@ export const gameId = z
 
 export const DEFAULT_GAME = '440';
 
-/** Item SKU: two non-empty parts joined by one semicolon, `<part>;<part>`. */
-export const sku = z
+/** A SKU as stored before the hidden-character rule existed (see `storedUserNote`). */
+export const storedSku = z
   .string({ error: 'must be a SKU string' })
   .regex(/^[^;\s](?:[^;]*[^;\s])?;[^;\s](?:[^;]*[^;\s])?$/, {
     error: 'must have the shape <part>;<part>',
   });
+
+/** Item SKU: two non-empty parts joined by one semicolon, `<part>;<part>`. */
+export const sku = withoutHiddenControls(storedSku);
+
+/** A listing's SKU shown beside it (from a CSV or the inventory; the service returns the real one). */
+export const storedSkuLabel = z.string({ error: 'must be a SKU string' }).max(200, { error: 'must be at most 200 characters' });
+export const skuLabel = withoutHiddenControls(storedSkuLabel);
 
 /**
  * Trade offer URL of the documented form
