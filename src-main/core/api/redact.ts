@@ -32,10 +32,7 @@ export function redactSecret(text: string, secret: string | null | undefined): s
  * Cuts `text` to `max` characters with a marker. Always applied after
  * redaction: cutting first could leave a prefix of the key at the cut.
  */
-export function truncate(text: string, max: number): string {
-  if (text.length <= max) return text;
-  return `${text.slice(0, max)}… (${text.length - max} more characters)`;
-}
+export { truncate } from '../safe-text.ts';
 
 /**
  * A transport failure reduced to what is safe to keep: name, code and a

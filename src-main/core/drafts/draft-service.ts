@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { conflict, notFound, quoted } from '../desk-error.ts';
 import { createEmitter, type Unsubscribe } from '../events.ts';
 import type { Store } from '../store/db.ts';
 import type { Repos } from '../store/index.ts';
@@ -95,7 +96,7 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
 
   const requireDraft = (id: string) => {
     const row = repos.drafts.get(id);
-    if (!row) throw new Error(`no draft ${id}`);
+    if (!row) throw notFound(`There is no draft ${quoted(id)}; it may have been discarded`);
     return row;
   };
 
@@ -197,7 +198,7 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     discard(id) {
       const ws = load(id);
       if ([...ws.entries.values()].some((e) => isLockedStatus(e.status))) {
-        throw new Error('this draft has changes in flight or with an unknown outcome; resolve them before discarding it');
+        throw conflict('This draft has changes being applied or with an unknown outcome; let the apply finish and resolve them before discarding it');
       }
       folder.forget(id);
       repos.drafts.remove(id);
