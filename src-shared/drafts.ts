@@ -195,7 +195,8 @@ export type BulkFilter = z.infer<typeof bulkFilter>;
 
 /** Asset IDs (listings) or SKUs (buy orders), or a filter over the draft's view of the ledger. */
 export const selection = z.union([
-  z.strictObject({ ids: z.array(z.string()).max(200_000) }),
+  // An ID longer than any asset ID or SKU names nothing, and a refusal would echo it back.
+  z.strictObject({ ids: z.array(z.string().max(200)).max(200_000) }),
   z.strictObject({ filter: bulkFilter }),
 ]);
 export type Selection = z.infer<typeof selection>;

@@ -83,6 +83,69 @@ describe('IPC router', () => {
     expect(onUnexpected).toHaveBeenCalledOnce();
   });
 
+  it('refuses a 1 MiB typed array with one issue, not a million (the 86 MB reply)', async () => {
+    const handler = vi.fn();
+    const { router } = routerWith({ 'drafts:addChanges': handler });
+    for (const input of [new Uint8Array(1024 * 1024), { draftId: 'd', changes: new Float64Array(131_072) }]) {
+      const result = await router.invoke('drafts:addChanges', input);
+      expect(result.ok).toBe(false);
+      if (result.ok) return;
+      expect(result.error.kind).toBe('invalid');
+      expect(result.error.issues).toHaveLength(1);
+      expect(result.error.message).toMatch(/must be plain data .*not a (Uint8|Float64)Array of 1048576 bytes/);
+      expect(JSON.stringify(result).length).toBeLessThan(1_000);
+    }
+    expect(handler).not.toHaveBeenCalled();
+  });
+
+  it('keeps any refusal to 20 issues and a few kB, and says how many more there were', async () => {
+    const { router } = routerWith({});
+    const unknownKeys = Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`k${i}\u0000${'x'.repeat(500)}`, i]));
+    const manyBad = { draftId: 'd', changes: Array.from({ length: 100_000 }, () => ({ kind: 'listing.create', asset_id: 1, price: 'x', promoted: 7 })) };
+    const fewBad = { draftId: 'd', changes: Array.from({ length: 30 }, () => ({ kind: 'listing.create', asset_id: 1, price: 'x', promoted: 7 })) };
+    for (const input of [unknownKeys, manyBad, fewBad]) {
+      const result = await router.invoke('drafts:addChanges', input);
+      expect(result.ok).toBe(false);
+      if (result.ok) return;
+      expect(result.error.kind).toBe('invalid');
+      expect(result.error.issues?.length).toBeGreaterThan(0);
+      expect(result.error.issues?.length).toBeLessThanOrEqual(20);
+      expect(Buffer.byteLength(JSON.stringify(result))).toBeLessThan(16 * 1024);
+      expect(JSON.stringify(result)).not.toMatch(/\\u0000/);
+    }
+    const few = await router.invoke('drafts:addChanges', fewBad);
+    // 30 changes with 3 problems each: 20 listed, 70 counted.
+    expect(few).toMatchObject({ ok: false, error: { moreIssues: 70, message: expect.stringMatching(/^drafts:addChanges: changes\.0\.\w+: .* \(and 89 more\)$/) } });
+  });
+
+  it('logs an unexpected failure as a short line without control characters (not 10 MB of input)', async () => {
+    const hostile = `\u001b[2J\r\n${'x'.repeat(10 * 1024 * 1024)}\u202e`;
+    const { router, onUnexpected } = routerWith({
+      'drafts:changes': ({ draftId }) => {
+        throw new Error(`no draft ${draftId}`, { cause: new Error(`because ${draftId}`) });
+      },
+    });
+    const result = await router.invoke('drafts:changes', { draftId: hostile });
+    expect(result).toMatchObject({ ok: false, error: { kind: 'internal' } });
+    expect(onUnexpected).toHaveBeenCalledOnce();
+    const [where, logged] = onUnexpected.mock.calls[0] as [string, Error];
+    expect(where).toBe('drafts:changes');
+    const text = String(logged.stack);
+    expect(text.length).toBeLessThan(8_000);
+    expect(text.split('\n')[0]).toMatch(/^Error: no draft \uFFFD\[2J\uFFFD\uFFFDx+… \(\d+ more characters\)$/);
+    expect(text).toMatch(/\n {4}at /);
+    expect(text).toMatch(/caused by Error: because/);
+    expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202e]/);
+  });
+
+  it('refuses an unknown channel named with 1 MB of control characters in a short reply', async () => {
+    const { router } = routerWith({});
+    const result = await router.invoke(`\u001b]0;x\u0007${'y'.repeat(1024 * 1024)}`, {});
+    expect(result.ok).toBe(false);
+    expect(JSON.stringify(result).length).toBeLessThan(1_000);
+    expect(JSON.stringify(result)).not.toMatch(/\\u001b|\\u0007/);
+  });
+
   it('refuses an output that does not match the contract', async () => {
     const { router, onUnexpected } = routerWith({
       'settings:get': () => ({ ...settings, heartbeatIntervalMinutes: 'five' }) as never,
