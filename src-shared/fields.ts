@@ -109,7 +109,11 @@ export const tradeUrl = z
     error: 'must look like https://<host>/tradeoffer/new/?partner=<digits>&token=<token>',
   });
 
+/** Longer than any URL the app uses: refused before it is parsed as one (parsing 10 MB takes a while). */
+const URL_MAX_LENGTH = 2_000;
+
 function isTradeOfferUrl(value: string): boolean {
+  if (value.length > URL_MAX_LENGTH) return false;
   let url: URL;
   try {
     url = new URL(value);
@@ -130,3 +134,46 @@ function isTradeOfferUrl(value: string): boolean {
     /^[A-Za-z0-9_-]{1,64}$/.test(url.searchParams.get('token') ?? '')
   );
 }
+
+/** Whether `hostname` (as `URL.hostname` spells it) is a loopback address. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  if (host === 'localhost' || host === '[::1]') return true;
+  const octets = host.split('.');
+  return (
+    octets.length === 4 &&
+    octets[0] === '127' &&
+    octets.every((o) => /^\d{1,3}$/.test(o) && Number(o) <= 255)
+  );
+}
+
+/**
+ * Why `baseUrl` cannot be the service's address, or null when it can. The
+ * service accepts HTTPS only and the key travels in a header: plain HTTP
+ * would hand it to anyone on the path, so it is allowed for loopback alone,
+ * where the built-in sandbox listens. The reasons never echo the URL (it
+ * might hold credentials).
+ */
+export function serviceUrlProblem(baseUrl: string): string | null {
+  if (baseUrl.length > URL_MAX_LENGTH) return `is longer than ${URL_MAX_LENGTH} characters`;
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return 'is not a valid URL';
+  }
+  if (url.username !== '' || url.password !== '') return 'must not carry a user name or password';
+  if (url.protocol === 'http:') {
+    if (!isLoopbackHost(url.hostname)) return 'must use https:// (plain http:// is allowed for 127.0.0.0/8, ::1 and localhost only)';
+  } else if (url.protocol !== 'https:') {
+    return 'must use https://';
+  }
+  if (url.search !== '' || url.hash !== '') return 'must not carry a query string or fragment';
+  return null;
+}
+
+/** The live service's base URL, checked by the same rule the client applies before any request. */
+export const serviceUrl = z.string({ error: 'must be a URL' }).superRefine((value, ctx) => {
+  const problem = serviceUrlProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});

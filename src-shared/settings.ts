@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { serviceUrl } from './fields.ts';
 
 /**
  * The trader's settings, with their bounds. The heartbeat interval stays within
@@ -8,7 +9,7 @@ import { z } from 'zod';
 export const settingsSchema = z.object({
   mode: z.enum(['sandbox', 'live']),
   /** Base URL of the live service: HTTPS (plain HTTP only for a loopback address). */
-  serviceUrl: z.string().url(),
+  serviceUrl,
   heartbeatEnabled: z.boolean(),
   heartbeatIntervalMinutes: z.number().int().min(5).max(9),
   tradePollSeconds: z.number().int().min(60).max(3600),

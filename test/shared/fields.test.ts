@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { validateRequest } from '../../src-main/core/api/validate.ts';
 import { validate as sandboxValidate } from '../../src-main/sandbox/request-input.ts';
 import { hiddenControlIn, sku, userNote } from '../../src-shared/fields.ts';
+import { settingsSchema } from '../../src-shared/settings.ts';
 import { draftFixture, ledgerListing, type DraftFixture } from '../core/drafts/fixtures.ts';
 
 /**
@@ -77,5 +78,18 @@ describe('hidden control characters in notes and SKUs', () => {
     expect(f.drafts.entries(id).map((e) => e.change)).toMatchObject([{ sku: '5021\u202e;6', user_note: 'a\u0000b' }]);
     // And the trader can still remove the old buy order's change.
     expect(f.drafts.removeChanges(id, ['B:5021\u202e;6']).errors).toEqual([]);
+  });
+});
+
+describe('the service URL setting', () => {
+  it.each(['not:a-key', 'http://market.example', 'ftp://127.0.0.1', 'https://user:pw@market.example', 'https://market.example/?x=1', 'javascript:alert(1)'])(
+    'refuses %s before it is stored, so the desk never reopens on an address it cannot use',
+    (url) => {
+      expect(settingsSchema.shape.serviceUrl.safeParse(url).success).toBe(false);
+    },
+  );
+
+  it.each(['https://market.example', 'https://market.example/prefix/', 'http://127.0.0.1:8080', 'http://localhost:3000', 'http://[::1]:9000'])('accepts %s', (url) => {
+    expect(settingsSchema.shape.serviceUrl.safeParse(url).success).toBe(true);
   });
 });

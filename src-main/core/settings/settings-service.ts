@@ -21,8 +21,10 @@ export function createSettingsService(repo: SettingsRepo, initial: SettingsPatch
     get: () => current,
     update(patch) {
       const checked = settingsPatchSchema.parse(patch);
+      // A key sent without a value changes nothing: spread as is, it would reset that setting to its default.
+      const named = Object.fromEntries(Object.entries(checked).filter(([, value]) => value !== undefined));
       const previous = current;
-      current = readSettings({ ...current, ...checked });
+      current = readSettings({ ...current, ...named });
       repo.set(STORAGE_KEY, current);
       events.emit('changed', [current, previous]);
       return current;
