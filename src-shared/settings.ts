@@ -31,4 +31,6 @@ export const keyStatusSchema = z.object({
   /** `rejected` after a 401: work that needs the key stops until it is replaced. */
   state: z.enum(['none', 'unverified', 'valid', 'rejected']),
   keychainAvailable: z.boolean(),
+  /** Why the keychain cannot be used: none answers, or its collection is locked (the trader can unlock it). */
+  keychainProblem: z.enum(['missing', 'locked']).optional(),
 });
