@@ -15,7 +15,7 @@ import { printable } from './safe-text.ts';
 export type DeskErrorKind = 'not_found' | 'conflict' | 'busy' | 'invalid';
 
 export class DeskError extends Error {
-  override readonly name = 'DeskError';
+  override readonly name: string = 'DeskError';
   readonly kind: DeskErrorKind;
 
   constructor(kind: DeskErrorKind, message: string) {

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createRouter, type EmitEvent, type Handlers } from '../../src-main/ipc/router.ts';
 import { ApiError } from '../../src-main/core/api/errors.ts';
+import { Refused } from '../../src-main/ipc/handlers/refused.ts';
 import { CHANNEL_NAMES } from '../../src-shared/contract.ts';
 
 const settings = {
@@ -118,6 +119,21 @@ describe('IPC router', () => {
     expect(few).toMatchObject({ ok: false, error: { moreIssues: 70, message: expect.stringMatching(/^drafts:addChanges: changes\.0\.\w+: .* \(and 89 more\)$/) } });
   });
 
+  it('stops reading a large invalid payload at its first problem instead of checking every element', async () => {
+    const { router } = routerWith({});
+    let reads = 0;
+    const change = (i: number) => {
+      const c: Record<string, unknown> = { asset_id: String(i), price: 'x', promoted: 0 };
+      // Counts how often anything reads this change's kind: the outline check once, the schema as far as it goes.
+      Object.defineProperty(c, 'kind', { enumerable: true, get: () => ((reads += 1), 'listing.create') });
+      return c;
+    };
+    const result = await router.invoke('drafts:addChanges', { draftId: 'd', changes: Array.from({ length: 100_000 }, (_, i) => change(i)) });
+    expect(result).toMatchObject({ ok: false, error: { kind: 'invalid', message: expect.stringMatching(/^drafts:addChanges: changes\.0\.price: .*checking stopped there\)$/) } });
+    expect(reads).toBeGreaterThanOrEqual(100_000);
+    expect(reads).toBeLessThan(100_100);
+  });
+
   it('logs an unexpected failure as a short line without control characters (not 10 MB of input)', async () => {
     const hostile = `\u001b[2J\r\n${'x'.repeat(10 * 1024 * 1024)}\u202e`;
     const { router, onUnexpected } = routerWith({
@@ -168,5 +184,20 @@ describe('IPC router', () => {
     emit('drafts:changed', { draftId: 'd2' });
     expect(seen).toEqual([['drafts:changed', { draftId: 'd1' }]]);
     expect(onUnexpected).toHaveBeenCalledOnce();
+  });
+});
+
+describe('Refused', () => {
+  it('carries invalid by default and the trader’s other kinds when a handler names one', async () => {
+    const { router } = routerWith({
+      'apply:pause': ({ jobId }) => {
+        throw new Refused(`No apply is running with job ${jobId}.`, 'not_found');
+      },
+      'apply:resume': () => {
+        throw new Refused('Automation is not active.');
+      },
+    });
+    expect(await router.invoke('apply:pause', { jobId: 'j1' })).toEqual({ ok: false, error: { kind: 'not_found', message: 'No apply is running with job j1.' } });
+    expect(await router.invoke('apply:resume', { jobId: 'j1' })).toEqual({ ok: false, error: { kind: 'invalid', message: 'Automation is not active.' } });
   });
 });
