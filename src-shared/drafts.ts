@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { accountId, assetId, cents, DEFAULT_GAME, flag01, gameId, listingId, quantity, sku, userNote } from './fields.ts';
+import {
+  accountId, assetId, cents, DEFAULT_GAME, flag01, gameId, listingId, quantity, sku, skuLabel, storedSku, storedSkuLabel, storedUserNote, userNote,
+} from './fields.ts';
 
 /**
  * The vocabulary of drafts, shared by main (which stores and applies them)
@@ -10,6 +12,10 @@ import { accountId, assetId, cents, DEFAULT_GAME, flag01, gameId, listingId, qua
  * valid item of the request it will become (the shared field rules are the
  * schema), so a stored draft can never carry something the service would
  * refuse for a reason we can know.
+ *
+ * The stored forms read notes and SKUs with the rules they were stored
+ * under (`stored…`), so a draft saved before a rule was tightened still
+ * opens; `changeInput`, what the trader may add now, applies today's rules.
  */
 
 const account = { account: accountId };
@@ -21,9 +27,9 @@ export const listingCreateChange = z.strictObject({
   price: cents,
   promoted: flag01,
   game: gameId,
-  user_note: userNote.optional(),
+  user_note: storedUserNote.optional(),
   /** For display only (known from a CSV or the inventory); the service returns the real one. */
-  sku: z.string().max(200).optional(),
+  sku: storedSkuLabel.optional(),
 });
 
 export const listingEditChange = z.strictObject({
@@ -34,7 +40,7 @@ export const listingEditChange = z.strictObject({
   price: cents,
   promoted: flag01,
   /** Absent: leave the note; empty string: remove it. */
-  user_note: userNote.optional(),
+  user_note: storedUserNote.optional(),
 });
 
 export const listingDeleteChange = z.strictObject({
@@ -60,26 +66,26 @@ export const listingDeleteAllChange = z.strictObject({
 export const buyOrderCreateChange = z.strictObject({
   kind: z.literal('buyOrder.create'),
   ...account,
-  sku,
+  sku: storedSku,
   price: cents,
   quantity,
-  user_note: userNote.optional(),
+  user_note: storedUserNote.optional(),
 });
 
 export const buyOrderEditChange = z.strictObject({
   kind: z.literal('buyOrder.edit'),
   ...account,
-  sku,
+  sku: storedSku,
   price: cents,
   quantity,
   active: flag01,
-  user_note: userNote.optional(),
+  user_note: storedUserNote.optional(),
 });
 
 export const buyOrderDeleteChange = z.strictObject({
   kind: z.literal('buyOrder.delete'),
   ...account,
-  sku,
+  sku: storedSku,
   if_exists: z.boolean().optional(),
 });
 
@@ -109,7 +115,7 @@ export type ChangeOf<K extends ChangeKind> = Extract<Change, { kind: K }>;
  * A listing edit names the listing by `listing_id` or `asset_id`.
  */
 export const changeInput = z.discriminatedUnion('kind', [
-  listingCreateChange.extend({ account: accountId.optional(), game: gameId.default(DEFAULT_GAME) }),
+  listingCreateChange.extend({ account: accountId.optional(), game: gameId.default(DEFAULT_GAME), user_note: userNote.optional(), sku: skuLabel.optional() }),
   z.strictObject({
     kind: z.literal('listing.edit'),
     listing_id: listingId.optional(),
@@ -120,7 +126,7 @@ export const changeInput = z.discriminatedUnion('kind', [
   }),
   z.strictObject({ kind: z.literal('listing.delete'), asset_id: assetId }),
   listingDeleteAllChange,
-  buyOrderCreateChange.extend({ account: accountId.optional() }),
+  buyOrderCreateChange.extend({ account: accountId.optional(), sku, user_note: userNote.optional() }),
   z.strictObject({
     kind: z.literal('buyOrder.edit'),
     sku,
@@ -129,7 +135,8 @@ export const changeInput = z.discriminatedUnion('kind', [
     active: flag01.optional(),
     user_note: userNote.optional(),
   }),
-  z.strictObject({ kind: z.literal('buyOrder.delete'), sku }),
+  // A delete names what exists, so an old SKU from before today's rules can still be removed.
+  z.strictObject({ kind: z.literal('buyOrder.delete'), sku: storedSku }),
   buyOrderDeleteAllChange,
 ]);
 export type ChangeInput = z.input<typeof changeInput>;

@@ -61,5 +61,9 @@ export const serializedApiErrorSchema = z.object({
 });
 
 /** An error as the renderer receives it: any kind of the closed set. */
-export const errorView = serializedApiErrorSchema.extend({ kind: z.enum(DESK_ERROR_KINDS) });
+export const errorView = serializedApiErrorSchema.extend({
+  kind: z.enum(DESK_ERROR_KINDS),
+  /** Problems found beyond the `issues` listed (a refusal stays a few kB whatever the input). */
+  moreIssues: z.number().int().positive().optional(),
+});
 export type ErrorView = z.infer<typeof errorView>;

@@ -25,10 +25,42 @@ export const quantity = z
 /** `promoted` and `active` are integers 0 or 1 on the wire. */
 export const flag01 = z.union([z.literal(0), z.literal(1)], { error: 'must be 0 or 1' });
 
-/** Visible to every buyer or seller; an empty string removes the note on edit. */
-export const userNote = z
+/**
+ * Characters that make text display differently from what it holds: NUL
+ * (cuts the text short in C code and databases) and the bidirectional
+ * controls (they reorder what follows, so a note or SKU can read as another,
+ * the "Trojan Source" trick). A regex character class, shared with the
+ * main process's log and message cleaning.
+ */
+export const HIDDEN_CONTROL_CHARS = '\\u0000\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069';
+const HIDDEN_CONTROL = new RegExp(`[${HIDDEN_CONTROL_CHARS}]`, 'u');
+
+/** The first hidden control character of `text`, named for a refusal; null when there is none. */
+export function hiddenControlIn(text: string): string | null {
+  const found = HIDDEN_CONTROL.exec(text);
+  if (!found) return null;
+  const code = found[0].codePointAt(0) ?? 0;
+  return code === 0 ? 'a NUL character' : `a text direction control (U+${code.toString(16).toUpperCase().padStart(4, '0')})`;
+}
+
+/** `schema` that also refuses hidden control characters, naming the one found. */
+const withoutHiddenControls = (schema: z.ZodString) =>
+  schema.superRefine((text, ctx) => {
+    const found = hiddenControlIn(text);
+    if (found) ctx.addIssue({ code: 'custom', message: `must not contain ${found}` });
+  });
+
+/**
+ * A note as stored before the hidden-character rule existed: read back as
+ * it is, so nothing already stored is lost. New notes use `userNote`; the
+ * client still refuses an old bad note when it is sent, naming the field.
+ */
+export const storedUserNote = z
   .string({ error: 'must be text' })
   .max(NOTE_MAX_LENGTH, { error: `must be at most ${NOTE_MAX_LENGTH} characters` });
+
+/** Visible to every buyer or seller; an empty string removes the note on edit. */
+export const userNote = withoutHiddenControls(storedUserNote);
 
 /** 64-bit platform account IDs are carried as strings: a number would lose precision. */
 export const accountId = z
@@ -52,18 +84,25 @@ export const gameId = z
 
 export const DEFAULT_GAME = '440';
 
+/** A SKU as stored before the hidden-character rule existed (see `storedUserNote`). */
+export const storedSku = z
+  .string({ error: 'must be a SKU string' })
+  .max(200, { error: 'is too long to be a SKU' })
+  .regex(/^[^;\s](?:[^;]*[^;\s])?(?:;[^;\s](?:[^;]*[^;\s])?)+$/, {
+    error: 'must have the shape <part>;<part> (more ;parts allowed)',
+  });
+
 /**
  * Item SKU: non-empty parts joined by semicolons, at least the two the
  * interface documents (`<part>;<part>`, e.g. `5021;6`). Real SKUs of the
  * game carry more (`30911;5;u13` for an Unusual with its effect, `…;kt-3`
  * for a killstreak): a buy order for one of those must not be refused here.
  */
-export const sku = z
-  .string({ error: 'must be a SKU string' })
-  .max(200, { error: 'is too long to be a SKU' })
-  .regex(/^[^;\s](?:[^;]*[^;\s])?(?:;[^;\s](?:[^;]*[^;\s])?)+$/, {
-    error: 'must have the shape <part>;<part> (more ;parts allowed)',
-  });
+export const sku = withoutHiddenControls(storedSku);
+
+/** A listing's SKU shown beside it (from a CSV or the inventory; the service returns the real one). */
+export const storedSkuLabel = z.string({ error: 'must be a SKU string' }).max(200, { error: 'must be at most 200 characters' });
+export const skuLabel = withoutHiddenControls(storedSkuLabel);
 
 /**
  * Trade offer URL of the documented form
@@ -76,7 +115,11 @@ export const tradeUrl = z
     error: 'must look like https://<host>/tradeoffer/new/?partner=<digits>&token=<token>',
   });
 
+/** Longer than any URL the app uses: refused before it is parsed as one (parsing 10 MB takes a while). */
+const URL_MAX_LENGTH = 2_000;
+
 function isTradeOfferUrl(value: string): boolean {
+  if (value.length > URL_MAX_LENGTH) return false;
   let url: URL;
   try {
     url = new URL(value);
@@ -97,3 +140,46 @@ function isTradeOfferUrl(value: string): boolean {
     /^[A-Za-z0-9_-]{1,64}$/.test(url.searchParams.get('token') ?? '')
   );
 }
+
+/** Whether `hostname` (as `URL.hostname` spells it) is a loopback address. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  if (host === 'localhost' || host === '[::1]') return true;
+  const octets = host.split('.');
+  return (
+    octets.length === 4 &&
+    octets[0] === '127' &&
+    octets.every((o) => /^\d{1,3}$/.test(o) && Number(o) <= 255)
+  );
+}
+
+/**
+ * Why `baseUrl` cannot be the service's address, or null when it can. The
+ * service accepts HTTPS only and the key travels in a header: plain HTTP
+ * would hand it to anyone on the path, so it is allowed for loopback alone,
+ * where the built-in sandbox listens. The reasons never echo the URL (it
+ * might hold credentials).
+ */
+export function serviceUrlProblem(baseUrl: string): string | null {
+  if (baseUrl.length > URL_MAX_LENGTH) return `is longer than ${URL_MAX_LENGTH} characters`;
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return 'is not a valid URL';
+  }
+  if (url.username !== '' || url.password !== '') return 'must not carry a user name or password';
+  if (url.protocol === 'http:') {
+    if (!isLoopbackHost(url.hostname)) return 'must use https:// (plain http:// is allowed for 127.0.0.0/8, ::1 and localhost only)';
+  } else if (url.protocol !== 'https:') {
+    return 'must use https://';
+  }
+  if (url.search !== '' || url.hash !== '') return 'must not carry a query string or fragment';
+  return null;
+}
+
+/** The live service's base URL, checked by the same rule the client applies before any request. */
+export const serviceUrl = z.string({ error: 'must be a URL' }).superRefine((value, ctx) => {
+  const problem = serviceUrlProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});

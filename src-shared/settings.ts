@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { serviceUrl } from './fields.ts';
 
 /**
  * The trader's settings, with their bounds. The heartbeat interval stays within
@@ -8,7 +9,7 @@ import { z } from 'zod';
 export const settingsSchema = z.object({
   mode: z.enum(['sandbox', 'live']),
   /** Base URL of the live service: HTTPS (plain HTTP only for a loopback address). */
-  serviceUrl: z.string().url(),
+  serviceUrl,
   heartbeatEnabled: z.boolean(),
   heartbeatIntervalMinutes: z.number().int().min(5).max(9),
   tradePollSeconds: z.number().int().min(60).max(3600),
@@ -32,4 +33,6 @@ export const keyStatusSchema = z.object({
   /** `rejected` after a 401: work that needs the key stops until it is replaced. */
   state: z.enum(['none', 'unverified', 'valid', 'rejected']),
   keychainAvailable: z.boolean(),
+  /** Why the keychain cannot be used: none answers, or its collection is locked (the trader can unlock it). */
+  keychainProblem: z.enum(['missing', 'locked']).optional(),
 });

@@ -5,15 +5,24 @@
  * supplies the keytar-backed implementation, tests a real Secret Service.
  */
 export interface SecretStore {
-  /** The stored secret, or null when none is stored for this account. */
+  /** The stored secret, or null when none is stored for this account (or the keychain hides it while locked). */
   get(account: string): Promise<string | null>;
   /** Stores or replaces the secret for this account. */
   set(account: string, secret: string): Promise<void>;
   /** Removes the secret; true when one was there. */
   delete(account: string): Promise<boolean>;
   /**
-   * Whether a keychain answers at all (on Linux, a Secret Service on the
-   * session bus). When false the app says so and stores the key nowhere else.
+   * What the keychain can do now. When it is not `available` the app says
+   * why and stores the key nowhere else.
    */
-  available(): Promise<boolean>;
+  state(): Promise<KeychainState>;
 }
+
+/**
+ * - `available`: it answers and stores.
+ * - `missing`: no keychain answers (on Linux: no Secret Service on the
+ *   session bus, or one that does not answer).
+ * - `locked`: it answers but will not store: its collection is locked (a
+ *   locked collection also reads every entry as absent).
+ */
+export type KeychainState = 'available' | 'missing' | 'locked';

@@ -1,4 +1,4 @@
-import type { SecretStore } from '../core/secrets.ts';
+import type { KeychainState, SecretStore } from '../core/secrets.ts';
 
 /**
  * The SecretStore backed by the operating system's keychain through keytar:
@@ -26,7 +26,7 @@ export interface KeychainOptions {
   readonly service?: string;
   /** Default: the keytar module, loaded on first use. */
   readonly keytar?: KeytarApi | (() => Promise<KeytarApi>);
-  /** How long `available()` waits for the keychain to answer. Default 5 s. */
+  /** How long any keychain call waits for an answer. Default 5 s. */
   readonly probeTimeoutMs?: number;
 }
 
@@ -35,8 +35,15 @@ export class KeychainError extends Error {
   override readonly name = 'KeychainError';
 }
 
-/** The account name `available()` reads; never written. */
+/**
+ * The entry `state()` reads, and writes once when it is absent: a locked
+ * collection reads every entry as absent, so only a write tells "locked"
+ * from "nothing stored yet". It holds no secret.
+ */
 const PROBE_ACCOUNT = '__availability_probe__';
+const PROBE_VALUE = 'Marketplace Desk checks here that the keychain is unlocked; this is not a secret.';
+
+const TIMED_OUT = Symbol('timed out');
 
 export function createKeychainSecretStore(options: KeychainOptions = {}): SecretStore {
   const service = options.service ?? KEYCHAIN_SERVICE;
@@ -48,20 +55,36 @@ export function createKeychainSecretStore(options: KeychainOptions = {}): Secret
     return loaded;
   };
 
+  /** `op`'s answer, or TIMED_OUT when the keychain does not answer in time (a stuck service, an unlock prompt left open). */
+  const answer = async <T>(op: (k: KeytarApi) => Promise<T>): Promise<T | typeof TIMED_OUT> => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
+      timer = setTimeout(() => resolve(TIMED_OUT), probeTimeoutMs);
+      timer.unref?.();
+    });
+    try {
+      return await Promise.race([keytar().then(op), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
   const run = async <T>(what: string, account: string, op: (k: KeytarApi) => Promise<T>): Promise<T> => {
     checkAccount(account);
-    let api: KeytarApi;
     try {
-      api = await keytar();
+      await keytar();
     } catch (error) {
       throw new KeychainError(`The system keychain cannot be used: ${reason(error)}`);
     }
+    let result: T | typeof TIMED_OUT;
     try {
-      return await op(api);
+      result = await answer(op);
     } catch (error) {
       // keytar's messages come from the OS keychain and name no secret.
       throw new KeychainError(`The system keychain could not ${what}: ${reason(error)}`);
     }
+    if (result === TIMED_OUT) throw new KeychainError(`The system keychain could not ${what}: it did not answer within ${probeTimeoutMs / 1000} s`);
+    return result;
   };
 
   return {
@@ -71,23 +94,18 @@ export function createKeychainSecretStore(options: KeychainOptions = {}): Secret
       return run('store the key', account, (k) => k.setPassword(service, account, secret));
     },
     delete: (account) => run('remove the key', account, (k) => k.deletePassword(service, account)),
-    async available() {
+    async state(): Promise<KeychainState> {
       // A Linux session without a Secret Service fails here ("Cannot autolaunch
       // D-Bus", "The name org.freedesktop.secrets was not provided"); a stuck
       // one is caught by the timeout.
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const timeout = new Promise<false>((resolve) => {
-        timer = setTimeout(() => resolve(false), probeTimeoutMs);
-        timer.unref?.();
-      });
-      const probe = keytar()
-        .then((k) => k.getPassword(service, PROBE_ACCOUNT))
-        .then(() => true, () => false);
-      try {
-        return await Promise.race([probe, timeout]);
-      } finally {
-        clearTimeout(timer);
-      }
+      const read = await answer((k) => k.getPassword(service, PROBE_ACCOUNT)).catch(() => TIMED_OUT);
+      if (read === TIMED_OUT) return 'missing';
+      if (read !== null) return 'available';
+      // Absent: never written, or hidden by a locked collection. A locked one
+      // refuses the write ("Cannot create an item in a locked collection") or
+      // holds it behind an unlock prompt until the timeout.
+      const wrote = await answer((k) => k.setPassword(service, PROBE_ACCOUNT, PROBE_VALUE)).then((r) => r !== TIMED_OUT, () => false);
+      return wrote ? 'available' : 'locked';
     },
   };
 }

@@ -11,15 +11,20 @@ import {
   type EventPayload,
   type IpcResult,
 } from '../../src-shared/contract.ts';
+import type { FieldIssue } from '../../src-shared/errors.ts';
 import type { Unsubscribe } from '../core/events.ts';
-import { toErrorView, zodIssuesToView } from './error-view.ts';
+import { printable } from '../core/safe-text.ts';
+import { boundedView, loggableFailure, toErrorView, zodIssuesToView } from './error-view.ts';
+import { checkPayload } from './payload-guard.ts';
 
 /**
  * One router for the bridge: a map from channel name to handler, every input
- * parsed by the contract's schema before a handler sees it, outputs and event
- * payloads parsed too when `checkOutputs` is on (development and tests), and
- * every failure returned as a value. `desktop/ipc.ts` binds it to ipcMain; the
- * end-to-end tests bind the same router to a browser page.
+ * checked for its outline (plain data, bounded size) and then parsed by the
+ * contract's schema before a handler sees it, outputs and event payloads
+ * parsed too when `checkOutputs` is on (development and tests), and every
+ * failure returned as a value of a few kB at most, whatever was sent.
+ * `desktop/ipc.ts` binds it to ipcMain; the end-to-end tests bind the same
+ * router to a browser page.
  */
 export interface Router {
   readonly channels: readonly ChannelName[];
@@ -41,8 +46,12 @@ export interface RouterOptions {
   checkOutputs: boolean;
   /** Connects the services' events to the router's emitter; returns a disposer. */
   connectEvents?: (emit: EmitEvent) => Unsubscribe | void;
-  /** Where unexpected failures are reported (never with secrets; the key is never in scope here). */
-  onUnexpected?: (channel: string, error: unknown) => void;
+  /**
+   * Where unexpected failures are reported (never with secrets; the key is
+   * never in scope here). The error is a copy fit for a log: its message and
+   * stack cut and cleaned of control characters (see `loggableFailure`).
+   */
+  onUnexpected?: (channel: string, error: Error) => void;
 }
 
 export function createRouter(handlers: Handlers, options: RouterOptions): Router {
@@ -53,7 +62,7 @@ export function createRouter(handlers: Handlers, options: RouterOptions): Router
     if (options.checkOutputs) {
       const parsed = events[event].safeParse(payload);
       if (!parsed.success) {
-        options.onUnexpected?.(event, new Error(`event ${event} payload does not match the contract: ${describe(parsed.error)}`));
+        options.onUnexpected?.(event, loggableFailure(new Error(`event ${event} payload does not match the contract: ${describe(parsed.error.issues)}`)));
         return;
       }
       checked = parsed.data;
@@ -70,17 +79,17 @@ export function createRouter(handlers: Handlers, options: RouterOptions): Router
       return () => listeners.delete(listener);
     },
     async invoke(channel, input) {
-      if (!isChannel(channel)) {
-        return failure({ kind: 'invalid', message: `Unknown channel "${channel}".` });
+      if (typeof channel !== 'string' || !isChannel(channel)) {
+        return failure({ kind: 'invalid', message: `Unknown channel "${printable(String(channel), 80)}".` });
       }
       const spec = channels[channel];
-      const parsed = spec.input.safeParse(input ?? {});
+      const raw = input ?? {};
+      const outline = checkPayload(raw);
+      if (!outline.ok) return failure(refusal(channel, [outline.issue], 1, false));
+      const parsed = parseInput(spec.input, raw, outline.values);
       if (!parsed.success) {
-        return failure({
-          kind: 'invalid',
-          message: `${channel}: ${describe(parsed.error)}`,
-          issues: zodIssuesToView(parsed.error),
-        });
+        const { shown, total } = zodIssuesToView(parsed.error.issues);
+        return failure(refusal(channel, shown, total, outline.values > FULL_REPORT_VALUES));
       }
       try {
         const handler = handlers[channel] as (input: unknown) => unknown;
@@ -88,16 +97,46 @@ export function createRouter(handlers: Handlers, options: RouterOptions): Router
         if (!options.checkOutputs) return { ok: true, value };
         const out = spec.output.safeParse(value);
         if (!out.success) {
-          options.onUnexpected?.(channel, new Error(`output of ${channel} does not match the contract: ${describe(out.error)}`));
+          options.onUnexpected?.(channel, loggableFailure(new Error(`output of ${channel} does not match the contract: ${describe(out.error.issues)}`)));
           return failure({ kind: 'internal', message: `${channel} produced a reply the app could not read.` });
         }
         return { ok: true, value: out.data };
       } catch (error) {
         const view = toErrorView(error);
-        if (view.kind === 'internal') options.onUnexpected?.(channel, error);
+        if (view.kind === 'internal') options.onUnexpected?.(channel, loggableFailure(error));
         return failure(view);
       }
     },
+  };
+}
+
+/** Inputs of up to this many values get every problem counted; larger ones stop at the first. */
+const FULL_REPORT_VALUES = 10_000;
+
+/**
+ * zod's own early exit (what its `validate()` uses): a failing list or
+ * object stops before its next element. A valid input parses exactly as
+ * without it; an invalid one of 100,000 changes is refused in milliseconds
+ * instead of building 400,000 issues for a second.
+ */
+const STOP_AT_FIRST_PROBLEM: z.core.ParseContextInternal<z.core.$ZodIssue> = { abortEarly: true };
+
+function parseInput(schema: z.ZodType, input: unknown, values: number) {
+  const quick = schema.safeParse(input, STOP_AT_FIRST_PROBLEM);
+  if (quick.success || values > FULL_REPORT_VALUES) return quick;
+  return schema.safeParse(input);
+}
+
+/** An `invalid` refusal naming the first problems; `partial` when the input was too large to check to the end. */
+function refusal(channel: string, issues: FieldIssue[], total: number, partial: boolean): ErrorView {
+  const [first] = issues;
+  const what = first ? `${first.field}: ${first.message}` : 'the request is not valid';
+  const more = partial ? ' (and maybe more; checking stopped there)' : total > 1 ? ` (and ${total - 1} more)` : '';
+  return {
+    kind: 'invalid',
+    message: `${channel}: ${printable(what, 300)}${more}`,
+    issues,
+    ...(total > issues.length ? { moreIssues: total - issues.length } : {}),
   };
 }
 
@@ -106,11 +145,12 @@ function isChannel(name: string): name is ChannelName {
 }
 
 function failure(error: ErrorView): IpcResult<never> {
-  return { ok: false, error };
+  return { ok: false, error: boundedView(error) };
 }
 
-function describe(error: z.ZodError): string {
-  return zodIssuesToView(error)
-    .map((i) => (i.field ? `${i.field}: ${i.message}` : i.message))
-    .join('; ');
+/** The first few problems of a failed parse, for a log line. */
+function describe(issues: readonly z.core.$ZodIssue[]): string {
+  const { shown, total } = zodIssuesToView(issues, 5);
+  const text = shown.map((i) => (i.field ? `${i.field}: ${i.message}` : i.message)).join('; ');
+  return total > shown.length ? `${text} (and ${total - shown.length} more)` : text;
 }

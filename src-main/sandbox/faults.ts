@@ -55,6 +55,12 @@ export interface FaultConfig {
   malformed: boolean | MalformedFault;
   /** 429 to every matching request until `untilMs`; nothing processed, nothing counted. */
   storm429: Storm429Fault;
+  /**
+   * Error replies quote the API key the request carried, as careless
+   * gateways do: raw, inside a JSON error quoted as a string (escaped twice),
+   * and URL-encoded. What the client keeps of them must not hold it.
+   */
+  echoKey: boolean | FaultScope;
 }
 
 export type FaultName = keyof FaultConfig;
@@ -111,6 +117,10 @@ export class Faults implements SandboxFaults {
     const hit = this.roll('malformed', endpoint, now);
     if (!hit) return null;
     return hit.kind === 'missing_field' ? 'missing_field' : 'invalid_json';
+  }
+
+  echoKey(endpoint: EndpointName, now: number): boolean {
+    return this.roll('echoKey', endpoint, now) !== null;
   }
 
   storm(endpoint: EndpointName, now: number): number | null {

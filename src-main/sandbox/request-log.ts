@@ -8,7 +8,7 @@ import type { KeyKind } from './state/accounts.ts';
  */
 
 /** Which fault knob shaped the response, if any. */
-export type AppliedFault = 'delay' | 'drop' | 'serverError' | 'malformed' | 'storm429';
+export type AppliedFault = 'delay' | 'drop' | 'serverError' | 'malformed' | 'storm429' | 'echoKey';
 
 export interface RecordedRequest {
   /** Sandbox clock ms when the request arrived. */

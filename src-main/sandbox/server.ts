@@ -132,6 +132,11 @@ async function serve(deps: ServerDeps, req: IncomingMessage, res: ServerResponse
     reply = refusal(error.status, error.field, error.reason);
   }
 
+  const sentKey = Array.isArray(header) ? header[0] : header;
+  if (endpoint !== null && reply.status >= 400 && sentKey && faults.echoKey(endpoint, clock.now())) {
+    applied.push('echoKey');
+    reply = echoingKey(reply, sentKey);
+  }
   rate ??= limiter.peek(limiterKey, endpoint, clock.now());
   log.record({ at, endpoint, method, path: url.pathname, status: reply.status, itemCount, keyKind, faults: applied, dropped });
   if (dropped) {
@@ -164,6 +169,13 @@ function countItemsSafely(endpoint: EndpointName, body: string, query: URLSearch
 
 function refusal(status: number, field: string, reason: string): Reply {
   return { status, body: { success: false, error: `${field}: ${reason}` } };
+}
+
+/** An error reply that quotes the key raw, in a JSON error quoted as a string, and URL-encoded. */
+function echoingKey(reply: Reply, key: string): Reply {
+  const body = typeof reply.body === 'object' && reply.body !== null ? reply.body : {};
+  const upstream = JSON.stringify({ error: 'upstream refused', key });
+  return { ...reply, body: { ...body, key, upstream, help: `https://sandbox.invalid/keys?k=${encodeURIComponent(key)}` } };
 }
 
 function tooMany(retryAfterSec: number, error: string): Reply {

@@ -77,7 +77,7 @@ beforeAll(async () => {
   mainDir = await fakeBuild(dir);
   keychainService = keychainServiceFor(dir);
   const keychain = createKeychainSecretStore({ service: keychainService });
-  expect(await keychain.available(), 'no Secret Service: run through test/with-keyring.sh').toBe(true);
+  expect(await keychain.state(), 'no Secret Service: run through test/with-keyring.sh').toBe('available');
   service = await startSandbox({ clock, seed: 21, inventorySize: 2_000, tradeSchedule: false });
   running = await boot();
 });

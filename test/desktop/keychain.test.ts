@@ -1,4 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,7 +14,7 @@ import { createKeychainSecretStore, KeychainError } from '../../src-main/desktop
  */
 const service = `marketplace-desk-test-${randomUUID()}`;
 const store = createKeychainSecretStore({ service });
-const reachable = await store.available();
+const reachable = (await store.state()) === 'available';
 const reason = 'no Secret Service on the session bus (run through test/with-keyring.sh)';
 // CI must prove the keychain: there a missing Secret Service fails the file.
 if (!reachable && process.env.CI) throw new Error(`CI is set but ${reason}`);
@@ -62,14 +65,14 @@ describe('keychain without a Secret Service', () => {
     const script = `
       import { createKeychainSecretStore } from ${JSON.stringify(fileURLToPath(new URL('../../src-main/desktop/keychain.ts', import.meta.url)))};
       const store = createKeychainSecretStore({ service: 'marketplace-desk-probe', probeTimeoutMs: 10000 });
-      console.log(JSON.stringify({ available: await store.available() }));
+      console.log(JSON.stringify({ state: await store.state() }));
     `;
     const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' },
       encoding: 'utf8',
       timeout: 20_000,
     });
-    expect(result.stdout.trim().split('\n').at(-1)).toBe('{"available":false}');
+    expect(result.stdout.trim().split('\n').at(-1)).toBe('{"state":"missing"}');
   });
 
   it('reports a keychain that never answers as unavailable', async () => {
@@ -78,7 +81,44 @@ describe('keychain without a Secret Service', () => {
       probeTimeoutMs: 50,
       keytar: { getPassword: () => new Promise(() => undefined), setPassword: async () => undefined, deletePassword: async () => false },
     });
-    expect(await stuck.available()).toBe(false);
+    expect(await stuck.state()).toBe('missing');
+  });
+
+  it('tells available, missing and locked apart, writing its probe entry only when it reads none', async () => {
+    const fake = (read: () => Promise<string | null>, write: () => Promise<void>) => {
+      const writes: string[] = [];
+      const keytar = {
+        getPassword: read,
+        setPassword: async (_s: string, account: string) => {
+          writes.push(account);
+          return write();
+        },
+        deletePassword: async () => false,
+      };
+      return { store: createKeychainSecretStore({ service, probeTimeoutMs: 50, keytar }), writes };
+    };
+    const ok = async () => undefined;
+    const present = fake(async () => 'probe', ok);
+    expect(await present.store.state()).toBe('available');
+    expect(present.writes).toEqual([]);
+    const first = fake(async () => null, ok);
+    expect(await first.store.state()).toBe('available');
+    expect(first.writes).toEqual(['__availability_probe__']);
+    const locked = fake(async () => null, async () => { throw new Error('Cannot create an item in a locked collection'); });
+    expect(await locked.store.state()).toBe('locked');
+    const prompting = fake(async () => null, () => new Promise(() => undefined));
+    expect(await prompting.store.state()).toBe('locked');
+    const gone = fake(async () => { throw new Error('The name org.freedesktop.secrets was not provided'); }, ok);
+    expect(await gone.store.state()).toBe('missing');
+  });
+
+  it('gives up on a keychain call that never answers, in words', async () => {
+    const stuck = createKeychainSecretStore({
+      service,
+      probeTimeoutMs: 50,
+      keytar: { getPassword: () => new Promise(() => undefined), setPassword: () => new Promise(() => undefined), deletePassword: async () => false },
+    });
+    await expect(stuck.get('main')).rejects.toThrow('The system keychain could not read the key: it did not answer within 0.05 s');
   });
 
   it('words a keychain failure without the secret', async () => {
@@ -94,5 +134,56 @@ describe('keychain without a Secret Service', () => {
     expect(error).toBeInstanceOf(KeychainError);
     expect(String((error as Error).message)).toBe('The system keychain could not store the key: Cannot autolaunch D-Bus without X11 $DISPLAY');
     expect(String((error as Error).message)).not.toContain('super-secret-key');
+  });
+});
+
+/**
+ * A locked collection, on the real gnome-keyring: a session bus and keyring
+ * of its own (so the other tests' keyring stays unlocked), started unlocked
+ * and then locked over D-Bus with the Secret Service's `Lock`, as a screen
+ * lock or a keyring manager does. Locked, libsecret reads every entry as
+ * absent and refuses writes: the check must say "locked", and saving a key
+ * must fail as keychain_unavailable with how to unlock, not as a bug.
+ */
+const tools = ['dbus-run-session', 'gnome-keyring-daemon', 'gdbus'].filter((t) => spawnSync('sh', ['-c', `command -v ${t}`]).status !== 0);
+const noTools = `missing ${tools.join(', ')} (Debian: gnome-keyring dbus; see .ci/run)`;
+if (tools.length > 0 && process.env.CI) throw new Error(`CI is set but ${noTools}`);
+if (tools.length > 0) console.warn(`locked keychain test skipped: ${noTools}`);
+
+describe.skipIf(tools.length > 0)('keychain with its collection locked (real gnome-keyring)', () => {
+  it('reports the keychain locked, and saving a key fails as keychain_unavailable saying how to unlock it', () => {
+    const keychainModule = fileURLToPath(new URL('../../src-main/desktop/keychain.ts', import.meta.url));
+    const keyServiceModule = fileURLToPath(new URL('../../src-main/core/key/key-service.ts', import.meta.url));
+    const script = `
+      import { createKeychainSecretStore } from ${JSON.stringify(keychainModule)};
+      import { createKeyService } from ${JSON.stringify(keyServiceModule)};
+      const secrets = createKeychainSecretStore({ service: 'marketplace-desk-locked-test' });
+      const keys = createKeyService({ secrets, profile: 'default' });
+      const before = await keys.status();
+      const saved = await keys.set('sk_live_locked_0001').then(() => ({ saved: true }), (e) => ({ kind: e.kind ?? null, message: String(e.message) }));
+      console.log(JSON.stringify({ before, saved, after: await keys.status() }));
+    `;
+    const lock = "gdbus call --session --dest org.freedesktop.secrets --object-path /org/freedesktop/secrets " +
+      "--method org.freedesktop.Secret.Service.Lock \"['/org/freedesktop/secrets/collection/login']\" >/dev/null";
+    const data = mkdtempSync(join(tmpdir(), 'locked-keyring-'));
+    try {
+      const result = spawnSync('dbus-run-session', ['--', 'sh', '-c',
+        `printf pw | gnome-keyring-daemon --daemonize --unlock --components=secrets >/dev/null 2>&1 && ${lock} && exec "$0" --input-type=module -e "$1"`,
+        process.execPath, script,
+      ], {
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, XDG_DATA_HOME: data },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      const last = result.stdout.trim().split('\n').at(-1) ?? '';
+      expect(last, result.stderr.slice(-2_000)).toMatch(/^\{/);
+      const seen = JSON.parse(last) as { before: Record<string, unknown>; saved: Record<string, unknown>; after: Record<string, unknown> };
+      expect(seen.before).toMatchObject({ set: false, keychainAvailable: false, keychainProblem: 'locked' });
+      expect(seen.saved).toMatchObject({ kind: 'keychain_unavailable', message: expect.stringMatching(/keychain is locked.*[Uu]nlock/) });
+      expect(seen.saved.message).not.toContain('sk_live_locked_0001');
+      expect(seen.after).toMatchObject({ set: false, keychainAvailable: false });
+    } finally {
+      rmSync(data, { recursive: true, force: true });
+    }
   });
 });

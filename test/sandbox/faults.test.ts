@@ -97,6 +97,22 @@ describe('sandbox fault knobs', () => {
     expect(sandbox.log.counters.malformed).toBe(1);
   });
 
+  it('echoes the key an error reply refused: raw, escaped twice inside a quoted JSON error, and URL-encoded', async () => {
+    const { sandbox } = await start();
+    sandbox.faults.set({ echoKey: { endpoints: ['get_balance'], count: 1 } });
+    const key = 'LEAK"CHECK\\x/1';
+    const reply = await call(sandbox, 'get_balance', undefined, { key });
+    expect(reply.status).toBe(401);
+    const json = (s: string) => JSON.stringify(s).slice(1, -1);
+    expect(reply.text).toContain(json(json(key)));
+    expect(reply.text).toContain(encodeURIComponent(key));
+    expect(reply.body).toMatchObject({ success: false, key });
+    expect(sandbox.log.requests[0]?.faults).toEqual(['echoKey']);
+    // Only error replies, and only `count` of them.
+    expect((await call(sandbox, 'get_balance')).text).not.toContain(sandbox.apiKey);
+    expect((await call(sandbox, 'get_balance', undefined, { key })).text).not.toContain('LEAK');
+  });
+
   it('answers 200 with JSON missing a required field', async () => {
     const { sandbox } = await start();
     sandbox.faults.set({ malformed: { kind: 'missing_field', count: 1 } });

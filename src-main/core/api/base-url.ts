@@ -1,3 +1,4 @@
+import { serviceUrlProblem } from '../../../src-shared/fields.ts';
 import { ApiError } from './errors.ts';
 
 /**
@@ -13,42 +14,16 @@ export interface CheckedBaseUrl {
   readonly pathPrefix: string;
 }
 
-/** Whether `hostname` (as `URL.hostname` spells it) is a loopback address. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase();
-  if (host === 'localhost' || host === '[::1]') return true;
-  const octets = host.split('.');
-  return (
-    octets.length === 4 &&
-    octets[0] === '127' &&
-    octets.every((o) => /^\d{1,3}$/.test(o) && Number(o) <= 255)
-  );
-}
+export { isLoopbackHost } from '../../../src-shared/fields.ts';
 
 /**
  * Checks a base URL before any request is made. Throws ApiError 'invalid'
  * (the URL itself is not echoed: it might hold credentials).
  */
 export function checkBaseUrl(baseUrl: string): CheckedBaseUrl {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw refuse('is not a valid URL');
-  }
-  if (url.username !== '' || url.password !== '') {
-    throw refuse('must not carry a user name or password');
-  }
-  if (url.protocol === 'http:') {
-    if (!isLoopbackHost(url.hostname)) {
-      throw refuse('must use https:// (plain http:// is allowed for 127.0.0.0/8, ::1 and localhost only)');
-    }
-  } else if (url.protocol !== 'https:') {
-    throw refuse('must use https://');
-  }
-  if (url.search !== '' || url.hash !== '') {
-    throw refuse('must not carry a query string or fragment');
-  }
+  const problem = serviceUrlProblem(baseUrl);
+  if (problem) throw refuse(problem);
+  const url = new URL(baseUrl);
   return { origin: url.origin, pathPrefix: url.pathname.replace(/\/+$/, '') };
 }
 

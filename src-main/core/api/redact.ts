@@ -16,26 +16,39 @@ export const MAX_MESSAGE_EXCERPT_CHARS = 200;
 
 /**
  * Replaces every occurrence of the key in `text`, in the forms a server could
- * plausibly echo it: raw, JSON-escaped and URL-encoded.
+ * plausibly echo it (see `echoForms`). Plain string searches, longest form
+ * first: no pattern whose cost a hostile body could blow up.
  */
 export function redactSecret(text: string, secret: string | null | undefined): string {
   if (!secret) return text;
-  const forms = new Set([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)]);
   let out = text;
-  for (const form of forms) {
-    if (form !== '') out = out.split(form).join(REDACTED);
-  }
+  for (const form of echoForms(secret)) out = out.split(form).join(REDACTED);
   return out;
+}
+
+/**
+ * The key as it reads raw; JSON-escaped once, twice and three times (an
+ * error body quoted as a string inside another JSON body doubles the
+ * backslashes before a `"`), also with `/` escaped and with every character
+ * as `\uXXXX`; and each of those URL-encoded (upper- or lower-case hex,
+ * form encoding) and encoded twice.
+ */
+function echoForms(secret: string): string[] {
+  const json = (s: string) => JSON.stringify(s).slice(1, -1);
+  const escaped = [secret, json(secret), json(json(secret)), json(json(json(secret)))];
+  escaped.push(json(secret).replaceAll('/', '\\/'));
+  escaped.push([...secret].map((c) => [...c].map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')).join(''));
+  const urls = escaped.flatMap((s) => [encodeURIComponent(s), new URLSearchParams({ k: s }).toString().slice(2), encodeURIComponent(encodeURIComponent(s))]);
+  const lowerHex = urls.map((u) => u.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()));
+  const forms = new Set([...escaped, ...urls, ...lowerHex].filter((f) => f !== ''));
+  return [...forms].sort((x, y) => y.length - x.length);
 }
 
 /**
  * Cuts `text` to `max` characters with a marker. Always applied after
  * redaction: cutting first could leave a prefix of the key at the cut.
  */
-export function truncate(text: string, max: number): string {
-  if (text.length <= max) return text;
-  return `${text.slice(0, max)}… (${text.length - max} more characters)`;
-}
+export { truncate } from '../safe-text.ts';
 
 /**
  * A transport failure reduced to what is safe to keep: name, code and a

@@ -8,6 +8,7 @@ import {
   listingId,
   quantity,
   sku,
+  storedSku,
   tradeUrl,
   userNote,
 } from '../../../src-shared/fields.ts';
@@ -80,7 +81,8 @@ export const editBuyOrderItem = z.strictObject({
 });
 export const editBuyOrderRequest = z.strictObject({ items: itemsOf(editBuyOrderItem) });
 
-export const deleteBuyOrderItem = z.strictObject({ sku });
+// A delete names what exists: a SKU stored before the hidden-character rule can still be removed.
+export const deleteBuyOrderItem = z.strictObject({ sku: storedSku });
 export const deleteBuyOrderRequest = z.strictObject({ items: itemsOf(deleteBuyOrderItem) });
 
 /** Endpoints without parameters take an empty input. */

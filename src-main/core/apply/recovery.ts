@@ -1,3 +1,4 @@
+import { notFound, quoted, refused } from '../errors.ts';
 import type { EndpointName } from '../api/endpoints.ts';
 import { buyOrderDeleteKey, listingDeleteKey, type Change } from '../drafts/change.ts';
 import type { Store } from '../store/db.ts';
@@ -120,8 +121,8 @@ export function resolveUnknown(batchId: string, choice: ResolutionChoice, deps: 
   const { store, repos } = deps;
   store.transaction(() => {
     const b = repos.journal.batch(batchId);
-    if (!b || b.state !== 'unknown') throw new Error(`batch ${batchId} has no unresolved unknown outcome`);
-    if (!choicesFor(b.endpoint).some((c) => c.id === choice)) throw new Error(`"${choice}" is not a choice for ${b.endpoint}`);
+    if (!b || b.state !== 'unknown') throw notFound(`There is no unresolved unknown outcome ${quoted(batchId)}; it may have been resolved already`);
+    if (!choicesFor(b.endpoint).some((c) => c.id === choice)) throw refused(`“${choice}” is not one of the choices for this outcome (${b.endpoint})`);
     const run = repos.journal.run(b.run_id);
     if (!run) throw new Error(`no apply run for batch ${batchId}`);
     const draftId = run.draft_id;

@@ -8,7 +8,7 @@ import type { SecretStore } from '../secrets.ts';
 import { createSettingsService, type SettingsService } from '../settings/settings-service.ts';
 import { settingsPatchSchema, type Settings, type SettingsPatch } from '../settings/settings.ts';
 import { createRepos, openStore, type Store } from '../store/index.ts';
-import { serviceUrlProblem } from './service-url.ts';
+import { serviceUrlProblem } from '../../../src-shared/fields.ts';
 import { createItemNames, type ItemNames } from '../items/index.ts';
 import { openWorkspace, type Workspace } from './workspace.ts';
 
@@ -37,7 +37,7 @@ export interface DeskEvents extends Record<string, unknown> {
 }
 
 export interface Desk {
-  readonly settings: Pick<SettingsService, 'get' | 'on'>;
+  readonly settings: Pick<SettingsService, 'get' | 'on' | 'notKept'>;
   readonly keys: KeyService;
   workspace(): Workspace;
   status(): DeskStatus;
@@ -154,13 +154,19 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
     }));
   }
 
+  /** A saved service URL that no longer passes is replaced by the default: said until the trader sets one. */
+  const savedUrlProblem = (): string | null => {
+    const dropped = settings.notKept().find((n) => n.key === 'serviceUrl');
+    return dropped ? `The saved service URL ${dropped.reason}, so the default (${settings.get().serviceUrl}) is used. Set the right one in Settings.` : null;
+  };
+
   const status = (): DeskStatus => ({
     mode: current.mode,
     online,
     version: deps.version,
     profile,
     serviceUrl: current.baseUrl,
-    serviceProblem: switchProblem ?? (current.mode === 'live' ? serviceUrlProblem(current.baseUrl) : null),
+    serviceProblem: switchProblem ?? (current.mode === 'live' ? serviceUrlProblem(current.baseUrl) ?? savedUrlProblem() : null),
   });
 
   let current = await open(settings.get());

@@ -1,6 +1,4 @@
 import { createMarketplaceClient, type MarketplaceClient, type RateLimitInfo } from '../api/client.ts';
-import { ApiError } from '../api/errors.ts';
-import { serviceUrlProblem } from './service-url.ts';
 import type { Clock } from '../clock.ts';
 import { createAccountsService, type AccountsService } from '../accounts/accounts-service.ts';
 import { createHeartbeat, type Heartbeat } from '../heartbeat/index.ts';
@@ -72,10 +70,7 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
   // The scheduler learns from every response's rate headers; it needs the
   // client to exist first, so the hook is connected right after.
   let noteRateLimit: (info: RateLimitInfo) => void = () => undefined;
-  // A URL the client refuses (saved by an older version, or hand-edited) must not stop the desk
-  // from opening: drafts and the ledger work offline, and every request says what is wrong.
-  const urlProblem = serviceUrlProblem(deps.baseUrl);
-  const client = urlProblem !== null ? refusingClient(`The service URL ${urlProblem}`) : createMarketplaceClient({
+  const client = createMarketplaceClient({
     baseUrl: deps.baseUrl,
     apiKey: deps.apiKey,
     clock,
@@ -152,10 +147,3 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
   };
 }
 
-/** A client for a URL that cannot be used: every call is refused before anything is sent. */
-function refusingClient(reason: string): MarketplaceClient {
-  return {
-    call: (endpoint) => Promise.reject(new ApiError('invalid', reason, { endpoint, issues: [{ field: 'serviceUrl', message: reason }] })),
-    close: () => Promise.resolve(),
-  };
-}

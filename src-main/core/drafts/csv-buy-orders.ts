@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { sku as skuRule, userNote } from '../../../src-shared/fields.ts';
 import { buyOrderInput, type BuyOrderRow } from '../store/buy-orders-repo.ts';
 import { buyOrderLockReason, rowAccount, type ImportContext } from './csv-context.ts';
 import {
@@ -25,7 +26,9 @@ export function buyOrdersToCsv(rows: Iterable<BuyOrderRow>): string {
   return writeCsv(BUY_ORDER_COLUMNS.all, out);
 }
 
-export type AdoptedBuyOrder = z.output<typeof buyOrderInput>;
+/** A buy order adopted from a file: the ledger's input with today's rules for what the trader wrote. */
+const adoptedBuyOrder = buyOrderInput.extend({ sku: skuRule, user_note: userNote.default('') });
+export type AdoptedBuyOrder = z.output<typeof adoptedBuyOrder>;
 
 export interface BuyOrdersImport {
   readonly adopt: { readonly line: number; readonly row: AdoptedBuyOrder }[];
@@ -48,7 +51,7 @@ export function readBuyOrdersImport(records: readonly CsvRecord[], ctx: ImportCo
     const owner = rowAccount(idCell(cells.account), ctx);
     if (owner.reason) reasons.push(owner.reason);
     const existing = sku === undefined ? undefined : ctx.ledger.buyOrders.get(sku);
-    const parsed = buyOrderInput.safeParse({
+    const parsed = adoptedBuyOrder.safeParse({
       sku, account: owner.account, price: numberCell(cells.price_cents), quantity: numberCell(cells.quantity),
       active: flagCell(cells.active) ?? 1, user_note: textCell(cells.user_note) ?? '', quantity_may_be_cut: false,
       fills_seen: existing?.account === owner.account ? existing?.fills_seen : 0,

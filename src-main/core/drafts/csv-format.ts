@@ -9,6 +9,10 @@ import type { z } from 'zod';
  * converts them with the helpers below, then validates with the shared field
  * rules. Rows keep the line of the file they start on, so a refusal can say
  * "line 7" even when a quoted note spans several lines.
+ *
+ * Exports are opened in spreadsheets: a text cell that would run there as a
+ * formula is written with a leading `'` and read back without it (see
+ * `neutralise`), so the file is safe to open and a round trip is lossless.
  */
 
 /** A refused line: 1-based line in the file (the header is line 1 when it comes first). */
@@ -78,7 +82,7 @@ export function readCsv(text: string, columns: CsvColumns): CsvTable {
       }
       const named: Record<string, string> = {};
       header.forEach((name, i) => {
-        const value = cells[i] as string;
+        const value = restore(cells[i] as string);
         if (value !== '') named[name] = value;
       });
       records.push({ line, cells: named });
@@ -141,11 +145,36 @@ export function writeCsv(columns: readonly string[], rows: Iterable<Readonly<Rec
 function cellText(value: CellValue): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'boolean') return value ? '1' : '0';
+  // Numbers stay numbers in a spreadsheet: plain digits (and a sign) cannot carry a formula.
   if (typeof value === 'number') {
     if (!Number.isSafeInteger(value)) throw new RangeError(`not a whole number for CSV: ${value}`);
     return String(value);
   }
-  return value;
+  return neutralise(value);
+}
+
+/**
+ * Text a spreadsheet would run as a formula: it starts with `=`, `+`, `-`,
+ * `@`, a tab or a carriage return (OWASP's CSV injection list), possibly
+ * behind quotes already, which is how a trader writes such text by hand.
+ */
+const RUNS_AS_FORMULA = /^'*[=+\-@\t\r]/;
+
+/**
+ * A text cell as export writes it: with a `'` in front when a spreadsheet
+ * would otherwise run it, so it shows as text. Quotes already in front count
+ * (`'=x` becomes `''=x`), so `restore` can always take exactly one off.
+ */
+export function neutralise(text: string): string {
+  return RUNS_AS_FORMULA.test(text) ? `'${text}` : text;
+}
+
+/**
+ * A cell as import reads it: the `'` that export (or a trader typing `'=`)
+ * put in front of formula text is taken off; any other leading quote stays.
+ */
+export function restore(cell: string): string {
+  return cell.startsWith("'") && RUNS_AS_FORMULA.test(cell) ? cell.slice(1) : cell;
 }
 
 // Cell readers: each returns undefined for an absent cell, the converted value

@@ -1,4 +1,4 @@
-import { DEFAULT_GAME } from '../../../src-shared/fields.ts';
+import { DEFAULT_GAME, skuLabel, userNote } from '../../../src-shared/fields.ts';
 import { listingInput, type ListingRow } from '../store/listings-repo.ts';
 import type { z } from 'zod';
 import { changeInput, type ChangeInput } from './change.ts';
@@ -32,7 +32,9 @@ export function listingsToCsv(rows: Iterable<ListingRow>): string {
   return writeCsv(LISTING_COLUMNS.all, out);
 }
 
-export type AdoptedListing = z.output<typeof listingInput>;
+/** A listing adopted from a file: the ledger's input with today's rules for what the trader wrote. */
+const adoptedListing = listingInput.extend({ user_note: userNote.default(''), sku: skuLabel.default('') });
+export type AdoptedListing = z.output<typeof adoptedListing>;
 
 export interface ListingsImport {
   readonly adopt: { readonly line: number; readonly row: AdoptedListing }[];
@@ -61,7 +63,7 @@ export function readListingsImport(records: readonly CsvRecord[], ctx: ImportCon
       game: idCell(cells.game) ?? DEFAULT_GAME, user_note: textCell(cells.user_note), account: owner.account, sku: idCell(cells.sku),
     };
     if (listingId !== undefined) {
-      const parsed = listingInput.safeParse({ ...fields, listing_id: listingId, state: idCell(cells.state) });
+      const parsed = adoptedListing.safeParse({ ...fields, listing_id: listingId, state: idCell(cells.state) });
       if (!parsed.success) reasons.push(...issueReasons(parsed.error.issues, cells));
       else reasons.push(...adoptionConflicts(parsed.data, ctx));
       if (reasons.length === 0 && parsed.success) result.adopt.push({ line, row: parsed.data });

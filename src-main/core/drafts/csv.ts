@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.ts';
+import { notFound, quoted } from '../errors.ts';
 import type { Store } from '../store/db.ts';
 import type { Repos } from '../store/index.ts';
 import { SENDABLE, type ChangeInput, type DraftEntry } from './change.ts';
@@ -86,7 +87,7 @@ export function createCsvService(deps: CsvServiceDeps): CsvService {
   const previews = new Map<string, Pending>();
 
   function contextFor(kind: CsvKind, draftId: string | undefined): ImportContext {
-    if (draftId !== undefined && !repos.drafts.get(draftId)) throw new Error(`no draft ${draftId}`);
+    if (draftId !== undefined && !repos.drafts.get(draftId)) throw notFound(`There is no draft ${quoted(draftId)}; it may have been discarded`);
     const locked = new Set<string>();
     // Adoption writes the ledger; it must not change rows an apply is sending.
     if (kind !== 'draft') {
@@ -163,7 +164,7 @@ export function createCsvService(deps: CsvServiceDeps): CsvService {
       const pending = previews.get(token);
       previews.delete(token);
       if (!pending || pending.expiresAt <= clock.now()) {
-        throw new Error('this import preview has expired or was already imported; preview the file again');
+        throw notFound('This import preview has expired or was already imported; preview the file again');
       }
       // Read again: the ledger or the draft may have changed since the preview.
       const p = prepare(pending.kind, pending.text, pending.draftId);

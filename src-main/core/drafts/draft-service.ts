@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { conflict, notFound, quoted } from '../errors.ts';
 import { createEmitter, type Unsubscribe } from '../events.ts';
 import type { Store } from '../store/db.ts';
 import type { Repos } from '../store/index.ts';
@@ -12,7 +13,6 @@ import { emptyWorkingSet, entryOf, stageChanges, tombstone } from './draft-stagi
 import { createPatchFolder, type PatchFolder } from './patch-folder.ts';
 import { createEntryIndex, liveEntries, liveEntry, type WorkingSet } from './working-set.ts';
 import { createCurrentDraft, newestDraft } from './current-draft.ts';
-import { DomainError } from '../errors.ts';
 
 /**
  * Drafts, edited offline. Every change is validated with the shared field
@@ -110,7 +110,7 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
 
   const requireDraft = (id: string) => {
     const row = repos.drafts.get(id);
-    if (!row) throw new DomainError('not_found', 'That draft no longer exists');
+    if (!row) throw notFound(`There is no draft ${quoted(id)}; it may have been discarded`);
     return row;
   };
   const versions = new Map<string, number>();
@@ -192,7 +192,7 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     discard(id) {
       const ws = load(id);
       if ([...ws.entries.values()].some((e) => isLockedStatus(e.status))) {
-        throw new DomainError('conflict', 'This draft has changes being applied or with an unknown outcome; resolve them before discarding it');
+        throw conflict('This draft has changes being applied or with an unknown outcome; let the apply finish and resolve them before discarding it');
       }
       folder.forget(id);
       repos.drafts.remove(id);

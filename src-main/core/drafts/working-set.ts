@@ -1,3 +1,4 @@
+import { notFound, quoted } from '../errors.ts';
 import { isSettled, type DraftEntry } from './change.ts';
 
 /**
@@ -38,7 +39,7 @@ export function parseTarget(target: string): [Slot, string] {
   if (colon < 0) return ['ALL', target];
   const prefix = target.slice(0, colon);
   if (prefix === 'L' || prefix === 'LD' || prefix === 'B' || prefix === 'BD') return [prefix, target.slice(colon + 1)];
-  throw new Error(`not a draft target: ${target}`);
+  throw notFound(`There is no change ${quoted(target)} in this draft`);
 }
 
 export function createEntryIndex(initial: Iterable<DraftEntry> = []): EntryIndex {

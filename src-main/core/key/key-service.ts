@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { keyStatusSchema } from '../../../src-shared/settings.ts';
-import type { SecretStore } from '../secrets.ts';
+import type { KeychainState, SecretStore } from '../secrets.ts';
 import { createEmitter, type Unsubscribe } from '../events.ts';
 
 export { keyStatusSchema } from '../../../src-shared/settings.ts';
@@ -36,10 +36,22 @@ export interface KeyService {
   on(event: 'status', listener: (status: KeyStatus) => void): Unsubscribe;
 }
 
+/** Why a keychain that is not `available` cannot take the change, and what the trader can do. */
+function keychainProblem(keychain: Exclude<KeychainState, 'available'>, change: 'stored' | 'removed'): string {
+  if (keychain === 'missing') {
+    return `No system keychain is available (on Linux: no Secret Service such as gnome-keyring is running), so the key was not ${change}.`;
+  }
+  return (
+    `The system keychain is locked, so the key was not ${change}. Unlock it (on Linux: the Login keyring in Passwords and Keys, ` +
+    'or log out and in again; on macOS: the login keychain in Keychain Access) and try again.'
+  );
+}
+
 /**
  * The API key lives in the OS keychain under one account per profile. When no
- * keychain answers, setting a key fails plainly: it is never written anywhere
- * weaker.
+ * keychain answers, or its collection is locked, setting a key fails plainly
+ * (`keychain_unavailable`, saying why and how to unlock): it is never written
+ * anywhere weaker.
  */
 export function createKeyService(deps: { secrets: SecretStore; profile: string }): KeyService {
   const account = `api-key:${deps.profile}`;
@@ -47,14 +59,31 @@ export function createKeyService(deps: { secrets: SecretStore; profile: string }
   let verdict: 'unverified' | 'valid' | 'rejected' = 'unverified';
 
   async function status(): Promise<KeyStatus> {
-    const available = await deps.secrets.available();
-    const key = available ? await deps.secrets.get(account) : null;
+    const keychain = await deps.secrets.state();
+    const key = keychain === 'available' ? await deps.secrets.get(account) : null;
     return {
       set: key !== null,
       last4: key === null ? null : key.slice(-4),
       state: key === null ? 'none' : verdict,
-      keychainAvailable: available,
+      keychainAvailable: keychain === 'available',
+      ...(keychain === 'available' ? {} : { keychainProblem: keychain }),
     };
+  }
+
+  /**
+   * Runs a keychain change: refused up front when the keychain cannot take
+   * it, and a failure on the way (locked since the check) worded the same.
+   */
+  async function change<T>(what: 'stored' | 'removed', op: () => Promise<T>): Promise<T> {
+    const before = await deps.secrets.state();
+    if (before !== 'available') throw new KeyError('keychain_unavailable', keychainProblem(before, what));
+    try {
+      return await op();
+    } catch (error) {
+      const now = await deps.secrets.state().catch((): KeychainState => 'missing');
+      const why = error instanceof Error ? error.message : String(error);
+      throw new KeyError('keychain_unavailable', now === 'available' ? why : `${keychainProblem(now, what)} (${why})`);
+    }
   }
 
   async function publish(): Promise<KeyStatus> {
@@ -76,23 +105,18 @@ export function createKeyService(deps: { secrets: SecretStore; profile: string }
       if (!parsed.success) {
         throw new KeyError('invalid', `The API key ${parsed.error.issues[0]?.message ?? 'is not valid'}.`);
       }
-      if (!(await deps.secrets.available())) {
-        throw new KeyError(
-          'keychain_unavailable',
-          'No system keychain is available (on Linux: no Secret Service such as gnome-keyring is running), so the key was not stored.',
-        );
-      }
-      await deps.secrets.set(account, parsed.data);
+      await change('stored', () => deps.secrets.set(account, parsed.data));
       verdict = 'unverified';
       return publish();
     },
     async remove() {
-      if (await deps.secrets.available()) await deps.secrets.delete(account);
+      // Without any keychain there is no key to remove; a locked one keeps it, so say so.
+      if ((await deps.secrets.state()) !== 'missing') await change('removed', () => deps.secrets.delete(account));
       verdict = 'unverified';
       return publish();
     },
     async read() {
-      if (!(await deps.secrets.available())) return null;
+      if ((await deps.secrets.state()) !== 'available') return null;
       return deps.secrets.get(account);
     },
     noteRejected: () => setVerdict('rejected'),

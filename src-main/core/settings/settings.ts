@@ -27,11 +27,23 @@ export const DEFAULT_SETTINGS: Settings = {
  * making the app unusable; the rest is kept.
  */
 export function readSettings(stored: Record<string, unknown>): Settings {
+  return readSettingsSaying(stored).settings;
+}
+
+/** A stored setting that no longer passes, left for its default: the desk says so rather than keep it quiet. */
+export interface SettingNotKept {
+  readonly key: keyof Settings;
+  readonly reason: string;
+}
+
+export function readSettingsSaying(stored: Record<string, unknown>): { settings: Settings; notKept: SettingNotKept[] } {
   const result: Record<string, unknown> = { ...DEFAULT_SETTINGS };
+  const notKept: SettingNotKept[] = [];
   for (const [key, schema] of Object.entries(settingsSchema.shape)) {
     if (!(key in stored)) continue;
     const parsed = (schema as z.ZodType).safeParse(stored[key]);
     if (parsed.success) result[key] = parsed.data;
+    else notKept.push({ key: key as keyof Settings, reason: parsed.error.issues[0]?.message ?? 'is not valid' });
   }
-  return settingsSchema.parse(result);
+  return { settings: settingsSchema.parse(result), notKept };
 }

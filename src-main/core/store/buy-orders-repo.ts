@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { accountId, cents, flag01, quantity, sku, userNote } from '../../../src-shared/fields.ts';
+import { accountId, cents, flag01, quantity, storedSku, storedUserNote } from '../../../src-shared/fields.ts';
 import type { Store } from './db.ts';
 import { deleteWhereIn, ledgerWrites, parseRow, parseRows, sqlBool, toSqlBool } from './sql.ts';
 
@@ -10,26 +10,26 @@ import { deleteWhereIn, ledgerWrites, parseRow, parseRows, sqlBool, toSqlBool } 
  * until an edit or an import confirms it.
  */
 export const buyOrderRow = z.object({
-  sku,
+  sku: storedSku,
   account: accountId,
   price: cents,
   quantity,
   quantity_may_be_cut: sqlBool,
   active: flag01,
-  user_note: userNote,
+  user_note: storedUserNote,
   fills_seen: z.number().int().nonnegative(),
   updated_at: z.number().int(),
 });
 export type BuyOrderRow = z.output<typeof buyOrderRow>;
 
 export const buyOrderInput = z.strictObject({
-  sku,
+  sku: storedSku,
   account: accountId,
   price: cents,
   quantity,
   quantity_may_be_cut: z.boolean().default(false),
   active: flag01.default(1),
-  user_note: userNote.default(''),
+  user_note: storedUserNote.default(''),
   fills_seen: z.number().int().nonnegative().default(0),
 });
 export type BuyOrderInput = z.input<typeof buyOrderInput>;

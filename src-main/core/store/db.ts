@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { systemClock, type Clock } from '../clock.ts';
+import { storeBusy } from '../errors.ts';
 import { migrate } from './migrations.ts';
 
 /**
@@ -69,7 +70,12 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Store {
     },
     transaction<T>(fn: () => T): T {
       const savepoint = `sp${depth}`;
-      db.exec(depth === 0 ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${savepoint}`);
+      try {
+        db.exec(depth === 0 ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${savepoint}`);
+      } catch (error) {
+        // Another connection held the write lock for the whole busy timeout: the trader's "try again", not a bug.
+        throw storeBusy(error) ?? error;
+      }
       depth += 1;
       try {
         const result = fn();

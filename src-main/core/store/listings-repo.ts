@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { accountId, assetId, cents, flag01, gameId, listingId, userNote } from '../../../src-shared/fields.ts';
+import { accountId, assetId, cents, flag01, gameId, listingId, storedUserNote } from '../../../src-shared/fields.ts';
 import type { Store } from './db.ts';
 import { deleteWhereIn, ledgerWrites, parseRow, parseRows, sqlBool, toSqlBool } from './sql.ts';
 
@@ -20,7 +20,7 @@ export const listingRow = z.object({
   price: cents,
   promoted: flag01,
   game: gameId,
-  user_note: userNote,
+  user_note: storedUserNote,
   account: accountId,
   state: listingState,
   updated_at: z.number().int(),
@@ -35,7 +35,7 @@ export const listingInput = z.strictObject({
   price: cents,
   promoted: flag01,
   game: gameId,
-  user_note: userNote.default(''),
+  user_note: storedUserNote.default(''),
   account: accountId,
   state: listingState.default('active'),
 });

@@ -1,7 +1,7 @@
 import type { UpdateView } from '../../../src-shared/updates.ts';
 import type { Handlers } from '../router.ts';
 import type { Platform } from './platform.ts';
-import { Refused } from './refused.ts';
+import { refused } from '../../core/errors.ts';
 
 type ShellChannels = 'support:openLogsFolder' | 'support:saveDiagnostics' | 'updates:state' | 'updates:check' | 'updates:restart';
 
@@ -11,7 +11,7 @@ const NO_UPDATES: UpdateView = { state: 'off', version: null, percent: null, res
 /** Handlers for the desktop shell's own services: the logs folder, the bug-report bundle, updates. */
 export function shellHandlers(platform: Platform): Pick<Handlers, ShellChannels> {
   const support = () => {
-    if (!platform.support) throw new Refused('Logs are kept by the desktop app only.');
+    if (!platform.support) throw refused('Logs are kept by the desktop app only.');
     return platform.support;
   };
   return {

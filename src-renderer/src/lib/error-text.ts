@@ -23,13 +23,20 @@ const WORDS: Record<DeskErrorKind, (error: ErrorView) => string> = {
   server: (error) => `The service had a problem${where(error)}${error.status === undefined ? '' : ` (status ${error.status})`}. It is retried automatically.`,
   bad_response: (error) => `The service answered${where(error)} with something unexpected: ${error.message}.`,
   unknown_outcome: () => 'A request was sent but its answer was lost, so it may or may not have taken effect. Resolve it in Drafts before sending it again.',
-  not_found: (error) => `${error.message === '' ? 'That is no longer there' : error.message}. The screen was refreshed.`,
-  conflict: (error) => error.message === '' ? 'That cannot be done right now.' : `${error.message}.`,
-  busy: () => 'The desk’s data file is busy in another task or program; try again in a moment. Nothing was lost.',
-  keychain_unavailable: () => 'The system keychain is not available, so the API key cannot be stored safely.',
+  // Main words these for the trader (which draft, what is in flight, how to unlock): shown as they are.
+  not_found: (error) => sentence(error.message, 'That is no longer there; it may have been removed meanwhile'),
+  conflict: (error) => sentence(error.message, 'That cannot be done right now'),
+  busy: () => 'The desk’s data file is in use by another task or program; try again in a moment. Nothing was lost.',
+  keychain_unavailable: (error) => sentence(error.message, 'The system keychain is not available, so the API key cannot be stored safely'),
   bridge: () => 'The desk lost contact with its background process. Restart the app if this persists.',
   internal: () => 'Something went wrong inside the app; the details are in its log.',
 };
+
+/** `text` as one sentence ending in a single full stop; `fallback` when main sent no words. */
+function sentence(text: string, fallback: string): string {
+  const words = text.trim() === '' ? fallback : text.trim();
+  return /[.!?]$/.test(words) ? words : `${words}.`;
+}
 
 /** Seconds to wait, rounded up so "0 s" is never shown for a real wait. */
 function waitSeconds(ms: number | undefined): number {
@@ -43,13 +50,15 @@ function where(error: ErrorView): string {
 /** Names the field (and the item, for batches) so the trader knows what to fix. */
 function invalidText(error: ErrorView): string {
   const issues = error.issues ?? [];
-  if (issues.length === 0) return `Not accepted: ${error.message}.`;
+  if (issues.length === 0) return `Not accepted: ${sentence(error.message, 'the request was not valid')}`;
   const parts = issues.slice(0, 3).map((issue) => {
     const field = fieldLabel(issue.field);
     const item = issue.item === undefined ? '' : `item ${issue.item + 1}: `;
     return `${item}${field} ${issue.message}`;
   });
-  const more = issues.length > 3 ? ` (and ${issues.length - 3} more)` : '';
+  // A refusal lists at most a few issues; `moreIssues` counts the ones main left out.
+  const hidden = Math.max(0, issues.length - 3) + (error.moreIssues ?? 0);
+  const more = hidden > 0 ? ` (and ${hidden} more)` : '';
   return `Not accepted — ${parts.join('; ')}${more}.`;
 }
 

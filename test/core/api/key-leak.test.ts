@@ -1,9 +1,11 @@
+import type { ServerResponse } from 'node:http';
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMarketplaceClient } from '../../../src-main/core/api/client.ts';
 import type { MarketplaceClient } from '../../../src-main/core/api/client.ts';
 import { ApiError } from '../../../src-main/core/api/errors.ts';
 import type { ApiErrorKind } from '../../../src-main/core/api/errors.ts';
+import { startSandbox } from '../../../src-main/sandbox/index.ts';
 import { closedPort, json, rejection, startSilentTcpServer, startTestServer } from './test-server.ts';
 import type { TestServer } from './test-server.ts';
 
@@ -194,5 +196,92 @@ describe('the API key never appears in an error', () => {
     const error = await provoke(() => failing.call('get_balance', {}));
     expect(error.kind).toBe('auth');
     await failing.close();
+  });
+});
+
+/**
+ * A key holding a `"` (keys are any printable ASCII) is escaped once in a
+ * JSON body, twice when a gateway quotes the service's JSON error as a
+ * string, and percent-encoded when echoed in a URL: none of those forms may
+ * survive in an error either.
+ */
+describe('a key with a quote, echoed escaped twice or URL-encoded', () => {
+  const QUOTED = 'LEAK"CHECK\\9f/3+a';
+  const json = (s: string) => JSON.stringify(s).slice(1, -1);
+  const lowerHex = (s: string) => encodeURIComponent(s).replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase());
+  const FORMS = [QUOTED, json(QUOTED), json(json(QUOTED)), encodeURIComponent(QUOTED), lowerHex(QUOTED)];
+  let echo: TestServer;
+  let client: MarketplaceClient;
+
+  beforeAll(async () => {
+    echo = await startTestServer((req, res) => {
+      const key = String(req.headers['x-api-key']);
+      const path = req.url ?? '';
+      const gatewayError = JSON.stringify({ error: JSON.stringify({ message: `bad key ${key}`, key }) });
+      if (path.startsWith('/api/dev/get_balance')) return json400(res, 502, gatewayError);
+      if (path.startsWith('/api/dev/get_linked_trade_urls')) return json400(res, 403, `{"error":"see https://market.example/keys?k=${encodeURIComponent(key)}"}`);
+      if (path.startsWith('/api/dev/load_pending_buy_orders')) return json400(res, 200, `[{"trade_id":${JSON.stringify(gatewayError)}}]`);
+      if (path === '/api/dev/listing') return json400(res, 200, `{"success":false,"error":"k=${lowerHex(key)} ${json(json(key))}"}`);
+      return json400(res, 400, gatewayError);
+    });
+    client = createMarketplaceClient({ baseUrl: echo.url, apiKey: async () => QUOTED, timeoutMs: 1_000 });
+  });
+  afterAll(async () => {
+    await client.close();
+    await echo.close();
+    const logged = output.join('\n');
+    for (const form of FORMS) expect(logged).not.toContain(form);
+  });
+
+  function json400(res: ServerResponse, status: number, body: string): void {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(body);
+  }
+
+  const calls: [string, ApiErrorKind, () => Promise<unknown>][] = [
+    ['5xx quoting a JSON error as a string', 'server', () => client.call('get_balance', {})],
+    ['403 with the key URL-encoded', 'forbidden', () => client.call('get_linked_trade_urls', {})],
+    ['schema mismatch around a doubly escaped key', 'bad_response', () => client.call('load_pending_buy_orders', {})],
+    ['success: false with lower-case hex and double escaping', 'rejected', () => client.call('delete_listing', { items: [{ asset_id: '1' }] })],
+    ['400 quoting a JSON error as a string', 'rejected', () => client.call('create_buy_order', { items: [{ sku: 'a;b', price: 1, quantity: 1 }] })],
+  ];
+  it.each(calls)('%s → %s, with no form of the key in any rendering', async (_name, kind, call) => {
+    const error = await rejection(call());
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).kind).toBe(kind);
+    const renderings = [
+      JSON.stringify(error),
+      String(error),
+      String((error as Error).stack),
+      inspect(error, { depth: 10, showHidden: true }),
+      String((error as ApiError).body),
+    ].join('\n');
+    for (const form of FORMS) expect(renderings, form).not.toContain(form);
+    expect(renderings).toContain('[redacted]');
+  });
+});
+
+describe('against the simulator echoing the key in its error replies', () => {
+  it('keeps every form of the key out of the errors of a rejected key and of a refusal', async () => {
+    const sandbox = await startSandbox({ inventorySize: 10, tradeSchedule: false });
+    const quoted = 'LEAK"CHECK\\sim/9+z';
+    const json = (s: string) => JSON.stringify(s).slice(1, -1);
+    const rejectedKey = createMarketplaceClient({ baseUrl: sandbox.url, apiKey: async () => quoted });
+    const goodKey = createMarketplaceClient({ baseUrl: sandbox.url, apiKey: async () => sandbox.apiKey });
+    try {
+      sandbox.faults.set({ echoKey: true });
+      const auth = await rejection(rejectedKey.call('get_balance', {}));
+      const refused = await rejection(goodKey.call('edit_listing', { items: [{ listing_id: 'no-such-listing', price: 100, promoted: 0 }] }));
+      expect(sandbox.log.requests.map((r) => r.faults)).toEqual([['echoKey'], ['echoKey']]);
+      for (const [error, key] of [[auth, quoted], [refused, sandbox.apiKey]] as const) {
+        expect(error).toBeInstanceOf(ApiError);
+        const text = [JSON.stringify(error), String(error), inspect(error, { depth: 10, showHidden: true }), String((error as ApiError).body)].join('\n');
+        for (const form of [key, json(key), json(json(key)), encodeURIComponent(key)]) expect(text).not.toContain(form);
+      }
+    } finally {
+      await rejectedKey.close();
+      await goodKey.close();
+      await sandbox.close();
+    }
   });
 });

@@ -122,10 +122,10 @@ describe('changing the service', () => {
     home.close();
     const d = await createDesk({ dataDir, secrets: memoryKeychain(), version: 't' });
     opened.push(d);
-    expect(d.status()).toMatchObject({ mode: 'live', serviceProblem: expect.stringMatching(/must use https/) });
-    // Drafts and the ledger work; a request says what is wrong instead of leaving.
+    // The unusable URL is never used: the default stands in, and the desk says why.
+    expect(d.status()).toMatchObject({ mode: 'live', serviceProblem: expect.stringMatching(/saved service URL must use https/) });
+    expect(d.workspace().baseUrl).not.toBe('http://market.example');
     d.workspace().drafts.create('still here');
-    await expect(d.workspace().trades.refreshBalance()).rejects.toMatchObject({ kind: 'invalid', message: expect.stringMatching(/must use https/) });
     // Fixing the URL clears the problem.
     const service = await startSandbox({ seed: 22 });
     opened.push(service);

@@ -52,7 +52,34 @@ describe('key service', () => {
     const keys = createKeyService({ secrets: keychain, profile: 'default' });
     await expect(keys.set(KEY)).rejects.toMatchObject({ kind: 'keychain_unavailable' });
     expect(keychain.entries.size).toBe(0);
-    expect(await keys.status()).toMatchObject({ set: false, keychainAvailable: false });
+    expect(await keys.status()).toMatchObject({ set: false, keychainAvailable: false, keychainProblem: 'missing' });
+  });
+
+  it('says the keychain is locked and how to unlock it, for the status, a save and a removal', async () => {
+    const keychain = memoryKeychain('locked');
+    const keys = createKeyService({ secrets: keychain, profile: 'default' });
+    expect(await keys.status()).toEqual({ set: false, last4: null, state: 'none', keychainAvailable: false, keychainProblem: 'locked' });
+    await expect(keys.set(KEY)).rejects.toMatchObject({ kind: 'keychain_unavailable', message: expect.stringMatching(/^The system keychain is locked, so the key was not stored\. Unlock it/) });
+    await expect(keys.remove()).rejects.toMatchObject({ kind: 'keychain_unavailable', message: expect.stringMatching(/locked, so the key was not removed/) });
+    expect(keychain.entries.size).toBe(0);
+    expect(await keys.read()).toBeNull();
+  });
+
+  it('words a keychain that fails while saving as keychain_unavailable, never a bare error', async () => {
+    const keychain = memoryKeychain();
+    let locked = false;
+    const flaky = {
+      ...keychain,
+      state: async () => (locked ? ('locked' as const) : ('available' as const)),
+      set: async () => {
+        locked = true; // locked between the check and the write, as a screen lock does
+        throw new Error('The system keychain could not store the key: Cannot create an item in a locked collection');
+      },
+    };
+    const keys = createKeyService({ secrets: flaky, profile: 'default' });
+    const error = await keys.set(KEY).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'keychain_unavailable', message: expect.stringMatching(/keychain is locked.*\(The system keychain could not store the key: Cannot create an item in a locked collection\)$/) });
+    expect(String((error as Error).message)).not.toContain(KEY);
   });
 
   it('removes the key', async () => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, readSettings, settingsPatchSchema } from '../../../src-main/core/settings/settings.ts';
+import { createSettingsService } from '../../../src-main/core/settings/settings-service.ts';
+import { tempStore } from '../store/temp-store.ts';
 
 describe('settings', () => {
   it('starts from defaults that pass their own rules', () => {
@@ -18,5 +20,16 @@ describe('settings', () => {
     expect(settingsPatchSchema.safeParse({ heartbeatIntervalMinutes: 4 }).success).toBe(false);
     expect(settingsPatchSchema.safeParse({ heartbeatIntervalMinutes: 9 }).success).toBe(true);
     expect(settingsPatchSchema.safeParse({ tradePollSeconds: 30 }).success).toBe(false);
+  });
+
+  it('leaves a setting alone when the patch names it without a value (the bridge carries undefined)', () => {
+    const t = tempStore();
+    try {
+      const service = createSettingsService(t.repos.settings, { mode: 'live', serviceUrl: 'https://market.example' });
+      const after = service.update({ mode: undefined, serviceUrl: undefined, theme: 'dark' });
+      expect(after).toMatchObject({ mode: 'live', serviceUrl: 'https://market.example', theme: 'dark' });
+    } finally {
+      t.dispose();
+    }
   });
 });

@@ -44,6 +44,32 @@ describe('error wording', () => {
     expect(describeError({ kind: 'internal', message: 'TypeError: x is undefined' })).not.toMatch(/TypeError/);
   });
 
+  it('words the trader’s own mistakes and passing states by their message, not as a failure of the app', () => {
+    const gone = describeError({ kind: 'not_found', message: 'There is no draft “d-1”; it may have been discarded' });
+    expect(gone).toBe('There is no draft “d-1”; it may have been discarded.');
+    expect(describeError({ kind: 'conflict', message: 'This draft has changes being applied.' })).toBe('This draft has changes being applied.');
+    expect(describeError({ kind: 'busy', message: 'x' })).toMatch(/try again in a moment\. Nothing was lost\./);
+    for (const kind of ['not_found', 'conflict', 'busy'] as const) {
+      expect(describeError({ kind, message: 'x' })).not.toMatch(/Something went wrong|refreshed/);
+    }
+  });
+
+  it('ends a message with one full stop, whatever the message ends with', () => {
+    expect(describeError({ kind: 'invalid', message: 'Automation is not active. Turn it on.' })).toBe('Not accepted: Automation is not active. Turn it on.');
+    expect(describeError({ kind: 'invalid', message: 'the name is empty' })).toBe('Not accepted: the name is empty.');
+  });
+
+  it('counts the problems a refusal did not list', () => {
+    const issues = Array.from({ length: 20 }, (_, i) => ({ field: `changes.${i}.price`, message: 'must be a number' }));
+    expect(describeError({ kind: 'invalid', message: 'x', issues, moreIssues: 980 })).toMatch(/\(and 997 more\)\.$/);
+  });
+
+  it('says how to unlock a locked keychain when main says so', () => {
+    const text = describeError({ kind: 'keychain_unavailable', message: 'The system keychain is locked. Unlock it and save the key again' });
+    expect(text).toBe('The system keychain is locked. Unlock it and save the key again.');
+    expect(describeError({ kind: 'keychain_unavailable', message: '' })).toMatch(/system keychain is not available/);
+  });
+
   it('labels dotted field paths by their last name', () => {
     expect(fieldLabel('items.12.user_note')).toBe('note');
     expect(fieldLabel('multiaccount_proxy')).toBe('multiaccount_proxy');
