@@ -99,6 +99,15 @@ export function drawItem(random: Random): DrawnItem {
   };
 }
 
+/** What a trade shows about the item of a SKU (`<defindex>;<quality>`); unknown parts read as a plain item. */
+export function describeSku(sku: string): { name: string; quality: string; classId: string } {
+  const [defindex, qualityId] = sku.split(';').map(Number);
+  const kind = ITEM_KINDS.find((k) => k.defindex === defindex);
+  const quality = QUALITIES.find((q) => q.id === qualityId);
+  const prefix = quality === undefined || quality.id === 6 || quality.id === 15 ? '' : `${quality.name} `;
+  return { name: `${prefix}${kind?.name ?? `Item ${sku}`}`, quality: quality?.name ?? '', classId: kind?.classId ?? '' };
+}
+
 function qualityById(id: number): Quality {
   const quality = QUALITIES.find((q) => q.id === id);
   if (!quality) throw new RangeError(`unknown quality ${id}`);
