@@ -7,6 +7,7 @@ import type { Store } from '../store/db.ts';
 import type { BatchRow, RunRow } from '../store/journal-repo.ts';
 import { recordInLedger } from './ledger-effects.ts';
 import { advance, settleAsDone, taskOf, type PhaseDeps } from './phases.ts';
+import { refusedItems } from './refused-items.ts';
 
 /**
  * The apply journal's steps, each one committed transaction: a run starts
@@ -162,17 +163,17 @@ export function createJournal(store: Store, deps: PhaseDeps): Journal {
   }
 
   /**
-   * A batch refused as a whole goes on without its bad item. When the refusal
-   * names the item (`items.<i>.<field>`, as the service's error did in our
-   * trials, though the interface does not promise it), that item settles with
-   * the refusal and the rest goes on as one batch; otherwise the batch goes on
-   * as two halves, until the bad item is alone.
+   * A batch refused as a whole goes on without its bad items. When the
+   * refusal names them (by index or by an identifier of the batch; see
+   * refused-items.ts), they settle with the refusal and the rest goes on as
+   * one batch; otherwise the batch goes on as two halves, until the bad item
+   * is alone.
    */
   function split(b: BatchRow, run: RunRow, entries: readonly DraftEntry[], error: SerializedApiError): BatchTask[] {
     repos.journal.setBatchState(b.batch_id, 'split', { status: 'failed', error });
     repos.activity.recordOutcome(b.batch_id, 'failed', error);
     const { items, ...rest } = b.input as { items: unknown[] };
-    const named = namedItem(error, items.length);
+    const named = new Set(refusedItems(error, items));
     const child = (keep: (i: number) => boolean): BatchTask | null => {
       const indexes = items.map((_, i) => i).filter(keep);
       if (indexes.length === 0) return null;
@@ -182,13 +183,15 @@ export function createJournal(store: Store, deps: PhaseDeps): Journal {
       repos.drafts.setStatus(run.draft_id, targets, 'queued', null, row.batch_id);
       return taskOf(row);
     };
-    if (named !== null) {
-      const target = b.targets[named];
-      const bad = entries.filter((e) => e.target === target);
-      const gone = settleFailed({ ...b, targets: target === undefined ? [] : [target], item_count: 1 }, run, bad, error, false);
-      if (gone) settled.done += 1;
-      else settled.failed += 1;
-      const restTask = child((i) => i !== named);
+    if (named.size > 0) {
+      for (const index of named) {
+        const target = b.targets[index];
+        const bad = entries.filter((e) => e.target === target);
+        const gone = settleFailed({ ...b, targets: target === undefined ? [] : [target], item_count: 1 }, run, bad, error, false);
+        if (gone) settled.done += 1;
+        else settled.failed += 1;
+      }
+      const restTask = child((i) => !named.has(i));
       return restTask ? [restTask] : [];
     }
     const half = Math.ceil(items.length / 2);
@@ -218,13 +221,4 @@ export function createJournal(store: Store, deps: PhaseDeps): Journal {
   };
 
   return { startRun, markSent, markRetry, recordOutcome, finishRun };
-}
-
-/** The one item a refusal names (`items.<i>.`), when it names exactly one within the batch. */
-export function namedItem(error: SerializedApiError, itemCount: number): number | null {
-  const found = new Set([...error.message.matchAll(/\bitems\.(\d+)\./g)].map((m) => Number(m[1])));
-  for (const issue of error.issues ?? []) if (issue.item !== undefined) found.add(issue.item);
-  if (found.size !== 1) return null;
-  const [index] = [...found];
-  return index !== undefined && index < itemCount ? index : null;
 }
