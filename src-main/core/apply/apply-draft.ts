@@ -64,24 +64,26 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
 
   function run(runRow: RunRow, tasks: readonly BatchTask[]): ApplyHandle {
     // Items settled without a request of their own, which the job cannot count.
-    const extra = { done: 0, failed: 0 };
+    const extra = { done: 0, failed: 0, unknown: 0 };
     const job = scheduler.startJob(tasks, {
       lane: 'bulk',
       beforeSend: (task) => journal.markSent(task.id),
       onRetry: (task, error) => journal.markRetry(task.id, error),
       onOutcome: (task, outcome) => {
-        const { followUps, settled } = journal.recordOutcome(task.id, outcome);
+        const { followUps, settled, replaced } = journal.recordOutcome(task.id, outcome);
         extra.done += settled.done;
         extra.failed += settled.failed;
+        extra.unknown += settled.unknown;
         if (outcome.status === 'unknown_outcome' || outcome.status === 'failed') emitter.emit('unknownOutcomes', listUnknownOutcomes(repos));
-        return followUps;
+        return { followUps, replaced };
       },
     });
     const withRun = (p: JobProgress): ApplyProgress => ({
       ...p,
-      itemsTotal: p.itemsTotal + extra.done + extra.failed,
+      itemsTotal: p.itemsTotal + extra.done + extra.failed + extra.unknown,
       itemsDone: p.itemsDone + extra.done,
       itemsFailed: p.itemsFailed + extra.failed,
+      itemsUnknown: p.itemsUnknown + extra.unknown,
       draftId: runRow.draft_id,
       runId: runRow.run_id,
     });

@@ -1,7 +1,7 @@
 import type { SerializedApiError } from '../api/errors.ts';
 
 /**
- * Which items of a refused batch the refusal is about. The interface does not
+ * Reading refusals. Which items of a refused batch the refusal is about. The interface does not
  * say how the service names them, so every way seen is read: a path
  * (`items.3.price`), a bracket (`items[3]`), or an identifier of an item in
  * the words ("asset 123 already listed", "no listing lst_9", "no buy order
@@ -57,4 +57,14 @@ function identifiersOf(item: unknown): string[] {
     ids.push(value);
   }
   return ids;
+}
+
+/** A refusal that says what it names is not (or no longer) on the service: unknown, sold, deleted. */
+export function saysGone(message: string): boolean {
+  return /\b(no (listing|buy order)|not found|unknown (listing|asset|sku|buy order)|does ?n[o']t exist|no longer|is (sold|cancelled|inactive|deleted|gone|removed)|has been (sold|deleted|removed|cancelled))\b/i.test(message);
+}
+
+/** A refusal that says the item already stands: evidence that an earlier create went through. */
+export function saysAlreadyExists(message: string): boolean {
+  return /\b(already (listed|exists|stands|has)|duplicate)\b/i.test(message);
 }

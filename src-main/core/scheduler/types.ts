@@ -58,13 +58,18 @@ export interface JobOptions {
    * Awaited with each batch's final outcome (journal it here). May return
    * follow-up tasks to enqueue in the same job. Follow-ups of a `failed` batch
    * replace it in the item counts (e.g. the halves of a refused batch); other
-   * follow-ups are added to them.
+   * follow-ups are added to them. Returning `{ followUps, replaced }` says
+   * outright whether the batch's items are counted elsewhere (settled one by
+   * one by the caller, or re-batched), whatever the follow-ups.
    */
   onOutcome?: (
     task: BatchTask,
     outcome: BatchOutcome,
-  ) => Promise<readonly BatchTask[] | void> | readonly BatchTask[] | void;
+  ) => Promise<OutcomeFollowUp> | OutcomeFollowUp;
 }
+
+/** What `onOutcome` may return. */
+export type OutcomeFollowUp = readonly BatchTask[] | { readonly followUps: readonly BatchTask[]; readonly replaced: boolean } | void;
 
 export type BatchOutcome =
   | { status: 'done'; response: unknown }

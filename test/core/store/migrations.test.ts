@@ -92,6 +92,19 @@ describe('migrations', () => {
     db.close();
   });
 
+  it('6: evidence about an unknown outcome, removed with its batch', () => {
+    const db = freshAt(6);
+    db.prepare("INSERT INTO drafts VALUES ('d1', 'x', 0, 0)").run();
+    db.prepare("INSERT INTO apply_runs (draft_id, state, started_at) VALUES ('d1', 'running', 0)").run();
+    db.prepare(`INSERT INTO apply_batches (batch_id, run_id, endpoint, phase, input, targets, item_count, state, created_at)
+      VALUES ('b1', 1, 'create_listing', 1, '{}', '["L:1"]', 1, 'unknown', 0)`).run();
+    db.prepare("INSERT INTO outcome_evidence (batch_id, target, at, message) VALUES ('b1', 'L:1', 5, 'asset 1 is already listed')").run();
+    expect(() => db.prepare("INSERT INTO outcome_evidence (batch_id, target, at, message) VALUES ('b9', 'L:1', 5, 'x')").run()).toThrow(/FOREIGN KEY/);
+    db.prepare("DELETE FROM apply_batches WHERE batch_id = 'b1'").run();
+    expect(db.prepare('SELECT count(*) AS n FROM outcome_evidence').get()).toEqual({ n: 0 });
+    db.close();
+  });
+
   it('bring a database from any version to the latest, keeping its rows', () => {
     const db = freshAt(2);
     insertAccount(db);
