@@ -39,6 +39,9 @@ export const heartbeatState = z.object({
   nextBeatAt: z.number().nullable(),
   accounts: z.array(z.string()),
   lastError: errorView.nullable(),
+  // Issue #10: the service's clock minus the desk's (ms), from its Date headers; null before one was
+  // seen. Show a warning when it is more than a minute either way.
+  clockOffsetMs: z.number().nullable().optional(),
 });
 
 export const schedulerState = z.object({

@@ -24,6 +24,7 @@ export const heartbeatView = (s: HeartbeatState): HeartbeatView => ({
   nextBeatAt: s.nextBeatAt,
   accounts: [...s.accounts],
   lastError: s.lastError,
+  clockOffsetMs: s.clockOffsetMs,
 });
 
 export function schedulerView(scheduler: Pick<Scheduler, 'state' | 'usage'>): SchedulerView {

@@ -1,4 +1,5 @@
 import { createMarketplaceClient, type MarketplaceClient, type RateLimitInfo } from '../api/client.ts';
+import { createServiceClock } from '../api/service-clock.ts';
 import type { Clock } from '../clock.ts';
 import { createAccountsService, type AccountsService } from '../accounts/accounts-service.ts';
 import { createHeartbeat, type Heartbeat } from '../heartbeat/index.ts';
@@ -53,10 +54,13 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
   // The scheduler learns from every response's rate headers; it needs the
   // client to exist first, so the hook is connected right after.
   let noteRateLimit: (info: RateLimitInfo) => void = () => undefined;
+  // The service's clock as its Date headers show it: the heartbeat reads refresh_at through it.
+  const serviceClock = createServiceClock();
   const client = createMarketplaceClient({
     baseUrl: deps.baseUrl,
     apiKey: deps.apiKey,
     clock,
+    serviceClock,
     onRateLimit(info) {
       noteRateLimit(info);
       deps.onResponse?.(info.status);
@@ -69,6 +73,7 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
     scheduler,
     clock,
     linkedAccounts: () => accounts.automatedLinked(),
+    serviceClock,
     intervalMs: settings.heartbeatIntervalMinutes * 60_000,
   });
   const trades = createTradeWatcher({

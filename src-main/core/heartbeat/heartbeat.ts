@@ -1,5 +1,6 @@
 import { RATE_WINDOW_MS, USER_AGENT_TTL_SECONDS } from '../api/endpoints.ts';
 import { ApiError, isApiError, type SerializedApiError } from '../api/errors.ts';
+import type { ServiceClock } from '../api/service-clock.ts';
 import type { Clock } from '../clock.ts';
 import { createEmitter, type Unsubscribe } from '../events.ts';
 import type { Scheduler } from '../scheduler/types.ts';
@@ -23,7 +24,10 @@ export interface HeartbeatState {
    * marked (never beat successfully, or the mark ran out). off: switched off.
    */
   status: HeartbeatStatus;
-  /** When the mark runs out (ms), as the service said, never later than send time + 600 s. */
+  /**
+   * When the mark runs out (ms, desk clock): 600 s after the beat was sent,
+   * or earlier when the service's `refresh_at`, read on its own clock, says so.
+   */
   refreshAt: number | null;
   /** When the last successful beat was sent (ms). */
   lastBeatAt: number | null;
@@ -32,6 +36,12 @@ export interface HeartbeatState {
   /** Linked accounts named in the last beat. */
   accounts: string[];
   lastError: SerializedApiError | null;
+  /**
+   * The service's clock minus the desk's (ms), from the `Date` of its answers;
+   * null before one was seen. A desk clock minutes off does not upset the
+   * heartbeat, but the trader should know (other programs may trust it).
+   */
+  clockOffsetMs: number | null;
 }
 
 export interface HeartbeatOptions {
@@ -39,6 +49,8 @@ export interface HeartbeatOptions {
   clock: Clock;
   /** Linked accounts the trader enabled automation for, read at every beat. */
   linkedAccounts: () => readonly string[];
+  /** The service's clock as its answers show it; without it `refresh_at` is not trusted at all. */
+  serviceClock?: Pick<ServiceClock, 'offsetMs'>;
   /** Between beats; default 5 minutes (the service recommends 5 to 9). */
   intervalMs?: number;
   /** Random extra delay up to this, so many desks do not beat in step; default 30 s. */
@@ -64,6 +76,22 @@ export const DEFAULT_HEARTBEAT_INTERVAL_MS = 5 * 60_000;
 export const EXPIRY_MARGIN_MS = 3 * RATE_WINDOW_MS;
 const FIRST_RETRY_MS = 15_000;
 const MAX_RETRY_MS = 2 * 60_000;
+
+/**
+ * When a mark made by a beat sent at `sentAt` runs out, on the desk's clock.
+ * The service counts 600 s from when it saw the request, which is no earlier
+ * than when we sent it, so send time + 600 s is measured on our clock alone.
+ * `refresh_at` is the service's absolute time: it is read only through the
+ * clock offset its `Date` shows, and only to end the mark sooner (a service
+ * that counts less than it documents); a reading that puts the end before
+ * the answer came is a clock estimate gone wrong, not news.
+ */
+export function markEnds(sentAt: number, receivedAt: number, refreshAtSec: number, offsetMs: number | null): number {
+  const byDuration = sentAt + USER_AGENT_TTL_SECONDS * 1000;
+  if (offsetMs === null) return byDuration;
+  const byService = refreshAtSec * 1000 - offsetMs;
+  return byService > receivedAt ? Math.min(byDuration, byService) : byDuration;
+}
 
 export function createHeartbeat(options: HeartbeatOptions): Heartbeat {
   const { scheduler, clock } = options;
@@ -93,7 +121,10 @@ export function createHeartbeat(options: HeartbeatOptions): Heartbeat {
   }
 
   function snapshot(): HeartbeatState {
-    return { status: statusAt(clock.now()), refreshAt, lastBeatAt, nextBeatAt, accounts: [...accounts], lastError };
+    return {
+      status: statusAt(clock.now()), refreshAt, lastBeatAt, nextBeatAt, accounts: [...accounts], lastError,
+      clockOffsetMs: options.serviceClock?.offsetMs() ?? null,
+    };
   }
 
   const publish = () => {
@@ -151,9 +182,7 @@ export function createHeartbeat(options: HeartbeatOptions): Heartbeat {
     const signal = stopSignal.signal;
     try {
       const response = await scheduler.request('set_user_agent', input, { lane: 'heartbeat', signal });
-      // The service counts 600 s from when it saw the request, which is no
-      // earlier than when we sent it: a clock ahead of ours cannot stretch it.
-      refreshAt = Math.min(response.refresh_at * 1000, sentAt + USER_AGENT_TTL_SECONDS * 1000);
+      refreshAt = markEnds(sentAt, clock.now(), response.refresh_at, options.serviceClock?.offsetMs() ?? null);
       lastBeatAt = sentAt;
       lastError = null;
       failures = 0;
