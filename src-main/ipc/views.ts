@@ -45,4 +45,5 @@ export const accountsView = (s: AccountsSnapshot): AccountsView => ({
   main: s.main ? accountView(s.main) : null,
   linked: s.linked.map(accountView),
   readAt: s.readAt,
+  read: { ...s.read },
 });

@@ -106,12 +106,14 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
       apply.recover();
       if (settings.heartbeatEnabled) heartbeat.start();
       trades.start();
-      // The accounts list feeds the heartbeat's multiaccounts; read it once per start.
-      accounts.refresh().catch(() => undefined);
+      // The accounts list feeds the heartbeat's multiaccounts and names the main account:
+      // read at start, and again with backoff until a read succeeds.
+      accounts.start();
     },
     async close() {
       heartbeat.stop();
       trades.stop();
+      accounts.stop();
       scheduler.close();
       drafts.dispose();
       await client.close();

@@ -3,7 +3,7 @@ import { ApiError, isApiError, type SerializedApiError } from '../api/errors.ts'
 import type { ServiceClock } from '../api/service-clock.ts';
 import type { Clock } from '../clock.ts';
 import { createEmitter, type Unsubscribe } from '../events.ts';
-import type { Scheduler } from '../scheduler/types.ts';
+import { INTERACTIVE_DEADLINE_MS, type Scheduler } from '../scheduler/types.ts';
 
 /**
  * The heartbeat keeps the account's listings and buy orders marked as
@@ -181,7 +181,9 @@ export function createHeartbeat(options: HeartbeatOptions): Heartbeat {
     const sentAt = clock.now();
     const signal = stopSignal.signal;
     try {
-      const response = await scheduler.request('set_user_agent', input, { lane: 'heartbeat', signal });
+      // One try with a deadline: a failure shows at once (lastError) and this loop plans the next try,
+      // instead of the scheduler retrying a silent server for minutes behind the trader's back.
+      const response = await scheduler.request('set_user_agent', input, { lane: 'heartbeat', signal, deadlineMs: INTERACTIVE_DEADLINE_MS, retries: 0 });
       refreshAt = markEnds(sentAt, clock.now(), response.refresh_at, options.serviceClock?.offsetMs() ?? null);
       lastBeatAt = sentAt;
       lastError = null;

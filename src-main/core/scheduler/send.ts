@@ -46,6 +46,8 @@ export interface SendOptions {
   onSent?: () => void;
   /** An attempt left the service unchanged and will be made again (errors thrown here are ignored). */
   onRetry?: (error: ApiError) => Promise<void> | void;
+  /** Attempts after the first for transient failures; the scheduler's default when absent. */
+  maxRetries?: number;
 }
 
 export type SendResult<R> =
@@ -159,7 +161,7 @@ export async function sendThroughBudget<K extends EndpointName>(
     if (ENDPOINTS[endpoint].write && !ENDPOINTS[endpoint].idempotent && mayHaveApplied(error)) {
       return { kind: 'error', error: asUnknownOutcome(error, endpoint), sent: true };
     }
-    if (!retryable(error, endpoint) || retries >= ctx.maxTransientRetries) {
+    if (!retryable(error, endpoint) || retries >= (options.maxRetries ?? ctx.maxTransientRetries)) {
       return { kind: 'error', error, sent: true };
     }
     retries += 1;

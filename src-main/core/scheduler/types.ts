@@ -35,6 +35,26 @@ export interface SchedulerState {
   pauses: readonly { scope: RateScope; until: number }[];
 }
 
+/**
+ * The longest a trader who asked (beat now, refresh the balance) waits for an
+ * answer: the client's own total timeout, so a silent server is reported
+ * rather than retried for minutes while a rate slot is held each time.
+ */
+export const INTERACTIVE_DEADLINE_MS = 30_000;
+
+export interface RequestOptions {
+  lane: Lane;
+  signal?: AbortSignal;
+  /**
+   * Gives up after this long (scheduler clock) from the call, waiting and
+   * retries included, with an ApiError 'network' that says whether the
+   * request had gone out: the trader asked and is waiting for an answer.
+   */
+  deadlineMs?: number;
+  /** Attempts after the first for transient failures; the scheduler's default when absent. */
+  retries?: number;
+}
+
 /** One request of a job: already packed (≤ 100 items), ready to send. */
 export interface BatchTask {
   id: string;
@@ -113,11 +133,7 @@ export interface Scheduler {
    * One request through the budget: waits its turn, retries transient failures
    * (never a write with an unknown outcome), waits out 429s. Rejects with ApiError.
    */
-  request<K extends EndpointName>(
-    endpoint: K,
-    input: RequestOf<K>,
-    options: { lane: Lane; signal?: AbortSignal },
-  ): Promise<ResponseOf<K>>;
+  request<K extends EndpointName>(endpoint: K, input: RequestOf<K>, options: RequestOptions): Promise<ResponseOf<K>>;
   /** Runs many batches side by side, each endpoint at its own limit. */
   startJob(tasks: readonly BatchTask[], options?: JobOptions): Job;
   /** Learns from the server's rate-limit headers (wire the client's `onRateLimit` here). */

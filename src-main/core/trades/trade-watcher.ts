@@ -4,7 +4,8 @@ import type { Balance } from '../api/schemas.ts';
 import type { PendingTrade } from '../../../src-shared/trades.ts';
 import type { Clock } from '../clock.ts';
 import { createEmitter, type Unsubscribe } from '../events.ts';
-import type { Scheduler } from '../scheduler/types.ts';
+import { createRetryingRead, type ReadState } from '../scheduler/retrying-read.ts';
+import { INTERACTIVE_DEADLINE_MS, type Scheduler } from '../scheduler/types.ts';
 import type { SeenTradesStore } from './seen-trades.ts';
 import { diffTrades, needsAction, tradeKey, type GoneTrade, type StatusChange, type TradeType } from './trade-diff.ts';
 
@@ -47,7 +48,7 @@ export interface TradeWatcherOptions {
   seen: SeenTradesStore;
   /** Between the end of one poll and the start of the next; default and minimum 60 s. */
   pollIntervalMs?: number;
-  /** Between balance reads; default 5 minutes. */
+  /** Between balance reads; default 5 minutes. A failed read is tried again sooner, with backoff. */
   balanceIntervalMs?: number;
   /** Partners whose account is younger than this many days are flagged; default 30. */
   youngAccountDays?: number;
@@ -58,10 +59,15 @@ export interface TradeWatcher {
   stop(): void;
   /** Loads both trade lists now (waiting for their rate slots); resolves when done. */
   checkNow(): Promise<void>;
-  /** Reads the balance now. Rejects with ApiError when it cannot. */
+  /**
+   * Reads the balance now, or joins the read on its way (one at a time,
+   * however many ask). Rejects with ApiError when it cannot, within 30 s.
+   */
   refreshBalance(): Promise<BalanceReading>;
   trades(): readonly WatchedTrade[];
   balance(): BalanceReading | null;
+  /** How the balance reads are going: retrying after a failure (and when), or done. */
+  balanceState(): ReadState;
   on<K extends keyof TradeWatcherEvents>(event: K, listener: (payload: TradeWatcherEvents[K]) => void): Unsubscribe;
 }
 
@@ -151,12 +157,20 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
     return pending;
   };
 
-  const refreshBalance = async (signal?: AbortSignal): Promise<BalanceReading> => {
-    const balance = await scheduler.request('get_balance', {}, { lane: 'poll', ...(signal ? { signal } : {}) });
-    lastBalance = { ...balance, readAt: clock.now() };
-    emitter.emit('balance', lastBalance);
-    return lastBalance;
-  };
+  const balanceRead = createRetryingRead({
+    clock,
+    what: 'get_balance',
+    async read(signal) {
+      // One try each: the retrying read plans the next, so a failure is shown at once.
+      const balance = await scheduler.request('get_balance', {}, { lane: 'poll', signal, retries: 0 });
+      lastBalance = { ...balance, readAt: clock.now() };
+      emitter.emit('balance', lastBalance);
+      return lastBalance;
+    },
+  });
+  balanceRead.on('state', (state) => {
+    if (state.phase === 'retrying' && state.lastError) emitter.emit('error', state.lastError);
+  });
 
   /** Runs `step` now and then every `intervalMs` after it ends, until stopped. */
   const loop = async (signal: AbortSignal, intervalMs: number, step: () => Promise<unknown>) => {
@@ -181,17 +195,22 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
       const control = new AbortController();
       running = control;
       void loop(control.signal, pollIntervalMs, checkNow);
-      void loop(control.signal, balanceIntervalMs, () => refreshBalance(control.signal));
+      // The first read is retried with backoff until it succeeds; then one every interval.
+      balanceRead.start();
+      // Its failures are reported by the read's own state (and retried there).
+      void loop(control.signal, balanceIntervalMs, () => balanceRead.read().catch(() => undefined));
     },
     stop() {
       running?.abort(new Error('trade watcher stopped'));
       running = null;
       check = null;
+      balanceRead.stop();
     },
     checkNow,
-    refreshBalance: () => refreshBalance(),
+    refreshBalance: () => balanceRead.read(INTERACTIVE_DEADLINE_MS),
     trades: () => current,
     balance: () => lastBalance,
+    balanceState: () => balanceRead.state(),
     on: (event, listener) => emitter.on(event, listener),
   };
 }

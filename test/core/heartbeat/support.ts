@@ -1,8 +1,6 @@
 import { createHeartbeat, type HeartbeatOptions, type HeartbeatState } from '../../../src-main/core/heartbeat/heartbeat.ts';
-import { createScheduler } from '../../../src-main/core/scheduler/scheduler.ts';
-import type { Scheduler } from '../../../src-main/core/scheduler/types.ts';
-import { createFakeService, type FakeService } from '../scheduler/support/fake-service.ts';
-import { createVirtualClock } from '../scheduler/support/virtual-clock.ts';
+import type { FakeService } from '../scheduler/support/fake-service.ts';
+import { fakeStack } from '../scheduler/support/fake-stack.ts';
 
 /** The heartbeat over the real scheduler and a scripted service, on a virtual clock. */
 
@@ -10,11 +8,7 @@ export const MIN = 60_000;
 export const LINKED = ['76561198000000002', '76561198000000003'];
 
 export function setup(options: { intervalMs?: number; linked?: string[]; serviceClock?: HeartbeatOptions['serviceClock'] } = {}) {
-  const clock = createVirtualClock();
-  const hook: { scheduler?: Scheduler } = {};
-  const service = createFakeService({ clock, onRateLimit: (n) => hook.scheduler?.noteRateLimit(n) });
-  const scheduler = createScheduler({ client: service, clock, random: () => 0.5 });
-  hook.scheduler = scheduler;
+  const { clock, service, scheduler } = fakeStack();
   const linked = options.linked ?? LINKED;
   const heartbeat = createHeartbeat({
     scheduler,

@@ -1,23 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src-main/core/api/errors.ts';
 import { rateLimitedScope } from '../../../src-main/core/scheduler/rate-limited.ts';
-import { createScheduler } from '../../../src-main/core/scheduler/scheduler.ts';
-import type { Scheduler } from '../../../src-main/core/scheduler/types.ts';
-import { createFakeService } from './support/fake-service.ts';
-import { createVirtualClock } from './support/virtual-clock.ts';
+import { fakeStack } from './support/fake-stack.ts';
 
 const create = { items: [{ asset_id: '12345678901', price: 100, promoted: 0 as const, game: '440' }] };
 const tooMany = (retryAfterMs: number) =>
   new ApiError('rate_limited', 'slow down', { endpoint: 'create_listing', status: 429, retryAfterMs, body: '{"error":"rate limit exceeded","retry_after":300}' });
 
-function setup() {
-  const clock = createVirtualClock();
-  const hook: { scheduler?: Scheduler } = {};
-  const service = createFakeService({ clock, onRateLimit: (n) => hook.scheduler?.noteRateLimit(n) });
-  const scheduler = createScheduler({ client: service, clock, random: () => 0 });
-  hook.scheduler = scheduler;
-  return { clock, service, scheduler };
-}
+const setup = () => fakeStack({ random: 0 });
 
 describe('which limit a 429 exhausted', () => {
   it('reads it from the headers: the global limit only when it has nothing left', () => {
