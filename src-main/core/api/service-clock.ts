@@ -14,16 +14,17 @@ export interface ServiceClock {
   observe(dateMs: number, sentAt: number, receivedAt: number): void;
   /** Service clock minus desk clock, ms; null before any response carried a `Date`. */
   offsetMs(): number | null;
+  /** The interval the offset surely lies in, from the tightest recent reading; null before one. */
+  offsetRange(): { low: number; high: number } | null;
 }
 
 /** Readings kept: enough to ride out one slow answer, few enough to follow a clock that was set. */
 const KEPT = 8;
 
+/** The interval the offset lies in: its width is the round trip plus the second the header rounds away. */
 interface Reading {
-  /** Midpoint of the interval the offset lies in. */
-  offset: number;
-  /** Width of that interval: the round trip plus the second the header rounds away. */
-  width: number;
+  low: number;
+  high: number;
 }
 
 export function createServiceClock(): ServiceClock {
@@ -33,15 +34,17 @@ export function createServiceClock(): ServiceClock {
       if (!Number.isFinite(dateMs) || receivedAt < sentAt) return;
       // The service stamped the header somewhere in [sentAt, receivedAt] of ours, as a time in
       // [dateMs, dateMs + 1 s) of its own: the offset lies in [dateMs − receivedAt, dateMs + 1 s − sentAt].
-      const low = dateMs - receivedAt;
-      const high = dateMs + 1_000 - sentAt;
-      readings.push({ offset: Math.round((low + high) / 2), width: high - low });
+      readings.push({ low: dateMs - receivedAt, high: dateMs + 1_000 - sentAt });
       if (readings.length > KEPT) readings.shift();
     },
-    offsetMs() {
+    offsetRange() {
       let best: Reading | null = null;
-      for (const r of readings) if (best === null || r.width <= best.width) best = r;
-      return best?.offset ?? null;
+      for (const r of readings) if (best === null || r.high - r.low <= best.high - best.low) best = r;
+      return best === null ? null : { ...best };
+    },
+    offsetMs() {
+      const range = this.offsetRange();
+      return range === null ? null : Math.round((range.low + range.high) / 2);
     },
   };
 }

@@ -50,7 +50,7 @@ export interface HeartbeatOptions {
   /** Linked accounts the trader enabled automation for, read at every beat. */
   linkedAccounts: () => readonly string[];
   /** The service's clock as its answers show it; without it `refresh_at` is not trusted at all. */
-  serviceClock?: Pick<ServiceClock, 'offsetMs'>;
+  serviceClock?: Pick<ServiceClock, 'offsetMs' | 'offsetRange'>;
   /** Between beats; default 5 minutes (the service recommends 5 to 9). */
   intervalMs?: number;
   /** Random extra delay up to this, so many desks do not beat in step; default 30 s. */
@@ -83,13 +83,14 @@ const MAX_RETRY_MS = 2 * 60_000;
  * than when we sent it, so send time + 600 s is measured on our clock alone.
  * `refresh_at` is the service's absolute time: it is read only through the
  * clock offset its `Date` shows, and only to end the mark sooner (a service
- * that counts less than it documents); a reading that puts the end before
- * the answer came is a clock estimate gone wrong, not news.
+ * that counts less than it documents), by what is certain: the latest end the
+ * offset's interval allows. A reading that puts the end before the answer
+ * came is a clock estimate gone wrong, not news.
  */
-export function markEnds(sentAt: number, receivedAt: number, refreshAtSec: number, offsetMs: number | null): number {
+export function markEnds(sentAt: number, receivedAt: number, refreshAtSec: number, offset: { low: number; high: number } | null): number {
   const byDuration = sentAt + USER_AGENT_TTL_SECONDS * 1000;
-  if (offsetMs === null) return byDuration;
-  const byService = refreshAtSec * 1000 - offsetMs;
+  if (offset === null) return byDuration;
+  const byService = refreshAtSec * 1000 - offset.low;
   return byService > receivedAt ? Math.min(byDuration, byService) : byDuration;
 }
 
@@ -184,7 +185,7 @@ export function createHeartbeat(options: HeartbeatOptions): Heartbeat {
       // One try with a deadline: a failure shows at once (lastError) and this loop plans the next try,
       // instead of the scheduler retrying a silent server for minutes behind the trader's back.
       const response = await scheduler.request('set_user_agent', input, { lane: 'heartbeat', signal, deadlineMs: INTERACTIVE_DEADLINE_MS, retries: 0 });
-      refreshAt = markEnds(sentAt, clock.now(), response.refresh_at, options.serviceClock?.offsetMs() ?? null);
+      refreshAt = markEnds(sentAt, clock.now(), response.refresh_at, options.serviceClock?.offsetRange() ?? null);
       lastBeatAt = sentAt;
       lastError = null;
       failures = 0;

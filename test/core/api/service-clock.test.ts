@@ -13,6 +13,9 @@ describe('service clock', () => {
     // Sent at local, answered 200 ms later; the service wrote its time in whole seconds.
     clock.observe(Math.floor((service + 100) / 1000) * 1000, local, local + 200);
     expect(Math.abs((clock.offsetMs() ?? 0) - (service - local))).toBeLessThanOrEqual(600);
+    const range = clock.offsetRange();
+    expect(range?.low).toBeLessThanOrEqual(service - local);
+    expect(range?.high).toBeGreaterThanOrEqual(service - local);
   });
 
   it('prefers the tightest recent reading: one slow answer does not move it', () => {
