@@ -68,6 +68,6 @@ describe('desk router', () => {
     d.settings.update({ heartbeatEnabled: false });
     const draft = await call(router, 'drafts:create', { name: 'x' });
     const result = await router.invoke('drafts:apply', { draftId: draft.id });
-    expect(result).toMatchObject({ ok: false, error: { kind: 'invalid', message: expect.stringMatching(/Automation is not active/) } });
+    expect(result).toMatchObject({ ok: false, error: { kind: 'conflict', message: expect.stringMatching(/Automation is not active/) } });
   });
 });

@@ -1,4 +1,5 @@
 import { createEmitter, type Unsubscribe } from '../events.ts';
+import type { HeartbeatStatus } from '../heartbeat/heartbeat.ts';
 import type { DraftService } from '../drafts/draft-service.ts';
 import type { Change } from '../drafts/change.ts';
 import type { BatchTask, Job, JobProgress, Scheduler } from '../scheduler/index.ts';
@@ -39,6 +40,19 @@ export interface ApplyServiceDeps {
   repos: Repos;
   drafts: DraftService;
   scheduler: Pick<Scheduler, 'startJob'>;
+  /**
+   * The trader's option "never put up a listing that would not show as
+   * automated" and the heartbeat's status, read at each apply. Without it
+   * nothing is refused (tests of the apply alone).
+   */
+  automation?: { refusePosts: () => boolean; status: () => HeartbeatStatus };
+}
+
+/** An apply turned down before anything was sent, for a reason the trader can act on. */
+export class ApplyRefused extends Error {
+  override readonly name = 'ApplyRefused';
+  /** The desk is in a state that does not allow this now (see src-shared/errors.ts). */
+  readonly kind = 'conflict';
 }
 
 export interface ApplyService {
@@ -99,6 +113,23 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
     return handle;
   }
 
+  /**
+   * While the heartbeat is lapsed or off, new listings would show as not
+   * automated: when the trader asked for it, an apply is refused before
+   * anything is sent. (A run resumed after a crash was started while it was
+   * allowed, and goes on.)
+   */
+  function refuseWhileNotAutomated(): void {
+    const automation = deps.automation;
+    if (!automation?.refusePosts()) return;
+    const status = automation.status();
+    if (status === 'lapsed' || status === 'off') {
+      throw new ApplyRefused(
+        'Automation is not active, so new listings would show as not automated. Turn automation on and wait for it to show as active, or allow this in Settings.',
+      );
+    }
+  }
+
   function on(event: 'progress', listener: (p: ApplyProgress) => void): Unsubscribe;
   function on(event: 'unknownOutcomes', listener: (u: UnknownOutcome[]) => void): Unsubscribe;
   function on(event: 'progress' | 'unknownOutcomes', listener: (payload: never) => void): Unsubscribe {
@@ -116,6 +147,7 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
     apply(draftId) {
       const running = [...active.values()].find((h) => h.draftId === draftId);
       if (running) return running;
+      refuseWhileNotAutomated();
       const unfinished = repos.journal.runs({ state: 'running', draftId })[0];
       if (unfinished) {
         // Left by a crash and not yet recovered: recover first, so nothing sent is sent again.

@@ -97,6 +97,7 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
         baseUrl: running.url,
         clock,
         settings: s,
+        currentSettings: () => settings.get(),
         apiKey: async () => running.apiKey,
       });
     }
@@ -106,6 +107,7 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
       baseUrl: s.serviceUrl,
       clock,
       settings: s,
+      currentSettings: () => settings.get(),
       apiKey: () => keys.read(),
       onResponse: (status) => {
         if (status === 401) keys.noteRejected();

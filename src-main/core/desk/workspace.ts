@@ -42,6 +42,8 @@ export interface WorkspaceDeps {
   baseUrl: string;
   clock: Clock;
   settings: Settings;
+  /** The settings as they are now (the trader may change some without reopening); default `settings`. */
+  currentSettings?: () => Settings;
   apiKey: () => Promise<string | null>;
   /** Every response's status, so a 401 or a success can update the key's verdict. */
   onResponse?: (status: number) => void;
@@ -86,7 +88,11 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
   trades.on('trades', (list) => repos.trades.replacePending(list));
   const drafts = createDraftService({ store, repos });
   const csv = createCsvService({ store, repos, drafts, clock });
-  const apply = createApplyService({ store, repos, drafts, scheduler });
+  const current = deps.currentSettings ?? (() => settings);
+  const apply = createApplyService({
+    store, repos, drafts, scheduler,
+    automation: { refusePosts: () => current().refuseUnautomatedPosts, status: () => heartbeat.state.status },
+  });
 
   return {
     mode: deps.mode,

@@ -31,10 +31,8 @@ export function applyHandlers(desk: Desk, ledgerChanged: () => void): Pick<Handl
       ledgerChanged();
       return { imported };
     },
-    'drafts:apply': ({ draftId }) => {
-      refuseWhileNotAutomated(desk);
-      return applyProgressView(ws().apply.apply(draftId).progress());
-    },
+    // Core refuses it while automation is off, when the trader asked for that.
+    'drafts:apply': ({ draftId }) => applyProgressView(ws().apply.apply(draftId).progress()),
     'apply:progress': () => {
       const running = ws().apply.handles().at(-1);
       return running ? applyProgressView(running.progress()) : null;
@@ -61,21 +59,6 @@ export function applyHandlers(desk: Desk, ledgerChanged: () => void): Pick<Handl
       return left;
     },
   };
-}
-
-/**
- * The trader's option "never put up a listing that would not show as
- * automated": while the heartbeat is lapsed or off, an apply is refused
- * before anything is sent.
- */
-function refuseWhileNotAutomated(desk: Desk): void {
-  if (!desk.settings.get().refuseUnautomatedPosts) return;
-  const status = desk.workspace().heartbeat.state.status;
-  if (status === 'lapsed' || status === 'off') {
-    throw new Refused(
-      'Automation is not active, so new listings would show as not automated. Turn automation on and wait for it to show as active, or allow this in Settings.',
-    );
-  }
 }
 
 export const applyProgressView = (p: ApplyProgress): ApplyProgressView => ({

@@ -6,8 +6,8 @@ const start = deskStackFixture();
 describe('fault suite: a 502 after the service applied a create batch', () => {
   it('makes every item an unknown outcome with its choices: none failed while live, none sent again', async () => {
     // The strict service: a create of an asset already listed is refused, in words that name the asset.
-    const { sandbox, ws, until } = await start({ scale: 300, faults: { refuseDuplicateCreates: true, refusalStyle: 'message' } });
-    await until(() => ws.accounts.snapshot().main, 'the main account');
+    const { sandbox, ws, ready } = await start({ scale: 300, faults: { refuseDuplicateCreates: true, refusalStyle: 'message' } });
+    await ready();
     const assets = sandbox.admin.inventory().slice(0, 100);
     const { id } = ws.drafts.create('hundred creates');
     ws.drafts.addChanges(id, assets.map((a) => ({ kind: 'listing.create', asset_id: a.asset_id, price: 500, promoted: 0 })));

@@ -21,6 +21,8 @@ export interface DeskStack {
   until<T>(read: () => T | null | undefined | false, what: string, ms?: number): Promise<T>;
   /** Waits `ms` of sandbox time. */
   wait(ms: number): Promise<void>;
+  /** Until the main account is known and automation is active: an apply is allowed from then. */
+  ready(): Promise<void>;
 }
 
 export interface DeskStackOptions {
@@ -58,19 +60,23 @@ export function deskStackFixture(): (options: DeskStackOptions) => Promise<DeskS
     cleanups.push(() => ws.close());
     if (options.start !== false) ws.start();
     const wait = (ms: number) => clock.sleep(ms);
+    const until: DeskStack['until'] = async (read, what, ms = 10 * MIN) => {
+      const end = clock.now() + ms;
+      for (;;) {
+        const value = read();
+        if (value) return value;
+        if (clock.now() > end) throw new Error(`after ${ms / MIN} min of sandbox time, still waiting for ${what}`);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    };
     return {
       clock,
       sandbox,
       ws,
       wait,
-      async until(read, what, ms = 10 * MIN) {
-        const end = clock.now() + ms;
-        for (;;) {
-          const value = read();
-          if (value) return value;
-          if (clock.now() > end) throw new Error(`after ${ms / MIN} min of sandbox time, still waiting for ${what}`);
-          await new Promise((r) => setTimeout(r, 5));
-        }
+      until,
+      async ready() {
+        await until(() => ws.accounts.snapshot().main !== null && ws.heartbeat.state.status === 'active', 'the main account and automation');
       },
     };
   };

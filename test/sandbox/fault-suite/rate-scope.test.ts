@@ -6,8 +6,8 @@ const start = deskStackFixture();
 describe('fault suite: a 429 on create_listing while the heartbeat is due', () => {
   it('pauses only create_listing; the heartbeat beats on time', async () => {
     // This service's X-RateLimit-* describe the global limit on every answer, a 429 of one endpoint included.
-    const { sandbox, ws, until, clock } = await start({ scale: 300, faults: { globalRateHeaders: true } });
-    await until(() => ws.accounts.snapshot().main, 'the main account');
+    const { sandbox, ws, until, ready, clock } = await start({ scale: 300, faults: { globalRateHeaders: true } });
+    await ready();
     const first = await until(() => ws.heartbeat.state.lastBeatAt, 'the first beat');
     const due = ws.heartbeat.state.nextBeatAt ?? 0;
     expect(due - first).toBeGreaterThanOrEqual(5 * MIN);

@@ -5,8 +5,8 @@ const start = deskStackFixture();
 
 describe('fault suite: a refusal that names the asset, not the item index', () => {
   it('takes that item out at once: one extra request, not a halving down to it', async () => {
-    const { sandbox, ws, until } = await start({ scale: 300, faults: { refusalStyle: 'message' } });
-    await until(() => ws.accounts.snapshot().main, 'the main account');
+    const { sandbox, ws, ready } = await start({ scale: 300, faults: { refusalStyle: 'message' } });
+    await ready();
     const assets = sandbox.admin.inventory().slice(0, 100);
     const stale = assets[63]?.asset_id ?? '';
     // Traded away on the platform after the draft was made: the service refuses any batch naming it.
@@ -25,8 +25,8 @@ describe('fault suite: a refusal that names the asset, not the item index', () =
   });
 
   it('reads `items[3]` the same as `items.3.`', async () => {
-    const { sandbox, ws, until } = await start({ scale: 300, faults: { refusalStyle: 'bracket' } });
-    await until(() => ws.accounts.snapshot().main, 'the main account');
+    const { sandbox, ws, ready } = await start({ scale: 300, faults: { refusalStyle: 'bracket' } });
+    await ready();
     const assets = sandbox.admin.inventory().slice(0, 40);
     sandbox.admin.takeAsset(assets[3]?.asset_id ?? '');
     const { id } = ws.drafts.create('bracket');
