@@ -19,6 +19,8 @@ export const CHANNEL_NAMES = [
   'drafts:apply',
   'apply:progress', 'apply:pause', 'apply:resume', 'apply:cancel', 'apply:unknownOutcomes', 'apply:resolve',
   'activity:list',
+  // Issue #10 (engine): ledger truth.
+  'ledger:check',
 ] as const;
 
 export const EVENT_NAMES = [

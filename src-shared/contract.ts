@@ -82,6 +82,9 @@ export const channels = {
     z.array(v.activityEntry),
   ),
 
+  // ---- Issue #10 (engine): ledger truth ----
+  /** Re-reads trades and balance through the scheduler and lists the ledger rows whose state is in doubt. */
+  'ledger:check': channel(none, v.ledgerCheck),
 } as const;
 
 export const events = {
@@ -149,3 +152,4 @@ export type ApplyProgressView = z.output<typeof v.applyProgress>;
 export type UnknownOutcomeView = z.output<typeof v.unknownOutcomeView>;
 export type ActivityEntry = z.output<typeof v.activityEntry>;
 export type CsvPreview = z.output<typeof v.csvPreview>;
+export type LedgerCheckView = z.output<typeof v.ledgerCheck>;

@@ -4,6 +4,7 @@ import { errorView as sharedErrorView } from './errors.ts';
 import { bulkOp as draftBulkOp, changeInput as draftChangeInput, resolutionChoice, selection as bulkSelection } from './drafts.ts';
 import { buyOrderTrade, marketTrade } from './trades.ts';
 import { keyStatusSchema, settingsSchema } from './settings.ts';
+import { ledgerCheckSchema } from './ledger-check.ts';
 
 /**
  * The view models that cross the bridge: what the renderer is shown and what
@@ -106,8 +107,12 @@ export const listingRow = z.object({
   game: z.string(),
   user_note: z.string(),
   account: z.string(),
+  /** Issue #10 adds 'sold_in_trade' (a pending trade took it), 'sold' and 'not_on_service' (the service no longer has it). */
   state: z.string(),
   updatedAt: z.number(),
+  // Issue #10: why a listing is sold or not on the service (the trade, the service's refusal), and the trade that sold it.
+  stateReason: z.string().optional(),
+  tradeId: z.string().optional(),
 });
 
 export const buyOrderRow = z.object({
@@ -208,6 +213,9 @@ export const unknownOutcomeView = z.object({
   items: z.array(z.object({ target: z.string(), change: z.record(z.string(), z.unknown()) })),
   /** The resolutions that make sense for this endpoint, worded by main; `safe` ones never duplicate or lose a change. */
   choices: z.array(z.object({ id: resolutionChoice, label: z.string(), safe: z.boolean(), explanation: z.string() })),
+  // Issue #10: what the service said since about these items (a later create refused as "already
+  // listed" means this one most likely went through); show it beside the choices.
+  evidence: z.array(z.object({ target: z.string(), at: z.number(), message: z.string() })).optional(),
 });
 
 export const activityEntry = z.object({
@@ -227,5 +235,8 @@ export const csvPreview = z.object({
 });
 
 export { resolutionChoice };
+
+/** Issue #10: what "Check ledger" found (see src-shared/ledger-check.ts). */
+export const ledgerCheck = ledgerCheckSchema;
 
 export const tradeUrlInput = z.object({ account: accountId.optional(), tradeUrl });

@@ -6,6 +6,7 @@ import { applyHandlers, applyProgressView, unknownOutcomeView } from './handlers
 import { draftHandlers } from './handlers/drafts.ts';
 import { engineHandlers } from './handlers/engine.ts';
 import { ledgerHandlers } from './handlers/ledger.ts';
+import { ledgerCheckHandlers } from './handlers/ledger-check.ts';
 import type { Platform } from './handlers/platform.ts';
 import { createRouter, type EmitEvent, type Handlers, type Router } from './router.ts';
 
@@ -39,6 +40,7 @@ export function createDeskRouter(desk: Desk, platform: Platform, options: { chec
     ...ledgerHandlers(desk),
     ...draftHandlers(desk),
     ...applyHandlers(desk, ledgerChanged),
+    ...ledgerCheckHandlers(desk, ledgerChanged),
   };
 
   const workspaceEvents = (ws: Workspace): Unsubscribe[] => [
@@ -48,6 +50,8 @@ export function createDeskRouter(desk: Desk, platform: Platform, options: { chec
       ledgerChanged();
     }),
     ws.apply.on('unknownOutcomes', (list) => emit('apply:unknownOutcomes', list.map(unknownOutcomeView))),
+    // Issue #10: the trades showed listings sold.
+    ws.ledger.on('marked', () => ledgerChanged()),
   ];
 
   const router = createRouter(handlers, {

@@ -4,6 +4,7 @@ import type { DraftEntry } from '../drafts/change.ts';
 import type { BatchTask } from '../scheduler/index.ts';
 import type { Repos } from '../store/index.ts';
 import type { BatchRow, RunRow } from '../store/journal-repo.ts';
+import { noteRefusedListing } from './ended-listings.ts';
 import { settleAsDone, taskOf } from './phases.ts';
 import { refusedItems, saysAlreadyExists, saysGone } from './refused-items.ts';
 
@@ -62,6 +63,8 @@ function settleItems(repos: Repos, b: BatchRow, run: RunRow, entries: readonly D
     if ((e.change.kind === 'listing.create' || e.change.kind === 'buyOrder.create') && saysAlreadyExists(error.message)) {
       noteEvidence(repos, e.target, error.message, b.batch_id);
     }
+    // Only a refusal of this item alone tells about its listing (a whole batch's refusal may be about another).
+    if (entries.length === 1) noteRefusedListing(repos, e.change, error);
   }
   return failed.length === 0;
 }

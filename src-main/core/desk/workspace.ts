@@ -7,6 +7,8 @@ import { createScheduler, type Scheduler } from '../scheduler/index.ts';
 import type { Settings } from '../settings/settings.ts';
 import { createRepos, openStore, type Repos, type Store } from '../store/index.ts';
 import { createTradeWatcher, type TradeWatcher } from '../trades/index.ts';
+import { createLedgerChecker, type LedgerChecker } from '../trades/ledger-check.ts';
+import { createLedgerSales, type LedgerSales } from '../trades/ledger-sales.ts';
 import { createDraftService, type DraftService } from '../drafts/draft-service.ts';
 import { createCsvService, type CsvService } from '../drafts/csv.ts';
 import { createApplyService, type ApplyService } from '../apply/apply-draft.ts';
@@ -31,6 +33,11 @@ export interface Workspace {
   readonly drafts: DraftService;
   readonly csv: CsvService;
   readonly apply: ApplyService;
+  /**
+   * "Check ledger": re-read what the service can tell, list the rows in
+   * doubt; clear ended rows; `marked` when the trades showed listings sold.
+   */
+  readonly ledger: LedgerChecker & Pick<LedgerSales, 'on'>;
   /** Starts the heartbeat (when enabled) and the trade watcher. */
   start(): void;
   close(): Promise<void>;
@@ -86,6 +93,11 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
     youngAccountDays: settings.youngAccountDays,
   });
   trades.on('trades', (list) => repos.trades.replacePending(list));
+  // The trades name what sold: the ledger marks those listings (the service cannot list them).
+  const sales = createLedgerSales({ store, repos, ownIds: () => accounts.ownIds() });
+  trades.on('trades', (list) => sales.notePending(list));
+  trades.on('gone', (gone) => sales.noteGone(gone));
+  const ledger = { ...createLedgerChecker({ store, repos, trades, clock }), on: sales.on };
   const drafts = createDraftService({ store, repos });
   const csv = createCsvService({ store, repos, drafts, clock });
   const current = deps.currentSettings ?? (() => settings);
@@ -107,6 +119,7 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
     drafts,
     csv,
     apply,
+    ledger,
     start() {
       // An apply cut short by a crash resumes; lost responses wait for the trader.
       apply.recover();

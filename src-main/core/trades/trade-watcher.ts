@@ -57,8 +57,14 @@ export interface TradeWatcherOptions {
 export interface TradeWatcher {
   start(): void;
   stop(): void;
-  /** Loads both trade lists now (waiting for their rate slots); resolves when done. */
-  checkNow(): Promise<void>;
+  /**
+   * Loads both trade lists now (waiting for their rate slots), or joins the
+   * load on its way; resolves when done, rejects (ApiError) when neither list
+   * could be loaded. `fresh`: a load already on its way may have been sent
+   * before this call, so it is followed by one more (shared by every fresh
+   * caller meanwhile).
+   */
+  checkNow(options?: { fresh?: boolean }): Promise<void>;
   /**
    * Reads the balance now, or joins the read on its way (one at a time,
    * however many ask). Rejects with ApiError when it cannot, within 30 s.
@@ -116,6 +122,7 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
     ]);
     if (signal?.aborted) return;
     const loaded: TradeType[] = [];
+    const failures: unknown[] = [];
     const now = clock.now();
     let trades: WatchedTrade[] = [];
     for (const [type, result] of [['market', market], ['buy_order', buyOrder]] as const) {
@@ -124,11 +131,12 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
         trades.push(...result.value.map((t) => watched(t, now)));
       } else {
         reportError(result.reason);
+        failures.push(result.reason);
         // Keep what we knew of this type rather than dropping it.
         trades.push(...current.filter((t) => t.trade_type === type));
       }
     }
-    if (loaded.length === 0) return;
+    if (loaded.length === 0) throw failures[0];
     const diff = diffTrades(known, trades.filter((t) => loaded.includes(t.trade_type)), loaded);
     seen = diff.seen;
     const changedSeen = diff.added.length + diff.changed.length + diff.gone.length > 0;
@@ -148,7 +156,15 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
     if (diff.needsAction.length > 0) emitter.emit('needsAction', diff.needsAction);
   };
 
-  const checkNow = (): Promise<void> => {
+  let followUp: Promise<void> | null = null;
+  const checkNow = (options: { fresh?: boolean } = {}): Promise<void> => {
+    if (options.fresh && check) {
+      followUp ??= check.catch(() => undefined).then(() => {
+        followUp = null;
+        return checkNow();
+      });
+      return followUp;
+    }
     if (check) return check;
     const pending = runCheck(running?.signal).finally(() => {
       if (check === pending) check = null;
@@ -194,7 +210,8 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
       if (running) return;
       const control = new AbortController();
       running = control;
-      void loop(control.signal, pollIntervalMs, checkNow);
+      // A load's failures are reported by the load itself.
+      void loop(control.signal, pollIntervalMs, () => checkNow().catch(() => undefined));
       // The first read is retried with backoff until it succeeds; then one every interval.
       balanceRead.start();
       // Its failures are reported by the read's own state (and retried there).

@@ -84,6 +84,7 @@ export const unknownOutcomeView = (u: UnknownOutcome): UnknownOutcomeView => ({
   reason: u.reason,
   items: u.items.map((i) => ({ target: i.target, change: { ...i.change } })),
   choices: u.choices.map((c) => ({ ...c })),
+  evidence: u.evidence.map((e) => ({ ...e })),
 });
 
 export const reviewView = (r: DraftReview): ReviewView => ({

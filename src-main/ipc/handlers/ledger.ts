@@ -33,6 +33,8 @@ export const listingView = (row: StoredListing): ListingRow => ({
   account: row.account,
   state: row.id_unknown ? 'id unknown' : row.state,
   updatedAt: row.updated_at,
+  ...(row.state_reason === null ? {} : { stateReason: row.state_reason }),
+  ...(row.trade_id === null ? {} : { tradeId: row.trade_id }),
 });
 
 export const buyOrderView = (row: StoredBuyOrder): BuyOrderRow => ({
@@ -57,6 +59,7 @@ export const activityView = (row: ActivityRow): ActivityEntry => ({
     row.account ? `account ${row.account}` : null,
     row.targets.length > 0 ? `${row.targets.slice(0, 5).join(', ')}${row.targets.length > 5 ? ` and ${row.targets.length - 5} more` : ''}` : null,
     row.error?.message ?? null,
+    row.note,
   ]
     .filter((part): part is string => part !== null)
     .join(' · '),

@@ -105,6 +105,24 @@ describe('migrations', () => {
     db.close();
   });
 
+  it('7: listing states the service ends (sold, in a trade, gone), with reason and trade, keeping every row', () => {
+    const db = freshAt(6);
+    insertAccount(db);
+    db.prepare(`INSERT INTO listings (asset_id, listing_id, id_unknown, price, promoted, game, account, state, updated_at)
+      VALUES ('10', 'L1', 0, 100, 0, '440', '1', 'active', 5), ('11', NULL, 1, 200, 1, '440', '1', 'sold', 6)`).run();
+    expect(migrate(db, 7)).toBe(7);
+    expect(db.prepare('SELECT asset_id, listing_id, state, state_reason, trade_id, updated_at FROM listings ORDER BY rowid').all()).toEqual([
+      { asset_id: '10', listing_id: 'L1', state: 'active', state_reason: null, trade_id: null, updated_at: 5 },
+      { asset_id: '11', listing_id: null, state: 'sold', state_reason: null, trade_id: null, updated_at: 6 },
+    ]);
+    db.prepare("UPDATE listings SET state = 'sold_in_trade', trade_id = '9', state_reason = 'sold in trade 9' WHERE asset_id = '10'").run();
+    db.prepare("UPDATE listings SET state = 'not_on_service' WHERE asset_id = '11'").run();
+    expect(() => db.prepare("UPDATE listings SET state = 'lost' WHERE asset_id = '10'").run()).toThrow(/CHECK/);
+    expect(() => db.prepare(`INSERT INTO listings (asset_id, listing_id, price, promoted, game, account, updated_at) VALUES ('12', 'L2', 1, 0, '440', '2', 0)`).run()).toThrow(/FOREIGN KEY/);
+    db.prepare("INSERT INTO activity_log (at, endpoint, item_count, targets, status, note) VALUES (0, 'load_pending', 1, '[]', 'done', 'sold')").run();
+    db.close();
+  });
+
   it('bring a database from any version to the latest, keeping its rows', () => {
     const db = freshAt(2);
     insertAccount(db);

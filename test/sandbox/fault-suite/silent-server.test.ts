@@ -1,11 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { scaledClock } from '../../../src-main/core/clock.ts';
-import { createDesk, type Desk } from '../../../src-main/core/desk/desk.ts';
-import { startSandbox, type Sandbox } from '../../../src-main/sandbox/index.ts';
-import { memoryKeychain } from '../../support/memory-keychain.ts';
+import { describe, expect, it } from 'vitest';
+import { liveDeskFixture } from '../../support/live-desk.ts';
 import { deskStackFixture, MIN } from './desk-stack.ts';
 
 const start = deskStackFixture();
@@ -37,21 +31,10 @@ describe('fault suite: a server that accepts and never answers', () => {
 });
 
 describe('fault suite: key saves in a row', () => {
-  const cleanups: (() => Promise<void> | void)[] = [];
-  afterEach(async () => {
-    for (const c of cleanups.splice(0).reverse()) await c();
-  });
+  const startDesk = liveDeskFixture();
 
   it('ten key saves cause one refresh of each kind, and a balance read still answers at once', async () => {
-    const clock = scaledClock(300);
-    const sandbox: Sandbox = await startSandbox({ clock, tradeSchedule: false, inventorySize: 100 });
-    cleanups.push(() => sandbox.close());
-    const dataDir = mkdtempSync(join(tmpdir(), 'fault-suite-desk-'));
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const secrets = memoryKeychain();
-    await secrets.set('api-key:default', sandbox.apiKey);
-    const desk: Desk = await createDesk({ dataDir, secrets, clock, version: 'test', initialSettings: { mode: 'live', serviceUrl: sandbox.url } });
-    cleanups.push(() => desk.close());
+    const { clock, sandbox, desk } = await startDesk(300);
     const ws = desk.workspace();
     const until = async (read: () => unknown, what: string) => {
       const end = clock.now() + 5 * MIN;
