@@ -63,6 +63,12 @@ export interface Heartbeat {
   stop(): void;
   /** Beats at once (after resume from sleep or when back online); resolves when that beat ends. */
   beatNow(): Promise<void>;
+  /**
+   * The trader changed the interval: the next beat is planned again from the
+   * last one (no request of its own; at once only if the new interval makes
+   * it due already). A retry after a failure keeps its own plan.
+   */
+  setIntervalMs(ms: number): void;
   readonly state: HeartbeatState;
   on(event: 'state', listener: (state: HeartbeatState) => void): Unsubscribe;
 }
@@ -96,7 +102,7 @@ export function markEnds(sentAt: number, receivedAt: number, refreshAtSec: numbe
 
 export function createHeartbeat(options: HeartbeatOptions): Heartbeat {
   const { scheduler, clock } = options;
-  const intervalMs = options.intervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS;
+  let intervalMs = options.intervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS;
   const jitterMs = options.jitterMs ?? 30_000;
   const random = options.random ?? Math.random;
   const emitter = createEmitter<{ state: HeartbeatState }>();
@@ -228,6 +234,14 @@ export function createHeartbeat(options: HeartbeatOptions): Heartbeat {
       publish();
     },
     beatNow: beat,
+    setIntervalMs(ms) {
+      if (!(Number.isFinite(ms) && ms > 0) || ms === intervalMs) return;
+      intervalMs = ms;
+      // Only a beat waiting on the interval is moved: one under way, or a retry, keeps its plan.
+      if (!running || inFlight || beatTimer === null || failures > 0 || lastBeatAt === null) return;
+      planBeat(Math.max(clock.now(), nextAfterSuccess(lastBeatAt)));
+      publish();
+    },
     get state() {
       return state;
     },

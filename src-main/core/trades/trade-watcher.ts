@@ -74,6 +74,12 @@ export interface TradeWatcher {
   balance(): BalanceReading | null;
   /** How the balance reads are going: retrying after a failure (and when), or done. */
   balanceState(): ReadState;
+  /**
+   * Applies the trader's settings live, without a request: the poll interval
+   * re-plans the wait under way; the young-account age re-flags the trades on
+   * hand (announced as 'trades').
+   */
+  configure(settings: { pollIntervalMs?: number; youngAccountDays?: number }): void;
   on<K extends keyof TradeWatcherEvents>(event: K, listener: (payload: TradeWatcherEvents[K]) => void): Unsubscribe;
 }
 
@@ -81,9 +87,12 @@ const DAY_MS = 86_400_000;
 
 export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
   const { scheduler, clock } = options;
-  const pollIntervalMs = Math.max(RATE_WINDOW_MS, options.pollIntervalMs ?? RATE_WINDOW_MS);
+  const pollFloor = (ms: number) => Math.max(RATE_WINDOW_MS, ms);
+  let pollIntervalMs = pollFloor(options.pollIntervalMs ?? RATE_WINDOW_MS);
   const balanceIntervalMs = options.balanceIntervalMs ?? 5 * 60_000;
-  const youngAccountDays = options.youngAccountDays ?? 30;
+  let youngAccountDays = options.youngAccountDays ?? 30;
+  /** Waits between polls under way: a new interval wakes them to measure again. */
+  const pollWaits = new Set<AbortController>();
   const emitter = createEmitter<TradeWatcherEvents>();
 
   let seen: Map<string, string> | null = null;
@@ -189,18 +198,28 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
   });
 
   /** Runs `step` now and then every `intervalMs` after it ends, until stopped. */
-  const loop = async (signal: AbortSignal, intervalMs: number, step: () => Promise<unknown>) => {
+  /**
+   * Runs `step` (which reports its own failures) now and then `interval()`
+   * after each ends, until stopped. A wait in `waits` can be woken to measure
+   * the interval again (the trader changed it).
+   */
+  const loop = async (signal: AbortSignal, interval: () => number, step: () => Promise<unknown>, waits?: Set<AbortController>) => {
     while (!signal.aborted) {
-      try {
-        await step();
-      } catch (error) {
-        if (signal.aborted) return;
-        reportError(error);
-      }
-      try {
-        await clock.sleep(intervalMs, signal);
-      } catch {
-        return;
+      await step();
+      const endedAt = clock.now();
+      for (;;) {
+        const wait = endedAt + interval() - clock.now();
+        if (wait <= 0) break;
+        const wake = new AbortController();
+        waits?.add(wake);
+        try {
+          await clock.sleep(wait, AbortSignal.any([signal, wake.signal]));
+          break;
+        } catch {
+          if (signal.aborted) return;
+        } finally {
+          waits?.delete(wake);
+        }
       }
     }
   };
@@ -211,11 +230,11 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
       const control = new AbortController();
       running = control;
       // A load's failures are reported by the load itself.
-      void loop(control.signal, pollIntervalMs, () => checkNow().catch(() => undefined));
+      void loop(control.signal, () => pollIntervalMs, () => checkNow().catch(() => undefined), pollWaits);
       // The first read is retried with backoff until it succeeds; then one every interval.
       balanceRead.start();
       // Its failures are reported by the read's own state (and retried there).
-      void loop(control.signal, balanceIntervalMs, () => balanceRead.read().catch(() => undefined));
+      void loop(control.signal, () => balanceIntervalMs, () => balanceRead.read().catch(() => undefined));
     },
     stop() {
       running?.abort(new Error('trade watcher stopped'));
@@ -228,6 +247,18 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
     trades: () => current,
     balance: () => lastBalance,
     balanceState: () => balanceRead.state(),
+    configure(settings) {
+      if (settings.pollIntervalMs !== undefined) {
+        pollIntervalMs = pollFloor(settings.pollIntervalMs);
+        for (const wake of pollWaits) wake.abort();
+      }
+      if (settings.youngAccountDays !== undefined && settings.youngAccountDays !== youngAccountDays) {
+        youngAccountDays = settings.youngAccountDays;
+        const now = clock.now();
+        current = current.map((t) => watched(t, now));
+        emitter.emit('trades', current);
+      }
+    },
     on: (event, listener) => emitter.on(event, listener),
   };
 }
