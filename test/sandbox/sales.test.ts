@@ -3,6 +3,7 @@ import type { MarketTrade } from '../../src-shared/trades.ts';
 import { call, MINUTE, sandboxFixture } from './helpers.ts';
 
 const fixture = sandboxFixture({ inventorySize: 200 });
+
 const start = (seed = 1) => fixture({ seed });
 
 describe('listings that sell over time', () => {
@@ -41,6 +42,31 @@ describe('listings that sell over time', () => {
     sandbox.faults.set({ listingSales: false });
     clock.advance(60 * MINUTE);
     expect(sandbox.admin.sales()).toHaveLength(sales.length);
+  });
+
+  it('a scheduled market trade in which an own account sells is the sale of one of its listings', async () => {
+    const { sandbox, clock } = await fixture({ tradeSchedule: true, inventorySize: 200 });
+    const t0 = clock.now();
+    const listed = [...sandbox.admin.seedListings(100), ...sandbox.admin.seedListings(30, sandbox.accounts.linked[0])];
+    // The accounts that have listings: a trade of another one sells nothing of ours.
+    const withListings = new Set([sandbox.accounts.main, sandbox.accounts.linked[0]]);
+    const seen = new Map<string, MarketTrade>();
+    for (let i = 0; i < 36; i++) {
+      clock.advance(5 * MINUTE);
+      for (const t of sandbox.admin.trades()) if (t.trade_type === 'market') seen.set(t.trade_id, t);
+    }
+    const sales = sandbox.admin.sales();
+    expect(sales.length).toBeGreaterThan(3);
+    const byId = new Map(listed.map((l) => [l.listing_id, l]));
+    const states = new Map(sandbox.admin.listings().map((l) => [l.listing_id, l.state]));
+    for (const sale of sales) {
+      const listing = byId.get(sale.listingId);
+      expect(states.get(sale.listingId)).toBe('sold');
+      expect(seen.get(sale.tradeId)).toMatchObject({ supplier_id: listing?.account, items: [{ sku: listing?.sku, price: listing?.price, quantity: 1 }] });
+    }
+    // Every seller-side market trade of those accounts that appeared after the start sold one of their listings.
+    const selling = [...seen.values()].filter((t) => withListings.has(t.supplier_id) && t.timestamp * 1000 >= t0);
+    expect(selling.map((t) => t.trade_id).sort()).toEqual(sales.map((s) => s.tradeId).sort());
   });
 
   it('sells the same listings at the same moments for the same seed', async () => {

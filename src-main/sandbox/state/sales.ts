@@ -1,5 +1,7 @@
 import type { MarketTrade } from '../../../src-shared/trades.ts';
 import { describeSku } from '../catalog.ts';
+import type { SoldItem } from './trade-factory.ts';
+import { soldItems } from './trade-factory.ts';
 import type { ListingSalesFault } from '../faults.ts';
 import { streamFor } from '../prng.ts';
 import type { Listings } from './listings.ts';
@@ -7,12 +9,13 @@ import { TRADE_STATUS } from './trade-factory.ts';
 import type { Trades } from './trades.ts';
 
 /**
- * Buyers taking listings, when the `listingSales` knob is on: at seeded
+ * Buyers taking listings: when the `listingSales` knob is on, at seeded
  * Poisson times a random active listing is sold (it stops standing, its asset
  * leaves the inventory) and a market trade appears in which the seller is the
  * listing's account, naming its SKU and price; it waits for the seller, then
- * completes and leaves the pending list. The desk cannot list listings, so
- * these trades are all it can learn of a sale from.
+ * completes and leaves the pending list. A scheduled market trade in which an
+ * own account sells takes one of its listings the same way. The desk cannot
+ * list listings, so these trades are all it can learn of a sale from.
  */
 
 const SALES_STREAM = 8;
@@ -60,7 +63,6 @@ export class Sales {
     const listing = candidates[Math.floor(random() * candidates.length)];
     if (!listing) return false;
     this.listings.setState(listing.listing_id, 'sold');
-    const item = describeSku(listing.sku);
     const seed = {
       trade_type: 'market',
       role: 'seller',
@@ -68,15 +70,35 @@ export class Sales {
       status: TRADE_STATUS.marketActionRequired,
       timestamp: Math.floor(at / 1000),
       total: listing.price,
-      items: [{ name: item.name, sku: listing.sku, quantity: 1, price: listing.price, quality: item.quality, image_url: item.classId, particle_url: '' }],
+      items: soldItems(describeSold(listing)),
     } satisfies Partial<MarketTrade> & { trade_type: 'market'; role: 'seller' };
     const trade = this.trades.add(seed, at, at + (config.tradeMs ?? DEFAULT_TRADE_MS));
     this.made.push({ listingId: listing.listing_id, assetId: listing.asset_id, tradeId: trade.trade_id, at });
     return true;
   }
 
+  /**
+   * A scheduled market trade in which `account` sells: a buyer took one of
+   * its active listings, listed by `at` (the schedule calls this for trades
+   * appearing after the start). Null when it has none.
+   */
+  sellFor(account: string, at: number, tradeId: string): SoldItem | null {
+    const random = streamFor(this.seed, SALES_STREAM, this.made.length, 3);
+    const candidates = this.listings.active().filter((l) => l.account === account && l.createdAt <= at);
+    const listing = candidates[Math.floor(random() * candidates.length)];
+    if (!listing) return null;
+    this.listings.setState(listing.listing_id, 'sold');
+    this.made.push({ listingId: listing.listing_id, assetId: listing.asset_id, tradeId, at });
+    return describeSold(listing);
+  }
+
   private gap(config: ListingSalesFault): number {
     const random = streamFor(this.seed, SALES_STREAM, this.made.length, 2);
     return Math.max(1_000, Math.round(-Math.log(1 - random()) * config.meanGapMs));
   }
+}
+
+function describeSold(listing: { sku: string; price: number }): SoldItem {
+  const item = describeSku(listing.sku);
+  return { sku: listing.sku, price: listing.price, name: item.name, quality: item.quality, classId: item.classId };
 }

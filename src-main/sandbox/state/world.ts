@@ -49,7 +49,9 @@ export class World {
     this.buyOrders = new BuyOrders(seed, options.tradeSchedule);
     const startSec = Math.floor(options.start / 1000);
     const ownCreation = new Map(this.accounts.all().map((id, i) => [id, startSec - (2_000 + i * 97) * DAY_S]));
-    this.trades = new Trades(seed, options.start, { accounts: this.accounts, ownCreation }, options.tradeSchedule);
+    // A scheduled market trade in which an own account sells takes one of its listings (sales exist by then).
+    const sellListing = (account: string, at: number, tradeId: string) => this.sales.sellFor(account, at, tradeId);
+    this.trades = new Trades(seed, options.start, { accounts: this.accounts, ownCreation, sellListing }, options.tradeSchedule);
     this.sales = new Sales(seed, this.listings, this.trades);
   }
 
