@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createLedgerChecker } from '../../../src-main/core/trades/ledger-check.ts';
 import { applyFixture } from './support.ts';
 
 // A minute of the service lasts 0.1 s.
@@ -50,5 +51,25 @@ describe('answers that do not say what happened', () => {
     s.apply.resolve(outcome?.id ?? '', 'mark_done');
     expect(s.t.repos.listings.count()).toBe(0);
     expect(sandbox.admin.listings()).toEqual([]);
+  });
+});
+
+describe('check ledger lists unknown outcomes', () => {
+  it('names each item of a lost create with the outcome to resolve and the evidence since', async () => {
+    const s = await start();
+    const { sandbox } = s.live;
+    const free = sandbox.admin.inventory().slice(0, 3);
+    const { id } = s.drafts.create('lost');
+    s.drafts.addChanges(id, free.map((a) => ({ kind: 'listing.create', asset_id: a.asset_id, price: 250, promoted: 0 })));
+    sandbox.faults.set({ dropAfterProcess: { endpoints: ['create_listing'], count: 1 } });
+    await s.apply.apply(id).done;
+    const [outcome] = s.apply.unknownOutcomes();
+    const checker = createLedgerChecker({
+      store: s.t.store, repos: s.t.repos, clock: s.live.clock,
+      trades: { checkNow: async () => undefined, refreshBalance: async () => ({ balance: 1, pending_balance: 0, readAt: 0 }) },
+    });
+    const { rows } = await checker.check();
+    expect(rows.map((r) => [r.kind, r.key, r.state, r.outcomeId])).toEqual(free.map((a) => ['listing', a.asset_id, 'unknown_outcome', outcome?.id]));
+    expect(rows[0]?.reason).toMatch(/^create_listing may or may not have been applied/);
   });
 });
