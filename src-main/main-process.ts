@@ -146,10 +146,11 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
   if (devServerUrl) applyDevServerCsp(session.defaultSession, devServerUrl);
   else serveRenderer(session.defaultSession, paths.rendererDir);
 
+  const windowState = createWindowStateFile(join(app.getPath('userData'), 'window-state.json'));
   const mainWindow = await createMainWindow({
     preloadPath: paths.preload,
     rendererUrl: devServerUrl ?? APP_ENTRY_URL,
-    windowState: createWindowStateFile(join(app.getPath('userData'), 'window-state.json')),
+    windowState,
     links,
     startHidden: shouldStartHidden(deps.argv ?? process.argv, app.getLoginItemSettings().wasOpenedAtLogin),
     isQuitting: () => quit.quitting,
@@ -234,6 +235,8 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
     // A batch on its way gets its outcome journaled; the rest waits for the next start.
     await withTimeout(desk.workspace().apply.suspend(), QUIT_DRAIN_MS);
     await desk.close();
+    // The window wrote its size and place as it closed.
+    await windowState.settled();
     stopDeskLog();
     log.info('closed');
   }, {

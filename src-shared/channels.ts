@@ -21,6 +21,8 @@ export const CHANNEL_NAMES = [
   'activity:list',
   // Issue #11: support and updates.
   'support:openLogsFolder', 'support:saveDiagnostics', 'updates:state', 'updates:check', 'updates:restart',
+  // Issue #10 (engine): ledger truth.
+  'ledger:check',
 ] as const;
 
 export const EVENT_NAMES = [

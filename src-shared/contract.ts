@@ -7,6 +7,7 @@ import { ledgerDomain, ledgerFilter, ledgerPage, ledgerQuery, ledgerSelection, l
 import * as v from './views.ts';
 import { CHANNEL_NAMES, EVENT_NAMES, type ChannelName, type EventName } from './channels.ts';
 import { updateView } from './updates.ts';
+import { ledgerCheckSchema } from './ledger-check.ts';
 
 /**
  * The single description of the bridge between the renderer and the main
@@ -116,6 +117,9 @@ export const channels = {
   /** Restarts into the downloaded update now, or as soon as the running apply ends. */
   'updates:restart': channel(none, updateView),
   // End of issue #11.
+  // ---- Issue #10 (engine): ledger truth ----
+  /** Re-reads trades and balance through the scheduler and lists the ledger rows whose state is in doubt. */
+  'ledger:check': channel(none, ledgerCheckSchema),
 } as const;
 
 export const events = {
@@ -191,3 +195,4 @@ export type CsvPreview = z.output<typeof d.csvPreview>;
 export type { BulkOp, ChangeInput } from './drafts.ts';
 export type { LedgerDomain, LedgerFilter, LedgerPage, LedgerRowView, ListingRowView, BuyOrderRowView, LedgerSelection, LedgerSort, LedgerColumn } from './ledger.ts';
 export type { UpdateView } from './updates.ts';
+export type { LedgerCheck as LedgerCheckView } from './ledger-check.ts';

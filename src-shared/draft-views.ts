@@ -146,6 +146,12 @@ export const unknownOutcome = z.object({
   items: z.array(z.object({ target: z.string(), change: z.record(z.string(), z.unknown()) })).max(20),
   /** The resolutions that make sense for this endpoint, worded by main; `safe` ones never duplicate or lose a change. */
   choices: z.array(z.object({ id: resolutionChoice, label: z.string(), safe: z.boolean(), explanation: z.string() })),
+  /**
+   * What the service said since about these items (a later create refused
+   * as "already listed" means this one most likely went through), newest
+   * last; shown beside the choices.
+   */
+  evidence: z.array(z.object({ target: z.string(), at: z.number(), message: z.string() })).max(20),
 });
 export const unknownOutcomesView = z.object({ stamp, outcomes: z.array(unknownOutcome) });
 

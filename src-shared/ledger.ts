@@ -111,8 +111,12 @@ export const listingRowView = z.object({
   listing_id: z.string().nullable(),
   sku: z.string(),
   account: z.string(),
-  /** active, id_unknown, or another ledger state. */
+  /** active, id_unknown, sold_in_trade, sold, not_on_service, or another ledger state. */
   state: z.string(),
+  /** Why a listing is sold or not on the service, in words (the trade, the service's refusal). */
+  stateReason: z.string().nullable(),
+  /** The trade that sold it. */
+  tradeId: z.string().nullable(),
   price: z.number().int(),
   promoted: flag01,
   user_note: z.string(),

@@ -44,6 +44,9 @@ export const heartbeatState = z.object({
   nextBeatAt: z.number().nullable(),
   accounts: z.array(z.string()),
   lastError: errorView.nullable(),
+  // Issue #10: the service's clock minus the desk's (ms), from its Date headers; null before one was
+  // seen. Show a warning when it is more than a minute either way.
+  clockOffsetMs: z.number().nullable().optional(),
 });
 
 export const schedulerState = z.object({
@@ -83,11 +86,25 @@ export const accountView = z.object({
   /** Whether the heartbeat covers this account (always true for main). */
   automated: z.boolean(),
 });
+/**
+ * Issue #10: how a read the desk cannot do without (the accounts, the
+ * balance) is going: "reading accounts, retrying in 40 s" and why.
+ */
+export const readState = z.object({
+  phase: z.enum(['idle', 'reading', 'retrying', 'done', 'failed']),
+  nextAttemptAt: z.number().nullable(),
+  lastError: errorView.nullable(),
+  failures: z.number().int().nonnegative(),
+  readAt: z.number().nullable(),
+});
+
 export const accountsView = z.object({
   stamp,
   main: accountView.nullable(),
   linked: z.array(accountView),
   readAt: z.number().nullable(),
+  // Issue #10: the state of reading the accounts list (retried with backoff until it succeeds).
+  read: readState.optional(),
 });
 
 export const activityEntry = z.object({

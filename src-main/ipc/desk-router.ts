@@ -4,6 +4,7 @@ import { applyHandlers } from './handlers/apply.ts';
 import { draftHandlers } from './handlers/drafts.ts';
 import { engineHandlers } from './handlers/engine.ts';
 import { ledgerHandlers } from './handlers/ledger.ts';
+import { ledgerCheckHandlers } from './handlers/ledger-check.ts';
 import { shellHandlers } from './handlers/shell.ts';
 import type { Platform } from './handlers/platform.ts';
 import { createRouter, type EmitEvent, type Handlers, type Router } from './router.ts';
@@ -31,6 +32,7 @@ export function createDeskRouter(desk: Desk, platform: Platform, options: { chec
     ...ledgerHandlers(desk, stamps),
     ...draftHandlers(desk, stamps),
     ...applyHandlers(desk, views),
+    ...ledgerCheckHandlers(desk),
     ...shellHandlers(platform),
   };
 

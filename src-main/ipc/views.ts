@@ -57,6 +57,7 @@ export const heartbeatView = (stamp: number, s: HeartbeatState): HeartbeatView =
   nextBeatAt: s.nextBeatAt,
   accounts: [...s.accounts],
   lastError: s.lastError,
+  clockOffsetMs: s.clockOffsetMs,
 });
 
 export function schedulerView(stamp: number, scheduler: Pick<Scheduler, 'state' | 'usage'>): SchedulerView {
@@ -78,6 +79,7 @@ export const accountsView = (stamp: number, s: AccountsSnapshot): AccountsView =
   main: s.main ? accountView(s.main) : null,
   linked: s.linked.map(accountView),
   readAt: s.readAt,
+  read: { ...s.read },
 });
 
 export function applyJobView(p: ApplyProgress | null): ApplyJobView | null {
@@ -110,4 +112,5 @@ export const unknownOutcomeView = (u: UnknownOutcome): UnknownOutcomeView => ({
   itemCount: u.items.length,
   items: u.items.slice(0, OUTCOME_ITEMS_SHOWN).map((i) => ({ target: i.target, change: { ...i.change } })),
   choices: u.choices.map((c) => ({ ...c })),
+  evidence: u.evidence.slice(-OUTCOME_ITEMS_SHOWN).map((e) => ({ target: e.target, at: e.at, message: e.message })),
 });

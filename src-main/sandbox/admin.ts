@@ -1,9 +1,11 @@
 import type { PendingTrade } from '../../src-shared/trades.ts';
 import type { Clock } from '../core/clock.ts';
+import type { Faults } from './faults.ts';
 import type { SandboxCounters } from './request-log.ts';
 import type { Balance, KeyStatus, UserAgentState } from './state/accounts.ts';
 import type { SandboxBuyOrder } from './state/buy-orders.ts';
 import type { ListingState, SandboxListing } from './state/listings.ts';
+import type { Sale } from './state/sales.ts';
 import type { TradeSeed } from './state/trades.ts';
 import type { World } from './state/world.ts';
 
@@ -31,6 +33,12 @@ export interface SandboxAdmin {
   seedListings(count: number, account?: string, state?: ListingState): ReadonlyArray<Readonly<SandboxListing>>;
   /** Moves a listing to another state (e.g. 'sold', 'cancelled', 'inactive') to test delete-all. */
   setListingState(listingId: string, state: ListingState): Readonly<SandboxListing>;
+  /** Deletes a listing the way the trader does on the website: the desk is not told. */
+  removeListing(listingId: string): void;
+  /** The asset leaves the account (traded away on the platform): it can no longer be listed. */
+  takeAsset(assetId: string): void;
+  /** Every sale the `listingSales` knob made so far, oldest first. */
+  sales(): readonly Sale[];
   /** A seller fills `units` of the order for `sku` now (paid from the balance); returns units filled. */
   fillBuyOrder(sku: string, units: number, account?: string): number;
   /** Pending trades of both kinds as the service would return them now. */
@@ -54,10 +62,10 @@ export interface SandboxAdmin {
   now(): number;
 }
 
-export function createAdmin(world: World, clock: Clock, counters: SandboxCounters): SandboxAdmin {
+export function createAdmin(world: World, clock: Clock, counters: SandboxCounters, faults: Faults): SandboxAdmin {
   const now = () => {
     const t = clock.now();
-    world.advance(t, counters);
+    world.advance(t, counters, faults.listingSales());
     return t;
   };
   const { accounts, listings, buyOrders, inventory, trades } = world;
@@ -94,6 +102,19 @@ export function createAdmin(world: World, clock: Clock, counters: SandboxCounter
     setListingState(listingId, state) {
       now();
       return { ...listings.setState(listingId, state) };
+    },
+    removeListing(listingId) {
+      now();
+      listings.removeById(listingId);
+    },
+    takeAsset(assetId) {
+      now();
+      if (!inventory.get(assetId)) throw new RangeError(`no asset ${assetId}`);
+      inventory.markGone(assetId);
+    },
+    sales() {
+      now();
+      return world.sales.made.map((s) => ({ ...s }));
     },
     fillBuyOrder(sku, units, account) {
       now();

@@ -152,6 +152,14 @@ function draw(random: Random, plain: boolean): DrawnItem {
   };
 }
 
+/** What a trade shows about the item of a SKU the sandbox listed (the SKU's own name when the schema has none). */
+export function describeSku(sku: string): { name: string; quality: string; classId: string } {
+  const item = names.describe(sku);
+  const defindex = Number(sku.split(';')[0]);
+  const kind = ITEM_KINDS.find((k) => k.defindex === defindex);
+  return { name: item.name, quality: item.known ? item.quality.name : '', classId: kind?.classId ?? '' };
+}
+
 interface Variant {
   quality: number;
   effect: number | null;

@@ -3,9 +3,11 @@ import type { Random } from './prng.ts';
 
 /**
  * Knobs that make the sandbox misbehave the ways a real service and network do,
- * so the client's and scheduler's handling of each can be tested. Every knob can
- * be limited to some endpoints, to the next `count` matching requests, and/or to
- * a `probability` per request (rolled on the sandbox's seeded RNG).
+ * so the client's and scheduler's handling of each can be tested. Every
+ * per-request knob can be limited to some endpoints, to the next `count`
+ * matching requests, and/or to a `probability` per request (rolled on the
+ * sandbox's seeded RNG); the others (clock offset, header and refusal styles,
+ * sales) hold until turned off.
  */
 
 export interface FaultScope {
@@ -30,6 +32,16 @@ export interface ServerErrorFault extends FaultScope {
 export interface MalformedFault extends FaultScope {
   /** `invalid_json` (default): a 200 whose body is not JSON; `missing_field`: valid JSON lacking a required field. */
   readonly kind?: 'invalid_json' | 'missing_field';
+}
+
+/** How a refusal names the item it refuses; the interface does not say, so the client must cope with each. */
+export type RefusalStyle = 'path' | 'bracket' | 'message';
+
+export interface ListingSalesFault {
+  /** Mean sandbox ms between two sales (a Poisson process over the account's active listings). */
+  readonly meanGapMs: number;
+  /** How long each sale's market trade stays pending before it completes; default 5 minutes. */
+  readonly tradeMs?: number;
 }
 
 export interface Storm429Fault extends FaultScope {
@@ -61,6 +73,28 @@ export interface FaultConfig {
    * and URL-encoded. What the client keeps of them must not hold it.
    */
   echoKey: boolean | FaultScope;
+  /** Handle the request (state changes), then answer a 5xx anyway: the "502 after commit" case. */
+  serverErrorAfterProcess: boolean | number | ServerErrorFault;
+  /** Accept the request and never answer (nothing processed): the connection stays open until the client gives up. */
+  silent: boolean | FaultScope;
+  /**
+   * The service's clock runs this many ms ahead of the sandbox clock (behind
+   * when negative): the `Date` header, `refresh_at` and `X-RateLimit-Reset`
+   * show it; the service's own rules (automation, rate windows) are unchanged.
+   */
+  clockOffsetMs: number;
+  /** `X-RateLimit-*` always describe the global limit, whichever limit refused (as some services send them). */
+  globalRateHeaders: boolean;
+  /**
+   * How a refusal names the bad item: `path` "items.3.asset_id: …" (the
+   * default), `bracket` "items[3].asset_id: …", `message` only the item's
+   * identifier in the words ("asset 123 has left the inventory").
+   */
+  refusalStyle: RefusalStyle;
+  /** A create naming an asset (or SKU) that already stands is refused ("… is already listed") instead of skipped. */
+  refuseDuplicateCreates: boolean;
+  /** Buyers take active listings over time; each sale's market trade names the seller, SKU and price. */
+  listingSales: ListingSalesFault;
 }
 
 export type FaultName = keyof FaultConfig;
@@ -74,14 +108,19 @@ interface Armed {
   scope: FaultScope;
   remaining: number;
   params: Record<string, unknown>;
+  /** Sandbox ms when the knob was set. */
+  setAt: number;
 }
 
 export class Faults implements SandboxFaults {
   private readonly armed = new Map<FaultName, Armed>();
   private readonly random: Random;
+  private readonly now: () => number;
 
-  constructor(random: Random) {
+  /** @param now the sandbox clock: knobs that act over time (sales) start when they are set. */
+  constructor(random: Random, now: () => number = () => 0) {
     this.random = random;
+    this.now = now;
   }
 
   set(faults: { readonly [K in FaultName]?: FaultConfig[K] | false | undefined }): void {
@@ -91,7 +130,7 @@ export class Faults implements SandboxFaults {
         this.armed.delete(name);
         continue;
       }
-      this.armed.set(name, normalize(name, value));
+      this.armed.set(name, normalize(name, value, this.now()));
     }
   }
 
@@ -128,6 +167,44 @@ export class Faults implements SandboxFaults {
     return hit ? Math.max(1, Math.ceil(Number(hit.retryAfterSec))) : null;
   }
 
+  serverErrorAfterProcess(endpoint: EndpointName, now: number): number | null {
+    const hit = this.roll('serverErrorAfterProcess', endpoint, now);
+    return hit ? Number(hit.status ?? 502) : null;
+  }
+
+  silent(endpoint: EndpointName, now: number): boolean {
+    return this.roll('silent', endpoint, now) !== null;
+  }
+
+  /** Service clock minus sandbox clock, ms (0 unless the knob is set). */
+  clockOffsetMs(): number {
+    return Number(this.armed.get('clockOffsetMs')?.params.ms ?? 0);
+  }
+
+  globalRateHeaders(): boolean {
+    return this.armed.has('globalRateHeaders');
+  }
+
+  refusalStyle(): RefusalStyle {
+    return (this.armed.get('refusalStyle')?.params.style as RefusalStyle | undefined) ?? 'path';
+  }
+
+  refuseDuplicateCreates(): boolean {
+    return this.armed.has('refuseDuplicateCreates');
+  }
+
+  /** The sales knob, with when it was set (sandbox ms): sales start from then. */
+  listingSales(): (ListingSalesFault & { readonly since: number }) | null {
+    const armed = this.armed.get('listingSales');
+    if (!armed) return null;
+    const { params } = armed;
+    return {
+      meanGapMs: Number(params.meanGapMs),
+      since: armed.setAt,
+      ...(params.tradeMs === undefined ? {} : { tradeMs: Number(params.tradeMs) }),
+    };
+  }
+
   /** Whether the fault fires for this request; spends one of its `count` when it does. */
   private roll(name: FaultName, endpoint: EndpointName, now: number): Record<string, unknown> | null {
     const armed = this.armed.get(name);
@@ -146,15 +223,16 @@ export class Faults implements SandboxFaults {
   }
 }
 
-function normalize(name: FaultName, value: FaultConfig[FaultName]): Armed {
+function normalize(name: FaultName, value: FaultConfig[FaultName], setAt: number): Armed {
   let params: Record<string, unknown>;
   if (value === true) params = {};
-  else if (typeof value === 'number') params = name === 'delayMs' ? { ms: value } : { status: value };
+  else if (typeof value === 'number') params = name === 'delayMs' || name === 'clockOffsetMs' ? { ms: value } : { status: value };
+  else if (typeof value === 'string') params = { style: value };
   else params = { ...value };
   const scope: FaultScope = {
     ...(params.endpoints === undefined ? {} : { endpoints: params.endpoints as readonly EndpointName[] }),
     ...(params.probability === undefined ? {} : { probability: Number(params.probability) }),
   };
   const count = params.count === undefined ? Infinity : Number(params.count);
-  return { scope, remaining: count, params };
+  return { scope, remaining: count, params, setAt };
 }

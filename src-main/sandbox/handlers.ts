@@ -14,6 +14,8 @@ export interface HandlerContext {
   /** Sandbox ms. */
   readonly now: number;
   readonly counters: SandboxCounters;
+  /** Knobs that change how the service answers (see faults.ts). */
+  readonly rules: { readonly refuseDuplicateCreates: boolean; readonly clockOffsetMs: number };
 }
 
 type Input<K extends EndpointName> = z.output<Endpoints[K]['request']>;
@@ -21,9 +23,9 @@ type Output<K extends EndpointName> = z.input<Endpoints[K]['response']>;
 type Handlers = { readonly [K in EndpointName]: (ctx: HandlerContext, input: Input<K>) => Output<K> };
 
 export const HANDLERS: Handlers = {
-  create_listing({ world, now, counters }, input) {
+  create_listing({ world, now, counters, rules }, input) {
     const account = world.accounts.resolveProxy(input.multiaccount_proxy);
-    const outcome = world.listings.create(account, input.items, now);
+    const outcome = world.listings.create(account, input.items, now, rules.refuseDuplicateCreates);
     counters.listingsCreated += outcome.created.length;
     counters.duplicateCreates += outcome.duplicates;
     return { success: true, created_listings: outcome.created };
@@ -44,9 +46,9 @@ export const HANDLERS: Handlers = {
     return { success: true };
   },
 
-  create_buy_order({ world, now, counters }, input) {
+  create_buy_order({ world, now, counters, rules }, input) {
     const account = world.accounts.resolveProxy(input.multiaccount_proxy);
-    const outcome = world.buyOrders.create(account, input.items, world.accounts.balance, now);
+    const outcome = world.buyOrders.create(account, input.items, world.accounts.balance, now, rules.refuseDuplicateCreates);
     counters.buyOrdersCreated += outcome.created;
     counters.buyOrderQuantityCut += outcome.cut;
     counters.buyOrdersSkippedNoFunds += outcome.skippedNoFunds;
@@ -97,8 +99,10 @@ export const HANDLERS: Handlers = {
     return { balance, pending_balance };
   },
 
-  set_user_agent({ world, now }, input) {
-    return { refresh_at: world.accounts.setUserAgent(now, input.multiaccounts ?? []) };
+  set_user_agent({ world, now, rules }, input) {
+    // The mark lasts 600 s of real time; only the service's own clock, which writes refresh_at, may be off.
+    const refreshAt = world.accounts.setUserAgent(now, input.multiaccounts ?? []);
+    return { refresh_at: refreshAt + Math.round(rules.clockOffsetMs / 1000) };
   },
 };
 

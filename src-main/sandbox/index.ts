@@ -23,13 +23,15 @@ import { World } from './state/world.ts';
 
 export type { InventoryAsset, SandboxAdmin } from './admin.ts';
 export type {
-  DelayFault, FaultConfig, FaultName, FaultScope, MalformedFault, SandboxFaults, ServerErrorFault, Storm429Fault,
+  DelayFault, FaultConfig, FaultName, FaultScope, ListingSalesFault, MalformedFault, RefusalStyle, SandboxFaults,
+  ServerErrorFault, Storm429Fault,
 } from './faults.ts';
 export type { RateWindowMode } from './rate-limiter.ts';
 export type { AppliedFault, RecordedRequest, SandboxCounters, SandboxLog } from './request-log.ts';
 export type { Balance, KeyKind, KeyStatus, LinkedAccountProfile, UserAgentState } from './state/accounts.ts';
 export type { SandboxBuyOrder } from './state/buy-orders.ts';
 export type { ListingState, SandboxListing } from './state/listings.ts';
+export type { Sale } from './state/sales.ts';
 export type { TradeSeed } from './state/trades.ts';
 export { RAW_STATUS, TRADE_STATUS } from './state/trade-factory.ts';
 
@@ -78,7 +80,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     start: clock.now(),
   });
   const log = new RequestLog();
-  const faults = new Faults(streamFor(seed, FAULT_STREAM));
+  const faults = new Faults(streamFor(seed, FAULT_STREAM), () => clock.now());
   const limiter = new RateLimiter(options.rateWindow ?? 'sliding');
   const closing = new AbortController();
   const server = createServer(createRequestListener({ world, clock, limiter, faults, log, closing: closing.signal }));
@@ -101,7 +103,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     accounts: { main: world.accounts.main, linked: [...world.accounts.linked] },
     faults,
     log,
-    admin: createAdmin(world, clock, log.counters),
+    admin: createAdmin(world, clock, log.counters, faults),
     close() {
       closed ??= new Promise<void>((resolve) => {
         closing.abort(new Error('sandbox closed'));

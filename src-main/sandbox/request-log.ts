@@ -8,7 +8,7 @@ import type { KeyKind } from './state/accounts.ts';
  */
 
 /** Which fault knob shaped the response, if any. */
-export type AppliedFault = 'delay' | 'drop' | 'serverError' | 'malformed' | 'storm429' | 'echoKey';
+export type AppliedFault = 'delay' | 'drop' | 'serverError' | 'serverErrorAfterProcess' | 'malformed' | 'storm429' | 'silent' | 'echoKey';
 
 export interface RecordedRequest {
   /** Sandbox clock ms when the request arrived. */
@@ -17,7 +17,7 @@ export interface RecordedRequest {
   readonly method: string;
   /** Path without the query string. */
   readonly path: string;
-  /** Status sent, or would have been sent for a dropped connection. */
+  /** Status sent, or would have been sent for a dropped connection; 0 when the sandbox stayed silent. */
   readonly status: number;
   /** Elements of `items` in the body (0 when none or unreadable). */
   readonly itemCount: number;
@@ -46,6 +46,8 @@ export interface SandboxCounters {
   buyOrdersDeleted: number;
   /** Units filled by simulated sellers. */
   buyOrderUnitsFilled: number;
+  /** Listings bought by simulated buyers (the `listingSales` knob). */
+  listingsSold: number;
   /** Every 429 sent (rate limits and storms). */
   count429: number;
   /** 429s caused by the storm fault alone. */
@@ -58,6 +60,10 @@ export interface SandboxCounters {
   dropped: number;
   malformed: number;
   delayed: number;
+  /** Requests answered with a 5xx after they were processed. */
+  failedAfterProcess: number;
+  /** Requests never answered. */
+  silent: number;
 }
 
 export interface SandboxLog {
@@ -81,6 +87,7 @@ function zeroCounters(): SandboxCounters {
     buyOrdersEdited: 0,
     buyOrdersDeleted: 0,
     buyOrderUnitsFilled: 0,
+    listingsSold: 0,
     count429: 0,
     countStorm429: 0,
     count400: 0,
@@ -91,6 +98,8 @@ function zeroCounters(): SandboxCounters {
     dropped: 0,
     malformed: 0,
     delayed: 0,
+    failedAfterProcess: 0,
+    silent: 0,
   };
 }
 
@@ -112,6 +121,8 @@ export class RequestLog implements SandboxLog {
     if (entry.dropped) c.dropped++;
     if (entry.faults.includes('malformed')) c.malformed++;
     if (entry.faults.includes('delay')) c.delayed++;
+    if (entry.faults.includes('serverErrorAfterProcess')) c.failedAfterProcess++;
+    if (entry.faults.includes('silent')) c.silent++;
   }
 
   reset(): void {

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EndpointName } from '../core/api/endpoints.ts';
 import type { Clock } from '../core/clock.ts';
-import type { Faults } from './faults.ts';
+import type { Faults, RefusalStyle } from './faults.ts';
 import { handle } from './handlers.ts';
 import type { RateLimiter, RateStatus } from './rate-limiter.ts';
 import { Refusal } from './refusal.ts';
@@ -43,7 +43,7 @@ export function createRequestListener(deps: ServerDeps): RequestListener {
     serve(deps, req, res).catch((error: unknown) => {
       // A bug in the sandbox itself: answer so the client does not hang.
       if (!res.headersSent && !res.destroyed) {
-        send(res, { status: 500, body: { success: false, error: `sandbox: ${String(error)}` } }, null);
+        send(res, { status: 500, body: { success: false, error: `sandbox: ${String(error)}` } }, null, sendOptions(deps));
       }
     });
   };
@@ -89,6 +89,13 @@ async function serve(deps: ServerDeps, req: IncomingMessage, res: ServerResponse
         await clock.sleep(delay, deps.closing);
       }
       const now = clock.now();
+      if (faults.silent(name, now)) {
+        // Accepted and never answered: the client must give up on its own.
+        log.record({ at, endpoint, method, path: url.pathname, status: 0, itemCount, keyKind, faults: [...applied, 'silent'], dropped: false });
+        await untilGone(req, deps.closing);
+        req.socket.destroy();
+        return;
+      }
       const storm = faults.storm(name, now);
       const serverError = storm === null ? faults.serverError(name, now) : null;
       if (storm !== null) {
@@ -109,15 +116,17 @@ async function serve(deps: ServerDeps, req: IncomingMessage, res: ServerResponse
         } else {
           reply = process(deps, name, body, url.searchParams, now);
           if (reply.status === 200) {
-            if (faults.drop(name, now)) {
+            const afterProcess = afterProcessFault(faults, name, now);
+            if (afterProcess === 'drop') {
               applied.push('drop');
               dropped = true;
-            } else {
-              const kind = faults.malformed(name, now);
-              if (kind !== null) {
-                applied.push('malformed');
-                reply = malform(reply, kind);
-              }
+            } else if (typeof afterProcess === 'number') {
+              // Processed, then reported as failed: the "502 after commit" a proxy in front of the service can give.
+              applied.push('serverErrorAfterProcess');
+              reply = { status: afterProcess, body: { success: false, error: 'bad gateway' } };
+            } else if (afterProcess !== null) {
+              applied.push('malformed');
+              reply = malform(reply, afterProcess);
             }
           }
         }
@@ -129,7 +138,7 @@ async function serve(deps: ServerDeps, req: IncomingMessage, res: ServerResponse
       return;
     }
     if (!(error instanceof Refusal)) throw error;
-    reply = refusal(error.status, error.field, error.reason);
+    reply = refusalReply(error, faults.refusalStyle());
   }
 
   const sentKey = Array.isArray(header) ? header[0] : header;
@@ -138,23 +147,47 @@ async function serve(deps: ServerDeps, req: IncomingMessage, res: ServerResponse
     reply = echoingKey(reply, sentKey);
   }
   rate ??= limiter.peek(limiterKey, endpoint, clock.now());
+  // Some services describe only the global limit, whichever one refused.
+  if (faults.globalRateHeaders()) rate = { ...limiter.peek(limiterKey, null, clock.now()), scope: 'global' };
   log.record({ at, endpoint, method, path: url.pathname, status: reply.status, itemCount, keyKind, faults: applied, dropped });
   if (dropped) {
     // The state changed; the client gets no answer: the unknown-outcome case.
     req.socket.destroy();
     return;
   }
-  send(res, reply, rate);
+  send(res, reply, rate, sendOptions(deps));
+}
+
+function sendOptions(deps: ServerDeps): SendOptions {
+  const offsetMs = deps.faults.clockOffsetMs();
+  return { serviceNow: deps.clock.now() + offsetMs, offsetMs, withScope: !deps.faults.globalRateHeaders() };
+}
+
+/** What happens to a processed request's answer: dropped, a 5xx, a broken body, or nothing. One knob at most. */
+function afterProcessFault(faults: Faults, endpoint: EndpointName, now: number): 'drop' | number | 'invalid_json' | 'missing_field' | null {
+  if (faults.drop(endpoint, now)) return 'drop';
+  return faults.serverErrorAfterProcess(endpoint, now) ?? faults.malformed(endpoint, now);
+}
+
+/** Resolves when the client closes the connection or the sandbox closes. */
+function untilGone(req: IncomingMessage, closing: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (closing.aborted || req.socket.destroyed) return resolve();
+    req.socket.once('close', () => resolve());
+    closing.addEventListener('abort', () => resolve(), { once: true });
+  });
 }
 
 function process(deps: ServerDeps, endpoint: EndpointName, body: string, query: URLSearchParams, now: number): Reply {
-  deps.world.advance(now, deps.log.counters);
+  const { faults } = deps;
+  deps.world.advance(now, deps.log.counters, faults.listingSales());
   try {
     const input = validate(endpoint, rawInput(endpoint, body, query));
-    const result = handle(endpoint, { world: deps.world, now, counters: deps.log.counters }, input);
+    const rules = { refuseDuplicateCreates: faults.refuseDuplicateCreates(), clockOffsetMs: faults.clockOffsetMs() };
+    const result = handle(endpoint, { world: deps.world, now, counters: deps.log.counters, rules }, input);
     return { status: 200, body: result };
   } catch (error) {
-    if (error instanceof Refusal) return refusal(error.status, error.field, error.reason);
+    if (error instanceof Refusal) return refusalReply(error, faults.refusalStyle());
     throw error;
   }
 }
@@ -176,6 +209,14 @@ function echoingKey(reply: Reply, key: string): Reply {
   const body = typeof reply.body === 'object' && reply.body !== null ? reply.body : {};
   const upstream = JSON.stringify({ error: 'upstream refused', key });
   return { ...reply, body: { ...body, key, upstream, help: `https://sandbox.invalid/keys?k=${encodeURIComponent(key)}` } };
+}
+
+/** A Refusal in the wording the `refusalStyle` knob asks for (only a refusal of an item changes). */
+function refusalReply(error: Refusal, style: RefusalStyle): Reply {
+  const item = /^items\.(\d+)(\..*)?$/.exec(error.field);
+  if (item === null || style === 'path') return refusal(error.status, error.field, error.reason);
+  if (style === 'bracket') return refusal(error.status, `items[${item[1]}]${item[2] ?? ''}`, error.reason);
+  return { status: error.status, body: { success: false, error: error.reason } };
 }
 
 function tooMany(retryAfterSec: number, error: string): Reply {
@@ -203,18 +244,29 @@ function withoutAField(body: unknown): unknown {
   return {};
 }
 
-function send(res: ServerResponse, reply: Reply, rate: RateStatus | null): void {
+interface SendOptions {
+  /** Now on the service's clock (the sandbox's plus the offset knob), for `Date`. */
+  readonly serviceNow: number;
+  /** The offset knob, for `X-RateLimit-Reset` (computed on the sandbox clock). */
+  readonly offsetMs: number;
+  /** Whether to say which limit the numbers describe (`X-RateLimit-Scope`, a sandbox extra). */
+  readonly withScope: boolean;
+}
+
+function send(res: ServerResponse, reply: Reply, rate: RateStatus | null, options: SendOptions): void {
   const text = reply.raw ?? JSON.stringify(reply.body);
   const headers: Record<string, string> = {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': String(Buffer.byteLength(text)),
+    // Node would stamp the wall clock; the service's clock is the sandbox's (scaled, maybe offset).
+    Date: new Date(options.serviceNow).toUTCString(),
     ...reply.headers,
   };
   if (rate) {
     headers['X-RateLimit-Limit'] = String(rate.limit);
     headers['X-RateLimit-Remaining'] = String(rate.remaining);
-    headers['X-RateLimit-Reset'] = String(rate.resetSec);
-    headers['X-RateLimit-Scope'] = rate.scope;
+    headers['X-RateLimit-Reset'] = String(rate.resetSec + Math.round(options.offsetMs / 1000));
+    if (options.withScope) headers['X-RateLimit-Scope'] = rate.scope;
   }
   res.writeHead(reply.status, headers);
   res.end(text);

@@ -10,7 +10,7 @@ beforeEach(() => resetFakeElectron());
 async function openWindow(quit: { readonly quitting: boolean }, startHidden: boolean): Promise<BrowserWindow> {
   const win = await createMainWindow({
     preloadPath: '/p.cjs', rendererUrl: 'app://desk/index.html', links: { serviceOrigins: [] }, startHidden,
-    isQuitting: () => quit.quitting, windowState: { load: async () => null, save: async () => undefined },
+    isQuitting: () => quit.quitting, windowState: { load: async () => null, save: async () => undefined, settled: async () => undefined },
   });
   return win as unknown as BrowserWindow;
 }

@@ -12,6 +12,7 @@ function memoryStore(initial: SavedWindowState | null = null): WindowStateStore 
     saved,
     load: async () => initial,
     save: async (s) => { saved.push(s); },
+    settled: async () => undefined,
   };
 }
 

@@ -75,7 +75,7 @@ describe('bridge fuzz', () => {
   it.each(CHANNEL_NAMES.map((name) => [name]))('%s: hostile input is refused small and fast, never as internal', async (name: ChannelName) => {
     const findings: Finding[] = [];
     // A case the contract accepts (the router reads a missing input as {}) is not hostile: it does real work, and a balance read waits for its rate slot.
-    const hostile = hostileInputs(channels[name].input, known).filter((c) => !channels[name].input.safeParse(c.value ?? {}).success);
+    const hostile = [...hostileInputs(channels[name].input, known)].filter((c) => !channels[name].input.safeParse(c.value ?? {}).success);
     for (const c of hostile) await probe(name, c, findings);
     expect(findings, report(findings)).toEqual([]);
   });

@@ -30,7 +30,7 @@ export function listing(i: number, over: Partial<ListingRowView> = {}): ListingR
     domain: 'listings', key: String(1000 + i), ...noDraft,
     item: { name: `Item ${i}`, known: true, quality: 'Unique', color: '#FFD700', effect: null, killstreak: null, wear: null, australium: false, festivized: false, craftable: true },
     listing_id: `L${i}`, asset_id: String(1000 + i), sku, price: 100 + i, promoted: 0,
-    user_note: '', account: MAIN, state: 'active', pending: null, ...over,
+    user_note: '', account: MAIN, state: 'active', stateReason: null, tradeId: null, pending: null, ...over,
   };
 }
 

@@ -1,27 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { balanceResponse } from '../../src-main/core/api/schemas.ts';
 import { scaledClock } from '../../src-main/core/clock.ts';
-import type { Sandbox, SandboxOptions } from '../../src-main/sandbox/index.ts';
 import { startSandbox } from '../../src-main/sandbox/index.ts';
-import type { ManualClock } from './helpers.ts';
-import { call, listingItem, manualClock, MINUTE } from './helpers.ts';
+import { call, listingItem, MINUTE, sandboxFixture } from './helpers.ts';
 
-const open: Sandbox[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((s) => s.close()));
-});
-
-async function start(options: SandboxOptions = {}): Promise<{ sandbox: Sandbox; clock: ManualClock }> {
-  const clock = manualClock();
-  const sandbox = await startSandbox({ clock, inventorySize: 100, tradeSchedule: false, ...options });
-  open.push(sandbox);
-  return { sandbox, clock };
-}
+const start = sandboxFixture();
 
 describe('sandbox fault knobs', () => {
   it('delays the chosen endpoints by sandbox time', async () => {
-    const sandbox = await startSandbox({ clock: scaledClock(50), inventorySize: 100, tradeSchedule: false });
-    open.push(sandbox);
+    const { sandbox } = await start({ clock: scaledClock(50) });
     sandbox.faults.set({ delayMs: { ms: 10_000, endpoints: ['get_balance'] } }); // 200 ms of real time
     const started = performance.now();
     expect((await call(sandbox, 'get_balance')).status).toBe(200);

@@ -1,7 +1,9 @@
+import { afterEach } from 'vitest';
 import type { EndpointName, RequestOf } from '../../src-main/core/api/endpoints.ts';
 import { ENDPOINTS } from '../../src-main/core/api/endpoints.ts';
 import type { Clock } from '../../src-main/core/clock.ts';
-import type { Sandbox } from '../../src-main/sandbox/index.ts';
+import type { Sandbox, SandboxOptions } from '../../src-main/sandbox/index.ts';
+import { startSandbox } from '../../src-main/sandbox/index.ts';
 
 /** A clock the test moves by hand; `sleep` moves it and resolves on the next tick. */
 export interface ManualClock extends Clock {
@@ -69,3 +71,22 @@ export function listingItem(assetId: string, price = 100) {
 }
 
 export const MINUTE = 60_000;
+
+/**
+ * For test files: `const start = sandboxFixture({ inventorySize: 100 })`; each
+ * test calls `await start(options?)` for a sandbox on a manual clock (no trade
+ * schedule unless asked; a `clock` in the options replaces it), closed after
+ * the test.
+ */
+export function sandboxFixture(defaults: SandboxOptions = {}): (options?: SandboxOptions) => Promise<{ sandbox: Sandbox; clock: ManualClock }> {
+  const open: Sandbox[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((s) => s.close()));
+  });
+  return async (options = {}) => {
+    const clock = manualClock();
+    const sandbox = await startSandbox({ clock, inventorySize: 100, tradeSchedule: false, ...defaults, ...options });
+    open.push(sandbox);
+    return { sandbox, clock };
+  };
+}

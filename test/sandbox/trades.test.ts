@@ -1,22 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadPendingBuyOrdersResponse, loadPendingResponse } from '../../src-main/core/api/schemas.ts';
 import type { PendingTrade } from '../../src-shared/trades.ts';
 import type { Sandbox } from '../../src-main/sandbox/index.ts';
-import { RAW_STATUS, startSandbox, TRADE_STATUS } from '../../src-main/sandbox/index.ts';
+import { RAW_STATUS, TRADE_STATUS } from '../../src-main/sandbox/index.ts';
 import type { ManualClock } from './helpers.ts';
-import { call, manualClock, MINUTE } from './helpers.ts';
+import { call, MINUTE, sandboxFixture } from './helpers.ts';
 
-const open: Sandbox[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((s) => s.close()));
-});
-
-async function start(seed = 1, tradeSchedule = true): Promise<{ sandbox: Sandbox; clock: ManualClock }> {
-  const clock = manualClock();
-  const sandbox = await startSandbox({ clock, seed, tradeSchedule, inventorySize: 100 });
-  open.push(sandbox);
-  return { sandbox, clock };
-}
+const fixture = sandboxFixture();
+const start = (seed = 1, tradeSchedule = true) => fixture({ seed, tradeSchedule });
 
 /** The pending lists at every 5 minutes over `hours`, through the admin API. */
 function timeline(sandbox: Sandbox, clock: ManualClock, hours: number): PendingTrade[][] {

@@ -6,6 +6,7 @@ import { ENDPOINTS } from './endpoints.ts';
 import type { EndpointName, RequestOf, ResponseOf } from './endpoints.ts';
 import { ApiError } from './errors.ts';
 import { safeCause } from './redact.ts';
+import { parseDateHeader, type ServiceClock } from './service-clock.ts';
 import { interpretResponse, redactingErrors } from './response.ts';
 import type { RateLimitInfo } from './response.ts';
 import { failureLabel, mayHaveReachedServer, send } from './transport.ts';
@@ -38,6 +39,8 @@ export interface ClientOptions {
   clock?: Clock;
   /** Largest success body accepted, default 16 MiB (larger is 'bad_response'). */
   maxResponseBytes?: number;
+  /** Told the `Date` of every response, to learn how far the service's clock is from ours. */
+  serviceClock?: Pick<ServiceClock, 'observe'>;
 }
 
 export interface CallOptions {
@@ -109,15 +112,19 @@ export function createMarketplaceClient(options: ClientOptions): MarketplaceClie
     // socket does not run faster under a scaled or faked clock.
     const deadline = AbortSignal.timeout(timeoutMs);
     const signal = callerSignal === undefined ? deadline : AbortSignal.any([callerSignal, deadline]);
+    const sentAt = clock.now();
     const result = await send(pool, {
       ...buildRequest(endpoint, input, key, base.pathPrefix),
       signal,
       maxBodyBytes: (status) => (status >= 200 && status < 300 ? maxResponseBytes : MAX_ERROR_RESPONSE_BYTES),
     });
     if (result.ok) {
+      const receivedAt = clock.now();
+      const dateMs = parseDateHeader(result.response.headers['date']);
+      if (dateMs !== undefined) options.serviceClock?.observe(dateMs, sentAt, receivedAt);
       return interpretResponse(endpoint, result.response, {
         secret: key,
-        nowMs: clock.now(),
+        nowMs: receivedAt,
         maxResponseBytes,
         ...(options.onRateLimit === undefined ? {} : { onRateLimit: options.onRateLimit }),
       });

@@ -24,10 +24,18 @@ interface EndpointSpec<Req extends z.ZodType, Res extends z.ZodType, Itemized ex
   /** Requests per minute allowed for this endpoint, on top of the global limit. */
   readonly perMinute: number;
   /**
-   * A write changes state on the service and is not idempotent: when its
-   * response is lost the outcome is unknown and it must not be re-sent blindly.
+   * A write changes state on the service: when its response is lost the
+   * outcome is unknown (the client says `unknown_outcome`).
    */
   readonly write: boolean;
+  /**
+   * Sending it twice ends in the same state as once (edits set absolute
+   * values, deletes name what they delete), so a lost response or a 5xx is
+   * retried. A create is not: sent twice it may list an asset twice, so any
+   * answer that does not say what happened is an unknown outcome, never
+   * re-sent by a retry loop.
+   */
+  readonly idempotent: boolean;
   /** Whether the request carries an `items` array (≤ 100 per request). */
   readonly itemized: Itemized;
   readonly request: Req;
@@ -41,60 +49,60 @@ const spec = <Req extends z.ZodType, Res extends z.ZodType, Itemized extends boo
 
 export const ENDPOINTS = {
   create_listing: spec({
-    method: 'POST', path: '/api/dev/create_listing', perMinute: 5, write: true, itemized: true,
+    method: 'POST', path: '/api/dev/create_listing', perMinute: 5, write: true, idempotent: false, itemized: true,
     request: s.createListingRequest, response: s.createListingResponse,
   }),
   edit_listing: spec({
-    method: 'PATCH', path: '/api/dev/listing', perMinute: 5, write: true, itemized: true,
+    method: 'PATCH', path: '/api/dev/listing', perMinute: 5, write: true, idempotent: true, itemized: true,
     request: s.editListingRequest, response: s.successResponse,
   }),
   delete_listing: spec({
-    method: 'DELETE', path: '/api/dev/listing', perMinute: 5, write: true, itemized: true,
+    method: 'DELETE', path: '/api/dev/listing', perMinute: 5, write: true, idempotent: true, itemized: true,
     request: s.deleteListingRequest, response: s.successResponse,
   }),
   delete_all_listings: spec({
-    method: 'DELETE', path: '/api/dev/listings', perMinute: 1, write: true, itemized: false,
+    method: 'DELETE', path: '/api/dev/listings', perMinute: 1, write: true, idempotent: true, itemized: false,
     request: s.deleteAllListingsRequest, response: s.successResponse,
   }),
   create_buy_order: spec({
-    method: 'POST', path: '/api/dev/create_buy_order', perMinute: 5, write: true, itemized: true,
+    method: 'POST', path: '/api/dev/create_buy_order', perMinute: 5, write: true, idempotent: false, itemized: true,
     request: s.createBuyOrderRequest, response: s.successResponse,
   }),
   edit_buy_order: spec({
-    method: 'PATCH', path: '/api/dev/buy_order', perMinute: 5, write: true, itemized: true,
+    method: 'PATCH', path: '/api/dev/buy_order', perMinute: 5, write: true, idempotent: true, itemized: true,
     request: s.editBuyOrderRequest, response: s.successResponse,
   }),
   delete_buy_order: spec({
-    method: 'DELETE', path: '/api/dev/buy_order', perMinute: 5, write: true, itemized: true,
+    method: 'DELETE', path: '/api/dev/buy_order', perMinute: 5, write: true, idempotent: true, itemized: true,
     request: s.deleteBuyOrderRequest, response: s.successResponse,
   }),
   delete_all_buy_orders: spec({
-    method: 'DELETE', path: '/api/dev/buy_orders', perMinute: 1, write: true, itemized: false,
+    method: 'DELETE', path: '/api/dev/buy_orders', perMinute: 1, write: true, idempotent: true, itemized: false,
     request: s.noInput, response: s.deleteAllBuyOrdersResponse,
   }),
   load_pending: spec({
-    method: 'GET', path: '/api/dev/load_pending', perMinute: 1, write: false, itemized: false,
+    method: 'GET', path: '/api/dev/load_pending', perMinute: 1, write: false, idempotent: true, itemized: false,
     request: s.noInput, response: s.loadPendingResponse,
   }),
   load_pending_buy_orders: spec({
-    method: 'GET', path: '/api/dev/load_pending_buy_orders', perMinute: 1, write: false, itemized: false,
+    method: 'GET', path: '/api/dev/load_pending_buy_orders', perMinute: 1, write: false, idempotent: true, itemized: false,
     request: s.noInput, response: s.loadPendingBuyOrdersResponse,
   }),
   set_trade_url: spec({
-    method: 'POST', path: '/api/dev/set_trade_url', perMinute: 1, write: true, itemized: false,
+    method: 'POST', path: '/api/dev/set_trade_url', perMinute: 1, write: true, idempotent: true, itemized: false,
     request: s.setTradeUrlRequest, response: s.successResponse,
   }),
   get_linked_trade_urls: spec({
-    method: 'GET', path: '/api/dev/get_linked_trade_urls', perMinute: 1, write: false, itemized: false,
+    method: 'GET', path: '/api/dev/get_linked_trade_urls', perMinute: 1, write: false, idempotent: true, itemized: false,
     request: s.noInput, response: s.linkedTradeUrlsResponse,
   }),
   get_balance: spec({
-    method: 'GET', path: '/api/dev/get_balance', perMinute: 2, write: false, itemized: false,
+    method: 'GET', path: '/api/dev/get_balance', perMinute: 2, write: false, idempotent: true, itemized: false,
     request: s.noInput, response: s.balanceResponse,
   }),
   set_user_agent: spec({
     // Idempotent in effect (it only extends a deadline), so safe to retry.
-    method: 'GET', path: '/api/dev/set_user_agent', perMinute: 1, write: false, itemized: false,
+    method: 'GET', path: '/api/dev/set_user_agent', perMinute: 1, write: false, idempotent: true, itemized: false,
     request: s.setUserAgentRequest, response: s.setUserAgentResponse,
   }),
 } as const;

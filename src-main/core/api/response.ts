@@ -4,6 +4,7 @@ import { ApiError } from './errors.ts';
 import type { ApiErrorDetails, ApiErrorKind } from './errors.ts';
 import { parseRetryAfterBody, parseRetryAfterHeader, readRateHeaders } from './rate-headers.ts';
 import type { RateHeaders } from './rate-headers.ts';
+import { parseDateHeader } from './service-clock.ts';
 import { MAX_ERROR_BODY_CHARS, MAX_MESSAGE_EXCERPT_CHARS, redactSecret, truncate } from './redact.ts';
 import type { RawResponse } from './transport.ts';
 import { describeIssues, toFieldIssues } from './validate.ts';
@@ -25,7 +26,7 @@ export interface RateLimitInfo extends RateHeaders {
 export interface ResponseContext {
   /** The key sent with this request, to redact from anything kept. */
   readonly secret: string;
-  /** Now on the client's clock, for an HTTP-date Retry-After. */
+  /** Now on the client's clock: the service's absolute times are turned into it. */
   readonly nowMs: number;
   readonly maxResponseBytes: number;
   readonly onRateLimit?: (info: RateLimitInfo) => void;
@@ -61,11 +62,16 @@ export function interpretResponse<K extends EndpointName>(
   const body = truncate(redactSecret(text, ctx.secret), MAX_ERROR_BODY_CHARS);
   const excerpt = body === '' ? '' : `: ${truncate(body.replace(/\s+/g, ' ').trim(), MAX_MESSAGE_EXCERPT_CHARS)}`;
 
+  // The service's absolute times are on its clock, which its Date header shows: an HTTP-date
+  // Retry-After is measured against that, and X-RateLimit-Reset moved onto ours.
+  const skew = serviceSkew(raw, ctx.nowMs);
   const retryAfterMs =
     status === 429
-      ? (parseRetryAfterBody(parseJson(text)) ?? parseRetryAfterHeader(raw.headers, ctx.nowMs))
+      ? (parseRetryAfterBody(parseJson(text)) ?? parseRetryAfterHeader(raw.headers, ctx.nowMs + skew))
       : undefined;
-  report(ctx, { endpoint, status, ...readRateHeaders(raw.headers), ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
+  const rate = readRateHeaders(raw.headers);
+  if (rate.resetAt !== undefined) rate.resetAt -= skew;
+  report(ctx, { endpoint, status, ...rate, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
 
   const base = { endpoint, status, body };
   if (status === 401) {
@@ -107,6 +113,21 @@ export function interpretResponse<K extends EndpointName>(
     throw fail('bad_response', `${endpoint}: ${describeIssues(issues)}`, { ...base, issues });
   }
   return parsed.data as ResponseOf<K>;
+}
+
+/**
+ * Below this, a difference between the `Date` header and our clock is the
+ * header's whole seconds and the answer's travel time, not a clock that is
+ * off: correcting by it would only add noise.
+ */
+const CLOCK_NOISE_MS = 2_000;
+
+/** How far the service's clock is ahead of ours by this response's `Date` (0 when within the noise or absent). */
+function serviceSkew(raw: RawResponse, nowMs: number): number {
+  const date = parseDateHeader(raw.headers['date']);
+  if (date === undefined) return 0;
+  const skew = date - nowMs;
+  return Math.abs(skew) > CLOCK_NOISE_MS ? skew : 0;
 }
 
 const NOT_JSON: unique symbol = Symbol('not JSON');

@@ -1,4 +1,5 @@
 import { createEmitter, type Unsubscribe } from '../events.ts';
+import type { HeartbeatStatus } from '../heartbeat/heartbeat.ts';
 import type { DraftService } from '../drafts/draft-service.ts';
 import type { Change } from '../drafts/change.ts';
 import type { BatchTask, Job, JobProgress, Scheduler } from '../scheduler/index.ts';
@@ -39,6 +40,19 @@ export interface ApplyServiceDeps {
   repos: Repos;
   drafts: DraftService;
   scheduler: Pick<Scheduler, 'startJob'>;
+  /**
+   * The trader's option "never put up a listing that would not show as
+   * automated" and the heartbeat's status, read at each apply. Without it
+   * nothing is refused (tests of the apply alone).
+   */
+  automation?: { refusePosts: () => boolean; status: () => HeartbeatStatus };
+}
+
+/** An apply turned down before anything was sent, for a reason the trader can act on. */
+export class ApplyRefused extends Error {
+  override readonly name = 'ApplyRefused';
+  /** The desk is in a state that does not allow this now (see src-shared/errors.ts). */
+  readonly kind = 'conflict';
 }
 
 export interface ApplyService {
@@ -72,24 +86,26 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
 
   function run(runRow: RunRow, tasks: readonly BatchTask[]): ApplyHandle {
     // Items settled without a request of their own, which the job cannot count.
-    const extra = { done: 0, failed: 0 };
+    const extra = { done: 0, failed: 0, unknown: 0 };
     const job = scheduler.startJob(tasks, {
       lane: 'bulk',
       beforeSend: (task) => journal.markSent(task.id),
       onRetry: (task, error) => journal.markRetry(task.id, error),
       onOutcome: (task, outcome) => {
-        const { followUps, settled } = journal.recordOutcome(task.id, outcome);
+        const { followUps, settled, replaced } = journal.recordOutcome(task.id, outcome);
         extra.done += settled.done;
         extra.failed += settled.failed;
+        extra.unknown += settled.unknown;
         if (outcome.status === 'unknown_outcome' || outcome.status === 'failed') emitter.emit('unknownOutcomes', listUnknownOutcomes(repos));
-        return followUps;
+        return { followUps, replaced };
       },
     });
     const withRun = (p: JobProgress): ApplyProgress => ({
       ...p,
-      itemsTotal: p.itemsTotal + extra.done + extra.failed,
+      itemsTotal: p.itemsTotal + extra.done + extra.failed + extra.unknown,
       itemsDone: p.itemsDone + extra.done,
       itemsFailed: p.itemsFailed + extra.failed,
+      itemsUnknown: p.itemsUnknown + extra.unknown,
       draftId: runRow.draft_id,
       runId: runRow.run_id,
     });
@@ -105,6 +121,23 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
     const handle: ApplyHandle = { runId: runRow.run_id, draftId: runRow.draft_id, job, progress: () => withRun(job.progress()), done };
     active.set(runRow.run_id, handle);
     return handle;
+  }
+
+  /**
+   * While the heartbeat is lapsed or off, new listings would show as not
+   * automated: when the trader asked for it, an apply is refused before
+   * anything is sent. (A run resumed after a crash was started while it was
+   * allowed, and goes on.)
+   */
+  function refuseWhileNotAutomated(): void {
+    const automation = deps.automation;
+    if (!automation?.refusePosts()) return;
+    const status = automation.status();
+    if (status === 'lapsed' || status === 'off') {
+      throw new ApplyRefused(
+        'Automation is not active, so new listings would show as not automated. Turn automation on and wait for it to show as active, or allow this in Settings.',
+      );
+    }
   }
 
   function on(event: 'progress', listener: (p: ApplyProgress) => void): Unsubscribe;
@@ -125,6 +158,7 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
       if (suspended) throw new Error('the app is quitting: nothing more is applied');
       const running = [...active.values()].find((h) => h.draftId === draftId);
       if (running) return running;
+      refuseWhileNotAutomated();
       const unfinished = repos.journal.runs({ state: 'running', draftId })[0];
       if (unfinished) {
         // Left by a crash and not yet recovered: recover first, so nothing sent is sent again.

@@ -1,12 +1,14 @@
-import { ENDPOINTS, type EndpointName, type RequestOf } from '../api/endpoints.ts';
+import { ENDPOINTS } from '../api/endpoints.ts';
 import type { SerializedApiError } from '../api/errors.ts';
 import { createListingResponse, type CreatedListing } from '../api/schemas.ts';
 import type { DraftEntry } from '../drafts/change.ts';
 import type { BatchOutcome, BatchTask, JobState } from '../scheduler/index.ts';
+import { mayHaveApplied } from '../scheduler/send.ts';
 import type { Store } from '../store/db.ts';
 import type { BatchRow, RunRow } from '../store/journal-repo.ts';
 import { recordInLedger } from './ledger-effects.ts';
-import { advance, settleAsDone, taskOf, type PhaseDeps } from './phases.ts';
+import { advance, type PhaseDeps } from './phases.ts';
+import { mayHaveBeenApplied, settleRefusal, type RefusalResult, type Settled } from './refusals.ts';
 
 /**
  * The apply journal's steps, each one committed transaction: a run starts
@@ -35,14 +37,14 @@ export interface Journal {
 
 export interface OutcomeResult {
   readonly followUps: BatchTask[];
-  readonly settled: { done: number; failed: number };
+  readonly settled: Settled;
+  /** The batch's items were settled one by one or re-batched: the job must not count the batch itself. */
+  readonly replaced: boolean;
 }
 
 export function createJournal(store: Store, deps: PhaseDeps): Journal {
   const { repos } = deps;
   const mainAccount = () => repos.accounts.main()?.account_id ?? null;
-  /** Items the outcome being recorded settled without a request of their own. */
-  let settled = { done: 0, failed: 0 };
 
   function startRun(draftId: string): RunRow {
     return store.transaction(() => {
@@ -71,7 +73,10 @@ export function createJournal(store: Store, deps: PhaseDeps): Journal {
       const b = requireBatch(batchId);
       if (b.state !== 'sent') return;
       const run = requireRun(b.run_id);
-      repos.journal.setBatchState(batchId, 'planned');
+      // An idempotent write retried after an answer that does not say what happened: it may have been
+      // applied, which a later "not found" refusal of a delete must know (see refusals.ts).
+      const maybe = mayHaveApplied(error) ? { status: 'unknown_outcome' as const, error } : mayHaveBeenApplied(b) ? b.outcome : null;
+      repos.journal.setBatchState(batchId, 'planned', maybe);
       repos.drafts.setStatus(run.draft_id, b.targets, 'queued');
       // That request was sent and refused without effect: its log entry says so; the next attempt gets its own.
       repos.activity.recordOutcome(batchId, 'failed', error);
@@ -81,12 +86,11 @@ export function createJournal(store: Store, deps: PhaseDeps): Journal {
 
   function recordOutcome(batchId: string, outcome: BatchOutcome): OutcomeResult {
     return store.transaction(() => {
-      settled = { done: 0, failed: 0 };
+      const settled: Settled = { done: 0, failed: 0, unknown: 0 };
       const b = requireBatch(batchId);
       const run = requireRun(b.run_id);
-      const entries = repos.drafts.entriesOfBatch(batchId);
-      let followUps: BatchTask[] = [];
-      if (outcome.status === 'done') settleDone(b, entries, outcome.response);
+      let result: RefusalResult = { followUps: [], replaced: false };
+      if (outcome.status === 'done') settleDone(b, repos.drafts.entriesOfBatch(batchId), outcome.response);
       else if (outcome.status === 'unknown_outcome') settleUnknown(b, run, outcome.error);
       else if (outcome.status === 'stopped') {
         // Never processed (401/403, or the journal refused): it stays planned for the next start.
@@ -96,12 +100,10 @@ export function createJournal(store: Store, deps: PhaseDeps): Journal {
       } else if (ENDPOINTS[b.endpoint].write && outcome.error.kind === 'bad_response') {
         // The service answered but we cannot read what it did: as unknown as a lost response.
         settleUnknown(b, run, outcome.error);
-      } else if ((outcome.error.kind === 'rejected' || outcome.error.kind === 'invalid') && b.item_count > 1) {
-        followUps = split(b, run, entries, outcome.error);
-      } else settleFailed(b, run, entries, outcome.error);
+      } else result = settleRefusal(repos, b, run, outcome.error, settled);
       deps.touched(run.draft_id, b.targets);
-      if (outcome.status !== 'stopped') followUps = [...followUps, ...advance(run, deps)];
-      return { followUps, settled };
+      const next = outcome.status === 'stopped' ? [] : advance(run, deps);
+      return { followUps: [...result.followUps, ...next], settled, replaced: result.replaced };
     });
   }
 
@@ -141,60 +143,6 @@ export function createJournal(store: Store, deps: PhaseDeps): Journal {
     repos.activity.recordOutcome(b.batch_id, 'unknown_outcome', error);
   }
 
-  /**
-   * Settles a refused batch (or, from split, its one named item: `whole`
-   * false leaves the journal row and activity entry to the caller).
-   */
-  function settleFailed(b: BatchRow, run: RunRow, entries: readonly DraftEntry[], error: SerializedApiError, whole = true): boolean {
-    // Deleting what may already be gone (a resolution's "delete and create again"): a refusal means it is gone.
-    const gone = entries.filter((e) => error.kind === 'rejected' && b.item_count === 1
-      && (e.change.kind === 'listing.delete' || e.change.kind === 'buyOrder.delete') && e.change.if_exists === true);
-    if (gone.length > 0) {
-      settleAsDone(run.draft_id, gone, repos);
-    } else {
-      repos.drafts.setStatus(run.draft_id, b.targets, 'failed', error);
-    }
-    if (whole) {
-      repos.journal.setBatchState(b.batch_id, gone.length > 0 ? 'done' : 'failed', { status: gone.length > 0 ? 'done' : 'failed', error });
-      repos.activity.recordOutcome(b.batch_id, gone.length > 0 ? 'done' : 'failed', error);
-    }
-    return gone.length > 0;
-  }
-
-  /**
-   * A batch refused as a whole goes on without its bad item. When the refusal
-   * names the item (`items.<i>.<field>`, as the service's error did in our
-   * trials, though the interface does not promise it), that item settles with
-   * the refusal and the rest goes on as one batch; otherwise the batch goes on
-   * as two halves, until the bad item is alone.
-   */
-  function split(b: BatchRow, run: RunRow, entries: readonly DraftEntry[], error: SerializedApiError): BatchTask[] {
-    repos.journal.setBatchState(b.batch_id, 'split', { status: 'failed', error });
-    repos.activity.recordOutcome(b.batch_id, 'failed', error);
-    const { items, ...rest } = b.input as { items: unknown[] };
-    const named = namedItem(error, items.length);
-    const child = (keep: (i: number) => boolean): BatchTask | null => {
-      const indexes = items.map((_, i) => i).filter(keep);
-      if (indexes.length === 0) return null;
-      const input = { ...rest, items: indexes.map((i) => items[i]) } as RequestOf<EndpointName>;
-      const targets = indexes.map((i) => b.targets[i] as string);
-      const row = repos.journal.insertBatch({ runId: b.run_id, parentId: b.batch_id, endpoint: b.endpoint, proxy: b.proxy, phase: b.phase, input, targets });
-      repos.drafts.setStatus(run.draft_id, targets, 'queued', null, row.batch_id);
-      return taskOf(row);
-    };
-    if (named !== null) {
-      const target = b.targets[named];
-      const bad = entries.filter((e) => e.target === target);
-      const gone = settleFailed({ ...b, targets: target === undefined ? [] : [target], item_count: 1 }, run, bad, error, false);
-      if (gone) settled.done += 1;
-      else settled.failed += 1;
-      const restTask = child((i) => i !== named);
-      return restTask ? [restTask] : [];
-    }
-    const half = Math.ceil(items.length / 2);
-    return [child((i) => i < half), child((i) => i >= half)].filter((t): t is BatchTask => t !== null);
-  }
-
   function finishRun(runId: number, jobState: JobState): void {
     store.transaction(() => {
       const run = requireRun(runId);
@@ -218,13 +166,4 @@ export function createJournal(store: Store, deps: PhaseDeps): Journal {
   };
 
   return { startRun, markSent, markRetry, recordOutcome, finishRun };
-}
-
-/** The one item a refusal names (`items.<i>.`), when it names exactly one within the batch. */
-export function namedItem(error: SerializedApiError, itemCount: number): number | null {
-  const found = new Set([...error.message.matchAll(/\bitems\.(\d+)\./g)].map((m) => Number(m[1])));
-  for (const issue of error.issues ?? []) if (issue.item !== undefined) found.add(issue.item);
-  if (found.size !== 1) return null;
-  const [index] = [...found];
-  return index !== undefined && index < itemCount ? index : null;
 }

@@ -5,6 +5,7 @@ import { buyOrderDeleteKey, listingDeleteKey, type Change, type DraftEntry } fro
 import type { BatchTask } from '../scheduler/index.ts';
 import type { Repos } from '../store/index.ts';
 import type { BatchRow, RunRow } from '../store/journal-repo.ts';
+import { endedListingVerdict } from './ended-listings.ts';
 import { recordInLedger } from './ledger-effects.ts';
 import { endpointOf, isNoOpEdit, itemOf, phaseOf, planBatches, type LedgerLookup, type Phase, type PlanEntry } from './plan-batches.ts';
 
@@ -71,10 +72,14 @@ function planPhase(run: RunRow, phase: Phase, entries: readonly DraftEntry[], de
   const lookup = repoLookup(repos);
   const sendable: PlanEntry[] = [];
   const done: DraftEntry[] = [];
+  const endedDeletes: DraftEntry[] = [];
   const failed: { entry: DraftEntry; error: SerializedApiError }[] = [];
   for (const e of entries) {
     const blocker = phase === 2 ? unfinishedDelete(run.draft_id, e.change, repos) : null;
+    const ended = endedListingVerdict(e.change, lookup);
     if (blocker) failed.push({ entry: e, error: { kind: 'invalid', message: `not sent: ${blocker}` } });
+    else if (ended?.status === 'failed') failed.push({ entry: e, error: ended.error });
+    else if (ended?.status === 'done') endedDeletes.push(e);
     else if (isNoOpEdit(e.change, lookup)) done.push(e);
     else {
       const problem = itemProblem(e.change);
@@ -89,6 +94,8 @@ function planPhase(run: RunRow, phase: Phase, entries: readonly DraftEntry[], de
     return row;
   });
   repos.drafts.setStatus(run.draft_id, done.map((e) => e.target), 'done', null, null);
+  // A delete of a listing the service no longer holds needs no request; its row leaves the ledger.
+  settleAsDone(run.draft_id, endedDeletes, repos);
   for (const f of failed) repos.drafts.setStatus(run.draft_id, [f.entry.target], 'failed', f.error, null);
   deps.touched(run.draft_id, entries.map((e) => e.target));
   return rows.map(taskOf);

@@ -2,7 +2,7 @@ import type { EndpointName, ItemizedEndpoint, ItemOf, RequestOf } from '../api/e
 import { splitIntoRequests } from '../api/split-requests.ts';
 import { buyOrderDeleteKey, listingDeleteKey, type Change, type DraftEntry } from '../drafts/change.ts';
 import type { BuyOrderRow } from '../store/buy-orders-repo.ts';
-import type { ListingRow } from '../store/listings-repo.ts';
+import { isEnded, type ListingRow } from '../store/listings-repo.ts';
 
 /**
  * Turns a draft's changes into requests: batches of at most 100 items per
@@ -77,6 +77,13 @@ export function isNoOpEdit(change: Change, ledger: LedgerLookup): boolean {
   return false;
 }
 
+/** An edit or delete of a listing the service no longer holds (sold, gone): never sent. */
+export function isToEndedListing(change: Change, ledger: LedgerLookup): boolean {
+  if (change.kind !== 'listing.edit' && change.kind !== 'listing.delete') return false;
+  const state = ledger.listings.get(change.asset_id)?.state;
+  return state !== undefined && isEnded(state);
+}
+
 const withNote = <T extends object>(item: T, note: string | undefined): T => (note === undefined ? item : { ...item, user_note: note });
 
 /** The wire item of an itemized change; null for a delete-all. */
@@ -148,15 +155,15 @@ export function deleteTargetsOf(entries: readonly PlanEntry[]): Set<string> {
 
 /**
  * Requests each endpoint needs for these entries (review and ETA): batches
- * are per endpoint, proxy and phase, as planBatches makes them. No-op edits
- * count for nothing.
+ * are per endpoint, proxy and phase, as planBatches makes them. No-op edits,
+ * and changes to listings the service no longer holds, count for nothing.
  */
 export function requestsPerEndpoint(entries: readonly DraftEntry[], ledger: LedgerLookup, mainAccount: string): Partial<Record<EndpointName, number>> {
   const deletes = deleteTargetsOf(entries);
   const counts = new Map<string, number>();
   const perEndpoint: Partial<Record<EndpointName, number>> = {};
   for (const e of entries) {
-    if (isNoOpEdit(e.change, ledger)) continue;
+    if (isNoOpEdit(e.change, ledger) || isToEndedListing(e.change, ledger)) continue;
     const endpoint = endpointOf(e.change);
     const key = `${endpoint}|${proxyOf(e.change, mainAccount) ?? ''}|${phaseOf(e.change, deletes)}`;
     const n = (counts.get(key) ?? 0) + 1;

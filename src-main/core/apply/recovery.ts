@@ -3,7 +3,7 @@ import type { EndpointName } from '../api/endpoints.ts';
 import { buyOrderDeleteKey, listingDeleteKey, type Change } from '../drafts/change.ts';
 import type { Store } from '../store/db.ts';
 import type { Repos } from '../store/index.ts';
-import type { RunRow } from '../store/journal-repo.ts';
+import type { EvidenceRow, RunRow } from '../store/journal-repo.ts';
 import { settleAsDone } from './phases.ts';
 import type { ResolutionChoice } from '../../../src-shared/drafts.ts';
 
@@ -32,6 +32,12 @@ export interface UnknownOutcome {
   readonly reason: string;
   readonly items: readonly { readonly target: string; readonly change: Change }[];
   readonly choices: readonly ChoiceView[];
+  /**
+   * What the service said since about these items, to weigh the choices by:
+   * e.g. a later create of the same asset refused as "already listed" means
+   * this create most likely went through.
+   */
+  readonly evidence: readonly EvidenceRow[];
 }
 
 const MARK_DONE: ChoiceView = {
@@ -100,6 +106,7 @@ export function listUnknownOutcomes(repos: Repos): UnknownOutcome[] {
       reason: b.outcome?.error?.message ?? 'the response was lost',
       items: items.map((e) => ({ target: e.target, change: e.change })),
       choices: choicesFor(b.endpoint),
+      evidence: repos.journal.evidence(b.batch_id),
     });
   }
   return out;

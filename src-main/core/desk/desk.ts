@@ -115,6 +115,7 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
         clock,
         settings: s,
         names,
+        currentSettings: () => settings.get(),
         apiKey: async () => running.apiKey,
       });
     }
@@ -125,6 +126,7 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
       clock,
       settings: s,
       names,
+      currentSettings: () => settings.get(),
       apiKey: () => keys.read(),
       onResponse: (status) => {
         if (status === 401) keys.noteRejected();

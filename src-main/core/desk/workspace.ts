@@ -1,4 +1,5 @@
 import { createMarketplaceClient, type MarketplaceClient, type RateLimitInfo } from '../api/client.ts';
+import { createServiceClock } from '../api/service-clock.ts';
 import type { Clock } from '../clock.ts';
 import { createAccountsService, type AccountsService } from '../accounts/accounts-service.ts';
 import { createHeartbeat, type Heartbeat } from '../heartbeat/index.ts';
@@ -6,6 +7,8 @@ import { createScheduler, type Scheduler } from '../scheduler/index.ts';
 import type { Settings } from '../settings/settings.ts';
 import { createRepos, openStore, type Repos, type Store } from '../store/index.ts';
 import { createTradeWatcher, type TradeWatcher } from '../trades/index.ts';
+import { createLedgerChecker, type LedgerChecker } from '../trades/ledger-check.ts';
+import { createLedgerSales, type LedgerSales } from '../trades/ledger-sales.ts';
 import { createDraftService, type DraftService } from '../drafts/draft-service.ts';
 import { createCsvService, type CsvService } from '../drafts/csv.ts';
 import { createApplyService, type ApplyService } from '../apply/apply-draft.ts';
@@ -39,6 +42,11 @@ export interface Workspace {
   readonly tables: LedgerTables;
   /** Item names from the game's schema (null when this build has none). */
   readonly names: ItemNames | null;
+  /**
+   * "Check ledger": re-read what the service can tell, list the rows in
+   * doubt; clear ended rows; `marked` when the trades showed listings sold.
+   */
+  readonly ledger: LedgerChecker & Pick<LedgerSales, 'on'>;
   /** Starts the heartbeat (when enabled) and the trade watcher. */
   start(): void;
   /**
@@ -56,6 +64,8 @@ export interface WorkspaceDeps {
   baseUrl: string;
   clock: Clock;
   settings: Settings;
+  /** The settings as they are now (the trader may change some without reopening); default `settings`. */
+  currentSettings?: () => Settings;
   apiKey: () => Promise<string | null>;
   /** Every response's status, so a 401 or a success can update the key's verdict. */
   onResponse?: (status: number) => void;
@@ -70,10 +80,13 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
   // The scheduler learns from every response's rate headers; it needs the
   // client to exist first, so the hook is connected right after.
   let noteRateLimit: (info: RateLimitInfo) => void = () => undefined;
+  // The service's clock as its Date headers show it: the heartbeat reads refresh_at through it.
+  const serviceClock = createServiceClock();
   const client = createMarketplaceClient({
     baseUrl: deps.baseUrl,
     apiKey: deps.apiKey,
     clock,
+    serviceClock,
     onRateLimit(info) {
       noteRateLimit(info);
       deps.onResponse?.(info.status);
@@ -86,6 +99,7 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
     scheduler,
     clock,
     linkedAccounts: () => accounts.automatedLinked(),
+    serviceClock,
     intervalMs: settings.heartbeatIntervalMinutes * 60_000,
   });
   const trades = createTradeWatcher({
@@ -96,9 +110,18 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
     youngAccountDays: settings.youngAccountDays,
   });
   trades.on('trades', (list) => repos.trades.replacePending(list));
+  // The trades name what sold: the ledger marks those listings (the service cannot list them).
+  const sales = createLedgerSales({ store, repos, ownIds: () => accounts.ownIds() });
+  trades.on('trades', (list) => sales.notePending(list));
+  trades.on('gone', (gone) => sales.noteGone(gone));
+  const ledger = { ...createLedgerChecker({ store, repos, trades, clock }), on: sales.on };
   const drafts = createDraftService({ store, repos });
   const csv = createCsvService({ store, repos, drafts, clock });
-  const apply = createApplyService({ store, repos, drafts, scheduler });
+  const current = deps.currentSettings ?? (() => settings);
+  const apply = createApplyService({
+    store, repos, drafts, scheduler,
+    automation: { refusePosts: () => current().refuseUnautomatedPosts, status: () => heartbeat.state.status },
+  });
   const applyJob = trackApplyJob(apply, drafts, (id) => repos.drafts.get(id) !== null);
   const tables = createLedgerTables({
     drafts,
@@ -127,17 +150,20 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
       heartbeat.setIntervalMs(next.heartbeatIntervalMinutes * 60_000);
       trades.configure({ pollIntervalMs: next.tradePollSeconds * 1000, youngAccountDays: next.youngAccountDays });
     },
+    ledger,
     start() {
       // An apply cut short by a crash resumes; lost responses wait for the trader.
       apply.recover();
       if (settings.heartbeatEnabled) heartbeat.start();
       trades.start();
-      // The accounts list feeds the heartbeat's multiaccounts; read it once per start.
-      accounts.refresh().catch(() => undefined);
+      // The accounts list feeds the heartbeat's multiaccounts and names the main account:
+      // read at start, and again with backoff until a read succeeds.
+      accounts.start();
     },
     async close() {
       heartbeat.stop();
       trades.stop();
+      accounts.stop();
       scheduler.close();
       applyJob.dispose();
       drafts.dispose();

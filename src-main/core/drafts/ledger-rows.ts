@@ -1,6 +1,6 @@
 import type { BuyOrderRowView, ItemView, ListingRowView } from '../../../src-shared/ledger.ts';
 import type { BuyOrderRow } from '../store/buy-orders-repo.ts';
-import type { ListingRow } from '../store/listings-repo.ts';
+import { isEnded, type ListingRow } from '../store/listings-repo.ts';
 import {
   BUY_ORDERS_DELETE_ALL, LISTINGS_DELETE_ALL, isLockedStatus, isSettled, type ChangeOf, type DraftEntry,
 } from './change.ts';
@@ -26,6 +26,7 @@ export const isLedgerBuyOrder = (s: BuyOrderSource): s is BuyOrderRow => 'fills_
 export const LOCKED_REASON = 'being applied, or its outcome is unknown';
 export const UNKNOWN_ID_REASON = 'its listing ID is unknown (the create response was lost)';
 export const DELETED_REASON = 'deleted in this draft';
+export const ENDED_REASON = 'it is sold or no longer on the service';
 
 /** What the draft does to every row of a table, read once per query. */
 export interface DraftLayer {
@@ -100,7 +101,7 @@ export function listingView(key: string, src: ListingSource, layer: DraftLayer, 
   if (!isLedgerListing(src)) {
     return {
       ...common, change: 'create', removedByDeleteAll: false, blocked: locked ? LOCKED_REASON : null, updatedAt: edit?.updatedAt ?? now,
-      asset_id: src.asset_id, listing_id: null, sku: src.sku ?? '', account: src.account, state: 'new',
+      asset_id: src.asset_id, listing_id: null, sku: src.sku ?? '', account: src.account, state: 'new', stateReason: null, tradeId: null,
       price: src.price, promoted: src.promoted, user_note: src.user_note ?? '', pending: null,
     };
   }
@@ -118,10 +119,14 @@ export function listingView(key: string, src: ListingSource, layer: DraftLayer, 
     ...common,
     change: relist ? 'create' : deleting || removed ? 'delete' : e ? 'edit' : null,
     removedByDeleteAll: removed && !deleting && !relist,
-    blocked: locked ? LOCKED_REASON : src.listing_id === null ? UNKNOWN_ID_REASON : (deleting || removed) && !relist ? DELETED_REASON : null,
+    blocked: locked ? LOCKED_REASON
+      : src.listing_id === null ? UNKNOWN_ID_REASON
+      : isEnded(src.state) ? ENDED_REASON
+      : (deleting || removed) && !relist ? DELETED_REASON : null,
     updatedAt: src.updated_at,
     asset_id: src.asset_id, listing_id: src.listing_id, sku: src.sku, account: src.account,
     state: src.id_unknown ? 'id_unknown' : src.state,
+    stateReason: src.state_reason, tradeId: src.trade_id,
     price: src.price, promoted: src.promoted, user_note: src.user_note,
     pending: e && (relist || !(deleting || removed)) && Object.keys(pending).length > 0 ? pending : null,
   };

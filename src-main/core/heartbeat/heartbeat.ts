@@ -1,8 +1,9 @@
 import { RATE_WINDOW_MS, USER_AGENT_TTL_SECONDS } from '../api/endpoints.ts';
 import { ApiError, isApiError, type SerializedApiError } from '../api/errors.ts';
+import type { ServiceClock } from '../api/service-clock.ts';
 import type { Clock } from '../clock.ts';
 import { createEmitter, type Unsubscribe } from '../events.ts';
-import type { Scheduler } from '../scheduler/types.ts';
+import { INTERACTIVE_DEADLINE_MS, type Scheduler } from '../scheduler/types.ts';
 
 /**
  * The heartbeat keeps the account's listings and buy orders marked as
@@ -23,7 +24,10 @@ export interface HeartbeatState {
    * marked (never beat successfully, or the mark ran out). off: switched off.
    */
   status: HeartbeatStatus;
-  /** When the mark runs out (ms), as the service said, never later than send time + 600 s. */
+  /**
+   * When the mark runs out (ms, desk clock): 600 s after the beat was sent,
+   * or earlier when the service's `refresh_at`, read on its own clock, says so.
+   */
   refreshAt: number | null;
   /** When the last successful beat was sent (ms). */
   lastBeatAt: number | null;
@@ -32,6 +36,12 @@ export interface HeartbeatState {
   /** Linked accounts named in the last beat. */
   accounts: string[];
   lastError: SerializedApiError | null;
+  /**
+   * The service's clock minus the desk's (ms), from the `Date` of its answers;
+   * null before one was seen. A desk clock minutes off does not upset the
+   * heartbeat, but the trader should know (other programs may trust it).
+   */
+  clockOffsetMs: number | null;
 }
 
 export interface HeartbeatOptions {
@@ -39,6 +49,8 @@ export interface HeartbeatOptions {
   clock: Clock;
   /** Linked accounts the trader enabled automation for, read at every beat. */
   linkedAccounts: () => readonly string[];
+  /** The service's clock as its answers show it; without it `refresh_at` is not trusted at all. */
+  serviceClock?: Pick<ServiceClock, 'offsetMs' | 'offsetRange'>;
   /** Between beats; default 5 minutes (the service recommends 5 to 9). */
   intervalMs?: number;
   /** Random extra delay up to this, so many desks do not beat in step; default 30 s. */
@@ -51,7 +63,11 @@ export interface Heartbeat {
   stop(): void;
   /** Beats at once (after resume from sleep or when back online); resolves when that beat ends. */
   beatNow(): Promise<void>;
-  /** A new interval between beats: the next one is planned again from the last beat; nothing is sent for it. */
+  /**
+   * The trader changed the interval: the next beat is planned again from the
+   * last one (no request of its own; at once only if the new interval makes
+   * it due already). A retry after a failure keeps its own plan.
+   */
   setIntervalMs(ms: number): void;
   readonly state: HeartbeatState;
   on(event: 'state', listener: (state: HeartbeatState) => void): Unsubscribe;
@@ -66,6 +82,23 @@ export const DEFAULT_HEARTBEAT_INTERVAL_MS = 5 * 60_000;
 export const EXPIRY_MARGIN_MS = 3 * RATE_WINDOW_MS;
 const FIRST_RETRY_MS = 15_000;
 const MAX_RETRY_MS = 2 * 60_000;
+
+/**
+ * When a mark made by a beat sent at `sentAt` runs out, on the desk's clock.
+ * The service counts 600 s from when it saw the request, which is no earlier
+ * than when we sent it, so send time + 600 s is measured on our clock alone.
+ * `refresh_at` is the service's absolute time: it is read only through the
+ * clock offset its `Date` shows, and only to end the mark sooner (a service
+ * that counts less than it documents), by what is certain: the latest end the
+ * offset's interval allows. A reading that puts the end before the answer
+ * came is a clock estimate gone wrong, not news.
+ */
+export function markEnds(sentAt: number, receivedAt: number, refreshAtSec: number, offset: { low: number; high: number } | null): number {
+  const byDuration = sentAt + USER_AGENT_TTL_SECONDS * 1000;
+  if (offset === null) return byDuration;
+  const byService = refreshAtSec * 1000 - offset.low;
+  return byService > receivedAt ? Math.min(byDuration, byService) : byDuration;
+}
 
 export function createHeartbeat(options: HeartbeatOptions): Heartbeat {
   const { scheduler, clock } = options;
@@ -95,7 +128,10 @@ export function createHeartbeat(options: HeartbeatOptions): Heartbeat {
   }
 
   function snapshot(): HeartbeatState {
-    return { status: statusAt(clock.now()), refreshAt, lastBeatAt, nextBeatAt, accounts: [...accounts], lastError };
+    return {
+      status: statusAt(clock.now()), refreshAt, lastBeatAt, nextBeatAt, accounts: [...accounts], lastError,
+      clockOffsetMs: options.serviceClock?.offsetMs() ?? null,
+    };
   }
 
   const publish = () => {
@@ -152,10 +188,10 @@ export function createHeartbeat(options: HeartbeatOptions): Heartbeat {
     const sentAt = clock.now();
     const signal = stopSignal.signal;
     try {
-      const response = await scheduler.request('set_user_agent', input, { lane: 'heartbeat', signal });
-      // The service counts 600 s from when it saw the request, which is no
-      // earlier than when we sent it: a clock ahead of ours cannot stretch it.
-      refreshAt = Math.min(response.refresh_at * 1000, sentAt + USER_AGENT_TTL_SECONDS * 1000);
+      // One try with a deadline: a failure shows at once (lastError) and this loop plans the next try,
+      // instead of the scheduler retrying a silent server for minutes behind the trader's back.
+      const response = await scheduler.request('set_user_agent', input, { lane: 'heartbeat', signal, deadlineMs: INTERACTIVE_DEADLINE_MS, retries: 0 });
+      refreshAt = markEnds(sentAt, clock.now(), response.refresh_at, options.serviceClock?.offsetRange() ?? null);
       lastBeatAt = sentAt;
       lastError = null;
       failures = 0;
@@ -199,12 +235,12 @@ export function createHeartbeat(options: HeartbeatOptions): Heartbeat {
     },
     beatNow: beat,
     setIntervalMs(ms) {
+      if (!(Number.isFinite(ms) && ms > 0) || ms === intervalMs) return;
       intervalMs = ms;
-      // Only a beat planned after a success moves; a retry after a failure keeps its backoff.
-      if (running && inFlight === null && failures === 0 && lastBeatAt !== null && nextBeatAt !== null) {
-        planBeat(nextAfterSuccess(lastBeatAt));
-        publish();
-      }
+      // Only a beat waiting on the interval is moved: one under way, or a retry, keeps its plan.
+      if (!running || inFlight || beatTimer === null || failures > 0 || lastBeatAt === null) return;
+      planBeat(Math.max(clock.now(), nextAfterSuccess(lastBeatAt)));
+      publish();
     },
     get state() {
       return state;

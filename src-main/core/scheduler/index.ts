@@ -3,7 +3,8 @@ export { createScheduler, type SchedulerDeps } from './scheduler.ts';
 export { estimateDurationMs, finishOffsetMs } from './estimate.ts';
 export { packTasks } from './pack.ts';
 export { LANE_GLOBAL_HEADROOM } from './rate-budget.ts';
-export { LANES } from './types.ts';
+export { INTERACTIVE_DEADLINE_MS, LANES } from './types.ts';
+export { createRetryingRead, type ReadPhase, type ReadState, type RetryingRead } from './retrying-read.ts';
 export type {
   BatchOutcome,
   BatchTask,
@@ -13,6 +14,8 @@ export type {
   JobState,
   Lane,
   RateScope,
+  OutcomeFollowUp,
+  RequestOptions,
   RequestSender,
   Scheduler,
   SchedulerState,

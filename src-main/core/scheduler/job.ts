@@ -107,12 +107,15 @@ export function createJob(id: string, ctx: JobContext, initial: readonly BatchTa
   /** Reports an outcome; follow-up tasks join the job. */
   const settleTask = async (item: Queued, outcome: BatchOutcome) => {
     let followUps: readonly BatchTask[] = [];
+    let replaced: boolean | undefined;
     try {
-      followUps = (await options.onOutcome?.(item.task, outcome)) ?? [];
+      const answer = await options.onOutcome?.(item.task, outcome);
+      if (Array.isArray(answer)) followUps = answer;
+      else if (answer) ({ followUps, replaced } = answer as { followUps: readonly BatchTask[]; replaced: boolean });
     } catch (cause) {
       stop(new ApiError('invalid', `recording an outcome failed: ${cause instanceof Error ? cause.message : String(cause)}`));
     }
-    const replaced = outcome.status === 'failed' && followUps.length > 0;
+    replaced ??= outcome.status === 'failed' && followUps.length > 0;
     if (replaced) itemsTotal -= item.task.itemCount;
     else if (outcome.status === 'done') itemsDone += item.task.itemCount;
     else if (outcome.status === 'failed') itemsFailed += item.task.itemCount;

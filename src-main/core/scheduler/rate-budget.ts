@@ -44,8 +44,13 @@ export interface RateBudget {
   acquire(endpoint: EndpointName, now: number): Slot;
   /** Tightens the view when the server counts more than we sent (another program on the key). */
   note(note: RateLimitInfo, now: number): void;
-  /** Nothing is sent in `scope` until `until` (a 429). */
-  pause(scope: RateScope, until: number): void;
+  /**
+   * Nothing is sent in `scope` until `until` (a 429 met by `cause`). The
+   * heartbeat lane heeds only the global pauses its own endpoint met: another
+   * endpoint's 429 must never let the account's automated mark lapse, and a
+   * beat that meets a real global limit pauses itself.
+   */
+  pause(scope: RateScope, until: number, cause: EndpointName): void;
   /** Takes `count` more slots of `scope` for one window without a request (a 429 we cannot place). */
   reserve(scope: RateScope, count: number, now: number): void;
   /** Slots left now in `scope` at its full limit (the lane headroom is not subtracted). */
@@ -73,7 +78,9 @@ export function createRateBudget(options: RateBudgetOptions = {}): RateBudget {
   const holds = new Map<RateScope, Hold[]>();
   /** Slots the server says are taken by someone else, all free by `until`. */
   const external = new Map<RateScope, { count: number; until: number }>();
-  const paused = new Map<RateScope, number>();
+  const paused = new Map<EndpointName, number>();
+  /** Global pauses by the endpoint whose 429 set them. */
+  const globalPauses = new Map<EndpointName, number>();
 
   const holdsOf = (scope: RateScope, now: number): Hold[] => {
     const live = (holds.get(scope) ?? []).filter((h) => h.end > now);
@@ -97,21 +104,27 @@ export function createRateBudget(options: RateBudgetOptions = {}): RateBudget {
     return frees[need - 1] ?? Infinity;
   };
 
-  const pausedUntil = (scope: RateScope, now: number): number => {
-    const until = paused.get(scope);
+  const liveUntil = <K>(map: Map<K, number>, key: K, now: number): number => {
+    const until = map.get(key);
     if (until === undefined) return now;
     if (until <= now) {
-      paused.delete(scope);
+      map.delete(key);
       return now;
     }
+    return until;
+  };
+  const globalPausedUntil = (now: number, lane: Lane | null, endpoint: EndpointName | null): number => {
+    if (lane === 'heartbeat' && endpoint !== null) return liveUntil(globalPauses, endpoint, now);
+    let until = now;
+    for (const cause of [...globalPauses.keys()]) until = Math.max(until, liveUntil(globalPauses, cause, now));
     return until;
   };
 
   return {
     openAt(endpoint, lane, now) {
       return Math.max(
-        pausedUntil(endpoint, now),
-        pausedUntil('global', now),
+        liveUntil(paused, endpoint, now),
+        globalPausedUntil(now, lane, endpoint),
         scopeOpenAt(endpoint, limitOf(endpoint), now),
         scopeOpenAt('global', GLOBAL_LIMIT_PER_MINUTE - LANE_GLOBAL_HEADROOM[lane], now),
       );
@@ -153,8 +166,10 @@ export function createRateBudget(options: RateBudgetOptions = {}): RateBudget {
       external.set(scope, { count: others, until: now + RATE_WINDOW_MS + marginMs });
     },
 
-    pause(scope, until) {
-      paused.set(scope, Math.max(paused.get(scope) ?? 0, until));
+    pause(scope, until, cause) {
+      const map = scope === 'global' ? globalPauses : paused;
+      const key = scope === 'global' ? cause : scope;
+      map.set(key, Math.max(map.get(key) ?? 0, until));
     },
 
     reserve(scope, count, now) {
@@ -168,8 +183,10 @@ export function createRateBudget(options: RateBudgetOptions = {}): RateBudget {
 
     pauses(now) {
       const out: { scope: RateScope; until: number }[] = [];
+      const global = globalPausedUntil(now, null, null);
+      if (global > now) out.push({ scope: 'global', until: global });
       for (const scope of [...paused.keys()]) {
-        const until = pausedUntil(scope, now);
+        const until = liveUntil(paused, scope, now);
         if (until > now) out.push({ scope, until });
       }
       return out;

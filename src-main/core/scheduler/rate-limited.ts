@@ -7,17 +7,19 @@ import type { RateScope } from './types.ts';
 /**
  * What a 429 means for the budget. The service has one global limit and one
  * per endpoint and does not say outright which one refused us; the
- * X-RateLimit-Limit header (80 = global) and the body's wording tell them
- * apart when they can. When they cannot, the endpoint is paused and the
- * global budget is assumed half spent by someone else, which is cheap if
- * wrong and stops a storm if right.
+ * X-RateLimit-* headers and the body's wording tell them apart when they can.
+ * Some services describe the global limit in those headers on every answer,
+ * so `Limit: 80` means the global limit refused only when it has nothing left
+ * (`Remaining: 0`); with room left, it was the endpoint's own limit. When
+ * nothing tells, the endpoint is paused and the global budget is assumed half
+ * spent by someone else, which is cheap if wrong and stops a storm if right.
  */
 export function rateLimitedScope(
   endpoint: EndpointName,
   note: RateLimitInfo | undefined,
   error: ApiError,
 ): RateScope | 'unsure' {
-  if (note?.limit === GLOBAL_LIMIT_PER_MINUTE) return 'global';
+  if (note?.limit === GLOBAL_LIMIT_PER_MINUTE && note.remaining !== undefined) return note.remaining === 0 ? 'global' : endpoint;
   if (note?.limit === ENDPOINTS[endpoint].perMinute) return endpoint;
   const body = error.body ?? '';
   if (/global/i.test(body)) return 'global';
@@ -33,7 +35,7 @@ export function rateLimitedWaitMs(note: RateLimitInfo | undefined, error: ApiErr
   return RATE_WINDOW_MS;
 }
 
-/** Pauses the right scope for a 429 received at `now`. */
+/** Pauses the right scope for a 429 received at `now` (a global pause names the endpoint that met it). */
 export function applyRateLimited(
   budget: RateBudget,
   endpoint: EndpointName,
@@ -44,10 +46,10 @@ export function applyRateLimited(
   const until = now + rateLimitedWaitMs(note, error, now);
   const scope = rateLimitedScope(endpoint, note, error);
   if (scope === 'global') {
-    budget.pause('global', until);
+    budget.pause('global', until, endpoint);
     return;
   }
-  budget.pause(endpoint, until);
+  budget.pause(endpoint, until, endpoint);
   if (scope === 'unsure') {
     budget.reserve('global', Math.ceil(budget.remaining('global', now) / 2), now);
   }

@@ -20,6 +20,27 @@ export interface SchedulerDeps {
   marginMs?: number;
 }
 
+/** A deadline on the scheduler's clock, and the error that says it passed. */
+function deadline(clock: Clock, ms: number) {
+  const fired = new AbortController();
+  const timer = new AbortController();
+  clock.sleep(ms, timer.signal).then(
+    () => fired.abort(new Error('deadline')),
+    () => undefined,
+  );
+  return {
+    signal: fired.signal,
+    cancel: () => timer.abort(),
+    error(endpoint: EndpointName, sent: boolean, last: ApiError | null): ApiError {
+      const seconds = Math.round(ms / 1000);
+      const why = sent
+        ? last === null ? 'the service did not answer' : `the last try failed: ${last.message}`
+        : 'it was still waiting for a free rate slot';
+      return new ApiError('network', `${endpoint}: no answer within ${seconds} s (${why})`, { endpoint, ...(last ? { cause: last } : {}) });
+    },
+  };
+}
+
 /**
  * The one way requests reach the service. Every request takes a slot of its
  * endpoint's window and of the global window (see rate-budget.ts), waits its
@@ -84,13 +105,26 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
 
   return {
     async request(endpoint, input, options) {
-      const result = await sendThroughBudget(sendContext, endpoint, input, {
-        lane: options.lane,
-        ...(options.signal ? { waitSignal: options.signal, callSignal: options.signal } : {}),
-      });
-      if (result.kind === 'ok') return result.response;
-      if (result.kind === 'aborted') throw result.reason;
-      throw result.error;
+      const expiry = options.deadlineMs === undefined ? null : deadline(clock, options.deadlineMs);
+      const signals = [options.signal, expiry?.signal].filter((s): s is AbortSignal => s !== undefined);
+      const signal = signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals);
+      let sent = false;
+      try {
+        const result = await sendThroughBudget(sendContext, endpoint, input, {
+          lane: options.lane,
+          ...(signal ? { waitSignal: signal, callSignal: signal } : {}),
+          ...(options.retries === undefined ? {} : { maxRetries: options.retries }),
+          onSent: () => (sent = true),
+        });
+        if (result.kind === 'ok') return result.response;
+        if (result.kind === 'aborted') {
+          if (expiry?.signal.aborted && options.signal?.aborted !== true) throw expiry.error(endpoint, sent, result.lastError);
+          throw result.reason;
+        }
+        throw result.error;
+      } finally {
+        expiry?.cancel();
+      }
     },
 
     startJob(tasks, options) {

@@ -10,9 +10,12 @@ import type { Lane, RequestSender } from './types.ts';
 /**
  * One request carried to its end: wait for a turn, send, and deal with what
  * comes back. A 429 pauses its scope and the request waits for its next turn
- * (not a failure); network errors and 5xx are tried again after a backoff with
- * jitter; 401/403 block the scheduler; anything else, and a write whose
- * response was lost, is final. Shared by single requests and job batches.
+ * (not a failure); a request that never left, a 5xx, and for an idempotent
+ * write a lost or unreadable answer, are tried again after a backoff with
+ * jitter; a create that may have been applied (a 5xx, a lost or unreadable
+ * answer) is an unknown outcome at once, never sent again from here;
+ * 401/403 block the scheduler; anything else is final. Shared by single
+ * requests and job batches.
  */
 
 export interface SendContext {
@@ -43,6 +46,8 @@ export interface SendOptions {
   onSent?: () => void;
   /** An attempt left the service unchanged and will be made again (errors thrown here are ignored). */
   onRetry?: (error: ApiError) => Promise<void> | void;
+  /** Attempts after the first for transient failures; the scheduler's default when absent. */
+  maxRetries?: number;
 }
 
 export type SendResult<R> =
@@ -64,6 +69,28 @@ export function toApiError(error: unknown, endpoint: EndpointName): ApiError {
   if (isApiError(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
   return new ApiError(ENDPOINTS[endpoint].write ? 'unknown_outcome' : 'network', message, { endpoint, cause: error });
+}
+
+/** Kinds of failure after which the service may have applied the request. */
+export function mayHaveApplied(error: Pick<ApiError, 'kind'>): boolean {
+  return error.kind === 'server' || error.kind === 'unknown_outcome' || error.kind === 'bad_response';
+}
+
+/** A create that may have been applied, said as the unknown outcome it is. */
+function asUnknownOutcome(error: ApiError, endpoint: EndpointName): ApiError {
+  if (error.kind === 'unknown_outcome') return error;
+  const what = error.kind === 'server' ? `answered ${error.status ?? '5xx'} after the request reached it` : 'answered something that cannot be read';
+  return new ApiError(
+    'unknown_outcome',
+    `${endpoint}: the service ${what}; it may have applied it, so it is not sent again by itself (${error.message})`,
+    { endpoint, ...(error.status === undefined ? {} : { status: error.status }), cause: error },
+  );
+}
+
+/** Whether another attempt may succeed and cannot do harm. */
+function retryable(error: ApiError, endpoint: EndpointName): boolean {
+  if (error.kind === 'network' || error.kind === 'server') return true;
+  return ENDPOINTS[endpoint].write && ENDPOINTS[endpoint].idempotent && mayHaveApplied(error);
 }
 
 function neverSent(error: unknown): boolean {
@@ -131,7 +158,10 @@ export async function sendThroughBudget<K extends EndpointName>(
       ctx.block(error);
       return { kind: 'error', error, sent: true };
     }
-    if (!(error.kind === 'network' || error.kind === 'server') || retries >= ctx.maxTransientRetries) {
+    if (ENDPOINTS[endpoint].write && !ENDPOINTS[endpoint].idempotent && mayHaveApplied(error)) {
+      return { kind: 'error', error: asUnknownOutcome(error, endpoint), sent: true };
+    }
+    if (!retryable(error, endpoint) || retries >= (options.maxRetries ?? ctx.maxTransientRetries)) {
       return { kind: 'error', error, sent: true };
     }
     retries += 1;

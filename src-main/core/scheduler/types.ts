@@ -35,6 +35,26 @@ export interface SchedulerState {
   pauses: readonly { scope: RateScope; until: number }[];
 }
 
+/**
+ * The longest a trader who asked (beat now, refresh the balance) waits for an
+ * answer: the client's own total timeout, so a silent server is reported
+ * rather than retried for minutes while a rate slot is held each time.
+ */
+export const INTERACTIVE_DEADLINE_MS = 30_000;
+
+export interface RequestOptions {
+  lane: Lane;
+  signal?: AbortSignal;
+  /**
+   * Gives up after this long (scheduler clock) from the call, waiting and
+   * retries included, with an ApiError 'network' that says whether the
+   * request had gone out: the trader asked and is waiting for an answer.
+   */
+  deadlineMs?: number;
+  /** Attempts after the first for transient failures; the scheduler's default when absent. */
+  retries?: number;
+}
+
 /** One request of a job: already packed (≤ 100 items), ready to send. */
 export interface BatchTask {
   id: string;
@@ -58,13 +78,18 @@ export interface JobOptions {
    * Awaited with each batch's final outcome (journal it here). May return
    * follow-up tasks to enqueue in the same job. Follow-ups of a `failed` batch
    * replace it in the item counts (e.g. the halves of a refused batch); other
-   * follow-ups are added to them.
+   * follow-ups are added to them. Returning `{ followUps, replaced }` says
+   * outright whether the batch's items are counted elsewhere (settled one by
+   * one by the caller, or re-batched), whatever the follow-ups.
    */
   onOutcome?: (
     task: BatchTask,
     outcome: BatchOutcome,
-  ) => Promise<readonly BatchTask[] | void> | readonly BatchTask[] | void;
+  ) => Promise<OutcomeFollowUp> | OutcomeFollowUp;
 }
+
+/** What `onOutcome` may return. */
+export type OutcomeFollowUp = readonly BatchTask[] | { readonly followUps: readonly BatchTask[]; readonly replaced: boolean } | void;
 
 export type BatchOutcome =
   | { status: 'done'; response: unknown }
@@ -108,11 +133,7 @@ export interface Scheduler {
    * One request through the budget: waits its turn, retries transient failures
    * (never a write with an unknown outcome), waits out 429s. Rejects with ApiError.
    */
-  request<K extends EndpointName>(
-    endpoint: K,
-    input: RequestOf<K>,
-    options: { lane: Lane; signal?: AbortSignal },
-  ): Promise<ResponseOf<K>>;
+  request<K extends EndpointName>(endpoint: K, input: RequestOf<K>, options: RequestOptions): Promise<ResponseOf<K>>;
   /** Runs many batches side by side, each endpoint at its own limit. */
   startJob(tasks: readonly BatchTask[], options?: JobOptions): Job;
   /** Learns from the server's rate-limit headers (wire the client's `onRateLimit` here). */

@@ -11,6 +11,8 @@ export interface WindowStateStore {
   /** The saved state, or null when there is none or it cannot be read. */
   load(): Promise<SavedWindowState | null>;
   save(state: SavedWindowState): Promise<void>;
+  /** Resolves when every save asked for so far has ended (the quit waits for it). */
+  settled(): Promise<void>;
 }
 
 /**
@@ -18,9 +20,17 @@ export interface WindowStateStore {
  * state" (the window then opens at its default size): losing a window
  * position is harmless, refusing to start over it is not. Writes go to a
  * temporary file first and are renamed over the old one, so a crash mid-write
- * leaves the previous state intact.
+ * leaves the previous state intact. Saves run one after another, so two
+ * never write the same temporary file at once.
  */
 export function createWindowStateFile(filePath: string): WindowStateStore {
+  let writing: Promise<unknown> = Promise.resolve();
+  const write = async (valid: SavedWindowState) => {
+    await mkdir(dirname(filePath), { recursive: true });
+    const temp = `${filePath}.${process.pid}.tmp`;
+    await writeFile(temp, `${JSON.stringify(valid)}\n`, 'utf8');
+    await rename(temp, filePath);
+  };
   return {
     async load() {
       let text: string;
@@ -36,12 +46,11 @@ export function createWindowStateFile(filePath: string): WindowStateStore {
         return null;
       }
     },
-    async save(state) {
-      const valid = savedWindowStateSchema.parse(state);
-      await mkdir(dirname(filePath), { recursive: true });
-      const temp = `${filePath}.${process.pid}.tmp`;
-      await writeFile(temp, `${JSON.stringify(valid)}\n`, 'utf8');
-      await rename(temp, filePath);
+    save(state) {
+      const saved = writing.then(() => write(savedWindowStateSchema.parse(state)));
+      writing = saved.catch(() => undefined);
+      return saved;
     },
+    settled: () => writing.then(() => undefined),
   };
 }

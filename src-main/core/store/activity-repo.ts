@@ -27,6 +27,8 @@ export const activityRow = z.object({
   error: jsonColumn(serializedApiErrorSchema).nullable(),
   batch_id: z.string().nullable(),
   outcome_at: z.number().int().nullable(),
+  /** What the desk learnt without a request of its own ("sold in trade 61…"), for entries that are not requests. */
+  note: z.string().nullable(),
 });
 export type ActivityRow = z.output<typeof activityRow>;
 
@@ -44,6 +46,11 @@ export interface ActivityRepo {
   recordSent(entry: { batchId: string | null; endpoint: EndpointName; account: string | null; targets: readonly string[]; itemCount: number }): number;
   /** Records the outcome of every entry logged for `batchId`. */
   recordOutcome(batchId: string, status: Exclude<ActivityStatus, 'sent'>, error?: SerializedApiError | null): void;
+  /**
+   * Logs what the desk learnt from a read (`endpoint`) about these targets,
+   * e.g. listings sold in a trade: the trader sees it beside the requests.
+   */
+  recordNote(entry: { endpoint: EndpointName; account: string | null; targets: readonly string[]; note: string }): number;
   list(query?: ActivityQuery): ActivityRow[];
 }
 
@@ -54,6 +61,9 @@ export function createActivityRepo(store: Store): ActivityRepo {
     VALUES (?, ?, ?, ?, ?, 'sent', ?)`);
   const outcome = db.prepare(`
     UPDATE activity_log SET status = ?, error = ?, outcome_at = ? WHERE batch_id = ? AND status = 'sent'`);
+  const insertNote = db.prepare(`
+    INSERT INTO activity_log (at, endpoint, account, item_count, targets, status, outcome_at, note)
+    VALUES (?, ?, ?, ?, ?, 'done', ?, ?)`);
 
   return {
     recordSent(e) {
@@ -62,6 +72,10 @@ export function createActivityRepo(store: Store): ActivityRepo {
     },
     recordOutcome(batchId, status, error = null) {
       outcome.run(status, error ? JSON.stringify(error) : null, store.clock.now(), batchId);
+    },
+    recordNote(e) {
+      const at = store.clock.now();
+      return Number(insertNote.run(at, e.endpoint, e.account, e.targets.length, JSON.stringify(e.targets), at, e.note).lastInsertRowid);
     },
     list(query = {}) {
       const where: string[] = [];

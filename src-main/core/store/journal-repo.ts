@@ -54,6 +54,14 @@ export const batchRow = z.object({
 });
 export type BatchRow = z.output<typeof batchRow>;
 
+/** Something the service said later about a batch whose outcome is unknown. */
+export const evidenceRow = z.object({
+  target: z.string(),
+  at: z.number().int(),
+  message: z.string(),
+});
+export type EvidenceRow = z.output<typeof evidenceRow>;
+
 export interface NewBatch {
   readonly runId: number;
   readonly parentId: string | null;
@@ -74,6 +82,9 @@ export interface JournalRepo {
   batches(filter: { runId?: number; states?: readonly BatchState[] }): BatchRow[];
   setBatchState(batchId: string, state: BatchState, outcome?: BatchOutcomeRecord | null): void;
   deleteBatch(batchId: string): void;
+  addEvidence(batchId: string, target: string, message: string): void;
+  /** What was said about a batch, oldest first. */
+  evidence(batchId: string): EvidenceRow[];
 }
 
 export function createJournalRepo(store: Store): JournalRepo {
@@ -89,6 +100,8 @@ export function createJournalRepo(store: Store): JournalRepo {
   const setState = db.prepare('UPDATE apply_batches SET state = ?, outcome_at = ?, outcome = ? WHERE batch_id = ?');
   const setPlanned = db.prepare("UPDATE apply_batches SET state = 'planned', outcome = ? WHERE batch_id = ?");
   const deleteStmt = db.prepare('DELETE FROM apply_batches WHERE batch_id = ?');
+  const insertEvidence = db.prepare('INSERT INTO outcome_evidence (batch_id, target, at, message) VALUES (?, ?, ?, ?)');
+  const selectEvidence = db.prepare('SELECT target, at, message FROM outcome_evidence WHERE batch_id = ? ORDER BY id');
 
   const repo: JournalRepo = {
     createRun(draftId) {
@@ -152,6 +165,10 @@ export function createJournalRepo(store: Store): JournalRepo {
     deleteBatch(id) {
       deleteStmt.run(id);
     },
+    addEvidence(batchId, target, message) {
+      insertEvidence.run(batchId, target, store.clock.now(), message);
+    },
+    evidence: (batchId) => parseRows('outcome_evidence', evidenceRow, selectEvidence.all(batchId)),
   };
   return repo;
 }

@@ -8,8 +8,18 @@ import { deleteWhereIn, ledgerWrites, parseRow, parseRows, sqlBool, toSqlBool } 
  * table is the only record of what the account has on the market and of the
  * listing_id every edit needs.
  */
-export const listingState = z.enum(['active', 'inactive', 'sold', 'cancelled']);
+export const listingState = z.enum(['active', 'inactive', 'sold', 'cancelled', 'sold_in_trade', 'not_on_service']);
 export type ListingState = z.infer<typeof listingState>;
+
+/**
+ * States of a listing the service no longer holds as standing, learnt from
+ * the trades (a sale: in a trade still pending, then sold) or from a refusal
+ * (not on the service: removed on the website, unknown to it). Plans leave
+ * such rows out; the trader may clear them or list the asset again.
+ */
+export const ENDED_STATES = ['sold_in_trade', 'sold', 'not_on_service'] as const satisfies readonly ListingState[];
+export type EndedState = (typeof ENDED_STATES)[number];
+export const isEnded = (state: ListingState): state is EndedState => (ENDED_STATES as readonly string[]).includes(state);
 
 export const listingRow = z.object({
   asset_id: assetId,
@@ -23,6 +33,10 @@ export const listingRow = z.object({
   user_note: storedUserNote,
   account: accountId,
   state: listingState,
+  /** Why the state is what it is, for an ended one ("sold in trade 61…", the service's refusal). */
+  state_reason: z.string().nullable(),
+  /** The trade that sold it. */
+  trade_id: z.string().nullable(),
   updated_at: z.number().int(),
 });
 export type ListingRow = z.output<typeof listingRow>;
@@ -53,6 +67,18 @@ export interface ListingsRepo {
   remove(assetIds: readonly string[]): number;
   /** After a confirmed delete-all: `activeOnly` keeps sold, cancelled and inactive ones. */
   removeAll(activeOnly: boolean): number;
+  /** Marks these rows as ended, with why (and the trade that sold them). */
+  markEnded(assetIds: readonly string[], state: EndedState, details: { reason: string; tradeId?: string }): void;
+  /** Rows in these states, oldest first. */
+  inStates(states: readonly ListingState[]): ListingRow[];
+  /** Rows a trade sold. */
+  byTrade(tradeId: string): ListingRow[];
+  /**
+   * Up to `count` rows of `account` for this SKU at this price that a sale may
+   * have taken: first those already known sold with no trade named (a refused
+   * edit said so), then active ones, oldest first.
+   */
+  saleCandidates(account: string, sku: string, price: number, count: number): ListingRow[];
 }
 
 export function createListingsRepo(store: Store): ListingsRepo {
@@ -68,12 +94,19 @@ export function createListingsRepo(store: Store): ListingsRepo {
     ON CONFLICT (asset_id) DO UPDATE SET
       listing_id = excluded.listing_id, id_unknown = excluded.id_unknown, sku = excluded.sku,
       price = excluded.price, promoted = excluded.promoted, game = excluded.game, user_note = excluded.user_note,
-      account = excluded.account, state = excluded.state, updated_at = excluded.updated_at`);
+      account = excluded.account, state = excluded.state, state_reason = NULL, trade_id = NULL, updated_at = excluded.updated_at`);
   const updateStmt = db.prepare(`
     UPDATE listings SET price = coalesce(:price, price), promoted = coalesce(:promoted, promoted),
       user_note = coalesce(:user_note, user_note), listing_id = coalesce(:listing_id, listing_id),
       id_unknown = CASE WHEN :listing_id IS NULL THEN id_unknown ELSE 0 END, updated_at = :at
     WHERE asset_id = :asset_id`);
+  const markEndedStmt = db.prepare('UPDATE listings SET state = ?, state_reason = ?, trade_id = ?, updated_at = ? WHERE asset_id = ?');
+  const byTradeStmt = db.prepare('SELECT * FROM listings WHERE trade_id = ? ORDER BY rowid');
+  const candidatesStmt = db.prepare(
+    `SELECT * FROM listings WHERE account = ? AND sku = ? AND price = ?
+      AND (state = 'active' OR (state = 'sold' AND trade_id IS NULL))
+      ORDER BY state = 'active', rowid LIMIT ?`,
+  );
   const removeAllStmt = db.prepare('DELETE FROM listings');
   const removeActiveStmt = db.prepare("DELETE FROM listings WHERE state = 'active'");
 
@@ -120,6 +153,21 @@ export function createListingsRepo(store: Store): ListingsRepo {
       store.markLedgerChanged();
       return removed;
     },
+    markEnded(ids, state, details) {
+      const at = store.clock.now();
+      store.transaction(() => {
+        for (const id of ids) markEndedStmt.run(state, details.reason, details.tradeId ?? null, at, id);
+      });
+      store.markLedgerChanged();
+    },
+    inStates(states) {
+      if (states.length === 0) return [];
+      const sql = `SELECT * FROM listings WHERE state IN (${states.map(() => '?').join(', ')}) ORDER BY rowid`;
+      return parseRows('listings', listingRow, db.prepare(sql).all(...states));
+    },
+    byTrade: (tradeId) => parseRows('listings', listingRow, byTradeStmt.all(tradeId)),
+    saleCandidates: (account, sku, price, count) =>
+      count <= 0 ? [] : parseRows('listings', listingRow, candidatesStmt.all(account, sku, price, count)),
   };
   return repo;
 }

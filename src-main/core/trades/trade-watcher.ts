@@ -4,7 +4,8 @@ import type { Balance } from '../api/schemas.ts';
 import type { PendingTrade } from '../../../src-shared/trades.ts';
 import type { Clock } from '../clock.ts';
 import { createEmitter, type Unsubscribe } from '../events.ts';
-import type { Scheduler } from '../scheduler/types.ts';
+import { createRetryingRead, type ReadState } from '../scheduler/retrying-read.ts';
+import { INTERACTIVE_DEADLINE_MS, type Scheduler } from '../scheduler/types.ts';
 import type { SeenTradesStore } from './seen-trades.ts';
 import { diffTrades, needsAction, tradeKey, type GoneTrade, type StatusChange, type TradeType } from './trade-diff.ts';
 
@@ -47,7 +48,7 @@ export interface TradeWatcherOptions {
   seen: SeenTradesStore;
   /** Between the end of one poll and the start of the next; default and minimum 60 s. */
   pollIntervalMs?: number;
-  /** Between balance reads; default 5 minutes. */
+  /** Between balance reads; default 5 minutes. A failed read is tried again sooner, with backoff. */
   balanceIntervalMs?: number;
   /** Partners whose account is younger than this many days are flagged; default 30. */
   youngAccountDays?: number;
@@ -56,14 +57,29 @@ export interface TradeWatcherOptions {
 export interface TradeWatcher {
   start(): void;
   stop(): void;
-  /** Loads both trade lists now (waiting for their rate slots); resolves when done. */
-  checkNow(): Promise<void>;
-  /** New timing and young-account age, applied to the running watcher: no request is repeated, no trade dropped. */
-  configure(next: { pollIntervalMs?: number; youngAccountDays?: number }): void;
-  /** Reads the balance now. Rejects with ApiError when it cannot. */
+  /**
+   * Loads both trade lists now (waiting for their rate slots), or joins the
+   * load on its way; resolves when done, rejects (ApiError) when neither list
+   * could be loaded. `fresh`: a load already on its way may have been sent
+   * before this call, so it is followed by one more (shared by every fresh
+   * caller meanwhile).
+   */
+  checkNow(options?: { fresh?: boolean }): Promise<void>;
+  /**
+   * Reads the balance now, or joins the read on its way (one at a time,
+   * however many ask). Rejects with ApiError when it cannot, within 30 s.
+   */
   refreshBalance(): Promise<BalanceReading>;
   trades(): readonly WatchedTrade[];
   balance(): BalanceReading | null;
+  /** How the balance reads are going: retrying after a failure (and when), or done. */
+  balanceState(): ReadState;
+  /**
+   * Applies the trader's settings live, without a request: the poll interval
+   * re-plans the wait under way; the young-account age re-flags the trades on
+   * hand (announced as 'trades').
+   */
+  configure(settings: { pollIntervalMs?: number; youngAccountDays?: number }): void;
   on<K extends keyof TradeWatcherEvents>(event: K, listener: (payload: TradeWatcherEvents[K]) => void): Unsubscribe;
 }
 
@@ -71,11 +87,12 @@ const DAY_MS = 86_400_000;
 
 export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
   const { scheduler, clock } = options;
-  let pollIntervalMs = Math.max(RATE_WINDOW_MS, options.pollIntervalMs ?? RATE_WINDOW_MS);
+  const pollFloor = (ms: number) => Math.max(RATE_WINDOW_MS, ms);
+  let pollIntervalMs = pollFloor(options.pollIntervalMs ?? RATE_WINDOW_MS);
   const balanceIntervalMs = options.balanceIntervalMs ?? 5 * 60_000;
   let youngAccountDays = options.youngAccountDays ?? 30;
-  /** Cut short when the poll interval changes, so the next poll keeps to the new one. */
-  let pollWait = new AbortController();
+  /** Waits between polls under way: a new interval wakes them to measure again. */
+  const pollWaits = new Set<AbortController>();
   const emitter = createEmitter<TradeWatcherEvents>();
 
   let seen: Map<string, string> | null = null;
@@ -88,11 +105,10 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
     emitter.emit('error', (isApiError(error) ? error : new ApiError('network', String(error))).toJSON());
   };
 
-  const ageOf = (trade: PendingTrade, now: number) => {
+  const watched = (trade: PendingTrade, now: number): WatchedTrade => {
     const partnerAgeDays = Math.floor((now - trade.partner_steam_creation_time * 1000) / DAY_MS);
-    return { partnerAgeDays, youngPartner: partnerAgeDays < youngAccountDays };
+    return { ...trade, needsAction: needsAction(trade), partnerAgeDays, youngPartner: partnerAgeDays < youngAccountDays };
   };
-  const watched = (trade: PendingTrade, now: number): WatchedTrade => ({ ...trade, needsAction: needsAction(trade), ...ageOf(trade, now) });
 
   const loadSeen = async (): Promise<Map<string, string>> => {
     if (seen) return seen;
@@ -115,6 +131,7 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
     ]);
     if (signal?.aborted) return;
     const loaded: TradeType[] = [];
+    const failures: unknown[] = [];
     const now = clock.now();
     let trades: WatchedTrade[] = [];
     for (const [type, result] of [['market', market], ['buy_order', buyOrder]] as const) {
@@ -123,11 +140,12 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
         trades.push(...result.value.map((t) => watched(t, now)));
       } else {
         reportError(result.reason);
+        failures.push(result.reason);
         // Keep what we knew of this type rather than dropping it.
         trades.push(...current.filter((t) => t.trade_type === type));
       }
     }
-    if (loaded.length === 0) return;
+    if (loaded.length === 0) throw failures[0];
     const diff = diffTrades(known, trades.filter((t) => loaded.includes(t.trade_type)), loaded);
     seen = diff.seen;
     const changedSeen = diff.added.length + diff.changed.length + diff.gone.length > 0;
@@ -147,7 +165,15 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
     if (diff.needsAction.length > 0) emitter.emit('needsAction', diff.needsAction);
   };
 
-  const checkNow = (): Promise<void> => {
+  let followUp: Promise<void> | null = null;
+  const checkNow = (options: { fresh?: boolean } = {}): Promise<void> => {
+    if (options.fresh && check) {
+      followUp ??= check.catch(() => undefined).then(() => {
+        followUp = null;
+        return checkNow();
+      });
+      return followUp;
+    }
     if (check) return check;
     const pending = runCheck(running?.signal).finally(() => {
       if (check === pending) check = null;
@@ -156,33 +182,43 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
     return pending;
   };
 
-  const refreshBalance = async (signal?: AbortSignal): Promise<BalanceReading> => {
-    const balance = await scheduler.request('get_balance', {}, { lane: 'poll', ...(signal ? { signal } : {}) });
-    lastBalance = { ...balance, readAt: clock.now() };
-    emitter.emit('balance', lastBalance);
-    return lastBalance;
-  };
+  const balanceRead = createRetryingRead({
+    clock,
+    what: 'get_balance',
+    async read(signal) {
+      // One try each: the retrying read plans the next, so a failure is shown at once.
+      const balance = await scheduler.request('get_balance', {}, { lane: 'poll', signal, retries: 0 });
+      lastBalance = { ...balance, readAt: clock.now() };
+      emitter.emit('balance', lastBalance);
+      return lastBalance;
+    },
+  });
+  balanceRead.on('state', (state) => {
+    if (state.phase === 'retrying' && state.lastError) emitter.emit('error', state.lastError);
+  });
 
-  /** Runs `step` now and then every `intervalMs()` after it ends, until stopped; `wake()` re-reads the interval. */
-  const loop = async (signal: AbortSignal, intervalMs: () => number, step: () => Promise<unknown>, wake?: () => AbortSignal) => {
+  /** Runs `step` now and then every `intervalMs` after it ends, until stopped. */
+  /**
+   * Runs `step` (which reports its own failures) now and then `interval()`
+   * after each ends, until stopped. A wait in `waits` can be woken to measure
+   * the interval again (the trader changed it).
+   */
+  const loop = async (signal: AbortSignal, interval: () => number, step: () => Promise<unknown>, waits?: Set<AbortController>) => {
     while (!signal.aborted) {
-      try {
-        await step();
-      } catch (error) {
-        if (signal.aborted) return;
-        reportError(error);
-      }
-      const ended = clock.now();
+      await step();
+      const endedAt = clock.now();
       for (;;) {
-        const left = ended + intervalMs() - clock.now();
-        if (left <= 0) break;
-        const cut = wake?.();
+        const wait = endedAt + interval() - clock.now();
+        if (wait <= 0) break;
+        const wake = new AbortController();
+        waits?.add(wake);
         try {
-          await clock.sleep(left, cut ? AbortSignal.any([signal, cut]) : signal);
+          await clock.sleep(wait, AbortSignal.any([signal, wake.signal]));
           break;
         } catch {
           if (signal.aborted) return;
-          // The interval changed: wait out what is left of the new one.
+        } finally {
+          waits?.delete(wake);
         }
       }
     }
@@ -193,31 +229,36 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
       if (running) return;
       const control = new AbortController();
       running = control;
-      void loop(control.signal, () => pollIntervalMs, checkNow, () => pollWait.signal);
-      void loop(control.signal, () => balanceIntervalMs, () => refreshBalance(control.signal));
+      // A load's failures are reported by the load itself.
+      void loop(control.signal, () => pollIntervalMs, () => checkNow().catch(() => undefined), pollWaits);
+      // The first read is retried with backoff until it succeeds; then one every interval.
+      balanceRead.start();
+      // Its failures are reported by the read's own state (and retried there).
+      void loop(control.signal, () => balanceIntervalMs, () => balanceRead.read().catch(() => undefined));
     },
     stop() {
       running?.abort(new Error('trade watcher stopped'));
       running = null;
       check = null;
+      balanceRead.stop();
     },
     checkNow,
-    configure(next) {
-      if (next.youngAccountDays !== undefined && next.youngAccountDays !== youngAccountDays) {
-        youngAccountDays = next.youngAccountDays;
-        const now = clock.now();
-        current = current.map((t) => ({ ...t, ...ageOf(t, now) }));
-        emitter.emit('trades', current);
-      }
-      if (next.pollIntervalMs !== undefined) {
-        pollIntervalMs = Math.max(RATE_WINDOW_MS, next.pollIntervalMs);
-        pollWait.abort();
-        pollWait = new AbortController();
-      }
-    },
-    refreshBalance: () => refreshBalance(),
+    refreshBalance: () => balanceRead.read(INTERACTIVE_DEADLINE_MS),
     trades: () => current,
     balance: () => lastBalance,
+    balanceState: () => balanceRead.state(),
+    configure(settings) {
+      if (settings.pollIntervalMs !== undefined) {
+        pollIntervalMs = pollFloor(settings.pollIntervalMs);
+        for (const wake of pollWaits) wake.abort();
+      }
+      if (settings.youngAccountDays !== undefined && settings.youngAccountDays !== youngAccountDays) {
+        youngAccountDays = settings.youngAccountDays;
+        const now = clock.now();
+        current = current.map((t) => watched(t, now));
+        emitter.emit('trades', current);
+      }
+    },
     on: (event, listener) => emitter.on(event, listener),
   };
 }

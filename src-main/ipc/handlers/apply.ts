@@ -34,7 +34,7 @@ export function applyHandlers(desk: Desk, views: DeskViews): Pick<Handlers, Appl
       return { imported: result.imported, refused: result.errors.length };
     },
     'drafts:apply': ({ draftId }) => {
-      refuseWhileNotAutomated(desk);
+      // Core refuses it while automation is off, when the trader asked for that.
       ws().applyJob.start(draftId);
       return views.apply();
     },
@@ -59,18 +59,3 @@ export function applyHandlers(desk: Desk, views: DeskViews): Pick<Handlers, Appl
   };
 }
 
-/**
- * The trader's option "never put up a listing that would not show as
- * automated": while the heartbeat is lapsed or off, an apply is refused
- * before anything is sent.
- */
-function refuseWhileNotAutomated(desk: Desk): void {
-  if (!desk.settings.get().refuseUnautomatedPosts) return;
-  const status = desk.workspace().heartbeat.state.status;
-  if (status === 'lapsed' || status === 'off') {
-    throw new DomainError(
-      'conflict',
-      'Automation is not active, so new listings would show as not automated. Turn automation on and wait for it to show as active, or allow this in Settings',
-    );
-  }
-}

@@ -55,6 +55,7 @@ export const activityView = (row: ActivityRow): ActivityEntry => ({
     row.account ? `account ${row.account}` : null,
     row.targets.length > 0 ? `${row.targets.slice(0, 5).join(', ')}${row.targets.length > 5 ? ` and ${row.targets.length - 5} more` : ''}` : null,
     row.error?.message ?? null,
+    row.note,
   ]
     .filter((part): part is string => part !== null)
     .join(' · '),

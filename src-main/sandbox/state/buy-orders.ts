@@ -63,7 +63,13 @@ export class BuyOrders {
     return [...this.open.values()];
   }
 
-  create(account: string, items: readonly CreateBuyOrderItem[], balance: Balance, now: number): BuyOrderCreateOutcome {
+  /** `refuseDuplicates`: a SKU that already has an open order refuses the batch instead of being skipped. */
+  create(account: string, items: readonly CreateBuyOrderItem[], balance: Balance, now: number, refuseDuplicates = false): BuyOrderCreateOutcome {
+    if (refuseDuplicates) {
+      items.forEach((item, index) => {
+        if (this.open.has(key(account, item.sku))) refuseItem(index, 'sku', `a buy order for ${item.sku} already exists`);
+      });
+    }
     let created = 0;
     let cut = 0;
     let skippedNoFunds = 0;
@@ -105,11 +111,11 @@ export class BuyOrders {
       const order = this.find(accounts, item.sku);
       if (!order) return refuseItem(index, 'sku', `no buy order for ${item.sku}`);
       if (item.quantity < order.filled) {
-        return refuseItem(index, 'quantity', `is below the ${order.filled} units already filled`);
+        return refuseItem(index, 'quantity', `${item.quantity} for ${item.sku} is below the ${order.filled} units already filled`);
       }
       const remaining = item.quantity - order.filled;
       if (remaining * item.price > balance.balance) {
-        return refuseItem(index, 'quantity', `insufficient balance: ${remaining} remaining at ${item.price} needs ${remaining * item.price}, balance is ${balance.balance}`);
+        return refuseItem(index, 'quantity', `insufficient balance for ${item.sku}: ${remaining} remaining at ${item.price} needs ${remaining * item.price}, balance is ${balance.balance}`);
       }
       return order;
     });

@@ -26,6 +26,8 @@ export interface SandboxListing {
   readonly createdAt: number;
   /** Moves when the price changes: the listing's timestamp in search results. */
   updatedAt: number;
+  /** Edit requests that named this listing after it stopped standing (sold, cancelled): each one was refused. */
+  editsAfterEnd: number;
 }
 
 /** A standing listing holds its asset: a second create for that asset is a duplicate. */
@@ -62,13 +64,18 @@ export class Listings {
     return this.liveByAsset.get(assetId);
   }
 
-  /** Creates listings for `account`; refuses the whole batch if any asset is not that account's. */
-  create(account: string, items: readonly CreateListingItem[], now: number): CreateOutcome {
+  /**
+   * Creates listings for `account`; refuses the whole batch if any asset is
+   * not that account's. An asset that already has a standing listing is
+   * skipped, or refuses the batch when `refuseDuplicates` is set.
+   */
+  create(account: string, items: readonly CreateListingItem[], now: number, refuseDuplicates = false): CreateOutcome {
     items.forEach((item, index) => {
       const asset = this.inventory.get(item.asset_id);
       if (!asset || asset.account !== account) refuseItem(index, 'asset_id', `asset ${item.asset_id} is not in the inventory of account ${account}`);
       if (!this.inventory.held(item.asset_id)) refuseItem(index, 'asset_id', `asset ${item.asset_id} has left the inventory`);
       if (asset.game !== item.game) refuseItem(index, 'game', `asset ${item.asset_id} belongs to game ${asset.game}`);
+      if (refuseDuplicates && this.liveByAsset.has(item.asset_id)) refuseItem(index, 'asset_id', `asset ${item.asset_id} is already listed`);
     });
     const created: CreatedListing[] = [];
     let duplicates = 0;
@@ -99,6 +106,7 @@ export class Listings {
       state,
       createdAt: now,
       updatedAt: now,
+      editsAfterEnd: 0,
     };
     this.byId.set(listing.listing_id, listing);
     if (isLive(listing)) this.liveByAsset.set(listing.asset_id, listing);
@@ -108,6 +116,11 @@ export class Listings {
 
   /** Edits by listing_id; refuses the whole batch if any ID is unknown or no longer standing. */
   edit(items: readonly EditListingItem[], now: number): number {
+    // Counted before refusing: every request that names an ended listing is one too many.
+    for (const item of items) {
+      const listing = this.byId.get(item.listing_id);
+      if (listing && !isLive(listing)) listing.editsAfterEnd++;
+    }
     const targets = items.map((item, index) => {
       const listing = this.byId.get(item.listing_id);
       if (!listing) return refuseItem(index, 'listing_id', `no listing ${item.listing_id}`);
@@ -150,6 +163,19 @@ export class Listings {
       deleted++;
     }
     return deleted;
+  }
+
+  /** Active listings, oldest first (what a buyer can take). */
+  active(): SandboxListing[] {
+    return [...this.liveByAsset.values()].filter((l) => l.state === 'active');
+  }
+
+  /** Removes a listing without the request path: the trader deleted it on the website. */
+  removeById(listingId: string): SandboxListing {
+    const listing = this.byId.get(listingId);
+    if (!listing) throw new RangeError(`no listing ${listingId}`);
+    this.remove(listing);
+    return listing;
   }
 
   setState(listingId: string, state: ListingState): SandboxListing {

@@ -36,6 +36,26 @@ export interface TradeContext {
   readonly accounts: Accounts;
   /** Unix seconds of each own account's creation, years in the past. */
   readonly ownCreation: ReadonlyMap<string, number>;
+  /**
+   * A buyer takes one of `account`'s active listings (listed by `at`) in trade
+   * `tradeId`: returns what the trade shows of it, or null when there is none.
+   * A market trade in which the caller sells is always the sale of a listing.
+   */
+  readonly sellListing?: (account: string, at: number, tradeId: string) => SoldItem | null;
+}
+
+/** What a sale's trade shows of the listing it took. */
+export interface SoldItem {
+  readonly sku: string;
+  readonly price: number;
+  readonly name: string;
+  readonly quality: string;
+  readonly classId: string;
+}
+
+/** The items of a market trade that sold this listing: one unit at its price. */
+export function soldItems(item: SoldItem) {
+  return [{ name: item.name, sku: item.sku, quantity: 1, price: item.price, quality: item.quality, image_url: item.classId, particle_url: '' }];
 }
 
 interface Parties {

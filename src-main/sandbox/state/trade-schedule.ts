@@ -1,7 +1,7 @@
 import type { BuyOrderTrade, MarketTrade } from '../../../src-shared/trades.ts';
 import { deriveSeed, intBetween, streamFor } from '../prng.ts';
 import type { TradeBody, TradeContext, TradeRole } from './trade-factory.ts';
-import { buyOrderTradeBody, initialStatus, marketTradeBody, RAW_STATUS, TRADE_STATUS } from './trade-factory.ts';
+import { buyOrderTradeBody, initialStatus, marketTradeBody, RAW_STATUS, soldItems, TRADE_STATUS } from './trade-factory.ts';
 
 /**
  * The seeded life of pending trades: when each appears, how its status moves,
@@ -39,10 +39,12 @@ export class TradeSchedule {
   private readonly ctx: TradeContext;
   private readonly generated: ScheduledTrade[] = [];
   private nextAppearAt: number;
+  private readonly start: number;
 
   constructor(seed: number, start: number, ctx: TradeContext) {
     this.seed = seed;
     this.ctx = ctx;
+    this.start = start;
     this.nextAppearAt = start - HEAD_START_MS;
   }
 
@@ -81,9 +83,14 @@ export class TradeSchedule {
     const tradeId = String(6_100_000_000 + index * 1_000 + (deriveSeed(this.seed, SCHEDULE_STREAM, index) % 1_000));
     const kind = random() < 0.5 ? 'market' : 'buy_order';
     const role: TradeRole = random() < 0.55 ? 'seller' : 'buyer';
-    const body = kind === 'market'
+    let body = kind === 'market'
       ? marketTradeBody(random, this.ctx, tradeId, timestamp, role)
       : buyOrderTradeBody(random, this.ctx, tradeId, timestamp, role);
+    if (body.trade_type === 'market' && role === 'seller' && appearAt >= this.start) {
+      // The caller sells in a market trade only when a buyer took one of its listings: that one, if it has any.
+      const sold = this.ctx.sellListing?.(body.supplier_id, appearAt, tradeId);
+      if (sold) body = { ...body, items: soldItems(sold), total: sold.price };
+    }
     const phases: TradePhase[] = [{ at: appearAt, ...initialStatus(kind, role) }];
     let at = appearAt;
     const step = () => (at += intBetween(random, 2, 15) * MIN);

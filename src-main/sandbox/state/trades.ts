@@ -22,6 +22,8 @@ const MANUAL_STREAM = 4;
 export class Trades {
   private readonly schedule: TradeSchedule | null;
   private readonly manual: PendingTrade[] = [];
+  /** When an injected trade leaves the pending lists on its own (completed); absent: it stays until removed. */
+  private readonly goneAt = new Map<string, number>();
   private readonly overrides = new Map<string, { status: string; raw_status: string }>();
   private readonly removed = new Set<string>();
   private readonly ctx: TradeContext;
@@ -44,6 +46,7 @@ export class Trades {
     }
     for (const trade of this.manual) {
       if (this.removed.has(trade.trade_id)) continue;
+      if ((this.goneAt.get(trade.trade_id) ?? Infinity) <= now) continue;
       out.push(structuredClone({ ...trade, ...this.overrides.get(trade.trade_id) }));
     }
     return out;
@@ -57,8 +60,11 @@ export class Trades {
     return this.pending(now).filter((t): t is BuyOrderTrade => t.trade_type === 'buy_order');
   }
 
-  /** Injects a trade: generated like a scheduled one, then `seed`'s fields forced. */
-  add(seed: TradeSeed, now: number): PendingTrade {
+  /**
+   * Injects a trade: generated like a scheduled one, then `seed`'s fields
+   * forced. With `goneAt` (sandbox ms) it leaves the pending lists then.
+   */
+  add(seed: TradeSeed, now: number, goneAt?: number): PendingTrade {
     const index = this.manual.length;
     const random = streamFor(this.seed, MANUAL_STREAM, index);
     const role = seed.role ?? roleFromStatus(seed.status);
@@ -75,6 +81,7 @@ export class Trades {
       trade = { ...buyOrderTradeBody(random, this.ctx, tradeId, timestamp, role), ...status, ...fields };
     }
     this.removed.delete(trade.trade_id);
+    if (goneAt !== undefined) this.goneAt.set(trade.trade_id, goneAt);
     this.manual.push(trade);
     return structuredClone(trade);
   }

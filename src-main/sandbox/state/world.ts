@@ -1,9 +1,11 @@
+import type { ListingSalesFault } from '../faults.ts';
 import { streamFor } from '../prng.ts';
 import type { SandboxCounters } from '../request-log.ts';
 import { Accounts } from './accounts.ts';
 import { BuyOrders } from './buy-orders.ts';
 import { Inventory } from './inventory.ts';
 import { Listings } from './listings.ts';
+import { Sales } from './sales.ts';
 import { Trades } from './trades.ts';
 
 /**
@@ -32,6 +34,7 @@ export class World {
   readonly listings: Listings;
   readonly buyOrders: BuyOrders;
   readonly trades: Trades;
+  readonly sales: Sales;
 
   constructor(options: WorldOptions) {
     const { seed } = options;
@@ -46,11 +49,15 @@ export class World {
     this.buyOrders = new BuyOrders(seed, options.tradeSchedule);
     const startSec = Math.floor(options.start / 1000);
     const ownCreation = new Map(this.accounts.all().map((id, i) => [id, startSec - (2_000 + i * 97) * DAY_S]));
-    this.trades = new Trades(seed, options.start, { accounts: this.accounts, ownCreation }, options.tradeSchedule);
+    // A scheduled market trade in which an own account sells takes one of its listings (sales exist by then).
+    const sellListing = (account: string, at: number, tradeId: string) => this.sales.sellFor(account, at, tradeId);
+    this.trades = new Trades(seed, options.start, { accounts: this.accounts, ownCreation, sellListing }, options.tradeSchedule);
+    this.sales = new Sales(seed, this.listings, this.trades);
   }
 
-  /** Applies what happened between the last call and `now` (seeded buy order fills). */
-  advance(now: number, counters: SandboxCounters): void {
+  /** Applies what happened between the last call and `now`: seeded buy order fills, and sales when `sales` is on. */
+  advance(now: number, counters: SandboxCounters, sales: (ListingSalesFault & { readonly since: number }) | null = null): void {
     counters.buyOrderUnitsFilled += this.buyOrders.advance(now, this.accounts.balance);
+    counters.listingsSold += this.sales.advance(now, sales);
   }
 }

@@ -109,10 +109,36 @@ describe('status mapping', () => {
     const now = Date.UTC(2030, 0, 1, 12, 0, 0);
     const clock = { now: () => now, sleep: () => Promise.resolve() };
     const at = new Date(now + 90_000).toUTCString();
-    const { client } = await setup((_req, res) => json(res, 429, '', { 'retry-after': at }), { clock });
+    const date = new Date(now).toUTCString();
+    const { client } = await setup((_req, res) => json(res, 429, '', { 'retry-after': at, date }), { clock });
     const error = await apiRejection(client.call('get_balance', {}));
     expect(error.kind).toBe('rate_limited');
     expect(error.retryAfterMs).toBe(90_000);
+  });
+
+  it('reads the service\'s absolute times on its own clock, as its Date header shows it, and reports that clock', async () => {
+    const now = Date.UTC(2030, 0, 1, 12, 0, 0);
+    const clock = { now: () => now, sleep: () => Promise.resolve() };
+    // The service's clock is 15 minutes behind ours.
+    const service = now - 15 * 60_000;
+    const headers = {
+      date: new Date(service).toUTCString(),
+      'retry-after': new Date(service + 90_000).toUTCString(),
+      'x-ratelimit-limit': '80',
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': String(service / 1000 + 40),
+    };
+    const seen: RateLimitInfo[] = [];
+    const observed: number[] = [];
+    const { client } = await setup((_req, res) => json(res, 429, '', headers), {
+      clock,
+      onRateLimit: (info) => seen.push(info),
+      serviceClock: { observe: (dateMs, sentAt, receivedAt) => observed.push(dateMs - sentAt, receivedAt - sentAt) },
+    });
+    const error = await apiRejection(client.call('get_balance', {}));
+    expect(error.retryAfterMs).toBe(90_000);
+    expect(seen[0]?.resetAt).toBe(now + 40_000);
+    expect(observed).toEqual([-15 * 60_000, 0]);
   });
 
   it('429 without any retry hint leaves retryAfterMs unset', async () => {

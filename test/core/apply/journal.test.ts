@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createJournal, namedItem } from '../../../src-main/core/apply/journal.ts';
+import { createJournal } from '../../../src-main/core/apply/journal.ts';
 import { advance } from '../../../src-main/core/apply/phases.ts';
 import { createDraftService, type DraftService } from '../../../src-main/core/drafts/draft-service.ts';
 import { MAIN, tempStore, type TempStore } from '../store/temp-store.ts';
@@ -80,15 +80,5 @@ describe('apply journal', () => {
     expect(drafts.entries(id).map((e) => e.status)).toEqual(['queued', 'queued']);
     journal.markSent(tasks[0]!.id);
     expect(t.repos.activity.list().map((a) => a.status)).toEqual(['sent', 'failed']);
-  });
-});
-
-describe('namedItem', () => {
-  it('reads the one item index a refusal names, or nothing', () => {
-    expect(namedItem({ kind: 'rejected', message: 'x: {"success":false,"error":"items.17.asset_id: nope"}' }, 40)).toBe(17);
-    expect(namedItem({ kind: 'rejected', message: 'items.3.price and items.5.price' }, 40)).toBeNull();
-    expect(namedItem({ kind: 'rejected', message: 'items.50.price' }, 40)).toBeNull();
-    expect(namedItem({ kind: 'invalid', message: 'bad', issues: [{ item: 2, field: 'items.2.sku', message: 'bad' }] }, 4)).toBe(2);
-    expect(namedItem({ kind: 'rejected', message: 'refused' }, 4)).toBeNull();
   });
 });

@@ -1,47 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src-main/core/api/errors.ts';
-import { createHeartbeat, EXPIRY_MARGIN_MS, type HeartbeatState } from '../../../src-main/core/heartbeat/heartbeat.ts';
+import { EXPIRY_MARGIN_MS } from '../../../src-main/core/heartbeat/heartbeat.ts';
 import { packTasks } from '../../../src-main/core/scheduler/pack.ts';
-import { createScheduler } from '../../../src-main/core/scheduler/scheduler.ts';
-import type { Scheduler } from '../../../src-main/core/scheduler/types.ts';
-import { createFakeService, type FakeService } from '../scheduler/support/fake-service.ts';
-import { createVirtualClock } from '../scheduler/support/virtual-clock.ts';
-
-const MIN = 60_000;
-const LINKED = ['76561198000000002', '76561198000000003'];
-
-function setup(options: { intervalMs?: number; linked?: string[] } = {}) {
-  const clock = createVirtualClock();
-  const hook: { scheduler?: Scheduler } = {};
-  const service = createFakeService({ clock, onRateLimit: (n) => hook.scheduler?.noteRateLimit(n) });
-  const scheduler = createScheduler({ client: service, clock, random: () => 0.5 });
-  hook.scheduler = scheduler;
-  const linked = options.linked ?? LINKED;
-  const heartbeat = createHeartbeat({
-    scheduler,
-    clock,
-    linkedAccounts: () => linked,
-    random: () => 0.5,
-    ...(options.intervalMs ? { intervalMs: options.intervalMs } : {}),
-  });
-  const states: HeartbeatState[] = [];
-  heartbeat.on('state', (s) => states.push(s));
-  return { clock, service, scheduler, heartbeat, states };
-}
-
-const beats = (service: FakeService) => service.log.filter((r) => r.endpoint === 'set_user_agent');
-
-/** Largest gap between successful beats as the server saw them, and from the last one to `end`. */
-function longestUnmarked(service: FakeService, start: number, end: number): number {
-  const ok = beats(service).filter((r) => r.status === 200).map((r) => r.stampAt);
-  let worst = 0;
-  let prev = start;
-  for (const at of [...ok, end]) {
-    worst = Math.max(worst, at - prev);
-    prev = at;
-  }
-  return worst;
-}
+import { beats, LINKED, longestUnmarked, MIN, setup } from './support.ts';
 
 describe('heartbeat', () => {
   it('beats on start with every linked account, then every 5 minutes plus jitter', async () => {

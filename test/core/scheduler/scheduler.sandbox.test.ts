@@ -46,7 +46,8 @@ describe('scheduler against the sandbox over HTTP', () => {
     const { sandbox, scheduler, clock } = await startLive();
     const states: SchedulerState[] = [];
     scheduler.on('state', (s) => states.push(s));
-    sandbox.faults.set({ storm429: { retryAfterSec: 20, untilMs: clock.now() + 15_000 } });
+    // One 429 for sure, however long the test took to get here (a minute lasts 0.1 s).
+    sandbox.faults.set({ storm429: { retryAfterSec: 20, untilMs: clock.now() + 10 * 60_000, count: 1 } });
     const balance = await scheduler.request('get_balance', {}, { lane: 'interactive' });
     expect(balance.balance).toBeGreaterThanOrEqual(0);
     expect(sandbox.log.counters.countStorm429).toBeGreaterThanOrEqual(1);

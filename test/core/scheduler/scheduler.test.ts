@@ -164,13 +164,31 @@ describe('scheduler failures', () => {
     expect(scheduler.state.blocked).toBeNull();
   });
 
-  it('treats anything else thrown by a write as an unknown outcome', async () => {
+  it('never retries a create that may have been applied (a 5xx or an unreadable answer); retries an edit whose answer was lost', async () => {
+    const { clock, service, scheduler } = setup();
+    const create = { items: [{ asset_id: '12345678901', price: 100, promoted: 0 as const, game: '440' }] };
+    service.failNext('create_listing', () => new ApiError('server', 'bad gateway', { endpoint: 'create_listing', status: 502 }));
+    await expect(clock.run(scheduler.request('create_listing', create, { lane: 'bulk' }))).rejects.toMatchObject({
+      kind: 'unknown_outcome',
+      message: expect.stringMatching(/answered 502 after the request reached it/),
+    });
+    service.failNext('create_buy_order', () => new ApiError('bad_response', 'not JSON', { endpoint: 'create_buy_order', status: 200 }));
+    const order = { items: [{ sku: '5021;6', price: 10, quantity: 1 }] };
+    await expect(clock.run(scheduler.request('create_buy_order', order, { lane: 'bulk' }))).rejects.toMatchObject({ kind: 'unknown_outcome' });
+    service.failNext('edit_listing', () => new ApiError('unknown_outcome', 'response lost'));
+    await expect(clock.run(scheduler.request('edit_listing', edit, { lane: 'bulk' }))).resolves.toEqual({ success: true });
+    expect(service.log.map((r) => r.endpoint)).toEqual(['create_listing', 'create_buy_order', 'edit_listing', 'edit_listing']);
+  });
+
+  it('treats anything else thrown by a write as an unknown outcome (retried first when the write is idempotent)', async () => {
     const clock = createVirtualClock();
     const scheduler = createScheduler({
       clock,
       client: { call: () => Promise.reject(new TypeError('socket hang up')) },
     });
     await expect(clock.run(scheduler.request('edit_listing', edit, { lane: 'bulk' }))).rejects.toMatchObject({ kind: 'unknown_outcome' });
+    const create = { items: [{ asset_id: '12345678901', price: 100, promoted: 0 as const, game: '440' }] };
+    await expect(clock.run(scheduler.request('create_listing', create, { lane: 'bulk' }))).rejects.toMatchObject({ kind: 'unknown_outcome' });
   });
 
   it('reports a write cut off by its caller after it left as an unknown outcome', async () => {

@@ -92,6 +92,37 @@ describe('migrations', () => {
     db.close();
   });
 
+  it('6: evidence about an unknown outcome, removed with its batch', () => {
+    const db = freshAt(6);
+    db.prepare("INSERT INTO drafts VALUES ('d1', 'x', 0, 0)").run();
+    db.prepare("INSERT INTO apply_runs (draft_id, state, started_at) VALUES ('d1', 'running', 0)").run();
+    db.prepare(`INSERT INTO apply_batches (batch_id, run_id, endpoint, phase, input, targets, item_count, state, created_at)
+      VALUES ('b1', 1, 'create_listing', 1, '{}', '["L:1"]', 1, 'unknown', 0)`).run();
+    db.prepare("INSERT INTO outcome_evidence (batch_id, target, at, message) VALUES ('b1', 'L:1', 5, 'asset 1 is already listed')").run();
+    expect(() => db.prepare("INSERT INTO outcome_evidence (batch_id, target, at, message) VALUES ('b9', 'L:1', 5, 'x')").run()).toThrow(/FOREIGN KEY/);
+    db.prepare("DELETE FROM apply_batches WHERE batch_id = 'b1'").run();
+    expect(db.prepare('SELECT count(*) AS n FROM outcome_evidence').get()).toEqual({ n: 0 });
+    db.close();
+  });
+
+  it('7: listing states the service ends (sold, in a trade, gone), with reason and trade, keeping every row', () => {
+    const db = freshAt(6);
+    insertAccount(db);
+    db.prepare(`INSERT INTO listings (asset_id, listing_id, id_unknown, price, promoted, game, account, state, updated_at)
+      VALUES ('10', 'L1', 0, 100, 0, '440', '1', 'active', 5), ('11', NULL, 1, 200, 1, '440', '1', 'sold', 6)`).run();
+    expect(migrate(db, 7)).toBe(7);
+    expect(db.prepare('SELECT asset_id, listing_id, state, state_reason, trade_id, updated_at FROM listings ORDER BY rowid').all()).toEqual([
+      { asset_id: '10', listing_id: 'L1', state: 'active', state_reason: null, trade_id: null, updated_at: 5 },
+      { asset_id: '11', listing_id: null, state: 'sold', state_reason: null, trade_id: null, updated_at: 6 },
+    ]);
+    db.prepare("UPDATE listings SET state = 'sold_in_trade', trade_id = '9', state_reason = 'sold in trade 9' WHERE asset_id = '10'").run();
+    db.prepare("UPDATE listings SET state = 'not_on_service' WHERE asset_id = '11'").run();
+    expect(() => db.prepare("UPDATE listings SET state = 'lost' WHERE asset_id = '10'").run()).toThrow(/CHECK/);
+    expect(() => db.prepare(`INSERT INTO listings (asset_id, listing_id, price, promoted, game, account, updated_at) VALUES ('12', 'L2', 1, 0, '440', '2', 0)`).run()).toThrow(/FOREIGN KEY/);
+    db.prepare("INSERT INTO activity_log (at, endpoint, item_count, targets, status, note) VALUES (0, 'load_pending', 1, '[]', 'done', 'sold')").run();
+    db.close();
+  });
+
   it('bring a database from any version to the latest, keeping its rows', () => {
     const db = freshAt(2);
     insertAccount(db);

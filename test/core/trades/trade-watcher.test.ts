@@ -1,49 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, type SerializedApiError } from '../../../src-main/core/api/errors.ts';
-import type { BuyOrderTrade, MarketTrade } from '../../../src-shared/trades.ts';
-import { createScheduler } from '../../../src-main/core/scheduler/scheduler.ts';
-import type { Scheduler } from '../../../src-main/core/scheduler/types.ts';
+import { ApiError } from '../../../src-main/core/api/errors.ts';
 import { createMemorySeenTradesStore, type SeenTradesStore } from '../../../src-main/core/trades/seen-trades.ts';
 import { tradeKey } from '../../../src-main/core/trades/trade-diff.ts';
-import { createTradeWatcher, type WatchedTrade } from '../../../src-main/core/trades/trade-watcher.ts';
-import { createFakeService, type FakeService } from '../scheduler/support/fake-service.ts';
-import { createVirtualClock, type VirtualClock } from '../scheduler/support/virtual-clock.ts';
+import type { WatchedTrade } from '../../../src-main/core/trades/trade-watcher.ts';
 import { buyOrderTrade, marketTrade } from './fixtures.ts';
-
-const MIN = 60_000;
-
-interface World {
-  clock: VirtualClock;
-  service: FakeService;
-  scheduler: Scheduler;
-  market: MarketTrade[];
-  buyOrders: BuyOrderTrade[];
-}
-
-function world(): World {
-  const clock = createVirtualClock();
-  const hook: { scheduler?: Scheduler } = {};
-  const service = createFakeService({ clock, onRateLimit: (n) => hook.scheduler?.noteRateLimit(n) });
-  const scheduler = createScheduler({ client: service, clock, random: () => 0.5 });
-  hook.scheduler = scheduler;
-  const w: World = { clock, service, scheduler, market: [], buyOrders: [] };
-  service.respond('load_pending', () => w.market);
-  service.respond('load_pending_buy_orders', () => w.buyOrders);
-  return w;
-}
-
-function watch(w: World, seen: SeenTradesStore, youngAccountDays?: number) {
-  const watcher = createTradeWatcher({ scheduler: w.scheduler, clock: w.clock, seen, ...(youngAccountDays ? { youngAccountDays } : {}) });
-  const events = { needsAction: [] as string[], new: [] as string[], changed: [] as string[], gone: [] as string[], errors: [] as SerializedApiError[] };
-  watcher.on('needsAction', (ts) => events.needsAction.push(...ts.map((t) => `${tradeKey(t)}=${t.status}`)));
-  watcher.on('new', (ts) => events.new.push(...ts.map(tradeKey)));
-  watcher.on('changed', (cs) => events.changed.push(...cs.map((c) => `${tradeKey(c.trade)}:${c.previousStatus}->${c.trade.status}`)));
-  watcher.on('gone', (gs) => events.gone.push(...gs.map((g) => g.key)));
-  watcher.on('error', (e) => events.errors.push(e));
-  return { watcher, events };
-}
-
-const sentTimes = (service: FakeService, endpoint: string) => service.log.filter((r) => r.endpoint === endpoint).map((r) => r.sentAt);
+import { MIN, sentTimes, watch, world } from './support.ts';
 
 describe('trade watcher', () => {
   it('polls both trade lists within their 1/min limit and reads the balance every few minutes', async () => {
