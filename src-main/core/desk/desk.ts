@@ -129,8 +129,7 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
       currentSettings: () => settings.get(),
       apiKey: () => keys.read(),
       onResponse: (status) => {
-        if (status === 401) keys.noteRejected();
-        else if (status >= 200 && status < 300) keys.noteAccepted();
+        if (status >= 200 && status < 300) keys.noteAccepted();
       },
     });
   }
@@ -139,10 +138,17 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
   function wire(ws: Workspace): void {
     for (const off of unwire) off();
     unwire = [];
-    // A new key may be good: let blocked work go and beat at once.
+    // Another key has its own rate count at the service, and the blocked work may go.
+    unwire.push(keys.on('replaced', () => {
+      if (ws.mode === 'live') ws.scheduler.newKey();
+    }));
+    // The key is rejected when the scheduler stops on a 401 for it (one about a replaced key does not stop it).
+    unwire.push(ws.scheduler.on('state', (state) => {
+      if (ws.mode === 'live' && state.blocked === 'auth') keys.noteRejected();
+    }));
+    // A new key may be good: beat and read at once.
     unwire.push(keys.on('status', (key) => {
       if (ws.mode !== 'live' || key.state !== 'unverified' || !key.set) return;
-      ws.scheduler.unblock();
       void ws.heartbeat.beatNow().catch(() => undefined);
       void ws.trades.checkNow().catch(() => undefined);
       void ws.trades.refreshBalance().catch(() => undefined);

@@ -33,8 +33,15 @@ export interface KeyService {
   noteRejected(): void;
   /** The service answered an authenticated request. */
   noteAccepted(): void;
-  on(event: 'status', listener: (status: KeyStatus) => void): Unsubscribe;
+  on<E extends keyof KeyEvents>(event: E, listener: (payload: KeyEvents[E]) => void): Unsubscribe;
 }
+
+export type KeyEvents = {
+  /** Every change of what the status says. */
+  status: KeyStatus;
+  /** A different key (or none) took the place of the one before. */
+  replaced: undefined;
+};
 
 /** Why a keychain that is not `available` cannot take the change, and what the trader can do. */
 function keychainProblem(keychain: Exclude<KeychainState, 'available'>, change: 'stored' | 'removed'): string {
@@ -55,7 +62,7 @@ function keychainProblem(keychain: Exclude<KeychainState, 'available'>, change: 
  */
 export function createKeyService(deps: { secrets: SecretStore; profile: string }): KeyService {
   const account = `api-key:${deps.profile}`;
-  const events = createEmitter<{ status: KeyStatus }>();
+  const events = createEmitter<KeyEvents>();
   let verdict: 'unverified' | 'valid' | 'rejected' = 'unverified';
 
   async function status(): Promise<KeyStatus> {
@@ -105,14 +112,22 @@ export function createKeyService(deps: { secrets: SecretStore; profile: string }
       if (!parsed.success) {
         throw new KeyError('invalid', `The API key ${parsed.error.issues[0]?.message ?? 'is not valid'}.`);
       }
-      await change('stored', () => deps.secrets.set(account, parsed.data));
+      const before = await change('stored', async () => {
+        const previous = await deps.secrets.get(account);
+        await deps.secrets.set(account, parsed.data);
+        return previous;
+      });
+      // The same key saved again is no new key: the service's count and verdict stand.
+      if (before === parsed.data) return publish();
       verdict = 'unverified';
+      events.emit('replaced', undefined);
       return publish();
     },
     async remove() {
       // Without any keychain there is no key to remove; a locked one keeps it, so say so.
       if ((await deps.secrets.state()) !== 'missing') await change('removed', () => deps.secrets.delete(account));
       verdict = 'unverified';
+      events.emit('replaced', undefined);
       return publish();
     },
     async read() {

@@ -58,6 +58,8 @@ export interface RateBudget {
   pauses(now: number): { scope: RateScope; until: number }[];
   /** For each slot in use, how long from now until it is free (in flight: one window). */
   busyOffsets(scope: RateScope, now: number): number[];
+  /** Forgets every window and pause: the service counts per key, and the key changed. */
+  forget(): void;
 }
 
 interface Hold {
@@ -190,6 +192,14 @@ export function createRateBudget(options: RateBudgetOptions = {}): RateBudget {
         if (until > now) out.push({ scope, until });
       }
       return out;
+    },
+
+    forget() {
+      // Slots in flight keep their own holds; released, they count nowhere.
+      holds.clear();
+      external.clear();
+      paused.clear();
+      globalPauses.clear();
     },
 
     busyOffsets(scope, now) {

@@ -63,11 +63,17 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   let jobCount = 0;
   let state: SchedulerState = { blocked: null, blockedError: null, pauses: [] };
   let closed = false;
+  let keyEpoch = 0;
 
   const setState = (next: SchedulerState) => {
     state = next;
     emitter.emit('state', state);
   };
+  function unblock(): void {
+    if (closed || state.blocked === null) return;
+    dispatcher.setGate(null);
+    setState({ ...state, blocked: null, blockedError: null });
+  }
   const samePauses = (a: SchedulerState['pauses'], b: SchedulerState['pauses']) =>
     a.length === b.length && a.every((p, i) => p.scope === b[i]?.scope && p.until === b[i]?.until);
   const refreshPauses = (now: number) => {
@@ -95,6 +101,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       setState({ ...state, blocked: error.kind === 'forbidden' ? 'forbidden' : 'auth', blockedError: error.toJSON() });
     },
     paused: () => refreshPauses(clock.now()),
+    keyEpoch: () => keyEpoch,
   };
 
   const jobContext: JobContext = {
@@ -151,10 +158,14 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       const limit = limitOf('global');
       return { used: limit - budget.remaining('global', clock.now()), limit };
     },
-    unblock() {
-      if (closed || state.blocked === null) return;
-      dispatcher.setGate(null);
-      setState({ ...state, blocked: null, blockedError: null });
+    unblock,
+    newKey() {
+      if (closed) return;
+      keyEpoch += 1;
+      budget.forget();
+      refreshPauses(clock.now());
+      unblock();
+      dispatcher.poke();
     },
 
     close() {

@@ -30,6 +30,8 @@ export interface SendContext {
   takeRateLimitInfo(endpoint: EndpointName): RateLimitInfo | undefined;
   /** Stops everything until unblocked (401/403). */
   block(error: ApiError): void;
+  /** Moves on when the trader sets another key: an answer about the previous key says nothing of this one. */
+  keyEpoch(): number;
   /** A pause was set (the state changed). */
   paused(): void;
 }
@@ -125,6 +127,7 @@ export async function sendThroughBudget<K extends EndpointName>(
       return { kind: 'error', error: new ApiError('invalid', message, { endpoint, cause }), sent: sentAny };
     }
     let error: ApiError;
+    const epoch = ctx.keyEpoch();
     try {
       options.onSent?.();
       sentAny = true;
@@ -155,6 +158,8 @@ export async function sendThroughBudget<K extends EndpointName>(
       continue;
     }
     if (error.kind === 'auth' || error.kind === 'forbidden') {
+      // Sent with the key the trader just replaced: ask again with the new one.
+      if (epoch !== ctx.keyEpoch()) continue;
       ctx.block(error);
       return { kind: 'error', error, sent: true };
     }

@@ -142,6 +142,12 @@ export interface Scheduler {
   on(event: 'state', listener: (state: SchedulerState) => void): Unsubscribe;
   /** Clears a blocked state (after the key is replaced). */
   unblock(): void;
+  /**
+   * The trader set another key. The service counts requests per key, so the
+   * windows and pauses of the previous one are forgotten; work blocked by it
+   * goes; a 401 still coming back for it is not held against the new one.
+   */
+  newKey(): void;
   /** Requests counted against the global limit right now (sent, in flight, or known from the server). */
   usage(): { used: number; limit: number };
   /** Stops everything: waiting requests reject, jobs are cancelled. */

@@ -19,10 +19,10 @@ function tempDir(): string {
   return dir;
 }
 
-async function until<T>(read: () => T | undefined | null | false, what: string, ms = 8_000): Promise<T> {
+async function until<T>(read: () => T | undefined | null | false | Promise<T | undefined | null | false>, what: string, ms = 8_000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
-    const value = read();
+    const value = await read();
     if (value) return value;
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
@@ -74,6 +74,22 @@ describe('desk composition', () => {
     await d.keys.set(service.keys.revoked);
     await until(() => d.workspace().scheduler.state.blocked === 'auth', 'scheduler blocked');
     await until(async () => (await d.keys.status()).state === 'rejected', 'key rejected');
+  });
+
+  it('a good key replacing a rejected one unblocks the work, beats at once and clears the rejection everywhere', async () => {
+    const service = await startSandbox({ seed: 6 });
+    opened.push(service);
+    const d = await desk({ dataDir: tempDir(), secrets: memoryKeychain(), version: 'test', initialSettings: { mode: 'live', serviceUrl: service.url } });
+    await d.keys.set(service.keys.revoked);
+    await until(() => d.workspace().heartbeat.state.lastError?.kind === 'auth', 'the beat refused');
+    await until(async () => (await d.keys.status()).state === 'rejected', 'key rejected');
+    const replaced = Date.now();
+    await d.keys.set(service.apiKey);
+    await until(() => d.workspace().heartbeat.state.status === 'active', 'heartbeat active after the good key', 3000);
+    expect(d.workspace().heartbeat.state.lastError).toBeNull();
+    expect(d.workspace().scheduler.state.blocked).toBeNull();
+    await until(async () => (await d.keys.status()).state === 'valid', 'key valid', 3000);
+    expect(Date.now() - replaced).toBeLessThan(3000);
   });
 
   it('switches mode by replacing the workspace and announcing it', async () => {

@@ -133,6 +133,28 @@ describe('scheduler failures', () => {
     expect(service.log).toHaveLength(6);
   });
 
+  it('a new key starts with its own rate count: what the previous key used holds nothing back', async () => {
+    const { clock, service, scheduler } = setup();
+    await clock.run(scheduler.request('set_user_agent', {}, { lane: 'heartbeat' }));
+    await clock.advance(1_000);
+    const replacedAt = clock.now();
+    scheduler.newKey();
+    // The service counts per key (1 a minute here): the new key's first beat goes at once, not a minute later.
+    await clock.run(scheduler.request('set_user_agent', {}, { lane: 'heartbeat' }).catch(() => undefined));
+    expect(sends(service, 'set_user_agent').slice(0, 2)).toEqual([replacedAt - 1_000 - 200, replacedAt]);
+  });
+
+  it('a 401 about the key just replaced neither blocks nor fails: the request is sent again with the new key', async () => {
+    const { clock, service, scheduler } = setup();
+    service.failNext('edit_listing', () => new ApiError('auth', 'key refused', { endpoint: 'edit_listing', status: 401 }));
+    const sent = scheduler.request('edit_listing', edit, { lane: 'interactive' });
+    await clock.advance(100);
+    scheduler.newKey();
+    await expect(clock.run(sent)).resolves.toBeDefined();
+    expect(scheduler.state.blocked).toBeNull();
+    expect(service.log.map((r) => r.status)).toEqual([401, 200]);
+  });
+
   it('blocks with "forbidden" on 403', async () => {
     const { clock, service, scheduler } = setup();
     service.failNext(null, () => new ApiError('forbidden', 'not allowed', { status: 403 }));
