@@ -12,6 +12,8 @@ export default defineConfig({
   workers: 1,
   reporter: [['list']],
   use: {
+    // A failure leaves a picture of the screen in test-results/ (not committed).
+    screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [

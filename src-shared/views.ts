@@ -31,7 +31,14 @@ export const appStatus = z.object({
   serviceUrl: z.string(),
   /** Why the service cannot be used as configured (an unusable saved URL, a switch that failed); null when it can. */
   serviceProblem: z.string().nullable(),
+  /** Whether the service answered the desk's last request: unknown until one is sent; when not, why and since when. */
+  reach: z.object({
+    state: z.enum(['unknown', 'reachable', 'unreachable']),
+    why: z.string().nullable(),
+    since: z.number().nullable(),
+  }),
 });
+export type DeskStatusView = Omit<z.infer<typeof appStatus>, 'stamp'>;
 
 export const settings = settingsSchema.extend({ stamp });
 export const settingsPatch = settingsSchema.partial();

@@ -35,6 +35,8 @@ export interface TestDeskOptions {
   ledgerSize?: number;
   /** How much faster than the wall clock both the desk and the simulator run. */
   timeScale?: number;
+  /** Reopen with the settings the profile saved instead of pointing it at this run's simulator. */
+  savedSettings?: boolean;
 }
 
 export async function startTestDesk(options: TestDeskOptions = {}): Promise<TestDesk> {
@@ -49,7 +51,7 @@ export async function startTestDesk(options: TestDeskOptions = {}): Promise<Test
     secrets: createKeychainSecretStore({ service }),
     clock,
     version: 'e2e',
-    initialSettings: { mode: 'live', serviceUrl: sandbox.url },
+    initialSettings: options.savedSettings ? undefined : { mode: 'live', serviceUrl: sandbox.url },
     openSandbox: (c) => startSandbox({ clock: c, seed: 12 }),
   });
 

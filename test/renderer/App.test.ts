@@ -17,7 +17,7 @@ describe('the desk shell', () => {
   async function mountApp(online = true) {
     fake = installFakeApi(
       deskHandlers({
-        'app:status': () => ({ stamp: 1, mode: 'sandbox', online, version: '0.1.0', profile: 'default', serviceUrl: 'http://127.0.0.1:9', serviceProblem: null }),
+        'app:status': () => ({ stamp: 1, mode: 'sandbox', online, version: '0.1.0', profile: 'default', serviceUrl: 'http://127.0.0.1:9', serviceProblem: null, reach: { state: 'reachable' as const, why: null, since: null } }),
         'settings:get': () => ({ ...settings, theme: 'dark' }),
       }),
     );
@@ -32,7 +32,7 @@ describe('the desk shell', () => {
     const wrapper = await mountApp(false);
     expect(wrapper.find('[data-testid=sandbox-banner]').exists()).toBe(true);
     expect(wrapper.get('[data-testid=offline-banner]').text()).toContain('Offline');
-    fake.emit('app:status', { stamp: 2, mode: 'live', online: true, version: '0.1.0', profile: 'default', serviceUrl: 'https://x', serviceProblem: null });
+    fake.emit('app:status', { stamp: 2, mode: 'live', online: true, version: '0.1.0', profile: 'default', serviceUrl: 'https://x', serviceProblem: null, reach: { state: 'reachable' as const, why: null, since: null } });
     await flushPromises();
     expect(wrapper.find('[data-testid=sandbox-banner]').exists()).toBe(false);
     expect(wrapper.find('[data-testid=offline-banner]').exists()).toBe(false);

@@ -63,7 +63,7 @@ export function pagesOf(rows: readonly LedgerRowView[], stamps = { ledger: 1, dr
 /** Handlers for every channel a screen reads at start, returning quiet defaults. */
 export function deskHandlers(over: Handlers = {}): Handlers {
   return {
-    'app:status': () => ({ stamp: 1, mode: 'sandbox', online: true, version: '0.1.0', profile: 'default', serviceUrl: 'http://127.0.0.1:1', serviceProblem: null }),
+    'app:status': () => ({ stamp: 1, mode: 'sandbox', online: true, version: '0.1.0', profile: 'default', serviceUrl: 'http://127.0.0.1:1', serviceProblem: null, reach: { state: 'reachable' as const, why: null, since: null } }),
     'key:status': () => ({ stamp: 1, set: false, last4: null, state: 'none', keychainAvailable: true }),
     'settings:get': () => settings,
     'heartbeat:state': () => ({ stamp: 1, status: 'active', refreshAt: null, lastBeatAt: null, nextBeatAt: null, accounts: [], lastError: null }),

@@ -9,7 +9,7 @@ import { safeCause } from './redact.ts';
 import { parseDateHeader, type ServiceClock } from './service-clock.ts';
 import { interpretResponse, redactingErrors } from './response.ts';
 import type { RateLimitInfo } from './response.ts';
-import { failureLabel, mayHaveReachedServer, send } from './transport.ts';
+import { failureLabel, mayHaveReachedServer, send, unreachableWords } from './transport.ts';
 import type { SendOptions } from './transport.ts';
 import { validateRequest } from './validate.ts';
 
@@ -41,7 +41,12 @@ export interface ClientOptions {
   maxResponseBytes?: number;
   /** Told the `Date` of every response, to learn how far the service's clock is from ours. */
   serviceClock?: Pick<ServiceClock, 'observe'>;
+  /** Told after every exchange whether the service answered (any status) or could not be reached, and why. */
+  onReach?: (reach: Reach) => void;
 }
+
+/** Whether the last exchange reached the service; `why` in the trader's words when not. */
+export type Reach = { readonly reached: true } | { readonly reached: false; readonly why: string };
 
 export interface CallOptions {
   /** Aborting before the request is sent rejects with the signal's reason. */
@@ -119,6 +124,7 @@ export function createMarketplaceClient(options: ClientOptions): MarketplaceClie
       maxBodyBytes: (status) => (status >= 200 && status < 300 ? maxResponseBytes : MAX_ERROR_RESPONSE_BYTES),
     });
     if (result.ok) {
+      options.onReach?.({ reached: true });
       const receivedAt = clock.now();
       const dateMs = parseDateHeader(result.response.headers['date']);
       if (dateMs !== undefined) options.serviceClock?.observe(dateMs, sentAt, receivedAt);
@@ -133,6 +139,9 @@ export function createMarketplaceClient(options: ClientOptions): MarketplaceClie
     const fail = redactingErrors(key);
     const cause = safeCause(result.error, key);
     const label = failureLabel(result.error);
+    if (callerSignal?.aborted !== true) {
+      options.onReach?.({ reached: false, why: deadline.aborted ? `no answer within ${Math.round(timeoutMs / 1000)} s` : unreachableWords(result.error) });
+    }
     const reached = mayHaveReachedServer(result.sent, result.error);
     if (reached && ENDPOINTS[endpoint].write) {
       throw fail(

@@ -157,6 +157,23 @@ export function mayHaveReachedServer(sent: boolean, error: unknown): boolean {
   return !(typeof code === 'string' && NEVER_SENT_CODES.has(code));
 }
 
+/** Why a request could not reach the service, in the trader's words (the code in brackets for support). */
+export function unreachableWords(error: unknown): string {
+  const code = failureLabel(error);
+  const words = REACH_WORDS.find(([codes]) => codes.some((c) => code === c || code.startsWith(c)))?.[1];
+  return words === undefined ? `the connection failed (${code})` : `${words} (${code})`;
+}
+
+const REACH_WORDS: ReadonlyArray<readonly [readonly string[], string]> = [
+  [['ECONNREFUSED'], 'nothing answers at that address'],
+  [['ENOTFOUND', 'EAI_AGAIN'], 'the host name cannot be found'],
+  [['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'TimeoutError'], 'no answer in time'],
+  [['ENETUNREACH', 'EHOSTUNREACH', 'EADDRNOTAVAIL'], 'the network cannot reach that address'],
+  [['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED'], 'the connection was cut'],
+  [['CERT_', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'ERR_TLS_', 'ERR_SSL_', 'EPROTO'],
+    'its TLS certificate or handshake is not trusted'],
+];
+
 /** The error's code (or name) for a message, e.g. `ECONNREFUSED`, `TimeoutError`. */
 export function failureLabel(error: unknown): string {
   if (error instanceof Error) {

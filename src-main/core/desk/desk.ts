@@ -9,6 +9,8 @@ import { createSettingsService, type SettingsService } from '../settings/setting
 import { settingsPatchSchema, type Settings, type SettingsPatch } from '../settings/settings.ts';
 import { createRepos, openStore, type Store } from '../store/index.ts';
 import { serviceUrlProblem } from '../../../src-shared/fields.ts';
+import type { DeskStatusView } from '../../../src-shared/views.ts';
+import type { Reach } from '../api/client.ts';
 import { createItemNames, type ItemNames } from '../items/index.ts';
 import { openWorkspace, type Workspace } from './workspace.ts';
 
@@ -20,15 +22,7 @@ import { openWorkspace, type Workspace } from './workspace.ts';
  * new workspace before closing the old one, and keeps the old one when the
  * new one cannot open, saying why.
  */
-export interface DeskStatus {
-  mode: Settings['mode'];
-  online: boolean;
-  version: string;
-  profile: string;
-  serviceUrl: string;
-  /** Why the service cannot be used as configured; null when it can. */
-  serviceProblem: string | null;
-}
+export type DeskStatus = DeskStatusView;
 
 export interface DeskEvents extends Record<string, unknown> {
   /** A new workspace is live (start, or a switch of service): re-subscribe to its services. */
@@ -102,8 +96,22 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
   let sandbox: SimulatedService | null = null;
   let switchProblem: string | null = null;
   let queue: Promise<unknown> = Promise.resolve();
+  /** Whether the current workspace's service answered; answers of a workspace being replaced do not count. */
+  let reach: DeskStatus['reach'] = { state: 'unknown', why: null, since: null };
+  let opened = 0;
+  let shown = 0;
+  const reachOf = (generation: number) => (r: Reach) => {
+    if (generation !== shown) return;
+    const next: DeskStatus['reach'] = r.reached
+      ? { state: 'reachable', why: null, since: null }
+      : { state: 'unreachable', why: r.why, since: reach.state === 'unreachable' ? reach.since : clock.now() };
+    if (next.state === reach.state && next.why === reach.why) return;
+    reach = next;
+    events.emit('status', status());
+  };
 
   async function open(s: Settings): Promise<Workspace> {
+    const onReach = reachOf((opened += 1));
     if (s.mode === 'sandbox') {
       if (!deps.openSandbox) throw new DomainError('conflict', 'Sandbox mode is not available in this build');
       sandbox ??= await deps.openSandbox(clock);
@@ -116,6 +124,7 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
         settings: s,
         names,
         currentSettings: () => settings.get(),
+        onReach,
         apiKey: async () => running.apiKey,
       });
     }
@@ -127,6 +136,7 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
       settings: s,
       names,
       currentSettings: () => settings.get(),
+      onReach,
       apiKey: () => keys.read(),
       onResponse: (status) => {
         if (status >= 200 && status < 300) keys.noteAccepted();
@@ -149,7 +159,7 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
     // A new key may be good: beat and read at once.
     unwire.push(keys.on('status', (key) => {
       if (ws.mode !== 'live' || key.state !== 'unverified' || !key.set) return;
-      void ws.heartbeat.beatNow().catch(() => undefined);
+      if (settings.get().heartbeatEnabled) void ws.heartbeat.beatNow().catch(() => undefined);
       void ws.trades.checkNow().catch(() => undefined);
       void ws.trades.refreshBalance().catch(() => undefined);
       void ws.accounts.refresh().catch(() => undefined);
@@ -175,9 +185,11 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
     profile,
     serviceUrl: current.baseUrl,
     serviceProblem: switchProblem ?? (current.mode === 'live' ? serviceUrlProblem(current.baseUrl) ?? savedUrlProblem() : null),
+    reach,
   });
 
   let current = await open(settings.get());
+  shown = opened;
   wire(current);
   current.start();
 
@@ -186,16 +198,18 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
     if (current.apply.handles().length > 0) {
       throw new DomainError('conflict', 'An apply is running. Change the service when it has finished, or cancel it first');
     }
-    let opened: Workspace;
+    let replacement: Workspace;
     try {
-      opened = await open(next);
+      replacement = await open(next);
     } catch (error) {
       switchProblem = `Could not switch to ${next.mode === 'live' ? 'the live service' : 'sandbox mode'}: ${reasonOf(error)}. The desk stays on ${current.mode === 'live' ? 'the live service' : 'the sandbox'}.`;
       events.emit('status', status());
       throw new DomainError('conflict', switchProblem);
     }
     const previous = current;
-    current = opened;
+    current = replacement;
+    shown = opened;
+    reach = { state: 'unknown', why: null, since: null };
     switchProblem = null;
     wire(current);
     await previous.close();

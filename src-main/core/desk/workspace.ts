@@ -1,4 +1,4 @@
-import { createMarketplaceClient, type MarketplaceClient, type RateLimitInfo } from '../api/client.ts';
+import { createMarketplaceClient, type MarketplaceClient, type RateLimitInfo, type Reach } from '../api/client.ts';
 import { createServiceClock } from '../api/service-clock.ts';
 import type { Clock } from '../clock.ts';
 import { createAccountsService, type AccountsService } from '../accounts/accounts-service.ts';
@@ -67,8 +67,10 @@ export interface WorkspaceDeps {
   /** The settings as they are now (the trader may change some without reopening); default `settings`. */
   currentSettings?: () => Settings;
   apiKey: () => Promise<string | null>;
-  /** Every response's status, so a 401 or a success can update the key's verdict. */
+  /** Every response's status, so a success can update the key's verdict. */
   onResponse?: (status: number) => void;
+  /** After every exchange: did the service answer, and if not, why. */
+  onReach?: (reach: Reach) => void;
   /** Item names from the game's schema, shared by every workspace of the process. */
   names?: ItemNames;
 }
@@ -91,6 +93,7 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
       noteRateLimit(info);
       deps.onResponse?.(info.status);
     },
+    ...(deps.onReach ? { onReach: deps.onReach } : {}),
   });
   const scheduler = createScheduler({ client, clock });
   noteRateLimit = (info) => scheduler.noteRateLimit(info);

@@ -76,6 +76,10 @@ const FIELD_LABELS: Record<string, string> = {
   active: 'active',
   game: 'game',
   account: 'account',
+  serviceUrl: 'service URL',
+  heartbeatIntervalMinutes: 'heartbeat interval',
+  tradePollSeconds: 'trade poll interval',
+  youngAccountDays: 'young-account age',
 };
 
 /** `items.3.price` → `price`; unknown names are shown as they are. */

@@ -38,3 +38,8 @@ export function formatStamp(at: number): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 }
+
+/** Local time of day to the second, for "since 14:02:10" on the same day's banners. */
+export function formatClock(at: number): string {
+  return formatStamp(at).slice(11);
+}

@@ -97,7 +97,7 @@ describe('stores mirroring main', () => {
     expect(store.view).toBe('trades');
     expect(location.hash).toBe('#/trades');
     expect(store.focusTradeId).toBe('42');
-    fake.emit('app:status', { stamp: 5, mode: 'live', online: false, version: '1', profile: 'p', serviceUrl: 'https://x', serviceProblem: null });
+    fake.emit('app:status', { stamp: 5, mode: 'live', online: false, version: '1', profile: 'p', serviceUrl: 'https://x', serviceProblem: null, reach: { state: 'reachable' as const, why: null, since: null } });
     expect(store.online).toBe(false);
     expect(store.sandbox).toBe(false);
   });
