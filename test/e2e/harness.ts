@@ -43,9 +43,19 @@ function weigh(what: string, json: string): string {
   return json;
 }
 
+/**
+ * How a binding may stray from Electron's in-order delivery, to prove the
+ * screens do not depend on it: the replies of the channels named here reach
+ * the page this much later than main sent them, after events sent meanwhile.
+ */
+export interface BridgeOptions {
+  readonly replyDelayMs?: Readonly<Record<string, number>>;
+}
+
 /** One bound page: its router, and the event stream its messages go down. */
 interface Binding {
   readonly router: Router;
+  readonly options: BridgeOptions;
   stream: ServerResponse | null;
   /** Messages produced before the page opened its stream. */
   readonly waiting: string[];
@@ -54,7 +64,7 @@ interface Binding {
 export interface StaticServer {
   readonly url: string;
   /** Serves the bridge of one page at /__desk/<token>/; returns the token and the way to stop. */
-  attach(router: Router): { token: string; detach(): void };
+  attach(router: Router, options?: BridgeOptions): { token: string; detach(): void };
   close(): Promise<void>;
 }
 
@@ -89,7 +99,9 @@ export async function serveRenderer(root = resolve('out/renderer')): Promise<Sta
     weigh(`input of ${channel}`, JSON.stringify(input ?? {}));
     const result = await binding.router.invoke(channel, input);
     weigh(`reply of ${channel}`, JSON.stringify(result));
-    send(binding, { reply: id, result });
+    const delay = binding.options.replyDelayMs?.[channel];
+    if (delay !== undefined) setTimeout(() => send(binding, { reply: id, result }), delay);
+    else send(binding, { reply: id, result });
   }
 
   const server: Server = createServer((req, res) => {
@@ -120,9 +132,9 @@ export async function serveRenderer(root = resolve('out/renderer')): Promise<Sta
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/`,
-    attach(router) {
+    attach(router, options = {}) {
       const token = randomUUID();
-      const binding: Binding = { router, stream: null, waiting: [] };
+      const binding: Binding = { router, options, stream: null, waiting: [] };
       bindings.set(token, binding);
       const unsubscribe = router.subscribe((event, payload) => send(binding, { event, payload: JSON.parse(weigh(`event ${event}`, JSON.stringify(payload))) }));
       return {
@@ -148,8 +160,8 @@ export async function serveRenderer(root = resolve('out/renderer')): Promise<Sta
  * in the test process and whose listeners receive the router's events, in
  * order. Call before `page.goto`. Returns a function that stops forwarding.
  */
-export async function bindDesk(page: Page, router: Router, server: StaticServer): Promise<() => void> {
-  const { token, detach } = server.attach(router);
+export async function bindDesk(page: Page, router: Router, server: StaticServer, options?: BridgeOptions): Promise<() => void> {
+  const { token, detach } = server.attach(router, options);
   await page.addInitScript(
     ({ channels, events, base }) => {
       type Listener = (payload: unknown) => void;
@@ -214,13 +226,14 @@ export async function openDesk(
   router: Router,
   server: StaticServer,
   view = 'overview',
+  bridge?: BridgeOptions,
 ): Promise<{ errors: string[]; unbind: () => void }> {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => {
     if (m.type() === 'error' && !/favicon/.test(m.text())) errors.push(m.text());
   });
-  const unbind = await bindDesk(page, router, server);
+  const unbind = await bindDesk(page, router, server, bridge);
   await page.goto(`${server.url}#/${view}`);
   await page.locator('nav[aria-label=Screens]').waitFor();
   return { errors, unbind };
