@@ -48,9 +48,16 @@ export interface BulkResult extends Omit<BulkPlan, 'patch'> {
 export interface DraftServiceDeps {
   store: Store;
   repos: Repos;
-  /** Runs folding work later, off the caller's path; default `setImmediate`. */
+  /** Runs folding work later, off the caller's path; default: once the drafts have been quiet a moment (see `whenQuiet`). */
   defer?: (task: () => void) => void;
 }
+
+/**
+ * How long after the last edit folding waits: the screen asks for the rows an
+ * edit changed right after it, and those answers must not queue behind
+ * folding steps.
+ */
+const FOLD_QUIET_MS = 600;
 
 export interface DraftService {
   list(): DraftSummary[];
@@ -106,7 +113,14 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
   const ledger = createLedgerCache(store, repos);
   const sets = new Map<string, WorkingSet>();
   const emitter = createEmitter<{ changed: { draftId: string } }>();
-  const folder: PatchFolder = createPatchFolder({ store, repos, sets, defer: deps.defer ?? ((t) => void setImmediate(t)) });
+  let lastEditAt = 0;
+  /** Runs `task` once no edit has come for FOLD_QUIET_MS (wall time: the machine's pace, not the app's clock). */
+  const whenQuiet = (task: () => void): void => {
+    const wait = lastEditAt + FOLD_QUIET_MS - Date.now();
+    if (wait <= 0) setImmediate(task);
+    else setTimeout(() => whenQuiet(task), wait).unref();
+  };
+  const folder: PatchFolder = createPatchFolder({ store, repos, sets, defer: deps.defer ?? whenQuiet });
 
   const requireDraft = (id: string) => {
     const row = repos.drafts.get(id);
@@ -115,6 +129,7 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
   };
   const versions = new Map<string, number>();
   const changed = (draftId: string) => {
+    lastEditAt = Date.now();
     versions.set(draftId, (versions.get(draftId) ?? 0) + 1);
     emitter.emit('changed', { draftId });
   };
@@ -241,8 +256,9 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
       const seq = ws.nextSeq++;
       repos.drafts.addPatch(id, seq, patch);
       applyPatch(ws, ledger(), seq, patch, store.clock.now());
-      folder.schedule(id);
+      // Announced first: folding then waits for the screen's questions about it to be answered.
       changed(id);
+      folder.schedule(id);
       return { ...plan, changed: patch.ids.length };
     },
     preview(id, domain, keys, op) {

@@ -1,7 +1,8 @@
 import { BUY_ORDERS_DELETE_ALL, LISTINGS_DELETE_ALL, isSettled, isLockedEntry } from './change.ts';
 import { removedByDeleteAll, type LedgerView } from './ledger-view.ts';
 import type { BulkDomain } from './bulk-ops.ts';
-import { DELETED_REASON, LOCKED_REASON, UNKNOWN_ID_REASON } from './ledger-rows.ts';
+import { DELETED_REASON, ENDED_REASON, LOCKED_REASON, UNKNOWN_ID_REASON } from './ledger-rows.ts';
+import { isEnded } from '../store/listings-repo.ts';
 import { liveEntry, type WorkingSet } from './working-set.ts';
 
 /**
@@ -64,7 +65,7 @@ function listingResolver(ws: WorkingSet, ledger: LedgerView): Resolver {
       id: assetId, listing_id: row.listing_id, sku: row.sku, account: row.account,
       price: edit?.price ?? row.price, promoted: edit?.promoted ?? row.promoted, active: 1, quantity: 1,
       user_note: edit?.user_note ?? row.user_note, isCreate: false,
-      blocked: locked ? LOCKED_REASON : row.listing_id === null ? UNKNOWN_ID_REASON : null,
+      blocked: locked ? LOCKED_REASON : row.listing_id === null ? UNKNOWN_ID_REASON : isEnded(row.state) ? ENDED_REASON : null,
     };
   };
 }

@@ -47,9 +47,26 @@ function defineLedgerTable(domain: LedgerDomain) {
     const selectedCount = computed(() => countSelected(selection.value, rows.total.value));
     const behind = () => info.value.stamps.ledger < seen.ledger || info.value.stamps.drafts < seen.drafts;
 
-    /** Main's state moved past what is shown: ask again for the rows on screen. */
+    /**
+     * Main's state moved past what is shown: ask again for the rows on screen.
+     * One catch-up at a time, and it asks again only while the answers are
+     * still behind: an edit's reply and the push it caused share one refresh.
+     */
+    let catching: Promise<void> | null = null;
     function catchUp(): Promise<void> {
-      return behind() ? rows.refresh() : Promise.resolve();
+      catching ??= (async () => {
+        try {
+          while (behind()) {
+            const before = info.value.stamps;
+            await rows.refresh();
+            // An answer that did not move on (a failed fetch) is not asked again and again.
+            if (info.value.stamps === before) break;
+          }
+        } finally {
+          catching = null;
+        }
+      })();
+      return catching;
     }
 
     // A new filter or sort is a new question: a selection made on the old one no longer means what it said.

@@ -124,6 +124,16 @@ describe('ledger tables: the draft laid over the ledger, one page at a time', ()
     expect(r.skipped).toEqual([{ reason: expect.stringMatching(/listing ID is unknown/), count: 1, sample: ['7'] }]);
   });
 
+  it('shows a listing sold in a trade with its reason and trade, and a bulk edit leaves it out saying so', () => {
+    const t = setup(3);
+    f.t.repos.listings.markEnded(['1000001'], 'sold_in_trade', { reason: 'sold in trade 61', tradeId: '61' });
+    const row = t.page('listings', {}, null, 0, 5).rows.find((r) => r.key === '1000001');
+    expect(row).toMatchObject({ state: 'sold_in_trade', stateReason: 'sold in trade 61', tradeId: '61', blocked: expect.stringMatching(/sold/) });
+    const r = t.bulk('listings', { filter: {} }, { op: 'addCents', cents: 1 });
+    expect(r.changed).toBe(2);
+    expect(r.skipped).toEqual([{ reason: expect.stringMatching(/sold or no longer on the service/), count: 1, sample: ['1000001'] }]);
+  });
+
   it('previews a bulk edit from main without storing it: samples, range, rows left out', () => {
     const t = setup(100);
     const preview = t.preview('listings', { filter: {} }, { op: 'multiply', percent: 50, rounding: 'down' });
