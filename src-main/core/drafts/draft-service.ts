@@ -75,9 +75,9 @@ export interface DraftService {
   checkChanges(draftId: string, inputs: readonly unknown[]): AddChangesResult;
   removeChanges(draftId: string, targets: readonly string[]): AddChangesResult;
   /** Stores a bulk operation over these rows (asset IDs or SKUs) as one patch. */
-  bulk(draftId: string, domain: BulkDomain, keys: Iterable<string>, op: BulkOp): BulkResult;
+  bulk(draftId: string, domain: BulkDomain, keys: readonly string[], op: BulkOp): BulkResult;
   /** What `bulk` would do, storing nothing (a null draft: over the ledger alone). */
-  preview(draftId: string | null, domain: BulkDomain, keys: Iterable<string>, op: BulkOp): BulkResult;
+  preview(draftId: string | null, domain: BulkDomain, keys: readonly string[], op: BulkOp): BulkResult;
   /** The draft as it is in memory (null: none), for queries that lay it over the ledger. */
   workingSet(draftId: string | null): WorkingSet | null;
   /** Bumped on every change of the draft; results laid over it are cached by it. */
@@ -133,6 +133,7 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     versions.set(draftId, (versions.get(draftId) ?? 0) + 1);
     emitter.emit('changed', { draftId });
   };
+  const plans = lastPlan((id, domain, keys, op, ws) => planBulk(domain, keys, op, ws, ledger()), (id) => `${id}|${service.version(id ?? '')}|${ledger().version}`);
   /** The last review page's order: paging through a 47,000-change draft sorts it once. */
   let reviewCache: { key: string; entries: DraftEntry[] } | null = null;
   const currentDraft = createCurrentDraft(repos.settings, (id) => repos.drafts.get(id) !== null);
@@ -251,7 +252,7 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     },
     bulk(id, domain, keys, op) {
       const ws = load(id);
-      const { patch, ...plan } = planBulk(domain, keys, op, ws, ledger());
+      const { patch, ...plan } = plans.plan(id, domain, keys, op, ws);
       if (!patch) return { ...plan, changed: 0 };
       const seq = ws.nextSeq++;
       repos.drafts.addPatch(id, seq, patch);
@@ -263,7 +264,7 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     },
     preview(id, domain, keys, op) {
       const ws = id === null ? emptyWorkingSet() : load(id);
-      const { patch, ...plan } = planBulk(domain, keys, op, ws, ledger());
+      const { patch, ...plan } = plans.plan(id, domain, keys, op, ws);
       return { ...plan, changed: patch?.ids.length ?? 0 };
     },
     workingSet: (id) => (id === null ? null : load(id)),
@@ -314,3 +315,26 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
   return service;
 }
 
+/**
+ * The last bulk plan, kept for the edit that follows its preview: the trader
+ * confirms what the preview showed, so when nothing moved in between (same
+ * draft version, ledger version, rows and operation) the stored edit is that
+ * plan, not a second computation of it.
+ */
+function lastPlan(
+  compute: (id: string | null, domain: BulkDomain, keys: readonly string[], op: BulkOp, ws: WorkingSet) => BulkPlan,
+  stateOf: (id: string | null) => string,
+) {
+  let last: { state: string; domain: BulkDomain; op: string; keys: readonly string[]; plan: BulkPlan } | null = null;
+  const sameKeys = (a: readonly string[], b: readonly string[]) => a === b || (a.length === b.length && a.every((k, i) => k === b[i]));
+  return {
+    plan(id: string | null, domain: BulkDomain, keys: readonly string[], op: BulkOp, ws: WorkingSet): BulkPlan {
+      const state = stateOf(id);
+      const opText = JSON.stringify(op);
+      if (last && last.state === state && last.domain === domain && last.op === opText && sameKeys(last.keys, keys)) return last.plan;
+      const plan = compute(id, domain, keys, op, ws);
+      last = { state, domain, op: opText, keys, plan };
+      return plan;
+    },
+  };
+}

@@ -66,9 +66,21 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
     return domain === 'listings' ? listingSource(key, ledger, ws) : buyOrderSource(key, ledger, ws);
   }
 
+  /** The last answer of createdKeys per domain: a page asks twice, and a draft of 47,000 edits holds few creates. */
+  const lastCreated = new Map<LedgerDomain, { id: string; keys: string[] }>();
+
   /** Keys of rows the draft creates that the ledger does not hold. */
   function createdKeys(domain: LedgerDomain, ledger: LedgerView, ws: WorkingSet | null): string[] {
     if (!ws) return [];
+    const id = `${ledger.version}|${ws.draftId}|${deps.draftVersion(ws.draftId)}`;
+    const last = lastCreated.get(domain);
+    if (last?.id === id) return [...last.keys];
+    const keys = findCreated(domain, ledger, ws);
+    lastCreated.set(domain, { id, keys });
+    return [...keys];
+  }
+
+  function findCreated(domain: LedgerDomain, ledger: LedgerView, ws: WorkingSet): string[] {
     const kind = domain === 'listings' ? 'listing.create' : 'buyOrder.create';
     const held = sources(domain, ledger);
     const out: string[] = [];
@@ -111,8 +123,13 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
     const last = lastFiltered.get(domain);
     if (last?.id === id) return last;
     const layer = draftLayer(ws);
-    // No filter at all (the usual table): every row matches, and the loop only counts changed rows.
+    // No filter at all (the usual table): every row matches, and the rows changed are counted from the draft.
     const match = Object.values(filter).every((v) => v === undefined || v === '' || v === false) ? null : matcher(domain, filter, searchName);
+    if (match === null && !filter.changedOnly && !deletesAll(layer, domain)) {
+      const result = { id, keys: orderedKeys(domain, sort, ledger, ws), changed: changedByDraft(domain, ledger, ws) };
+      lastFiltered.set(domain, result);
+      return result;
+    }
     const isChanged = domain === 'listings'
       ? (k: string, s: Source) => listingChanged(k, s as ListingSource, layer)
       : (k: string, s: Source) => buyOrderChanged(k, s as BuyOrderSource, layer);
@@ -155,6 +172,36 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
       return except.size === 0 ? keys : keys.filter((k) => !except.has(k));
     },
   };
+}
+
+/** Whether the draft holds a delete-all of this table (every row it removes counts as changed). */
+function deletesAll(layer: DraftLayer, domain: LedgerDomain): boolean {
+  return domain === 'listings' ? layer.listingsDeleteAll !== null : layer.buyOrdersDeleteAll;
+}
+
+/**
+ * Rows the draft changes, counted from the draft's own entries (tens of
+ * thousands at most) rather than by visiting every ledger row: each row with
+ * an open edit or delete, and each row it creates. Without a delete-all,
+ * this is what listingChanged/buyOrderChanged say summed over the table.
+ */
+function changedByDraft(domain: LedgerDomain, ledger: LedgerView, ws: WorkingSet | null): number {
+  if (!ws) return 0;
+  const listings = domain === 'listings';
+  const held: ReadonlyMap<string, unknown> = listings ? ledger.listings : ledger.buyOrders;
+  const createKind = listings ? 'listing.create' : 'buyOrder.create';
+  const edits = ws.entries.slot(listings ? 'L' : 'B');
+  const deletes = ws.entries.slot(listings ? 'LD' : 'BD');
+  let changed = 0;
+  for (const [key, e] of edits) {
+    if (!isSettled(e.status) && (held.has(key) || e.change.kind === createKind)) changed += 1;
+  }
+  for (const [key, e] of deletes) {
+    if (isSettled(e.status) || !held.has(key)) continue;
+    const edit = edits.get(key);
+    if (!edit || isSettled(edit.status)) changed += 1;
+  }
+  return changed;
 }
 
 /** Whether a row's own values match the filter; built once per query so the row loop does no parsing. */

@@ -43,6 +43,33 @@ describe('ledger tables: the draft laid over the ledger, one page at a time', ()
     expect(ledgerPage.safeParse({ ...viewport, domain: 'listings', stamps: { ledger: 1, drafts: 1 }, offset: 25_000 }).success).toBe(true);
   });
 
+  it('counts the rows a draft changes the same way whether or not a filter makes it visit every row', () => {
+    const t = setup(200);
+    const { id } = f.drafts.create('d');
+    f.drafts.addChanges(id, [
+      { kind: 'listing.edit', asset_id: '1000001', price: 4321 },
+      { kind: 'listing.delete', asset_id: '1000002' },
+      // Edited, then deleted: one changed row.
+      { kind: 'listing.edit', asset_id: '1000003', price: 1 },
+      { kind: 'listing.delete', asset_id: '1000003' },
+      { kind: 'listing.create', asset_id: '77', price: 900, promoted: 1, sku: '5021;6' },
+      // Listed again after a delete: one changed row.
+      { kind: 'listing.delete', asset_id: '1000004' },
+      { kind: 'listing.create', asset_id: '1000004', price: 950, promoted: 0, sku: '5021;6' },
+      // Edits of a listing not in the ledger are not rows of the table.
+      { kind: 'listing.edit', asset_id: '424242', price: 5 },
+    ]);
+    f.drafts.refresh(id, []);
+    const fast = t.page('listings', {}, null, 0, 1);
+    // minPrice 0 matches every row, and makes the query visit each one.
+    const visited = t.page('listings', { minPrice: 0 }, null, 0, 1);
+    expect(fast.total).toBe(visited.total);
+    expect(fast.changed).toBe(visited.changed);
+    expect(fast.changed).toBe(5);
+    t.bulk('listings', { filter: {} }, { op: 'addCents', cents: 3 });
+    expect(t.page('listings', {}, null, 0, 1).changed).toBe(t.page('listings', { minPrice: 0 }, null, 0, 1).changed);
+  });
+
   it('sorts by the row values, keeps rows put while they are repriced, and places created rows in order', () => {
     const t = setup(100);
     const { id } = f.drafts.create('d');
@@ -132,6 +159,25 @@ describe('ledger tables: the draft laid over the ledger, one page at a time', ()
     const r = t.bulk('listings', { filter: {} }, { op: 'addCents', cents: 1 });
     expect(r.changed).toBe(2);
     expect(r.skipped).toEqual([{ reason: expect.stringMatching(/sold or no longer on the service/), count: 1, sample: ['1000001'] }]);
+  });
+
+  it('stores what the preview showed, and computes again when the ledger or the draft moved in between', () => {
+    const t = setup(100);
+    const op = { op: 'addCents', cents: 7 } as const;
+    const { id } = f.drafts.create('d');
+    const preview = t.preview('listings', { filter: {} }, op);
+    const stored = t.bulk('listings', { filter: {} }, op);
+    expect(stored).toMatchObject({ changed: preview.changed, samples: preview.samples });
+    // A listing arrives between the preview and the click: the edit covers it too.
+    t.preview('listings', { filter: {} }, op);
+    f.t.repos.listings.upsert(ledgerListing('5', { price: 300 }));
+    const afterArrival = t.bulk('listings', { filter: {} }, op);
+    expect(afterArrival.changed).toBe(101);
+    // An edit in the draft between the two: its price is the base.
+    t.preview('listings', { ids: ['5'] }, op);
+    f.drafts.addChanges(id, [{ kind: 'listing.edit', asset_id: '5', price: 1000 }]);
+    t.bulk('listings', { ids: ['5'] }, op);
+    expect(t.page('listings', { text: '5' }, null, 0, 200).rows.find((r) => r.key === '5')?.pending).toEqual({ price: 1007 });
   });
 
   it('previews a bulk edit from main without storing it: samples, range, rows left out', () => {
