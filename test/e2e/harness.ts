@@ -94,14 +94,17 @@ export async function serveRenderer(root = resolve('out/renderer')): Promise<Sta
     }
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const { id, channel, input } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: number; channel: string; input: unknown };
+    const calls = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: number; channel: string; input: unknown }[];
     res.writeHead(204).end();
-    weigh(`input of ${channel}`, JSON.stringify(input ?? {}));
-    const result = await binding.router.invoke(channel, input);
-    weigh(`reply of ${channel}`, JSON.stringify(result));
-    const delay = binding.options.replyDelayMs?.[channel];
-    if (delay !== undefined) setTimeout(() => send(binding, { reply: id, result }), delay);
-    else send(binding, { reply: id, result });
+    // Each call runs at once, as ipcMain runs invokes; each reply goes back when its own answer is ready.
+    await Promise.all(calls.map(async ({ id, channel, input }) => {
+      weigh(`input of ${channel}`, JSON.stringify(input ?? {}));
+      const result = await binding.router.invoke(channel, input);
+      weigh(`reply of ${channel}`, JSON.stringify(result));
+      const delay = binding.options.replyDelayMs?.[channel];
+      if (delay !== undefined) setTimeout(() => send(binding, { reply: id, result }), delay);
+      else send(binding, { reply: id, result });
+    }));
   }
 
   const server: Server = createServer((req, res) => {
@@ -169,6 +172,7 @@ export async function bindDesk(page: Page, router: Router, server: StaticServer,
       const g = globalThis as unknown as Record<string, unknown> & {
         fetch(url: string, init: object): Promise<unknown>;
         EventSource: new (url: string) => Source;
+        queueMicrotask(callback: () => void): void;
       };
       const listeners = new Map<string, Set<Listener>>();
       const waiting = new Map<number, (result: unknown) => void>();
@@ -183,6 +187,19 @@ export async function bindDesk(page: Page, router: Router, server: StaticServer,
           for (const listener of [...(listeners.get(message.event) ?? [])]) listener(message.payload);
         }
       };
+      // Calls made in the same task go in one request: Electron's one IPC pipe has no
+      // per-host connection limit, and HTTP's six connections would queue a start-up's reads.
+      let outbox: { id: number; channel: string; input: unknown; reject: (error: unknown) => void }[] = [];
+      const flush = () => {
+        const batch = outbox;
+        outbox = [];
+        g.fetch(`${base}/invoke`, { method: 'POST', body: JSON.stringify(batch.map(({ id, channel, input }) => ({ id, channel, input }))) }).catch((error: unknown) => {
+          for (const call of batch) {
+            waiting.delete(call.id);
+            call.reject(error);
+          }
+        });
+      };
       // The same refusals as the preload: only the contract's names pass.
       g.api = Object.freeze({
         invoke(channel: string, input: unknown) {
@@ -190,10 +207,8 @@ export async function bindDesk(page: Page, router: Router, server: StaticServer,
           const id = next++;
           return new Promise((resolveReply, reject) => {
             waiting.set(id, resolveReply);
-            g.fetch(`${base}/invoke`, { method: 'POST', body: JSON.stringify({ id, channel, input: input ?? {} }) }).catch((error: unknown) => {
-              waiting.delete(id);
-              reject(error);
-            });
+            if (outbox.length === 0) g.queueMicrotask(flush);
+            outbox.push({ id, channel, input: input ?? {}, reject });
           });
         },
         on(event: string, listener: Listener) {

@@ -110,7 +110,8 @@ export function createPagedRows<T>(options: PagedRowsOptions<T>): PagedRows<T> {
     },
     show(start, end) {
       visible = [start, end];
-      void fetchMissing();
+      // A refresh under way fetches what is then on screen when it ends.
+      if (!refreshing) void fetchMissing();
     },
     refresh() {
       if (refreshing) {

@@ -53,19 +53,17 @@ function defineLedgerTable(domain: LedgerDomain) {
      * still behind: an edit's reply and the push it caused share one refresh.
      */
     let catching: Promise<void> | null = null;
+    async function askUntilCurrent(): Promise<void> {
+      while (behind()) {
+        const before = info.value.stamps;
+        await rows.refresh();
+        // An answer that did not move on (a failed fetch) is not asked again and again.
+        if (info.value.stamps === before) break;
+      }
+    }
     function catchUp(): Promise<void> {
-      catching ??= (async () => {
-        try {
-          while (behind()) {
-            const before = info.value.stamps;
-            await rows.refresh();
-            // An answer that did not move on (a failed fetch) is not asked again and again.
-            if (info.value.stamps === before) break;
-          }
-        } finally {
-          catching = null;
-        }
-      })();
+      // Cleared after it is set: a catch-up with nothing to do ends before `catching` is assigned.
+      catching ??= askUntilCurrent().finally(() => (catching = null));
       return catching;
     }
 

@@ -47,6 +47,20 @@ describe('a ledger table asks main for what it shows', () => {
     expect(pages().length).toBeGreaterThan(before);
   });
 
+  it('an edit and the push it causes share one refresh of the rows on screen', async () => {
+    const table = useListingsTable();
+    table.start();
+    await flush();
+    const before = pages().length;
+    const onScreen = before;
+    stamps = { ledger: 3, drafts: 4 };
+    const edit = table.bulk({ op: 'setPromoted', value: 1 });
+    fake.emit('drafts:changed', { stamp: 4, draftId: 'd1' });
+    await edit;
+    await flush();
+    expect(pages().length - before).toBe(onScreen);
+  });
+
   it('sends a select-all as a filter, not 250 keys, and a new filter clears the selection', async () => {
     const table = useListingsTable();
     table.start();
