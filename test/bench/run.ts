@@ -14,6 +14,7 @@ import { prepareNaive } from './naive.ts';
 import { formatScenario, goalsMet, type ScenarioResult } from './report.ts';
 import { prepareScheduled } from './scheduled.ts';
 import { SCENARIOS } from './scenarios.ts';
+import { formatMainLoop, runMainLoopScenario } from './main-loop.ts';
 
 const { values } = parseArgs({
   options: {
@@ -44,6 +45,10 @@ for (const scenario of SCENARIOS) {
   console.log(formatScenario(result));
   console.log('');
 }
+// The main thread while the desk does its heaviest work at once (issue #12).
+const mainLoop = await runMainLoopScenario(scale);
+console.log(formatMainLoop(mainLoop));
+console.log('');
 const realSeconds = (Date.now() - started) / 1000;
 console.log(`Finished in ${realSeconds.toFixed(0)} s of real time.`);
 
@@ -58,6 +63,7 @@ if (values.json) {
       goalsMet: goalsMet(r.scheduler),
       naive: { ...r.naive, heartbeatLateMs: null },
     })),
+    mainLoop,
   };
   console.log(JSON.stringify(json));
 }

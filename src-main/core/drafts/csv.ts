@@ -152,7 +152,8 @@ export function createCsvService(deps: CsvServiceDeps): CsvService {
       if (p.changes.length > 0 && context.draftId !== undefined) {
         const check = drafts.checkChanges(context.draftId, p.changes.map((c) => c.input));
         validCount += check.added;
-        errors.push(...mergeErrors(p.changes, check.errors));
+        // A loop, not push(...): a file can hold hundreds of thousands of refused lines.
+        for (const e of mergeErrors(p.changes, check.errors)) errors.push(e);
       }
       const now = clock.now();
       forget(now);
@@ -176,7 +177,7 @@ export function createCsvService(deps: CsvServiceDeps): CsvService {
       if (p.changes.length > 0 && pending.draftId !== undefined) {
         const added = drafts.addChanges(pending.draftId, p.changes.map((c) => c.input));
         imported += added.added;
-        errors.push(...mergeErrors(p.changes, added.errors));
+        for (const e of mergeErrors(p.changes, added.errors)) errors.push(e);
       }
       return { imported, errors: byLine(errors) };
     },
