@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { DESK_ERROR_KINDS } from '../../../src-shared/errors.ts';
+
+/**
+ * The messages between the main thread and the data worker, checked on both
+ * sides like the bridge's: a request names a target (a service the worker
+ * hosts), one of its methods, and the arguments; a reply is a value or an
+ * error value, never a thrown object; events are pushed with a name. Each
+ * request carries the main thread's time, which the worker's store uses for
+ * its stamps (one clock for the app, fakeable in tests).
+ */
+
+/** The most arguments a method takes: a guard against a call built by mistake, not a limit anyone meets. */
+const MAX_ARGS = 8;
+
+export const dataRequest = z.strictObject({
+  id: z.number().int().nonnegative(),
+  target: z.string().min(1).max(40),
+  method: z.string().min(1).max(60),
+  args: z.array(z.unknown()).max(MAX_ARGS),
+  /** Main's clock when the call was made. */
+  now: z.number(),
+});
+export type DataRequest = z.infer<typeof dataRequest>;
+
+export const dataErrorValue = z.strictObject({
+  kind: z.enum(DESK_ERROR_KINDS),
+  message: z.string().max(4_000),
+});
+export type DataErrorValue = z.infer<typeof dataErrorValue>;
+
+export const dataReply = z.discriminatedUnion('ok', [
+  z.strictObject({ id: z.number().int(), ok: z.literal(true), value: z.unknown() }),
+  z.strictObject({ id: z.number().int(), ok: z.literal(false), error: dataErrorValue }),
+]);
+export type DataReply = z.infer<typeof dataReply>;
+
+export const dataEvent = z.strictObject({
+  event: z.string().min(1).max(60),
+  payload: z.unknown(),
+});
+export type DataEvent = z.infer<typeof dataEvent>;
+
+/** Everything the worker posts: replies to requests, and events. */
+export const fromWorker = z.union([dataReply, dataEvent]);
+export type FromWorker = z.infer<typeof fromWorker>;
+
+/**
+ * A string this long or longer crosses as UTF-8 bytes whose buffer is
+ * transferred, not copied (a 200,000-line CSV export is tens of MB).
+ */
+export const TRANSFER_STRING_BYTES = 1 << 20;
+
+/** A large string as it crosses: the bytes of its UTF-8, in a buffer handed over with the message. */
+export interface TransferredText {
+  readonly transferredText: Uint8Array;
+}
+
+/** The value as it is posted, and the buffers to transfer with it. */
+export function packValue(value: unknown): { value: unknown; transfer: ArrayBuffer[] } {
+  if (typeof value === 'string' && value.length >= TRANSFER_STRING_BYTES / 4) {
+    const bytes = new TextEncoder().encode(value);
+    return { value: { transferredText: bytes } satisfies TransferredText, transfer: [bytes.buffer as ArrayBuffer] };
+  }
+  if (isPlainObject(value)) {
+    // One level deep: results such as `{ csv: '…' }` carry their large text in a field.
+    const transfer: ArrayBuffer[] = [];
+    const out: Record<string, unknown> = {};
+    for (const [key, field] of Object.entries(value)) {
+      const packed = typeof field === 'string' ? packValue(field) : { value: field, transfer: [] };
+      out[key] = packed.value;
+      transfer.push(...packed.transfer);
+    }
+    return { value: transfer.length > 0 ? out : value, transfer };
+  }
+  return { value, transfer: [] };
+}
+
+/** The value as the sender meant it. */
+export function unpackValue(value: unknown): unknown {
+  if (isTransferred(value)) return new TextDecoder().decode(value.transferredText);
+  if (isPlainObject(value) && Object.values(value).some(isTransferred)) {
+    return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, isTransferred(field) ? new TextDecoder().decode(field.transferredText) : field]));
+  }
+  return value;
+}
+
+function isTransferred(value: unknown): value is TransferredText {
+  return isPlainObject(value) && value.transferredText instanceof Uint8Array && Object.keys(value).length === 1;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
+}
