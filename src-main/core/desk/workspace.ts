@@ -124,6 +124,8 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
   const apply = createApplyService({
     store, repos, drafts, scheduler,
     automation: { refusePosts: () => current().refuseUnautomatedPosts, status: () => heartbeat.state.status },
+    // Buy order creates learn their stored quantities from the watcher's balance reads (one in flight at a time).
+    balance: trades,
   });
   const applyJob = trackApplyJob(apply, drafts, (id) => repos.drafts.get(id) !== null);
   const tables = createLedgerTables({

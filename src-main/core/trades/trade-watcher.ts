@@ -70,6 +70,14 @@ export interface TradeWatcher {
    * however many ask). Rejects with ApiError when it cannot, within 30 s.
    */
   refreshBalance(): Promise<BalanceReading>;
+  /**
+   * The balance for the desk's own use (the apply's buy order creates),
+   * through the same one-at-a-time read, with no deadline: the read on its
+   * way, or a new one. `fresh`: a reading whose request leaves after this
+   * call (one on its way is waited for, then another is made), so it
+   * reflects everything answered before the call.
+   */
+  readBalance(options?: { fresh?: boolean }): Promise<BalanceReading>;
   trades(): readonly WatchedTrade[];
   balance(): BalanceReading | null;
   /** How the balance reads are going: retrying after a failure (and when), or done. */
@@ -182,17 +190,31 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
     return pending;
   };
 
+  /** Reads started so far, and which one each reading came from: `fresh` waits for a later one. */
+  let balanceReadsStarted = 0;
+  const readNumber = new WeakMap<BalanceReading, number>();
   const balanceRead = createRetryingRead({
     clock,
     what: 'get_balance',
     async read(signal) {
+      const number = (balanceReadsStarted += 1);
       // One try each: the retrying read plans the next, so a failure is shown at once.
       const balance = await scheduler.request('get_balance', {}, { lane: 'poll', signal, retries: 0 });
       lastBalance = { ...balance, readAt: clock.now() };
+      readNumber.set(lastBalance, number);
       emitter.emit('balance', lastBalance);
       return lastBalance;
     },
   });
+
+  async function readBalance(options: { fresh?: boolean } = {}): Promise<BalanceReading> {
+    const startedBefore = balanceReadsStarted;
+    for (;;) {
+      const reading = await balanceRead.read();
+      // A read that left before the call may not see what the caller did just before it.
+      if (!options.fresh || (readNumber.get(reading) ?? 0) > startedBefore) return reading;
+    }
+  }
   balanceRead.on('state', (state) => {
     if (state.phase === 'retrying' && state.lastError) emitter.emit('error', state.lastError);
   });
@@ -244,6 +266,7 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
     },
     checkNow,
     refreshBalance: () => balanceRead.read(INTERACTIVE_DEADLINE_MS),
+    readBalance,
     trades: () => current,
     balance: () => lastBalance,
     balanceState: () => balanceRead.state(),
