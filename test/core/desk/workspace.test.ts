@@ -5,6 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { scaledClock } from '../../../src-main/core/clock.ts';
 import { openWorkspace, type Workspace } from '../../../src-main/core/desk/workspace.ts';
 import { DEFAULT_SETTINGS } from '../../../src-main/core/settings/settings.ts';
+import { openStore } from '../../../src-main/core/store/db.ts';
+import { createRepos } from '../../../src-main/core/store/index.ts';
 import { startSandbox, type Sandbox } from '../../../src-main/sandbox/index.ts';
 import { until } from '../../support/until.ts';
 
@@ -43,6 +45,42 @@ async function reopen(sandbox: Sandbox, dbPath: string): Promise<Workspace> {
 }
 
 describe('a workspace', () => {
+  it('closing it lets a batch on its way get its outcome journaled and leaves the apply for the next start', async () => {
+    const { ws, sandbox, dbPath } = await open();
+    const free = sandbox.admin.inventory().slice(0, 700);
+    const { id } = ws.drafts.create('closed mid-apply');
+    ws.drafts.addChanges(id, free.map((a) => ({ kind: 'listing.create', asset_id: a.asset_id, price: 300, promoted: 0, game: a.game })));
+    // Each create takes 20 s of the service's time, so the close below finds batches on their way.
+    sandbox.faults.set({ delayMs: { ms: 20_000, endpoints: ['create_listing'] } });
+    ws.apply.apply(id);
+    await until('a batch on its way', () => ws.repos.journal.batches({ states: ['sent'] }).length > 0);
+
+    // Whatever closes it (a switch of service, the desk closing), not only the quit path.
+    await ws.close();
+    expect(sandbox.admin.listings()).toHaveLength(500);
+
+    const store = openStore(dbPath, { clock });
+    cleanups.push(() => store.close());
+    const repos = createRepos(store);
+    // Every batch sent has its outcome: nothing the next start would have to show as unknown.
+    expect(repos.journal.batches({ states: ['sent', 'unknown'] })).toEqual([]);
+    expect(repos.journal.batches({ states: ['done'] })).toHaveLength(5);
+    expect(repos.listings.count()).toBe(500);
+    // The run stays open with its last two batches planned: the next start resumes it.
+    expect(repos.journal.runs({ state: 'running' })).toHaveLength(1);
+    expect(repos.journal.batches({ states: ['planned'] })).toHaveLength(2);
+    store.close();
+
+    // The next start resumes it: the rest is created, nothing twice.
+    sandbox.faults.clear();
+    const next = await reopen(sandbox, dbPath);
+    cleanups.push(() => next.close());
+    await until('the resumed apply to finish', () => sandbox.admin.listings().length === 700 && next.apply.handles().length === 0);
+    expect(sandbox.log.counters.duplicateCreates).toBe(0);
+    expect(next.repos.listings.count()).toBe(700);
+    expect(next.apply.unknownOutcomes()).toEqual([]);
+  });
+
   it('shows buy orders an apply created with the quantity the service stored, read through the trade watcher', async () => {
     const { ws, sandbox } = await open();
     sandbox.admin.setBalance(10_000);
