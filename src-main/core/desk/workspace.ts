@@ -122,6 +122,7 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
     scheduler,
     clock,
     seen: repos.trades.seen,
+    announced: repos.trades.announced,
     pollIntervalMs: settings.tradePollSeconds * 1000,
     youngAccountDays: settings.youngAccountDays,
   });

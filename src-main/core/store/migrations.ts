@@ -242,6 +242,18 @@ export const MIGRATIONS: readonly Migration[] = [
         CHECK (quantity_at_least IS NULL OR (quantity_at_least >= 0 AND quantity_at_least <= quantity));
     `,
   },
+  {
+    version: 9,
+    name: 'trades announced as needing action',
+    sql: `
+      -- Each trade and status the trader was told needs action (type:id:status),
+      -- while the trade is pending, oldest first (seq): a restart does not tell again.
+      CREATE TABLE announced_trades (
+        key TEXT PRIMARY KEY,
+        seq INTEGER NOT NULL
+      ) STRICT, WITHOUT ROWID;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.length;

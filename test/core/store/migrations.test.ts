@@ -137,6 +137,14 @@ describe('migrations', () => {
     db.close();
   });
 
+  it('9: the trades announced as needing action, one row a trade and status', () => {
+    const db = freshAt(9);
+    db.prepare("INSERT INTO announced_trades (key, seq) VALUES ('buy_order:7:Action required', 0)").run();
+    expect(() => db.prepare("INSERT INTO announced_trades (key, seq) VALUES ('buy_order:7:Action required', 1)").run()).toThrow(/UNIQUE|PRIMARY/);
+    expect(() => db.prepare("INSERT INTO announced_trades (key, seq) VALUES ('market:8:Action Required', 'x')").run()).toThrow(/integer|INTEGER|datatype/i);
+    db.close();
+  });
+
   it('bring a database from any version to the latest, keeping its rows', () => {
     const db = freshAt(2);
     insertAccount(db);
