@@ -104,7 +104,7 @@ export function createQuantityCheck(deps: QuantityCheckDeps): QuantityCheck {
       // Without a reading from before, one after tells nothing: no request for it.
       .then(async (before) => [before, before === null ? null : await reading(true)] as const)
       .then(([before, after]) => {
-        phases.delete(keyOf(p.runId, p.phase));
+        if (phases.get(keyOf(p.runId, p.phase)) === p) phases.delete(keyOf(p.runId, p.phase));
         // A reading failed, or the workspace closed meanwhile: the rows stay as recorded.
         if (before === null || after === null || !store.db.isOpen) return 0;
         return store.transaction(() => [...p.batches].reduce((n, batchId) => n + settleBatch(batchId, before, after), 0));
