@@ -25,6 +25,11 @@ import type { BatchRow } from '../store/journal-repo.ts';
  *   service stores nothing to fill): its row goes and its change fails,
  *   saying so, to be applied again when the balance allows.
  *
+ * The first create of a phase waits for the reading from before (the read
+ * on its way, or one request through the watcher's read, on the poll lane);
+ * the reading after goes once the phase's last create answered and holds up
+ * nothing but the handle's `done`, so the job's pace is unchanged.
+ *
  * Orders of linked accounts (`multiaccount_proxy`) keep "may be cut":
  * get_balance reads the main account's balance, and the interface does not
  * say whose balance a linked account's order is checked against. A reading
