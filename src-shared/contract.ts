@@ -137,7 +137,8 @@ export const events = {
   'drafts:changed': z.object({ stamp, draftId: z.string().nullable() }),
   'apply:state': d.applyState,
   'apply:unknownOutcomes': d.unknownOutcomesView,
-  'activity:added': v.activityEntry,
+  /** An entry added to the activity log, or its outcome learnt (same id): pushed in batches, oldest first. */
+  'activity:added': v.activityAdded,
   /** Main asks the window to show something, e.g. after a notification click. */
   'app:navigate': z.object({ view: z.string(), tradeId: z.string().optional() }),
   // Issue #11: updates.

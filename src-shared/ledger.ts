@@ -136,6 +136,12 @@ export const buyOrderRowView = z.object({
   filled: z.number().int(),
   /** Created without knowing the balance: the service may have cut the quantity. */
   quantityMayBeCut: z.boolean(),
+  /**
+   * While it may be cut, the least the service can hold (the balance moved
+   * between the readings around its create): "between this and quantity".
+   * Absent or null when nothing narrower than 0..quantity is known.
+   */
+  quantityAtLeast: z.number().int().nullable().optional(),
   /** What the last balance read covers at the row's price, floor(balance / price), when less than the quantity left to fill. */
   balanceCovers: z.number().int().nullable(),
   user_note: z.string(),

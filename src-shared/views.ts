@@ -123,4 +123,10 @@ export const activityEntry = z.object({
   message: z.string(),
 });
 
+/**
+ * One entry the activity log gained, or whose outcome it learnt (the same
+ * `id` again: a screen replaces what it shows of it), at the activity stamp.
+ */
+export const activityAdded = activityEntry.extend({ stamp });
+
 export const tradeUrlInput = z.object({ account: accountId.optional(), tradeUrl });

@@ -1,6 +1,7 @@
 import type { Desk } from '../core/desk/desk.ts';
 import type { Workspace } from '../core/desk/workspace.ts';
 import type { Unsubscribe } from '../core/events.ts';
+import { activityView } from './handlers/ledger.ts';
 import type { EmitEvent } from './router.ts';
 import type { Area, Stamps } from './stamps.ts';
 import type { DeskViews } from './views.ts';
@@ -15,10 +16,21 @@ import type { DeskViews } from './views.ts';
 
 /** Ledger changes come in bursts during an apply (one per batch): announced at most this often. */
 const LEDGER_PUSH_MS = 250;
+/** Activity entries are pushed at most this often, in batches of at most ACTIVITY_PUSH_MAX (the newest). */
+const ACTIVITY_PUSH_MS = 250;
+/**
+ * The rate limits allow ~1.5 requests a second, each one entry sent and its
+ * outcome: a burst beyond this (notes of many sales at once) is rare, and a
+ * screen that missed some reads them with activity:list.
+ */
+const ACTIVITY_PUSH_MAX = 200;
 
 export function connectDeskEvents(desk: Desk, emit: EmitEvent, stamps: Stamps, views: DeskViews): Unsubscribe {
   let workspaceSubs: Unsubscribe[] = [];
   let ledgerTimer: ReturnType<typeof setTimeout> | undefined;
+  let activityTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Ids of entries added or settled since the last push. */
+  let activityIds = new Set<number>();
 
   const push = {
     app: () => emit('app:status', views.app()),
@@ -44,8 +56,27 @@ export function connectDeskEvents(desk: Desk, emit: EmitEvent, stamps: Stamps, v
     }, LEDGER_PUSH_MS);
   };
 
+  const pushActivity = (ws: Workspace) => {
+    activityTimer = undefined;
+    const ids = [...activityIds].sort((a, b) => b - a).slice(0, ACTIVITY_PUSH_MAX);
+    activityIds = new Set();
+    if (!ws.store.db.isOpen) return;
+    const rows = ws.repos.activity.byIds(ids);
+    if (rows.length === 0) return;
+    const stamp = stamps.bump('activity');
+    for (const row of rows) emit('activity:added', { ...activityView(row), stamp });
+  };
+  const activityChanged = (ws: Workspace) => (ids: readonly number[]) => {
+    for (const id of ids) activityIds.add(id);
+    activityTimer ??= setTimeout(() => pushActivity(ws), ACTIVITY_PUSH_MS);
+  };
+
   const follow = (ws: Workspace) => {
     for (const off of workspaceSubs) off();
+    // Entries of the workspace being replaced are not this one's.
+    clearTimeout(activityTimer);
+    activityTimer = undefined;
+    activityIds = new Set();
     workspaceSubs = [
       ws.heartbeat.on('state', changed('heartbeat')),
       ws.scheduler.on('state', changed('scheduler')),
@@ -64,6 +95,7 @@ export function connectDeskEvents(desk: Desk, emit: EmitEvent, stamps: Stamps, v
       ws.apply.on('unknownOutcomes', changed('outcomes')),
       ws.store.onLedgerChanged(ledgerChanged),
       ws.drafts.on('changed', ({ draftId }) => emit('drafts:changed', { stamp: stamps.bump('drafts'), draftId })),
+      ws.repos.activity.onChanged(activityChanged(ws)),
     ];
   };
 
@@ -86,6 +118,7 @@ export function connectDeskEvents(desk: Desk, emit: EmitEvent, stamps: Stamps, v
 
   return () => {
     clearTimeout(ledgerTimer);
+    clearTimeout(activityTimer);
     for (const off of [...workspaceSubs, ...deskSubs]) off();
   };
 }

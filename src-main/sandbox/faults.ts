@@ -44,6 +44,11 @@ export interface ListingSalesFault {
   readonly tradeMs?: number;
 }
 
+export interface BalanceMoveFault extends FaultScope {
+  /** Cents added to the balance (negative: taken, never below zero). */
+  readonly deltaCents: number;
+}
+
 export interface Storm429Fault extends FaultScope {
   /** `retry_after` of each 429, seconds. */
   readonly retryAfterSec: number;
@@ -95,6 +100,12 @@ export interface FaultConfig {
   refuseDuplicateCreates: boolean;
   /** Buyers take active listings over time; each sale's market trade names the seller, SKU and price. */
   listingSales: ListingSalesFault;
+  /**
+   * Right after a matching request is processed, the balance moves by
+   * `deltaCents`, as a fill paid or a sale credited meanwhile would move it:
+   * two balance readings around a batch of buy order creates then disagree.
+   */
+  balanceMove: BalanceMoveFault;
 }
 
 export type FaultName = keyof FaultConfig;
@@ -174,6 +185,12 @@ export class Faults implements SandboxFaults {
 
   silent(endpoint: EndpointName, now: number): boolean {
     return this.roll('silent', endpoint, now) !== null;
+  }
+
+  /** Cents the balance moves by after this request is processed, or null. */
+  balanceMove(endpoint: EndpointName, now: number): number | null {
+    const hit = this.roll('balanceMove', endpoint, now);
+    return hit ? Number(hit.deltaCents) : null;
   }
 
   /** Service clock minus sandbox clock, ms (0 unless the knob is set). */

@@ -115,6 +115,7 @@ async function serve(deps: ServerDeps, req: IncomingMessage, res: ServerResponse
           reply = tooMany(decision.retryAfterSec ?? 1, `rate limit exceeded: ${decision.status.scope}`);
         } else {
           reply = process(deps, name, body, url.searchParams, now);
+          if (reply.status === 200 && moveBalance(deps, name, now)) applied.push('balanceMove');
           if (reply.status === 200) {
             const afterProcess = afterProcessFault(faults, name, now);
             if (afterProcess === 'drop') {
@@ -167,6 +168,15 @@ function sendOptions(deps: ServerDeps): SendOptions {
 function afterProcessFault(faults: Faults, endpoint: EndpointName, now: number): 'drop' | number | 'invalid_json' | 'missing_field' | null {
   if (faults.drop(endpoint, now)) return 'drop';
   return faults.serverErrorAfterProcess(endpoint, now) ?? faults.malformed(endpoint, now);
+}
+
+/** The balance moves after the request was processed (a fill or a sale meanwhile), when the knob says so. */
+function moveBalance(deps: ServerDeps, endpoint: EndpointName, now: number): boolean {
+  const delta = deps.faults.balanceMove(endpoint, now);
+  if (delta === null) return false;
+  const balance = deps.world.accounts.balance;
+  balance.balance = Math.max(0, balance.balance + delta);
+  return true;
 }
 
 /** Resolves when the client closes the connection or the sandbox closes. */

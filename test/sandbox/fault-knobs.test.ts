@@ -22,6 +22,25 @@ describe('sandbox knobs for faults after the fact', () => {
     expect(sandbox.log.requests[0]).toMatchObject({ status: 502, faults: ['serverErrorAfterProcess'] });
   });
 
+  it('moves the balance right after a matching request is processed, as a fill paid meanwhile would', async () => {
+    const { sandbox, clock } = await start();
+    sandbox.admin.setBalance(10_000);
+    sandbox.faults.set({ balanceMove: { endpoints: ['create_buy_order'], count: 1, deltaCents: -4_000 } });
+    // The create met the balance before the move: 10 units of 10.00 are covered.
+    const res = await call(sandbox, 'create_buy_order', { items: [{ sku: '5021;6', price: 1_000, quantity: 50 }] });
+    expect(res.status).toBe(200);
+    expect(sandbox.admin.buyOrders().map((o) => o.quantity)).toEqual([10]);
+    expect(((await call(sandbox, 'get_balance')).body as { balance: number }).balance).toBe(6_000);
+    expect(sandbox.log.requests[0]).toMatchObject({ endpoint: 'create_buy_order', faults: ['balanceMove'] });
+    // Spent after one: the next create leaves the balance alone; a move never takes it below zero.
+    clock.advance(MINUTE);
+    await call(sandbox, 'create_buy_order', { items: [{ sku: '5002;6', price: 1_000, quantity: 1 }] });
+    expect(sandbox.admin.balance().balance).toBe(6_000);
+    sandbox.faults.set({ balanceMove: { endpoints: ['get_balance'], deltaCents: -9_000 } });
+    await call(sandbox, 'get_balance');
+    expect(sandbox.admin.balance().balance).toBe(0);
+  });
+
   it('accepts a request and never answers nor processes it, until the client gives up', async () => {
     const { sandbox } = await start();
     sandbox.faults.set({ silent: { endpoints: ['create_listing'] } });

@@ -6,6 +6,7 @@ import type { BatchTask, Job, JobProgress, Scheduler } from '../scheduler/index.
 import type { Store } from '../store/db.ts';
 import type { Repos } from '../store/index.ts';
 import type { RunRow } from '../store/journal-repo.ts';
+import { createQuantityCheck, type BalanceReads } from './buy-order-quantities.ts';
 import { createJournal, type Journal } from './journal.ts';
 import { resumeTasks, type PhaseDeps } from './phases.ts';
 import { listUnknownOutcomes, recoverJournal, resolveUnknown, type ResolutionChoice, type UnknownOutcome } from './recovery.ts';
@@ -26,7 +27,10 @@ export interface ApplyHandle {
   readonly draftId: string;
   readonly job: Job;
   progress(): ApplyProgress;
-  /** Settles when the job ends and the run is closed in the journal. */
+  /**
+   * Settles when the job ends, the run is closed in the journal and the buy
+   * orders it created say what the service stored (see buy-order-quantities.ts).
+   */
   readonly done: Promise<ApplyProgress>;
 }
 
@@ -46,6 +50,12 @@ export interface ApplyServiceDeps {
    * nothing is refused (tests of the apply alone).
    */
   automation?: { refusePosts: () => boolean; status: () => HeartbeatStatus };
+  /**
+   * Balance reads (the trade watcher's), taken around a phase's buy order
+   * creates to learn the quantities the service stored. Without them a
+   * created order stays "may be cut".
+   */
+  balance?: BalanceReads;
 }
 
 /** An apply turned down before anything was sent, for a reason the trader can act on. */
@@ -80,6 +90,8 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
   const { store, repos, drafts, scheduler } = deps;
   const phaseDeps: PhaseDeps = { repos, touched: (draftId, targets) => drafts.refresh(draftId, targets) };
   const journal: Journal = createJournal(store, phaseDeps);
+  const quantities = deps.balance ? createQuantityCheck({ store, repos, reads: deps.balance, touched: phaseDeps.touched }) : null;
+  const createBatch = (task: BatchTask) => (quantities && task.endpoint === 'create_buy_order' ? repos.journal.batch(task.id) : null);
   const active = new Map<number, ApplyHandle>();
   const emitter = createEmitter<{ progress: ApplyProgress; unknownOutcomes: UnknownOutcome[] }>();
   let suspended = false;
@@ -89,7 +101,15 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
     const extra = { done: 0, failed: 0, unknown: 0 };
     const job = scheduler.startJob(tasks, {
       lane: 'bulk',
-      beforeSend: (task) => journal.markSent(task.id),
+      beforeSend: async (task) => {
+        const batch = createBatch(task);
+        if (batch) {
+          await quantities?.beforeSend(batch);
+          // Suspended while the balance was read: it waits in the journal for the next start.
+          if (suspended) throw new Error('the app is quitting: it is sent at the next start');
+        }
+        journal.markSent(task.id);
+      },
       onRetry: (task, error) => journal.markRetry(task.id, error),
       onOutcome: (task, outcome) => {
         const { followUps, settled, replaced } = journal.recordOutcome(task.id, outcome);
@@ -97,6 +117,8 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
         extra.failed += settled.failed;
         extra.unknown += settled.unknown;
         if (outcome.status === 'unknown_outcome' || outcome.status === 'failed') emitter.emit('unknownOutcomes', listUnknownOutcomes(repos));
+        const batch = createBatch(task);
+        if (batch) quantities?.afterOutcome(batch);
         return { followUps, replaced };
       },
     });
@@ -110,12 +132,20 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
       runId: runRow.run_id,
     });
     job.on('progress', (p) => emitter.emit('progress', withRun(p)));
-    const done = job.done.then((final) => {
+    const done = job.done.then(async (final) => {
       active.delete(runRow.run_id);
       // Suspended for a quit: the job ends as the scheduler closes, but the run stays open for the next start.
       if (suspended) return withRun(final);
       journal.finishRun(runRow.run_id, final.state);
       emitter.emit('unknownOutcomes', listUnknownOutcomes(repos));
+      // Done means the buy orders it created say what the service stored.
+      const notCreated = (await quantities?.settle(runRow.run_id)) ?? 0;
+      if (notCreated > 0) {
+        // Counted done when the service answered; the balance showed nothing was stored.
+        extra.done -= notCreated;
+        extra.failed += notCreated;
+        emitter.emit('progress', withRun(final));
+      }
       return withRun(final);
     });
     const handle: ApplyHandle = { runId: runRow.run_id, draftId: runRow.draft_id, job, progress: () => withRun(job.progress()), done };

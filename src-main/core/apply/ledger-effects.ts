@@ -42,7 +42,8 @@ export function recordInLedger(repos: LedgerRepos, change: Change, created: Crea
       return;
     case 'buyOrder.create':
       // The create response does not say the stored quantity: the service may
-      // have cut it to floor(balance / price), so the row says "requested".
+      // have cut it to floor(balance / price), so the row says "requested" until
+      // the balance readings around the create settle it (buy-order-quantities.ts).
       repos.buyOrders.upsert({
         sku: change.sku, account: change.account, price: change.price, quantity: change.quantity,
         quantity_may_be_cut: true, active: 1, user_note: change.user_note ?? '',

@@ -55,8 +55,21 @@ export interface Workspace {
    * with no request repeated and no trade dropped.
    */
   retime(settings: Pick<Settings, 'heartbeatIntervalMinutes' | 'tradePollSeconds' | 'youngAccountDays'>): void;
+  /**
+   * Stops everything and closes the profile. An apply is suspended first,
+   * whatever closes the workspace: a batch on its way gets its outcome
+   * journaled (waiting at most CLOSE_DRAIN_MS), nothing more is sent, and the
+   * run stays open for the next start to resume.
+   */
   close(): Promise<void>;
 }
+
+/**
+ * How long closing waits for batches in flight. The client's own timeout
+ * ends a request well before; this only bounds a wait that something
+ * unforeseen keeps open, so a close always closes.
+ */
+export const CLOSE_DRAIN_MS = 60_000;
 
 export interface WorkspaceDeps {
   mode: Settings['mode'];
@@ -109,6 +122,7 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
     scheduler,
     clock,
     seen: repos.trades.seen,
+    announced: repos.trades.announced,
     pollIntervalMs: settings.tradePollSeconds * 1000,
     youngAccountDays: settings.youngAccountDays,
   });
@@ -124,6 +138,8 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
   const apply = createApplyService({
     store, repos, drafts, scheduler,
     automation: { refusePosts: () => current().refuseUnautomatedPosts, status: () => heartbeat.state.status },
+    // Buy order creates learn their stored quantities from the watcher's balance reads (one in flight at a time).
+    balance: trades,
   });
   const applyJob = trackApplyJob(apply, drafts, (id) => repos.drafts.get(id) !== null);
   const tables = createLedgerTables({
@@ -164,6 +180,11 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
       accounts.start();
     },
     async close() {
+      // Before the scheduler closes: closing it cancels the job, which would end the run as cancelled,
+      // and the store must still be open when a batch on its way answers.
+      const drained = new AbortController();
+      await Promise.race([apply.suspend(), clock.sleep(CLOSE_DRAIN_MS, drained.signal).catch(() => undefined)]);
+      drained.abort();
       heartbeat.stop();
       trades.stop();
       accounts.stop();

@@ -172,7 +172,7 @@ export function buyOrderView(key: string, src: BuyOrderSource, layer: DraftLayer
     blocked: locked ? LOCKED_REASON : (deleting || removed) && !recreate ? DELETED_REASON : null,
     updatedAt: src.updated_at,
     sku: src.sku, account: src.account, price: src.price, quantity: src.quantity, active: src.active,
-    filled: src.fills_seen, quantityMayBeCut: src.quantity_may_be_cut,
+    filled: src.fills_seen, quantityMayBeCut: src.quantity_may_be_cut, quantityAtLeast: src.quantity_at_least,
     balanceCovers: covers(balance, pending.price ?? src.price, (pending.quantity ?? src.quantity) - src.fills_seen), user_note: src.user_note,
     pending: e && (recreate || !(deleting || removed)) && Object.keys(pending).length > 0 ? pending : null,
   };

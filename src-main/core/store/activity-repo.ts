@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ENDPOINT_NAMES, type EndpointName } from '../api/endpoints.ts';
 import { serializedApiErrorSchema, type SerializedApiError } from '../api/errors.ts';
 import type { Store } from './db.ts';
-import { jsonColumn, parseRows } from './sql.ts';
+import { chunked, jsonColumn, parseRows, placeholders } from './sql.ts';
 
 /**
  * The activity log: every request that changes something on the service,
@@ -52,6 +52,14 @@ export interface ActivityRepo {
    */
   recordNote(entry: { endpoint: EndpointName; account: string | null; targets: readonly string[]; note: string }): number;
   list(query?: ActivityQuery): ActivityRow[];
+  /** The entries with these ids (those that exist), oldest first. */
+  byIds(ids: readonly number[]): ActivityRow[];
+  /**
+   * Told the ids of entries just added or whose outcome was just recorded,
+   * inside the transaction that wrote them: read them after it (the bridge
+   * pushes them, batched).
+   */
+  onChanged(listener: (ids: readonly number[]) => void): () => void;
 }
 
 export function createActivityRepo(store: Store): ActivityRepo {
@@ -64,18 +72,37 @@ export function createActivityRepo(store: Store): ActivityRepo {
   const insertNote = db.prepare(`
     INSERT INTO activity_log (at, endpoint, account, item_count, targets, status, outcome_at, note)
     VALUES (?, ?, ?, ?, ?, 'done', ?, ?)`);
+  const sentOfBatch = db.prepare(`SELECT id FROM activity_log WHERE batch_id = ? AND status = 'sent'`);
+  const listeners = new Set<(ids: readonly number[]) => void>();
+  const changed = (ids: readonly number[]) => {
+    if (ids.length > 0) for (const listener of [...listeners]) listener(ids);
+  };
 
   return {
     recordSent(e) {
       const result = insert.run(store.clock.now(), e.endpoint, e.account, e.itemCount, JSON.stringify(e.targets), e.batchId);
-      return Number(result.lastInsertRowid);
+      const id = Number(result.lastInsertRowid);
+      changed([id]);
+      return id;
     },
     recordOutcome(batchId, status, error = null) {
+      const ids = listeners.size === 0 ? [] : (sentOfBatch.all(batchId) as { id: number }[]).map((r) => Number(r.id));
       outcome.run(status, error ? JSON.stringify(error) : null, store.clock.now(), batchId);
+      changed(ids);
     },
     recordNote(e) {
       const at = store.clock.now();
-      return Number(insertNote.run(at, e.endpoint, e.account, e.targets.length, JSON.stringify(e.targets), at, e.note).lastInsertRowid);
+      const id = Number(insertNote.run(at, e.endpoint, e.account, e.targets.length, JSON.stringify(e.targets), at, e.note).lastInsertRowid);
+      changed([id]);
+      return id;
+    },
+    byIds(ids) {
+      const rows = chunked(ids).flatMap((part) => db.prepare(`SELECT * FROM activity_log WHERE id IN ${placeholders(part)}`).all(...part));
+      return parseRows('activity_log', activityRow, rows).sort((a, b) => a.id - b.id);
+    },
+    onChanged(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
     list(query = {}) {
       const where: string[] = [];

@@ -7,7 +7,10 @@ import { deleteWhereIn, ledgerWrites, parseRow, parseRows, sqlBool, toSqlBool } 
  * The ledger of buy orders, named by SKU as the service names them. The
  * create response does not say the stored quantity (the service may cut it to
  * floor(balance / price)), so a created order carries `quantity_may_be_cut`
- * until an edit or an import confirms it.
+ * until the balance readings around its create settle it (see
+ * apply/buy-order-quantities.ts), or an edit or an import confirms it. While
+ * it may be cut, `quantity` is the most it can hold and `quantity_at_least`
+ * the least, when known.
  */
 export const buyOrderRow = z.object({
   sku: storedSku,
@@ -15,6 +18,8 @@ export const buyOrderRow = z.object({
   price: cents,
   quantity,
   quantity_may_be_cut: sqlBool,
+  /** While it may be cut: the least the service can hold (null: anything down to 0). */
+  quantity_at_least: z.number().int().nonnegative().nullable(),
   active: flag01,
   user_note: storedUserNote,
   fills_seen: z.number().int().nonnegative(),
@@ -28,6 +33,7 @@ export const buyOrderInput = z.strictObject({
   price: cents,
   quantity,
   quantity_may_be_cut: z.boolean().default(false),
+  quantity_at_least: z.number().int().nonnegative().nullable().default(null),
   active: flag01.default(1),
   user_note: storedUserNote.default(''),
   fills_seen: z.number().int().nonnegative().default(0),
@@ -42,6 +48,14 @@ export interface BuyOrdersRepo {
   upsertMany(inputs: readonly BuyOrderInput[]): void;
   /** After a confirmed edit: the service checked the balance, so the quantity is as sent. */
   update(sku: string, fields: { price: number; quantity: number; active: 0 | 1; user_note?: string }): void;
+  /**
+   * What the balance readings around a create tell of the quantity stored:
+   * `quantity` exact (mayBeCut false), or at most `quantity` and at least
+   * `atLeast`. Changes the row only while it is still the create's as
+   * recorded (`created`: its price and requested quantity, still "may be
+   * cut"), so a later edit is never overwritten. Returns whether it did.
+   */
+  settleQuantity(sku: string, created: { price: number; quantity: number }, stored: { quantity: number; mayBeCut: boolean; atLeast: number | null }): boolean;
   /** Counts fills the trade watcher saw, so the trader can tell what is left. */
   addFills(sku: string, count: number): void;
   remove(skus: readonly string[]): number;
@@ -54,15 +68,18 @@ export function createBuyOrdersRepo(store: Store): BuyOrdersRepo {
   const selectOne = db.prepare('SELECT * FROM buy_orders WHERE sku = ?');
   const countStmt = db.prepare('SELECT count(*) AS n FROM buy_orders');
   const upsertStmt = db.prepare(`
-    INSERT INTO buy_orders (sku, account, price, quantity, quantity_may_be_cut, active, user_note, fills_seen, updated_at)
-    VALUES (:sku, :account, :price, :quantity, :cut, :active, :user_note, :fills_seen, :at)
+    INSERT INTO buy_orders (sku, account, price, quantity, quantity_may_be_cut, quantity_at_least, active, user_note, fills_seen, updated_at)
+    VALUES (:sku, :account, :price, :quantity, :cut, :at_least, :active, :user_note, :fills_seen, :at)
     ON CONFLICT (sku) DO UPDATE SET account = excluded.account, price = excluded.price,
       quantity = excluded.quantity, quantity_may_be_cut = excluded.quantity_may_be_cut,
-      active = excluded.active, user_note = excluded.user_note, fills_seen = excluded.fills_seen,
+      quantity_at_least = excluded.quantity_at_least, active = excluded.active, user_note = excluded.user_note, fills_seen = excluded.fills_seen,
       updated_at = excluded.updated_at`);
   const updateStmt = db.prepare(`
     UPDATE buy_orders SET price = :price, quantity = :quantity, active = :active,
-      user_note = coalesce(:user_note, user_note), quantity_may_be_cut = 0, updated_at = :at WHERE sku = :sku`);
+      user_note = coalesce(:user_note, user_note), quantity_may_be_cut = 0, quantity_at_least = NULL, updated_at = :at WHERE sku = :sku`);
+  const settleStmt = db.prepare(`
+    UPDATE buy_orders SET quantity = :stored, quantity_may_be_cut = :cut, quantity_at_least = :at_least, updated_at = :at
+    WHERE sku = :sku AND quantity_may_be_cut = 1 AND price = :price AND quantity = :requested`);
   const fillsStmt = db.prepare('UPDATE buy_orders SET fills_seen = fills_seen + ?, updated_at = ? WHERE sku = ?');
   const removeAllStmt = db.prepare('DELETE FROM buy_orders');
 
@@ -70,7 +87,7 @@ export function createBuyOrdersRepo(store: Store): BuyOrdersRepo {
     const b = buyOrderInput.parse(input);
     upsertStmt.run({
       sku: b.sku, account: b.account, price: b.price, quantity: b.quantity,
-      cut: toSqlBool(b.quantity_may_be_cut), active: b.active, user_note: b.user_note, fills_seen: b.fills_seen, at,
+      cut: toSqlBool(b.quantity_may_be_cut), at_least: b.quantity_at_least, active: b.active, user_note: b.user_note, fills_seen: b.fills_seen, at,
     });
   };
   const writes = ledgerWrites(store, write);
@@ -87,6 +104,15 @@ export function createBuyOrdersRepo(store: Store): BuyOrdersRepo {
     update(id, fields) {
       updateStmt.run({ sku: id, price: fields.price, quantity: fields.quantity, active: fields.active, user_note: fields.user_note ?? null, at: store.clock.now() });
       store.markLedgerChanged();
+    },
+    settleQuantity(id, created, stored) {
+      const changed = settleStmt.run({
+        sku: id, price: created.price, requested: created.quantity,
+        stored: stored.quantity, cut: toSqlBool(stored.mayBeCut), at_least: stored.atLeast, at: store.clock.now(),
+      }).changes;
+      if (Number(changed) === 0) return false;
+      store.markLedgerChanged();
+      return true;
     },
     addFills(id, count) {
       fillsStmt.run(count, store.clock.now(), id);

@@ -230,6 +230,30 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE activity_log ADD COLUMN note TEXT;
     `,
   },
+  {
+    version: 8,
+    name: 'bounds on a created buy order\'s quantity',
+    sql: `
+      -- Balance readings around a buy order's create bound what the service
+      -- stored: when they disagree, quantity is the most the order can hold
+      -- (quantity_may_be_cut = 1) and this the least; NULL when nothing
+      -- narrower than 0..quantity is known, or the quantity is exact.
+      ALTER TABLE buy_orders ADD COLUMN quantity_at_least INTEGER
+        CHECK (quantity_at_least IS NULL OR (quantity_at_least >= 0 AND quantity_at_least <= quantity));
+    `,
+  },
+  {
+    version: 9,
+    name: 'trades announced as needing action',
+    sql: `
+      -- Each trade and status the trader was told needs action (type:id:status),
+      -- while the trade is pending, oldest first (seq): a restart does not tell again.
+      CREATE TABLE announced_trades (
+        key TEXT PRIMARY KEY,
+        seq INTEGER NOT NULL
+      ) STRICT, WITHOUT ROWID;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.length;

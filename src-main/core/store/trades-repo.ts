@@ -1,13 +1,15 @@
 import { z } from 'zod';
 import { buyOrderTrade, marketTrade, type PendingTrade } from '../../../src-shared/trades.ts';
+import type { AnnouncedTradesStore } from '../trades/announced-trades.ts';
 import type { SeenTradesStore } from '../trades/seen-trades.ts';
 import type { Store } from './db.ts';
 import { jsonColumn, parseRows } from './sql.ts';
 
 /**
- * The last pending trades seen and the trade watcher's seen set. The seen set
- * is what stops a restart from notifying the trader again about every trade
- * already shown, so it is saved as one transaction (all or nothing).
+ * The last pending trades seen, the trade watcher's seen set and the trades
+ * it announced as needing action. Those two are what stop a restart from
+ * notifying the trader again about trades already shown, so each is saved as
+ * one transaction (all or nothing).
  */
 export type { SeenTradesStore };
 
@@ -22,6 +24,7 @@ export const pendingTradeRow = z.object({
 export type PendingTradeRow = z.output<typeof pendingTradeRow>;
 
 const seenRow = z.object({ key: z.string(), status: z.string() });
+const announcedRow = z.object({ key: z.string() });
 
 export interface TradesRepo {
   /** Replaces the stored pending trades with what the service listed now. */
@@ -29,6 +32,8 @@ export interface TradesRepo {
   pending(): PendingTradeRow[];
   /** The SeenTradesStore port of the trade watcher, over this database. */
   readonly seen: SeenTradesStore;
+  /** The AnnouncedTradesStore port of the trade watcher, over this database. */
+  readonly announced: AnnouncedTradesStore;
 }
 
 export function createTradesRepo(store: Store): TradesRepo {
@@ -44,6 +49,9 @@ export function createTradesRepo(store: Store): TradesRepo {
   const selectSeen = db.prepare('SELECT key, status FROM seen_trades');
   const clearSeen = db.prepare('DELETE FROM seen_trades');
   const insertSeen = db.prepare('INSERT INTO seen_trades (key, status) VALUES (?, ?)');
+  const selectAnnounced = db.prepare('SELECT key FROM announced_trades ORDER BY seq');
+  const clearAnnounced = db.prepare('DELETE FROM announced_trades');
+  const insertAnnounced = db.prepare('INSERT OR IGNORE INTO announced_trades (key, seq) VALUES (?, ?)');
 
   return {
     replacePending(trades) {
@@ -67,6 +75,17 @@ export function createTradesRepo(store: Store): TradesRepo {
         store.transaction(() => {
           clearSeen.run();
           for (const [key, status] of seen) insertSeen.run(key, status);
+        });
+      },
+    },
+    announced: {
+      async load() {
+        return parseRows('announced_trades', announcedRow, selectAnnounced.all()).map((r) => r.key);
+      },
+      async save(keys) {
+        store.transaction(() => {
+          clearAnnounced.run();
+          keys.forEach((key, seq) => insertAnnounced.run(key, seq));
         });
       },
     },

@@ -1,11 +1,12 @@
 import { RATE_WINDOW_MS } from '../api/endpoints.ts';
 import { ApiError, isApiError, type SerializedApiError } from '../api/errors.ts';
-import type { Balance } from '../api/schemas.ts';
 import type { PendingTrade } from '../../../src-shared/trades.ts';
 import type { Clock } from '../clock.ts';
 import { createEmitter, type Unsubscribe } from '../events.ts';
-import { createRetryingRead, type ReadState } from '../scheduler/retrying-read.ts';
+import type { ReadState } from '../scheduler/retrying-read.ts';
 import { INTERACTIVE_DEADLINE_MS, type Scheduler } from '../scheduler/types.ts';
+import { announce, createMemoryAnnouncedTradesStore, type AnnouncedTradesStore } from './announced-trades.ts';
+import { createBalanceRead, type BalanceReading } from './balance-read.ts';
 import type { SeenTradesStore } from './seen-trades.ts';
 import { diffTrades, needsAction, tradeKey, type GoneTrade, type StatusChange, type TradeType } from './trade-diff.ts';
 
@@ -13,8 +14,9 @@ import { diffTrades, needsAction, tradeKey, type GoneTrade, type StatusChange, t
  * Watches the pending trades: polls both trade lists (each allows one request
  * a minute), announces what is new, what changed and what is gone, and above
  * all which trades wait for the trader. Each trade and status is announced
- * once, across restarts too (the seen set is saved before it is announced),
- * so the trader is told once and never spammed.
+ * once while the trade is pending, across restarts too (the seen set and the
+ * announcements are saved before they are announced), so the trader is told
+ * once and never spammed.
  */
 
 export type WatchedTrade = PendingTrade & {
@@ -25,9 +27,7 @@ export type WatchedTrade = PendingTrade & {
   youngPartner: boolean;
 };
 
-export interface BalanceReading extends Balance {
-  readAt: number;
-}
+export type { BalanceReading } from './balance-read.ts';
 
 export interface TradeWatcherEvents extends Record<string, unknown> {
   /** Every pending trade after a load. */
@@ -46,6 +46,8 @@ export interface TradeWatcherOptions {
   scheduler: Pick<Scheduler, 'request'>;
   clock: Clock;
   seen: SeenTradesStore;
+  /** The trades and statuses told as needing action; kept in memory only when absent. */
+  announced?: AnnouncedTradesStore;
   /** Between the end of one poll and the start of the next; default and minimum 60 s. */
   pollIntervalMs?: number;
   /** Between balance reads; default 5 minutes. A failed read is tried again sooner, with backoff. */
@@ -70,6 +72,14 @@ export interface TradeWatcher {
    * however many ask). Rejects with ApiError when it cannot, within 30 s.
    */
   refreshBalance(): Promise<BalanceReading>;
+  /**
+   * The balance for the desk's own use (the apply's buy order creates),
+   * through the same one-at-a-time read, with no deadline: the read on its
+   * way, or a new one. `fresh`: a reading whose request leaves after this
+   * call (one on its way is waited for, then another is made), so it
+   * reflects everything answered before the call.
+   */
+  readBalance(options?: { fresh?: boolean }): Promise<BalanceReading>;
   trades(): readonly WatchedTrade[];
   balance(): BalanceReading | null;
   /** How the balance reads are going: retrying after a failure (and when), or done. */
@@ -96,8 +106,9 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
   const emitter = createEmitter<TradeWatcherEvents>();
 
   let seen: Map<string, string> | null = null;
+  const announcedStore = options.announced ?? createMemoryAnnouncedTradesStore();
+  let announced: readonly string[] | null = null;
   let current: WatchedTrade[] = [];
-  let lastBalance: BalanceReading | null = null;
   let running: AbortController | null = null;
   let check: Promise<void> | null = null;
 
@@ -122,8 +133,30 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
     return seen;
   };
 
+  const loadAnnounced = async (): Promise<readonly string[]> => {
+    if (announced) return announced;
+    try {
+      announced = await announcedStore.load();
+    } catch (error) {
+      // Without it a trade already told about may be told again; better than none.
+      reportError(error);
+      announced = [];
+    }
+    return announced;
+  };
+
+  /** Saves what changed before anything is announced, so a crash never makes the trader be told twice. */
+  const save = async (write: () => Promise<void>) => {
+    try {
+      await write();
+    } catch (error) {
+      reportError(error);
+    }
+  };
+
   const runCheck = async (signal?: AbortSignal) => {
     const known = await loadSeen();
+    const told = await loadAnnounced();
     const requestOptions = { lane: 'poll' as const, ...(signal ? { signal } : {}) };
     const [market, buyOrder] = await Promise.allSettled([
       scheduler.request('load_pending', {}, requestOptions),
@@ -148,13 +181,13 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
     if (loaded.length === 0) throw failures[0];
     const diff = diffTrades(known, trades.filter((t) => loaded.includes(t.trade_type)), loaded);
     seen = diff.seen;
+    // The seen set keeps the trades of a list that failed to load: their announcements stay too.
+    const news = announce(told, diff.needsAction, new Set(diff.seen.keys()));
     const changedSeen = diff.added.length + diff.changed.length + diff.gone.length > 0;
-    if (changedSeen) {
-      try {
-        await options.seen.save(diff.seen);
-      } catch (error) {
-        reportError(error);
-      }
+    if (changedSeen) await save(() => options.seen.save(diff.seen));
+    if (news.memory.length !== told.length || news.fresh.length > 0) {
+      announced = news.memory;
+      await save(() => announcedStore.save(news.memory));
     }
     trades = trades.sort((a, b) => a.timestamp - b.timestamp || tradeKey(a).localeCompare(tradeKey(b)));
     current = trades;
@@ -162,7 +195,7 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
     if (diff.added.length > 0) emitter.emit('new', diff.added);
     if (diff.changed.length > 0) emitter.emit('changed', diff.changed);
     if (diff.gone.length > 0) emitter.emit('gone', diff.gone);
-    if (diff.needsAction.length > 0) emitter.emit('needsAction', diff.needsAction);
+    if (news.fresh.length > 0) emitter.emit('needsAction', news.fresh);
   };
 
   let followUp: Promise<void> | null = null;
@@ -182,22 +215,11 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
     return pending;
   };
 
-  const balanceRead = createRetryingRead({
-    clock,
-    what: 'get_balance',
-    async read(signal) {
-      // One try each: the retrying read plans the next, so a failure is shown at once.
-      const balance = await scheduler.request('get_balance', {}, { lane: 'poll', signal, retries: 0 });
-      lastBalance = { ...balance, readAt: clock.now() };
-      emitter.emit('balance', lastBalance);
-      return lastBalance;
-    },
-  });
+  const balanceRead = createBalanceRead({ scheduler, clock, onReading: (reading) => emitter.emit('balance', reading) });
   balanceRead.on('state', (state) => {
     if (state.phase === 'retrying' && state.lastError) emitter.emit('error', state.lastError);
   });
 
-  /** Runs `step` now and then every `intervalMs` after it ends, until stopped. */
   /**
    * Runs `step` (which reports its own failures) now and then `interval()`
    * after each ends, until stopped. A wait in `waits` can be woken to measure
@@ -244,8 +266,9 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
     },
     checkNow,
     refreshBalance: () => balanceRead.read(INTERACTIVE_DEADLINE_MS),
+    readBalance: (options) => balanceRead.readBalance(options),
     trades: () => current,
-    balance: () => lastBalance,
+    balance: () => balanceRead.last(),
     balanceState: () => balanceRead.state(),
     configure(settings) {
       if (settings.pollIntervalMs !== undefined) {

@@ -36,7 +36,10 @@ export const useActivityStore = defineStore('activity', () => {
     if (started) return;
     started = true;
     onEvent('activity:added', (entry) => {
-      if (matches(entry)) entries.value = [entry, ...entries.value].slice(0, LIMIT);
+      // An entry pushed again has its outcome now: it replaces what the list shows of it.
+      const shown = entries.value.filter((e) => e.id !== entry.id);
+      if (shown.length < entries.value.length) entries.value = matches(entry) ? entries.value.map((e) => (e.id === entry.id ? entry : e)) : shown;
+      else if (matches(entry)) entries.value = [entry, ...entries.value].slice(0, LIMIT);
     });
     void load();
   }

@@ -15,6 +15,8 @@ import { createScheduler } from '../../../src-main/core/scheduler/scheduler.ts';
 import type { Scheduler } from '../../../src-main/core/scheduler/types.ts';
 import { openStore } from '../../../src-main/core/store/db.ts';
 import { createRepos } from '../../../src-main/core/store/index.ts';
+import { createMemorySeenTradesStore } from '../../../src-main/core/trades/seen-trades.ts';
+import { createTradeWatcher } from '../../../src-main/core/trades/trade-watcher.ts';
 
 const env = (name: string): string => {
   const value = process.env[name];
@@ -37,7 +39,9 @@ const client = createMarketplaceClient({
 const scheduler = createScheduler({ client, clock });
 hook.scheduler = scheduler;
 const drafts = createDraftService({ store, repos });
-const apply = createApplyService({ store, repos, drafts, scheduler });
+// As the app does: the balance is read around buy order creates through the trade watcher's read.
+const balance = createTradeWatcher({ scheduler, clock, seen: createMemorySeenTradesStore() });
+const apply = createApplyService({ store, repos, drafts, scheduler, balance });
 
 const { resumed, unknown } = apply.recover();
 let handle = resumed.find((h) => h.draftId === draftId);

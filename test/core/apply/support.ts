@@ -1,14 +1,17 @@
 import { afterEach } from 'vitest';
 import { createApplyService, type ApplyService } from '../../../src-main/core/apply/apply-draft.ts';
 import { createDraftService, type DraftService } from '../../../src-main/core/drafts/draft-service.ts';
+import { createMemorySeenTradesStore } from '../../../src-main/core/trades/seen-trades.ts';
+import { createTradeWatcher } from '../../../src-main/core/trades/trade-watcher.ts';
 import type { SandboxListing } from '../../../src-main/sandbox/index.ts';
 import { startLive, type Live } from '../scheduler/support/live.ts';
 import { tempStore, type TempStore } from '../store/temp-store.ts';
 
 /**
  * The apply stack as the app wires it: a profile store in a temp folder, the
- * draft and apply services, and the real scheduler and client against the
- * sandbox over HTTP, on one scaled clock.
+ * draft and apply services, the trade watcher's balance reads (not its
+ * loops), and the real scheduler and client against the sandbox over HTTP,
+ * on one scaled clock.
  */
 export interface ApplyStack {
   live: Live;
@@ -36,7 +39,9 @@ export function applyFixture(scale: number): () => Promise<ApplyStack> {
     for (const id of live.sandbox.accounts.linked) t.repos.accounts.upsert({ account_id: id, kind: 'linked' });
     const make = () => {
       const drafts = createDraftService({ store: t.store, repos: t.repos });
-      return { drafts, apply: createApplyService({ store: t.store, repos: t.repos, drafts, scheduler: live.scheduler }) };
+      // The app reads the balance around buy order creates through the trade watcher.
+      const balance = createTradeWatcher({ scheduler: live.scheduler, clock: live.clock, seen: createMemorySeenTradesStore() });
+      return { drafts, apply: createApplyService({ store: t.store, repos: t.repos, drafts, scheduler: live.scheduler, balance }) };
     };
     const s: ApplyStack = {
       live, t, ...make(),

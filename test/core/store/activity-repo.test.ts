@@ -20,4 +20,21 @@ describe('activity repo', () => {
     expect(activity.list({ status: 'failed' })).toHaveLength(1);
     expect(activity.list({ text: '%' })).toHaveLength(0);
   });
+
+  it('tells which entries were added or settled, and reads them back by id, oldest first', () => {
+    t = tempStore();
+    const { activity } = t.repos;
+    const told: number[][] = [];
+    const off = activity.onChanged((ids) => told.push([...ids]));
+    const a = activity.recordSent({ batchId: 'b1', endpoint: 'create_listing', account: '1', targets: ['L:1'], itemCount: 1 });
+    const b = activity.recordNote({ endpoint: 'load_pending', account: null, targets: ['L:2'], note: 'sold in trade 9' });
+    activity.recordOutcome('b1', 'done');
+    // A batch with nothing sent under its id changes no entry.
+    activity.recordOutcome('b9', 'done');
+    expect(told).toEqual([[a], [b], [a]]);
+    expect(activity.byIds([b, a, 999]).map((e) => [e.id, e.status])).toEqual([[a, 'done'], [b, 'done']]);
+    off();
+    activity.recordSent({ batchId: 'b2', endpoint: 'edit_listing', account: null, targets: [], itemCount: 1 });
+    expect(told).toHaveLength(3);
+  });
 });

@@ -123,6 +123,28 @@ describe('migrations', () => {
     db.close();
   });
 
+  it('8: bounds on a created buy order\'s quantity, within 0..quantity, keeping every order', () => {
+    const db = freshAt(7);
+    insertAccount(db);
+    db.prepare(`INSERT INTO buy_orders (sku, account, price, quantity, quantity_may_be_cut, updated_at) VALUES ('a;b', '1', 10, 5, 1, 0)`).run();
+    expect(migrate(db, 8)).toBe(8);
+    expect(db.prepare('SELECT sku, quantity, quantity_may_be_cut, quantity_at_least FROM buy_orders').all()).toEqual([
+      { sku: 'a;b', quantity: 5, quantity_may_be_cut: 1, quantity_at_least: null },
+    ]);
+    db.prepare("UPDATE buy_orders SET quantity_at_least = 2 WHERE sku = 'a;b'").run();
+    expect(() => db.prepare("UPDATE buy_orders SET quantity_at_least = 6 WHERE sku = 'a;b'").run()).toThrow(/CHECK/);
+    expect(() => db.prepare("UPDATE buy_orders SET quantity_at_least = -1 WHERE sku = 'a;b'").run()).toThrow(/CHECK/);
+    db.close();
+  });
+
+  it('9: the trades announced as needing action, one row a trade and status', () => {
+    const db = freshAt(9);
+    db.prepare("INSERT INTO announced_trades (key, seq) VALUES ('buy_order:7:Action required', 0)").run();
+    expect(() => db.prepare("INSERT INTO announced_trades (key, seq) VALUES ('buy_order:7:Action required', 1)").run()).toThrow(/UNIQUE|PRIMARY/);
+    expect(() => db.prepare("INSERT INTO announced_trades (key, seq) VALUES ('market:8:Action Required', 'x')").run()).toThrow(/integer|INTEGER|datatype/i);
+    db.close();
+  });
+
   it('bring a database from any version to the latest, keeping its rows', () => {
     const db = freshAt(2);
     insertAccount(db);

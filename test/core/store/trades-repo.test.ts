@@ -23,6 +23,15 @@ describe('trades repo', () => {
     expect([...(await t.repos.trades.seen.load()).keys()]).toEqual(['market:3']);
   });
 
+  it('keeps the trades announced as needing action across a restart, oldest first, replaced as a whole', async () => {
+    t = tempStore();
+    await t.repos.trades.announced.save(['market:1:Action Required', 'buy_order:2:Action required', 'buy_order:2:confirmation_required']);
+    t.reopen();
+    expect(await t.repos.trades.announced.load()).toEqual(['market:1:Action Required', 'buy_order:2:Action required', 'buy_order:2:confirmation_required']);
+    await t.repos.trades.announced.save(['buy_order:2:confirmation_required']);
+    expect(await t.repos.trades.announced.load()).toEqual(['buy_order:2:confirmation_required']);
+  });
+
   it('replaces pending trades, keeping when each was first seen', () => {
     let now = 1000;
     t = tempStore({ clock: { now: () => now, sleep: async () => undefined } });

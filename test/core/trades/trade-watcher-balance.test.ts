@@ -43,4 +43,27 @@ describe('balance reads', () => {
     expect(sentTimes(w.service, 'get_balance')).toHaveLength(3);
     expect(watcher.balanceState()).toMatchObject({ phase: 'done', lastError: null });
   });
+
+  it('reads for the desk\'s own use through the same read: joins the one on its way, or with `fresh` waits for one sent after the call', async () => {
+    const w = world();
+    const { watcher } = watch(w, createMemorySeenTradesStore());
+    const balances: number[] = [];
+    watcher.on('balance', (b) => balances.push(b.readAt));
+    // A refresh is on its way (each call takes 200 ms of the virtual clock).
+    const onItsWay = watcher.refreshBalance();
+    const joined = watcher.readBalance();
+    const fresh = watcher.readBalance({ fresh: true });
+    const [first, same, after] = await w.clock.run(Promise.all([onItsWay, joined, fresh]));
+    expect(same).toBe(first);
+    expect(after).not.toBe(first);
+    const sent = sentTimes(w.service, 'get_balance');
+    expect(sent).toHaveLength(2);
+    // The fresh reading's request left after the first one answered.
+    expect(sent[1]).toBeGreaterThanOrEqual(first.readAt);
+    // Both readings reached the screen like any other.
+    expect(balances).toEqual([first.readAt, after.readAt]);
+    // With nothing on its way, a fresh read is one read.
+    await w.clock.run(watcher.readBalance({ fresh: true }));
+    expect(sentTimes(w.service, 'get_balance')).toHaveLength(3);
+  });
 });

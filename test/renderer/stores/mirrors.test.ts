@@ -84,9 +84,23 @@ describe('stores mirroring main', () => {
     store.start();
     await flush();
     store.outcome = 'failed';
-    fake.emit('activity:added', { id: 1, at: 0, endpoint: 'edit_listing', itemCount: 100, outcome: 'ok', message: '' });
-    fake.emit('activity:added', { id: 2, at: 0, endpoint: 'edit_listing', itemCount: 100, outcome: 'failed', message: 'refused' });
+    fake.emit('activity:added', { stamp: 1, id: 1, at: 0, endpoint: 'edit_listing', itemCount: 100, outcome: 'ok', message: '' });
+    fake.emit('activity:added', { stamp: 1, id: 2, at: 0, endpoint: 'edit_listing', itemCount: 100, outcome: 'failed', message: 'refused' });
     expect(store.entries.map((e) => e.id)).toEqual([2]);
+  });
+
+  it('activity: an entry pushed again with its outcome replaces itself, in place', async () => {
+    const store = useActivityStore();
+    store.start();
+    await flush();
+    fake.emit('activity:added', { stamp: 1, id: 1, at: 0, endpoint: 'edit_listing', itemCount: 100, outcome: 'sent', message: '' });
+    fake.emit('activity:added', { stamp: 1, id: 2, at: 0, endpoint: 'delete_listing', itemCount: 3, outcome: 'sent', message: '' });
+    fake.emit('activity:added', { stamp: 2, id: 1, at: 0, endpoint: 'edit_listing', itemCount: 100, outcome: 'done', message: '' });
+    expect(store.entries.map((e) => [e.id, e.outcome])).toEqual([[2, 'sent'], [1, 'done']]);
+    // Under a filter it no longer matches, it leaves the list.
+    store.outcome = 'sent';
+    fake.emit('activity:added', { stamp: 3, id: 2, at: 0, endpoint: 'delete_listing', itemCount: 3, outcome: 'failed', message: 'refused' });
+    expect(store.entries.map((e) => e.id)).toEqual([1]);
   });
 
   it('app: main’s navigate requests land on the named screen and trade', async () => {
