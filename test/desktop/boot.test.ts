@@ -251,13 +251,14 @@ describe('the main process, booted', () => {
     expect(tray().tooltip).toMatch(/Applying 500 of 700 items \(71%\)/);
     expect(win().progress.at(-1)).toEqual([500 / 700, { mode: 'normal' }]);
 
-    // The sixth waits a rate-limit minute; quit while it is on its way.
+    // The sixth waits a rate-limit minute; quit while it is on its way (the seventh may be with it).
     const journal = () => running.desk.workspace().repos.journal;
     await until('the sixth batch to be sent', () => journal().batches({ states: ['sent'] }).length > 0);
     const dbPath = running.desk.workspace().store.path;
     await quitFromTray();
     expect(app.exitCode).toBe(0);
-    expect(service.admin.listings()).toHaveLength(600);
+    // The sixth batch, and the seventh when it fell due at the same moment, landed before the exit.
+    expect([600, 700]).toContain(service.admin.listings().length);
     // Closed cleanly: the write-ahead log was checkpointed into the database.
     expect(!existsSync(`${dbPath}-wal`) || statSync(`${dbPath}-wal`).size === 0, 'WAL left behind').toBe(true);
 
