@@ -216,6 +216,8 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
       events.emit('status', status());
       throw new DomainError('conflict', switchProblem);
     }
+    // A key just tested from sandbox mode used some of this service's slots: the new scheduler waits for them.
+    if (replacement.mode === 'live') probes.handOver(replacement.baseUrl, replacement.scheduler);
     const previous = current;
     current = replacement;
     reach.showLatest();

@@ -1,4 +1,5 @@
-import { createMarketplaceClient, type MarketplaceClient, type Reach } from '../api/client.ts';
+import { createMarketplaceClient, type MarketplaceClient, type RateLimitInfo, type Reach } from '../api/client.ts';
+import { RATE_WINDOW_MS, type EndpointName } from '../api/endpoints.ts';
 import type { Clock } from '../clock.ts';
 import { createScheduler, INTERACTIVE_DEADLINE_MS } from '../scheduler/index.ts';
 import type { Scheduler } from '../scheduler/types.ts';
@@ -17,6 +18,12 @@ import { recentAnswer, type AccountsAnswer, type BalanceAnswer, type KeyTestTarg
 export interface KeyProbes {
   /** The target for a test of the key against `serviceUrl`; `since`: when the key was stored. */
   target(serviceUrl: string, since: number): KeyTestTarget;
+  /**
+   * The desk goes live on `serviceUrl`: its scheduler is told what the
+   * service counted of the probe's requests in the last minute, so its first
+   * reads wait for those slots instead of meeting a 429.
+   */
+  handOver(serviceUrl: string, scheduler: Pick<Scheduler, 'noteRateLimit'>): void;
   /** Drops the probe (the desk went live: its workspace asks from now on). */
   close(): Promise<void>;
 }
@@ -29,6 +36,8 @@ interface Probe {
   unreachableWhy(): string | null;
   accounts: AccountsAnswer | null;
   balance: BalanceAnswer | null;
+  /** The rate headers of each endpoint's last answer, and when (ms). */
+  readonly notes: Map<EndpointName, { info: RateLimitInfo; at: number }>;
 }
 
 const ASK = { lane: 'interactive', deadlineMs: INTERACTIVE_DEADLINE_MS, retries: 0 } as const;
@@ -43,10 +52,12 @@ export function createKeyProbes(deps: { keys: Pick<KeyService, 'read' | 'noteAcc
     probe.scheduler.newKey();
     probe.accounts = null;
     probe.balance = null;
+    probe.notes.clear();
   });
 
   function open(url: string): Probe {
     let reach: Reach | null = null;
+    const notes = new Map<EndpointName, { info: RateLimitInfo; at: number }>();
     const client = createMarketplaceClient({
       baseUrl: url,
       apiKey: () => keys.read(),
@@ -54,6 +65,7 @@ export function createKeyProbes(deps: { keys: Pick<KeyService, 'read' | 'noteAcc
       onRateLimit(info) {
         // Only requests the scheduler below sends come back here.
         scheduler.noteRateLimit(info);
+        notes.set(info.endpoint, { info, at: clock.now() });
         if (info.status >= 200 && info.status < 300) keys.noteAccepted();
       },
       onReach: (r) => {
@@ -72,6 +84,7 @@ export function createKeyProbes(deps: { keys: Pick<KeyService, 'read' | 'noteAcc
       unreachableWhy: () => (reach !== null && !reach.reached ? reach.why : null),
       accounts: null,
       balance: null,
+      notes,
     };
   }
 
@@ -111,6 +124,13 @@ export function createKeyProbes(deps: { keys: Pick<KeyService, 'read' | 'noteAcc
         },
         unreachableWhy: () => p.unreachableWhy(),
       };
+    },
+    handOver(serviceUrl, scheduler) {
+      if (!probe || probe.url !== serviceUrl) return;
+      const now = clock.now();
+      for (const { info, at } of probe.notes.values()) {
+        if (now - at < RATE_WINDOW_MS) scheduler.noteRateLimit(info);
+      }
     },
     close: drop,
   };

@@ -179,4 +179,18 @@ describe('Test key in sandbox mode', () => {
     const result = await d.keyTest.test();
     expect(result).toMatchObject({ serviceUrl: second.url, mainAccount: second.accounts.main });
   });
+
+  it('going live right after a test spends no request on a 429: the live workspace knows the slots the test used', async () => {
+    const clock = scaledClock(30);
+    const live = await service(clock);
+    const d = await deskWith(clock, { mode: 'sandbox', serviceUrl: live.url });
+    await d.keys.set(live.apiKey);
+    expect((await d.keyTest.test()).outcome).toBe('accepted');
+    await d.updateSettings({ mode: 'live' });
+    const ws = d.workspace();
+    await ws.accounts.refresh().catch(() => undefined);
+    for (let i = 0; i < 400 && ws.accounts.snapshot().main === null; i += 1) await new Promise((r) => setTimeout(r, 25));
+    expect(ws.accounts.snapshot().main?.account_id).toBe(live.accounts.main);
+    expect(live.log.counters.count429).toBe(0);
+  });
 });
