@@ -4,8 +4,7 @@ import { systemClock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
 import { createEmitter, type Emitter, type Unsubscribe } from '../events.ts';
 import { createKeyService, type KeyService } from '../key/key-service.ts';
-import { createKeyProbes } from '../key/key-probe.ts';
-import { createKeyTester, workspaceKeyTarget, type KeyTester } from '../key/key-test.ts';
+import type { KeyTester } from '../key/key-test.ts';
 import type { SecretStore } from '../secrets.ts';
 import { createSettingsService, type SettingsService } from '../settings/settings-service.ts';
 import { settingsPatchSchema, type Settings, type SettingsPatch } from '../settings/settings.ts';
@@ -13,6 +12,7 @@ import { createRepos, openStore, type Store } from '../store/index.ts';
 import { serviceUrlProblem } from '../../../src-shared/fields.ts';
 import type { DeskStatusView } from '../../../src-shared/views.ts';
 import { createItemNames, type ItemNames } from '../items/index.ts';
+import { createKeyChecks } from './key-checks.ts';
 import { createReachTracker } from './service-reach.ts';
 import { openWorkspace, type Workspace } from './workspace.ts';
 
@@ -190,17 +190,9 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
   wire(current);
   current.start();
 
-  // In live mode the test asks through the workspace; in sandbox mode, a probe of the live URL.
-  const probes = createKeyProbes({ keys, clock });
-  const keyTest = createKeyTester({
-    keys,
-    clock,
-    target: (since) => current.mode === 'live'
-      ? workspaceKeyTarget({
-        serviceUrl: current.baseUrl, accounts: current.accounts, trades: current.trades, clock, since,
-        unreachableWhy: () => (reach.current().state === 'unreachable' ? reach.current().why : null),
-      })
-      : probes.target(settings.get().serviceUrl, since),
+  const keyChecks = createKeyChecks({
+    keys, clock, settings, current: () => current,
+    unreachableWhy: () => (reach.current().state === 'unreachable' ? reach.current().why : null),
   });
 
   /** Opens the workspace for `next` while the current one runs; swaps only when it opened. */
@@ -217,14 +209,14 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
       throw new DomainError('conflict', switchProblem);
     }
     // A key just tested from sandbox mode used some of this service's slots: the new scheduler waits for them.
-    if (replacement.mode === 'live') probes.handOver(replacement.baseUrl, replacement.scheduler);
+    keyChecks.opening(replacement);
     const previous = current;
     current = replacement;
     reach.showLatest();
     switchProblem = null;
     wire(current);
     await previous.close();
-    if (current.mode === 'live') await probes.close();
+    await keyChecks.opened(current);
     current.start();
     events.emit('workspace', current);
     events.emit('status', status());
@@ -261,7 +253,7 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
   return {
     settings,
     keys,
-    keyTest,
+    keyTest: keyChecks.tester,
     workspace: () => current,
     status,
     // One change at a time: a switch of service takes a moment, and the next change must see its result.
@@ -284,8 +276,7 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
     async close() {
       await queue;
       for (const off of unwire) off();
-      keyTest.dispose();
-      await probes.close();
+      await keyChecks.close();
       await current.close();
       home.close();
       await sandbox?.close();

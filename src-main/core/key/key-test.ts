@@ -53,6 +53,8 @@ export interface KeyTester {
   last(): KeyTestResult | null;
   /** When the current key was stored (ms): answers older than that are about another key. */
   keySince(): number;
+  /** Drops the last result: it was about another service (the live URL changed). */
+  forget(): void;
   on(event: 'changed', listener: (result: KeyTestResult | null) => void): Unsubscribe;
   dispose(): void;
 }
@@ -69,11 +71,14 @@ export function createKeyTester(deps: {
   let running: Promise<KeyTestResult> | null = null;
   let since = clock.now();
 
-  const offReplaced = deps.keys.on('replaced', () => {
-    since = clock.now();
+  const forget = () => {
     if (last === null) return;
     last = null;
     events.emit('changed', null);
+  };
+  const offReplaced = deps.keys.on('replaced', () => {
+    since = clock.now();
+    forget();
   });
 
   async function run(): Promise<KeyTestResult> {
@@ -115,6 +120,7 @@ export function createKeyTester(deps: {
     },
     last: () => last,
     keySince: () => since,
+    forget,
     on: (event, listener) => events.on(event, listener),
     dispose: () => offReplaced(),
   };

@@ -44,10 +44,11 @@ export interface KeyTestWords {
 
 const KEY_SOURCE = 'Make or copy the key on liquid.tf under Dashboard → Settings → API.';
 
-export function keyTestWords(result: KeyTestResult): KeyTestWords {
+/** `sandboxNow`: the desk is (still) in sandbox mode, so the key is not in use yet. */
+export function keyTestWords(result: KeyTestResult, sandboxNow = result.mode === 'sandbox'): KeyTestWords {
   const where = hostOf(result.serviceUrl);
   const key = result.last4 === null ? 'The key' : `The key ending ••${result.last4}`;
-  const sandboxNote = result.mode === 'sandbox' ? ['The desk stays in sandbox mode: this key is used once you go live.'] : [];
+  const sandboxNote = sandboxNow ? ['The desk stays in sandbox mode: this key is used once you go live.'] : [];
   switch (result.outcome) {
     case 'accepted': {
       const details = [

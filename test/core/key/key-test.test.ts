@@ -176,6 +176,8 @@ describe('Test key in sandbox mode', () => {
     expect((await d.keyTest.test()).outcome).toBe('rejected');
     await d.updateSettings({ serviceUrl: second.url });
     expect(d.workspace()).toBe(workspace);
+    // The last result was about the other service.
+    expect(d.keyTest.last()).toBeNull();
     const result = await d.keyTest.test();
     expect(result).toMatchObject({ serviceUrl: second.url, mainAccount: second.accounts.main });
   });

@@ -2,6 +2,7 @@ import { createTestingPinia } from '@pinia/testing';
 import { flushPromises, mount } from '@vue/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import KeySection from '../../../src-renderer/src/components/KeySection.vue';
+import { useAppStore } from '../../../src-renderer/src/stores/app.ts';
 import { useKeyStore } from '../../../src-renderer/src/stores/key.ts';
 import { installFakeApi, Refusal, type FakeApi } from '../fake-api.ts';
 
@@ -120,9 +121,11 @@ describe('API key section', () => {
     fake = installFakeApi({
       'key:status': () => ({ stamp: 1, set: true, last4: '1234', state: 'unverified', keychainAvailable: true }),
       'key:test': () => ({ stamp: 2, set: true, last4: '1234', state: 'unverified', keychainAvailable: true, test: test as never }),
+      'app:status': () => ({ stamp: 1, mode: 'sandbox', online: true, version: 't', profile: 'default', serviceUrl: 'http://127.0.0.1:5', serviceProblem: null, reach: { state: 'reachable', why: null, since: null } }),
     });
     const wrapper = mount(KeySection, { global: { plugins: [createTestingPinia({ createSpy: vi.fn, stubActions: false })] } });
     await useKeyStore().load();
+    await useAppStore().load();
     const testKey = async () => {
       await wrapper.findAll('button').find((b) => b.text() === 'Test key')?.trigger('click');
       await flushPromises();

@@ -153,4 +153,22 @@ describe('Overview', () => {
     expect(wrapper.find('[data-testid=guided-start]').exists()).toBe(false);
     expect(wrapper.find('[data-testid=main-account]').text()).toBe(accounts.main?.id64);
   });
+
+  it('while the service cannot be reached, says trades are not known rather than “nothing needs you”', async () => {
+    const wrapper = await mountOverview({
+      'app:status': () => ({ ...live, reach: { state: 'unreachable', why: 'nothing answers at that address', since: Date.now() } }),
+    });
+    expect(wrapper.get('[data-testid=trades-unknown]').text()).toContain('Not known while the service cannot be reached');
+    expect(wrapper.text()).not.toContain('Nothing needs you right now');
+    expect(wrapper.get('[data-testid=unreachable-banner]').text()).toContain('https://api.liquid.tf: nothing answers at that address');
+  });
+
+  it('with no key while the mark still stands, says it will lapse rather than that nothing is marked', async () => {
+    const wrapper = await mountOverview({
+      'app:status': () => live,
+      'key:status': () => noKey,
+      'heartbeat:state': () => ({ ...heartbeat, status: 'active', refreshAt: Date.now() + 400_000, lastBeatAt: Date.now() - 200_000 }),
+    });
+    expect(wrapper.get('[data-testid=automation-no-key]').text()).toContain('the mark is not renewed, so it lapses when the countdown ends');
+  });
 });
