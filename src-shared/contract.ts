@@ -203,4 +203,4 @@ export type { BulkOp, ChangeInput } from './drafts.ts';
 export type { LedgerDomain, LedgerFilter, LedgerPage, LedgerRowView, ListingRowView, BuyOrderRowView, LedgerSelection, LedgerSort, LedgerColumn } from './ledger.ts';
 export type { UpdateView } from './updates.ts';
 export type { LedgerCheck as LedgerCheckView } from './ledger-check.ts';
-export type { KeyTestResult, KeyTestOutcome } from './key-test.ts';
+export type { KeyTestResult } from './key-test.ts';

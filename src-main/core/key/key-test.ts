@@ -44,15 +44,13 @@ export interface KeyTestTarget {
  * list may be read once a minute, so a test right after the key was saved
  * (which reads it) would otherwise wait for the next minute.
  */
-export const ANSWER_REUSE_MS = 60_000;
+const ANSWER_REUSE_MS = 60_000;
 
 export interface KeyTester {
   /** Tests the stored key now, or joins the test on its way. Never rejects: the result says what went wrong. */
   test(): Promise<KeyTestResult>;
   /** The last result, until the key changes. */
   last(): KeyTestResult | null;
-  /** When the current key was stored (ms): answers older than that are about another key. */
-  keySince(): number;
   /** Drops the last result: it was about another service (the live URL changed). */
   forget(): void;
   on(event: 'changed', listener: (result: KeyTestResult | null) => void): Unsubscribe;
@@ -119,7 +117,6 @@ export function createKeyTester(deps: {
       return running;
     },
     last: () => last,
-    keySince: () => since,
     forget,
     on: (event, listener) => events.on(event, listener),
     dispose: () => offReplaced(),
