@@ -104,11 +104,12 @@ export function createKeyProbes(deps: { keys: Pick<KeyService, 'read' | 'noteAcc
 
   return {
     target(serviceUrl, since) {
-      const p = current(serviceUrl);
+      // Opened on the first ask, so an unusable URL is a refusal of that ask, not a throw here.
       return {
         mode: 'sandbox',
         serviceUrl,
         async accounts() {
+          const p = current(serviceUrl);
           const reused = recentAnswer(p.accounts, since, clock.now());
           if (reused) return reused;
           const urls = await p.scheduler.request('get_linked_trade_urls', {}, ASK);
@@ -116,13 +117,14 @@ export function createKeyProbes(deps: { keys: Pick<KeyService, 'read' | 'noteAcc
           return p.accounts;
         },
         async balance() {
+          const p = current(serviceUrl);
           const reused = recentAnswer(p.balance, since, clock.now());
           if (reused) return reused;
           const read = await p.scheduler.request('get_balance', {}, ASK);
           p.balance = { balance: read.balance, pending_balance: read.pending_balance, at: clock.now() };
           return p.balance;
         },
-        unreachableWhy: () => p.unreachableWhy(),
+        unreachableWhy: () => (probe?.url === serviceUrl ? probe.unreachableWhy() : null),
       };
     },
     handOver(serviceUrl, scheduler) {

@@ -108,12 +108,15 @@ export function createKeyTester(deps: {
 
   return {
     test() {
-      running ??= run().then((result) => {
-        running = null;
-        last = result;
-        events.emit('changed', result);
-        return result;
-      });
+      running ??= run()
+        .then((result) => {
+          last = result;
+          events.emit('changed', result);
+          return result;
+        })
+        .finally(() => {
+          running = null;
+        });
       return running;
     },
     last: () => last,

@@ -87,6 +87,9 @@ export function keyTestWords(result: KeyTestResult, sandboxNow = result.mode ===
         details: ['Nothing is known about the key yet. Check the connection, or the service URL in Settings → Advanced, and test again.', ...sandboxNote],
       };
     case 'failed':
+      if (result.problem?.kind === 'invalid') {
+        return { tone: 'warn', headline: `The test could not be sent: ${describeError(result.problem)}`, details: sandboxNote };
+      }
       return {
         tone: 'warn',
         headline: `${where} answered, but not in a way the desk could read.`,

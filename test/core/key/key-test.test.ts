@@ -6,6 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { scaledClock, type Clock } from '../../../src-main/core/clock.ts';
 import { createDesk, type Desk } from '../../../src-main/core/desk/desk.ts';
 import type { Settings } from '../../../src-main/core/settings/settings.ts';
+import { createKeyService } from '../../../src-main/core/key/key-service.ts';
+import { createKeyProbes } from '../../../src-main/core/key/key-probe.ts';
+import { createKeyTester } from '../../../src-main/core/key/key-test.ts';
 import { startSandbox, type Sandbox } from '../../../src-main/sandbox/index.ts';
 import { memoryKeychain } from '../../support/memory-keychain.ts';
 
@@ -194,5 +197,20 @@ describe('Test key in sandbox mode', () => {
     for (let i = 0; i < 400 && ws.accounts.snapshot().main === null; i += 1) await new Promise((r) => setTimeout(r, 25));
     expect(ws.accounts.snapshot().main?.account_id).toBe(live.accounts.main);
     expect(live.log.counters.count429).toBe(0);
+  });
+});
+
+describe('a key test that cannot be sent', () => {
+  it('answers with what stopped it (an unusable URL) and can be asked again, instead of throwing or sticking', async () => {
+    const clock = scaledClock(1);
+    const keys = createKeyService({ secrets: memoryKeychain(), profile: 'default' });
+    await keys.set('sk_live_cannot_go_0001');
+    const probes = createKeyProbes({ keys, clock });
+    const tester = createKeyTester({ keys, clock, target: (since) => probes.target('http://203.0.113.9', since) });
+    const first = await tester.test();
+    expect(first).toMatchObject({ outcome: 'failed', problem: { kind: 'invalid' }, mainAccount: null });
+    expect((await tester.test()).outcome).toBe('failed');
+    tester.dispose();
+    await probes.close();
   });
 });
