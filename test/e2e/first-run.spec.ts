@@ -169,8 +169,9 @@ test('the first run: sandbox explained, a key tested while exploring, going live
     await expect(page.getByRole('button', { name: 'Beat now' })).toBeEnabled({ timeout: 35_000 });
     await expect(page.getByRole('region', { name: 'Automation' })).toContainText('The service cannot be reached');
     await balanceCard.getByRole('button', { name: 'Refresh' }).click();
-    await expect(balanceCard.locator('.problem')).toContainText('cannot be reached', { timeout: 35_000 });
-    await expect(balanceCard.getByRole('button', { name: 'Refresh' })).toBeEnabled();
+    // Said once: beside the button, or by the retried read's own line when that already says it.
+    await expect(balanceCard.getByRole('button', { name: 'Refresh' })).toBeEnabled({ timeout: 35_000 });
+    await expect(balanceCard).toContainText('The service cannot be reached');
     expect(Date.now() - clicked, 'ms from the clicks to both answers').toBeLessThan(70_000);
     await expect(page.locator('.content')).not.toContainText(sandboxBalance);
     await expect(page.getByTestId('trades-unknown')).toContainText('Not known while the service cannot be reached');
