@@ -23,6 +23,8 @@ export const CHANNEL_NAMES = [
   'support:openLogsFolder', 'support:saveDiagnostics', 'updates:state', 'updates:check', 'updates:restart',
   // Issue #10 (engine): ledger truth.
   'ledger:check',
+  // Issue #13 (first run).
+  'key:test',
 ] as const;
 
 export const EVENT_NAMES = [

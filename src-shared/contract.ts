@@ -120,6 +120,13 @@ export const channels = {
   // ---- Issue #10 (engine): ledger truth ----
   /** Re-reads trades and balance through the scheduler and lists the ledger rows whose state is in doubt. */
   'ledger:check': channel(none, ledgerCheckSchema),
+  // ---- Issue #13 (first run) ----
+  /**
+   * Asks the service once with the stored key (the live service, in sandbox
+   * mode too) and answers the key's status with what the test found.
+   */
+  'key:test': channel(none, v.keyStatus),
+  // ---- End of issue #13 ----
 } as const;
 
 export const events = {
@@ -197,3 +204,4 @@ export type { BulkOp, ChangeInput } from './drafts.ts';
 export type { LedgerDomain, LedgerFilter, LedgerPage, LedgerRowView, ListingRowView, BuyOrderRowView, LedgerSelection, LedgerSort, LedgerColumn } from './ledger.ts';
 export type { UpdateView } from './updates.ts';
 export type { LedgerCheck as LedgerCheckView } from './ledger-check.ts';
+export type { KeyTestResult } from './key-test.ts';

@@ -4,6 +4,7 @@ import { errorView as sharedErrorView } from './errors.ts';
 import { stamp } from './ledger.ts';
 import { buyOrderTrade, marketTrade } from './trades.ts';
 import { keyStatusSchema, settingsSchema } from './settings.ts';
+import { keyTestResult } from './key-test.ts';
 
 /**
  * The view models of the live state that cross the bridge: what the renderer
@@ -19,7 +20,11 @@ export const errorView = sharedErrorView;
 
 export const mode = z.enum(['sandbox', 'live']);
 
-export const keyStatus = keyStatusSchema.extend({ stamp });
+export const keyStatus = keyStatusSchema.extend({
+  stamp,
+  // Issue #13: what the last "Test key" found, until the key changes (null: not tested since).
+  test: keyTestResult.nullable().optional(),
+});
 
 export const appStatus = z.object({
   stamp,
@@ -66,13 +71,30 @@ export const schedulerState = z.object({
   pausedUntil: z.number().nullable(),
 });
 
+/**
+ * Issue #10: how a read the desk cannot do without (the accounts, the
+ * balance) is going: "reading accounts, retrying in 40 s" and why.
+ */
+export const readState = z.object({
+  phase: z.enum(['idle', 'reading', 'retrying', 'done', 'failed']),
+  nextAttemptAt: z.number().nullable(),
+  lastError: errorView.nullable(),
+  failures: z.number().int().nonnegative(),
+  readAt: z.number().nullable(),
+});
+
 export const balanceReading = z.object({
   balance: z.number().int(),
   pending_balance: z.number().int(),
   readAt: z.number(),
 });
 /** The last balance read; null before the first. */
-export const balanceView = z.object({ stamp, reading: balanceReading.nullable() });
+export const balanceView = z.object({
+  stamp,
+  reading: balanceReading.nullable(),
+  // Issue #13: how reading the balance goes (retried with backoff until it succeeds), for "not read: why, next try".
+  read: readState.optional(),
+});
 
 const tradeExtras = {
   needsAction: z.boolean(),
@@ -93,18 +115,6 @@ export const accountView = z.object({
   /** Whether the heartbeat covers this account (always true for main). */
   automated: z.boolean(),
 });
-/**
- * Issue #10: how a read the desk cannot do without (the accounts, the
- * balance) is going: "reading accounts, retrying in 40 s" and why.
- */
-export const readState = z.object({
-  phase: z.enum(['idle', 'reading', 'retrying', 'done', 'failed']),
-  nextAttemptAt: z.number().nullable(),
-  lastError: errorView.nullable(),
-  failures: z.number().int().nonnegative(),
-  readAt: z.number().nullable(),
-});
-
 export const accountsView = z.object({
   stamp,
   main: accountView.nullable(),

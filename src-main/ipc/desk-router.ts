@@ -5,6 +5,7 @@ import { draftHandlers } from './handlers/drafts.ts';
 import { engineHandlers } from './handlers/engine.ts';
 import { ledgerHandlers } from './handlers/ledger.ts';
 import { ledgerCheckHandlers } from './handlers/ledger-check.ts';
+import { keyTestHandlers } from './handlers/key-test.ts';
 import { shellHandlers } from './handlers/shell.ts';
 import type { Platform } from './handlers/platform.ts';
 import { createRouter, type EmitEvent, type Handlers, type Router } from './router.ts';
@@ -33,6 +34,7 @@ export function createDeskRouter(desk: Desk, platform: Platform, options: { chec
     ...draftHandlers(desk, stamps),
     ...applyHandlers(desk, views),
     ...ledgerCheckHandlers(desk),
+    ...keyTestHandlers(desk, views),
     ...shellHandlers(platform),
   };
 

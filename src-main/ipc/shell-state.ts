@@ -1,5 +1,6 @@
 import type { Desk } from '../core/desk/desk.ts';
 import type { ShellState } from '../core/shell/tray-state.ts';
+import type { Workspace } from '../core/desk/workspace.ts';
 
 /**
  * The desk's state as the tray and taskbar show it: automation, trades that
@@ -16,7 +17,16 @@ export function shellStateOf(desk: Desk): ShellState {
     automationPaused: !enabled,
     tradesNeedingAction: ws.trades.trades().filter((t) => t.needsAction).length,
     job,
-    blocked: ws.scheduler.state.blocked,
+    blocked: blockedBy(ws.scheduler.state),
     sandbox: ws.mode === 'sandbox',
   };
+}
+
+/**
+ * A stop on `auth` whose error has no status never reached the service: no
+ * key was set (or it could not be read), which is not a refusal (issue #13).
+ */
+function blockedBy(state: Workspace['scheduler']['state']): ShellState['blocked'] {
+  if (state.blocked === 'auth' && state.blockedError?.status === undefined) return 'no_key';
+  return state.blocked;
 }

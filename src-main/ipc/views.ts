@@ -36,12 +36,12 @@ export function createDeskViews(desk: Desk, stamps: Stamps): DeskViews {
     async key() {
       // The stamp is read before the keychain answers: a change meanwhile is newer and wins.
       const stamp = stamps.of('key');
-      return { stamp, ...(await desk.keys.status()) };
+      return { stamp, ...(await desk.keys.status()), test: desk.keyTest.last() };
     },
     settings: () => ({ stamp: stamps.of('settings'), ...desk.settings.get() }),
     heartbeat: () => heartbeatView(stamps.of('heartbeat'), ws().heartbeat.state),
     scheduler: () => schedulerView(stamps.of('scheduler'), ws().scheduler),
-    balance: () => ({ stamp: stamps.of('balance'), reading: ws().trades.balance() }),
+    balance: () => ({ stamp: stamps.of('balance'), reading: ws().trades.balance(), read: { ...ws().trades.balanceState() } }),
     trades: () => ({ stamp: stamps.of('trades'), trades: [...ws().trades.trades()] }),
     accounts: () => accountsView(stamps.of('accounts'), ws().accounts.snapshot()),
     apply: () => ({ stamp: stamps.of('apply'), job: applyJobView(ws().applyJob.current()) }),

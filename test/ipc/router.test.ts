@@ -17,6 +17,7 @@ const settings = {
   theme: 'system' as const,
   refuseUnautomatedPosts: true,
   autoUpdate: true,
+  guideDismissed: true,
 };
 
 /** A router over a few real handlers; the rest are absent on purpose. */

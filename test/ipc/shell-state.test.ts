@@ -38,4 +38,21 @@ describe('shell state of the desk', () => {
     await desk.updateSettings({ heartbeatEnabled: false });
     expect(shellStateOf(desk)).toMatchObject({ heartbeat: 'off', automationPaused: true });
   });
+
+  it('in live mode with no key says so in the tray, not that a key was refused (issue #13)', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'shell-'));
+    const service = await startSandbox({ seed: 5 });
+    try {
+      desk = await createDesk({ dataDir: dir, secrets: memoryKeychain(), version: 't', initialSettings: { mode: 'live', serviceUrl: service.url } });
+      const ws = desk.workspace();
+      for (let i = 0; i < 200 && ws.scheduler.state.blocked === null; i += 1) await new Promise((r) => setTimeout(r, 20));
+      const tooltip = trayPresentation(shellStateOf(desk)).tooltip;
+      expect(tooltip).toContain('No API key set');
+      expect(tooltip).not.toMatch(/refused|rejected/);
+    } finally {
+      await desk?.close();
+      desk = null;
+      await service.close();
+    }
+  });
 });

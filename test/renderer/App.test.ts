@@ -74,4 +74,32 @@ describe('the desk shell', () => {
     const nav = wrapper.get('nav[aria-label=Screens]');
     expect(nav.findAll('button')).toHaveLength(8);
   });
+
+  it('offers the way to go live from the sandbox banner: it opens the guided start on Overview (issue #13)', async () => {
+    history.replaceState(null, '', '#/listings');
+    let current = { ...settings, guideDismissed: true };
+    fake = installFakeApi(deskHandlers({
+      'settings:get': () => current,
+      'settings:update': (patch) => (current = { ...current, ...patch, stamp: current.stamp + 1 }),
+    }));
+    const wrapper = mount(App, { global: { plugins: [createTestingPinia({ createSpy: vi.fn, stubActions: false })] }, attachTo: document.body });
+    await flushPromises();
+    await wrapper.get('[data-testid=sandbox-banner] button').trigger('click');
+    await flushPromises();
+    expect(fake.callsTo('settings:update')).toEqual([{ guideDismissed: false }]);
+    expect(wrapper.get('h1').text()).toBe('Overview');
+    expect(wrapper.find('[data-testid=guided-start]').exists()).toBe(true);
+    expect(wrapper.find('[data-testid=sandbox-banner] button').exists()).toBe(false);
+  });
+
+  it('says the keychain cannot give the key in live mode, instead of “no key”', async () => {
+    fake = installFakeApi(deskHandlers({
+      'app:status': () => ({ stamp: 1, mode: 'live', online: true, version: '0.1.0', profile: 'default', serviceUrl: 'https://api.liquid.tf', serviceProblem: null, reach: { state: 'unknown' as const, why: null, since: null } }),
+      'key:status': () => ({ stamp: 1, set: false, last4: null, state: 'none' as const, keychainAvailable: false, keychainProblem: 'locked' as const }),
+    }));
+    const wrapper = mount(App, { global: { plugins: [createTestingPinia({ createSpy: vi.fn, stubActions: false })] }, attachTo: document.body });
+    await flushPromises();
+    expect(wrapper.get('[data-testid=keychain-banner]').text()).toContain('cannot be read from the system keychain');
+    expect(wrapper.find('[data-testid=no-key-banner]').exists()).toBe(false);
+  });
 });

@@ -13,6 +13,7 @@ export const settings: Settings = {
   tradePollSeconds: 60, notificationsEnabled: true, startAtLogin: false, youngAccountDays: 30, theme: 'system',
   refuseUnautomatedPosts: true,
   autoUpdate: true,
+  guideDismissed: true,
 };
 
 export const accounts: AccountsView = {

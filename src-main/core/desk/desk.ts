@@ -4,14 +4,16 @@ import { systemClock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
 import { createEmitter, type Emitter, type Unsubscribe } from '../events.ts';
 import { createKeyService, type KeyService } from '../key/key-service.ts';
+import type { KeyTester } from '../key/key-test.ts';
 import type { SecretStore } from '../secrets.ts';
 import { createSettingsService, type SettingsService } from '../settings/settings-service.ts';
 import { settingsPatchSchema, type Settings, type SettingsPatch } from '../settings/settings.ts';
 import { createRepos, openStore, type Store } from '../store/index.ts';
 import { serviceUrlProblem } from '../../../src-shared/fields.ts';
 import type { DeskStatusView } from '../../../src-shared/views.ts';
-import type { Reach } from '../api/client.ts';
 import { createItemNames, type ItemNames } from '../items/index.ts';
+import { createKeyChecks } from './key-checks.ts';
+import { createReachTracker } from './service-reach.ts';
 import { openWorkspace, type Workspace } from './workspace.ts';
 
 /**
@@ -33,6 +35,8 @@ export interface DeskEvents extends Record<string, unknown> {
 export interface Desk {
   readonly settings: Pick<SettingsService, 'get' | 'on' | 'notKept'>;
   readonly keys: KeyService;
+  /** "Test key": asks the live service with the stored key, in sandbox mode too. */
+  readonly keyTest: Pick<KeyTester, 'test' | 'last' | 'on'>;
   workspace(): Workspace;
   status(): DeskStatus;
   /**
@@ -49,11 +53,15 @@ export interface Desk {
   close(): Promise<void>;
 }
 
-/** Settings whose change means another service (and for sandbox, another ledger file). */
-const SERVICE_SETTINGS = ['mode', 'serviceUrl'] as const;
-
+/**
+ * Whether a change means another service (and for sandbox, another ledger
+ * file): the mode, or the live URL while live. In sandbox mode the URL is
+ * only where going live (and testing the key) will go: the simulator stays.
+ */
 export function changesService(next: SettingsPatch, previous: Settings): boolean {
-  return SERVICE_SETTINGS.some((key) => next[key] !== undefined && next[key] !== previous[key]);
+  const mode = next.mode ?? previous.mode;
+  if (mode !== previous.mode) return true;
+  return mode === 'live' && next.serviceUrl !== undefined && next.serviceUrl !== previous.serviceUrl;
 }
 
 export interface DeskDeps {
@@ -96,22 +104,11 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
   let sandbox: SimulatedService | null = null;
   let switchProblem: string | null = null;
   let queue: Promise<unknown> = Promise.resolve();
-  /** Whether the current workspace's service answered; answers of a workspace being replaced do not count. */
-  let reach: DeskStatus['reach'] = { state: 'unknown', why: null, since: null };
-  let opened = 0;
-  let shown = 0;
-  const reachOf = (generation: number) => (r: Reach) => {
-    if (generation !== shown) return;
-    const next: DeskStatus['reach'] = r.reached
-      ? { state: 'reachable', why: null, since: null }
-      : { state: 'unreachable', why: r.why, since: reach.state === 'unreachable' ? reach.since : clock.now() };
-    if (next.state === reach.state && next.why === reach.why) return;
-    reach = next;
-    events.emit('status', status());
-  };
+  // Whether the shown workspace's service answered; answers of a workspace being replaced do not count.
+  const reach = createReachTracker(clock, () => events.emit('status', status()));
 
   async function open(s: Settings): Promise<Workspace> {
-    const onReach = reachOf((opened += 1));
+    const onReach = reach.listenerForNext();
     if (s.mode === 'sandbox') {
       if (!deps.openSandbox) throw new DomainError('conflict', 'Sandbox mode is not available in this build');
       sandbox ??= await deps.openSandbox(clock);
@@ -185,13 +182,18 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
     profile,
     serviceUrl: current.baseUrl,
     serviceProblem: switchProblem ?? (current.mode === 'live' ? serviceUrlProblem(current.baseUrl) ?? savedUrlProblem() : null),
-    reach,
+    reach: reach.current(),
   });
 
   let current = await open(settings.get());
-  shown = opened;
+  reach.showLatest();
   wire(current);
   current.start();
+
+  const keyChecks = createKeyChecks({
+    keys, clock, settings, current: () => current,
+    unreachableWhy: () => (reach.current().state === 'unreachable' ? reach.current().why : null),
+  });
 
   /** Opens the workspace for `next` while the current one runs; swaps only when it opened. */
   async function switchService(next: Settings): Promise<void> {
@@ -206,13 +208,15 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
       events.emit('status', status());
       throw new DomainError('conflict', switchProblem);
     }
+    // A key just tested from sandbox mode used some of this service's slots: the new scheduler waits for them.
+    keyChecks.opening(replacement);
     const previous = current;
     current = replacement;
-    shown = opened;
-    reach = { state: 'unknown', why: null, since: null };
+    reach.showLatest();
     switchProblem = null;
     wire(current);
     await previous.close();
+    await keyChecks.opened(current);
     current.start();
     events.emit('workspace', current);
     events.emit('status', status());
@@ -249,6 +253,7 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
   return {
     settings,
     keys,
+    keyTest: keyChecks.tester,
     workspace: () => current,
     status,
     // One change at a time: a switch of service takes a moment, and the next change must see its result.
@@ -271,6 +276,7 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
     async close() {
       await queue;
       for (const off of unwire) off();
+      await keyChecks.close();
       await current.close();
       home.close();
       await sandbox?.close();

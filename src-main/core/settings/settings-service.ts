@@ -14,10 +14,16 @@ export interface SettingsService {
   notKept(): readonly SettingNotKept[];
 }
 
-/** The trader's settings, kept in the profile database and read back leniently. */
+/**
+ * The trader's settings, kept in the profile database and read back
+ * leniently. A profile that saved settings before the guided start existed
+ * belongs to a trader who already found their way: the guide stays away.
+ */
 export function createSettingsService(repo: SettingsRepo, initial: SettingsPatch = {}): SettingsService {
   const events = createEmitter<{ changed: [Settings, Settings] }>();
-  const opened = readSettingsSaying({ ...repo.get(STORAGE_KEY, z.record(z.string(), z.unknown()), {}), ...initial });
+  const stored = repo.get(STORAGE_KEY, z.record(z.string(), z.unknown()), {});
+  const usedBefore = Object.keys(stored).length > 0 && !('guideDismissed' in stored);
+  const opened = readSettingsSaying({ ...(usedBefore ? { guideDismissed: true } : {}), ...stored, ...initial });
   let current = opened.settings;
   let notKept = opened.notKept;
 

@@ -6,10 +6,23 @@ export type Settings = z.infer<typeof settingsSchema>;
 export const settingsPatchSchema = settingsSchema.partial();
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
 
+/**
+ * The live service (docs.liquid.tf): going live is paste a key, test it,
+ * done. The URL stays editable in Settings → Advanced.
+ */
+export const LIVE_SERVICE_URL = 'https://api.liquid.tf';
+
+/**
+ * The placeholder the first versions shipped as the live URL: it could never
+ * answer, and a profile that saved any setting saved it too. Read as "not
+ * chosen", so such a profile gets the real default instead of a dead address.
+ */
+const OLD_PLACEHOLDER_URL = 'https://marketplace.invalid';
+
 export const DEFAULT_SETTINGS: Settings = {
   // Without a key the app starts against the built-in simulator, clearly marked.
   mode: 'sandbox',
-  serviceUrl: 'https://marketplace.invalid',
+  serviceUrl: LIVE_SERVICE_URL,
   heartbeatEnabled: true,
   heartbeatIntervalMinutes: 5,
   tradePollSeconds: 60,
@@ -19,6 +32,7 @@ export const DEFAULT_SETTINGS: Settings = {
   theme: 'system',
   refuseUnautomatedPosts: true,
   autoUpdate: true,
+  guideDismissed: false,
 };
 
 /**
@@ -41,6 +55,7 @@ export function readSettingsSaying(stored: Record<string, unknown>): { settings:
   const notKept: SettingNotKept[] = [];
   for (const [key, schema] of Object.entries(settingsSchema.shape)) {
     if (!(key in stored)) continue;
+    if (key === 'serviceUrl' && stored[key] === OLD_PLACEHOLDER_URL) continue;
     const parsed = (schema as z.ZodType).safeParse(stored[key]);
     if (parsed.success) result[key] = parsed.data;
     else notKept.push({ key: key as keyof Settings, reason: parsed.error.issues[0]?.message ?? 'is not valid' });

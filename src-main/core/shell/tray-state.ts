@@ -18,8 +18,8 @@ export interface ShellState {
   readonly tradesNeedingAction: number;
   /** The bulk apply in progress, if any. */
   readonly job: JobProgressView | null;
-  /** The key was refused (401/403): work is stopped until it is replaced. */
-  readonly blocked?: 'auth' | 'forbidden' | null;
+  /** The key was refused (401/403), or none is set (`no_key`): work is stopped until one is. */
+  readonly blocked?: 'auth' | 'forbidden' | 'no_key' | null;
   /** Running against the built-in simulator rather than the real service. */
   readonly sandbox?: boolean;
   /** A downloaded, verified update; `restartPending` once the trader asked and an apply holds it. */
@@ -79,6 +79,7 @@ export function trayTooltip(state: ShellState): string {
 }
 
 function automationLine(state: ShellState): string {
+  if (state.blocked === 'no_key') return 'No API key set: add one in the app';
   if (state.blocked === 'auth') return 'API key refused: replace it to resume';
   if (state.blocked === 'forbidden') return 'Account not allowed to automate: see the app';
   if (state.automationPaused) return 'Automation paused';

@@ -39,6 +39,8 @@ export interface TradeWatcherEvents extends Record<string, unknown> {
   /** Trades that newly wait for the trader: notify these (grouped when many). */
   needsAction: readonly WatchedTrade[];
   balance: BalanceReading;
+  /** Issue #13: every step of reading the balance (reading, retrying and when, done), for the screen. */
+  balanceState: ReadState;
   error: SerializedApiError;
 }
 
@@ -218,6 +220,7 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
   const balanceRead = createBalanceRead({ scheduler, clock, onReading: (reading) => emitter.emit('balance', reading) });
   balanceRead.on('state', (state) => {
     if (state.phase === 'retrying' && state.lastError) emitter.emit('error', state.lastError);
+    emitter.emit('balanceState', state);
   });
 
   /**

@@ -14,7 +14,8 @@ export function describeError(error: ErrorView): string {
  * words here does not compile.
  */
 const WORDS: Record<DeskErrorKind, (error: ErrorView) => string> = {
-  auth: () => 'The API key was rejected — replace it in Settings.',
+  // Issue #13: without a status the request never reached the service (no key is set, or it could not be read): not a rejection.
+  auth: (error) => (error.status === undefined ? sentence(error.message, 'No API key is set') : 'The API key was rejected — replace it in Settings.'),
   forbidden: () => 'The service refused this for your account (not permitted). Check the account’s standing on the marketplace.',
   rate_limited: (error) => `The service asked us to wait ${waitSeconds(error.retryAfterMs)} s; nothing is lost.`,
   network: () => 'The service cannot be reached (offline?). Nothing is lost; work resumes when the connection is back.',

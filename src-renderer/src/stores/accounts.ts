@@ -11,6 +11,8 @@ export const useAccountsStore = defineStore('accounts', () => {
   let started = false;
 
   const accounts = mirror.value;
+  /** How reading the accounts list goes: reading, retrying (when, why), done. */
+  const read = computed(() => accounts.value?.read ?? null);
   const mainId = computed(() => accounts.value?.main?.id64 ?? '');
   /** Every account ID, main first, for filters and pickers. */
   const allIds = computed(() => {
@@ -36,5 +38,5 @@ export const useAccountsStore = defineStore('accounts', () => {
     mirror.follow();
   }
 
-  return { accounts, refreshing, mainId, allIds, load: mirror.load, refresh, setTradeUrl, setAutomated, start };
+  return { accounts, read, refreshing, mainId, allIds, load: mirror.load, refresh, setTradeUrl, setAutomated, start };
 });

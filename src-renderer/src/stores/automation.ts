@@ -1,23 +1,21 @@
 import { defineStore } from 'pinia';
-import { ref } from 'vue';
 import { call } from '../api.ts';
-import { guarded } from './guarded.ts';
 import { createMirror } from './mirror.ts';
 
 /**
  * The automation state: the heartbeat (active/expiring/lapsed/off,
- * refresh_at, which accounts it covers) and the scheduler's view of the rate
- * budget, each as main last said it.
+ * refresh_at, which accounts it covers, how far the service's clock is from
+ * ours) and the scheduler's view of the rate budget, each as main last said
+ * it. Actions throw DeskError for the card to show beside its buttons.
  */
 export const useAutomationStore = defineStore('automation', () => {
   const heartbeat = createMirror(() => call('heartbeat:state', {}), 'heartbeat:state');
   const scheduler = createMirror(() => call('scheduler:state', {}), 'scheduler:state');
-  const busy = ref(false);
   let started = false;
 
-  const beatNow = () => guarded(busy, async () => void heartbeat.accept(await call('heartbeat:beatNow', {})));
-  const setEnabled = (enabled: boolean) =>
-    guarded(busy, async () => void heartbeat.accept(await call('automation:setEnabled', { enabled })));
+  /** One beat now (up to 30 s: a beat may wait for its once-a-minute slot). */
+  const beatNow = async () => void heartbeat.accept(await call('heartbeat:beatNow', {}));
+  const setEnabled = async (enabled: boolean) => void heartbeat.accept(await call('automation:setEnabled', { enabled }));
 
   function start(): void {
     if (started) return;
@@ -26,5 +24,5 @@ export const useAutomationStore = defineStore('automation', () => {
     scheduler.follow();
   }
 
-  return { heartbeat: heartbeat.value, scheduler: scheduler.value, busy, beatNow, setEnabled, start };
+  return { heartbeat: heartbeat.value, scheduler: scheduler.value, beatNow, setEnabled, start };
 });

@@ -5,8 +5,9 @@ import { guarded } from './guarded.ts';
 import { createMirror } from './mirror.ts';
 
 /**
- * The last balance read (with when it was read). `refresh` spends one of the
- * two balance requests a minute allows, so it is a deliberate button.
+ * The last balance read (with when it was read) and how reading it goes
+ * (retrying after a failure, when, and why). `refresh` spends one of the two
+ * balance requests a minute allows, so it is a deliberate button.
  */
 export const useBalanceStore = defineStore('balance', () => {
   const mirror = createMirror(() => call('balance:get', {}), 'balance:changed');
@@ -14,7 +15,18 @@ export const useBalanceStore = defineStore('balance', () => {
   let started = false;
 
   const balance = computed(() => mirror.value.value?.reading ?? null);
-  const refresh = () => guarded(refreshing, async () => void mirror.accept(await call('balance:refresh', {})));
+  const read = computed(() => mirror.value.value?.read ?? null);
+  /** Reads it now (up to 30 s); throws DeskError, for a card that shows the failure beside its button. */
+  const refreshNow = async () => {
+    refreshing.value = true;
+    try {
+      mirror.accept(await call('balance:refresh', {}));
+    } finally {
+      refreshing.value = false;
+    }
+  };
+  /** The same, with a failure shown as a notice. */
+  const refresh = () => guarded(null, refreshNow);
 
   function start(): void {
     if (started) return;
@@ -22,5 +34,5 @@ export const useBalanceStore = defineStore('balance', () => {
     mirror.follow();
   }
 
-  return { balance, refreshing, refresh, start };
+  return { balance, read, refreshing, refresh, refreshNow, start };
 });

@@ -22,11 +22,14 @@ export const useSettingsStore = defineStore('settings', () => {
     }
   }
 
+  /** The guided start, shown on Overview until the trader puts it away (a saved setting). Throws DeskError. */
+  const showGuide = (shown: boolean) => update({ guideDismissed: !shown });
+
   function start(): void {
     if (started) return;
     started = true;
     mirror.follow();
   }
 
-  return { settings: mirror.value, saving, load: mirror.load, update, start };
+  return { settings: mirror.value, saving, load: mirror.load, update, showGuide, start };
 });

@@ -132,4 +132,18 @@ describe('changing the service', () => {
     await d.updateSettings({ serviceUrl: service.url });
     expect(d.status().serviceProblem).toBeNull();
   });
+
+  it('in sandbox mode keeps a new live URL for going live, without reopening the simulator (issue #13)', async () => {
+    const d = await createDesk({ dataDir: tempDir(), secrets: memoryKeychain(), version: 't', openSandbox: (clock) => startSandbox({ clock, seed: 23 }) });
+    opened.push(d);
+    const ws = d.workspace();
+    const draft = ws.drafts.create('exploring');
+    await d.updateSettings({ serviceUrl: 'https://127.0.0.1:9' });
+    expect(d.workspace()).toBe(ws);
+    expect(ws.drafts.list().map((x) => x.id)).toContain(draft.id);
+    expect(d.settings.get()).toMatchObject({ mode: 'sandbox', serviceUrl: 'https://127.0.0.1:9' });
+    // Going live then goes there.
+    await d.updateSettings({ mode: 'live' });
+    expect(d.workspace().baseUrl).toBe('https://127.0.0.1:9');
+  });
 });

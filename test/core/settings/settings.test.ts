@@ -33,3 +33,37 @@ describe('settings', () => {
     }
   });
 });
+
+describe('settings for the first run (issue #13)', () => {
+  it('goes live to the real service by default: https://api.liquid.tf', () => {
+    expect(DEFAULT_SETTINGS.serviceUrl).toBe('https://api.liquid.tf');
+    expect(DEFAULT_SETTINGS.mode).toBe('sandbox');
+  });
+
+  it('reads the old placeholder URL, which never answered, as not chosen: the live default replaces it', () => {
+    expect(readSettings({ serviceUrl: 'https://marketplace.invalid', theme: 'dark' })).toMatchObject({ serviceUrl: 'https://api.liquid.tf', theme: 'dark' });
+    expect(readSettings({ serviceUrl: 'https://market.example' }).serviceUrl).toBe('https://market.example');
+  });
+
+  it('shows the guided start on a fresh profile and keeps it away once dismissed, across a restart', () => {
+    const t = tempStore();
+    try {
+      const first = createSettingsService(t.repos.settings);
+      expect(first.get().guideDismissed).toBe(false);
+      first.update({ guideDismissed: true });
+      expect(createSettingsService(t.repos.settings).get().guideDismissed).toBe(true);
+    } finally {
+      t.dispose();
+    }
+  });
+
+  it('keeps the guide away from a profile that saved settings before the guide existed', () => {
+    const t = tempStore();
+    try {
+      t.repos.settings.set('app.settings', { mode: 'live', serviceUrl: 'https://market.example', theme: 'dark' });
+      expect(createSettingsService(t.repos.settings).get()).toMatchObject({ guideDismissed: true, mode: 'live' });
+    } finally {
+      t.dispose();
+    }
+  });
+});

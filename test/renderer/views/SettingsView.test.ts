@@ -5,7 +5,7 @@ import type { Settings } from '../../../src-shared/contract.ts';
 import { useSettingsStore } from '../../../src-renderer/src/stores/settings.ts';
 import SettingsView from '../../../src-renderer/src/views/SettingsView.vue';
 import { deskHandlers, settings } from '../desk-data.ts';
-import { installFakeApi, type FakeApi } from '../fake-api.ts';
+import { installFakeApi, Refusal, type FakeApi } from '../fake-api.ts';
 
 describe('Settings screen', () => {
   let fake: FakeApi;
@@ -65,5 +65,61 @@ describe('Settings screen', () => {
     await radios[2]?.setValue(true);
     await flushPromises();
     expect(fake.callsTo('settings:update')).toEqual([{ theme: 'dark' }]);
+  });
+
+  it('keeps the live URL under a folded “Advanced” while it is the default, editable in sandbox mode too (issue #13)', async () => {
+    current = { ...settings, serviceUrl: 'https://api.liquid.tf' };
+    fake?.uninstall();
+    fake = installFakeApi(deskHandlers({
+      'settings:get': () => current,
+      'settings:update': (patch) => (current = { ...current, ...patch } as Settings),
+    }));
+    const wrapper = mount(SettingsView, { global: { plugins: [createTestingPinia({ createSpy: vi.fn, stubActions: false })] } });
+    await useSettingsStore().load();
+    await flushPromises();
+    const fold = wrapper.get('details.advanced');
+    expect(fold.attributes('open')).toBeUndefined();
+    expect(fold.get('summary').text()).toBe('Advanced');
+    const url = fold.get('input');
+    expect(url.attributes('disabled')).toBeUndefined();
+    await url.setValue('http://203.0.113.9');
+    expect(wrapper.get('#url-problem').text()).toMatch(/^The service URL must use https:\/\//);
+    expect(fold.attributes('open')).toBeDefined();
+    // setValue sends input and change, as typing then leaving the field does.
+    await url.setValue('https://market.example');
+    await flushPromises();
+    expect(fake.callsTo('settings:update')).toEqual([{ serviceUrl: 'https://market.example' }]);
+    expect(wrapper.get('details.advanced').attributes('open')).toBeDefined();
+  });
+
+  it('opens the guided start again from Settings', async () => {
+    const wrapper = await mountSettings();
+    await wrapper.findAll('button').find((b) => b.text() === 'Open the guided start')?.trigger('click');
+    await flushPromises();
+    expect(fake.callsTo('settings:update')).toEqual([{ guideDismissed: false }]);
+    expect(location.hash).toBe('#/overview');
+  });
+
+  it('says why a change was not saved, and Try again saves it when the data file was only busy', async () => {
+    const wrapper = await mountSettings();
+    let tries = 0;
+    fake.uninstall();
+    fake = installFakeApi(deskHandlers({
+      'settings:get': () => current,
+      'settings:update': (patch) => {
+        tries += 1;
+        if (tries === 1) throw new Refusal({ kind: 'busy', message: 'in use' });
+        return (current = { ...current, ...patch, stamp: current.stamp + 1 } as Settings);
+      },
+    }));
+    await checkbox(wrapper, 'Start at login')?.setValue(true);
+    await flushPromises();
+    const problem = wrapper.get('.problem');
+    expect(problem.text()).toContain('in use by another task or program');
+    await problem.get('button').trigger('click');
+    await flushPromises();
+    expect(tries).toBe(2);
+    expect(current.startAtLogin).toBe(true);
+    expect(wrapper.find('.problem').exists()).toBe(false);
   });
 });

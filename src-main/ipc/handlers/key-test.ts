@@ -1,0 +1,17 @@
+import type { Desk } from '../../core/desk/desk.ts';
+import type { Handlers } from '../router.ts';
+import type { DeskViews } from '../views.ts';
+
+/**
+ * Issue #13: "Test key". The test asks the service once through a scheduler
+ * and never rejects (its result says what went wrong); the reply is the key's
+ * status with that result in it, as every other key reply is.
+ */
+export function keyTestHandlers(desk: Desk, views: DeskViews): Pick<Handlers, 'key:test'> {
+  return {
+    'key:test': async () => {
+      await desk.keyTest.test();
+      return views.key();
+    },
+  };
+}
