@@ -45,11 +45,21 @@ export function createDeskViews(desk: Desk, stamps: Stamps): DeskViews {
     heartbeat: () => heartbeatView(stamps.of('heartbeat'), ws().heartbeat.state),
     scheduler: () => schedulerView(stamps.of('scheduler'), ws().scheduler),
     balance: () => ({ stamp: stamps.of('balance'), reading: ws().trades.balance() }),
-    trades: () => ({ stamp: stamps.of('trades'), trades: [...ws().trades.trades()] }),
+    trades: () => tradesView(stamps.of('trades'), ws()),
     accounts: () => accountsView(stamps.of('accounts'), ws().accounts.snapshot()),
     apply: () => ({ stamp: stamps.of('apply'), job: applyJobView(ws().applyJob.current()) }),
     outcomes: () => ({ stamp: stamps.of('outcomes'), outcomes: ws().apply.unknownOutcomes().map((u) => unknownOutcomeView(u, outcomeItemNamer(ws()))) }),
   };
+}
+
+/** The pending trades, each item named from its SKU (issue #13), and when they were last read. */
+export function tradesView(stamp: number, ws: Pick<Workspace, 'names' | 'trades'>): TradesView {
+  const names = ws.names;
+  const trades = ws.trades.trades().map((t) => ({
+    ...t,
+    items: t.items.map((i) => ({ ...i, item: names === null ? null : itemViewOf(names, i.sku) })),
+  })) as TradesView['trades'];
+  return { stamp, trades, checkedAt: ws.trades.checkedAt() };
 }
 
 export const heartbeatView = (stamp: number, s: HeartbeatState): HeartbeatView => ({

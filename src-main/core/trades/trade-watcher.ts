@@ -71,6 +71,8 @@ export interface TradeWatcher {
    */
   refreshBalance(): Promise<BalanceReading>;
   trades(): readonly WatchedTrade[];
+  /** When a load last answered (either list), on the desk's clock; null before the first. Issue #13: "checked 40 s ago". */
+  checkedAt(): number | null;
   balance(): BalanceReading | null;
   /** How the balance reads are going: retrying after a failure (and when), or done. */
   balanceState(): ReadState;
@@ -97,6 +99,7 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
 
   let seen: Map<string, string> | null = null;
   let current: WatchedTrade[] = [];
+  let checkedAt: number | null = null;
   let lastBalance: BalanceReading | null = null;
   let running: AbortController | null = null;
   let check: Promise<void> | null = null;
@@ -146,6 +149,7 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
       }
     }
     if (loaded.length === 0) throw failures[0];
+    checkedAt = now;
     const diff = diffTrades(known, trades.filter((t) => loaded.includes(t.trade_type)), loaded);
     seen = diff.seen;
     const changedSeen = diff.added.length + diff.changed.length + diff.gone.length > 0;
@@ -245,6 +249,7 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
     checkNow,
     refreshBalance: () => balanceRead.read(INTERACTIVE_DEADLINE_MS),
     trades: () => current,
+    checkedAt: () => checkedAt,
     balance: () => lastBalance,
     balanceState: () => balanceRead.state(),
     configure(settings) {
