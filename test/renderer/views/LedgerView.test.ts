@@ -74,4 +74,53 @@ describe('a ledger screen', () => {
       vi.useRealTimers();
     }
   });
+
+  it('closes each panel and dialog with Escape, wherever the focus is, and gives the focus back to what opened it', async () => {
+    const wrapper = await mountListings();
+    const button = (text: string) => wrapper.findAll('button').find((b) => b.text() === text);
+    const open = (title: string) => wrapper.findAll('section, form').some((el) => el.find('h2').exists() && el.get('h2').text().startsWith(title));
+    const escape = async () => {
+      window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, cancelable: true }));
+      await flushPromises();
+    };
+
+    await button('Create…')?.trigger('click');
+    await flushPromises();
+    expect(open('Create listings')).toBe(true);
+    // The panel's first field takes the focus: typing goes straight into it.
+    expect(document.activeElement?.tagName).toBe('TEXTAREA');
+    (document.activeElement as HTMLElement).blur();
+    await escape();
+    expect(open('Create listings')).toBe(false);
+
+    await button('Import CSV…')?.trigger('click');
+    await flushPromises();
+    expect(open('Import CSV')).toBe(true);
+    await escape();
+    expect(open('Import CSV')).toBe(false);
+
+    await wrapper.get('[role=grid]').trigger('keydown', { key: 'a', ctrlKey: true });
+    await button('Bulk edit…')?.trigger('click');
+    await flushPromises();
+    expect(open('Bulk edit')).toBe(true);
+    await escape();
+    expect(open('Bulk edit')).toBe(false);
+
+    await wrapper.get('button.danger').trigger('click');
+    await flushPromises();
+    expect(document.body.querySelector('[role=alertdialog]')).not.toBeNull();
+    await escape();
+    expect(document.body.querySelector('[role=alertdialog]')).toBeNull();
+  });
+
+  it('keeps a note longer than the service takes as typed in the create panel, and says why it cannot go in yet', async () => {
+    const wrapper = await mountListings();
+    await wrapper.findAll('button').find((b) => b.text() === 'Create…')?.trigger('click');
+    const note = 'n'.repeat(216);
+    const input = wrapper.findAll('input').find((i) => i.element.closest('label')?.textContent?.includes('Note for all'));
+    await input?.setValue(note);
+    expect((input?.element as HTMLInputElement).value).toHaveLength(216);
+    expect(input?.attributes('maxlength')).toBeUndefined();
+    expect(wrapper.text()).toContain('A note holds at most 180 characters; this one has 216.');
+  });
 });
