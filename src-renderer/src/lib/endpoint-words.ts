@@ -39,3 +39,8 @@ export function endpointLabel(endpoint: string): string {
 export function endpointAsk(endpoint: string | undefined): string | null {
   return endpoint === undefined ? null : (WORDS[endpoint]?.ask ?? null);
 }
+
+/** Whether a name is one of the service's endpoints (so a message can set it apart). */
+export function isEndpoint(name: string): boolean {
+  return Object.hasOwn(WORDS, name);
+}

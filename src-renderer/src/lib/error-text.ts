@@ -1,6 +1,6 @@
 import type { DeskErrorKind, ErrorView } from '../../../src-shared/errors.ts';
 import { endpointAsk } from './endpoint-words.ts';
-import { splitTechnical, type Worded } from './technical-text.ts';
+import { jsonIn, splitTechnical, type Worded } from './technical-text.ts';
 import { plural } from './words.ts';
 
 export type { Worded } from './technical-text.ts';
@@ -101,7 +101,8 @@ function isClientBoilerplate(words: string): boolean {
  * asset ID". Null when it gave none the trader could read.
  */
 export function serviceReason(message: string, withItem = true): string | null {
-  const json = /[{[][\s\S]*$/.exec(message)?.[0];
+  const at = jsonIn(message);
+  const json = at === null ? undefined : message.slice(at.start, at.end);
   let said: unknown;
   try {
     said = json === undefined ? undefined : (JSON.parse(json) as unknown);
@@ -169,7 +170,13 @@ export function fieldLabel(path: string): string {
  */
 export function wordReason(text: string, fallback: string): Worded {
   const split = splitTechnical(text);
-  return { text: sentence(split.text, fallback), details: split.details.length > 0 ? [...split.details, `Message: ${text.trim()}`] : [] };
+  // The service's own reason, when its answer gave one, is worth the trader's reading.
+  const said = serviceReason(text, false);
+  const words = sentence(split.text, fallback);
+  return {
+    text: said === null ? words : `${words} The service said: ${said}.`,
+    details: split.details.length > 0 ? [...split.details, `Message: ${text.trim()}`] : [],
+  };
 }
 
 /**
@@ -179,6 +186,6 @@ export function wordReason(text: string, fallback: string): Worded {
  */
 export function wordServiceSaid(message: string): Worded {
   const said = serviceReason(message, false);
-  const split = wordReason(message, 'The service answered about this item.');
-  return said === null ? split : { text: `Refused: ${said}.`, details: split.details };
+  const worded = wordReason(message, 'The service answered about this item.');
+  return said === null ? worded : { text: `Refused: ${said}.`, details: worded.details };
 }

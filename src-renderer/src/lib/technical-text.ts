@@ -1,3 +1,5 @@
+import { isEndpoint } from './endpoint-words.ts';
+
 /**
  * Words for the trader, with the technical part set apart. Messages main
  * writes (an apply's reason, a refusal kept in the journal, a client error)
@@ -13,12 +15,9 @@ export interface Worded {
   readonly details: readonly string[];
 }
 
-/** Endpoint names of the service's interface, as a message prefix ("create_listing: …"). */
-const ENDPOINT_PREFIX = /^\s*([a-z]+(?:_[a-z]+)+):\s*/;
-/** An endpoint named in brackets inside a sentence: "… for this outcome (create_listing)". */
+/** An endpoint of the service as a prefix ("create_listing: …", "…: edit_listing: …") or in brackets ("(create_listing)"). */
+const ENDPOINT_PREFIX = /(^|[:;·]\s*)([a-z]+(?:_[a-z]+)+):\s*/g;
 const ENDPOINT_IN_BRACKETS = /\s*\(([a-z]+(?:_[a-z]+)+)\)/g;
-/** The service's JSON answer quoted at the end of a message (": {…}" or ": […]"). */
-const JSON_TAIL = /:?\s*([{[][\s\S]*)$/;
 /** "(status 400)", "status 503", "(HTTP 502)". */
 const STATUS = /\s*\(?\b(?:HTTP\s+)?status\s+(\d{3})\b\)?/gi;
 /** D-Bus and similar error names (org.freedesktop.Secret.Error.IsLocked). */
@@ -30,17 +29,19 @@ export function splitTechnical(message: string): Worded {
   const details: string[] = [];
   let text = message;
 
-  const endpoint = ENDPOINT_PREFIX.exec(text);
-  if (endpoint) {
-    details.push(`Endpoint: ${endpoint[1]}`);
-    text = text.slice(endpoint[0].length);
+  text = text.replace(ENDPOINT_PREFIX, (m, before: string, name: string) => {
+    if (!isEndpoint(name)) return m;
+    details.push(`Endpoint: ${name}`);
+    return before;
+  });
+  for (let json = jsonIn(text); json !== null; json = jsonIn(text)) {
+    details.push(`Service answered: ${text.slice(json.start, json.end)}`);
+    // The ": " that introduced it goes too.
+    const start = /:?\s*$/.exec(text.slice(0, json.start))?.index ?? json.start;
+    text = text.slice(0, start) + text.slice(json.end);
   }
-  const json = JSON_TAIL.exec(text);
-  if (json && looksLikeJson(json[1] ?? '')) {
-    details.push(`Service answered: ${json[1]}`);
-    text = text.slice(0, json.index);
-  }
-  text = text.replace(ENDPOINT_IN_BRACKETS, (_m, name: string) => {
+  text = text.replace(ENDPOINT_IN_BRACKETS, (m, name: string) => {
+    if (!isEndpoint(name)) return m;
     details.push(`Endpoint: ${name}`);
     return '';
   });
@@ -66,15 +67,27 @@ export function splitTechnical(message: string): Worded {
   return { text, details };
 }
 
-/** Whether a tail of a message is a JSON value (the service's answer), not words in brackets. */
-function looksLikeJson(tail: string): boolean {
-  const t = tail.trim();
-  if (!/^[{[]/.test(t)) return false;
-  try {
-    JSON.parse(t);
-    return true;
-  } catch {
-    // Cut answers ("… {"success":false,"error":"ite…") still start like JSON.
-    return /^[{[]\s*"/.test(t);
+/**
+ * Where the service's JSON answer lies in a message: from a `{` (or a `[`)
+ * followed by a quoted key, to its matching bracket, or to the end when the
+ * answer was cut short. Null when there is none.
+ */
+export function jsonIn(text: string): { start: number; end: number } | null {
+  const open = /[{[]\s*"/.exec(text);
+  if (open === null) return null;
+  let depth = 0;
+  let inString = false;
+  for (let i = open.index; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i += 1;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' || c === '[') depth += 1;
+    else if (c === '}' || c === ']') {
+      depth -= 1;
+      if (depth === 0) return { start: open.index, end: i + 1 };
+    }
   }
+  return { start: open.index, end: text.length };
 }

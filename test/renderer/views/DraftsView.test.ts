@@ -109,15 +109,20 @@ describe('Drafts & apply screen', () => {
     const wrapper = await mountDrafts({ 'drafts:page': ({ offset = 0 }) => ({ stamp: 1, draftId: 'd1', offset, total: 1, rows: [refused] }) });
     const grid = wrapper.get('[role=grid][aria-label="Draft changes"]');
     expect(grid.text()).toContain('Mann Co. Supply Crate Key');
+    expect(grid.get('[role=row][data-key] [role=gridcell]:last-child').text()).toBe('refused: price: too high');
+    // The row in full below the table: the sentence, and the technical part under Details.
+    await grid.get('[role=row][data-key]').trigger('click');
+    const focused = wrapper.get('[data-testid=review-focused]');
+    expect(focused.text()).toContain('The service refused to edit these listings — item 1, price: too high.');
+    expect(focused.get('details').text()).toContain('HTTP status: 400');
     const text = visibleText(wrapper);
-    expect(text).toContain('The service refused to edit these listings — item 1, price: too high.');
     expect(badWording(text)).toBeNull();
     wrapper.unmount();
   });
 
   it('shows an unknown outcome in words, with what the service said since beside the choices, each readable in full', async () => {
     const wrapper = await mountDrafts({ 'apply:unknownOutcomes': () => ({ stamp: 1, outcomes: [outcome()] }) });
-    const panel = wrapper.get('[aria-labelledby="unknown-title"]');
+    const panel = wrapper.get('[aria-label="Unknown outcomes"]');
     const text = visibleText(wrapper);
     expect(text).not.toMatch(/UND_ERR|create_listing/);
     expect(badWording(text)).toBeNull();
