@@ -17,7 +17,7 @@ import { startShowcase, type Showcase } from './showcase.ts';
  */
 
 const DIR = join('test-results', 'screenshots');
-const README_PICTURES = ['overview-light', 'listings-dark', 'drafts-light', 'trades-dark'];
+const README_PICTURES = ['listings-dark', 'buy-orders-light', 'drafts-light', 'trades-dark'];
 const VIEWS = ['overview', 'listings', 'buy-orders', 'trades', 'accounts', 'drafts', 'activity', 'settings'] as const;
 const SIZES = [{ width: 1280, height: 800 }, { width: 1920, height: 1080 }] as const;
 

@@ -71,22 +71,30 @@ function humanise(text: string): string {
   return spaced === '' ? 'Unknown status' : spaced.charAt(0).toUpperCase() + spaced.slice(1);
 }
 
-/** What sets an item apart, after its name: quality, effect (named when the schema knows it), killstreak, wear. */
+/**
+ * What sets an item apart, after its name: quality, effect (named when the
+ * schema knows it), killstreak, australium, festivized, wear, craftable. A
+ * part the name already says ("Non-Craftable …", an effect before an
+ * Unusual's name) is not said twice.
+ */
 export function itemDetails(item: {
+  name?: string;
   quality: string;
   particle_url: string | null;
   wear?: string | undefined;
   item?: { effect: string | null; killstreak: string | null; australium: boolean; festivized: boolean; craftable: boolean; wear: string | null } | null | undefined;
 }): string {
+  const named = (item.name ?? '').toLowerCase();
   const parts: string[] = [];
-  if (item.quality !== '') parts.push(item.quality);
-  const effect = item.item?.effect ?? (item.particle_url !== null && item.particle_url !== '' ? `effect #${item.particle_url}` : null);
-  if (effect !== null) parts.push(effect);
-  if (item.item?.killstreak) parts.push(item.item.killstreak);
-  if (item.item?.australium) parts.push('Australium');
-  if (item.item?.festivized) parts.push('Festivized');
-  const wear = item.wear !== undefined && item.wear !== '' ? item.wear : item.item?.wear ?? null;
-  if (wear !== null) parts.push(wear);
-  if (item.item && !item.item.craftable) parts.push('Non-Craftable');
+  const add = (part: string | null | undefined) => {
+    if (part && !named.includes(part.toLowerCase())) parts.push(part);
+  };
+  add(item.quality);
+  add(item.item?.effect ?? (item.particle_url !== null && item.particle_url !== '' ? `effect #${item.particle_url}` : null));
+  add(item.item?.killstreak);
+  if (item.item?.australium) add('Australium');
+  if (item.item?.festivized) add('Festivized');
+  add(item.wear !== undefined && item.wear !== '' ? item.wear : item.item?.wear ?? null);
+  if (item.item && !item.item.craftable) add('Non-Craftable');
   return parts.join(' · ');
 }

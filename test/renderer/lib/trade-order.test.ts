@@ -30,5 +30,7 @@ describe('trade ordering', () => {
     expect(itemDetails({ quality: 'Unique', particle_url: '' })).toBe('Unique');
     const item = { effect: 'Burning Flames', killstreak: 'Professional Killstreak', australium: false, festivized: true, craftable: false, wear: null };
     expect(itemDetails({ quality: 'Unusual', particle_url: '13', item })).toBe('Unusual · Burning Flames · Professional Killstreak · Festivized · Non-Craftable');
+    // What the name already says is not said twice.
+    expect(itemDetails({ name: 'Non-Craftable Burning Flames Team Captain', quality: 'Unusual', particle_url: '13', item })).toBe('Unusual · Professional Killstreak · Festivized');
   });
 });

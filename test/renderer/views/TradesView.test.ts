@@ -53,7 +53,8 @@ describe('Trades screen', () => {
     const wrapper = await mountTrades();
     const item = wrapper.get('[data-trade-id="103"] .items li');
     expect(item.text()).toContain('Burning Flames Team Captain');
-    expect(item.text()).toContain('Unusual · Burning Flames');
+    // The effect is in the name already; the details say the quality, not the effect twice.
+    expect(item.get('.details').text()).toBe('Unusual');
     expect(item.text()).toContain('378;5;u13');
     expect(item.get('.dot').attributes('style')?.toLowerCase()).toContain('#8650ac');
   });
