@@ -80,6 +80,8 @@ export const changeRow = z.object({
   account: z.string().nullable(),
   status: changeStatus,
   error: z.string().nullable(),
+  /** Issue #13: the same failure as a kinded error, for the screen to word it (the technical part under Details). */
+  failure: errorView.nullable().optional(),
   fields: z.array(fieldDiff),
   /** Something to know before applying (a quantity the balance may cut, what a delete-all removes and replaces). */
   note: z.string().nullable(),
@@ -143,7 +145,12 @@ export const unknownOutcome = z.object({
   reason: z.string(),
   itemCount: z.number().int(),
   /** The first items (asset ID or SKU and what was sent); `itemCount` counts them all. */
-  items: z.array(z.object({ target: z.string(), change: z.record(z.string(), z.unknown()) })).max(20),
+  items: z.array(z.object({
+    target: z.string(),
+    change: z.record(z.string(), z.unknown()),
+    /** Issue #13: the item, named, when its SKU is known (from the change or the ledger). */
+    item: itemView.nullable().optional(),
+  })).max(20),
   /** The resolutions that make sense for this endpoint, worded by main; `safe` ones never duplicate or lose a change. */
   choices: z.array(z.object({ id: resolutionChoice, label: z.string(), safe: z.boolean(), explanation: z.string() })),
   /**

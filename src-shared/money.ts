@@ -18,6 +18,15 @@ export function formatCents(cents: number): string {
   return `${sign}$${groupThousands(whole)}.${fraction}`;
 }
 
+/**
+ * An amount as a file holds it: dollars with two decimals, no sign of the
+ * currency and no grouping ("1234.50"), so a spreadsheet reads it as a
+ * number and `parseCents` reads it back exactly. Issue #13: CSV in dollars.
+ */
+export function formatDecimal(cents: number): string {
+  return formatCents(cents).replace('$', '').replaceAll(',', '');
+}
+
 function groupThousands(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { accountId, tradeUrl } from './fields.ts';
 import { errorView as sharedErrorView } from './errors.ts';
-import { stamp } from './ledger.ts';
-import { buyOrderTrade, marketTrade } from './trades.ts';
+import { itemView, stamp } from './ledger.ts';
+import { buyOrderTrade, buyOrderTradeItem, marketTrade, marketTradeItem } from './trades.ts';
 import { keyStatusSchema, settingsSchema } from './settings.ts';
 import { keyTestResult } from './key-test.ts';
 
@@ -101,12 +101,19 @@ const tradeExtras = {
   partnerAgeDays: z.number(),
   youngPartner: z.boolean(),
 };
+/** Issue #13: each trade item with the item named from its SKU (quality colour, effect, killstreak…), when the schema knows it. */
+const namedItem = { item: itemView.nullable().optional() };
 export const watchedTrade = z.discriminatedUnion('trade_type', [
-  marketTrade.extend(tradeExtras),
-  buyOrderTrade.extend(tradeExtras),
+  marketTrade.extend({ ...tradeExtras, items: z.array(marketTradeItem.extend(namedItem)) }),
+  buyOrderTrade.extend({ ...tradeExtras, items: z.array(buyOrderTradeItem.extend(namedItem)) }),
 ]);
 /** Pending trades are few: they cross whole. */
-export const tradesView = z.object({ stamp, trades: z.array(watchedTrade) });
+export const tradesView = z.object({
+  stamp,
+  trades: z.array(watchedTrade),
+  /** Issue #13: when the trade lists last answered (ms epoch, main's clock); the service allows one read a minute. */
+  checkedAt: z.number().nullable().optional(),
+});
 
 export const accountView = z.object({
   id64: z.string(),

@@ -6,6 +6,9 @@ import type { AccountsSnapshot } from '../core/accounts/accounts-service.ts';
 import type { ApplyProgress } from '../core/apply/apply-draft.ts';
 import type { UnknownOutcome } from '../core/apply/recovery.ts';
 import type { Desk } from '../core/desk/desk.ts';
+import type { Workspace } from '../core/desk/workspace.ts';
+import { itemViewOf } from '../core/items/item-view.ts';
+import type { ItemView } from '../../src-shared/ledger.ts';
 import type { HeartbeatState } from '../core/heartbeat/index.ts';
 import type { Scheduler } from '../core/scheduler/index.ts';
 import type { AccountRow } from '../core/store/accounts-repo.ts';
@@ -42,11 +45,21 @@ export function createDeskViews(desk: Desk, stamps: Stamps): DeskViews {
     heartbeat: () => heartbeatView(stamps.of('heartbeat'), ws().heartbeat.state),
     scheduler: () => schedulerView(stamps.of('scheduler'), ws().scheduler),
     balance: () => ({ stamp: stamps.of('balance'), reading: ws().trades.balance(), read: { ...ws().trades.balanceState() } }),
-    trades: () => ({ stamp: stamps.of('trades'), trades: [...ws().trades.trades()] }),
+    trades: () => tradesView(stamps.of('trades'), ws()),
     accounts: () => accountsView(stamps.of('accounts'), ws().accounts.snapshot()),
     apply: () => ({ stamp: stamps.of('apply'), job: applyJobView(ws().applyJob.current()) }),
-    outcomes: () => ({ stamp: stamps.of('outcomes'), outcomes: ws().apply.unknownOutcomes().map(unknownOutcomeView) }),
+    outcomes: () => ({ stamp: stamps.of('outcomes'), outcomes: ws().apply.unknownOutcomes().map((u) => unknownOutcomeView(u, outcomeItemNamer(ws()))) }),
   };
+}
+
+/** The pending trades, each item named from its SKU (issue #13), and when they were last read. */
+export function tradesView(stamp: number, ws: Pick<Workspace, 'names' | 'trades'>): TradesView {
+  const names = ws.names;
+  const trades = ws.trades.trades().map((t) => ({
+    ...t,
+    items: t.items.map((i) => ({ ...i, item: names === null ? null : itemViewOf(names, i.sku) })),
+  })) as TradesView['trades'];
+  return { stamp, trades, checkedAt: ws.trades.checkedAt() };
 }
 
 export const heartbeatView = (stamp: number, s: HeartbeatState): HeartbeatView => ({
@@ -103,14 +116,25 @@ export function applyJobView(p: ApplyProgress | null): ApplyJobView | null {
 /** Items shown per lost batch; the count says how many there are. */
 const OUTCOME_ITEMS_SHOWN = 20;
 
-export const unknownOutcomeView = (u: UnknownOutcome): UnknownOutcomeView => ({
+/** Names an item of a lost batch by the SKU its change carries, or the ledger's for its asset (issue #13). */
+export function outcomeItemNamer(ws: Pick<Workspace, 'names' | 'repos'>): (change: Readonly<Record<string, unknown>>) => ItemView | null {
+  return (change) => {
+    const names = ws.names;
+    if (names === null) return null;
+    const sku = typeof change.sku === 'string' ? change.sku
+      : typeof change.asset_id === 'string' ? (ws.repos.listings.get(change.asset_id)?.sku ?? '') : '';
+    return itemViewOf(names, sku);
+  };
+}
+
+export const unknownOutcomeView = (u: UnknownOutcome, itemOf: (change: Readonly<Record<string, unknown>>) => ItemView | null = () => null): UnknownOutcomeView => ({
   id: u.id,
   draftId: u.draftId,
   endpoint: u.endpoint,
   sentAt: u.sentAt,
   reason: u.reason,
   itemCount: u.items.length,
-  items: u.items.slice(0, OUTCOME_ITEMS_SHOWN).map((i) => ({ target: i.target, change: { ...i.change } })),
+  items: u.items.slice(0, OUTCOME_ITEMS_SHOWN).map((i) => ({ target: i.target, change: { ...i.change }, item: itemOf(i.change) })),
   choices: u.choices.map((c) => ({ ...c })),
   evidence: u.evidence.slice(-OUTCOME_ITEMS_SHOWN).map((e) => ({ target: e.target, at: e.at, message: e.message })),
 });

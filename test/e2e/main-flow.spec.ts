@@ -95,7 +95,7 @@ test('set a key, draft and apply 1,200 listings, answer a trade, set a trade URL
     await go(page, 4);
     await expect(async () => {
       await page.getByRole('button', { name: 'Check now' }).click();
-      await expect(page.locator(`[data-trade-id="${trade.trade_id}"]`)).toContainText('Action Required', { timeout: 3000 });
+      await expect(page.locator(`[data-trade-id="${trade.trade_id}"]`)).toContainText(/Action required/i, { timeout: 3000 });
     }).toPass({ timeout: 30_000 });
     const first = page.locator('article').first();
     await expect(first.locator('.badge').first()).toHaveText(/Action Required|Action required|confirmation_required/);

@@ -1,74 +1,168 @@
-import { mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
-import { startTestDesk } from './desk-fixture.ts';
-import type { Router } from '../../src-main/ipc/router.ts';
-import { openDesk, serveRenderer } from './harness.ts';
+import { expect, test, type Page } from '@playwright/test';
+import { openDesk, serveRenderer, type StaticServer } from './harness.ts';
+import { startShowcase, type Showcase } from './showcase.ts';
 
 /**
- * A picture of every screen in light and dark, for people to look at (kept as
- * artifacts under test-results/screenshots, not committed). The desk is given
- * a key, a ledger, a draft with edits and a trade needing action first, so
- * each screen shows what it is for.
+ * Every screen at 1280×800 and 1920×1080, light and dark, on a desk with
+ * names on screen (a named ledger, buy orders, a draft of a thousand changes
+ * with a refused one and a lost answer, trades waiting), kept as artifacts
+ * under test-results/screenshots for people to look at. The layout faults a
+ * trader reported are checked on each (softly, so one run names them all):
+ * a cut marker, a clipped price, a cut button, a header that wraps, a cut
+ * time, a sidebar hint pushed out.
+ * `UPDATE_README_SCREENSHOTS=1` also refreshes the few pictures the README
+ * shows (build/screenshots).
  */
 
 const DIR = join('test-results', 'screenshots');
+const README_PICTURES = ['listings-dark', 'buy-orders-light', 'drafts-light', 'trades-dark'];
 const VIEWS = ['overview', 'listings', 'buy-orders', 'trades', 'accounts', 'drafts', 'activity', 'settings'] as const;
+const SIZES = [{ width: 1280, height: 800 }, { width: 1920, height: 1080 }] as const;
 
-async function ok(router: Router, channel: string, input: unknown): Promise<unknown> {
-  const result = await router.invoke(channel, input);
-  if (!result.ok) throw new Error(`${channel}: ${result.error.kind} ${result.error.message}`);
-  return result.value;
+let server: StaticServer;
+let show: Showcase;
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  server = await serveRenderer();
+  show = await startShowcase();
+});
+test.afterAll(async () => {
+  await show?.close();
+  await server?.close();
+});
+
+/** Texts an element cuts (ellipsis or overflow): each named by what it shows. */
+async function clipped(page: Page, selector: string): Promise<string[]> {
+  return page.locator(selector).evaluateAll((els) =>
+    els.filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => (el.textContent ?? '').trim().slice(0, 60)));
 }
 
-test('every screen, light and dark', async ({ browser }) => {
-  test.setTimeout(180_000);
-  mkdirSync(DIR, { recursive: true });
-  const desk = await startTestDesk({ ledgerSize: 400, timeScale: 60 });
-  const server = await serveRenderer();
-  try {
-    const { router, sandbox } = desk;
-    await ok(router, 'key:set', { key: sandbox.apiKey });
-    sandbox.admin.addTrade({ trade_type: 'market', role: 'seller', status: 'Action Required' });
-    await ok(router, 'trades:checkNow', {}).catch(() => undefined);
-    await ok(router, 'drafts:create', { name: 'Weekend repricing' });
-    const page0 = (await ok(router, 'ledger:page', { domain: 'listings', offset: 0, limit: 120 })) as { rows: Array<{ key: string }> };
-    await ok(router, 'ledger:bulk', {
-      domain: 'listings', selection: { ids: page0.rows.map((r) => r.key) },
-      op: { op: 'multiply', percent: 95, rounding: 'down' },
-    });
-    const free = sandbox.admin.inventory().slice(0, 30).map((a: { asset_id: string }) => a.asset_id);
-    await ok(router, 'drafts:addChanges', {
-      changes: free.map((asset_id: string) => ({ kind: 'listing.create', asset_id, price: 450, promoted: 0, game: '440' })),
-    });
+/** Whether `inner` lies wholly inside its enclosing `outer`, horizontally (a marker cut by its cell does not). */
+async function inside(page: Page, inner: string, outer: string): Promise<boolean> {
+  return page.locator(inner).first().evaluate((el, o) => {
+    const a = el.getBoundingClientRect();
+    const b = el.closest(o)?.getBoundingClientRect();
+    return b !== undefined && a.width > 0 && a.left >= b.left - 0.5 && a.right <= b.right + 0.5;
+  }, outer);
+}
 
-    for (const scheme of ['light', 'dark'] as const) {
-      const page = await browser.newPage({ viewport: { width: 1360, height: 820 }, colorScheme: scheme });
-      const { errors } = await openDesk(page, router, server);
+async function picture(page: Page, name: string): Promise<void> {
+  await page.waitForTimeout(250);
+  await page.screenshot({ path: join(DIR, `${name}.png`) });
+}
+
+for (const size of SIZES) {
+  for (const scheme of ['light', 'dark'] as const) {
+    test(`every screen at ${size.width}×${size.height}, ${scheme}`, async ({ browser }) => {
+      test.setTimeout(180_000);
+      mkdirSync(DIR, { recursive: true });
+      const tag = `${size.width}-${scheme}`;
+      const page = await browser.newPage({ viewport: size, colorScheme: scheme });
+      const { errors } = await openDesk(page, show.desk.router, server);
+
       for (const [i, view] of VIEWS.entries()) {
         await page.keyboard.press(`Alt+${i + 1}`);
         await expect(page).toHaveURL(new RegExp(`#/${view}$`));
         await expect(page.locator('main h1')).toBeVisible();
-        await page.waitForTimeout(300);
-        await page.screenshot({ path: join(DIR, `${view}-${scheme}.png`) });
+        if (view === 'listings' || view === 'buy-orders') await expect(page.locator('[role=grid] [role=row][data-key]').first()).toBeVisible();
+        if (view === 'trades') await expect(page.locator('article').first()).toBeVisible();
+        if (view === 'drafts') await expect(page.getByRole('region', { name: 'Unknown outcomes' })).toBeVisible();
+        await picture(page, `${view}-${tag}`);
+        if (size.width === 1280 && README_PICTURES.includes(`${view}-${scheme}`) && process.env.UPDATE_README_SCREENSHOTS === '1') {
+          copyFileSync(join(DIR, `${view}-${tag}.png`), join('build', 'screenshots', `${view}-${scheme}.png`));
+        }
       }
-      // The working panels and a confirmation, as a trader meets them.
+
+      // The sidebar: a Drafts count of 1,000 and more leaves every shortcut hint inside it.
+      const hints = await page.locator('nav[aria-label=Screens] .key').evaluateAll((els) => els.map((el) => {
+        const nav = el.closest('nav')?.getBoundingClientRect();
+        const r = el.getBoundingClientRect();
+        return { right: Math.round(r.right), inside: nav !== undefined && r.right <= nav.right - 4 };
+      }));
+      expect.soft(hints.every((h) => h.inside)).toBe(true);
+      // Every hint lines up with the others, whatever count stands beside it.
+      expect.soft(new Set(hints.map((h) => h.right)).size).toBe(1);
+      expect.soft(await clipped(page, 'nav[aria-label=Screens] .label')).toEqual([]);
+
+      // Listings: names on screen, the refused create's marker whole, both prices of a large reprice whole.
       await page.keyboard.press('Alt+2');
+      const grid = page.getByRole('grid', { name: 'Listings' });
+      await expect(grid.locator('[role=row][data-key] .item-name .name').first()).not.toBeEmpty();
+      for (const asset of [show.refusedAsset, show.refusedDeleteAsset]) {
+        await page.getByLabel('Search listings').fill(asset);
+        const row = grid.locator(`[role=row][data-key="${asset}"]`);
+        await expect(row.locator('.problem')).toBeVisible();
+        expect.soft(await inside(page, `[data-key="${asset}"] .problem`, '[role=gridcell]'), `the "!" of ${asset} shows whole`).toBe(true);
+        expect.soft(await clipped(page, `[data-key="${asset}"] .mark`)).toEqual([]);
+      }
+      await page.getByLabel('Search listings').fill(show.bigPriceAsset);
+      const big = grid.locator(`[role=row][data-key="${show.bigPriceAsset}"]`);
+      await expect(big).toContainText('$765.25');
+      await expect(big).toContainText('$7,888.73');
+      // Both prices inside the cell: a flex row aligned right cuts the old one on the left, which scrollWidth does not see.
+      expect.soft(await inside(page, `[data-key="${show.bigPriceAsset}"] .money > :first-child`, '[role=gridcell]'), 'the old price shows whole').toBe(true);
+      expect.soft(await inside(page, `[data-key="${show.bigPriceAsset}"] .money > :last-child`, '[role=gridcell]'), 'the new price shows whole').toBe(true);
+      expect.soft(await clipped(page, `[data-key="${show.bigPriceAsset}"] .money > *`)).toEqual([]);
+      await page.getByLabel('Search listings').fill('');
+      expect.soft(await clipped(page, '.view-head')).toEqual([]);
+
+      // The panels and dialogs, as a trader meets them; Escape closes each.
       await page.getByRole('button', { name: 'Create…' }).click();
-      await page.screenshot({ path: join(DIR, `listings-create-${scheme}.png`) });
-      await page.getByRole('button', { name: 'Close create listings' }).click();
-      await page.getByRole('grid', { name: 'Listings' }).focus();
+      await picture(page, `listings-create-${tag}`);
+      await page.keyboard.press('Escape');
+      await expect(page.getByRole('form', { name: 'Create listings' })).toHaveCount(0);
+      await page.getByRole('button', { name: 'Import CSV…' }).click();
+      await picture(page, `listings-csv-${tag}`);
+      await page.keyboard.press('Escape');
+      await grid.focus();
       await page.keyboard.press('Control+a');
       await page.getByRole('button', { name: 'Bulk edit…' }).click();
-      await page.screenshot({ path: join(DIR, `listings-bulk-${scheme}.png`) });
-      await page.getByRole('button', { name: 'Delete all…' }).click();
-      await page.screenshot({ path: join(DIR, `listings-delete-all-${scheme}.png`) });
+      await expect(page.getByTestId('bulk-preview')).toContainText('→');
+      await picture(page, `listings-bulk-${tag}`);
       await page.keyboard.press('Escape');
+      await page.getByRole('button', { name: 'Delete all…' }).click();
+      await expect(page.getByTestId('delete-all-impact')).toBeVisible();
+      await picture(page, `listings-delete-all-${tag}`);
+      await page.keyboard.press('Escape');
+      await expect(page.getByRole('alertdialog')).toHaveCount(0);
+      await page.getByRole('button', { name: 'Check ledger' }).click();
+      await expect(page.getByRole('region', { name: 'Check ledger' })).toContainText('in doubt', { timeout: 90_000 });
+      await picture(page, `listings-check-${tag}`);
+      await page.keyboard.press('Escape');
+
+      // Buy orders: the header stays on one line.
+      await page.keyboard.press('Alt+3');
+      const head = page.locator('main .view-head').first();
+      expect.soft((await head.boundingBox())?.height ?? 0).toBeLessThan(40);
+      if (size.width === 1280) {
+        // Where the trader saw it wrap.
+        await page.setViewportSize({ width: 1360, height: 800 });
+        expect.soft((await head.boundingBox())?.height ?? 0).toBeLessThan(40);
+        await page.setViewportSize(size);
+      }
+      await page.getByRole('button', { name: 'Create…' }).click();
+      await picture(page, `buy-orders-create-${tag}`);
+      await page.keyboard.press('Escape');
+
+      // Drafts: every choice of a lost answer readable in full; the discard dialog; the sidebar's current (bold) label whole.
+      await page.keyboard.press('Alt+6');
+      expect.soft(await clipped(page, 'nav[aria-label=Screens] .label')).toEqual([]);
+      const lost = page.getByRole('region', { name: 'Unknown outcomes' });
+      expect.soft(await clipped(page, '[aria-label="Unknown outcomes"] button')).toEqual([]);
+      await expect(lost.getByRole('button', { name: 'Drop' }).first()).toBeVisible();
+      await page.getByRole('button', { name: 'Discard' }).click();
+      await picture(page, `drafts-discard-${tag}`);
+      await page.keyboard.press('Escape');
+
+      // Activity: the time of each entry whole.
+      await page.keyboard.press('Alt+7');
+      await expect(page.locator('[role=grid] [role=row][data-key]').first()).toBeVisible();
+      expect.soft(await clipped(page, '[role=grid][aria-label="Activity log"] [role=row][data-key] [role=gridcell]:first-child')).toEqual([]);
+
       expect(errors).toEqual([]);
       await page.close();
-    }
-  } finally {
-    await server.close();
-    await desk.close();
+    });
   }
-});
+}

@@ -133,7 +133,7 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
   trades.on('gone', (gone) => sales.noteGone(gone));
   const ledger = { ...createLedgerChecker({ store, repos, trades, clock }), on: sales.on };
   const drafts = createDraftService({ store, repos });
-  const csv = createCsvService({ store, repos, drafts, clock });
+  const csv = createCsvService({ store, repos, drafts, clock, names: deps.names ?? null });
   const current = deps.currentSettings ?? (() => settings);
   const apply = createApplyService({
     store, repos, drafts, scheduler,

@@ -1,27 +1,29 @@
 import type { z } from 'zod';
 import { sku as skuRule, userNote } from '../../../src-shared/fields.ts';
 import { buyOrderInput, type BuyOrderRow } from '../store/buy-orders-repo.ts';
-import { buyOrderLockReason, rowAccount, type ImportContext } from './csv-context.ts';
-import {
-  duplicateTracker, flagCell, idCell, issueReasons, numberCell, textCell, writeCsv,
-  type CsvColumns, type CsvLineError, type CsvRecord,
-} from './csv-format.ts';
+import { formatDecimal } from '../../../src-shared/money.ts';
+import { flagCell, idCell, issueReasons, numberCell, priceCell, textCell, type PriceColumn } from './csv-cells.ts';
+import { buyOrderLockReason, rowAccount, rowSku, type ImportContext } from './csv-context.ts';
+import { duplicateTracker, writeCsv, type CsvColumns, type CsvLineError, type CsvRecord } from './csv-format.ts';
 
 /**
  * The buy orders ledger as CSV. Importing adopts buy orders placed elsewhere
  * into the ledger, so the app can edit, pause and delete them. The service
  * names a buy order by its SKU alone, so the ledger holds one per SKU: a row
  * for a SKU the ledger has on another account is refused, not moved.
+ * Prices are in dollars (`price_cents` of the previous version still
+ * imports); a row may name its item (`name`) instead of giving its SKU.
  */
 export const BUY_ORDER_COLUMNS: CsvColumns = {
-  all: ['sku', 'account', 'price_cents', 'quantity', 'active', 'user_note'],
-  required: ['sku', 'price_cents', 'quantity'],
+  all: ['sku', 'name', 'account', 'price', 'quantity', 'active', 'user_note'],
+  required: ['price', 'quantity'],
 };
 
-export function buyOrdersToCsv(rows: Iterable<BuyOrderRow>): string {
+/** The buy orders as a file; `nameOf` names each row's item. */
+export function buyOrdersToCsv(rows: Iterable<BuyOrderRow>, nameOf: (sku: string) => string = () => ''): string {
   const out = [];
   for (const r of rows) {
-    out.push({ sku: r.sku, account: r.account, price_cents: r.price, quantity: r.quantity, active: r.active, user_note: r.user_note });
+    out.push({ sku: r.sku, name: nameOf(r.sku), account: r.account, price: formatDecimal(r.price), quantity: r.quantity, active: r.active, user_note: r.user_note });
   }
   return writeCsv(BUY_ORDER_COLUMNS.all, out);
 }
@@ -40,24 +42,28 @@ export interface BuyOrdersImport {
  * quantity is what the trader states, so it is no longer "may be cut"; fills
  * already counted for the same order are kept.
  */
-export function readBuyOrdersImport(records: readonly CsvRecord[], ctx: ImportContext): BuyOrdersImport {
+export function readBuyOrdersImport(records: readonly CsvRecord[], ctx: ImportContext, priceColumn: PriceColumn = 'price'): BuyOrdersImport {
   const result: BuyOrdersImport = { adopt: [], errors: [] };
   const seen = duplicateTracker();
   for (const { line, cells } of records) {
     const reasons: string[] = [];
-    const sku = idCell(cells.sku);
+    const item = rowSku(cells, ctx);
+    if (item.reason) reasons.push(item.reason);
+    else if (item.sku === undefined) reasons.push('sku: is required (or an item name in the name column)');
+    const sku = item.sku;
     const first = sku === undefined ? null : seen(sku, line);
     if (first !== null) reasons.push(`sku: ${sku} is on line ${first} already`);
     const owner = rowAccount(idCell(cells.account), ctx);
     if (owner.reason) reasons.push(owner.reason);
     const existing = sku === undefined ? undefined : ctx.ledger.buyOrders.get(sku);
     const parsed = adoptedBuyOrder.safeParse({
-      sku, account: owner.account, price: numberCell(cells.price_cents), quantity: numberCell(cells.quantity),
+      sku, account: owner.account, price: priceCell(cells, priceColumn), quantity: numberCell(cells.quantity),
       active: flagCell(cells.active) ?? 1, user_note: textCell(cells.user_note) ?? '', quantity_may_be_cut: false,
       fills_seen: existing?.account === owner.account ? existing?.fills_seen : 0,
     });
     if (!parsed.success) {
-      reasons.push(...issueReasons(parsed.error.issues, cells));
+      // A missing SKU is said once, above; a name that did not resolve is its reason.
+      reasons.push(...issueReasons(parsed.error.issues.filter((i) => !(sku === undefined && i.path[0] === 'sku')), cells, priceColumn));
     } else {
       if (existing && existing.account !== parsed.data.account) {
         reasons.push(`account: the ledger has the buy order for ${parsed.data.sku} on account ${existing.account}; delete it there first`);

@@ -2,11 +2,10 @@ import {
   BUY_ORDERS_DELETE_ALL, buyOrderDeleteKey, buyOrderKey, changeInput, LISTINGS_DELETE_ALL, listingDeleteKey, listingKey,
   type Change, type ChangeInput, type ChangeKind, type ParsedChangeInput,
 } from './change.ts';
-import type { ImportContext } from './csv-context.ts';
-import {
-  duplicateTracker, flagCell, idCell, issueReasons, numberCell, textCell, writeCsv,
-  type CellValue, type CsvColumns, type CsvLineError, type CsvRecord,
-} from './csv-format.ts';
+import { formatDecimal } from '../../../src-shared/money.ts';
+import { flagCell, idCell, issueReasons, numberCell, priceCell, textCell, type PriceColumn } from './csv-cells.ts';
+import { rowSku, type ImportContext } from './csv-context.ts';
+import { duplicateTracker, writeCsv, type CellValue, type CsvColumns, type CsvLineError, type CsvRecord } from './csv-format.ts';
 import { definedOf } from './merge.ts';
 
 /**
@@ -15,43 +14,50 @@ import { definedOf } from './merge.ts';
  * columns; a value in another column is refused rather than ignored, since it
  * usually means the row was shifted in a spreadsheet. On an edit, an empty
  * `user_note` leaves the note alone and `clear_note` = 1 removes it (a CSV
- * cell cannot tell "empty" from "absent").
+ * cell cannot tell "empty" from "absent"). Prices are in dollars (the
+ * previous version's `price_cents` still imports). `name` names the item of
+ * any row, for the trader to read; where a kind takes a SKU, a name can stand
+ * in for it.
  */
 export const DRAFT_COLUMNS: CsvColumns = {
-  all: ['kind', 'account', 'asset_id', 'listing_id', 'sku', 'price_cents', 'promoted', 'game', 'quantity', 'active', 'user_note', 'clear_note', 'active_only'],
+  all: ['kind', 'account', 'asset_id', 'listing_id', 'sku', 'name', 'price', 'promoted', 'game', 'quantity', 'active', 'user_note', 'clear_note', 'active_only'],
   required: ['kind'],
 };
 
 const COLUMNS_OF: Readonly<Record<ChangeKind, readonly string[]>> = {
-  'listing.create': ['account', 'asset_id', 'sku', 'price_cents', 'promoted', 'game', 'user_note'],
-  'listing.edit': ['account', 'asset_id', 'listing_id', 'price_cents', 'promoted', 'user_note', 'clear_note'],
+  'listing.create': ['account', 'asset_id', 'sku', 'price', 'promoted', 'game', 'user_note'],
+  'listing.edit': ['account', 'asset_id', 'listing_id', 'price', 'promoted', 'user_note', 'clear_note'],
   'listing.delete': ['account', 'asset_id'],
   'listing.deleteAll': ['active_only'],
-  'buyOrder.create': ['account', 'sku', 'price_cents', 'quantity', 'user_note'],
-  'buyOrder.edit': ['account', 'sku', 'price_cents', 'quantity', 'active', 'user_note', 'clear_note'],
+  'buyOrder.create': ['account', 'sku', 'price', 'quantity', 'user_note'],
+  'buyOrder.edit': ['account', 'sku', 'price', 'quantity', 'active', 'user_note', 'clear_note'],
   'buyOrder.delete': ['account', 'sku'],
   'buyOrder.deleteAll': [],
 };
+/** Kinds whose row names its item by SKU (or by name in its stead). */
+const TAKES_SKU: ReadonlySet<ChangeKind> = new Set(['listing.create', 'buyOrder.create', 'buyOrder.edit', 'buyOrder.delete']);
 const KINDS = Object.keys(COLUMNS_OF) as ChangeKind[];
 const isKind = (k: string | undefined): k is ChangeKind => k !== undefined && (KINDS as string[]).includes(k);
 
 /** An edit's note: absent leaves it, empty removes it (written as clear_note = 1). */
 const editNote = (note: string | undefined) => (note === undefined ? {} : note === '' ? { clear_note: 1 } : { user_note: note });
 
+const dollars = (cents: number | undefined) => (cents === undefined ? undefined : formatDecimal(cents));
+
 function changeRow(c: Change): Record<string, CellValue> {
   switch (c.kind) {
     case 'listing.create':
-      return { kind: c.kind, account: c.account, asset_id: c.asset_id, sku: c.sku, price_cents: c.price, promoted: c.promoted, game: c.game, user_note: c.user_note };
+      return { kind: c.kind, account: c.account, asset_id: c.asset_id, sku: c.sku, price: dollars(c.price), promoted: c.promoted, game: c.game, user_note: c.user_note };
     case 'listing.edit':
-      return { kind: c.kind, account: c.account, asset_id: c.asset_id, listing_id: c.listing_id, price_cents: c.price, promoted: c.promoted, ...editNote(c.user_note) };
+      return { kind: c.kind, account: c.account, asset_id: c.asset_id, listing_id: c.listing_id, price: dollars(c.price), promoted: c.promoted, ...editNote(c.user_note) };
     case 'listing.delete':
       return { kind: c.kind, account: c.account, asset_id: c.asset_id };
     case 'listing.deleteAll':
       return { kind: c.kind, active_only: c.active_only };
     case 'buyOrder.create':
-      return { kind: c.kind, account: c.account, sku: c.sku, price_cents: c.price, quantity: c.quantity, user_note: c.user_note };
+      return { kind: c.kind, account: c.account, sku: c.sku, price: dollars(c.price), quantity: c.quantity, user_note: c.user_note };
     case 'buyOrder.edit':
-      return { kind: c.kind, account: c.account, sku: c.sku, price_cents: c.price, quantity: c.quantity, active: c.active, ...editNote(c.user_note) };
+      return { kind: c.kind, account: c.account, sku: c.sku, price: dollars(c.price), quantity: c.quantity, active: c.active, ...editNote(c.user_note) };
     case 'buyOrder.delete':
       return { kind: c.kind, account: c.account, sku: c.sku };
     case 'buyOrder.deleteAll':
@@ -59,9 +65,13 @@ function changeRow(c: Change): Record<string, CellValue> {
   }
 }
 
-export function changesToCsv(changes: Iterable<Change>): string {
+/** A draft's changes as a file; `nameOf` names the item a change is about (empty when unknown). */
+export function changesToCsv(changes: Iterable<Change>, nameOf: (c: Change) => string = () => ''): string {
   const rows = [];
-  for (const c of changes) rows.push(changeRow(c));
+  for (const c of changes) {
+    const name = nameOf(c);
+    rows.push({ ...changeRow(c), ...(name === '' ? {} : { name }) });
+  }
   return writeCsv(DRAFT_COLUMNS.all, rows);
 }
 
@@ -71,7 +81,7 @@ export interface DraftImport {
   readonly errors: CsvLineError[];
 }
 
-export function readDraftImport(records: readonly CsvRecord[], ctx: ImportContext): DraftImport {
+export function readDraftImport(records: readonly CsvRecord[], ctx: ImportContext, priceColumn: PriceColumn = 'price'): DraftImport {
   const result: DraftImport = { changes: [], errors: [] };
   const seen = duplicateTracker();
   for (const { line, cells } of records) {
@@ -83,13 +93,16 @@ export function readDraftImport(records: readonly CsvRecord[], ctx: ImportContex
       continue;
     }
     for (const column of Object.keys(cells)) {
-      if (column !== 'kind' && !COLUMNS_OF[kind].includes(column)) reasons.push(`${column}: not used by ${kind}; leave it empty`);
+      const used = column === 'kind' || column === 'name' || COLUMNS_OF[kind].includes(column === 'price_cents' ? 'price' : column);
+      if (!used) reasons.push(`${column}: not used by ${kind}; leave it empty`);
     }
-    const input = inputOf(kind, cells, reasons);
+    const item = TAKES_SKU.has(kind) ? rowSku(cells, ctx) : { sku: idCell(cells.sku), reason: null };
+    if (item.reason) reasons.push(item.reason);
+    const input = inputOf(kind, cells, reasons, priceColumn, item.sku);
     const parsed = changeInput.safeParse(input);
-    if (!parsed.success) reasons.push(...issueReasons(parsed.error.issues, cells));
+    if (!parsed.success) reasons.push(...issueReasons(parsed.error.issues.filter((i) => !(item.reason && i.path[0] === 'sku')), cells, priceColumn));
     else reasons.push(...ownerMismatch(parsed.data, idCell(cells.account), ctx));
-    const key = duplicateKey(kind, cells, ctx);
+    const key = duplicateKey(kind, item.sku === undefined ? cells : { ...cells, sku: item.sku }, ctx);
     const first = key === null ? null : seen(key.key, line);
     if (first !== null && key !== null) reasons.push(`${key.column}: ${key.id} has a change on line ${first} already`);
     if (reasons.length > 0) result.errors.push({ line, reason: reasons.join('; ') });
@@ -99,8 +112,8 @@ export function readDraftImport(records: readonly CsvRecord[], ctx: ImportContex
 }
 
 /** The draft input a row asks for; cell shape problems the schema cannot word go to `reasons`. */
-function inputOf(kind: ChangeKind, cells: Readonly<Record<string, string>>, reasons: string[]): Record<string, unknown> {
-  const price = numberCell(cells.price_cents);
+function inputOf(kind: ChangeKind, cells: Readonly<Record<string, string>>, reasons: string[], priceColumn: PriceColumn, sku: string | undefined): Record<string, unknown> {
+  const price = priceCell(cells, priceColumn);
   const quantity = numberCell(cells.quantity);
   const note = textCell(cells.user_note);
   const clear = flagCell(cells.clear_note);
@@ -109,7 +122,6 @@ function inputOf(kind: ChangeKind, cells: Readonly<Record<string, string>>, reas
   const editedNote = clear === 1 ? '' : note;
   const account = idCell(cells.account);
   const asset_id = idCell(cells.asset_id);
-  const sku = idCell(cells.sku);
   switch (kind) {
     case 'listing.create':
       return definedOf({ kind, account, asset_id, sku, price, promoted: flagCell(cells.promoted) ?? 0, game: idCell(cells.game), user_note: note });

@@ -1,5 +1,5 @@
 import Papa from 'papaparse';
-import type { z } from 'zod';
+import type { PriceColumn } from './csv-cells.ts';
 
 /**
  * Reading and writing CSV for the ledgers and drafts, through papaparse.
@@ -30,25 +30,31 @@ export interface CsvRecord {
 export interface CsvColumns {
   /** Every column the kind knows, in export order. */
   readonly all: readonly string[];
-  /** Columns the header must name. */
+  /** Columns the header must name (`price` may be named `price_cents`, as the previous version wrote it). */
   readonly required: readonly string[];
 }
 
 export interface CsvTable {
   readonly records: CsvRecord[];
   readonly errors: CsvLineError[];
+  /** The column prices are read from: dollars, or the whole cents of a file exported by the previous version. */
+  readonly priceColumn: PriceColumn;
 }
+
+/** Prices in whole cents, as the previous version exported them: still read, never written. */
+const LEGACY_PRICE = 'price_cents';
 
 const BOM = '\uFEFF';
 
 /**
  * Parses `text` whose first non-blank row is a header. A header that misses a
- * required column or names an unknown one refuses the whole file: a column
- * named "price" instead of "price_cents" must not import rows without prices.
+ * required column or names an unknown one refuses the whole file, saying
+ * which columns the file should have: a column named "cost" instead of
+ * "price" must not import rows without prices.
  */
 export function readCsv(text: string, columns: CsvColumns): CsvTable {
   const body = text.startsWith(BOM) ? text.slice(1) : text;
-  if (body.trim() === '') return { records: [], errors: [{ line: 1, reason: 'the file is empty' }] };
+  if (body.trim() === '') return { records: [], errors: [{ line: 1, reason: 'the file is empty' }], priceColumn: 'price' };
   const records: CsvRecord[] = [];
   const errors: CsvLineError[] = [];
   const lines = lineCounter(body);
@@ -89,20 +95,37 @@ export function readCsv(text: string, columns: CsvColumns): CsvTable {
     },
   });
   if (header === null && errors.length === 0) errors.push({ line: 1, reason: 'the file has no header row' });
-  return { records: headerRefused ? [] : records, errors };
+  const priceColumn: PriceColumn = (header as string[] | null)?.includes(LEGACY_PRICE) === true ? 'price_cents' : 'price';
+  return { records: headerRefused ? [] : records, errors, priceColumn };
 }
 
+/** What is wrong with a header, in a few words, then the columns the file should have; empty when nothing is. */
 function headerProblems(header: readonly string[], columns: CsvColumns): string[] {
+  const known = (name: string) => columns.all.includes(name) || (name === LEGACY_PRICE && columns.all.includes('price'));
   const problems: string[] = [];
   const seen = new Set<string>();
+  const unknown: string[] = [];
   header.forEach((name, i) => {
     if (name === '') problems.push(`column ${i + 1} has no name`);
     else if (seen.has(name)) problems.push(`column ${name} appears twice`);
-    else if (!columns.all.includes(name)) problems.push(`unknown column ${name} (known: ${columns.all.join(', ')})`);
+    else if (!known(name)) unknown.push(name);
     seen.add(name);
   });
-  for (const name of columns.required) if (!seen.has(name)) problems.push(`missing column ${name}`);
-  return problems;
+  if (unknown.length > 0) problems.unshift(`unknown ${unknown.length === 1 ? 'column' : 'columns'} ${unknown.slice(0, 5).join(', ')}${unknown.length > 5 ? '…' : ''}`);
+  if (seen.has('price') && seen.has(LEGACY_PRICE)) problems.push('give price or price_cents, not both');
+  for (const name of columns.required) {
+    if (!seen.has(name) && !(name === 'price' && seen.has(LEGACY_PRICE))) problems.push(`missing column ${name}`);
+  }
+  if (problems.length === 0) return [];
+  return [`${problems.join(', ')} — ${expectedColumns(columns)}`];
+}
+
+/** "expected asset_id, price (dollars, e.g. 4.50), and optionally listing_id, sku, …" */
+function expectedColumns(columns: CsvColumns): string {
+  const say = (name: string) => (name === 'price' ? 'price (dollars, e.g. 4.50)' : name);
+  const optional = columns.all.filter((c) => !columns.required.includes(c));
+  const required = columns.required.map(say).join(', ');
+  return `expected ${required}${optional.length > 0 ? `, and optionally ${optional.map(say).join(', ')}` : ''}`;
 }
 
 function parserReason(e: Papa.ParseError): string {
@@ -175,61 +198,6 @@ export function neutralise(text: string): string {
  */
 export function restore(cell: string): string {
   return cell.startsWith("'") && RUNS_AS_FORMULA.test(cell) ? cell.slice(1) : cell;
-}
-
-// Cell readers: each returns undefined for an absent cell, the converted value
-// when the text has the right shape, and the text itself otherwise, so the
-// field rule (not this file) words the refusal.
-
-/** Whole or decimal digits become a number ("12.5" is then refused as not whole); anything else stays text. */
-export function numberCell(raw: string | undefined): number | string | undefined {
-  const v = raw?.trim();
-  if (v === undefined || v === '') return undefined;
-  return /^[+-]?\d+(?:\.\d+)?$/.test(v) ? Number(v) : v;
-}
-
-/** "0"/"1" become 0/1; anything else stays text for the rule to refuse. */
-export function flagCell(raw: string | undefined): 0 | 1 | string | undefined {
-  const v = raw?.trim();
-  if (v === undefined || v === '') return undefined;
-  return v === '0' ? 0 : v === '1' ? 1 : v;
-}
-
-/** IDs, SKUs, game and account: trimmed text, never a number. */
-export function idCell(raw: string | undefined): string | undefined {
-  const v = raw?.trim();
-  return v === undefined || v === '' ? undefined : v;
-}
-
-/** Notes are kept exactly as written (spaces included). */
-export function textCell(raw: string | undefined): string | undefined {
-  return raw === undefined || raw === '' ? undefined : raw;
-}
-
-/** The CSV column a field of a change or ledger row is read from. */
-export function columnOf(field: string): string {
-  if (field === 'price') return 'price_cents';
-  if (field === 'change' || field === '') return 'kind';
-  return field;
-}
-
-const SCIENTIFIC = /^\d(?:[.,]\d+)?e\+?\d+$/i;
-
-/**
- * "column: rule" for each issue of a failed parse. An ID a spreadsheet turned
- * into 7.65612E+16 gets a hint, since that is the usual way it happens.
- */
-export function issueReasons(issues: readonly z.core.$ZodIssue[], cells: Readonly<Record<string, string>>): string[] {
-  // One reason per column, the last: 1e20 fails both "whole" (not a safe integer) and "too large", and only the second helps.
-  const last = new Map<string, z.core.$ZodIssue>();
-  for (const issue of issues) last.set(columnOf(String(issue.path[0] ?? '')), issue);
-  return [...last.values()].map((issue) => {
-    const column = columnOf(String(issue.path[0] ?? ''));
-    const raw = cells[column]?.trim() ?? '';
-    if (issue.code === 'invalid_type' && cells[column] === undefined) return `${column}: is required`;
-    const hint = SCIENTIFIC.test(raw) ? ' (a spreadsheet turned it into a number; format the column as text)' : '';
-    return `${column}: ${issue.message}${hint}`;
-  });
 }
 
 /** One error per line, reasons joined, in line order: the import screen lists lines. */

@@ -1,12 +1,11 @@
 import { DEFAULT_GAME, skuLabel, userNote } from '../../../src-shared/fields.ts';
+import { formatDecimal } from '../../../src-shared/money.ts';
 import { listingInput, type ListingRow } from '../store/listings-repo.ts';
 import type { z } from 'zod';
 import { changeInput, type ChangeInput } from './change.ts';
-import { listingLockReason, rowAccount, type ImportContext } from './csv-context.ts';
-import {
-  duplicateTracker, flagCell, idCell, issueReasons, numberCell, textCell, writeCsv,
-  type CsvColumns, type CsvLineError, type CsvRecord,
-} from './csv-format.ts';
+import { flagCell, idCell, issueReasons, priceCell, textCell, type PriceColumn } from './csv-cells.ts';
+import { listingLockReason, rowAccount, rowSku, type ImportContext } from './csv-context.ts';
+import { duplicateTracker, writeCsv, type CsvColumns, type CsvLineError, type CsvRecord } from './csv-format.ts';
 import { definedOf } from './merge.ts';
 
 /**
@@ -15,18 +14,22 @@ import { definedOf } from './merge.ts';
  * it adopts it into the ledger, which is how a trader brings listings under
  * the app's control, since the service cannot list them back. A row without
  * one is an asset to list: it becomes a `listing.create` in a draft.
+ * Prices are in dollars ("4.50", as every screen shows them); a file of the
+ * previous version, in `price_cents`, still imports. The item's name is
+ * written beside its SKU, and a row may name its item instead of its SKU.
  */
 export const LISTING_COLUMNS: CsvColumns = {
-  all: ['listing_id', 'asset_id', 'sku', 'price_cents', 'promoted', 'game', 'user_note', 'account', 'state'],
-  required: ['asset_id', 'price_cents'],
+  all: ['listing_id', 'asset_id', 'sku', 'name', 'price', 'promoted', 'game', 'user_note', 'account', 'state'],
+  required: ['asset_id', 'price'],
 };
 
-export function listingsToCsv(rows: Iterable<ListingRow>): string {
+/** The ledger as a file; `nameOf` names each row's item (empty without a SKU). */
+export function listingsToCsv(rows: Iterable<ListingRow>, nameOf: (sku: string) => string = () => ''): string {
   const out = [];
   for (const r of rows) {
     out.push({
-      listing_id: r.listing_id, asset_id: r.asset_id, sku: r.sku, price_cents: r.price, promoted: r.promoted,
-      game: r.game, user_note: r.user_note, account: r.account, state: r.state,
+      listing_id: r.listing_id, asset_id: r.asset_id, sku: r.sku, name: r.sku === '' ? '' : nameOf(r.sku), price: formatDecimal(r.price),
+      promoted: r.promoted, game: r.game, user_note: r.user_note, account: r.account, state: r.state,
     });
   }
   return writeCsv(LISTING_COLUMNS.all, out);
@@ -44,7 +47,7 @@ export interface ListingsImport {
 }
 
 /** Sorts rows into adoptions and creates, refusing each bad row with every reason it has. */
-export function readListingsImport(records: readonly CsvRecord[], ctx: ImportContext): ListingsImport {
+export function readListingsImport(records: readonly CsvRecord[], ctx: ImportContext, priceColumn: PriceColumn = 'price'): ListingsImport {
   const result: ListingsImport = { adopt: [], create: [], errors: [] };
   const seenAsset = duplicateTracker();
   const seenListing = duplicateTracker();
@@ -58,13 +61,15 @@ export function readListingsImport(records: readonly CsvRecord[], ctx: ImportCon
     if (firstListing !== null) reasons.push(`listing_id: ${listingId} is on line ${firstListing} already`);
     const owner = rowAccount(idCell(cells.account), ctx);
     if (owner.reason) reasons.push(owner.reason);
+    const item = rowSku(cells, ctx);
+    if (item.reason) reasons.push(item.reason);
     const fields = {
-      asset_id: asset, price: numberCell(cells.price_cents), promoted: flagCell(cells.promoted) ?? 0,
-      game: idCell(cells.game) ?? DEFAULT_GAME, user_note: textCell(cells.user_note), account: owner.account, sku: idCell(cells.sku),
+      asset_id: asset, price: priceCell(cells, priceColumn), promoted: flagCell(cells.promoted) ?? 0,
+      game: idCell(cells.game) ?? DEFAULT_GAME, user_note: textCell(cells.user_note), account: owner.account, sku: item.sku,
     };
     if (listingId !== undefined) {
       const parsed = adoptedListing.safeParse({ ...fields, listing_id: listingId, state: idCell(cells.state) });
-      if (!parsed.success) reasons.push(...issueReasons(parsed.error.issues, cells));
+      if (!parsed.success) reasons.push(...issueReasons(parsed.error.issues, cells, priceColumn));
       else reasons.push(...adoptionConflicts(parsed.data, ctx));
       if (reasons.length === 0 && parsed.success) result.adopt.push({ line, row: parsed.data });
     } else {
@@ -73,7 +78,7 @@ export function readListingsImport(records: readonly CsvRecord[], ctx: ImportCon
       if (state !== undefined && state !== 'active') reasons.push('state: a new listing starts active; leave it empty');
       const input = definedOf({ kind: 'listing.create' as const, ...fields });
       const parsed = changeInput.safeParse(input);
-      if (!parsed.success) reasons.push(...issueReasons(parsed.error.issues, cells));
+      if (!parsed.success) reasons.push(...issueReasons(parsed.error.issues, cells, priceColumn));
       if (reasons.length === 0) result.create.push({ line, input: input as ChangeInput });
     }
     if (reasons.length > 0) result.errors.push({ line, reason: reasons.join('; ') });

@@ -5,9 +5,11 @@ import type { Store } from '../store/db.ts';
 import type { Repos } from '../store/index.ts';
 import { SENDABLE, type ChangeInput, type DraftEntry } from './change.ts';
 import { buyOrdersToCsv, BUY_ORDER_COLUMNS, readBuyOrdersImport, type AdoptedBuyOrder } from './csv-buy-orders.ts';
-import { lockedTargets, type ImportContext } from './csv-context.ts';
+import type { ItemNames } from '../items/index.ts';
+import { columnOf, type PriceColumn } from './csv-cells.ts';
+import { itemLookup, lockedTargets, type ImportContext } from './csv-context.ts';
 import { changesToCsv, DRAFT_COLUMNS, readDraftImport } from './csv-draft.ts';
-import { byLine, columnOf, readCsv, type CsvLineError } from './csv-format.ts';
+import { byLine, readCsv, type CsvLineError } from './csv-format.ts';
 import { LISTING_COLUMNS, listingsToCsv, readListingsImport, type AdoptedListing } from './csv-listings.ts';
 import type { DraftService } from './draft-service.ts';
 import { createLedgerCache } from './ledger-view.ts';
@@ -62,6 +64,8 @@ export interface CsvServiceDeps {
   previewTtlMs?: number;
   /** Previews kept at once (each holds its file's text); the oldest go first. Default 4. */
   maxPreviews?: number;
+  /** Item names for the `name` column (export writes it, import resolves it); without them files carry SKUs only. */
+  names?: Pick<ItemNames, 'name' | 'skuForName' | 'knownNames'> | null;
 }
 
 interface Pending {
@@ -76,6 +80,8 @@ interface Prepared {
   readonly buyOrders: readonly AdoptedBuyOrder[];
   readonly changes: readonly { readonly line: number; readonly input: ChangeInput }[];
   readonly errors: readonly CsvLineError[];
+  /** The column the file's prices are in, for refusals the draft words by field. */
+  readonly priceColumn: PriceColumn;
 }
 
 export function createCsvService(deps: CsvServiceDeps): CsvService {
@@ -85,6 +91,14 @@ export function createCsvService(deps: CsvServiceDeps): CsvService {
   const max = deps.maxPreviews ?? 4;
   const ledger = createLedgerCache(store, repos);
   const previews = new Map<string, Pending>();
+  const names = deps.names ?? null;
+  const nameOf = (sku: string) => (names === null || sku === '' ? '' : names.name(sku));
+  /** The SKUs the trader holds: a name matching one of them means that one. */
+  const heldSkus = function* () {
+    const view = ledger();
+    for (const l of view.listings.values()) if (l.sku !== '') yield l.sku;
+    yield* view.buyOrders.keys();
+  };
 
   function contextFor(kind: CsvKind, draftId: string | undefined): ImportContext {
     if (draftId !== undefined && !repos.drafts.get(draftId)) throw notFound(`There is no draft ${quoted(draftId)}; it may have been discarded`);
@@ -99,31 +113,39 @@ export function createCsvService(deps: CsvServiceDeps): CsvService {
       mainAccount: repos.accounts.main()?.account_id ?? null,
       locked,
       draftOpen: draftId !== undefined,
+      items: names === null ? null : itemLookup(names, heldSkus),
     };
   }
 
   function prepare(kind: CsvKind, text: string, draftId: string | undefined): Prepared {
-    const none = { listings: [], buyOrders: [], changes: [] };
+    const none = { listings: [], buyOrders: [], changes: [], priceColumn: 'price' as const };
     if (kind === 'draft' && draftId === undefined) return { ...none, errors: [{ line: 1, reason: 'open or create a draft to import changes into' }] };
     const ctx = contextFor(kind, draftId);
     if (kind === 'listings') {
       const table = readCsv(text, LISTING_COLUMNS);
-      const r = readListingsImport(table.records, ctx);
-      return { ...none, listings: r.adopt.map((a) => a.row), changes: r.create, errors: [...table.errors, ...r.errors] };
+      const r = readListingsImport(table.records, ctx, table.priceColumn);
+      return { ...none, listings: r.adopt.map((a) => a.row), changes: r.create, errors: [...table.errors, ...r.errors], priceColumn: table.priceColumn };
     }
     if (kind === 'buyOrders') {
       const table = readCsv(text, BUY_ORDER_COLUMNS);
-      const r = readBuyOrdersImport(table.records, ctx);
-      return { ...none, buyOrders: r.adopt.map((a) => a.row), errors: [...table.errors, ...r.errors] };
+      const r = readBuyOrdersImport(table.records, ctx, table.priceColumn);
+      return { ...none, buyOrders: r.adopt.map((a) => a.row), errors: [...table.errors, ...r.errors], priceColumn: table.priceColumn };
     }
     const table = readCsv(text, DRAFT_COLUMNS);
-    const r = readDraftImport(table.records, ctx);
-    return { ...none, changes: r.changes, errors: [...table.errors, ...r.errors] };
+    const r = readDraftImport(table.records, ctx, table.priceColumn);
+    return { ...none, changes: r.changes, errors: [...table.errors, ...r.errors], priceColumn: table.priceColumn };
   }
 
   /** Draft refusals as lines of the file. */
-  const mergeErrors = (changes: Prepared['changes'], issues: readonly { index: number; field: string; message: string }[]): CsvLineError[] =>
-    issues.map((i) => ({ line: changes[i.index]?.line ?? 1, reason: `${columnOf(i.field)}: ${i.message}` }));
+  const mergeErrors = (p: Prepared, issues: readonly { index: number; field: string; message: string }[]): CsvLineError[] =>
+    issues.map((i) => ({ line: p.changes[i.index]?.line ?? 1, reason: `${columnOf(i.field, p.priceColumn)}: ${i.message}` }));
+
+  /** The name of the item a change is about: its SKU, or the ledger's for its asset. */
+  const changeName = (c: ChangeInput | DraftEntry['change']): string => {
+    if ('sku' in c && typeof c.sku === 'string') return nameOf(c.sku);
+    if ('asset_id' in c && typeof c.asset_id === 'string') return nameOf(ledger().listings.get(c.asset_id)?.sku ?? '');
+    return '';
+  };
 
   function forget(now: number) {
     for (const [token, p] of previews) if (p.expiresAt <= now) previews.delete(token);
@@ -135,15 +157,15 @@ export function createCsvService(deps: CsvServiceDeps): CsvService {
   }
 
   return {
-    exportListings: () => listingsToCsv(repos.listings.all()),
-    exportBuyOrders: () => buyOrdersToCsv(repos.buyOrders.all()),
+    exportListings: () => listingsToCsv(repos.listings.all(), nameOf),
+    exportBuyOrders: () => buyOrdersToCsv(repos.buyOrders.all(), nameOf),
     exportDraft(draftId) {
       drafts.flush(draftId);
       const sendable = drafts.entries(draftId).filter((e) => SENDABLE.includes(e.status));
       // Deletes first, as the apply runs them: a relist made before a later
       // delete-all must come after it when the file is read back.
       const rank = (e: DraftEntry) => (e.change.kind.endsWith('deleteAll') ? 0 : e.change.kind.endsWith('delete') ? 1 : 2);
-      return changesToCsv(sendable.sort((a, b) => rank(a) - rank(b) || a.seq - b.seq).map((e) => e.change));
+      return changesToCsv(sendable.sort((a, b) => rank(a) - rank(b) || a.seq - b.seq).map((e) => e.change), changeName);
     },
     previewImport(kind, csvText, context = {}) {
       const p = prepare(kind, csvText, context.draftId);
@@ -153,7 +175,7 @@ export function createCsvService(deps: CsvServiceDeps): CsvService {
         const check = drafts.checkChanges(context.draftId, p.changes.map((c) => c.input));
         validCount += check.added;
         // A loop, not push(...): a file can hold hundreds of thousands of refused lines.
-        for (const e of mergeErrors(p.changes, check.errors)) errors.push(e);
+        for (const e of mergeErrors(p, check.errors)) errors.push(e);
       }
       const now = clock.now();
       forget(now);
@@ -177,7 +199,7 @@ export function createCsvService(deps: CsvServiceDeps): CsvService {
       if (p.changes.length > 0 && pending.draftId !== undefined) {
         const added = drafts.addChanges(pending.draftId, p.changes.map((c) => c.input));
         imported += added.added;
-        for (const e of mergeErrors(p.changes, added.errors)) errors.push(e);
+        for (const e of mergeErrors(p, added.errors)) errors.push(e);
       }
       return { imported, errors: byLine(errors) };
     },

@@ -83,6 +83,8 @@ export interface TradeWatcher {
    */
   readBalance(options?: { fresh?: boolean }): Promise<BalanceReading>;
   trades(): readonly WatchedTrade[];
+  /** When a load last answered (either list), on the desk's clock; null before the first. Issue #13: "checked 40 s ago". */
+  checkedAt(): number | null;
   balance(): BalanceReading | null;
   /** How the balance reads are going: retrying after a failure (and when), or done. */
   balanceState(): ReadState;
@@ -111,6 +113,7 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
   const announcedStore = options.announced ?? createMemoryAnnouncedTradesStore();
   let announced: readonly string[] | null = null;
   let current: WatchedTrade[] = [];
+  let checkedAt: number | null = null;
   let running: AbortController | null = null;
   let check: Promise<void> | null = null;
 
@@ -181,6 +184,7 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
       }
     }
     if (loaded.length === 0) throw failures[0];
+    checkedAt = now;
     const diff = diffTrades(known, trades.filter((t) => loaded.includes(t.trade_type)), loaded);
     seen = diff.seen;
     // The seen set keeps the trades of a list that failed to load: their announcements stay too.
@@ -271,6 +275,7 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
     refreshBalance: () => balanceRead.read(INTERACTIVE_DEADLINE_MS),
     readBalance: (options) => balanceRead.readBalance(options),
     trades: () => current,
+    checkedAt: () => checkedAt,
     balance: () => balanceRead.last(),
     balanceState: () => balanceRead.state(),
     configure(settings) {

@@ -10,6 +10,12 @@ type ApplyChannels =
 /** The most refused CSV lines a preview names; it counts them all. */
 const CSV_ERRORS_SHOWN = 200;
 
+/** Whether a CSV file's header has a `name` column (issue #13: items named instead of SKUs). */
+function namesItems(csv: string): boolean {
+  const header = csv.slice(0, 2_000).replace(/^\uFEFF/, '').trimStart().split(/\r?\n|\r/, 1)[0] ?? '';
+  return header.split(',').some((cell) => cell.trim().replace(/^"|"$/g, '').toLowerCase() === 'name');
+}
+
 /**
  * Handlers for importing, exporting and applying drafts, steering the apply
  * job and resolving lost responses. Every reply is the job's or the
@@ -24,7 +30,9 @@ export function applyHandlers(desk: Desk, views: DeskViews): Pick<Handlers, Appl
   };
   return {
     'drafts:exportCsv': ({ draftId }) => ({ csv: ws().csv.exportDraft(draftId) }),
-    'drafts:importCsv': ({ kind, csv }) => {
+    'drafts:importCsv': async ({ kind, csv }) => {
+      // A file that names items is read with the name → SKU tables: built once, on a later turn (about a second, the first time).
+      if (namesItems(csv)) await ws().names?.warm({ reverse: true });
       const draftId = ws().drafts.ensureCurrent();
       const preview = ws().csv.previewImport(kind, csv, { draftId });
       return { ...preview, errors: preview.errors.slice(0, CSV_ERRORS_SHOWN), errorCount: preview.errors.length };

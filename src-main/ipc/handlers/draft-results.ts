@@ -3,6 +3,7 @@ import type { AddChangesResult as CoreAddChanges, BulkResult } from '../../core/
 import type { ReviewRow } from '../../core/drafts/review.ts';
 import type { ItemNames } from '../../core/items/item-names.ts';
 import { itemViewOf } from '../../core/items/item-view.ts';
+import { boundedView } from '../error-view.ts';
 
 /**
  * Results of draft edits as the renderer is shown them, bounded whatever the
@@ -36,6 +37,7 @@ export const changeRowView = (row: ReviewRow, names: ItemNames | null): ChangeRo
   account: row.account,
   status: row.status,
   error: row.error?.message ?? null,
+  failure: row.error === null ? null : boundedView({ ...row.error }),
   fields: row.fields.map((f) => ({ ...f })),
   note: row.note,
 });

@@ -15,25 +15,31 @@ export interface ColumnSpec {
   readonly align?: 'right';
 }
 
-const DRAFT: ColumnSpec = { cell: 'draft', label: 'Draft', width: '86px' };
-const ITEM: ColumnSpec = { cell: 'item', label: 'Item', width: 'minmax(220px, 3fr)', sort: 'name' };
-const PRICE: ColumnSpec = { cell: 'price', label: 'Price', width: 'minmax(150px, 1.3fr)', sort: 'price', align: 'right' };
-const NOTE: ColumnSpec = { cell: 'note', label: 'Note', width: 'minmax(120px, 2fr)', sort: 'note' };
-const ACCOUNT: ColumnSpec = { cell: 'account', label: 'Account', width: '118px', sort: 'account' };
+/*
+ * Widths: at 1280×800 the sums of the minimums fit beside the sidebar, so
+ * nothing a trader must read is cut: the Draft marks with their "!" (DELETE !
+ * is the widest), a reprice of four-figure prices before → after, the state
+ * with its reason. Wider windows give the room to the item's name and note.
+ */
+const DRAFT: ColumnSpec = { cell: 'draft', label: 'Draft', width: '100px' };
+const ITEM: ColumnSpec = { cell: 'item', label: 'Item', width: 'minmax(230px, 5fr)', sort: 'name' };
+const PRICE: ColumnSpec = { cell: 'price', label: 'Price', width: 'minmax(172px, 1fr)', sort: 'price', align: 'right' };
+const NOTE: ColumnSpec = { cell: 'note', label: 'Note', width: 'minmax(90px, 2fr)', sort: 'note' };
+const ACCOUNT: ColumnSpec = { cell: 'account', label: 'Account', width: '104px', sort: 'account' };
 
 export const COLUMNS: Readonly<Record<LedgerDomain, readonly ColumnSpec[]>> = {
   listings: [
     DRAFT, ITEM,
-    { cell: 'asset', label: 'Asset ID', width: 'minmax(104px, 1fr)', sort: 'asset' },
+    { cell: 'asset', label: 'Asset ID', width: 'minmax(100px, 0.8fr)', sort: 'asset' },
     PRICE,
-    { cell: 'promoted', label: 'Promo', width: '72px', sort: 'promoted' },
+    { cell: 'promoted', label: 'Promo', width: '68px', sort: 'promoted' },
     NOTE, ACCOUNT,
-    { cell: 'state', label: 'State', width: '118px', sort: 'state' },
+    { cell: 'state', label: 'State', width: 'minmax(120px, 1.2fr)', sort: 'state' },
   ],
   buyOrders: [
     DRAFT, ITEM, PRICE,
     { cell: 'quantity', label: 'Quantity', width: 'minmax(120px, 1fr)', sort: 'quantity', align: 'right' },
-    { cell: 'active', label: 'Active', width: '86px', sort: 'active' },
+    { cell: 'active', label: 'Active', width: '80px', sort: 'active' },
     { cell: 'filled', label: 'Filled', width: '64px', sort: 'filled', align: 'right' },
     NOTE, ACCOUNT,
   ],

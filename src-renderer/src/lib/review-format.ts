@@ -11,6 +11,13 @@ const FLAG_FIELDS: Record<string, [string, string]> = {
   active_only: ['everything', 'active only'],
 };
 
+/** A field of a change as the review names it: "note", not "user_note". */
+const FIELD_NAMES: Record<string, string> = { user_note: 'note', active_only: 'which' };
+
+export function fieldName(field: string): string {
+  return FIELD_NAMES[field] ?? field.replaceAll('_', ' ');
+}
+
 export function formatFieldValue(field: string, value: unknown): string {
   if (value === null || value === undefined) return '—';
   if (MONEY_FIELDS.has(field) && typeof value === 'number' && Number.isSafeInteger(value)) return formatCents(value);

@@ -32,6 +32,13 @@ export function formatDuration(ms: number): string {
   return `about ${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`;
 }
 
+/** A wait of seconds, for a rate slot: "in about 42 s"; "in a moment" under 2 s; minutes as formatDuration says them. */
+export function formatWait(ms: number): string {
+  if (ms < 2_000) return 'in a moment';
+  if (ms < 60_000) return `in about ${Math.ceil(ms / 1000)} s`;
+  return `in ${formatDuration(ms)}`;
+}
+
 /** Local date and time to the second, for logs and "read at". */
 export function formatStamp(at: number): string {
   const d = new Date(at);

@@ -1,9 +1,9 @@
 import type { WatchedTradeView } from '../../../src-shared/contract.ts';
 
 /**
- * How the trade lists are ordered and coloured. Statuses are shown with the
- * service's exact wording (its capitalisation differs between market and buy
- * order trades); only the tone of the badge is derived here.
+ * How the trade lists are ordered and worded. The service's statuses differ
+ * in capitalisation between market and buy order trades; the desk says each
+ * one way, with a tone for its badge and what the trader does next.
  */
 
 /** Needs-action first, then newest first, then by ID so the order is stable. */
@@ -17,26 +17,84 @@ export function orderTrades(trades: readonly WatchedTradeView[]): WatchedTradeVi
 
 export type Tone = 'action' | 'warn' | 'ok' | 'info' | 'muted' | 'danger';
 
-export function statusTone(status: string): Tone {
-  switch (status) {
-    case 'Action Required':
-    case 'Action required':
-      return 'action';
+/** A trade's status as the desk says it everywhere: one wording, whatever the service's spelling. */
+export interface StatusWords {
+  readonly label: string;
+  readonly tone: Tone;
+  /** What the trader does next, in a sentence; null when nothing is theirs to do. */
+  readonly todo: string | null;
+}
+
+/**
+ * The service writes "Action Required" for market trades and "Action
+ * required" for buy order trades, and `confirmation_required` in snake case
+ * (interface 3.1). The desk says each the same way on every screen; a status
+ * it does not know is shown in sentence case, never dropped.
+ */
+export function statusWords(status: string, tradeType: 'market' | 'buy_order'): StatusWords {
+  switch (status.trim().toLowerCase()) {
+    case 'action required':
+      return {
+        label: 'Action required',
+        tone: 'action',
+        todo: tradeType === 'market' ? 'You sold: accept the trade offer.' : 'You fill a buy order: send the trade offer.',
+      };
     case 'confirmation_required':
-      return 'warn';
-    case 'Waiting for seller':
-    case 'Waiting for buyer':
-      return 'info';
+    case 'confirmation required':
+      return { label: 'Confirm on mobile', tone: 'warn', todo: 'Confirm the trade in the mobile authenticator.' };
+    case 'waiting for seller':
+      return { label: 'Waiting for the seller', tone: 'info', todo: null };
+    case 'waiting for buyer':
+      return { label: 'Waiting for the buyer', tone: 'info', todo: null };
     default:
-      return 'muted';
+      return { label: humanise(status), tone: 'muted', todo: null };
   }
 }
 
-/** "Strange · Unusual effect #13 · Field-Tested" from an item's details. */
-export function itemDetails(item: { quality: string; particle_url: string | null; wear?: string | undefined }): string {
+/** The badge tone of a status (kept for screens that show `statusWords(…).label` beside it). */
+export function statusTone(status: string): Tone {
+  return statusWords(status, 'market').tone;
+}
+
+/** The trade offer's own state (`raw_status`) in the same words. */
+export function rawStatusWords(raw: string): string {
+  switch (raw.trim().toUpperCase()) {
+    case 'SENT': return 'offer sent';
+    case 'CONFIRMATION_REQUIRED': return 'offer waits for mobile confirmation';
+    default: return `offer ${humanise(raw).toLowerCase()}`;
+  }
+}
+
+/** "SOME_NEW_state" → "Some new state". */
+function humanise(text: string): string {
+  const spaced = text.replaceAll('_', ' ').trim().toLowerCase();
+  return spaced === '' ? 'Unknown status' : spaced.charAt(0).toUpperCase() + spaced.slice(1);
+}
+
+/**
+ * What sets an item apart, after its name: quality, effect (named when the
+ * schema knows it), killstreak, australium, festivized, wear, craftable. A
+ * part the name already says ("Non-Craftable …", an effect before an
+ * Unusual's name) is not said twice.
+ */
+export function itemDetails(item: {
+  name?: string;
+  quality: string;
+  particle_url: string | null;
+  wear?: string | undefined;
+  item?: { effect: string | null; killstreak: string | null; australium: boolean; festivized: boolean; craftable: boolean; wear: string | null } | null | undefined;
+}): string {
+  const named = (item.name ?? '').toLowerCase();
   const parts: string[] = [];
-  if (item.quality !== '') parts.push(item.quality);
-  if (item.particle_url !== null && item.particle_url !== '') parts.push(`effect ${item.particle_url}`);
-  if (item.wear !== undefined && item.wear !== '') parts.push(item.wear);
+  const add = (part: string | null | undefined) => {
+    if (part && !named.includes(part.toLowerCase())) parts.push(part);
+  };
+  add(item.quality);
+  add(item.item?.effect ?? (item.particle_url !== null && item.particle_url !== '' ? `effect #${item.particle_url}` : null));
+  add(item.item?.killstreak);
+  if (item.item?.australium) add('Australium');
+  if (item.item?.festivized) add('Festivized');
+  add(item.wear !== undefined && item.wear !== '' ? item.wear : item.item?.wear ?? null);
+  if (item.item && !item.item.craftable) add('Non-Craftable');
   return parts.join(' · ');
 }

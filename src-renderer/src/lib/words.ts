@@ -13,3 +13,10 @@ export function plural(n: number, one: string, many = `${one}s`): string {
 export function formatCount(n: number): string {
   return numbers.format(n);
 }
+
+const compact = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
+
+/** A count for a small badge: exact up to 9,999, then "12K", "1.2M" (the exact count goes in its title). */
+export function formatBadge(n: number): string {
+  return n < 10_000 ? numbers.format(n) : compact.format(n);
+}

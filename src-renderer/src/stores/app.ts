@@ -14,6 +14,8 @@ export const useAppStore = defineStore('app', () => {
   const view = ref<ViewId>(viewFromHash(location.hash));
   /** A trade main asked us to show (notification click). */
   const focusTradeId = ref<string | null>(null);
+  /** Issue #13: an unknown outcome to bring into view on the Drafts screen (from Check ledger). */
+  const focusOutcomeId = ref<string | null>(null);
   let started = false;
 
   const status = mirror.value;
@@ -41,5 +43,5 @@ export const useAppStore = defineStore('app', () => {
     });
   }
 
-  return { status, view, focusTradeId, sandbox, online, navigate, load: mirror.load, start };
+  return { status, view, focusTradeId, focusOutcomeId, sandbox, online, navigate, load: mirror.load, start };
 });

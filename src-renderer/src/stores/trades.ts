@@ -12,6 +12,8 @@ export const useTradesStore = defineStore('trades', () => {
   let started = false;
 
   const trades = computed(() => mirror.value.value?.trades ?? []);
+  /** When main last read the trade lists (its clock); null before the first read. */
+  const checkedAt = computed(() => mirror.value.value?.checkedAt ?? null);
   const ordered = computed(() => orderTrades(trades.value));
   const market = computed(() => ordered.value.filter((t) => t.trade_type === 'market'));
   const buyOrder = computed(() => ordered.value.filter((t) => t.trade_type === 'buy_order'));
@@ -28,5 +30,5 @@ export const useTradesStore = defineStore('trades', () => {
     mirror.follow();
   }
 
-  return { trades, checking, ordered, market, buyOrder, needingAction, checkNow, openOffer, start };
+  return { trades, checkedAt, checking, ordered, market, buyOrder, needingAction, checkNow, openOffer, start };
 });

@@ -45,16 +45,19 @@ describe('CSV import: every bad row reported with its line', () => {
     expect(f.t.repos.listings.get('109')).toMatchObject({ listing_id: 'L10', promoted: 0, account: MAIN });
   });
 
-  it('refuses the whole file for a header that misses or misnames a column', () => {
+  it('refuses the whole file for a header that misses or misnames a column, in a few words naming the columns expected', () => {
     f = csvFixture();
-    const p = preview(f, 'listings', csvOf('listing_id,asset_id,price,Price_Cents,price_cents,', 'L1,1,100,100,100,'));
+    const p = preview(f, 'listings', csvOf('listing_id,asset_id,cost,Price_Cents,price_cents,', 'L1,1,100,100,100,'));
     expect(p.validCount).toBe(0);
     expect(p.errors).toEqual([{
       line: 1,
-      reason: 'unknown column price (known: listing_id, asset_id, sku, price_cents, promoted, game, user_note, account, state); '
-        + 'column price_cents appears twice; column 6 has no name',
+      reason: 'unknown column cost, column price_cents appears twice, column 6 has no name — expected asset_id, price (dollars, e.g. 4.50), '
+        + 'and optionally listing_id, sku, name, promoted, game, user_note, account, state',
     }]);
-    expect(preview(f, 'buyOrders', csvOf('sku,price_cents', 'a;1,5')).errors).toEqual([{ line: 1, reason: 'missing column quantity' }]);
+    expect(preview(f, 'buyOrders', csvOf('sku,price', 'a;1,5')).errors).toEqual([{
+      line: 1, reason: 'missing column quantity — expected price (dollars, e.g. 4.50), quantity, and optionally sku, name, account, active, user_note',
+    }]);
+    expect(preview(f, 'buyOrders', csvOf('sku,price,price_cents,quantity', 'a;1,5,500,1')).errors[0]?.reason).toMatch(/^give price or price_cents, not both — /);
   });
 
   it('handles an empty file, a byte-order mark, blank lines before the header and LF or CRLF endings', () => {

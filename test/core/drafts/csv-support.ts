@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import type { Clock } from '../../../src-main/core/clock.ts';
 import { createCsvService, type CsvKind, type CsvService } from '../../../src-main/core/drafts/csv.ts';
+import type { ItemNames } from '../../../src-main/core/items/index.ts';
 import { csvPreview } from '../../../src-shared/draft-views.ts';
 import { draftFixture, type DraftFixture } from './fixtures.ts';
 
@@ -9,7 +10,7 @@ export interface CsvFixture extends DraftFixture {
   csv: CsvService;
 }
 
-export function csvFixture(options: { clock?: Clock; maxPreviews?: number } = {}): CsvFixture {
+export function csvFixture(options: { clock?: Clock; maxPreviews?: number; names?: ItemNames } = {}): CsvFixture {
   const f = draftFixture();
   const csv = createCsvService({ store: f.t.store, repos: f.t.repos, drafts: f.drafts, ...options });
   return Object.assign(f, { csv });

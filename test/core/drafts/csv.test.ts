@@ -25,9 +25,10 @@ describe('CSV export and import of the listings ledger', () => {
       account: i % 3 === 0 ? LINKED : MAIN, state: (['active', 'inactive', 'sold', 'cancelled'] as const)[i % 4], sku: `50${i};6;uncraftable`,
     })));
     const text = f.csv.exportListings();
-    expect(text.split('\r\n')[0]).toBe('listing_id,asset_id,sku,price_cents,promoted,game,user_note,account,state');
-    // IDs stay digits (no 7.6E+19), money is whole cents.
-    expect(text).toContain('\r\nlst_0-X,76561198000000000000,500;6;uncraftable,1,0,440,,76561198000000002,active\r\n');
+    expect(text.split('\r\n')[0]).toBe('listing_id,asset_id,sku,name,price,promoted,game,user_note,account,state');
+    // IDs stay digits (no 7.6E+19), money is in dollars as the screens show it, exactly.
+    expect(text).toContain('\r\nlst_0-X,76561198000000000000,500;6;uncraftable,,0.01,0,440,,76561198000000002,active\r\n');
+    expect(text).toContain(',69999999.94,');
 
     g = csvFixture();
     const p = preview(g, 'listings', text);
@@ -114,7 +115,7 @@ describe('CSV export and import of the buy orders ledger', () => {
       sku: `${100 + i};${i}`, account: i % 2 ? LINKED : MAIN, price: 10 + i, quantity: 1 + i * 1000, active: (i % 2) as 0 | 1, user_note: note,
     })));
     const text = f.csv.exportBuyOrders();
-    expect(text.split('\r\n')[0]).toBe('sku,account,price_cents,quantity,active,user_note');
+    expect(text.split('\r\n')[0]).toBe('sku,name,account,price,quantity,active,user_note');
     g = csvFixture();
     const p = preview(g, 'buyOrders', text);
     expect(p).toMatchObject({ kind: 'buyOrders', validCount: NOTES.length, errors: [] });
@@ -161,7 +162,7 @@ describe('CSV export and import of a draft', () => {
     ]);
     expect(made.errors).toEqual([]);
     const text = f.csv.exportDraft(a);
-    expect(text.split('\r\n')[0]).toBe('kind,account,asset_id,listing_id,sku,price_cents,promoted,game,quantity,active,user_note,clear_note,active_only');
+    expect(text.split('\r\n')[0]).toBe('kind,account,asset_id,listing_id,sku,name,price,promoted,game,quantity,active,user_note,clear_note,active_only');
 
     const b = f.drafts.create('b').id;
     const p = preview(f, 'draft', text, b);
@@ -173,7 +174,7 @@ describe('CSV export and import of a draft', () => {
     const byTarget = (id: string) => f?.drafts.entries(id).map((e) => [e.target, content(e.change)]).sort((x, y) => String(x[0]).localeCompare(String(y[0])));
     expect(byTarget(b)).toEqual(byTarget(a));
     // The relist of asset 2 was made before the delete-all that allows it; the file puts the delete-all first.
-    expect(text.split('\r\n')[1]).toBe('listing.deleteAll,,,,,,,,,,,,1');
+    expect(text.split('\r\n')[1]).toBe('listing.deleteAll,,,,,,,,,,,,,1');
     expect(f.csv.exportDraft(b)).toBe(text);
   });
 
@@ -186,8 +187,8 @@ describe('CSV export and import of a draft', () => {
     f.t.repos.drafts.setStatus(id, ['L:2'], 'done');
     f.drafts.refresh(id, ['L:2']);
     expect(f.csv.exportDraft(id)).toBe(csvOf(
-      'kind,account,asset_id,listing_id,sku,price_cents,promoted,game,quantity,active,user_note,clear_note,active_only',
-      `listing.edit,${MAIN},1,L1,,1234,0,,,,,,`,
+      'kind,account,asset_id,listing_id,sku,name,price,promoted,game,quantity,active,user_note,clear_note,active_only',
+      `listing.edit,${MAIN},1,L1,,,12.34,0,,,,,,`,
     ));
   });
 });

@@ -13,11 +13,15 @@ describe('trade watcher against the sandbox over HTTP', () => {
     const watcher = createTradeWatcher({ scheduler, clock, seen, youngAccountDays: 7 });
     const announced: WatchedTrade[] = [];
     watcher.on('needsAction', (ts) => announced.push(...ts));
+    expect(watcher.checkedAt()).toBeNull();
     const nowSec = Math.floor(clock.now() / 1000);
     sandbox.admin.addTrade({ trade_type: 'market', trade_id: '9001', status: 'Action Required', partner_steam_creation_time: nowSec - 2 * 86_400 });
     sandbox.admin.addTrade({ trade_type: 'buy_order', trade_id: '9002', status: 'Action required' });
     sandbox.admin.addTrade({ trade_type: 'buy_order', trade_id: '9003', status: 'Waiting for seller' });
+    const before = clock.now();
     await watcher.checkNow();
+    // When the lists last answered: the Trades screen says "checked 40 s ago" and when the next slot is free.
+    expect(watcher.checkedAt()).toBeGreaterThanOrEqual(before);
     await watcher.checkNow();
     expect(announced.map((t) => `${t.trade_type}:${t.trade_id}`).sort()).toEqual(['buy_order:9002', 'market:9001']);
     expect(announced.find((t) => t.trade_id === '9001')).toMatchObject({ youngPartner: true, partnerAgeDays: 2 });

@@ -1,6 +1,6 @@
 import { mount } from '@vue/test-utils';
 import { describe, expect, it } from 'vitest';
-import { defineComponent, h } from 'vue';
+import { defineComponent, h, nextTick } from 'vue';
 import VirtualTable from '../../../src-renderer/src/components/VirtualTable.vue';
 
 interface Row {
@@ -114,4 +114,38 @@ describe('VirtualTable', () => {
     expect(wrapper.emitted('select')).toBeUndefined();
     wrapper.unmount();
   });
+
+  it('leaves Enter and Space on a control inside the grid to it: a sort header or a star is operable from the keyboard', async () => {
+    const wrapper = mount(VirtualTable, {
+      props: { count: 3, rowAt: (i: number) => rows[i], rowKey: (r: unknown) => (r as Row).id, columns: '1fr', label: 'Test rows', fallbackHeight: 280 },
+      slots: {
+        header: () => h('span', { role: 'columnheader' }, [h('button', { type: 'button', class: 'sort' }, 'Price')]),
+        row: ({ row }: { row: unknown }) => h('span', { role: 'gridcell' }, [h('button', { type: 'button', class: 'star' }, `star ${(row as Row).n}`)]),
+      },
+      attachTo: document.body,
+    });
+    await wrapper.get('button.sort').trigger('keydown', { key: 'Enter' });
+    await wrapper.get('button.star').trigger('keydown', { key: ' ' });
+    expect(wrapper.emitted('edit')).toBeUndefined();
+    expect(wrapper.emitted('select')).toBeUndefined();
+    // On the grid itself, the same keys are the table's.
+    await wrapper.get('[role=grid]').trigger('keydown', { key: 'Enter' });
+    expect(wrapper.emitted('edit')).toEqual([['r0']]);
+    wrapper.unmount();
+  });
+
+  it('moves the focus with the active row: the grid is one tab stop, and the row the arrows reach is the one a screen reader reads', async () => {
+    const wrapper = mountTable(rows.slice(0, 5));
+    const grid = wrapper.get('[role=grid]');
+    const rowEls = () => wrapper.findAll('[role=row][data-key]');
+    expect(rowEls().map((r) => r.attributes('tabindex'))).toEqual(['0', '-1', '-1', '-1', '-1']);
+    (grid.element as HTMLElement).focus();
+    expect(document.activeElement).toBe(rowEls()[0]?.element);
+    await rowEls()[0]?.trigger('keydown', { key: 'ArrowDown' });
+    await nextTick();
+    expect(document.activeElement).toBe(rowEls()[1]?.element);
+    expect(rowEls().map((r) => r.attributes('tabindex'))).toEqual(['-1', '0', '-1', '-1', '-1']);
+    wrapper.unmount();
+  });
 });
+

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeError, fieldLabel } from '../../../src-renderer/src/lib/error-text.ts';
+import { describeError, fieldLabel, wordError } from '../../../src-renderer/src/lib/error-text.ts';
 
 describe('error wording', () => {
   it('tells the trader to replace a rejected key', () => {
@@ -7,7 +7,7 @@ describe('error wording', () => {
   });
 
   it('gives the wait of a 429 in whole seconds and says nothing is lost', () => {
-    expect(describeError({ kind: 'rate_limited', message: 'x', retryAfterMs: 41_200 })).toBe('The service asked us to wait 42 s; nothing is lost.');
+    expect(describeError({ kind: 'rate_limited', message: 'x', retryAfterMs: 41_200 })).toBe('The service asked the desk to wait 42 s; nothing is lost.');
     expect(describeError({ kind: 'rate_limited', message: 'x', retryAfterMs: 10 })).toContain('wait 1 s');
   });
 
@@ -30,10 +30,10 @@ describe('error wording', () => {
     expect(text).toContain('trade URL must look like');
   });
 
-  it('says which endpoint and status a server error came from', () => {
-    expect(describeError({ kind: 'server', message: 'x', endpoint: 'edit_listing', status: 503 })).toBe(
-      'The service had a problem (edit_listing) (status 503). It is retried automatically.',
-    );
+  it('says what the desk was doing when the service failed, with the endpoint and status behind Details', () => {
+    const worded = wordError({ kind: 'server', message: 'x', endpoint: 'edit_listing', status: 503 });
+    expect(worded.text).toBe('The service had a problem on its side when asked to edit these listings. It is retried automatically.');
+    expect(worded.details).toEqual(['Endpoint: edit_listing', 'HTTP status: 503']);
   });
 
   it('asks for a decision on an unknown outcome instead of a re-send', () => {
@@ -61,7 +61,7 @@ describe('error wording', () => {
 
   it('counts the problems a refusal did not list', () => {
     const issues = Array.from({ length: 20 }, (_, i) => ({ field: `changes.${i}.price`, message: 'must be a number' }));
-    expect(describeError({ kind: 'invalid', message: 'x', issues, moreIssues: 980 })).toMatch(/\(and 997 more\)\.$/);
+    expect(describeError({ kind: 'invalid', message: 'x', issues, moreIssues: 980 })).toMatch(/\(and 997 more problems\)\.$/);
   });
 
   it('says how to unlock a locked keychain when main says so', () => {
@@ -72,6 +72,7 @@ describe('error wording', () => {
 
   it('labels dotted field paths by their last name', () => {
     expect(fieldLabel('items.12.user_note')).toBe('note');
-    expect(fieldLabel('multiaccount_proxy')).toBe('multiaccount_proxy');
+    expect(fieldLabel('multiaccount_proxy')).toBe('account');
+    expect(fieldLabel('items[2].some_field')).toBe('some field');
   });
 });

@@ -74,4 +74,118 @@ describe('a ledger screen', () => {
       vi.useRealTimers();
     }
   });
+
+  it('closes each panel and dialog with Escape, wherever the focus is, and gives the focus back to what opened it', async () => {
+    const wrapper = await mountListings();
+    const button = (text: string) => wrapper.findAll('button').find((b) => b.text() === text);
+    const open = (title: string) => wrapper.findAll('section, form').some((el) => el.find('h2').exists() && el.get('h2').text().startsWith(title));
+    const escape = async () => {
+      window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, cancelable: true }));
+      await flushPromises();
+    };
+
+    await button('Create…')?.trigger('click');
+    await flushPromises();
+    expect(open('Create listings')).toBe(true);
+    // The panel's first field takes the focus: typing goes straight into it.
+    expect(document.activeElement?.tagName).toBe('TEXTAREA');
+    (document.activeElement as HTMLElement).blur();
+    await escape();
+    expect(open('Create listings')).toBe(false);
+
+    await button('Import CSV…')?.trigger('click');
+    await flushPromises();
+    expect(open('Import CSV')).toBe(true);
+    await escape();
+    expect(open('Import CSV')).toBe(false);
+
+    await wrapper.get('[role=grid]').trigger('keydown', { key: 'a', ctrlKey: true });
+    await button('Bulk edit…')?.trigger('click');
+    await flushPromises();
+    expect(open('Bulk edit')).toBe(true);
+    await escape();
+    expect(open('Bulk edit')).toBe(false);
+
+    await wrapper.get('button.danger').trigger('click');
+    await flushPromises();
+    expect(document.body.querySelector('[role=alertdialog]')).not.toBeNull();
+    await escape();
+    expect(document.body.querySelector('[role=alertdialog]')).toBeNull();
+  });
+
+  it('keeps a note longer than the service takes as typed in the create panel, and says why it cannot go in yet', async () => {
+    const wrapper = await mountListings();
+    await wrapper.findAll('button').find((b) => b.text() === 'Create…')?.trigger('click');
+    const note = 'n'.repeat(216);
+    const input = wrapper.findAll('input').find((i) => i.element.closest('label')?.textContent?.includes('Note for all'));
+    await input?.setValue(note);
+    expect((input?.element as HTMLInputElement).value).toHaveLength(216);
+    expect(input?.attributes('maxlength')).toBeUndefined();
+    expect(wrapper.text()).toContain('A note holds at most 180 characters; this one has 216.');
+  });
+
+  it('shows a sold or vanished listing’s state with its trade or its reason in the State cell', async () => {
+    fake = installFakeApi(deskHandlers({
+      'ledger:page': pagesOf([
+        listing(1, { state: 'sold_in_trade', stateReason: 'sold in trade 6100028960', tradeId: '6100028960', blocked: 'it is sold (trade 6100028960)' }),
+        listing(2, { state: 'not_on_service', stateReason: 'edit_listing: the service refused the request (status 400): {"success":false,"error":"items.0.listing_id: no such listing"}' }),
+        listing(3, { state: 'sold', stateReason: 'sold in trade 61, which has left the pending list', tradeId: '61' }),
+      ]),
+    }));
+    const wrapper = mount(LedgerView, { props: { domain: 'listings' }, global: { plugins: [createTestingPinia({ createSpy: vi.fn, stubActions: false })] }, attachTo: document.body });
+    await flushPromises();
+    const state = (i: number) => wrapper.findAll('[role=row][data-key]')[i]?.find('.state');
+    expect(state(0)?.text()).toBe('sold, in trade· trade 6100028960');
+    expect(state(0)?.attributes('title')).toContain('Bulk edits leave it out: it is sold (trade 6100028960).');
+    expect(state(1)?.text()).toBe('not on service· Refused: listing ID: no such listing.');
+    expect(state(1)?.text()).not.toMatch(/status|\{/);
+    expect(state(2)?.text()).toBe('sold· trade 61');
+  });
+
+  it('checks the ledger on demand and shows main’s answer: what was read again, why not, and the rows in doubt', async () => {
+    fake = installFakeApi(deskHandlers({
+      'ledger:page': pagesOf([listing(1)]),
+      'apply:unknownOutcomes': () => ({ stamp: 1, outcomes: [{
+        id: 'b7', draftId: 'd2', endpoint: 'create_listing', sentAt: null, reason: 'create_listing: lost (UND_ERR_SOCKET)', itemCount: 1,
+        items: [{ target: 'L:55', change: { asset_id: '55' } }], choices: [], evidence: [],
+      }] }),
+      'drafts:list': () => ({ stamp: 1, currentId: 'd1', drafts: [] }),
+      'drafts:select': ({ draftId }) => ({ id: draftId, name: 'x', createdAt: 0, updatedAt: 0, changeCount: 0, failedCount: 0, unknownCount: 0, doneCount: 0 }),
+      'ledger:check': () => ({
+        checkedAt: Date.now(),
+        trades: { ok: true },
+        balance: { ok: false, error: { kind: 'network', endpoint: 'get_balance', message: 'get_balance: could not reach the service, the request was not sent (ECONNREFUSED)' } },
+        rows: [
+          { kind: 'listing', key: '11', state: 'sold_in_trade', reason: 'sold in trade 42, which is still pending', tradeId: '42' },
+          { kind: 'listing', key: '55', state: 'unknown_outcome', outcomeId: 'b7', reason: 'create_listing may or may not have been applied (create_listing: lost (UND_ERR_SOCKET))' },
+        ],
+      }),
+    }));
+    const pinia = createTestingPinia({ createSpy: vi.fn, stubActions: false });
+    const wrapper = mount(LedgerView, { props: { domain: 'listings' }, global: { plugins: [pinia] }, attachTo: document.body });
+    const { useApplyStore } = await import('../../../src-renderer/src/stores/apply.ts');
+    const { useAppStore } = await import('../../../src-renderer/src/stores/app.ts');
+    useApplyStore().start();
+    await flushPromises();
+    await wrapper.findAll('button').find((b) => b.text() === 'Check ledger')?.trigger('click');
+    await flushPromises();
+    expect(fake.callsTo('ledger:check')).toHaveLength(1);
+    const panel = wrapper.get('[aria-labelledby=check-title]');
+    // What the trader reads: the technical part is folded under Details.
+    const shown = panel.element.cloneNode(true) as HTMLElement;
+    for (const d of shown.querySelectorAll('details')) d.remove();
+    const text = shown.textContent ?? '';
+    expect(panel.find('details').text()).toContain('ECONNREFUSED');
+    expect(text).toMatch(/Trades\s*read again at/);
+    expect(text).toContain('The service cannot be reached');
+    expect(text).toContain('2 rows in doubt');
+    expect(text).toContain('Sold in trade 42, which is still pending.');
+    expect(text).toContain('Create listings: sent, but the answer was lost');
+    expect(text).not.toMatch(/UND_ERR|ECONNREFUSED|create_listing/);
+    await panel.findAll('button').find((b) => b.text() === 'Resolve in Drafts')?.trigger('click');
+    await flushPromises();
+    expect(fake.callsTo('drafts:select')).toEqual([{ draftId: 'd2' }]);
+    expect(useAppStore().view).toBe('drafts');
+    expect(useAppStore().focusOutcomeId).toBe('b7');
+  });
 });

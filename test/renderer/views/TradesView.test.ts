@@ -5,22 +5,29 @@ import { useSettingsStore } from '../../../src-renderer/src/stores/settings.ts';
 import { useTradesStore } from '../../../src-renderer/src/stores/trades.ts';
 import TradesView from '../../../src-renderer/src/views/TradesView.vue';
 import { deskHandlers, trade } from '../desk-data.ts';
-import { installFakeApi, type FakeApi } from '../fake-api.ts';
+import { installFakeApi, type FakeApi, type Handlers } from '../fake-api.ts';
+
+const UNUSUAL = {
+  name: 'Burning Flames Team Captain', known: true, quality: 'Unusual', color: '#8650AC', effect: 'Burning Flames', killstreak: null,
+  wear: null, australium: false, festivized: false, craftable: true,
+};
 
 describe('Trades screen', () => {
   let fake: FakeApi;
   afterEach(() => fake.uninstall());
 
-  async function mountTrades() {
+  async function mountTrades(over: Handlers = {}) {
     fake = installFakeApi(
       deskHandlers({
-        'trades:list': () => ({ stamp: 1, trades: [
+        'trades:list': () => ({ stamp: 1, checkedAt: Date.now() - 20_000, trades: [
           trade('100', { timestamp: 300 }),
           trade('101', { timestamp: 100, needsAction: true, status: 'Action Required', verification_code: 'K7QX', youngPartner: true, partnerAgeDays: 3.5 }),
           trade('102', { timestamp: 200, needsAction: true, status: 'Action Required' }),
           trade('200', { trade_type: 'buy_order', status: 'confirmation_required', needsAction: true, supplier_linked_account: null } as never),
+          trade('103', { timestamp: 50, items: [{ name: 'Burning Flames Team Captain', sku: '378;5;u13', quantity: 1, price: 90000, quality: 'Unusual', image_url: '', particle_url: '13', item: UNUSUAL }] }),
         ] }),
         'trades:openOffer': () => ({ ok: true }),
+        ...over,
       }),
     );
     const wrapper = mount(TradesView, { global: { plugins: [createTestingPinia({ createSpy: vi.fn, stubActions: false })] } });
@@ -30,12 +37,37 @@ describe('Trades screen', () => {
     return wrapper;
   }
 
-  it('lists trades needing action first, newest first, with the service’s exact status wording', async () => {
+  it('lists trades needing action first, newest first, each status in the desk’s one wording with what to do', async () => {
     const wrapper = await mountTrades();
     const cards = wrapper.findAll('article');
-    expect(cards.map((c) => c.attributes('data-trade-id'))).toEqual(['102', '101', '100']);
-    expect(cards[0]?.get('.badge').text()).toBe('Action Required');
-    expect(cards[2]?.get('.badge').text()).toBe('Waiting for seller');
+    expect(cards.map((c) => c.attributes('data-trade-id'))).toEqual(['102', '101', '100', '103']);
+    expect(cards[0]?.get('.badge').text()).toBe('Action required');
+    expect(cards[0]?.text()).toContain('You sold: accept the trade offer.');
+    expect(cards[2]?.get('.badge').text()).toBe('Waiting for the seller');
+    // The trade offer's raw state in words, never "raw SENT".
+    expect(cards[2]?.text()).toContain('Trade offer sent');
+    expect(cards[2]?.text()).not.toMatch(/raw|SENT/);
+  });
+
+  it('names each item in its quality’s colour with what sets it apart, the SKU beside it', async () => {
+    const wrapper = await mountTrades();
+    const item = wrapper.get('[data-trade-id="103"] .items li');
+    expect(item.text()).toContain('Burning Flames Team Captain');
+    // The effect is in the name already; the details say the quality, not the effect twice.
+    expect(item.get('.details').text()).toBe('Unusual');
+    expect(item.text()).toContain('378;5;u13');
+    expect(item.get('.dot').attributes('style')?.toLowerCase()).toContain('#8650ac');
+  });
+
+  it('says while checking that the check waits for the once-a-minute slot, and when it is free', async () => {
+    let release: () => void = () => undefined;
+    const wrapper = await mountTrades({ 'trades:checkNow': () => new Promise((resolve) => (release = () => resolve({ stamp: 2, trades: [], checkedAt: Date.now() }))) });
+    await wrapper.get('.view-head button').trigger('click');
+    await flushPromises();
+    expect(wrapper.get('#check-slot').text()).toMatch(/One read a minute is allowed: waiting for the next slot, in about \d+ s\./);
+    release();
+    await flushPromises();
+    expect(wrapper.get('#check-slot').text()).toMatch(/Checked (just now|\d+ s ago)/);
   });
 
   it('shows the verification code, the total and a warning for a young partner account', async () => {
@@ -53,7 +85,7 @@ describe('Trades screen', () => {
     expect(tabs[1]?.text()).toContain('1 need action');
     await tabs[1]?.trigger('click');
     expect(wrapper.findAll('article').map((c) => c.attributes('data-trade-id'))).toEqual(['200']);
-    expect(wrapper.get('article .badge').text()).toBe('confirmation_required');
+    expect(wrapper.get('article .badge').text()).toBe('Confirm on mobile');
   });
 
   it('asks main to open the trade offer in the browser', async () => {

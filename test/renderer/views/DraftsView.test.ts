@@ -1,0 +1,138 @@
+import { createTestingPinia } from '@pinia/testing';
+import { flushPromises, mount, type VueWrapper } from '@vue/test-utils';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ApplyJobView, ChangeRow, DraftReview, UnknownOutcomeView } from '../../../src-shared/contract.ts';
+import { useApplyStore } from '../../../src-renderer/src/stores/apply.ts';
+import { useDraftsStore } from '../../../src-renderer/src/stores/drafts.ts';
+import DraftsView from '../../../src-renderer/src/views/DraftsView.vue';
+import { deskHandlers, MAIN } from '../desk-data.ts';
+import { installFakeApi, type FakeApi, type Handlers } from '../fake-api.ts';
+import { badWording } from '../lib/wording-rules.ts';
+
+const summary = (over: Partial<{ changeCount: number; failedCount: number; unknownCount: number; doneCount: number }> = {}) => ({
+  id: 'd1', name: 'Weekend repricing', createdAt: 0, updatedAt: Date.now(), changeCount: 1, failedCount: 0, unknownCount: 0, doneCount: 0, ...over,
+});
+
+const KEY = {
+  name: 'Mann Co. Supply Crate Key', known: true, quality: 'Unique', color: '#FFD700', effect: null, killstreak: null,
+  wear: null, australium: false, festivized: false, craftable: true,
+};
+
+function review(over: Partial<DraftReview> = {}): DraftReview {
+  return {
+    stamp: 1, draftId: 'd1', openByKind: { 'listing.edit': 1 }, byStatus: { pending: 1 },
+    requestsPerEndpoint: { edit_listing: 1 }, etaMs: 0, removes: { listings: 0, buyOrders: 0 }, ...over,
+  };
+}
+
+function row(over: Partial<ChangeRow> = {}): ChangeRow {
+  return {
+    changeId: 'L:11000171305', kind: 'listing.edit', target: '11000171305', item: KEY, account: MAIN, status: 'pending', error: null,
+    fields: [{ field: 'price', before: 450, after: 428 }], note: null, ...over,
+  };
+}
+
+function job(over: Partial<ApplyJobView> = {}): ApplyJobView {
+  return {
+    jobId: 'j1', draftId: 'd1', state: 'running', itemsTotal: 1200, itemsDone: 300, itemsFailed: 0, itemsUnknown: 0, itemsLeft: 900,
+    requestsSent: 3, etaMs: 180_000, startedAt: 0, ...over,
+  };
+}
+
+function outcome(over: Partial<UnknownOutcomeView> = {}): UnknownOutcomeView {
+  return {
+    id: 'b1', draftId: 'd1', endpoint: 'create_listing', sentAt: 1_700_000_000_000,
+    reason: 'create_listing: the request may have reached the service but its response was lost (UND_ERR_SOCKET); check the result before sending it again',
+    itemCount: 1, items: [{ target: 'L:11040302755', change: { asset_id: '11040302755', price: 450 }, item: KEY }],
+    choices: [
+      { id: 'recreate', label: 'Delete by asset ID and create again', safe: true, explanation: 'Deletes any listing of the asset first, then lists it again.' },
+      { id: 'mark_done', label: 'Mark as done', safe: false, explanation: 'Record it as applied without sending anything.' },
+      { id: 'drop', label: 'Drop', safe: false, explanation: 'Forget this change.' },
+    ],
+    evidence: [{ target: '11040302755', at: 1_700_000_060_000, message: 'create_listing: the service refused the request (status 400): {"success":false,"error":"items.0.asset_id: already listed"}' }],
+    ...over,
+  };
+}
+
+/** The words a trader sees: everything but the folded Details. */
+function visibleText(wrapper: VueWrapper): string {
+  const clone = wrapper.element.cloneNode(true) as HTMLElement;
+  for (const d of clone.querySelectorAll('details')) d.remove();
+  return clone.textContent?.replace(/\s+/g, ' ') ?? '';
+}
+
+describe('Drafts & apply screen', () => {
+  let fake: FakeApi;
+  afterEach(() => fake.uninstall());
+
+  async function mountDrafts(over: Handlers = {}) {
+    fake = installFakeApi(deskHandlers({
+      'drafts:list': () => ({ stamp: 1, currentId: 'd1', drafts: [summary()] }),
+      'drafts:review': () => review(),
+      'drafts:page': ({ offset = 0 }) => ({ stamp: 1, draftId: 'd1', offset, total: 1, rows: [row()] }),
+      ...over,
+    }));
+    const wrapper = mount(DraftsView, { attachTo: document.body, global: { plugins: [createTestingPinia({ createSpy: vi.fn, stubActions: false })] } });
+    useDraftsStore().start();
+    useApplyStore().start();
+    await flushPromises();
+    return wrapper;
+  }
+
+  it('says one time for an apply under way: what is left, never "under a minute" beside "about 3 min left"', async () => {
+    const wrapper = await mountDrafts({
+      'drafts:review': () => review({ requestsPerEndpoint: {}, etaMs: 0, byStatus: { queued: 900, done: 300 } }),
+      'apply:state': () => ({ stamp: 1, job: job() }),
+    });
+    const text = visibleText(wrapper);
+    expect(text).toContain('about 3 min left');
+    expect(text).not.toMatch(/under a minute|less than a minute/);
+    expect(text).not.toMatch(/Requests\s*0/);
+    wrapper.unmount();
+  });
+
+  it('counts in words that agree with the number: 1 change, 1 request', async () => {
+    const wrapper = await mountDrafts();
+    const text = visibleText(wrapper);
+    expect(text).toContain('1 change');
+    expect(text).toContain('Apply 1 change');
+    expect(badWording(text)).toBeNull();
+    wrapper.unmount();
+  });
+
+  it('names the item of each change and says why a refused one was refused, with the technical part under Details', async () => {
+    const refused = row({
+      status: 'failed',
+      error: 'edit_listing: the service refused the request (status 400): {"success":false,"error":"items.0.price: too high"}',
+      failure: { kind: 'rejected', endpoint: 'edit_listing', status: 400, message: 'edit_listing: the service refused the request (status 400): {"success":false,"error":"items.0.price: too high"}' },
+    });
+    const wrapper = await mountDrafts({ 'drafts:page': ({ offset = 0 }) => ({ stamp: 1, draftId: 'd1', offset, total: 1, rows: [refused] }) });
+    const grid = wrapper.get('[role=grid][aria-label="Draft changes"]');
+    expect(grid.text()).toContain('Mann Co. Supply Crate Key');
+    expect(grid.get('[role=row][data-key] [role=gridcell]:last-child').text()).toBe('refused: price: too high');
+    // The row in full below the table: the sentence, and the technical part under Details.
+    await grid.get('[role=row][data-key]').trigger('click');
+    const focused = wrapper.get('[data-testid=review-focused]');
+    expect(focused.text()).toContain('The service refused to edit these listings — item 1, price: too high.');
+    expect(focused.get('details').text()).toContain('HTTP status: 400');
+    const text = visibleText(wrapper);
+    expect(badWording(text)).toBeNull();
+    wrapper.unmount();
+  });
+
+  it('shows an unknown outcome in words, with what the service said since beside the choices, each readable in full', async () => {
+    const wrapper = await mountDrafts({ 'apply:unknownOutcomes': () => ({ stamp: 1, outcomes: [outcome()] }) });
+    const panel = wrapper.get('[aria-label="Unknown outcomes"]');
+    const text = visibleText(wrapper);
+    expect(text).not.toMatch(/UND_ERR|create_listing/);
+    expect(badWording(text)).toBeNull();
+    expect(panel.text()).toContain('Create listings');
+    expect(panel.text()).toContain('Mann Co. Supply Crate Key');
+    // The evidence: a later create refused as "already listed" means this one most likely went through.
+    expect(panel.text()).toContain('already listed');
+    expect(panel.findAll('button').map((b) => b.text())).toEqual(['Delete by asset ID and create again', 'Mark as done', 'Drop']);
+    expect(panel.text()).toContain('Forget this change.');
+    expect(panel.find('details').exists()).toBe(true);
+    wrapper.unmount();
+  });
+});
