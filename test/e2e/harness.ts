@@ -172,7 +172,6 @@ export async function bindDesk(page: Page, router: Router, server: StaticServer,
       const g = globalThis as unknown as Record<string, unknown> & {
         fetch(url: string, init: object): Promise<unknown>;
         EventSource: new (url: string) => Source;
-        queueMicrotask(callback: () => void): void;
       };
       const listeners = new Map<string, Set<Listener>>();
       const waiting = new Map<number, (result: unknown) => void>();
@@ -187,18 +186,29 @@ export async function bindDesk(page: Page, router: Router, server: StaticServer,
           for (const listener of [...(listeners.get(message.event) ?? [])]) listener(message.payload);
         }
       };
-      // Calls made in the same task go in one request: Electron's one IPC pipe has no
-      // per-host connection limit, and HTTP's six connections would queue a start-up's reads.
-      let outbox: { id: number; channel: string; input: unknown; reject: (error: unknown) => void }[] = [];
-      const flush = () => {
-        const batch = outbox;
-        outbox = [];
-        g.fetch(`${base}/invoke`, { method: 'POST', body: JSON.stringify(batch.map(({ id, channel, input }) => ({ id, channel, input }))) }).catch((error: unknown) => {
-          for (const call of batch) {
-            waiting.delete(call.id);
-            call.reject(error);
-          }
-        });
+      // A call goes at once, as Electron's IPC sends it; while four requests are on their way,
+      // later calls wait together and go in one request when one of them is through. HTTP's
+      // six connections per host would otherwise queue a start-up's reads one behind another.
+      type Call = { id: number; channel: string; input: unknown; reject: (error: unknown) => void };
+      let outbox: Call[] = [];
+      let sending = 0;
+      const post = (batch: Call[]) => {
+        sending += 1;
+        g.fetch(`${base}/invoke`, { method: 'POST', body: JSON.stringify(batch.map(({ id, channel, input }) => ({ id, channel, input }))) })
+          .catch((error: unknown) => {
+            for (const call of batch) {
+              waiting.delete(call.id);
+              call.reject(error);
+            }
+          })
+          .finally(() => {
+            sending -= 1;
+            if (outbox.length > 0 && sending < 4) {
+              const next = outbox;
+              outbox = [];
+              post(next);
+            }
+          });
       };
       // The same refusals as the preload: only the contract's names pass.
       g.api = Object.freeze({
@@ -207,8 +217,9 @@ export async function bindDesk(page: Page, router: Router, server: StaticServer,
           const id = next++;
           return new Promise((resolveReply, reject) => {
             waiting.set(id, resolveReply);
-            if (outbox.length === 0) g.queueMicrotask(flush);
-            outbox.push({ id, channel, input: input ?? {}, reject });
+            const call = { id, channel, input: input ?? {}, reject };
+            if (sending < 4) post([call]);
+            else outbox.push(call);
           });
         },
         on(event: string, listener: Listener) {
