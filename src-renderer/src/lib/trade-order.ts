@@ -51,11 +51,6 @@ export function statusWords(status: string, tradeType: 'market' | 'buy_order'): 
   }
 }
 
-/** The badge tone of a status (kept for screens that show `statusWords(…).label` beside it). */
-export function statusTone(status: string): Tone {
-  return statusWords(status, 'market').tone;
-}
-
 /** The trade offer's own state (`raw_status`) in the same words. */
 export function rawStatusWords(raw: string): string {
   switch (raw.trim().toUpperCase()) {
