@@ -42,6 +42,12 @@ export const appStatus = z.object({
     why: z.string().nullable(),
     since: z.number().nullable(),
   }),
+  /**
+   * The desk's store (its worker thread) stopped and is being started again,
+   * or stopped too often and was not: absent while it runs. Nothing stored is
+   * lost; calls made meanwhile are refused as busy.
+   */
+  store: z.enum(['restarting', 'failed']).optional(),
 });
 export type DeskStatusView = Omit<z.infer<typeof appStatus>, 'stamp'>;
 

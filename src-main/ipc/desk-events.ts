@@ -25,7 +25,7 @@ const ACTIVITY_PUSH_MS = 250;
  */
 const ACTIVITY_PUSH_MAX = 200;
 
-export function connectDeskEvents(desk: Desk, emit: EmitEvent, stamps: Stamps, views: DeskViews): Unsubscribe {
+export function connectDeskEvents(desk: Desk, emit: EmitEvent, stamps: Stamps, views: DeskViews, options: { announceAtStart: boolean } = { announceAtStart: false }): Unsubscribe {
   let workspaceSubs: Unsubscribe[] = [];
   let ledgerTimer: ReturnType<typeof setTimeout> | undefined;
   let activityTimer: ReturnType<typeof setTimeout> | undefined;
@@ -119,6 +119,7 @@ export function connectDeskEvents(desk: Desk, emit: EmitEvent, stamps: Stamps, v
     desk.keyTest.on('changed', changed('key')),
     desk.settings.on('changed', changed('settings')),
   ];
+  if (options.announceAtStart) pushAll();
 
   return () => {
     clearTimeout(ledgerTimer);

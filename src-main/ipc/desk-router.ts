@@ -23,9 +23,18 @@ export interface DeskRouter {
  * desk change pushed, each stamped with its area's stamp. The main process
  * binds it to ipcMain; the end-to-end tests bind the same router to a page.
  */
-export function createDeskRouter(desk: Desk, platform: Platform, options: { checkOutputs: boolean; onUnexpected?: (where: string, error: unknown) => void }): DeskRouter {
+export interface DeskRouterOptions {
+  checkOutputs: boolean;
+  onUnexpected?: (where: string, error: unknown) => void;
+  /** The first stamp (a desk reopened after its worker died continues beyond the last one). */
+  stampBase?: number;
+  /** Push every area at once when connected: screens of a desk reopened under them read everything again. */
+  announceAtStart?: boolean;
+}
+
+export function createDeskRouter(desk: Desk, platform: Platform, options: DeskRouterOptions): DeskRouter {
   let emit: EmitEvent = () => undefined;
-  const stamps = createStamps();
+  const stamps = createStamps(options.stampBase);
   const views = createDeskViews(desk, stamps);
 
   const handlers: Handlers = {
@@ -43,7 +52,7 @@ export function createDeskRouter(desk: Desk, platform: Platform, options: { chec
     ...(options.onUnexpected ? { onUnexpected: options.onUnexpected } : {}),
     connectEvents(e) {
       emit = e;
-      return connectDeskEvents(desk, e, stamps, views);
+      return connectDeskEvents(desk, e, stamps, views, { announceAtStart: options.announceAtStart ?? false });
     },
   });
   return { router, emit: (event, payload) => emit(event, payload) };

@@ -55,6 +55,18 @@ export interface RouterOptions {
 }
 
 export function createRouter(handlers: Handlers, options: RouterOptions): Router {
+  return routeTo(handlers, options);
+}
+
+/**
+ * A router that answers some channels only (the main thread's own, while the
+ * data worker answers the rest); any other channel is an `internal` failure.
+ */
+export function createPartialRouter(handlers: Partial<Handlers>, options: RouterOptions): Router {
+  return routeTo(handlers, options);
+}
+
+function routeTo(handlers: Partial<Handlers>, options: RouterOptions): Router {
   const listeners = new Set<(event: EventName, payload: unknown) => void>();
 
   const emit: EmitEvent = (event, payload) => {
@@ -92,7 +104,8 @@ export function createRouter(handlers: Handlers, options: RouterOptions): Router
         return failure(refusal(channel, shown, total, outline.values > FULL_REPORT_VALUES));
       }
       try {
-        const handler = handlers[channel] as (input: unknown) => unknown;
+        const handler = handlers[channel] as ((input: unknown) => unknown) | undefined;
+        if (!handler) return failure({ kind: 'internal', message: `${channel} is not answered here.` });
         const value = await handler(parsed.data);
         if (!options.checkOutputs) return { ok: true, value };
         const out = spec.output.safeParse(value);

@@ -10,7 +10,7 @@ import type { AppLog } from './app-log.ts';
  * and each apply's start and end. State changes only, not every tick: a
  * day in the tray stays a few hundred lines.
  */
-export function logDeskEvents(desk: Desk, log: AppLog): Unsubscribe {
+export function logDeskEvents(desk: Desk, log: Pick<AppLog, 'debug' | 'info' | 'warn' | 'error'>): Unsubscribe {
   let workspaceSubs: Unsubscribe[] = [];
   const follow = (ws: Workspace) => {
     for (const off of workspaceSubs) off();

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { settingsPatchSchema } from '../core/settings/settings.ts';
+
+/**
+ * How the main thread asks the data worker to open the desk: plain data,
+ * checked on arrival like every message of the boundary. Functions cannot
+ * cross a thread, so time, the keychain and the simulator are named here and
+ * built in the worker.
+ */
+export const deskWorkerConfig = z.strictObject({
+  /** The profiles folder (one SQLite file per profile, and one per profile's sandbox). */
+  dataDir: z.string().min(1),
+  profile: z.string().min(1).max(100).optional(),
+  version: z.string().max(100),
+  /** Time runs `scale` times faster from `origin` (tests and benchmarks); null: the system clock. */
+  clock: z.strictObject({ scale: z.number().positive(), origin: z.number() }).nullable(),
+  /** The keychain service the key is kept under; default the app's (tests use their own). */
+  keychainService: z.string().min(1).max(200).optional(),
+  /** Options of the built-in simulator sandbox mode talks to. */
+  sandbox: z.strictObject({
+    seed: z.number().int().optional(),
+    inventorySize: z.number().int().nonnegative().optional(),
+    tradeSchedule: z.boolean().optional(),
+  }),
+  /** Settings forced at start (tests: live mode against a simulator's URL). */
+  initialSettings: settingsPatchSchema.optional(),
+  /** Check the bridge's outputs against the contract (development and tests). */
+  checkOutputs: z.boolean(),
+  /** How many times the worker was started before: its stamps begin beyond every earlier one. */
+  generation: z.number().int().nonnegative(),
+});
+export type DeskWorkerConfig = z.infer<typeof deskWorkerConfig>;
+
+/** Stamps each worker start may use: more than a desk could bump in its life. */
+export const STAMPS_PER_GENERATION = 2 ** 40;
+
+/** Names of the events the worker posts (besides the bridge's, which cross as `bridge`). */
+export const WORKER_EVENTS = ['bridge', 'view', 'needsAction', 'pending', 'key', 'log', 'openLink'] as const;
+export type WorkerEventName = (typeof WORKER_EVENTS)[number];
+
+/** A log line the worker asks main to write (main's log scrubs and rotates). */
+export interface WorkerLogLine {
+  readonly level: 'debug' | 'info' | 'warn' | 'error';
+  readonly message: string;
+  readonly fields?: Record<string, unknown>;
+}

@@ -1,0 +1,197 @@
+import { CHANNEL_NAMES, EVENT_NAMES, type AppStatus, type EventName, type IpcResult } from '../../src-shared/contract.ts';
+import { createDataClient, type DataClient, type DataClientState, type WorkerPort } from '../core/data/client.ts';
+import { createEmitter, type Unsubscribe } from '../core/events.ts';
+import type { SettingsPatch } from '../core/settings/settings.ts';
+import type { AppLog } from '../core/shell/app-log.ts';
+import type { TradeForNotice, TradeRef } from '../core/shell/notification-groups.ts';
+import { boundedView, toErrorView } from '../ipc/error-view.ts';
+import { shellHandlers } from '../ipc/handlers/shell.ts';
+import type { Platform } from '../ipc/handlers/platform.ts';
+import { createPartialRouter, type EmitEvent, type Router } from '../ipc/router.ts';
+import type { DeskWorkerConfig, WorkerLogLine } from './config.ts';
+import type { DeskDiagnostics, DeskShellView } from './desk-shell.ts';
+
+/**
+ * The main thread's side of the data worker (`desk-worker.ts`): it starts the
+ * worker and opens the desk in it, restarts both when the worker dies (the
+ * journal resumes an apply that was under way), and gives the main thread
+ *   - the bridge's router: the shell's own channels (logs, updates) answered
+ *     here, every other call passed to the worker; the worker's events passed
+ *     on, and "restarting the store" said on `app:status` while it restarts;
+ *   - the desk as the tray, notifications, power events and quit need it: a
+ *     view pushed by the worker on every change, and a few commands.
+ */
+
+/** Channels main answers itself: they need Electron (a dialog, the updater). */
+const MAIN_CHANNELS: ReadonlySet<string> = new Set(['support:openLogsFolder', 'support:saveDiagnostics', 'updates:state', 'updates:check', 'updates:restart']);
+
+export type MainDeskEvents = {
+  view: { readonly view: DeskShellView; readonly previous: DeskShellView };
+  needsAction: readonly TradeForNotice[];
+  pending: readonly TradeRef[];
+  key: string | null;
+  store: DataClientState;
+};
+
+export interface MainDesk {
+  view(): DeskShellView;
+  /** The store's worker: ready, restarting after it died, failed (stopped too often), or closed. */
+  storeState(): DataClientState;
+  on<E extends keyof MainDeskEvents>(event: E, listener: (payload: MainDeskEvents[E]) => void): Unsubscribe;
+  updateSettings(patch: SettingsPatch): Promise<void>;
+  checkTradesNow(): Promise<void>;
+  beatNow(): Promise<void>;
+  setOnline(online: boolean): Promise<void>;
+  diagnostics(): Promise<DeskDiagnostics>;
+  suspendApplies(): Promise<void>;
+  flushDrafts(): Promise<void>;
+}
+
+export interface DeskConnection {
+  readonly router: Router;
+  /** Pushes an event of main's own (a notification click asks to show a trade). */
+  readonly emit: EmitEvent;
+  readonly desk: MainDesk;
+  /** Closes the desk (its store checkpointed) and ends the worker. */
+  close(): Promise<void>;
+  /** Ends the worker as a crash would (tests of the restart). */
+  kill(): Promise<void>;
+}
+
+export interface DeskConnectionOptions {
+  spawn(): WorkerPort;
+  config: Omit<DeskWorkerConfig, 'generation'>;
+  /** Main's links, logs folder, diagnostics and updates. */
+  platform: Platform;
+  log: Pick<AppLog, 'debug' | 'info' | 'warn' | 'error'>;
+  now(): number;
+}
+
+export async function connectDesk(options: DeskConnectionOptions): Promise<DeskConnection> {
+  const { log } = options;
+  const events = createEmitter<MainDeskEvents>();
+  const bridgeListeners = new Set<(event: EventName, payload: unknown) => void>();
+  let view: DeskShellView | null = null;
+  let lastStatus: AppStatus | null = null;
+  let starts = 0;
+
+  const toBridge = (event: EventName, payload: unknown) => {
+    for (const listener of [...bridgeListeners]) listener(event, payload);
+  };
+
+  const client: DataClient = await createDataClient({
+    spawn: options.spawn,
+    now: options.now,
+    async onStart(call) {
+      const opened = (await call('desk', 'open', [{ ...options.config, generation: starts }])) as { view: DeskShellView };
+      starts += 1;
+      setView(opened.view);
+    },
+    onWorkerError: (error) => log.error('data worker failed', { error }),
+  });
+
+  function setView(next: DeskShellView): void {
+    const previous = view ?? next;
+    view = next;
+    events.emit('view', { view: next, previous });
+  }
+
+  client.on('event', ({ event, payload }) => {
+    switch (event) {
+      case 'bridge': {
+        const { event: name, payload: value } = payload as { event: EventName; payload: unknown };
+        if (name === 'app:status') lastStatus = value as AppStatus;
+        toBridge(name, value);
+        return;
+      }
+      case 'view':
+        return setView(payload as DeskShellView);
+      case 'needsAction':
+        return events.emit('needsAction', payload as TradeForNotice[]);
+      case 'pending':
+        return events.emit('pending', payload as TradeRef[]);
+      case 'key':
+        return events.emit('key', payload as string | null);
+      case 'openLink':
+        return void Promise.resolve(options.platform.openLink(String(payload))).catch(() => undefined);
+      case 'log': {
+        const l = payload as WorkerLogLine;
+        return log[l.level](l.message, l.fields);
+      }
+    }
+  });
+
+  client.on('state', (state) => {
+    events.emit('store', state);
+    if (state === 'restarting' || state === 'failed') {
+      log.error('data worker stopped', { state });
+      // Every screen says so until the new desk announces itself (with stamps beyond these).
+      if (lastStatus) {
+        lastStatus = { ...lastStatus, stamp: lastStatus.stamp + 1, store: state };
+        toBridge('app:status', lastStatus);
+      }
+    } else if (state === 'ready') {
+      log.info('data worker started again');
+    }
+  });
+
+  let emitLocal: EmitEvent = () => undefined;
+  const local = createPartialRouter(shellHandlers(options.platform), {
+    // The shell's channels and events are few and small: always checked.
+    checkOutputs: true,
+    connectEvents(e) {
+      emitLocal = e;
+    },
+    onUnexpected: (where, error) => log.error('unexpected failure', { where, error }),
+  });
+
+  const router: Router = {
+    channels: CHANNEL_NAMES,
+    events: EVENT_NAMES,
+    async invoke(channel, input) {
+      if (typeof channel === 'string' && MAIN_CHANNELS.has(channel)) return local.invoke(channel, input);
+      try {
+        return (await client.call('router', 'invoke', [channel, input])) as IpcResult<unknown>;
+      } catch (error) {
+        // The worker restarting (busy) or gone; or an input that cannot cross a thread.
+        return { ok: false, error: boundedView(toErrorView(error)) };
+      }
+    },
+    subscribe(listener) {
+      bridgeListeners.add(listener);
+      const off = local.subscribe(listener);
+      return () => {
+        bridgeListeners.delete(listener);
+        off();
+      };
+    },
+  };
+
+  const call = (method: string, ...args: unknown[]) => client.call('desk', method, args);
+  const desk: MainDesk = {
+    view: () => {
+      if (!view) throw new Error('the desk is not open');
+      return view;
+    },
+    storeState: () => client.state,
+    on: (event, listener) => events.on(event, listener),
+    updateSettings: async (patch) => void (await call('updateSettings', patch)),
+    checkTradesNow: async () => void (await call('checkTradesNow')),
+    beatNow: async () => void (await call('beatNow')),
+    setOnline: async (online) => void (await call('setOnline', online)),
+    diagnostics: async () => (await call('diagnostics')) as DeskDiagnostics,
+    suspendApplies: async () => void (await call('suspendApplies')),
+    flushDrafts: async () => void (await call('flushDrafts')),
+  };
+
+  return {
+    router,
+    emit: (event, payload) => emitLocal(event, payload),
+    desk,
+    async close() {
+      await call('close').catch((error: unknown) => log.error('closing the desk failed', { error }));
+      await client.close();
+    },
+    kill: () => client.kill(),
+  };
+}

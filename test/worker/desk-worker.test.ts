@@ -1,0 +1,106 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKeychainSecretStore } from '../../src-main/desktop/keychain.ts';
+import { connectDesk, type DeskConnection } from '../../src-main/worker/desk-connection.ts';
+import type { WorkerLogLine } from '../../src-main/worker/config.ts';
+import { keychainServiceFor, until } from '../desktop/boot-support.ts';
+
+/**
+ * The desk in its worker thread, as the app runs it: the real worker entry
+ * (`desk-worker.ts`), its SQLite profile, the keychain (gnome-keyring under
+ * test/with-keyring.sh) and the built-in simulator of sandbox mode, driven
+ * through the router main binds to the bridge.
+ */
+export const DESK_WORKER = new URL('../../src-main/worker/desk-worker.ts', import.meta.url);
+
+let dir: string;
+let connection: DeskConnection;
+const logged: WorkerLogLine[] = [];
+const events: { event: string; payload: unknown }[] = [];
+const opened: string[] = [];
+
+async function call<T>(channel: string, input: unknown = {}): Promise<T> {
+  const result = await connection.router.invoke(channel, input);
+  if (!result.ok) throw new Error(`${channel}: ${result.error.message}`);
+  return result.value as T;
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'desk-worker-'));
+  const keychainService = keychainServiceFor(dir);
+  expect(await createKeychainSecretStore({ service: keychainService }).state(), 'no Secret Service: run through test/with-keyring.sh').toBe('available');
+  const line = (level: WorkerLogLine['level']) => (message: string, fields?: Record<string, unknown>) => void logged.push({ level, message, ...(fields ? { fields } : {}) });
+  connection = await connectDesk({
+    spawn: () => new Worker(DESK_WORKER),
+    config: {
+      dataDir: dir, version: 'test', clock: { scale: 60, origin: Date.now() }, keychainService,
+      sandbox: { seed: 3, inventorySize: 300, tradeSchedule: false }, checkOutputs: true,
+    },
+    platform: { openLink: (url) => void opened.push(url) },
+    log: { debug: line('debug'), info: line('info'), warn: line('warn'), error: line('error') },
+    now: () => Date.now(),
+  });
+  connection.router.subscribe((event, payload) => events.push({ event, payload }));
+});
+
+afterAll(async () => {
+  await connection.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('the desk in its worker thread', () => {
+  it('answers the bridge, pushes its events and the shell’s view, and checks what it is sent', async () => {
+    const status = await call<{ mode: string; serviceUrl: string; stamp: number }>('app:status');
+    expect(status.mode).toBe('sandbox');
+    expect(status.serviceUrl).toMatch(/^http:\/\/127\.0\.0\.1:/);
+    // The heartbeat beats in the worker; the shell's view follows.
+    await until('the sandbox account to be automated', () => connection.desk.view().tray.heartbeat === 'active');
+    expect(events.some((e) => e.event === 'heartbeat:state')).toBe(true);
+    expect(connection.desk.view().settings.heartbeatEnabled).toBe(true);
+
+    // Bad input is refused in the worker with the router's words, not as a failure of the boundary.
+    const refused = await connection.router.invoke('drafts:create', { name: 42 });
+    expect(refused).toMatchObject({ ok: false, error: { kind: 'invalid' } });
+    const unknown = await connection.router.invoke('no:such', {});
+    expect(unknown).toMatchObject({ ok: false, error: { kind: 'invalid', message: 'Unknown channel "no:such".' } });
+    // The shell's channels are main's: here, with no updater, they say so.
+    await expect(call('updates:state')).resolves.toMatchObject({ state: 'off' });
+
+    // A draft made through the worker is in its store.
+    const { id } = await call<{ id: string }>('drafts:create', { name: 'through the worker' });
+    const drafts = await call<{ drafts: { id: string; name: string }[] }>('drafts:list');
+    expect(drafts.drafts.map((d) => d.id)).toContain(id);
+    // Settings change in the worker, and the tray's view follows.
+    await connection.desk.updateSettings({ notificationsEnabled: false });
+    await until('the view to follow the settings', () => !connection.desk.view().settings.notificationsEnabled);
+    expect(logged.some((l) => l.message === 'settings changed')).toBe(true);
+  });
+
+  it('restarts a worker that died: the calls meanwhile are refused as busy, the screens are told, the store is intact', async () => {
+    const before = await call<{ drafts: { id: string }[] }>('drafts:list');
+    const statusBefore = await call<{ stamp: number }>('app:status');
+    const states: string[] = [];
+    const off = connection.desk.on('store', (s) => states.push(s));
+    events.length = 0;
+    await connection.kill();
+    const during = await connection.router.invoke('drafts:list', {});
+    // Either refused as the store restarts, or answered by the new worker already: never a hang or an internal failure.
+    if (!during.ok) expect(during.error.kind).toBe('busy');
+    await until('the worker to be back', () => connection.desk.storeState() === 'ready');
+    off();
+    expect(states).toEqual(['restarting', 'ready']);
+    // Screens were told it restarts, then the new desk announced every area with newer stamps.
+    const restarting = events.find((e) => e.event === 'app:status' && (e.payload as { store?: string }).store === 'restarting');
+    expect(restarting).toBeDefined();
+    await until('the new desk to announce itself', () => events.some((e) => e.event === 'app:status' && (e.payload as { store?: string }).store === undefined));
+    const after = await call<{ drafts: { id: string }[]; stamp: number }>('drafts:list');
+    expect(after.drafts.map((d) => d.id)).toEqual(before.drafts.map((d) => d.id));
+    const statusAfter = await call<{ stamp: number; store?: string }>('app:status');
+    expect(statusAfter.stamp).toBeGreaterThan(statusBefore.stamp);
+    expect(statusAfter.store).toBeUndefined();
+    expect(logged.some((l) => l.message === 'data worker stopped')).toBe(true);
+  });
+});
