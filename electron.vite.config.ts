@@ -11,7 +11,8 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      rolldownOptions: { input: { index: resolve('src-main/index.ts') } },
+      // The data worker is a second entry: the main process starts it as a worker thread beside index.js.
+      rolldownOptions: { input: { index: resolve('src-main/index.ts'), 'desk-worker': resolve('src-main/worker/desk-worker.ts') } },
     },
   },
   preload: {

@@ -1,9 +1,9 @@
 /**
  * The main process's entry: the composition itself is in main-process.ts,
- * where the boot test can run it; this file only supplies the built-in
- * simulator that sandbox mode talks to.
+ * where the boot test can run it. The data worker (worker/desk-worker.ts,
+ * built beside this file) runs the desk and the built-in simulator of
+ * sandbox mode.
  */
 import { startMainProcess } from './main-process.ts';
-import { startSandbox } from './sandbox/index.ts';
 
-startMainProcess({ openSandbox: (clock) => startSandbox({ clock }) });
+startMainProcess({});

@@ -1,21 +1,23 @@
 /**
  * The composition root of the main process: with desktop/, the only code that
- * imports `electron`. It builds the desk (the core), the IPC router over it,
- * and hands both to the thin desktop adapters: window, tray, taskbar,
- * notifications, keychain, power and network events.
+ * imports `electron`. It starts the data worker, which runs the desk (the
+ * core, its store and the IPC router over it: `worker/desk-worker.ts`), and
+ * connects the bridge and the thin desktop adapters to it: window, tray,
+ * taskbar, notifications, power and network events, logs and updates. The
+ * main thread itself holds no store, so nothing the desk does can freeze
+ * the window.
  *
- * `index.ts` calls `startMainProcess` with the simulator for sandbox mode; the
- * boot test calls it with a temp profile and a fast clock, and drives the
+ * `index.ts` calls `startMainProcess`; the boot test calls it with a temp
+ * profile, a fast clock and the worker's TypeScript entry, and drives the
  * result through ipcMain as the preload would.
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { app, type BrowserWindow, ipcMain, session } from 'electron';
 import type { UpdateView } from '../src-shared/updates.ts';
-import { systemClock, type Clock } from './core/clock.ts';
-import { createDesk, type Desk, type DeskDeps } from './core/desk/desk.ts';
-import type { SecretStore } from './core/secrets.ts';
+import { scaledClock, systemClock } from './core/clock.ts';
 import { openAppLog, type AppLog, type AppLogOptions } from './core/shell/app-log.ts';
-import { logDeskEvents } from './core/shell/desk-log.ts';
 import { APP_ENTRY_URL } from './core/shell/app-origin.ts';
 import { APP_ID } from './core/shell/app-identity.ts';
 import { appPaths } from './core/shell/app-paths.ts';
@@ -25,7 +27,6 @@ import { createWindowStateFile } from './core/shell/window-state-file.ts';
 import { claimSingleInstance, createQuitSwitch, holdQuitFor, revealOnActivate } from './desktop/app-life.ts';
 import { applyDevServerCsp, registerAppScheme, serveRenderer } from './desktop/app-protocol.ts';
 import { bindRouter } from './desktop/ipc.ts';
-import { createKeychainSecretStore } from './desktop/keychain.ts';
 import { setStartAtLogin } from './desktop/login-item.ts';
 import { createMainWindow, revealWindow } from './desktop/main-window.ts';
 import { createNotifier, prepareNotifications } from './desktop/notifier.ts';
@@ -35,17 +36,19 @@ import { wirePowerEvents } from './desktop/power-events.ts';
 import { createTaskbarIndicator } from './desktop/taskbar.ts';
 import { createTray } from './desktop/tray.ts';
 import { hardenEveryWebContents, hardenSession, openIfAllowed } from './desktop/web-hardening.ts';
-import { createDeskRouter } from './ipc/desk-router.ts';
 import type { Router } from './ipc/router.ts';
-import { shellStateOf } from './ipc/shell-state.ts';
+import type { DeskWorkerConfig } from './worker/config.ts';
+import { connectDesk, type DeskConnection, type MainDesk } from './worker/desk-connection.ts';
 
 export interface MainProcessDeps {
-  /** Starts the embedded simulator sandbox mode talks to. */
-  readonly openSandbox: NonNullable<DeskDeps['openSandbox']>;
-  /** Default: the OS keychain under the app's name. */
-  readonly secrets?: SecretStore;
-  /** Default: the system clock. */
-  readonly clock?: Clock;
+  /** Options of the built-in simulator sandbox mode talks to (it runs in the data worker). */
+  readonly sandbox?: DeskWorkerConfig['sandbox'];
+  /** The keychain service the key is kept under; default the app's name. */
+  readonly keychainService?: string;
+  /** Time runs `scale` times faster from `origin` (the boot test); default the system clock. */
+  readonly timeScale?: { readonly scale: number; readonly origin: number };
+  /** The data worker's script; default `desk-worker.js` beside the main bundle. */
+  readonly workerScript?: URL | string;
   /** Folder of the built main bundle; the preload and renderer sit beside it. */
   readonly mainDir?: string;
   readonly argv?: readonly string[];
@@ -59,8 +62,10 @@ export interface MainProcessDeps {
 
 /** The running app, for the boot test. */
 export interface RunningApp {
-  readonly desk: Desk;
+  /** The desk as the main thread sees it (a view and commands; the desk runs in the data worker). */
+  readonly desk: MainDesk;
   readonly router: Router;
+  readonly connection: DeskConnection;
   readonly log: AppLog;
 }
 
@@ -108,37 +113,54 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
   });
   prepareNotifications(APP_ID);
   const quit = createQuitSwitch();
-  const clock = deps.clock ?? systemClock;
-  const desk = await createDesk({
-    dataDir: join(app.getPath('userData'), 'profiles'),
-    secrets: deps.secrets ?? createKeychainSecretStore(),
-    version: app.getVersion(),
-    openSandbox: deps.openSandbox,
-    clock,
-  });
+  const clock = deps.timeScale ? scaledClock(deps.timeScale.scale, deps.timeScale.origin) : systemClock;
+  const mainDir = deps.mainDir ?? import.meta.dirname;
   // The key, once known, is scrubbed from every line; a new one is learned when it is set.
-  const learnKey = () => void desk.keys.read().then((key) => log.addSecret(key), () => undefined);
-  learnKey();
-  desk.keys.on('status', learnKey);
-  const stopDeskLog = logDeskEvents(desk, log);
-  const links = (): ExternalLinkPolicy => {
-    const url = desk.settings.get().serviceUrl;
-    return { serviceOrigins: url.startsWith('https:') ? [new URL(url).origin] : [] };
-  };
+  let knownKey: string | null = null;
+  // The desk's view of the service URL: which links may open in the browser.
+  let serviceUrl = '';
+  const links = (): ExternalLinkPolicy => ({ serviceOrigins: serviceUrl.startsWith('https:') ? [new URL(serviceUrl).origin] : [] });
   // Logs, bug reports and updates; the window and the router's events are connected once they exist.
   let win: BrowserWindow | null = null;
   let pushUpdate: (view: UpdateView) => void = () => undefined;
-  const services = await createShellServices({
+  let services: Awaited<ReturnType<typeof createShellServices>> | null = null;
+  const platform = {
+    openLink: (url: string) => void openIfAllowed(url, { links }),
+    support: { openLogsFolder: () => shell().support.openLogsFolder(), saveDiagnostics: () => shell().support.saveDiagnostics() },
+    updates: { view: () => shell().updates.view(), checkNow: () => shell().updates.checkNow(), restartToUpdate: () => shell().updates.restartToUpdate() },
+  };
+  const shell = () => {
+    if (!services) throw new Error('the shell services are not ready');
+    return services;
+  };
+  const connection = await connectDesk({
+    spawn: () => new Worker(deps.workerScript ?? workerScriptIn(mainDir)),
+    config: {
+      dataDir: join(app.getPath('userData'), 'profiles'),
+      version: app.getVersion(),
+      clock: deps.timeScale ? { scale: deps.timeScale.scale, origin: deps.timeScale.origin } : null,
+      ...(deps.keychainService ? { keychainService: deps.keychainService } : {}),
+      sandbox: deps.sandbox ?? {},
+      checkOutputs: !app.isPackaged,
+    },
+    platform,
+    log,
+    now: () => clock.now(),
+  });
+  const { desk, router, emit } = connection;
+  desk.on('key', (key) => {
+    knownKey = key;
+    log.addSecret(key);
+  });
+  serviceUrl = desk.view().settings.serviceUrl;
+  desk.on('view', ({ view }) => (serviceUrl = view.settings.serviceUrl));
+  services = await createShellServices({
     desk, log, clock,
+    key: () => knownKey,
     window: () => (win && !win.isDestroyed() ? win : null),
     quit: () => quit.quit(),
     onUpdate: (view) => pushUpdate(view),
     ...(deps.updateSource === undefined ? {} : { updateSource: deps.updateSource }),
-  });
-  const platform = { openLink: (url: string) => void openIfAllowed(url, { links }), support: services.support, updates: services.updates };
-  const { router, emit } = createDeskRouter(desk, platform, {
-    checkOutputs: !app.isPackaged,
-    onUnexpected: (where, error) => log.error('unexpected failure', { where, error }),
   });
 
   hardenSession(session.defaultSession);
@@ -172,12 +194,12 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
   // Tray, taskbar and notifications follow the desk's state.
   const tray = createTray({
     iconDir: paths.trayIconDir,
-    initial: shellStateOf(desk),
+    initial: desk.view().tray,
     onOpen: reveal,
-    onToggleAutomation: () => void desk.updateSettings({ heartbeatEnabled: !desk.settings.get().heartbeatEnabled }).catch(() => undefined),
-    onCheckTrades: () => void desk.workspace().trades.checkNow().catch(() => undefined),
+    onToggleAutomation: () => void desk.updateSettings({ heartbeatEnabled: !desk.view().settings.heartbeatEnabled }).catch(() => undefined),
+    onCheckTrades: () => void desk.checkTradesNow().catch(() => undefined),
     onQuit: () => quit.quit(),
-    onRestartToUpdate: () => void services.updates.restartToUpdate(),
+    onRestartToUpdate: () => void services?.updates.restartToUpdate(),
   });
   const taskbar = createTaskbarIndicator({
     window: () => (mainWindow.isDestroyed() ? null : mainWindow),
@@ -185,15 +207,15 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
   });
   const notifier = createNotifier({
     iconPath: paths.appIcon,
-    muted: () => !desk.settings.get().notificationsEnabled,
+    muted: () => !desk.view().settings.notificationsEnabled,
     onOpen: (trade) => {
       reveal();
       emit('app:navigate', { view: 'trades', ...(trade ? { tradeId: trade.trade_id } : {}) });
     },
   });
   const refreshShell = () => {
-    const update = services.updates.view();
-    const state = { ...shellStateOf(desk), update: update.state === 'ready' && update.version ? { version: update.version, restartPending: update.restartPending } : null };
+    const update = shell().updates.view();
+    const state = { ...desk.view().tray, update: update.state === 'ready' && update.version ? { version: update.version, restartPending: update.restartPending } : null };
     tray.update(state);
     taskbar.update(state);
   };
@@ -201,53 +223,46 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
     emit('updates:state', view);
     refreshShell();
   };
-  router.subscribe((event) => {
-    if (event === 'heartbeat:state' || event === 'trades:changed' || event === 'apply:state' || event === 'scheduler:state' || event === 'settings:changed') refreshShell();
-  });
-  const followTrades = () => {
-    const trades = desk.workspace().trades;
-    trades.on('needsAction', (list) => notifier.notify(list));
-    trades.on('trades', (list) => notifier.retainOnly(list));
-  };
-  followTrades();
-  desk.events.on('workspace', followTrades);
+  desk.on('view', refreshShell);
+  desk.on('needsAction', (list) => notifier.notify(list));
+  desk.on('pending', (list) => notifier.retainOnly(list));
 
   const power = wirePowerEvents({
-    beatNow: () => desk.workspace().heartbeat.beatNow(),
-    checkTradesNow: () => desk.workspace().trades.checkNow(),
-    onConnectivity: (online) => desk.setOnline(online),
+    beatNow: () => desk.beatNow(),
+    checkTradesNow: () => desk.checkTradesNow(),
+    onConnectivity: (online) => void desk.setOnline(online).catch(() => undefined),
     onError: (error) => log.debug('wake failed', { error }),
     // The desk's clock: the same as Date.now in the app, and the boot test's fast time.
     now: () => clock.now(),
     ...(deps.onlinePollMs === undefined ? {} : { onlinePollMs: deps.onlinePollMs }),
   });
-  desk.settings.on('changed', (next, previous) => {
-    if (next.startAtLogin !== previous.startAtLogin) void setStartAtLogin(next.startAtLogin).catch(() => undefined);
+  desk.on('view', ({ view, previous }) => {
+    if (view.settings.startAtLogin !== previous.settings.startAtLogin) void setStartAtLogin(view.settings.startAtLogin).catch(() => undefined);
   });
 
   // Closing the window keeps the app in the tray; only Quit ends it.
   app.on('window-all-closed', () => undefined);
   holdQuitFor(async () => {
-    log.info('quitting', { applies: desk.workspace().apply.handles().length });
+    log.info('quitting', { applies: desk.view().appliesRunning });
     power.dispose();
     unbind();
     tray.destroy();
     // A batch on its way gets its outcome journaled; the rest waits for the next start.
-    await withTimeout(desk.workspace().apply.suspend(), QUIT_DRAIN_MS);
-    await desk.close();
+    await withTimeout(desk.suspendApplies().catch((error: unknown) => log.warn('suspending applies failed', { error })), QUIT_DRAIN_MS);
+    // The desk closes its store (checkpointed) in the worker, then the worker ends.
+    await connection.close();
     // The window wrote its size and place as it closed.
     await windowState.settled();
-    stopDeskLog();
     log.info('closed');
   }, {
     onError: (error) => log.error('closing failed', { error }),
     finish: () => {
       process.off('uncaughtExceptionMonitor', onProcessError);
       process.off('unhandledRejection', onProcessError);
-      services.finishQuit();
+      shell().finishQuit();
     },
   });
-  return { desk, router, log };
+  return { desk, router, connection, log };
 }
 
 /**
@@ -267,6 +282,16 @@ function withCallLog(router: Router, log: AppLog): Router {
       return result;
     },
   };
+}
+
+/**
+ * The data worker beside the main bundle (electron-vite builds it there); run
+ * from the sources (the entry's own test), its TypeScript entry, which Node
+ * runs with the types stripped.
+ */
+function workerScriptIn(mainDir: string): string {
+  const built = join(mainDir, 'desk-worker.js');
+  return existsSync(built) ? built : join(mainDir, 'worker', 'desk-worker.ts');
 }
 
 /**

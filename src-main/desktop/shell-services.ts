@@ -1,12 +1,11 @@
 import { app, type BrowserWindow } from 'electron';
 import type { UpdateView } from '../../src-shared/updates.ts';
 import type { Clock } from '../core/clock.ts';
-import type { Desk } from '../core/desk/desk.ts';
 import type { AppLog } from '../core/shell/app-log.ts';
 import { diagnosticsBundle } from '../core/shell/diagnostics.ts';
 import { createUpdateController, type UpdateController } from '../core/shell/update-controller.ts';
 import type { SupportHost } from '../ipc/handlers/platform.ts';
-import { applyJobView, heartbeatView, schedulerView } from '../ipc/views.ts';
+import type { MainDesk } from '../worker/desk-connection.ts';
 import { createSupport } from './support.ts';
 import { electronUpdateSource, type ElectronUpdateSource } from './updater.ts';
 
@@ -16,7 +15,9 @@ import { electronUpdateSource, type ElectronUpdateSource } from './updater.ts';
  * reach the desk (settings, applies) and how a quit ends (exit, or install).
  */
 export interface ShellServicesDeps {
-  readonly desk: Desk;
+  readonly desk: MainDesk;
+  /** The key as last known, to scrub from the bundle once more. */
+  readonly key: () => string | null;
   readonly log: AppLog;
   readonly clock: Clock;
   readonly window: () => BrowserWindow | null;
@@ -38,13 +39,13 @@ export async function createShellServices(deps: ShellServicesDeps): Promise<Shel
   const { desk, log } = deps;
   const source = deps.updateSource !== undefined ? deps.updateSource : await defaultUpdateSource(log);
   let restartAsked = false;
-  const applyRunning = () => desk.workspace().apply.handles().length > 0;
+  const applyRunning = () => desk.view().appliesRunning > 0;
   const updates = createUpdateController({
     source,
     unavailableReason: app.isPackaged
       ? 'This installation is updated by its package manager.'
       : 'Updates apply to installed copies, not to a development run.',
-    enabled: () => desk.settings.get().autoUpdate,
+    enabled: () => desk.view().settings.autoUpdate,
     applyRunning,
     restart: () => {
       restartAsked = true;
@@ -58,37 +59,24 @@ export async function createShellServices(deps: ShellServicesDeps): Promise<Shel
     clock: deps.clock,
   });
   updates.refresh();
-  desk.settings.on('changed', (next, previous) => {
-    if (next.autoUpdate !== previous.autoUpdate) updates.refresh();
+  desk.on('view', ({ view, previous }) => {
+    if (view.settings.autoUpdate !== previous.settings.autoUpdate) updates.refresh();
+    // A restart asked for during an apply goes once every apply has ended.
+    if (previous.appliesRunning > 0 && view.appliesRunning === 0) updates.applyEnded();
   });
-  // A restart asked for during an apply goes once every apply has ended (and left the handles list).
-  const followApplies = () => desk.workspace().apply.on('progress', (p) => {
-    if (p.state === 'done' || p.state === 'cancelled' || p.state === 'stopped') {
-      void Promise.all(desk.workspace().apply.handles().map((h) => h.done)).then(() => updates.applyEnded());
-    }
-  });
-  followApplies();
-  desk.events.on('workspace', followApplies);
 
   const support = createSupport({
     logsDir: app.getPath('logs'),
     window: deps.window,
     async bundle() {
-      const ws = desk.workspace();
-      const key = await desk.keys.status();
+      const fromDesk = await desk.diagnostics();
       return diagnosticsBundle({
         createdAt: new Date(deps.clock.now()).toISOString(),
         versions: { app: app.getVersion(), electron: process.versions.electron ?? null, chrome: process.versions.chrome ?? null, node: process.versions.node, platform: `${process.platform} ${process.arch}` },
-        settings: { ...desk.settings.get() },
-        key: { set: key.set, state: key.state, keychainAvailable: key.keychainAvailable },
-        status: { ...desk.status() },
-        rateBudget: schedulerView(0, ws.scheduler),
-        heartbeat: heartbeatView(0, ws.heartbeat.state),
-        applies: ws.apply.handles().map((h) => applyJobView(h.progress())),
-        unknownOutcomes: ws.apply.unknownOutcomes().length,
+        ...fromDesk,
         updates: updates.view(),
         logs: log.recent(256 * 1024),
-      }, [await desk.keys.read().catch(() => null)]);
+      }, [deps.key()]);
     },
   });
 

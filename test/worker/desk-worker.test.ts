@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeychainSecretStore } from '../../src-main/desktop/keychain.ts';
 import { connectDesk, type DeskConnection } from '../../src-main/worker/desk-connection.ts';
 import type { WorkerLogLine } from '../../src-main/worker/config.ts';
+import { DESK_WORKER } from './desk-worker-entry.ts';
 import { keychainServiceFor, until } from '../desktop/boot-support.ts';
 
 /**
@@ -14,7 +15,6 @@ import { keychainServiceFor, until } from '../desktop/boot-support.ts';
  * test/with-keyring.sh) and the built-in simulator of sandbox mode, driven
  * through the router main binds to the bridge.
  */
-export const DESK_WORKER = new URL('../../src-main/worker/desk-worker.ts', import.meta.url);
 
 let dir: string;
 let connection: DeskConnection;

@@ -154,6 +154,18 @@ describe('Overview', () => {
     expect(wrapper.find('[data-testid=main-account]').text()).toBe(accounts.main?.id64);
   });
 
+  it('says the store is restarting while its worker starts again, and clears that when the new desk announces itself', async () => {
+    const wrapper = await mountOverview({ 'app:status': () => live });
+    expect(wrapper.find('[data-testid=store-banner]').exists()).toBe(false);
+    fake.emit('app:status', { ...live, stamp: live.stamp + 1, store: 'restarting' });
+    await flushPromises();
+    expect(wrapper.get('[data-testid=store-banner]').text()).toContain('Restarting the store');
+    expect(wrapper.get('[data-testid=store-banner]').text()).toContain('nothing stored is lost');
+    fake.emit('app:status', { ...live, stamp: live.stamp + 2 });
+    await flushPromises();
+    expect(wrapper.find('[data-testid=store-banner]').exists()).toBe(false);
+  });
+
   it('while the service cannot be reached, says trades are not known rather than “nothing needs you”', async () => {
     const wrapper = await mountOverview({
       'app:status': () => ({ ...live, reach: { state: 'unreachable', why: 'nothing answers at that address', since: Date.now() } }),
