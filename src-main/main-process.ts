@@ -17,6 +17,7 @@ import { Worker } from 'node:worker_threads';
 import { app, type BrowserWindow, ipcMain, session } from 'electron';
 import type { UpdateView } from '../src-shared/updates.ts';
 import { scaledClock, systemClock } from './core/clock.ts';
+import type { SecretStore } from './core/secrets.ts';
 import { openAppLog, type AppLog, type AppLogOptions } from './core/shell/app-log.ts';
 import { APP_ENTRY_URL } from './core/shell/app-origin.ts';
 import { APP_ID } from './core/shell/app-identity.ts';
@@ -27,6 +28,7 @@ import { createWindowStateFile } from './core/shell/window-state-file.ts';
 import { claimSingleInstance, createQuitSwitch, holdQuitFor, revealOnActivate } from './desktop/app-life.ts';
 import { applyDevServerCsp, registerAppScheme, serveRenderer } from './desktop/app-protocol.ts';
 import { bindRouter } from './desktop/ipc.ts';
+import { createKeychainSecretStore } from './desktop/keychain.ts';
 import { setStartAtLogin } from './desktop/login-item.ts';
 import { createMainWindow, revealWindow } from './desktop/main-window.ts';
 import { createNotifier, prepareNotifications } from './desktop/notifier.ts';
@@ -43,8 +45,8 @@ import { connectDesk, type DeskConnection, type MainDesk } from './worker/desk-c
 export interface MainProcessDeps {
   /** Options of the built-in simulator sandbox mode talks to (it runs in the data worker). */
   readonly sandbox?: DeskWorkerConfig['sandbox'];
-  /** The keychain service the key is kept under; default the app's name. */
-  readonly keychainService?: string;
+  /** Default: the OS keychain under the app's name. */
+  readonly secrets?: SecretStore;
   /** Time runs `scale` times faster from `origin` (the boot test); default the system clock. */
   readonly timeScale?: { readonly scale: number; readonly origin: number };
   /** The data worker's script; default `desk-worker.js` beside the main bundle. */
@@ -135,11 +137,11 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
   };
   const connection = await connectDesk({
     spawn: () => new Worker(deps.workerScript ?? workerScriptIn(mainDir)),
+    secrets: deps.secrets ?? createKeychainSecretStore(),
     config: {
       dataDir: join(app.getPath('userData'), 'profiles'),
       version: app.getVersion(),
       clock: deps.timeScale ? { scale: deps.timeScale.scale, origin: deps.timeScale.origin } : null,
-      ...(deps.keychainService ? { keychainService: deps.keychainService } : {}),
       sandbox: deps.sandbox ?? {},
       checkOutputs: !app.isPackaged,
     },

@@ -14,8 +14,6 @@ export const deskWorkerConfig = z.strictObject({
   version: z.string().max(100),
   /** Time runs `scale` times faster from `origin` (tests and benchmarks); null: the system clock. */
   clock: z.strictObject({ scale: z.number().positive(), origin: z.number() }).nullable(),
-  /** The keychain service the key is kept under; default the app's (tests use their own). */
-  keychainService: z.string().min(1).max(200).optional(),
   /** Options of the built-in simulator sandbox mode talks to. */
   sandbox: z.strictObject({
     seed: z.number().int().optional(),

@@ -1,6 +1,7 @@
 import { CHANNEL_NAMES, EVENT_NAMES, type AppStatus, type EventName, type IpcResult } from '../../src-shared/contract.ts';
 import { createDataClient, type DataClient, type DataClientState, type WorkerPort } from '../core/data/client.ts';
 import { createEmitter, type Unsubscribe } from '../core/events.ts';
+import type { SecretStore } from '../core/secrets.ts';
 import type { SettingsPatch } from '../core/settings/settings.ts';
 import type { AppLog } from '../core/shell/app-log.ts';
 import type { TradeForNotice, TradeRef } from '../core/shell/notification-groups.ts';
@@ -60,6 +61,8 @@ export interface DeskConnection {
 
 export interface DeskConnectionOptions {
   spawn(): WorkerPort;
+  /** The keychain, kept on the main thread: the worker asks for the key through it. */
+  secrets: SecretStore;
   config: Omit<DeskWorkerConfig, 'generation'>;
   /** Main's links, logs folder, diagnostics and updates. */
   platform: Platform;
@@ -88,6 +91,7 @@ export async function connectDesk(options: DeskConnectionOptions): Promise<DeskC
       setView(opened.view);
     },
     onWorkerError: (error) => log.error('data worker failed', { error }),
+    onAsk: (target, method, args) => answerSecrets(options.secrets, target, method, args),
   });
 
   function setView(next: DeskShellView): void {
@@ -194,4 +198,22 @@ export async function connectDesk(options: DeskConnectionOptions): Promise<DeskC
     },
     kill: () => client.kill(),
   };
+}
+
+/** The keychain's four calls, and nothing else, for the worker. */
+async function answerSecrets(secrets: SecretStore, target: string, method: string, args: readonly unknown[]): Promise<unknown> {
+  const text = (i: number) => (typeof args[i] === 'string' ? (args[i] as string) : '');
+  if (target === 'secrets') {
+    switch (method) {
+      case 'state':
+        return secrets.state();
+      case 'get':
+        return secrets.get(text(0));
+      case 'set':
+        return secrets.set(text(0), text(1));
+      case 'delete':
+        return secrets.delete(text(0));
+    }
+  }
+  throw new Error(`the data worker asked for ${target}.${method}, which main does not answer`);
 }

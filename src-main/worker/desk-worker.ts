@@ -8,7 +8,8 @@
  * database file can hold the app's own event loop.
  *
  * Targets it answers: `desk` (open, close and the shell's commands) and
- * `router` (the bridge's calls). Events it posts: see WORKER_EVENTS.
+ * `router` (the bridge's calls). Events it posts: see WORKER_EVENTS. What it
+ * asks of main: the keychain (`secrets`).
  */
 import { parentPort } from 'node:worker_threads';
 import { scaledClock, systemClock } from '../core/clock.ts';
@@ -17,7 +18,8 @@ import { createDesk, type Desk } from '../core/desk/desk.ts';
 import type { Unsubscribe } from '../core/events.ts';
 import type { SettingsPatch } from '../core/settings/settings.ts';
 import { logDeskEvents } from '../core/shell/desk-log.ts';
-import { createKeychainSecretStore } from '../desktop/keychain.ts';
+import { createAsker } from '../core/data/asker.ts';
+import type { SecretStore } from '../core/secrets.ts';
 import { createDeskRouter } from '../ipc/desk-router.ts';
 import type { Router } from '../ipc/router.ts';
 import { startSandbox } from '../sandbox/index.ts';
@@ -26,6 +28,15 @@ import { createDeskShell, type DeskShell } from './desk-shell.ts';
 
 const port = parentPort;
 if (!port) throw new Error('desk-worker.ts runs as a worker thread');
+
+// The keychain is main's: its native module must not be torn down with a worker that dies mid-call.
+const asker = createAsker((message) => port.postMessage(message));
+const secrets: SecretStore = {
+  state: () => asker.ask('secrets', 'state', []) as ReturnType<SecretStore['state']>,
+  get: (account) => asker.ask('secrets', 'get', [account]) as Promise<string | null>,
+  set: async (account, secret) => void (await asker.ask('secrets', 'set', [account, secret])),
+  delete: (account) => asker.ask('secrets', 'delete', [account]) as Promise<boolean>,
+};
 
 function post(event: WorkerEventName, payload: unknown): void {
   try {
@@ -64,7 +75,7 @@ const desk = {
     const opened = await createDesk({
       dataDir: config.dataDir,
       ...(config.profile ? { profile: config.profile } : {}),
-      secrets: createKeychainSecretStore(config.keychainService ? { service: config.keychainService } : {}),
+      secrets,
       clock,
       version: config.version,
       ...(config.initialSettings ? { initialSettings: config.initialSettings } : {}),
@@ -118,5 +129,6 @@ const host = createDataHost({
   onUnexpected: (where, error) => log.error('unexpected failure in the data worker', { where, error }),
 });
 port.on('message', (message: unknown) => {
+  if (asker.settle(message)) return;
   void host.handle(message).then(({ reply, transfer }) => port.postMessage(reply, transfer));
 });

@@ -58,7 +58,7 @@ async function boot(): Promise<RunningApp> {
   app.setPath('userData', join(dir, 'user-data'));
   const started = await startMainProcess({
     sandbox: { seed: 22, inventorySize: 200, tradeSchedule: false },
-    keychainService,
+    secrets: createKeychainSecretStore({ service: keychainService }),
     timeScale,
     workerScript: DESK_WORKER,
     mainDir,

@@ -35,8 +35,9 @@ beforeAll(async () => {
   const line = (level: WorkerLogLine['level']) => (message: string, fields?: Record<string, unknown>) => void logged.push({ level, message, ...(fields ? { fields } : {}) });
   connection = await connectDesk({
     spawn: () => new Worker(DESK_WORKER),
+    secrets: createKeychainSecretStore({ service: keychainService }),
     config: {
-      dataDir: dir, version: 'test', clock: { scale: 60, origin: Date.now() }, keychainService,
+      dataDir: dir, version: 'test', clock: { scale: 60, origin: Date.now() },
       sandbox: { seed: 3, inventorySize: 300, tradeSchedule: false }, checkOutputs: true,
     },
     platform: { openLink: (url) => void opened.push(url) },

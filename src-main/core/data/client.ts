@@ -1,6 +1,6 @@
 import { createEmitter, type Unsubscribe } from '../events.ts';
 import { DomainError } from '../errors.ts';
-import { fromWorker, unpackValue, type DataRequest } from './protocol.ts';
+import { fromWorker, unpackValue, type DataRequest, type MainAnswer, type WorkerAsk } from './protocol.ts';
 
 /**
  * The main thread's side of the data boundary. Every call is a message to
@@ -38,6 +38,8 @@ export interface DataClientOptions {
   maxRestarts?: number;
   /** Told of a worker error (for the log). */
   onWorkerError?(error: Error): void;
+  /** Answers what the worker asks of main (see `workerAsk`); its errors go back as error values. */
+  onAsk?(target: string, method: string, args: readonly unknown[]): Promise<unknown>;
 }
 
 /** A hosted service seen from main: every method returns a promise of its result. */
@@ -112,6 +114,10 @@ export async function createDataClient(options: DataClientOptions): Promise<Data
       return;
     }
     const m = parsed.data;
+    if ('ask' in m) {
+      void answer(port, m);
+      return;
+    }
     if ('event' in m) {
       emitter.emit('event', { event: m.event, payload: m.payload });
       return;
@@ -121,6 +127,20 @@ export async function createDataClient(options: DataClientOptions): Promise<Data
     waiting.delete(m.id);
     if (m.ok) waiter.resolve(unpackValue(m.value));
     else waiter.reject(new DomainError(m.error.kind, m.error.message));
+  }
+
+  /** Answers straight to the worker that asked (not queued: it may be asking while it starts). */
+  async function answer(port: WorkerPort, ask: WorkerAsk): Promise<void> {
+    let reply: MainAnswer;
+    try {
+      if (!options.onAsk) throw new DomainError('internal', 'main answers nothing the worker asks');
+      reply = { answer: ask.ask, ok: true, value: await options.onAsk(ask.target, ask.method, ask.args) };
+    } catch (error) {
+      const kind = error instanceof DomainError ? error.kind : 'internal';
+      reply = { answer: ask.ask, ok: false, error: { kind, message: (error instanceof Error ? error.message : String(error)).slice(0, 4_000) } };
+    }
+    // A worker that died meanwhile is not asking any more.
+    if (port === worker) port.postMessage(reply);
   }
 
   function onExit(port: WorkerPort): void {

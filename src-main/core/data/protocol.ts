@@ -41,8 +41,27 @@ export const dataEvent = z.strictObject({
 });
 export type DataEvent = z.infer<typeof dataEvent>;
 
-/** Everything the worker posts: replies to requests, and events. */
-export const fromWorker = z.union([dataReply, dataEvent]);
+/**
+ * The worker asking main (for what only main may hold: the keychain, whose
+ * native module must not be torn down with a dying worker).
+ */
+export const workerAsk = z.strictObject({
+  ask: z.number().int().nonnegative(),
+  target: z.string().min(1).max(40),
+  method: z.string().min(1).max(60),
+  args: z.array(z.unknown()).max(MAX_ARGS),
+});
+export type WorkerAsk = z.infer<typeof workerAsk>;
+
+/** Main's answer to an ask. */
+export const mainAnswer = z.discriminatedUnion('ok', [
+  z.strictObject({ answer: z.number().int(), ok: z.literal(true), value: z.unknown() }),
+  z.strictObject({ answer: z.number().int(), ok: z.literal(false), error: dataErrorValue }),
+]);
+export type MainAnswer = z.infer<typeof mainAnswer>;
+
+/** Everything the worker posts: replies to requests, events, and asks. */
+export const fromWorker = z.union([dataReply, dataEvent, workerAsk]);
 export type FromWorker = z.infer<typeof fromWorker>;
 
 /**

@@ -1,17 +1,14 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { scaledClock } from '../../../src-main/core/clock.ts';
-import { listUnknownOutcomes } from '../../../src-main/core/apply/recovery.ts';
-import { createDraftService } from '../../../src-main/core/drafts/draft-service.ts';
-import { openStore } from '../../../src-main/core/store/db.ts';
-import { createRepos } from '../../../src-main/core/store/index.ts';
 import { startSandbox, type Sandbox } from '../../../src-main/sandbox/index.ts';
 import { createRandom } from '../../../src-main/sandbox/prng.ts';
+import { auditApply, prepareApplyProfile } from './apply-audit.ts';
 
 /**
  * Real processes, real kills: a child applies a 5,000-change draft against
@@ -67,42 +64,12 @@ describe('apply survives SIGKILL at random moments', () => {
     const origin = Date.now();
     const clock = scaledClock(SCALE, origin);
     sandbox = await startSandbox({ clock, seed: 7, tradeSchedule: false, inventorySize: 6_000 });
-    const main = sandbox.accounts.main;
-    const linked = sandbox.accounts.linked[0] as string;
-    sandbox.admin.setBalance(1_000_000_000);
-
     // The profile: accounts, 2,400 listings in the ledger, and the 5,000-change draft.
     const path = join(dir, 'profile.sqlite');
-    let store = openStore(path, { clock });
-    let repos = createRepos(store);
-    repos.accounts.upsert({ account_id: main, kind: 'main' });
-    repos.accounts.upsert({ account_id: linked, kind: 'linked' });
-    const seededListings = sandbox.admin.seedListings(2_400);
-    repos.listings.upsertMany(seededListings.map((l) => ({
-      asset_id: l.asset_id, listing_id: l.listing_id, sku: l.sku, price: l.price, promoted: l.promoted, game: l.game, account: main,
-    })));
-    const free = sandbox.admin.inventory().slice(0, 1_900);
-    const freeLinked = sandbox.admin.inventory(linked).slice(0, 200);
-    const edits = seededListings.slice(0, 1_600);
-    const deletes = seededListings.slice(1_600, 2_300);
-    const relists = seededListings.slice(2_300, 2_400);
-    const drafts = createDraftService({ store, repos });
-    const draft = drafts.create('crash test');
-    const added = drafts.addChanges(draft.id, [
-      ...edits.map((l) => ({ kind: 'listing.edit', asset_id: l.asset_id, price: l.price + 11 })),
-      ...deletes.map((l) => ({ kind: 'listing.delete', asset_id: l.asset_id })),
-      ...relists.flatMap((l) => [
-        { kind: 'listing.delete', asset_id: l.asset_id },
-        { kind: 'listing.create', asset_id: l.asset_id, price: 4_321, promoted: 1 },
-      ]),
-      ...free.map((a) => ({ kind: 'listing.create', asset_id: a.asset_id, price: 1_234, promoted: 0, game: a.game })),
-      ...freeLinked.map((a) => ({ kind: 'listing.create', asset_id: a.asset_id, price: 2_345, promoted: 0, game: a.game, account: linked })),
-      ...Array.from({ length: 200 }, (_, i) => ({ kind: 'buyOrder.create', sku: `${9_000 + i};6`, price: 50 + i, quantity: 2 })),
-      ...Array.from({ length: 200 }, (_, i) => ({ kind: 'buyOrder.create', sku: `${9_500 + i};11`, price: 70, quantity: 1, account: linked })),
-    ]);
-    expect(added).toEqual({ added: 5_000, errors: [] });
-    drafts.dispose();
-    store.close();
+    const draft = prepareApplyProfile(path, sandbox, clock, {
+      edits: 1_600, deletes: 700, relists: 100, creates: 1_900, linkedCreates: 200, buyOrders: 200, linkedBuyOrders: 200,
+    });
+    expect(draft.changes).toBe(5_000);
 
     // Writes take a while (8 s of service time) so kills land on requests in flight too.
     const writes = ['create_listing', 'edit_listing', 'delete_listing', 'create_buy_order'] as const;
@@ -110,7 +77,7 @@ describe('apply survives SIGKILL at random moments', () => {
 
     // Start, kill, start again…; then one last start that runs to the end.
     const env = {
-      DESK_DB: path, DESK_URL: sandbox.url, DESK_KEY: sandbox.apiKey, DESK_DRAFT: draft.id,
+      DESK_DB: path, DESK_URL: sandbox.url, DESK_KEY: sandbox.apiKey, DESK_DRAFT: draft.draftId,
       DESK_CLOCK_ORIGIN: String(origin), DESK_CLOCK_SCALE: String(SCALE),
     };
     const random = createRandom(SEED);
@@ -121,52 +88,10 @@ describe('apply survives SIGKILL at random moments', () => {
     expect(last?.code).toBe(0);
     const killed = runs.filter((r) => r.signal === 'SIGKILL').length;
 
-    // What the profile says now.
-    store = openStore(path, { clock });
-    repos = createRepos(store);
-    const entries = repos.drafts.entries(draft.id);
-    const byStatus = new Map<string, number>();
-    for (const e of entries) byStatus.set(e.status, (byStatus.get(e.status) ?? 0) + 1);
-    const unknownBatches = listUnknownOutcomes(repos);
-    const shownUnknown = new Set(unknownBatches.flatMap((u) => u.items.map((x) => x.target)));
-    // A relist whose delete has an unknown outcome is held back, with that reason.
-    const held = entries.filter((e) => e.status === 'failed' && /unknown outcome/.test(e.error?.message ?? ''));
-
-    // What the service says.
-    const live = new Map(sandbox.admin.listings().filter((l) => l.state === 'active' || l.state === 'inactive').map((l) => [l.asset_id, l]));
-    const orders = new Map(sandbox.admin.buyOrders().map((o) => [`${o.account}|${o.sku}`, o.quantity]));
-    const mismatches: string[] = [];
-    for (const e of entries.filter((x) => x.status === 'done')) {
-      const c = e.change;
-      if (c.kind === 'listing.create') {
-        const l = live.get(c.asset_id);
-        const row = repos.listings.get(c.asset_id);
-        if (!l || l.price !== c.price || row?.listing_id !== l.listing_id) mismatches.push(e.target);
-      } else if (c.kind === 'listing.edit') {
-        if (live.get(c.asset_id)?.price !== c.price) mismatches.push(e.target);
-      } else if (c.kind === 'listing.delete') {
-        const relisted = entries.some((x) => x.target === `L:${c.asset_id}` && x.status === 'done');
-        if (live.has(c.asset_id) && !relisted) mismatches.push(e.target);
-      } else if (c.kind === 'buyOrder.create') {
-        // The ledger's quantity is the service's, or a range that holds it.
-        const stored = orders.get(`${c.account}|${c.sku}`);
-        const row = repos.buyOrders.get(c.sku);
-        const low = row?.quantity_may_be_cut ? row.quantity_at_least ?? 1 : row?.quantity;
-        if (stored === undefined || !row || stored > row.quantity || stored < (low ?? 0)) mismatches.push(e.target);
-      }
-    }
-
+    // What the profile says now, against what the service holds.
+    const audit = auditApply(path, draft.draftId, sandbox, clock);
     const counts = {
-      changes: entries.length,
-      applied: byStatus.get('done') ?? 0,
-      unknownOutcome: byStatus.get('unknown') ?? 0,
-      unknownBatches: unknownBatches.length,
-      heldBehindUnknownDelete: held.length,
-      otherFailed: (byStatus.get('failed') ?? 0) - held.length,
-      lost: entries.length - (byStatus.get('done') ?? 0) - (byStatus.get('unknown') ?? 0) - held.length,
-      appliedButNotOnService: mismatches.length,
-      duplicateCreates: sandbox.log.counters.duplicateCreates,
-      duplicateBuyOrderCreates: sandbox.log.counters.duplicateBuyOrderCreates,
+      ...audit.counts,
       starts: runs.length,
       killedWithSigkill: killed,
       requests: sandbox.log.requests.length,
@@ -181,14 +106,11 @@ describe('apply survives SIGKILL at random moments', () => {
     expect(counts.duplicateBuyOrderCreates).toBe(0);
     expect(counts.lost).toBe(0);
     expect(counts.otherFailed).toBe(0);
-    expect(mismatches).toEqual([]);
+    expect(audit.mismatches).toEqual([]);
     // Every unknown change is shown, in a batch with its choices.
-    const unknownTargets = entries.filter((e) => e.status === 'unknown').map((e) => e.target);
-    expect(unknownTargets.every((t) => shownUnknown.has(t))).toBe(true);
-    expect(unknownBatches.every((u) => u.choices.length > 0)).toBe(true);
+    expect(audit.unknownNotShown).toEqual([]);
+    expect(audit.unknownBatches.every((u) => u.choices.length > 0)).toBe(true);
     // The key never reached the profile.
-    store.db.exec('PRAGMA wal_checkpoint(FULL)');
-    expect(readFileSync(path).includes(Buffer.from(sandbox.apiKey))).toBe(false);
-    store.close();
+    expect(audit.keyInProfile).toBe(false);
   }, 120_000);
 });

@@ -1,0 +1,121 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { Worker } from 'node:worker_threads';
+import { afterAll, describe, expect, it } from 'vitest';
+import { scaledClock } from '../../src-main/core/clock.ts';
+import { createKeychainSecretStore } from '../../src-main/desktop/keychain.ts';
+import { startSandbox, type Sandbox } from '../../src-main/sandbox/index.ts';
+import { createRandom } from '../../src-main/sandbox/prng.ts';
+import { connectDesk, type DeskConnection } from '../../src-main/worker/desk-connection.ts';
+import { auditApply, prepareApplyProfile } from '../core/apply/apply-audit.ts';
+import { keychainServiceFor, until } from '../desktop/boot-support.ts';
+import { DESK_WORKER } from './desk-worker-entry.ts';
+
+/**
+ * The data worker alone dies mid-apply, as the app runs it: the main thread's
+ * connection stays, the worker is killed at seeded random moments while
+ * batches are on their way, and each time it is started again, reopens the
+ * store and resumes the apply through the journal. Afterwards: no listing
+ * created twice, no change lost, every change applied or shown as an unknown
+ * outcome with its choices.
+ */
+const SCALE = 25; // a service minute lasts 2.4 s
+const KILLS = 5;
+const SEED = 20_261_122;
+
+const dir = mkdtempSync(join(tmpdir(), 'desk-worker-kill-'));
+let sandbox: Sandbox | undefined;
+let connection: DeskConnection | undefined;
+afterAll(async () => {
+  await connection?.close();
+  await sandbox?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the data worker killed mid-apply', () => {
+  it('is restarted, resumes the apply from its journal, creates nothing twice and loses nothing', async () => {
+    const origin = Date.now();
+    const clock = scaledClock(SCALE, origin);
+    sandbox = await startSandbox({ clock, seed: 9, tradeSchedule: false, inventorySize: 6_000 });
+    // Live mode's ledger is the profile's own file.
+    const path = join(dir, 'default.sqlite');
+    const draft = prepareApplyProfile(path, sandbox, clock, {
+      edits: 1_600, deletes: 700, relists: 100, creates: 1_900, linkedCreates: 200, buyOrders: 200, linkedBuyOrders: 200,
+    });
+    const keychainService = keychainServiceFor(dir);
+    const keychain = createKeychainSecretStore({ service: keychainService });
+    expect(await keychain.state(), 'no Secret Service: run through test/with-keyring.sh').toBe('available');
+    await keychain.set('api-key:default', sandbox.apiKey);
+    // Writes take a while (20 s of service time, 0.8 s here) so most kills land on requests in flight.
+    const writes = ['create_listing', 'edit_listing', 'delete_listing', 'create_buy_order'] as const;
+    sandbox.faults.set({ delayMs: { ms: 20_000, endpoints: writes } });
+
+    const errors: string[] = [];
+    const quiet = () => undefined;
+    connection = await connectDesk({
+      spawn: () => new Worker(DESK_WORKER),
+    secrets: createKeychainSecretStore({ service: keychainService }),
+      config: {
+        dataDir: dir, version: 'test', clock: { scale: SCALE, origin }, sandbox: {},
+        initialSettings: { mode: 'live', serviceUrl: sandbox.url, refuseUnautomatedPosts: false },
+        checkOutputs: true,
+      },
+      platform: { openLink: quiet },
+      log: { debug: quiet, info: quiet, warn: quiet, error: (message) => void errors.push(message) },
+      now: () => clock.now(),
+    });
+    const desk = connection;
+    const call = async <T>(channel: string, input: unknown = {}): Promise<T> => {
+      const result = await desk.router.invoke(channel, input);
+      if (!result.ok) throw new Error(`${channel}: ${result.error.message}`);
+      return result.value as T;
+    };
+    const sentBatches = () => {
+      const db = new DatabaseSync(path, { readOnly: true });
+      try {
+        return (db.prepare("SELECT count(*) AS n FROM apply_batches WHERE state = 'sent'").get() as { n: number }).n;
+      } finally {
+        db.close();
+      }
+    };
+
+    await call('drafts:apply', { draftId: draft.draftId });
+    const jobState = async () => (await call<{ job: { state: string } | null }>('apply:state')).job?.state;
+    const random = createRandom(SEED);
+    let kills = 0;
+    let killedInFlight = 0;
+    // Kill at random moments of each start's apply, until it has ended (a kill turns the batches on their way into unknown outcomes).
+    while (kills < KILLS) {
+      await until('the apply to run, or to end', async () => ['running', 'done'].includes((await jobState()) ?? ''), 30_000);
+      if ((await jobState()) === 'done') break;
+      await new Promise((r) => setTimeout(r, 300 + Math.floor(random() * 1_200)));
+      if (sentBatches() > 0) killedInFlight += 1;
+      await desk.kill();
+      kills += 1;
+      await until('the worker to be back', () => desk.desk.storeState() === 'ready', 30_000);
+    }
+    sandbox.faults.clear();
+    await until('the resumed apply to end', async () => (await call<{ job: { state: string } | null }>('apply:state')).job?.state === 'done', 120_000);
+
+    const audit = auditApply(path, draft.draftId, sandbox, clock);
+    console.log(`worker kill test: ${JSON.stringify({ ...audit.counts, kills, killedWithBatchesInFlight: killedInFlight })}`);
+    expect(errors.filter((m) => m === 'data worker stopped')).toHaveLength(kills);
+    expect(killedInFlight).toBeGreaterThanOrEqual(2);
+    // Each start got work done before it was killed: the journal carried it over.
+    expect(audit.counts.applied).toBeGreaterThan(0);
+    expect(audit.counts.changes).toBe(draft.changes);
+    expect(audit.counts.duplicateCreates).toBe(0);
+    expect(audit.counts.duplicateBuyOrderCreates).toBe(0);
+    expect(audit.counts.lost).toBe(0);
+    expect(audit.counts.otherFailed).toBe(0);
+    expect(audit.mismatches).toEqual([]);
+    expect(audit.unknownNotShown).toEqual([]);
+    expect(audit.unknownBatches.every((u) => u.choices.length > 0)).toBe(true);
+    // The screens see the same: every unknown outcome is listed for the trader.
+    const shown = await call<{ outcomes: unknown[] }>('apply:unknownOutcomes');
+    expect(shown.outcomes).toHaveLength(audit.counts.unknownBatches);
+    expect(audit.keyInProfile).toBe(false);
+  }, 180_000);
+});
