@@ -45,7 +45,7 @@ export interface MainDesk {
   setOnline(online: boolean): Promise<void>;
   diagnostics(): Promise<DeskDiagnostics>;
   suspendApplies(): Promise<void>;
-  flushDrafts(): Promise<void>;
+  draftFolded(draftId: string): Promise<boolean>;
 }
 
 export interface DeskConnection {
@@ -185,7 +185,7 @@ export async function connectDesk(options: DeskConnectionOptions): Promise<DeskC
     setOnline: async (online) => void (await call('setOnline', online)),
     diagnostics: async () => (await call('diagnostics')) as DeskDiagnostics,
     suspendApplies: async () => void (await call('suspendApplies')),
-    flushDrafts: async () => void (await call('flushDrafts')),
+    draftFolded: async (draftId) => (await call('draftFolded', draftId)) === true,
   };
 
   return {

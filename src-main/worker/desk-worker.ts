@@ -107,7 +107,7 @@ const desk = {
   setOnline: (online: boolean) => current().shell.setOnline(online === true),
   diagnostics: () => current().shell.diagnostics(),
   suspendApplies: () => current().shell.suspendApplies(),
-  flushDrafts: () => current().shell.flushDrafts(),
+  draftFolded: (draftId: string) => current().shell.draftFolded(draftId),
   async close() {
     const was = open;
     open = null;
