@@ -1,6 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { DatabaseSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeychainSecretStore } from '../../src-main/desktop/keychain.ts';
@@ -78,6 +80,29 @@ describe('the desk in its worker thread', () => {
     await connection.desk.updateSettings({ notificationsEnabled: false });
     await until('the view to follow the settings', () => !connection.desk.view().settings.notificationsEnabled);
     expect(logged.some((l) => l.message === 'settings changed')).toBe(true);
+  });
+
+  it('waits on a database file another process holds in the worker, never on the main thread, and ends in a clear busy error', async () => {
+    // Another program holds the sandbox ledger's write lock past the store's busy timeout (5 s).
+    const holder = new DatabaseSync(join(dir, 'default.sandbox.sqlite'));
+    holder.exec('BEGIN IMMEDIATE');
+    const delay = monitorEventLoopDelay({ resolution: 1 });
+    delay.enable();
+    try {
+      const started = performance.now();
+      const answer = await connection.router.invoke('drafts:create', { name: 'while the file is locked' });
+      const waited = performance.now() - started;
+      expect(answer).toMatchObject({ ok: false, error: { kind: 'busy' } });
+      expect(answer.ok ? '' : answer.error.message).toMatch(/in use|busy|try again/i);
+      expect(waited).toBeGreaterThan(4_000);
+    } finally {
+      delay.disable();
+      holder.exec('ROLLBACK');
+      holder.close();
+    }
+    // The main thread ran its timers the whole time.
+    expect(delay.max / 1e6).toBeLessThan(200);
+    await expect(call('drafts:create', { name: 'once the file is free' })).resolves.toMatchObject({ name: 'once the file is free' });
   });
 
   it('restarts a worker that died: the calls meanwhile are refused as busy, the screens are told, the store is intact', async () => {
