@@ -147,7 +147,6 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
     },
     platform,
     log,
-    now: () => clock.now(),
   });
   const { desk, router, emit } = connection;
   desk.on('key', (key) => {

@@ -67,7 +67,6 @@ export interface DeskConnectionOptions {
   /** Main's links, logs folder, diagnostics and updates. */
   platform: Platform;
   log: Pick<AppLog, 'debug' | 'info' | 'warn' | 'error'>;
-  now(): number;
 }
 
 export async function connectDesk(options: DeskConnectionOptions): Promise<DeskConnection> {
@@ -84,7 +83,6 @@ export async function connectDesk(options: DeskConnectionOptions): Promise<DeskC
 
   const client: DataClient = await createDataClient({
     spawn: options.spawn,
-    now: options.now,
     async onStart(call) {
       const opened = (await call('desk', 'open', [{ ...options.config, generation: starts }])) as { view: DeskShellView };
       starts += 1;

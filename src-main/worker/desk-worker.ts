@@ -124,8 +124,6 @@ const router = {
 
 const host = createDataHost({
   targets: () => ({ desk, router }),
-  // The desk keeps its own clock (the worker's, or a scaled one in tests).
-  setNow: () => undefined,
   onUnexpected: (where, error) => log.error('unexpected failure in the data worker', { where, error }),
 });
 port.on('message', (message: unknown) => {

@@ -216,7 +216,6 @@ async function openInWorker(dir: string, scale: number, origin: number, initialS
     config: { dataDir: dir, version: 'bench', clock: { scale, origin }, sandbox: {}, initialSettings, checkOutputs: false },
     platform: { openLink: quiet },
     log: { debug: quiet, info: quiet, warn: quiet, error: (message, fields) => console.error(message, fields) },
-    now: () => Date.now(),
   });
   return {
     router: connection.router,

@@ -29,7 +29,6 @@ test.beforeAll(async () => {
     config: { dataDir, version: 'e2e', clock: null, sandbox: { seed: 12, inventorySize: 500 }, checkOutputs: true },
     platform: { openLink: quiet },
     log: { debug: quiet, info: quiet, warn: quiet, error: quiet },
-    now: () => Date.now(),
   });
 });
 test.afterAll(async () => {

@@ -44,7 +44,6 @@ beforeAll(async () => {
     },
     platform: { openLink: (url) => void opened.push(url) },
     log: { debug: line('debug'), info: line('info'), warn: line('warn'), error: line('error') },
-    now: () => Date.now(),
   });
   connection.router.subscribe((event, payload) => events.push({ event, payload }));
 });

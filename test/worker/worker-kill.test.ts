@@ -64,7 +64,6 @@ describe('the data worker killed mid-apply', () => {
       },
       platform: { openLink: quiet },
       log: { debug: quiet, info: quiet, warn: quiet, error: (message) => void errors.push(message) },
-      now: () => clock.now(),
     });
     const desk = connection;
     const call = async <T>(channel: string, input: unknown = {}): Promise<T> => {

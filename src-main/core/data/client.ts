@@ -30,8 +30,6 @@ export type DataClientEvents = {
 
 export interface DataClientOptions {
   spawn(): WorkerPort;
-  /** Main's clock: each request carries its time. */
-  now(): number;
   /** Run after every start, first and restarts, before other calls go (e.g. open the stores). */
   onStart?(call: DataClient['call']): Promise<void>;
   /** Deaths within a minute before giving up; default 5. */
@@ -42,15 +40,8 @@ export interface DataClientOptions {
   onAsk?(target: string, method: string, args: readonly unknown[]): Promise<unknown>;
 }
 
-/** A hosted service seen from main: every method returns a promise of its result. */
-export type Remote<T> = {
-  [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
-};
-
 export interface DataClient {
   call(target: string, method: string, args: readonly unknown[]): Promise<unknown>;
-  /** A typed proxy of one hosted service. */
-  remote<T extends object>(target: string): Remote<T>;
   readonly state: DataClientState;
   /** `state` on every change; `event` for each event the worker pushes. */
   on<E extends keyof DataClientEvents>(event: E, listener: (payload: DataClientEvents[E]) => void): Unsubscribe;
@@ -82,7 +73,7 @@ export async function createDataClient(options: DataClientOptions): Promise<Data
   let nextId = 1;
   const waiting = new Map<number, Waiting>();
   /** Calls made while the worker starts: sent once it is ready. */
-  let queued: { request: Omit<DataRequest, 'id' | 'now'>; waiter: Waiting; now: number }[] = [];
+  let queued: { request: Omit<DataRequest, 'id'>; waiter: Waiting }[] = [];
   const deaths: number[] = [];
   /** Every call not yet answered, so closing can wait for them. */
   const underWay = new Set<Promise<void>>();
@@ -94,16 +85,16 @@ export async function createDataClient(options: DataClientOptions): Promise<Data
     emitter.emit('state', next);
   };
 
-  function send(request: Omit<DataRequest, 'id' | 'now'>, waiter: Waiting, now: number, port: WorkerPort): void {
+  function send(request: Omit<DataRequest, 'id'>, waiter: Waiting, port: WorkerPort): void {
     const id = nextId++;
     waiting.set(id, waiter);
-    port.postMessage({ ...request, id, now } satisfies DataRequest);
+    port.postMessage({ ...request, id } satisfies DataRequest);
   }
 
   /** A call that goes even while the worker starts (the start's own calls). */
   function direct(port: WorkerPort) {
     return (target: string, method: string, args: readonly unknown[]) =>
-      new Promise<unknown>((resolve, reject) => send({ target, method, args: [...args] }, { resolve, reject }, options.now(), port));
+      new Promise<unknown>((resolve, reject) => send({ target, method, args: [...args] }, { resolve, reject }, port));
   }
 
   function onMessage(port: WorkerPort, message: unknown): void {
@@ -184,7 +175,7 @@ export async function createDataClient(options: DataClientOptions): Promise<Data
       setState('ready');
       const pending = queued;
       queued = [];
-      for (const q of pending) send(q.request, q.waiter, q.now, port);
+      for (const q of pending) send(q.request, q.waiter, port);
     })().finally(() => (starting = null));
     return starting;
   }
@@ -195,18 +186,13 @@ export async function createDataClient(options: DataClientOptions): Promise<Data
         const waiter = { resolve, reject };
         const request = { target, method, args: [...args] };
         if (state === 'closed' || state === 'failed') return reject(state === 'failed' ? storeFailed() : storeClosed());
-        if (state === 'ready' && worker) return send(request, waiter, options.now(), worker);
-        queued.push({ request, waiter, now: options.now() });
+        if (state === 'ready' && worker) return send(request, waiter, worker);
+        queued.push({ request, waiter });
       });
       const settled = answer.then(() => undefined, () => undefined);
       underWay.add(settled);
       void settled.then(() => underWay.delete(settled));
       return answer;
-    },
-    remote<T extends object>(target: string): Remote<T> {
-      return new Proxy({}, {
-        get: (_, method) => (typeof method === 'string' ? (...args: unknown[]) => client.call(target, method, args) : undefined),
-      }) as Remote<T>;
     },
     get state() {
       return state;

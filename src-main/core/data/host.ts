@@ -16,8 +16,6 @@ export type DataTargets = Readonly<Record<string, object>>;
 export interface DataHostOptions {
   /** The current services (they are replaced when a workspace is opened). */
   targets(): DataTargets;
-  /** Told the main thread's time before each call runs. */
-  setNow(now: number): void;
   /** A failure that is a bug, with where it happened. */
   onUnexpected?(where: string, error: unknown): void;
 }
@@ -36,14 +34,13 @@ export function createDataHost(options: DataHostOptions): { handle(message: unkn
         const id = typeof (message as { id?: unknown } | null)?.id === 'number' ? (message as { id: number }).id : -1;
         return failed(id, { kind: 'internal', message: 'The data worker received a message it does not understand' });
       }
-      const { id, target, method, args, now } = parsed.data;
+      const { id, target, method, args } = parsed.data;
       const service = Object.hasOwn(options.targets(), target) ? options.targets()[target] : undefined;
       const fn = service !== undefined && Object.hasOwn(service, method) ? (service as Record<string, unknown>)[method] : undefined;
       if (typeof fn !== 'function') {
         return failed(id, { kind: 'internal', message: `The data worker has no ${printable(target, 40)}.${printable(method, 60)}` });
       }
       try {
-        options.setNow(now);
         const value: unknown = await (fn as (...a: unknown[]) => unknown).apply(service, args);
         const packed = packValue(value);
         return { reply: { id, ok: true, value: packed.value }, transfer: packed.transfer };

@@ -5,9 +5,7 @@ import { DESK_ERROR_KINDS } from '../../../src-shared/errors.ts';
  * The messages between the main thread and the data worker, checked on both
  * sides like the bridge's: a request names a target (a service the worker
  * hosts), one of its methods, and the arguments; a reply is a value or an
- * error value, never a thrown object; events are pushed with a name. Each
- * request carries the main thread's time, which the worker's store uses for
- * its stamps (one clock for the app, fakeable in tests).
+ * error value, never a thrown object; events are pushed with a name.
  */
 
 /** The most arguments a method takes: a guard against a call built by mistake, not a limit anyone meets. */
@@ -18,8 +16,6 @@ export const dataRequest = z.strictObject({
   target: z.string().min(1).max(40),
   method: z.string().min(1).max(60),
   args: z.array(z.unknown()).max(MAX_ARGS),
-  /** Main's clock when the call was made. */
-  now: z.number(),
 });
 export type DataRequest = z.infer<typeof dataRequest>;
 

@@ -6,7 +6,6 @@ import { parentPort } from 'node:worker_threads';
 import { DomainError } from '../../../src-main/core/errors.ts';
 import { createDataHost } from '../../../src-main/core/data/host.ts';
 
-let now = 0;
 let opened = 0;
 const echo = {
   open() {
@@ -14,7 +13,6 @@ const echo = {
     return opened;
   },
   add: (a: number, b: number) => a + b,
-  now: () => now,
   refuse: () => {
     throw new DomainError('conflict', 'not now');
   },
@@ -34,7 +32,7 @@ const echo = {
     return true;
   },
 };
-const host = createDataHost({ targets: () => ({ echo }), setNow: (n) => void (now = n) });
+const host = createDataHost({ targets: () => ({ echo }) });
 parentPort?.on('message', (message: unknown) => {
   void host.handle(message).then(({ reply, transfer }) => parentPort?.postMessage(reply, transfer));
 });
