@@ -71,18 +71,23 @@ export interface TransferredText {
   readonly transferredText: Uint8Array;
 }
 
+/**
+ * Plain objects are looked into this deep for large text: a bridge reply
+ * `{ ok, value: { csv: '…' } }` carries its text two levels down.
+ */
+const PACK_DEPTH = 3;
+
 /** The value as it is posted, and the buffers to transfer with it. */
-export function packValue(value: unknown): { value: unknown; transfer: ArrayBuffer[] } {
+export function packValue(value: unknown, depth = PACK_DEPTH): { value: unknown; transfer: ArrayBuffer[] } {
   if (typeof value === 'string' && value.length >= TRANSFER_STRING_BYTES / 4) {
     const bytes = new TextEncoder().encode(value);
     return { value: { transferredText: bytes } satisfies TransferredText, transfer: [bytes.buffer as ArrayBuffer] };
   }
-  if (isPlainObject(value)) {
-    // One level deep: results such as `{ csv: '…' }` carry their large text in a field.
+  if (depth > 0 && isPlainObject(value)) {
     const transfer: ArrayBuffer[] = [];
     const out: Record<string, unknown> = {};
     for (const [key, field] of Object.entries(value)) {
-      const packed = typeof field === 'string' ? packValue(field) : { value: field, transfer: [] };
+      const packed = packValue(field, depth - 1);
       out[key] = packed.value;
       transfer.push(...packed.transfer);
     }
@@ -92,10 +97,10 @@ export function packValue(value: unknown): { value: unknown; transfer: ArrayBuff
 }
 
 /** The value as the sender meant it. */
-export function unpackValue(value: unknown): unknown {
+export function unpackValue(value: unknown, depth = PACK_DEPTH): unknown {
   if (isTransferred(value)) return new TextDecoder().decode(value.transferredText);
-  if (isPlainObject(value) && Object.values(value).some(isTransferred)) {
-    return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, isTransferred(field) ? new TextDecoder().decode(field.transferredText) : field]));
+  if (depth > 0 && isPlainObject(value) && Object.values(value).some((field) => isTransferred(field) || isPlainObject(field))) {
+    return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, unpackValue(field, depth - 1)]));
   }
   return value;
 }

@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDataClient, type DataClient, type DataClientState } from '../../../src-main/core/data/client.ts';
 import { DomainError } from '../../../src-main/core/errors.ts';
+import { packValue, TRANSFER_STRING_BYTES, unpackValue } from '../../../src-main/core/data/protocol.ts';
 
 const spawn = () => new Worker(new URL('./echo-worker.ts', import.meta.url));
 
@@ -51,7 +52,19 @@ describe('the data boundary between the main thread and its worker', () => {
     expect(big).toHaveLength(3_000_000);
     expect(big.slice(0, 3)).toBe('xxx');
     await expect(c.call('echo', 'wrapped', [2_000_000])).resolves.toEqual({ csv: 'y'.repeat(2_000_000), rows: 2_000_000 });
+    // A bridge reply carries its text a level further down.
+    await expect(c.call('echo', 'reply', [2_000_000])).resolves.toEqual({ ok: true, value: { csv: 'z'.repeat(2_000_000), rows: 2_000_000 } });
     await expect(c.call('echo', 'text', [10])).resolves.toBe('xxxxxxxxxx');
+  });
+
+  it('transfers the large text of a bridge reply instead of copying it, and leaves small values as they are', () => {
+    const csv = 'c'.repeat(TRANSFER_STRING_BYTES);
+    const packed = packValue({ ok: true, value: { csv, rows: 1 } });
+    expect(packed.transfer).toHaveLength(1);
+    expect((packed.value as { value: { csv: unknown } }).value.csv).toEqual({ transferredText: expect.any(Uint8Array) });
+    expect(unpackValue(packed.value)).toEqual({ ok: true, value: { csv, rows: 1 } });
+    const small = { ok: true, value: { rows: [{ id: 'a' }] } };
+    expect(packValue(small)).toEqual({ value: small, transfer: [] });
   });
 
   it('passes the worker’s events on', async () => {

@@ -21,6 +21,7 @@ const echo = {
   },
   text: (length: number) => 'x'.repeat(length),
   wrapped: (length: number) => ({ csv: 'y'.repeat(length), rows: length }),
+  reply: (length: number) => ({ ok: true, value: { csv: 'z'.repeat(length), rows: length } }),
   wait: (ms: number) => new Promise((resolve) => setTimeout(() => resolve(ms), ms)),
   spin: (ms: number) => {
     const end = Date.now() + ms;
