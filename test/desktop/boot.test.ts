@@ -1,5 +1,4 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { DatabaseSync } from 'node:sqlite';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +9,7 @@ import { scaledClock } from '../../src-main/core/clock.ts';
 import { createKeychainSecretStore } from '../../src-main/desktop/keychain.ts';
 import type { RunningApp } from '../../src-main/main-process.ts';
 import { startSandbox, type Sandbox } from '../../src-main/sandbox/index.ts';
+import { batchesInFlight } from '../core/apply/apply-audit.ts';
 import { DESK_WORKER } from '../worker/desk-worker-entry.ts';
 import { fakeBuild, invoke, keychainServiceFor, RENDERER_HTML, until } from './boot-support.ts';
 import { app, BrowserWindow, dialog, ipcMain, Notification, net, powerMonitor, resetFakeElectron, session, shell, Tray } from './fake-electron.ts';
@@ -260,15 +260,7 @@ describe('the main process, booted', () => {
     // The sixth waits a rate-limit minute; quit while it is on its way (the seventh may be with it).
     // The live ledger is the profile's own file; read beside the worker (WAL lets a reader in).
     const dbPath = join(dir, 'user-data', 'profiles', 'default.sqlite');
-    const sentBatches = () => {
-      const db = new DatabaseSync(dbPath, { readOnly: true });
-      try {
-        return (db.prepare("SELECT count(*) AS n FROM apply_batches WHERE state = 'sent'").get() as { n: number }).n;
-      } finally {
-        db.close();
-      }
-    };
-    await until('the sixth batch to be sent', () => sentBatches() > 0);
+    await until('the sixth batch to be sent', () => batchesInFlight(dbPath) > 0);
     await quitFromTray();
     expect(app.exitCode).toBe(0);
     // The sixth batch, and the seventh when it fell due at the same moment, landed before the exit.

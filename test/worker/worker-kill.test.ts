@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { scaledClock } from '../../src-main/core/clock.ts';
@@ -9,7 +8,7 @@ import { createKeychainSecretStore } from '../../src-main/desktop/keychain.ts';
 import { startSandbox, type Sandbox } from '../../src-main/sandbox/index.ts';
 import { createRandom } from '../../src-main/sandbox/prng.ts';
 import { connectDesk, type DeskConnection } from '../../src-main/worker/desk-connection.ts';
-import { auditApply, prepareApplyProfile } from '../core/apply/apply-audit.ts';
+import { auditApply, batchesInFlight, prepareApplyProfile } from '../core/apply/apply-audit.ts';
 import { keychainServiceFor, until } from '../desktop/boot-support.ts';
 import { DESK_WORKER } from './desk-worker-entry.ts';
 
@@ -71,14 +70,7 @@ describe('the data worker killed mid-apply', () => {
       if (!result.ok) throw new Error(`${channel}: ${result.error.message}`);
       return result.value as T;
     };
-    const sentBatches = () => {
-      const db = new DatabaseSync(path, { readOnly: true });
-      try {
-        return (db.prepare("SELECT count(*) AS n FROM apply_batches WHERE state = 'sent'").get() as { n: number }).n;
-      } finally {
-        db.close();
-      }
-    };
+    const sentBatches = () => batchesInFlight(path);
 
     await call('drafts:apply', { draftId: draft.draftId });
     const jobState = async () => (await call<{ job: { state: string } | null }>('apply:state')).job?.state;

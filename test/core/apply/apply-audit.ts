@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
 import type { Clock } from '../../../src-main/core/clock.ts';
 import { listUnknownOutcomes, type UnknownOutcome } from '../../../src-main/core/apply/recovery.ts';
 import { createDraftService } from '../../../src-main/core/drafts/draft-service.ts';
@@ -143,5 +144,15 @@ export function auditApply(path: string, draftId: string, sandbox: Sandbox, cloc
     };
   } finally {
     store.close();
+  }
+}
+
+/** Batches journaled as sent and still without an outcome, read beside the app that holds the file (WAL lets a reader in). */
+export function batchesInFlight(path: string): number {
+  const db = new DatabaseSync(path, { readOnly: true });
+  try {
+    return (db.prepare("SELECT count(*) AS n FROM apply_batches WHERE state = 'sent'").get() as { n: number }).n;
+  } finally {
+    db.close();
   }
 }
