@@ -23,6 +23,18 @@ describe('counts and plurals', () => {
     expect(plural(3, 'entry', 'entries')).toBe('3 entries');
   });
 
+  it('writes a badge as Intl’s English compact notation does, at every step of the rounding', () => {
+    const compact = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
+    const edges = [10_000, 12_345, 12_350, 47_000, 99_949, 99_950, 99_999, 100_000, 999_949, 999_950, 999_999, 1_000_000, 1_049_999, 1_050_000, 1_150_000, 1_250_000,
+      9_999_999, 999_949_999, 999_950_000, 1e9, 1_150_000_000, 999_950_000_000, 1.5e12, 123_456_789_012_345, 999_999_999_999_999, 1e15, 2 ** 53, 12_345.5, -47_000, NaN];
+    let seed = 7;
+    const random = Array.from({ length: 2_000 }, () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return Math.floor(10 ** (4 + (seed % 1_000) / 100) + (seed % 997));
+    });
+    for (const n of [...edges, ...random]) expect([n, formatBadge(n)]).toEqual([n, n < 10_000 ? intl.format(n) : compact.format(n)]);
+  });
+
   it('shows badges exactly up to 9,999, then compact', () => {
     expect(formatBadge(9_999)).toBe('9,999');
     expect(formatBadge(12_000)).toBe('12K');
