@@ -127,6 +127,21 @@ describe('the desk shell', () => {
     }
   });
 
+  it('on Buy orders asks for the balance its head shows with the first rows, not after them', async () => {
+    history.replaceState(null, '', '#/buy-orders');
+    fake = installFakeApi(deskHandlers({ 'ledger:page': () => new Promise(() => undefined) }));
+    const raf = vi.spyOn(globalThis, 'requestAnimationFrame').mockImplementation(() => 0);
+    try {
+      mount(App, { global: { plugins: [createTestingPinia({ createSpy: vi.fn, stubActions: false })] }, attachTo: document.body });
+      await flushPromises();
+      const asked = fake.calls.map((c) => c.channel);
+      expect(asked.slice(0, 3)).toEqual(['ledger:page', 'accounts:list', 'balance:get']);
+      expect(asked).not.toContain('trades:list');
+    } finally {
+      raf.mockRestore();
+    }
+  });
+
   it('says the keychain cannot give the key in live mode, instead of “no key”', async () => {
     fake = installFakeApi(deskHandlers({
       'app:status': () => ({ stamp: 1, mode: 'live', online: true, version: '0.1.0', profile: 'default', serviceUrl: 'https://api.liquid.tf', serviceProblem: null, reach: { state: 'unknown' as const, why: null, since: null } }),
