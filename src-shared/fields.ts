@@ -1,12 +1,12 @@
 import { z } from 'zod';
+import { hiddenControlIn, NOTE_MAX_LENGTH, serviceUrlProblem, SKU_MAX_LENGTH, SKU_SHAPE, URL_MAX_LENGTH } from './field-rules.ts';
+
+export { DEFAULT_GAME, HIDDEN_CONTROL_CHARS, hiddenControlIn, isLoopbackHost, isSku, NOTE_MAX_LENGTH, serviceUrlProblem } from './field-rules.ts';
 
 /**
  * Field rules shared by the client, the drafts, the CSV import and the sandbox.
  * One definition each, so a draft can never hold a value the client would refuse.
  */
-
-/** The service's limit on `user_note`, in characters. */
-export const NOTE_MAX_LENGTH = 180;
 
 /** Money is integer cents, never a float. Bounds beyond "positive" are not documented. */
 export const cents = z
@@ -24,24 +24,6 @@ export const quantity = z
 
 /** `promoted` and `active` are integers 0 or 1 on the wire. */
 export const flag01 = z.union([z.literal(0), z.literal(1)], { error: 'must be 0 or 1' });
-
-/**
- * Characters that make text display differently from what it holds: NUL
- * (cuts the text short in C code and databases) and the bidirectional
- * controls (they reorder what follows, so a note or SKU can read as another,
- * the "Trojan Source" trick). A regex character class, shared with the
- * main process's log and message cleaning.
- */
-export const HIDDEN_CONTROL_CHARS = '\\u0000\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069';
-const HIDDEN_CONTROL = new RegExp(`[${HIDDEN_CONTROL_CHARS}]`, 'u');
-
-/** The first hidden control character of `text`, named for a refusal; null when there is none. */
-export function hiddenControlIn(text: string): string | null {
-  const found = HIDDEN_CONTROL.exec(text);
-  if (!found) return null;
-  const code = found[0].codePointAt(0) ?? 0;
-  return code === 0 ? 'a NUL character' : `a text direction control (U+${code.toString(16).toUpperCase().padStart(4, '0')})`;
-}
 
 /** `schema` that also refuses hidden control characters, naming the one found. */
 const withoutHiddenControls = (schema: z.ZodString) =>
@@ -77,18 +59,16 @@ export const listingId = z
   .string({ error: 'must be a listing ID string' })
   .regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'must be a listing ID (letters, digits, - or _)' });
 
-/** Game app IDs are digit strings; "440" is the documented one. */
+/** Game app IDs are digit strings; "440" (DEFAULT_GAME) is the documented one. */
 export const gameId = z
   .string({ error: 'must be a game ID string' })
   .regex(/^\d{1,10}$/, { error: 'must be a game app ID of digits only' });
 
-export const DEFAULT_GAME = '440';
-
 /** A SKU as stored before the hidden-character rule existed (see `storedUserNote`). */
 export const storedSku = z
   .string({ error: 'must be a SKU string' })
-  .max(200, { error: 'is too long to be a SKU' })
-  .regex(/^[^;\s](?:[^;]*[^;\s])?(?:;[^;\s](?:[^;]*[^;\s])?)+$/, {
+  .max(SKU_MAX_LENGTH, { error: 'is too long to be a SKU' })
+  .regex(SKU_SHAPE, {
     error: 'must have the shape <part>;<part> (more ;parts allowed)',
   });
 
@@ -115,9 +95,6 @@ export const tradeUrl = z
     error: 'must look like https://<host>/tradeoffer/new/?partner=<digits>&token=<token>',
   });
 
-/** Longer than any URL the app uses: refused before it is parsed as one (parsing 10 MB takes a while). */
-const URL_MAX_LENGTH = 2_000;
-
 function isTradeOfferUrl(value: string): boolean {
   if (value.length > URL_MAX_LENGTH) return false;
   let url: URL;
@@ -139,43 +116,6 @@ function isTradeOfferUrl(value: string): boolean {
     /^\d{1,20}$/.test(url.searchParams.get('partner') ?? '') &&
     /^[A-Za-z0-9_-]{1,64}$/.test(url.searchParams.get('token') ?? '')
   );
-}
-
-/** Whether `hostname` (as `URL.hostname` spells it) is a loopback address. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase();
-  if (host === 'localhost' || host === '[::1]') return true;
-  const octets = host.split('.');
-  return (
-    octets.length === 4 &&
-    octets[0] === '127' &&
-    octets.every((o) => /^\d{1,3}$/.test(o) && Number(o) <= 255)
-  );
-}
-
-/**
- * Why `baseUrl` cannot be the service's address, or null when it can. The
- * service accepts HTTPS only and the key travels in a header: plain HTTP
- * would hand it to anyone on the path, so it is allowed for loopback alone,
- * where the built-in sandbox listens. The reasons never echo the URL (it
- * might hold credentials).
- */
-export function serviceUrlProblem(baseUrl: string): string | null {
-  if (baseUrl.length > URL_MAX_LENGTH) return `is longer than ${URL_MAX_LENGTH} characters`;
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    return 'is not a valid URL';
-  }
-  if (url.username !== '' || url.password !== '') return 'must not carry a user name or password';
-  if (url.protocol === 'http:') {
-    if (!isLoopbackHost(url.hostname)) return 'must use https:// (plain http:// is allowed for 127.0.0.0/8, ::1 and localhost only)';
-  } else if (url.protocol !== 'https:') {
-    return 'must use https://';
-  }
-  if (url.search !== '' || url.hash !== '') return 'must not carry a query string or fragment';
-  return null;
 }
 
 /** The live service's base URL, checked by the same rule the client applies before any request. */

@@ -1,11 +1,13 @@
 import { createTestingPinia } from '@pinia/testing';
-import { flushPromises, mount } from '@vue/test-utils';
+import { enableAutoUnmount, flushPromises, mount } from '@vue/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import App from '../../src-renderer/src/App.vue';
-import { deskHandlers, settings } from './desk-data.ts';
+import { deskHandlers, listing, pagesOf, settings } from './desk-data.ts';
 import { installFakeApi, type FakeApi } from './fake-api.ts';
 
 describe('the desk shell', () => {
+  // A shell left mounted would go on asking the next test's bridge.
+  enableAutoUnmount(afterEach);
   let fake: FakeApi;
   afterEach(() => {
     fake.uninstall();
@@ -90,6 +92,54 @@ describe('the desk shell', () => {
     expect(wrapper.get('h1').text()).toBe('Overview');
     expect(wrapper.find('[data-testid=guided-start]').exists()).toBe(true);
     expect(wrapper.find('[data-testid=sandbox-banner] button').exists()).toBe(false);
+  });
+
+  it('on Listings asks for the first rows before anything else, and the rest of the desk once they are painted', async () => {
+    history.replaceState(null, '', '#/listings');
+    let answerPage: () => void = () => undefined;
+    const page = pagesOf([listing(1)]);
+    fake = installFakeApi(deskHandlers({
+      'ledger:page': (input) => new Promise((resolve) => (answerPage = () => resolve(page(input)))),
+    }));
+    const frames: FrameRequestCallback[] = [];
+    const raf = vi.spyOn(globalThis, 'requestAnimationFrame').mockImplementation((callback) => frames.push(callback));
+    try {
+      const wrapper = mount(App, { global: { plugins: [createTestingPinia({ createSpy: vi.fn, stubActions: false })] }, attachTo: document.body });
+      await flushPromises();
+      const asked = () => fake.calls.map((c) => c.channel);
+      // The rows first, with the accounts that name them; then what the first frame shows (theme, banners).
+      expect(asked().slice(0, 2)).toEqual(['ledger:page', 'accounts:list']);
+      expect(asked()).toEqual(expect.arrayContaining(['settings:get', 'app:status', 'key:status']));
+      const later = ['trades:list', 'drafts:list', 'heartbeat:state', 'scheduler:state', 'balance:get', 'apply:state', 'activity:list', 'updates:state'];
+      expect(asked().filter((c) => later.includes(c))).toEqual([]);
+      answerPage();
+      await flushPromises();
+      expect(wrapper.findAll('[role=row][data-key]')).toHaveLength(1);
+      expect(asked().filter((c) => later.includes(c))).toEqual([]);
+      // The frame that shows the rows is painted: the rest of the desk asks.
+      for (const callback of frames.splice(0)) callback(0);
+      await flushPromises();
+      await new Promise((r) => setTimeout(r, 0));
+      await flushPromises();
+      expect(asked()).toEqual(expect.arrayContaining(later));
+    } finally {
+      raf.mockRestore();
+    }
+  });
+
+  it('on Buy orders asks for the balance its head shows with the first rows, not after them', async () => {
+    history.replaceState(null, '', '#/buy-orders');
+    fake = installFakeApi(deskHandlers({ 'ledger:page': () => new Promise(() => undefined) }));
+    const raf = vi.spyOn(globalThis, 'requestAnimationFrame').mockImplementation(() => 0);
+    try {
+      mount(App, { global: { plugins: [createTestingPinia({ createSpy: vi.fn, stubActions: false })] }, attachTo: document.body });
+      await flushPromises();
+      const asked = fake.calls.map((c) => c.channel);
+      expect(asked.slice(0, 3)).toEqual(['ledger:page', 'accounts:list', 'balance:get']);
+      expect(asked).not.toContain('trades:list');
+    } finally {
+      raf.mockRestore();
+    }
   });
 
   it('says the keychain cannot give the key in live mode, instead of “no key”', async () => {

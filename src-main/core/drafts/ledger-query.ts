@@ -66,28 +66,24 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
     return domain === 'listings' ? listingSource(key, ledger, ws) : buyOrderSource(key, ledger, ws);
   }
 
-  /** The last answer of createdKeys per domain: a page asks twice, and a draft of 47,000 edits holds few creates. */
-  const lastCreated = new Map<LedgerDomain, { id: string; keys: string[] }>();
+  /**
+   * What the draft does to a table, per ledger and draft version: a page asks twice, and a
+   * first page after an edit of 47,000 rows would otherwise walk the draft once for each.
+   */
+  const lastLayer = new Map<LedgerDomain, { id: string } & DraftTally>();
+
+  function tallyOf(domain: LedgerDomain, ledger: LedgerView, ws: WorkingSet): DraftTally {
+    const id = `${ledger.version}|${ws.draftId}|${deps.draftVersion(ws.draftId)}`;
+    const last = lastLayer.get(domain);
+    if (last?.id === id) return last;
+    const tally = tallyDraft(domain, ledger, ws);
+    lastLayer.set(domain, { id, ...tally });
+    return tally;
+  }
 
   /** Keys of rows the draft creates that the ledger does not hold. */
   function createdKeys(domain: LedgerDomain, ledger: LedgerView, ws: WorkingSet | null): string[] {
-    if (!ws) return [];
-    const id = `${ledger.version}|${ws.draftId}|${deps.draftVersion(ws.draftId)}`;
-    const last = lastCreated.get(domain);
-    if (last?.id === id) return [...last.keys];
-    const keys = findCreated(domain, ledger, ws);
-    lastCreated.set(domain, { id, keys });
-    return [...keys];
-  }
-
-  function findCreated(domain: LedgerDomain, ledger: LedgerView, ws: WorkingSet): string[] {
-    const kind = domain === 'listings' ? 'listing.create' : 'buyOrder.create';
-    const held = sources(domain, ledger);
-    const out: string[] = [];
-    for (const [key, e] of ws.entries.slot(domain === 'listings' ? 'L' : 'B')) {
-      if (e.change.kind === kind && !isSettled(e.status) && !held.has(key)) out.push(key);
-    }
-    return out;
+    return ws ? [...tallyOf(domain, ledger, ws).created] : [];
   }
 
   function checkColumn(domain: LedgerDomain, column: LedgerColumn): void {
@@ -126,7 +122,7 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
     // No filter at all (the usual table): every row matches, and the rows changed are counted from the draft.
     const match = Object.values(filter).every((v) => v === undefined || v === '' || v === false) ? null : matcher(domain, filter, searchName);
     if (match === null && !filter.changedOnly && !deletesAll(layer, domain)) {
-      const result = { id, keys: orderedKeys(domain, sort, ledger, ws), changed: changedByDraft(domain, ledger, ws) };
+      const result = { id, keys: orderedKeys(domain, sort, ledger, ws), changed: ws ? tallyOf(domain, ledger, ws).changed : 0 };
       lastFiltered.set(domain, result);
       return result;
     }
@@ -179,29 +175,42 @@ function deletesAll(layer: DraftLayer, domain: LedgerDomain): boolean {
   return domain === 'listings' ? layer.listingsDeleteAll !== null : layer.buyOrdersDeleteAll;
 }
 
+interface DraftTally {
+  /** Keys of rows the draft creates that the ledger does not hold, in the draft's order. */
+  readonly created: readonly string[];
+  /** Rows the draft changes (see tallyDraft). */
+  readonly changed: number;
+}
+
 /**
- * Rows the draft changes, counted from the draft's own entries (tens of
- * thousands at most) rather than by visiting every ledger row: each row with
- * an open edit or delete, and each row it creates. Without a delete-all,
- * this is what listingChanged/buyOrderChanged say summed over the table.
+ * One walk over the draft's entries of a table (tens of thousands at most,
+ * never every ledger row): the rows it creates, and how many rows it changes,
+ * each row with an open edit or delete and each row it creates. Without a
+ * delete-all, `changed` is what listingChanged/buyOrderChanged say summed
+ * over the table.
  */
-function changedByDraft(domain: LedgerDomain, ledger: LedgerView, ws: WorkingSet | null): number {
-  if (!ws) return 0;
+function tallyDraft(domain: LedgerDomain, ledger: LedgerView, ws: WorkingSet): DraftTally {
   const listings = domain === 'listings';
   const held: ReadonlyMap<string, unknown> = listings ? ledger.listings : ledger.buyOrders;
   const createKind = listings ? 'listing.create' : 'buyOrder.create';
   const edits = ws.entries.slot(listings ? 'L' : 'B');
   const deletes = ws.entries.slot(listings ? 'LD' : 'BD');
+  const created: string[] = [];
   let changed = 0;
-  for (const [key, e] of edits) {
-    if (!isSettled(e.status) && (held.has(key) || e.change.kind === createKind)) changed += 1;
-  }
-  for (const [key, e] of deletes) {
-    if (isSettled(e.status) || !held.has(key)) continue;
+  // forEach, not for…of over [key, entry] pairs: half the time on a first, still cold walk of 47,000 entries.
+  edits.forEach((e, key) => {
+    if (isSettled(e.status)) return;
+    if (e.change.kind === createKind) {
+      changed += 1;
+      if (!held.has(key)) created.push(key);
+    } else if (held.has(key)) changed += 1;
+  });
+  deletes.forEach((e, key) => {
+    if (isSettled(e.status) || !held.has(key)) return;
     const edit = edits.get(key);
     if (!edit || isSettled(edit.status)) changed += 1;
-  }
-  return changed;
+  });
+  return { created, changed };
 }
 
 /** Whether a row's own values match the filter; built once per query so the row loop does no parsing. */

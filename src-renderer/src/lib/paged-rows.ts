@@ -15,7 +15,7 @@ export interface Page<T> {
 export interface PagedRows<T> {
   /** Rows matching, as of the last answer. */
   readonly total: ShallowRef<number>;
-  /** Bumped whenever rows change: views read it to re-render. */
+  /** Bumped whenever rows on screen change: views read it to re-render. */
   readonly version: ShallowRef<number>;
   /** Whether an answer has ever arrived (the table shows "Loading…" before). */
   readonly loaded: ShallowRef<boolean>;
@@ -73,7 +73,9 @@ export function createPagedRows<T>(options: PagedRowsOptions<T>): PagedRows<T> {
         pages.set(p, page.rows);
         total.value = page.total;
         loaded.value = true;
-        changed();
+        // A page of the margin around the view changes nothing on screen: the rows in view are not
+        // drawn again for it (scrolling to it reads it then).
+        if (p * pageSize < visible[1] && (p + 1) * pageSize > visible[0]) changed();
       } catch (error) {
         options.onError?.(error);
       } finally {

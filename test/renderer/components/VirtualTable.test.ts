@@ -1,5 +1,5 @@
 import { mount } from '@vue/test-utils';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { defineComponent, h, nextTick } from 'vue';
 import VirtualTable from '../../../src-renderer/src/components/VirtualTable.vue';
 
@@ -146,6 +146,32 @@ describe('VirtualTable', () => {
     expect(document.activeElement).toBe(rowEls()[1]?.element);
     expect(rowEls().map((r) => r.attributes('tabindex'))).toEqual(['-1', '0', '-1', '-1', '-1']);
     wrapper.unmount();
+  });
+  it('takes its height from the first layout instead of forcing one while it mounts', async () => {
+    const observed: Array<() => void> = [];
+    const Observer = vi.fn(function (this: unknown, callback: () => void) {
+      observed.push(callback);
+      return { observe: () => undefined, disconnect: () => undefined };
+    });
+    vi.stubGlobal('ResizeObserver', Observer);
+    let height = 0;
+    let reads = 0;
+    const clientHeight = vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockImplementation(() => (reads++, height));
+    try {
+      const wrapper = mountTable();
+      // Mounted without reading the layout: the fallback height until the window is laid out.
+      expect(reads).toBe(0);
+      expect(wrapper.findAll('[role=row][data-key]')).toHaveLength(15);
+      height = 560;
+      for (const callback of observed) callback();
+      await nextTick();
+      // 560 px / 28 px = 20 rows in view, + 5 overscan below.
+      expect(wrapper.findAll('[role=row][data-key]')).toHaveLength(25);
+      wrapper.unmount();
+    } finally {
+      clientHeight.mockRestore();
+      vi.unstubAllGlobals();
+    }
   });
 });
 

@@ -72,4 +72,23 @@ describe('rows of a long table, a page at a time', () => {
     // Two passes over the pages on screen (0, 10, 20), not eleven.
     expect(s.asked.filter((o) => o === 0)).toHaveLength(2);
   });
+  it('redraws for a page that reaches the screen, not for the margin around it', async () => {
+    const s = source(1_000);
+    s.rows.show(0, 15);
+    const release = s.holdFetches();
+    const refreshing = s.rows.refresh();
+    release();
+    await refreshing;
+    await flush();
+    // Page 0 (the rows on screen) and page 1 (rows 10..19, on screen too) drew; page 2 is margin.
+    expect(new Set(s.asked)).toEqual(new Set([0, 10, 20]));
+    const drawnAfterStart = s.rows.version.value;
+    expect(s.rows.rowAt(25)).toBe('g1:25');
+    s.rows.show(500, 515);
+    await flush();
+    // Pages 50 and 51 are on screen, 49 and 52 are margin: two redraws, not four.
+    expect(s.rows.version.value - drawnAfterStart).toBe(2);
+    expect(s.rows.rowAt(495)).toBe('g1:495');
+    expect(s.rows.rowAt(525)).toBe('g1:525');
+  });
 });
