@@ -117,8 +117,6 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
   const quit = createQuitSwitch();
   const clock = deps.timeScale ? scaledClock(deps.timeScale.scale, deps.timeScale.origin) : systemClock;
   const mainDir = deps.mainDir ?? import.meta.dirname;
-  // The key, once known, is scrubbed from every line; a new one is learned when it is set.
-  let knownKey: string | null = null;
   // The desk's view of the service URL: which links may open in the browser.
   let serviceUrl = '';
   const links = (): ExternalLinkPolicy => ({ serviceOrigins: serviceUrl.startsWith('https:') ? [new URL(serviceUrl).origin] : [] });
@@ -149,15 +147,14 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
     log,
   });
   const { desk, router, emit } = connection;
-  desk.on('key', (key) => {
-    knownKey = key;
-    log.addSecret(key);
-  });
+  // The key, once known, is scrubbed from every line; a new one is learned when it is set.
+  log.addSecret(desk.knownKey());
+  desk.on('key', (key) => log.addSecret(key));
   serviceUrl = desk.view().settings.serviceUrl;
   desk.on('view', ({ view }) => (serviceUrl = view.settings.serviceUrl));
   services = await createShellServices({
     desk, log, clock,
-    key: () => knownKey,
+    key: () => desk.knownKey(),
     window: () => (win && !win.isDestroyed() ? win : null),
     quit: () => quit.quit(),
     onUpdate: (view) => pushUpdate(view),

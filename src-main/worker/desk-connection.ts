@@ -36,6 +36,8 @@ export type MainDeskEvents = {
 
 export interface MainDesk {
   view(): DeskShellView;
+  /** The stored key as the worker last said (null before it did, or when none is set): for scrubbing logs. */
+  knownKey(): string | null;
   /** The store's worker: ready, restarting after it died, failed (stopped too often), or closed. */
   storeState(): DataClientState;
   on<E extends keyof MainDeskEvents>(event: E, listener: (payload: MainDeskEvents[E]) => void): Unsubscribe;
@@ -75,6 +77,7 @@ export async function connectDesk(options: DeskConnectionOptions): Promise<DeskC
   const bridgeListeners = new Set<(event: EventName, payload: unknown) => void>();
   let view: DeskShellView | null = null;
   let lastStatus: AppStatus | null = null;
+  let lastKey: string | null = null;
   let starts = 0;
 
   const toBridge = (event: EventName, payload: unknown) => {
@@ -113,7 +116,8 @@ export async function connectDesk(options: DeskConnectionOptions): Promise<DeskC
       case 'pending':
         return events.emit('pending', payload as TradeRef[]);
       case 'key':
-        return events.emit('key', payload as string | null);
+        lastKey = payload as string | null;
+        return events.emit('key', lastKey);
       case 'openLink':
         return void Promise.resolve(options.platform.openLink(String(payload))).catch(() => undefined);
       case 'log': {
@@ -175,6 +179,7 @@ export async function connectDesk(options: DeskConnectionOptions): Promise<DeskC
       if (!view) throw new Error('the desk is not open');
       return view;
     },
+    knownKey: () => lastKey,
     storeState: () => client.state,
     on: (event, listener) => events.on(event, listener),
     updateSettings: async (patch) => void (await call('updateSettings', patch)),
