@@ -84,24 +84,14 @@ export async function connectDesk(options: DeskConnectionOptions): Promise<DeskC
     for (const listener of [...bridgeListeners]) listener(event, payload);
   };
 
-  const client: DataClient = await createDataClient({
-    spawn: options.spawn,
-    async onStart(call) {
-      const opened = (await call('desk', 'open', [{ ...options.config, generation: starts }])) as { view: DeskShellView };
-      starts += 1;
-      setView(opened.view);
-    },
-    onWorkerError: (error) => log.error('data worker failed', { error }),
-    onAsk: (target, method, args) => answerSecrets(options.secrets, target, method, args),
-  });
-
   function setView(next: DeskShellView): void {
     const previous = view ?? next;
     view = next;
     events.emit('view', { view: next, previous });
   }
 
-  client.on('event', ({ event, payload }) => {
+  // Events of the worker's first start (its log lines as it opens the desk) count too.
+  function onEvent({ event, payload }: { event: string; payload: unknown }): void {
     switch (event) {
       case 'bridge': {
         const { event: name, payload: value } = payload as { event: EventName; payload: unknown };
@@ -125,6 +115,18 @@ export async function connectDesk(options: DeskConnectionOptions): Promise<DeskC
         return log[l.level](l.message, l.fields);
       }
     }
+  }
+
+  const client: DataClient = await createDataClient({
+    spawn: options.spawn,
+    async onStart(call) {
+      const opened = (await call('desk', 'open', [{ ...options.config, generation: starts }])) as { view: DeskShellView };
+      starts += 1;
+      setView(opened.view);
+    },
+    onEvent,
+    onWorkerError: (error) => log.error('data worker failed', { error }),
+    onAsk: (target, method, args) => answerSecrets(options.secrets, target, method, args),
   });
 
   client.on('state', (state) => {

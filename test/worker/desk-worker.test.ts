@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeychainSecretStore } from '../../src-main/desktop/keychain.ts';
 import { connectDesk, type DeskConnection } from '../../src-main/worker/desk-connection.ts';
 import type { WorkerLogLine } from '../../src-main/worker/config.ts';
+import { call } from '../support/router-call.ts';
 import { DESK_WORKER } from './desk-worker-entry.ts';
 import { keychainServiceFor, until } from '../desktop/boot-support.ts';
 
@@ -23,12 +24,6 @@ let connection: DeskConnection;
 const logged: WorkerLogLine[] = [];
 const events: { event: string; payload: unknown }[] = [];
 const opened: string[] = [];
-
-async function call<T>(channel: string, input: unknown = {}): Promise<T> {
-  const result = await connection.router.invoke(channel, input);
-  if (!result.ok) throw new Error(`${channel}: ${result.error.message}`);
-  return result.value as T;
-}
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'desk-worker-'));
@@ -55,7 +50,7 @@ afterAll(async () => {
 
 describe('the desk in its worker thread', () => {
   it('answers the bridge, pushes its events and the shell’s view, and checks what it is sent', async () => {
-    const status = await call<{ mode: string; serviceUrl: string; stamp: number }>('app:status');
+    const status = await call(connection.router, 'app:status', {});
     expect(status.mode).toBe('sandbox');
     expect(status.serviceUrl).toMatch(/^http:\/\/127\.0\.0\.1:/);
     // The heartbeat beats in the worker; the shell's view follows.
@@ -69,16 +64,18 @@ describe('the desk in its worker thread', () => {
     const unknown = await connection.router.invoke('no:such', {});
     expect(unknown).toMatchObject({ ok: false, error: { kind: 'invalid', message: 'Unknown channel "no:such".' } });
     // The shell's channels are main's: here, with no updater, they say so.
-    await expect(call('updates:state')).resolves.toMatchObject({ state: 'off' });
+    await expect(call(connection.router, 'updates:state', {})).resolves.toMatchObject({ state: 'off' });
 
     // A draft made through the worker is in its store.
-    const { id } = await call<{ id: string }>('drafts:create', { name: 'through the worker' });
-    const drafts = await call<{ drafts: { id: string; name: string }[] }>('drafts:list');
+    const { id } = await call(connection.router, 'drafts:create', { name: 'through the worker' });
+    const drafts = await call(connection.router, 'drafts:list', {});
     expect(drafts.drafts.map((d) => d.id)).toContain(id);
     // Settings change in the worker, and the tray's view follows.
     await connection.desk.updateSettings({ notificationsEnabled: false });
     await until('the view to follow the settings', () => !connection.desk.view().settings.notificationsEnabled);
     expect(logged.some((l) => l.message === 'settings changed')).toBe(true);
+    // Lines the worker wrote while it opened the desk reached main's log too.
+    expect(logged.some((l) => l.message === 'workspace open')).toBe(true);
   });
 
   it('waits on a database file another process holds in the worker, never on the main thread, and ends in a clear busy error', async () => {
@@ -101,12 +98,12 @@ describe('the desk in its worker thread', () => {
     }
     // The main thread ran its timers the whole time.
     expect(delay.max / 1e6).toBeLessThan(200);
-    await expect(call('drafts:create', { name: 'once the file is free' })).resolves.toMatchObject({ name: 'once the file is free' });
+    await expect(call(connection.router, 'drafts:create', { name: 'once the file is free' })).resolves.toMatchObject({ name: 'once the file is free' });
   });
 
   it('restarts a worker that died: the calls meanwhile are refused as busy, the screens are told, the store is intact', async () => {
-    const before = await call<{ drafts: { id: string }[] }>('drafts:list');
-    const statusBefore = await call<{ stamp: number }>('app:status');
+    const before = await call(connection.router, 'drafts:list', {});
+    const statusBefore = await call(connection.router, 'app:status', {});
     const states: string[] = [];
     const off = connection.desk.on('store', (s) => states.push(s));
     events.length = 0;
@@ -121,9 +118,9 @@ describe('the desk in its worker thread', () => {
     const restarting = events.find((e) => e.event === 'app:status' && (e.payload as { store?: string }).store === 'restarting');
     expect(restarting).toBeDefined();
     await until('the new desk to announce itself', () => events.some((e) => e.event === 'app:status' && (e.payload as { store?: string }).store === undefined));
-    const after = await call<{ drafts: { id: string }[]; stamp: number }>('drafts:list');
+    const after = await call(connection.router, 'drafts:list', {});
     expect(after.drafts.map((d) => d.id)).toEqual(before.drafts.map((d) => d.id));
-    const statusAfter = await call<{ stamp: number; store?: string }>('app:status');
+    const statusAfter = await call(connection.router, 'app:status', {});
     expect(statusAfter.stamp).toBeGreaterThan(statusBefore.stamp);
     expect(statusAfter.store).toBeUndefined();
     expect(logged.some((l) => l.message === 'data worker stopped')).toBe(true);

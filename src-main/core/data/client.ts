@@ -36,6 +36,11 @@ export interface DataClientOptions {
   maxRestarts?: number;
   /** Told of a worker error (for the log). */
   onWorkerError?(error: Error): void;
+  /**
+   * Each event the worker pushes, from its first start on (a listener added
+   * with `on('event')` once the client is returned misses those of the start).
+   */
+  onEvent?(event: { event: string; payload: unknown }): void;
   /** Answers what the worker asks of main (see `workerAsk`); its errors go back as error values. */
   onAsk?(target: string, method: string, args: readonly unknown[]): Promise<unknown>;
 }
@@ -110,6 +115,7 @@ export async function createDataClient(options: DataClientOptions): Promise<Data
       return;
     }
     if ('event' in m) {
+      options.onEvent?.({ event: m.event, payload: m.payload });
       emitter.emit('event', { event: m.event, payload: m.payload });
       return;
     }
