@@ -24,11 +24,13 @@ import { scaledClock, type Clock } from '../../src-main/core/clock.ts';
 import type { SecretStore } from '../../src-main/core/secrets.ts';
 import type { SettingsPatch } from '../../src-main/core/settings/settings.ts';
 import { connectDesk } from '../../src-main/worker/desk-connection.ts';
+import { DESK_WORKER } from '../worker/desk-worker-entry.ts';
 import { createDesk, type Desk } from '../../src-main/core/desk/desk.ts';
 import { createDeskRouter } from '../../src-main/ipc/desk-router.ts';
 import type { Router } from '../../src-main/ipc/router.ts';
 import type { ServiceReady, ServiceWorkerData } from './service-worker.ts';
 import { memoryKeychain } from '../support/memory-keychain.ts';
+import { call } from '../support/router-call.ts';
 
 export const MAIN_LOOP_GOALS = { p99Ms: 10, maxMs: 50 } as const;
 
@@ -60,12 +62,6 @@ export interface MainLoopFigures {
   goalsMet: boolean;
 }
 
-async function call<T>(router: Router, channel: string, input: unknown): Promise<T> {
-  const result = await router.invoke(channel, input);
-  if (!result.ok) throw new Error(`${channel}: ${result.error.message}`);
-  return result.value as T;
-}
-
 async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
   const started = performance.now();
   const value = await work();
@@ -89,8 +85,6 @@ interface OpenDesk {
   close(): Promise<void>;
 }
 
-const DESK_WORKER = new URL('../../src-main/worker/desk-worker.ts', import.meta.url);
-
 export async function runMainLoopScenario(scale: number, mode: MainLoopMode): Promise<MainLoopFigures> {
   const dir = mkdtempSync(join(tmpdir(), 'desk-main-loop-'));
   const origin = Date.now();
@@ -108,7 +102,7 @@ export async function runMainLoopScenario(scale: number, mode: MainLoopMode): Pr
       : await openOnThisThread(dir, clock, settings, keychain);
     const { router } = desk;
     const csv = draftCsv(CSV_ROWS);
-    const beatState = () => call<{ status: string; lastBeatAt: number | null; nextBeatAt: number | null }>(router, 'heartbeat:state', {});
+    const beatState = () => call(router, 'heartbeat:state', {});
     const heartbeat = async () => (await beatState()).status;
     await waitFor(async () => (await heartbeat()) === 'active', 60_000, 'the heartbeat to mark the account automated');
     // One bulk formula and one review alone first: what the boundary costs each (nothing else runs).
@@ -141,7 +135,7 @@ export async function runMainLoopScenario(scale: number, mode: MainLoopMode): Pr
 
     const applying = timed(async () => {
       await call(router, 'drafts:apply', { draftId: applyDraft });
-      const state = async () => (await call<{ job: { state: string; itemsDone: number } | null }>(router, 'apply:state', {})).job;
+      const state = async () => (await call(router, 'apply:state', {})).job;
       await waitFor(async () => ['done', 'stopped', 'cancelled'].includes((await state())?.state ?? ''), 30 * 60_000, 'the apply to end');
       return { job: await state() };
     });
@@ -153,7 +147,7 @@ export async function runMainLoopScenario(scale: number, mode: MainLoopMode): Pr
       }
     });
     const csvWork = (async () => {
-      const [preview, previewMs] = await timed(() => call<{ token: string }>(router, 'drafts:importCsv', { kind: 'draft', csv }));
+      const [preview, previewMs] = await timed(() => call(router, 'drafts:importCsv', { kind: 'draft', csv }));
       const [, commitMs] = await timed(() => call(router, 'drafts:importCommit', { token: preview.token }));
       return { previewMs, commitMs };
     })();
@@ -206,11 +200,11 @@ async function prepareProfile(dir: string, sandbox: ServiceReady, clock: Clock, 
   try {
     const { router } = createDeskRouter(desk, { openLink: () => undefined }, { checkOutputs: false });
     seedLedger(desk, sandbox);
-    const { id: applyDraft } = await call<{ id: string }>(router, 'drafts:create', { name: 'apply' });
-    const first = await call<{ keys: string[] }>(router, 'ledger:keys', { domain: 'listings', offset: 0, limit: APPLIED });
+    const { id: applyDraft } = await call(router, 'drafts:create', { name: 'apply' });
+    const first = await call(router, 'ledger:keys', { domain: 'listings', offset: 0, limit: APPLIED });
     await call(router, 'ledger:bulk', { domain: 'listings', selection: { ids: first.keys }, op: { op: 'addCents', cents: 1 } });
-    const { id: bigDraft } = await call<{ id: string }>(router, 'drafts:create', { name: 'big' });
-    const rest = await call<{ keys: string[] }>(router, 'ledger:keys', { domain: 'listings', offset: REVIEWED, limit: LEDGER - REVIEWED });
+    const { id: bigDraft } = await call(router, 'drafts:create', { name: 'big' });
+    const rest = await call(router, 'ledger:keys', { domain: 'listings', offset: REVIEWED, limit: LEDGER - REVIEWED });
     await call(router, 'ledger:bulk', { domain: 'listings', selection: { filter: {}, except: rest.keys }, op: { op: 'addCents', cents: 10 } });
     for (const id of [applyDraft, bigDraft]) desk.workspace().drafts.flush(id);
     return { applyDraft, bigDraft };

@@ -6,6 +6,7 @@ import { Worker } from 'node:worker_threads';
 import { expect, test } from '@playwright/test';
 import { createKeychainSecretStore } from '../../src-main/desktop/keychain.ts';
 import { connectDesk, type DeskConnection } from '../../src-main/worker/desk-connection.ts';
+import { DESK_WORKER } from '../worker/desk-worker-entry.ts';
 import { openDesk, serveRenderer, type StaticServer } from './harness.ts';
 
 /**
@@ -24,7 +25,7 @@ test.beforeAll(async () => {
   server = await serveRenderer();
   const quiet = () => undefined;
   connection = await connectDesk({
-    spawn: () => new Worker(new URL('../../src-main/worker/desk-worker.ts', import.meta.url)),
+    spawn: () => new Worker(DESK_WORKER),
     secrets: createKeychainSecretStore({ service: `Marketplace Desk e2e worker ${createHash('sha256').update(dataDir).digest('hex').slice(0, 12)}` }),
     config: { dataDir, version: 'e2e', clock: null, sandbox: { seed: 12, inventorySize: 500 }, checkOutputs: true },
     platform: { openLink: quiet },

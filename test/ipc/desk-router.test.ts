@@ -7,15 +7,8 @@ import { createDesk, type Desk } from '../../src-main/core/desk/desk.ts';
 import { createDeskRouter } from '../../src-main/ipc/desk-router.ts';
 import { startSandbox, type Sandbox } from '../../src-main/sandbox/index.ts';
 import { memoryKeychain } from '../support/memory-keychain.ts';
-import type { ChannelInput, ChannelName, ChannelOutput, EventName } from '../../src-shared/contract.ts';
-import type { Router } from '../../src-main/ipc/router.ts';
-
-/** Invokes a channel and returns its typed value, failing the test on an error value. */
-async function call<C extends ChannelName>(router: Router, channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> {
-  const result = await router.invoke(channel, input);
-  if (!result.ok) throw new Error(`${channel}: ${result.error.message}`);
-  return result.value as ChannelOutput<C>;
-}
+import type { ChannelOutput, EventName } from '../../src-shared/contract.ts';
+import { call } from '../support/router-call.ts';
 
 let desk: Desk | null = null;
 let service: Sandbox | null = null;

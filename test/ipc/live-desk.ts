@@ -5,8 +5,9 @@ import { createDesk, type Desk } from '../../src-main/core/desk/desk.ts';
 import { createDeskRouter } from '../../src-main/ipc/desk-router.ts';
 import type { Router } from '../../src-main/ipc/router.ts';
 import { startSandbox, type Sandbox } from '../../src-main/sandbox/index.ts';
-import type { ChannelInput, ChannelName, ChannelOutput } from '../../src-shared/contract.ts';
 import { memoryKeychain } from '../support/memory-keychain.ts';
+
+export { call } from '../support/router-call.ts';
 
 /** A desk in live mode against the simulator, its key set and its accounts read, behind the app's router. */
 export interface LiveDesk {
@@ -42,9 +43,3 @@ export async function startLiveDesk(seed: number): Promise<LiveDesk> {
   };
 }
 
-/** Invokes a channel and returns its typed value, failing the test on an error value. */
-export async function call<C extends ChannelName>(router: Router, channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> {
-  const result = await router.invoke(channel, input);
-  if (!result.ok) throw new Error(`${channel}: ${result.error.message}`);
-  return result.value as ChannelOutput<C>;
-}

@@ -10,6 +10,7 @@ import { createRandom } from '../../src-main/sandbox/prng.ts';
 import { connectDesk, type DeskConnection } from '../../src-main/worker/desk-connection.ts';
 import { auditApply, batchesInFlight, prepareApplyProfile } from '../core/apply/apply-audit.ts';
 import { keychainServiceFor, until } from '../desktop/boot-support.ts';
+import { call } from '../support/router-call.ts';
 import { DESK_WORKER } from './desk-worker-entry.ts';
 
 /**
@@ -65,15 +66,10 @@ describe('the data worker killed mid-apply', () => {
       log: { debug: quiet, info: quiet, warn: quiet, error: (message) => void errors.push(message) },
     });
     const desk = connection;
-    const call = async <T>(channel: string, input: unknown = {}): Promise<T> => {
-      const result = await desk.router.invoke(channel, input);
-      if (!result.ok) throw new Error(`${channel}: ${result.error.message}`);
-      return result.value as T;
-    };
     const sentBatches = () => batchesInFlight(path);
 
-    await call('drafts:apply', { draftId: draft.draftId });
-    const jobState = async () => (await call<{ job: { state: string } | null }>('apply:state')).job?.state;
+    await call(desk.router, 'drafts:apply', { draftId: draft.draftId });
+    const jobState = async () => (await call(desk.router, 'apply:state', {})).job?.state;
     const random = createRandom(SEED);
     let kills = 0;
     let killedInFlight = 0;
@@ -88,7 +84,7 @@ describe('the data worker killed mid-apply', () => {
       await until('the worker to be back', () => desk.desk.storeState() === 'ready', 30_000);
     }
     sandbox.faults.clear();
-    await until('the resumed apply to end', async () => (await call<{ job: { state: string } | null }>('apply:state')).job?.state === 'done', 120_000);
+    await until('the resumed apply to end', async () => (await call(desk.router, 'apply:state', {})).job?.state === 'done', 120_000);
 
     const audit = auditApply(path, draft.draftId, sandbox, clock);
     console.log(`worker kill test: ${JSON.stringify({ ...audit.counts, kills, killedWithBatchesInFlight: killedInFlight })}`);
@@ -105,7 +101,7 @@ describe('the data worker killed mid-apply', () => {
     expect(audit.unknownNotShown).toEqual([]);
     expect(audit.unknownBatches.every((u) => u.choices.length > 0)).toBe(true);
     // The screens see the same: every unknown outcome is listed for the trader.
-    const shown = await call<{ outcomes: unknown[] }>('apply:unknownOutcomes');
+    const shown = await call(desk.router, 'apply:unknownOutcomes', {});
     expect(shown.outcomes).toHaveLength(audit.counts.unknownBatches);
     expect(audit.keyInProfile).toBe(false);
   }, 180_000);
