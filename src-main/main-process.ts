@@ -38,6 +38,7 @@ import { wirePowerEvents } from './desktop/power-events.ts';
 import { createTaskbarIndicator } from './desktop/taskbar.ts';
 import { createTray } from './desktop/tray.ts';
 import { hardenEveryWebContents, hardenSession, openIfAllowed } from './desktop/web-hardening.ts';
+import { withCallLog } from './ipc/call-log.ts';
 import type { Router } from './ipc/router.ts';
 import type { DeskWorkerConfig } from './worker/config.ts';
 import { connectDesk, type DeskConnection, type MainDesk } from './worker/desk-connection.ts';
@@ -107,16 +108,16 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
   process.on('uncaughtExceptionMonitor', onProcessError);
   process.on('unhandledRejection', onProcessError);
   const devServerUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL;
+  const mainDir = deps.mainDir ?? import.meta.dirname;
   const paths = appPaths({
     packaged: app.isPackaged,
-    mainDir: deps.mainDir ?? import.meta.dirname,
+    mainDir,
     appPath: app.getAppPath(),
     resourcesPath: process.resourcesPath,
   });
   prepareNotifications(APP_ID);
   const quit = createQuitSwitch();
   const clock = deps.timeScale ? scaledClock(deps.timeScale.scale, deps.timeScale.origin) : systemClock;
-  const mainDir = deps.mainDir ?? import.meta.dirname;
   // The desk's view of the service URL: which links may open in the browser.
   let serviceUrl = '';
   const links = (): ExternalLinkPolicy => ({ serviceOrigins: serviceUrl.startsWith('https:') ? [new URL(serviceUrl).origin] : [] });
@@ -261,25 +262,6 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
     },
   });
   return { desk, router, connection, log };
-}
-
-/**
- * Each call's channel, outcome and duration at debug level, failures other
- * than the trader's own at info: enough to follow a bug report. Inputs are
- * never logged (one of them carries the key on its way to the keychain).
- */
-function withCallLog(router: Router, log: AppLog): Router {
-  return {
-    ...router,
-    async invoke(channel, input) {
-      const started = performance.now();
-      const result = await router.invoke(channel, input);
-      const ms = Math.round(performance.now() - started);
-      if (result.ok) log.debug('call', { channel, ms });
-      else log.info('call failed', { channel, ms, kind: result.error.kind, message: result.error.message });
-      return result;
-    },
-  };
 }
 
 /**
