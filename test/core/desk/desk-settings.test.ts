@@ -1,39 +1,17 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { scaledClock } from '../../../src-main/core/clock.ts';
 import { createDesk, type Desk } from '../../../src-main/core/desk/desk.ts';
 import { createRepos, openStore } from '../../../src-main/core/store/index.ts';
 import { startSandbox, type Sandbox } from '../../../src-main/sandbox/index.ts';
 import { memoryKeychain } from '../../support/memory-keychain.ts';
+import { deskTestScope, until } from './desk-fixture.ts';
 
 /**
  * Settings apply live, and a change of service opens the new workspace before
  * the old one closes, keeping the old one when the new one cannot open.
  */
-const opened: Array<{ close(): Promise<void> }> = [];
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const o of opened.splice(0).reverse()) await o.close();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'desk-settings-'));
-  dirs.push(dir);
-  return dir;
-}
-
-async function until<T>(read: () => T | undefined | null | false, what: string, ms = 8_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = read();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const { opened, tempDir } = deskTestScope('desk-settings-');
 
 async function liveDesk(dataDir = tempDir()): Promise<{ d: Desk; service: Sandbox; dataDir: string }> {
   const clock = scaledClock(30);

@@ -1,33 +1,12 @@
-import { mkdtempSync, rmSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createDesk, type Desk } from '../../../src-main/core/desk/desk.ts';
 import { startSandbox, type Sandbox } from '../../../src-main/sandbox/index.ts';
 import { memoryKeychain } from '../../support/memory-keychain.ts';
+import { deskTestScope, until } from './desk-fixture.ts';
 
-const opened: Array<{ close(): Promise<void> }> = [];
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const o of opened.splice(0).reverse()) await o.close();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'desk-'));
-  dirs.push(dir);
-  return dir;
-}
-
-async function until<T>(read: () => T | undefined | null | false | Promise<T | undefined | null | false>, what: string, ms = 8_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const { opened, tempDir } = deskTestScope('desk-');
 
 async function desk(options: Parameters<typeof createDesk>[0]): Promise<Desk> {
   const d = await createDesk(options);
