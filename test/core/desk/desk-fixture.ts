@@ -5,7 +5,7 @@ import { afterEach } from 'vitest';
 
 /**
  * What the desk's tests share: things to close and folders to remove after
- * each test (closed newest first), and waiting for the desk's own time.
+ * each test (closed newest first).
  */
 export function deskTestScope(prefix: string): { opened: Array<{ close(): Promise<void> }>; tempDir(): string } {
   const opened: Array<{ close(): Promise<void> }> = [];
@@ -22,15 +22,4 @@ export function deskTestScope(prefix: string): { opened: Array<{ close(): Promis
       return dir;
     },
   };
-}
-
-/** Polls `read` until it gives something truthy; fails naming `what` after `ms`. */
-export async function until<T>(read: () => T | undefined | null | false | Promise<T | undefined | null | false>, what: string, ms = 8_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }

@@ -5,7 +5,8 @@ import { createDesk, type Desk } from '../../../src-main/core/desk/desk.ts';
 import { createRepos, openStore } from '../../../src-main/core/store/index.ts';
 import { startSandbox, type Sandbox } from '../../../src-main/sandbox/index.ts';
 import { memoryKeychain } from '../../support/memory-keychain.ts';
-import { deskTestScope, until } from './desk-fixture.ts';
+import { until } from '../../support/until.ts';
+import { deskTestScope } from './desk-fixture.ts';
 
 /**
  * Settings apply live, and a change of service opens the new workspace before
@@ -22,11 +23,11 @@ async function liveDesk(dataDir = tempDir()): Promise<{ d: Desk; service: Sandbo
   await d.keys.set(service.apiKey);
   // Settled: the accounts are read and the last beat covered the linked ones (no beat left in flight).
   const ws = d.workspace();
-  await until(() => {
+  await until('first beat covering the linked accounts', () => {
     const hb = ws.heartbeat.state;
     return ws.accounts.snapshot().main !== null && hb.status === 'active' && hb.nextBeatAt !== null
       && hb.accounts.length === ws.accounts.automatedLinked().length;
-  }, 'first beat covering the linked accounts');
+  });
   await ws.trades.checkNow();
   return { d, service, dataDir };
 }

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { createDesk, type Desk } from '../../../src-main/core/desk/desk.ts';
 import { startSandbox, type Sandbox } from '../../../src-main/sandbox/index.ts';
 import { memoryKeychain } from '../../support/memory-keychain.ts';
-import { deskTestScope, until } from './desk-fixture.ts';
+import { until } from '../../support/until.ts';
+import { deskTestScope } from './desk-fixture.ts';
 
 const { opened, tempDir } = deskTestScope('desk-');
 
@@ -19,7 +20,7 @@ describe('desk composition', () => {
     const dataDir = tempDir();
     const d = await desk({ dataDir, secrets: memoryKeychain(), version: 'test', openSandbox: (clock) => startSandbox({ clock, seed: 3 }) });
     expect(d.status()).toMatchObject({ mode: 'sandbox', online: true });
-    await until(() => d.workspace().heartbeat.state.status === 'active', 'heartbeat active');
+    await until('heartbeat active', () => d.workspace().heartbeat.state.status === 'active');
     const refreshAt = d.workspace().heartbeat.state.refreshAt ?? 0;
     expect(refreshAt - Date.now()).toBeGreaterThan(500_000);
     await d.workspace().trades.checkNow();
@@ -37,11 +38,11 @@ describe('desk composition', () => {
       version: 'test',
       initialSettings: { mode: 'live', serviceUrl: service.url },
     });
-    await until(() => d.workspace().heartbeat.state.lastError?.kind === 'auth', 'auth error without key');
+    await until('auth error without key', () => d.workspace().heartbeat.state.lastError?.kind === 'auth');
     expect((await d.keys.status()).state).toBe('none');
     await d.keys.set(service.apiKey);
-    await until(() => d.workspace().heartbeat.state.status === 'active', 'heartbeat active after key');
-    await until(async () => (await d.keys.status()).state === 'valid', 'key valid');
+    await until('heartbeat active after key', () => d.workspace().heartbeat.state.status === 'active');
+    await until('key valid', async () => (await d.keys.status()).state === 'valid');
     expect(service.admin.userAgent(service.accounts.main).automated).toBe(true);
   });
 
@@ -51,8 +52,8 @@ describe('desk composition', () => {
     const secrets = memoryKeychain();
     const d = await desk({ dataDir: tempDir(), secrets, version: 'test', initialSettings: { mode: 'live', serviceUrl: service.url } });
     await d.keys.set(service.keys.revoked);
-    await until(() => d.workspace().scheduler.state.blocked === 'auth', 'scheduler blocked');
-    await until(async () => (await d.keys.status()).state === 'rejected', 'key rejected');
+    await until('scheduler blocked', () => d.workspace().scheduler.state.blocked === 'auth');
+    await until('key rejected', async () => (await d.keys.status()).state === 'rejected');
   });
 
   it('a good key replacing a rejected one unblocks the work, beats at once and clears the rejection everywhere', async () => {
@@ -60,14 +61,14 @@ describe('desk composition', () => {
     opened.push(service);
     const d = await desk({ dataDir: tempDir(), secrets: memoryKeychain(), version: 'test', initialSettings: { mode: 'live', serviceUrl: service.url } });
     await d.keys.set(service.keys.revoked);
-    await until(() => d.workspace().heartbeat.state.lastError?.kind === 'auth', 'the beat refused');
-    await until(async () => (await d.keys.status()).state === 'rejected', 'key rejected');
+    await until('the beat refused', () => d.workspace().heartbeat.state.lastError?.kind === 'auth');
+    await until('key rejected', async () => (await d.keys.status()).state === 'rejected');
     const replaced = Date.now();
     await d.keys.set(service.apiKey);
-    await until(() => d.workspace().heartbeat.state.status === 'active', 'heartbeat active after the good key', 3000);
+    await until('heartbeat active after the good key', () => d.workspace().heartbeat.state.status === 'active', 3000);
     expect(d.workspace().heartbeat.state.lastError).toBeNull();
     expect(d.workspace().scheduler.state.blocked).toBeNull();
-    await until(async () => (await d.keys.status()).state === 'valid', 'key valid', 3000);
+    await until('key valid', async () => (await d.keys.status()).state === 'valid', 3000);
     expect(Date.now() - replaced).toBeLessThan(3000);
   });
 
