@@ -46,6 +46,25 @@ describe('a ledger screen', () => {
     expect(rows[2]?.find('button.link').text()).toBe('Relist');
   });
 
+  it('counts nothing before main has answered, then the counts main gave', async () => {
+    const rows = [listing(1), listing(2), listing(3)];
+    let answer: () => void = () => undefined;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const page = pagesOf(rows);
+    fake = installFakeApi(deskHandlers({ 'ledger:page': async (input) => (await answered, page(input)) }));
+    const wrapper = mount(LedgerView, {
+      props: { domain: 'listings' },
+      global: { plugins: [createTestingPinia({ createSpy: vi.fn, stubActions: false })] },
+      attachTo: document.body,
+    });
+    await flushPromises();
+    // "0 of 0 · 0 selected" here would be a count nobody made.
+    expect(wrapper.get('[data-testid=table-counts]').text()).toBe('');
+    answer();
+    await flushPromises();
+    expect(wrapper.get('[data-testid=table-counts]').text()).toBe('3 of 3 · 0 selected');
+  });
+
   it('says before a delete-all what goes and what becomes of the pending edits, from main’s count', async () => {
     const wrapper = await mountListings();
     await wrapper.get('button.danger').trigger('click');
