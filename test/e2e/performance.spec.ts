@@ -1,15 +1,17 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import type { Router } from '../../src-main/ipc/router.ts';
 import { startTestDesk } from './desk-fixture.ts';
-import { bindDesk, bridgeTraffic, serveRenderer } from './harness.ts';
+import { bindDesk, bridgeTraffic, serveRenderer, type StaticServer } from './harness.ts';
 
 /**
  * The Listings screen on a 50,000-listing ledger with a 47,000-change draft,
  * in Chromium, against the real router, core and SQLite. Figures are
  * measured in the page (from the action to the painted frame that shows
  * its result), printed, and written to test-results/perf.json; they are not
- * asserted with timings (the machine is shared). Goals: first render ≤ 250
+ * asserted with timings (the machine is shared). The desk runs in this
+ * process and real time, at rest when the window opens. Goals: first render ≤ 250
  * ms, every interaction ≤ 150 ms, no reply or event over 1 MB.
  */
 
@@ -108,10 +110,49 @@ const firstPendingText = async (page: Page) => (await page.locator(`${GRID} [rol
 const counts = '[data-testid=table-counts]';
 const fmt = (n: number) => n.toLocaleString('en');
 
-test('Listings stays quick on a 50,000-listing ledger with a 47,000-change draft', async ({ page }) => {
+/** Cold window opens measured for the first render; the figure is their median. */
+const WINDOW_OPENS = 5;
+
+/**
+ * Opens the Listings screen in a new window, as a trader opening the desk's
+ * window does: a new browser context is a new renderer process with empty
+ * caches. The window exists (its blank page is up) before the desk's screen
+ * is loaded into it, as Electron's BrowserWindow is created before it loads
+ * the app. Returns the page and the ms from navigation start to the first
+ * painted frame that showed ledger rows, in the page's own clock, seen by the
+ * page itself from its first frame (a poll from here would add its own latency).
+ */
+async function openListings(browser: Browser, router: Router, server: StaticServer): Promise<{ page: Page; context: BrowserContext; firstRenderMs: number }> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto('about:blank');
+  await page.waitForTimeout(1_000);
+  await bindDesk(page, router, server);
+  await page.addInitScript((grid) => {
+    const g = globalThis as unknown as PageGlobals & { firstRowsAt?: number };
+    const look = () => {
+      if (g.document.querySelector(`${grid} [role=row][data-key]`)) g.requestAnimationFrame(() => void (g.firstRowsAt = g.performance.now()));
+      else g.requestAnimationFrame(look);
+    };
+    g.requestAnimationFrame(look);
+  }, GRID);
+  await page.goto(`${server.url}#/listings`);
+  await page.locator(`${GRID} [role=row][data-key]`).first().waitFor();
+  const firstRenderMs = await page.evaluate(async () => {
+    const g = globalThis as unknown as PageGlobals & { firstRowsAt?: number };
+    while (g.firstRowsAt === undefined) await new Promise<void>((r) => g.requestAnimationFrame(() => r()));
+    return g.firstRowsAt;
+  });
+  return { page, context, firstRenderMs };
+}
+
+test('Listings stays quick on a 50,000-listing ledger with a 47,000-change draft', async ({ browser }) => {
   test.setTimeout(300_000);
-  const desk = await startTestDesk({ ledgerSize: ROWS, timeScale: 60 });
+  // Real time, as the app runs: a faster clock would make the desk's own timers (heartbeat, polls)
+  // run many times more often than a trader's desk does while the window opens.
+  const desk = await startTestDesk({ ledgerSize: ROWS });
   const server = await serveRenderer();
+  let context: BrowserContext | null = null;
   try {
     // The draft the trader has been working on: 47,000 repriced listings, folded as a day-old draft would be.
     const { router } = desk;
@@ -123,26 +164,22 @@ test('Listings stays quick on a 50,000-listing ledger with a 47,000-change draft
     expect(made).toMatchObject({ ok: true, value: { changed: DRAFT_CHANGES } });
     const ws = desk.desk.workspace();
     ws.drafts.flush(ws.drafts.current() ?? '');
+    // The desk at rest, as a day-old draft is: the setup's garbage collected, its deferred work done.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
     bridgeTraffic.largestBytes = 0;
 
-    // First render: navigation start → the frame that first showed ledger rows, in the page's own
-    // clock, seen by the page itself from its first frame (a poll from here would add its own latency).
-    await bindDesk(page, router, server);
-    await page.addInitScript((grid) => {
-      const g = globalThis as unknown as PageGlobals & { firstRowsAt?: number };
-      const look = () => {
-        if (g.document.querySelector(`${grid} [role=row][data-key]`)) g.requestAnimationFrame(() => void (g.firstRowsAt = g.performance.now()));
-        else g.requestAnimationFrame(look);
-      };
-      g.requestAnimationFrame(look);
-    }, GRID);
-    await page.goto(`${server.url}#/listings`);
-    await page.locator(`${GRID} [role=row][data-key]`).first().waitFor();
-    const firstRenderMs = await page.evaluate(async () => {
-      const g = globalThis as unknown as PageGlobals & { firstRowsAt?: number };
-      while (g.firstRowsAt === undefined) await new Promise<void>((r) => g.requestAnimationFrame(() => r()));
-      return g.firstRowsAt;
-    });
+    // First render: the median of several cold window opens (one open alone swings by ±30% on a
+    // shared two-core machine); every open is printed.
+    const firstRendersMs: number[] = [];
+    let page: Page | null = null;
+    for (let i = 0; i < WINDOW_OPENS; i++) {
+      await context?.close();
+      const opened = await openListings(browser, router, server);
+      ({ page, context } = opened);
+      firstRendersMs.push(opened.firstRenderMs);
+    }
+    if (!page) throw new Error('no window was opened');
+    const firstRenderMs = median(firstRendersMs);
     await expect(page.locator(counts)).toContainText(`${fmt(ROWS)} of ${fmt(ROWS)}`);
     await expect(page.getByRole('grid', { name: 'Listings' })).toHaveAttribute('aria-rowcount', String(ROWS + 1));
     expect(await page.locator(`${GRID} [role=row][data-key]`).count()).toBeLessThan(100);
@@ -187,6 +224,7 @@ test('Listings stays quick on a 50,000-listing ledger with a 47,000-change draft
       ledgerRows: ROWS,
       draftChanges: DRAFT_CHANGES,
       firstRenderMs: round(firstRenderMs),
+      firstRendersMs: firstRendersMs.map(round),
       filterKeystrokeMaxMs: round(Math.max(...filterKeystrokesMs)),
       filterKeystrokesMs: filterKeystrokesMs.map(round),
       selectAllMs: round(selectAllMs ?? NaN),
@@ -204,10 +242,17 @@ test('Listings stays quick on a 50,000-listing ledger with a 47,000-change draft
     for (const [name, value] of Object.entries(figures)) console.log(`  ${name}: ${Array.isArray(value) ? value.join(', ') : value}`);
     for (const n of [...filterKeystrokesMs, selectAllMs, bulkVisibleMs, bulkConfirmedMs, sortMs, ...scrollFramesMs]) expect(Number.isFinite(n)).toBe(true);
   } finally {
+    await context?.close();
     await server.close();
     await desk.close();
   }
 });
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
 
 function round(n: number): number {
   return Math.round(n * 10) / 10;
