@@ -8,7 +8,7 @@ import { createKeychainSecretStore } from '../../src-main/desktop/keychain.ts';
 import { startSandbox, type Sandbox } from '../../src-main/sandbox/index.ts';
 import { createRandom } from '../../src-main/sandbox/prng.ts';
 import { connectDesk, type DeskConnection } from '../../src-main/worker/desk-connection.ts';
-import { auditApply, batchesInFlight, prepareApplyProfile } from '../core/apply/apply-audit.ts';
+import { auditApply, batchesInFlight, KILL_TEST_DRAFT, prepareApplyProfile, slowWrites } from '../core/apply/apply-audit.ts';
 import { keychainServiceFor, until } from '../desktop/boot-support.ts';
 import { call } from '../support/router-call.ts';
 import { DESK_WORKER } from './desk-worker-entry.ts';
@@ -41,16 +41,13 @@ describe('the data worker killed mid-apply', () => {
     sandbox = await startSandbox({ clock, seed: 9, tradeSchedule: false, inventorySize: 6_000 });
     // Live mode's ledger is the profile's own file.
     const path = join(dir, 'default.sqlite');
-    const draft = prepareApplyProfile(path, sandbox, clock, {
-      edits: 1_600, deletes: 700, relists: 100, creates: 1_900, linkedCreates: 200, buyOrders: 200, linkedBuyOrders: 200,
-    });
+    const draft = prepareApplyProfile(path, sandbox, clock, KILL_TEST_DRAFT);
     const keychainService = keychainServiceFor(dir);
     const keychain = createKeychainSecretStore({ service: keychainService });
     expect(await keychain.state(), 'no Secret Service: run through test/with-keyring.sh').toBe('available');
     await keychain.set('api-key:default', sandbox.apiKey);
     // Writes take a while (20 s of service time, 0.8 s here) so most kills land on requests in flight.
-    const writes = ['create_listing', 'edit_listing', 'delete_listing', 'create_buy_order'] as const;
-    sandbox.faults.set({ delayMs: { ms: 20_000, endpoints: writes } });
+    slowWrites(sandbox, 20_000);
 
     const errors: string[] = [];
     const quiet = () => undefined;

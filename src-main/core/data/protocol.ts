@@ -11,12 +11,14 @@ import { DESK_ERROR_KINDS } from '../../../src-shared/errors.ts';
 /** The most arguments a method takes: a guard against a call built by mistake, not a limit anyone meets. */
 const MAX_ARGS = 8;
 
-export const dataRequest = z.strictObject({
-  id: z.number().int().nonnegative(),
+/** What a call names, whichever side makes it: a hosted service, one of its methods, and the arguments. */
+const callFields = {
   target: z.string().min(1).max(40),
   method: z.string().min(1).max(60),
   args: z.array(z.unknown()).max(MAX_ARGS),
-});
+};
+
+export const dataRequest = z.strictObject({ id: z.number().int().nonnegative(), ...callFields });
 export type DataRequest = z.infer<typeof dataRequest>;
 
 export const dataErrorValue = z.strictObject({
@@ -41,12 +43,7 @@ export type DataEvent = z.infer<typeof dataEvent>;
  * The worker asking main (for what only main may hold: the keychain, whose
  * native module must not be torn down with a dying worker).
  */
-export const workerAsk = z.strictObject({
-  ask: z.number().int().nonnegative(),
-  target: z.string().min(1).max(40),
-  method: z.string().min(1).max(60),
-  args: z.array(z.unknown()).max(MAX_ARGS),
-});
+export const workerAsk = z.strictObject({ ask: z.number().int().nonnegative(), ...callFields });
 export type WorkerAsk = z.infer<typeof workerAsk>;
 
 /** Main's answer to an ask. */

@@ -24,6 +24,16 @@ export interface DraftSizes {
   readonly linkedBuyOrders: number;
 }
 
+/** The 5,000-change draft both kill tests apply: every kind of change, on the main and a linked account. */
+export const KILL_TEST_DRAFT: DraftSizes = {
+  edits: 1_600, deletes: 700, relists: 100, creates: 1_900, linkedCreates: 200, buyOrders: 200, linkedBuyOrders: 200,
+};
+
+/** Makes the service's writes take `ms` of its time, so kills land on requests in flight too. */
+export function slowWrites(sandbox: Sandbox, ms: number): void {
+  sandbox.faults.set({ delayMs: { ms, endpoints: ['create_listing', 'edit_listing', 'delete_listing', 'create_buy_order'] } });
+}
+
 /** Writes the profile at `path`: accounts, the ledger, and one draft; returns the draft's ID and its size. */
 export function prepareApplyProfile(path: string, sandbox: Sandbox, clock: Clock, sizes: DraftSizes): { draftId: string; changes: number } {
   const main = sandbox.accounts.main;

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { scaledClock } from '../../../src-main/core/clock.ts';
 import { startSandbox, type Sandbox } from '../../../src-main/sandbox/index.ts';
 import { createRandom } from '../../../src-main/sandbox/prng.ts';
-import { auditApply, prepareApplyProfile } from './apply-audit.ts';
+import { auditApply, KILL_TEST_DRAFT, prepareApplyProfile, slowWrites } from './apply-audit.ts';
 
 /**
  * Real processes, real kills: a child applies a 5,000-change draft against
@@ -66,14 +66,11 @@ describe('apply survives SIGKILL at random moments', () => {
     sandbox = await startSandbox({ clock, seed: 7, tradeSchedule: false, inventorySize: 6_000 });
     // The profile: accounts, 2,400 listings in the ledger, and the 5,000-change draft.
     const path = join(dir, 'profile.sqlite');
-    const draft = prepareApplyProfile(path, sandbox, clock, {
-      edits: 1_600, deletes: 700, relists: 100, creates: 1_900, linkedCreates: 200, buyOrders: 200, linkedBuyOrders: 200,
-    });
+    const draft = prepareApplyProfile(path, sandbox, clock, KILL_TEST_DRAFT);
     expect(draft.changes).toBe(5_000);
 
     // Writes take a while (8 s of service time) so kills land on requests in flight too.
-    const writes = ['create_listing', 'edit_listing', 'delete_listing', 'create_buy_order'] as const;
-    sandbox.faults.set({ delayMs: { ms: 8_000, endpoints: writes } });
+    slowWrites(sandbox, 8_000);
 
     // Start, kill, start again…; then one last start that runs to the end.
     const env = {
