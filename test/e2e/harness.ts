@@ -151,7 +151,11 @@ export async function serveRenderer(root = resolve('out/renderer')): Promise<Sta
     },
     close: () =>
       new Promise<void>((ok) => {
-        for (const b of bindings.values()) b.stream?.end();
+        // A desk closed after the server still publishes (its heartbeat's last state): it goes nowhere.
+        for (const b of bindings.values()) {
+          b.stream?.end();
+          b.stream = null;
+        }
         server.closeAllConnections();
         server.close(() => ok());
       }),
