@@ -27,7 +27,8 @@ export function formatDecimal(cents: number): string {
   return formatCents(cents).replace('$', '').replaceAll(',', '');
 }
 
-function groupThousands(n: number): string {
+/** A whole number with its thousands grouped: "1,234,567" (amounts here, and the desk's counts). */
+export function groupThousands(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 

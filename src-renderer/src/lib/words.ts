@@ -1,29 +1,50 @@
+import { groupThousands } from '../../../src-shared/money.ts';
+
 /**
- * Numbers and plurals as a trader reads them, through Intl: "1 change",
+ * Numbers and plurals as a trader reads them, in English: "1 change",
  * "2 changes", "1,004 listings". One place, so no screen says "1 changes".
  *
- * Each formatter is made when first needed: making one loads its locale data
- * (the compact one, for badges, some 30 ms), which need not happen while the
- * app starts and before a screen's first rows.
+ * Written out rather than asked of Intl: the first Intl formatter a window
+ * makes loads the locale's data (20–40 ms on a slow machine), and a ledger
+ * screen's first rows waited for it behind their counts. The tests hold
+ * these to what `Intl.NumberFormat('en')` and `Intl.PluralRules('en')` say.
  */
-let rules: Intl.PluralRules | null = null;
-let numbers: Intl.NumberFormat | null = null;
-let compact: Intl.NumberFormat | null = null;
 
 /** "1 listing", "2 listings"; `many` for irregular plurals. */
 export function plural(n: number, one: string, many = `${one}s`): string {
-  rules ??= new Intl.PluralRules('en');
-  return `${formatCount(n)} ${rules.select(n) === 'one' ? one : many}`;
+  // English has one singular: exactly one ("0 changes", "1.5 changes").
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
+
+let fractions: Intl.NumberFormat | null = null;
 
 export function formatCount(n: number): string {
-  numbers ??= new Intl.NumberFormat('en');
-  return numbers.format(n);
+  if (Number.isSafeInteger(n)) return groupThousands(n);
+  // Counts are whole; anything else (never expected) is still printed as Intl would.
+  fractions ??= new Intl.NumberFormat('en');
+  return fractions.format(n);
 }
 
-/** A count for a small badge: exact up to 9,999, then "12K", "1.2M" (the exact count goes in its title). */
+const UNITS = [
+  { size: 1e3, suffix: 'K' },
+  { size: 1e6, suffix: 'M' },
+  { size: 1e9, suffix: 'B' },
+  { size: 1e12, suffix: 'T' },
+] as const;
+
+/** A count for a small badge: exact up to 9,999, then "12.3K", "1.2M" (the exact count goes in its title). */
 export function formatBadge(n: number): string {
-  if (n < 10_000) return formatCount(n);
-  compact ??= new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
-  return compact.format(n);
+  if (n < 10_000 || !Number.isSafeInteger(n)) return formatCount(n);
+  let unit = UNITS.findLast((u) => n >= u.size) ?? UNITS[0];
+  // In tenths of the unit, rounded half up; exact, since n × 10 and a power of ten divide without error.
+  let tenths = Math.round((n * 10) / unit.size);
+  // 999,950 is "1M", not "1000K".
+  const next = UNITS[UNITS.indexOf(unit) + 1];
+  if (tenths >= 10_000 && next) {
+    unit = next;
+    tenths = Math.round((n * 10) / unit.size);
+  }
+  const whole = Math.floor(tenths / 10);
+  const tenth = tenths % 10;
+  return `${groupThousands(whole)}${tenth === 0 ? '' : `.${tenth}`}${unit.suffix}`;
 }
