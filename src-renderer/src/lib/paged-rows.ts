@@ -5,7 +5,9 @@ import { shallowRef, triggerRef, type ShallowRef } from 'vue';
  * part of the table on screen. Nothing is derived here; a page is shown as
  * it came. A refresh asks again for the pages on screen and swaps them in
  * together when they have all arrived, so the table never flashes empty and
- * never mixes rows of two states of main.
+ * never mixes rows of two states of main on screen. The margin around them
+ * (kept for scrolling) is asked for after the swap: the screen does not wait
+ * for rows nobody sees yet.
  */
 export interface Page<T> {
   readonly total: number;
@@ -53,10 +55,10 @@ export function createPagedRows<T>(options: PagedRowsOptions<T>): PagedRows<T> {
     triggerRef(version);
   };
 
-  /** Pages covering the visible rows, with one page of margin each side. */
-  function wanted(): number[] {
-    const first = Math.max(0, Math.floor(visible[0] / pageSize) - 1);
-    const last = Math.floor(Math.max(visible[0], visible[1] - 1) / pageSize) + 1;
+  /** Pages covering the visible rows, with `margin` pages each side. */
+  function wanted(margin = 1): number[] {
+    const first = Math.max(0, Math.floor(visible[0] / pageSize) - margin);
+    const last = Math.floor(Math.max(visible[0], visible[1] - 1) / pageSize) + margin;
     const out: number[] = [];
     for (let p = first; p <= last; p++) if (p === 0 || p * pageSize < total.value) out.push(p);
     return out;
@@ -87,7 +89,7 @@ export function createPagedRows<T>(options: PagedRowsOptions<T>): PagedRows<T> {
   async function refreshOnce(): Promise<void> {
     generation += 1;
     const gen = generation;
-    const want = wanted();
+    const want = wanted(0);
     const answers = await Promise.all(want.map((p) => options.fetch(p * pageSize, pageSize)));
     if (gen !== generation) return;
     const next = new Map<number, readonly T[]>();
@@ -96,8 +98,8 @@ export function createPagedRows<T>(options: PagedRowsOptions<T>): PagedRows<T> {
     total.value = answers.at(-1)?.total ?? 0;
     loaded.value = true;
     changed();
-    // The total may have grown or shrunk: fill what the view now shows.
-    await fetchMissing();
+    // Then the margin, and what a grown total brings on screen; a later refresh drops what is stale.
+    void fetchMissing();
   }
 
   return {

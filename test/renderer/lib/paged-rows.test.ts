@@ -58,6 +58,33 @@ describe('rows of a long table, a page at a time', () => {
     expect(s.rows.rowAt(15)).toBe('g2:15');
   });
 
+  it('shows the rows on screen as soon as they are in: the margin below them follows without holding them back', async () => {
+    let generation = 1;
+    let releaseMargin: () => void = () => undefined;
+    const margin = new Promise<void>((r) => (releaseMargin = r));
+    const rows = createPagedRows<string>({
+      pageSize: 10,
+      async fetch(offset, limit) {
+        const mine = generation;
+        if (mine > 1 && offset >= 10) await margin;
+        return { total: 100, rows: Array.from({ length: limit }, (_, i) => `g${mine}:${offset + i}`) };
+      },
+    });
+    rows.show(0, 10);
+    await rows.refresh();
+    await flush();
+    expect(rows.rowAt(15)).toBe('g1:15');
+    generation = 2;
+    const refreshing = rows.refresh();
+    await flush();
+    // Page 0 is on screen and in: it shows while page 1 (the margin) is still on its way.
+    expect(rows.rowAt(0)).toBe('g2:0');
+    releaseMargin();
+    await refreshing;
+    await flush();
+    expect(rows.rowAt(15)).toBe('g2:15');
+  });
+
   it('makes one more read for any number of refreshes asked while one runs', async () => {
     const s = source(30);
     s.rows.show(0, 10);
