@@ -178,6 +178,8 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
       // The accounts list feeds the heartbeat's multiaccounts and names the main account:
       // read at start, and again with backoff until a read succeeds.
       accounts.start();
+      // The ledger and the current draft, read a slice at a time while the window loads.
+      void drafts.warm();
     },
     async close() {
       // Before the scheduler closes: closing it cancels the job, which would end the run as cancelled,

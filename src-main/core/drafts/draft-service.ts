@@ -11,7 +11,9 @@ import { applyPatch } from './patch.ts';
 import { reviewDraft, reviewOrder, reviewRows, type DraftReview, type ReviewRow, type ReviewShow } from './review.ts';
 import { emptyWorkingSet, entryOf, stageChanges, tombstone } from './draft-staging.ts';
 import { createPatchFolder, type PatchFolder } from './patch-folder.ts';
-import { createEntryIndex, liveEntries, liveEntry, type WorkingSet } from './working-set.ts';
+import { liveEntries, liveEntry, type WorkingSet } from './working-set.ts';
+import { createDraftLoader } from './draft-loader.ts';
+import { nextTurn, type Turn } from './sliced-read.ts';
 import { createCurrentDraft, newestDraft } from './current-draft.ts';
 
 /**
@@ -97,6 +99,12 @@ export interface DraftService {
   reviewPage(draftId: string, query: { show: ReviewShow; kind?: string; offset: number; limit: number }): { total: number; rows: ReviewRow[] };
   /** The in-memory draft and ledger, for review and CSV export (read-only use). */
   snapshot(draftId: string): { ws: WorkingSet; ledger: LedgerView };
+  /**
+   * Reads the ledger and the current draft into memory a slice at a time,
+   * letting other calls in between (after the workspace opens): the first
+   * screen that shows them then need not wait for them.
+   */
+  warm(turn?: Turn): Promise<void>;
   /** Re-reads these rows after another module changed them (apply). */
   refresh(draftId: string, targets: readonly string[]): void;
   /**
@@ -138,17 +146,12 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
   let reviewCache: { key: string; entries: DraftEntry[] } | null = null;
   const currentDraft = createCurrentDraft(repos.settings, (id) => repos.drafts.get(id) !== null);
 
+  const loader = createDraftLoader({ repos, clock: store.clock, ledger, sets, onPatches: (id) => folder.schedule(id) });
+  let stopped = false;
+
   function load(id: string): WorkingSet {
-    const cached = sets.get(id);
-    if (cached) return cached;
-    requireDraft(id);
-    const ws: WorkingSet = { draftId: id, entries: createEntryIndex(repos.drafts.entries(id)), nextSeq: repos.drafts.maxSeq(id) + 1 };
-    const patches = repos.drafts.patches(id);
-    const view = ledger();
-    for (const p of patches) applyPatch(ws, view, p.seq, p.body, store.clock.now());
-    sets.set(id, ws);
-    if (patches.length > 0) folder.schedule(id);
-    return ws;
+    if (!sets.has(id)) requireDraft(id);
+    return loader.load(id);
   }
 
   const contextOf = (ws: WorkingSet): MergeContext => {
@@ -307,7 +310,22 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
       commit(ws, [{ ...entryOf(change, ws.nextSeq++, store.clock.now()), target }]);
     },
     on: (event, listener) => emitter.on(event, listener),
+    async warm(turn = nextTurn) {
+      // A turn after the service stopped ends the warm-up: the store may be closed.
+      const whileRunning: Turn = async () => {
+        await turn();
+        if (stopped) throw new Error('the drafts were closed');
+      };
+      try {
+        await ledger.warm(whileRunning);
+        const id = currentDraft.get();
+        if (id !== null) await loader.warm(id, whileRunning);
+      } catch {
+        // Nothing is lost: the first question that needs these rows reads them, and meets any fault itself.
+      }
+    },
     dispose() {
+      stopped = true;
       folder.stop();
       sets.clear();
     },

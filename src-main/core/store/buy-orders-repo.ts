@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { accountId, cents, flag01, quantity, storedSku, storedUserNote } from '../../../src-shared/fields.ts';
 import type { Store } from './db.ts';
-import { deleteWhereIn, ledgerWrites, parseRow, parseRows, sqlBool, toSqlBool } from './sql.ts';
+import { checkedRows, deleteWhereIn, ledgerWrites, parseRow, parseRows, sqlBool, toSqlBool, type CheckedRows } from './sql.ts';
 
 /**
  * The ledger of buy orders, named by SKU as the service names them. The
@@ -42,6 +42,8 @@ export type BuyOrderInput = z.input<typeof buyOrderInput>;
 
 export interface BuyOrdersRepo {
   all(): BuyOrderRow[];
+  /** All rows in the same order, each checked when asked for (see `CheckedRows`). */
+  allChecked(): CheckedRows<BuyOrderRow>;
   get(sku: string): BuyOrderRow | null;
   count(): number;
   upsert(input: BuyOrderInput): void;
@@ -94,6 +96,7 @@ export function createBuyOrdersRepo(store: Store): BuyOrdersRepo {
 
   return {
     all: () => parseRows('buy_orders', buyOrderRow, selectAll.all()),
+    allChecked: () => checkedRows('buy_orders', buyOrderRow, selectAll.all()),
     get(id) {
       const row = selectOne.get(id);
       return row ? parseRow('buy_orders', buyOrderRow, row) : null;

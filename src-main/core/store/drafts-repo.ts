@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { change, changeError, changeStatus, type ChangeError, type ChangeStatus, type DraftEntry } from '../drafts/change.ts';
 import { patchBody, type PatchBody } from '../drafts/patch.ts';
 import type { Store } from './db.ts';
-import { chunked, jsonColumn, parseRow, parseRows, placeholders } from './sql.ts';
+import { checkedRows, chunked, jsonColumn, parseRow, parseRows, placeholders, type CheckedRows } from './sql.ts';
 
 /**
  * Drafts, their changes (one row per target) and their unfolded bulk patches.
@@ -49,6 +49,8 @@ export interface DraftsRepo {
   remove(draftId: string): void;
   /** All rows, tombstones included (the service decides what they mean). */
   entries(draftId: string): DraftEntry[];
+  /** The same rows, each checked when asked for (see `CheckedRows`). */
+  entriesChecked(draftId: string): CheckedRows<DraftEntry>;
   entriesFor(draftId: string, targets: readonly string[]): DraftEntry[];
   /** Inserts or replaces rows and stamps the draft as updated. */
   writeEntries(draftId: string, entries: readonly DraftEntry[]): void;
@@ -71,6 +73,12 @@ export interface DraftsRepo {
   /** Tombstones only matter while a patch could replay over them. */
   purgeTombstones(draftId: string): void;
   maxSeq(draftId: string): number;
+  /**
+   * Bumped by every write to any draft's rows or patches: a reader that spans
+   * several turns (the drafts' warm-up) keeps what it read only if this has
+   * not moved meanwhile.
+   */
+  writes(): number;
 }
 
 export function createDraftsRepo(store: Store): DraftsRepo {
@@ -103,6 +111,7 @@ export function createDraftsRepo(store: Store): DraftsRepo {
     SELECT max(coalesce((SELECT max(seq) FROM draft_changes WHERE draft_id = ?1), 0),
                coalesce((SELECT max(seq) FROM draft_patches WHERE draft_id = ?1), 0)) AS seq`);
 
+  let writes = 0;
   const repo: DraftsRepo = {
     list: () => parseRows('drafts', draftRow, selectAll.all()),
     get(id) {
@@ -119,9 +128,11 @@ export function createDraftsRepo(store: Store): DraftsRepo {
       renameStmt.run(name, store.clock.now(), id);
     },
     remove(id) {
+      writes += 1;
       removeStmt.run(id);
     },
     entries: (id) => parseRows('draft_changes', entryRow, selectEntries.all(id)),
+    entriesChecked: (id) => checkedRows('draft_changes', entryRow, selectEntries.all(id)),
     entriesFor(id, targets) {
       const out: DraftEntry[] = [];
       for (const part of chunked(targets)) {
@@ -131,6 +142,7 @@ export function createDraftsRepo(store: Store): DraftsRepo {
       return out;
     },
     writeEntries(id, entries) {
+      writes += 1;
       const at = store.clock.now();
       store.transaction(() => {
         for (const e of entries) {
@@ -140,6 +152,7 @@ export function createDraftsRepo(store: Store): DraftsRepo {
       });
     },
     deleteEntries(id, targets) {
+      writes += 1;
       store.transaction(() => {
         for (const t of targets) deleteEntry.run(id, t);
         touchStmt.run(store.clock.now(), id);
@@ -148,6 +161,7 @@ export function createDraftsRepo(store: Store): DraftsRepo {
     setStatus(id, targets, status, error = null, batchId = undefined) {
       const at = store.clock.now();
       const errorText = error ? JSON.stringify(error) : null;
+      writes += 1;
       store.transaction(() => {
         for (const t of targets) setStatusStmt.run(status, errorText, batchId === undefined ? 0 : 1, batchId ?? null, at, id, t);
       });
@@ -158,6 +172,7 @@ export function createDraftsRepo(store: Store): DraftsRepo {
     },
     entriesOfBatch: (batchId) => parseRows('draft_changes', entryRow, byBatch.all(batchId)),
     replaceChange(id, target, body, status) {
+      writes += 1;
       replaceStmt.run(JSON.stringify(body), status, store.clock.now(), id, target);
     },
     statusCounts(id) {
@@ -167,6 +182,7 @@ export function createDraftsRepo(store: Store): DraftsRepo {
     },
     patches: (id) => parseRows('draft_patches', patchRow, selectPatches.all(id)),
     addPatch(id, seq, body) {
+      writes += 1;
       const at = store.clock.now();
       return store.transaction(() => {
         const result = insertPatch.run(id, seq, JSON.stringify(body), at);
@@ -175,12 +191,15 @@ export function createDraftsRepo(store: Store): DraftsRepo {
       });
     },
     removePatch(patchId) {
+      writes += 1;
       removePatchStmt.run(patchId);
     },
     purgeTombstones(id) {
+      writes += 1;
       purgeStmt.run(id);
     },
     maxSeq: (id) => Number((maxSeqStmt.get(id) as { seq: number | null }).seq ?? 0),
+    writes: () => writes,
   };
   return repo;
 }

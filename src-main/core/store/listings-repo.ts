@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { accountId, assetId, cents, flag01, gameId, listingId, storedUserNote } from '../../../src-shared/fields.ts';
 import type { Store } from './db.ts';
-import { deleteWhereIn, ledgerWrites, parseRow, parseRows, sqlBool, toSqlBool } from './sql.ts';
+import { checkedRows, deleteWhereIn, ledgerWrites, parseRow, parseRows, sqlBool, toSqlBool, type CheckedRows } from './sql.ts';
 
 /**
  * The ledger of listings. There is no "list my listings" endpoint, so this
@@ -57,6 +57,8 @@ export type ListingInput = z.input<typeof listingInput>;
 
 export interface ListingsRepo {
   all(): ListingRow[];
+  /** All rows in the same order, each checked when asked for (see `CheckedRows`). */
+  allChecked(): CheckedRows<ListingRow>;
   get(assetId: string): ListingRow | null;
   byListingId(listingId: string): ListingRow | null;
   count(filter?: { activeOnly?: boolean }): number;
@@ -118,6 +120,7 @@ export function createListingsRepo(store: Store): ListingsRepo {
 
   const repo: ListingsRepo = {
     all: () => parseRows('listings', listingRow, selectAll.all()),
+    allChecked: () => checkedRows('listings', listingRow, selectAll.all()),
     get(id) {
       const row = selectOne.get(id);
       return row ? parseRow('listings', listingRow, row) : null;

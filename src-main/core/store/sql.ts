@@ -25,6 +25,20 @@ export function jsonColumn<T extends z.ZodType>(schema: T) {
   }).pipe(schema);
 }
 
+/**
+ * Rows read at once and each checked when asked for: checking tens of
+ * thousands of rows can then be spread over several turns (the drafts'
+ * warm-up), and a check that fails names the table as `parseRow` does.
+ */
+export interface CheckedRows<T> {
+  readonly length: number;
+  at(index: number): T;
+}
+
+export function checkedRows<T extends z.ZodType>(table: string, schema: T, rows: readonly unknown[]): CheckedRows<z.output<T>> {
+  return { length: rows.length, at: (index) => parseRow(table, schema, rows[index]) };
+}
+
 /** Parses every row, naming the table in the error when one does not fit. */
 export function parseRows<T extends z.ZodType>(table: string, schema: T, rows: readonly unknown[]): z.output<T>[] {
   return rows.map((row) => parseRow(table, schema, row));
