@@ -12,7 +12,6 @@ import { changesToCsv, DRAFT_COLUMNS, readDraftImport } from './csv-draft.ts';
 import { byLine, readCsv, type CsvLineError } from './csv-format.ts';
 import { LISTING_COLUMNS, listingsToCsv, readListingsImport, type AdoptedListing } from './csv-listings.ts';
 import type { DraftService } from './draft-service.ts';
-import { createLedgerCache } from './ledger-view.ts';
 
 /**
  * CSV export and import of the ledgers and of a draft. An import happens in
@@ -89,7 +88,8 @@ export function createCsvService(deps: CsvServiceDeps): CsvService {
   const clock = deps.clock ?? store.clock;
   const ttl = deps.previewTtlMs ?? 15 * 60_000;
   const max = deps.maxPreviews ?? 4;
-  const ledger = createLedgerCache(store, repos);
+  // The drafts' own view of the ledger: one copy in memory, read once (or warmed up) for both.
+  const ledger = () => drafts.ledgerView();
   const previews = new Map<string, Pending>();
   const names = deps.names ?? null;
   const nameOf = (sku: string) => (names === null || sku === '' ? '' : names.name(sku));
