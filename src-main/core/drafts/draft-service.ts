@@ -172,7 +172,13 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     const cached = countCache.get(id);
     if (cached?.version === version) return cached.counts;
     const counts = { pending: 0, failed: 0, unknown: 0, done: 0, queued: 0, sent: 0 };
-    for (const e of load(id).entries.values()) if (e.status !== 'dropped') counts[e.status] += 1;
+    if (!sets.has(id) && repos.drafts.patchCount(id) === 0) {
+      // Its rows are all it holds: the store counts them, and a draft nobody opened is not read into memory.
+      const stored = repos.drafts.statusCounts(id);
+      for (const status of Object.keys(counts) as (keyof typeof counts)[]) counts[status] = stored[status] ?? 0;
+    } else {
+      for (const e of load(id).entries.values()) if (e.status !== 'dropped') counts[e.status] += 1;
+    }
     countCache.set(id, { version, counts });
     return counts;
   };

@@ -68,6 +68,8 @@ export interface DraftsRepo {
   replaceChange(draftId: string, target: string, body: DraftEntry['change'], status: ChangeStatus): void;
   statusCounts(draftId: string): StatusCounts;
   patches(draftId: string): PatchRow[];
+  /** Bulk patches not yet folded into rows (counted, not read). */
+  patchCount(draftId: string): number;
   addPatch(draftId: string, seq: number, body: PatchBody): number;
   removePatch(patchId: number): void;
   /** Tombstones only matter while a patch could replay over them. */
@@ -104,6 +106,7 @@ export function createDraftsRepo(store: Store): DraftsRepo {
     UPDATE draft_changes SET body = ?, status = ?, error = NULL, batch_id = NULL, updated_at = ? WHERE draft_id = ? AND target = ?`);
   const countsStmt = db.prepare('SELECT status, count(*) AS n FROM draft_changes WHERE draft_id = ? GROUP BY status');
   const selectPatches = db.prepare('SELECT patch_id, seq, body FROM draft_patches WHERE draft_id = ? ORDER BY seq');
+  const countPatches = db.prepare('SELECT count(*) AS n FROM draft_patches WHERE draft_id = ?');
   const insertPatch = db.prepare('INSERT INTO draft_patches (draft_id, seq, body, created_at) VALUES (?, ?, ?, ?)');
   const removePatchStmt = db.prepare('DELETE FROM draft_patches WHERE patch_id = ?');
   const purgeStmt = db.prepare("DELETE FROM draft_changes WHERE draft_id = ? AND status = 'dropped'");
@@ -181,6 +184,7 @@ export function createDraftsRepo(store: Store): DraftsRepo {
       return counts;
     },
     patches: (id) => parseRows('draft_patches', patchRow, selectPatches.all(id)),
+    patchCount: (id) => Number((countPatches.get(id) as { n: number }).n),
     addPatch(id, seq, body) {
       writes += 1;
       const at = store.clock.now();

@@ -129,3 +129,25 @@ describe('the drafts warm-up', () => {
     expect(outcome).toBe('ended');
   });
 });
+
+describe('the drafts list at start', () => {
+  it('counts each draft from the store without reading its rows into memory, unless a bulk edit is still to be folded', () => {
+    restartedWithDraft();
+    const other = f.drafts.create('Small one');
+    f.drafts.addChanges(other.id, [{ kind: 'listing.edit', asset_id: '1000001', price: 999 }, { kind: 'listing.edit', asset_id: '1000002', price: 998 }]);
+    const expected = f.drafts.list().map((d) => [d.name, d.changeCount, d.failedCount]);
+    f.restart();
+    const reads = vi.spyOn(f.t.repos.drafts, 'entriesChecked');
+
+    expect(f.drafts.list().map((d) => [d.name, d.changeCount, d.failedCount])).toEqual(expected);
+    expect(reads).not.toHaveBeenCalled();
+
+    // A bulk edit not yet folded into rows: only memory knows its rows, so that draft is read.
+    const big = f.drafts.list().find((d) => d.name === 'Big repricing')?.id ?? '';
+    f.bulk(big, 'listings', { filter: {} }, { op: 'addCents', cents: 1 });
+    f.restart();
+    const readsAfter = vi.spyOn(f.t.repos.drafts, 'entriesChecked');
+    expect(f.drafts.list().find((d) => d.name === 'Big repricing')?.changeCount).toBe(LEDGER);
+    expect(readsAfter).toHaveBeenCalledTimes(1);
+  });
+});
