@@ -2,7 +2,7 @@ import type { Store } from '../store/db.ts';
 import type { Repos } from '../store/index.ts';
 import type { BuyOrderRow } from '../store/buy-orders-repo.ts';
 import type { ListingRow } from '../store/listings-repo.ts';
-import { inSequence, overRows, runInSlices, type SlicedWork, type Turn } from './sliced-read.ts';
+import { inSequence, overPages, runInSlices, SLICE_ROWS, type SlicedWork, type Turn } from './sliced-read.ts';
 
 /**
  * The ledger held in memory for drafting: editing and bulk operations look
@@ -33,11 +33,11 @@ export function createLedgerCache(store: Store, repos: Pick<Repos, 'listings' | 
     const listingsById = new Map<string, ListingRow>();
     const buyOrders = new Map<string, BuyOrderRow>();
     const work = inSequence(
-      overRows(repos.listings.allChecked(), (row) => {
+      overPages(repos.listings.checkedPages(SLICE_ROWS), (row) => {
         listings.set(row.asset_id, row);
         if (row.listing_id !== null) listingsById.set(row.listing_id, row);
       }),
-      overRows(repos.buyOrders.allChecked(), (row) => buyOrders.set(row.sku, row)),
+      overPages(repos.buyOrders.checkedPages(SLICE_ROWS), (row) => buyOrders.set(row.sku, row)),
     );
     return { view: { version: store.ledgerVersion, listings, listingsById, buyOrders }, work };
   }

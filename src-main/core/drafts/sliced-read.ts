@@ -32,6 +32,30 @@ export function overRows<T>(rows: CheckedRows<T>, each: (row: T) => void): Slice
   };
 }
 
+/** Rows read a page at a time (`nextPage` gives an empty page at the end), each handled as by `overRows`. */
+export function overPages<T>(nextPage: () => CheckedRows<T>, each: (row: T) => void): SlicedWork {
+  let page: CheckedRows<T> | null = null;
+  let next = 0;
+  let done = false;
+  return {
+    step(max = Infinity) {
+      let left = max;
+      while (!done && left > 0) {
+        if (page === null || next >= page.length) {
+          page = nextPage();
+          next = 0;
+          if (page.length === 0) done = true;
+          continue;
+        }
+        const end = Math.min(page.length, next + left);
+        left -= end - next;
+        while (next < end) each(page.at(next++));
+      }
+      return done;
+    },
+  };
+}
+
 /** One work after another. */
 export function inSequence(...works: readonly SlicedWork[]): SlicedWork {
   return {

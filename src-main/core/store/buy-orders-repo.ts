@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { accountId, cents, flag01, quantity, storedSku, storedUserNote } from '../../../src-shared/fields.ts';
 import type { Store } from './db.ts';
-import { checkedRows, deleteWhereIn, ledgerWrites, parseRow, parseRows, sqlBool, toSqlBool, type CheckedRows } from './sql.ts';
+import { deleteWhereIn, ledgerWrites, parseRow, parseRows, rowidPages, sqlBool, toSqlBool, type CheckedRows } from './sql.ts';
 
 /**
  * The ledger of buy orders, named by SKU as the service names them. The
@@ -42,8 +42,8 @@ export type BuyOrderInput = z.input<typeof buyOrderInput>;
 
 export interface BuyOrdersRepo {
   all(): BuyOrderRow[];
-  /** All rows in the same order, each checked when asked for (see `CheckedRows`). */
-  allChecked(): CheckedRows<BuyOrderRow>;
+  /** All rows in the same order, a page at each call (see `rowidPages`). */
+  checkedPages(pageSize: number): () => CheckedRows<BuyOrderRow>;
   get(sku: string): BuyOrderRow | null;
   count(): number;
   upsert(input: BuyOrderInput): void;
@@ -96,7 +96,7 @@ export function createBuyOrdersRepo(store: Store): BuyOrdersRepo {
 
   return {
     all: () => parseRows('buy_orders', buyOrderRow, selectAll.all()),
-    allChecked: () => checkedRows('buy_orders', buyOrderRow, selectAll.all()),
+    checkedPages: (pageSize) => rowidPages(db, 'buy_orders', buyOrderRow, pageSize),
     get(id) {
       const row = selectOne.get(id);
       return row ? parseRow('buy_orders', buyOrderRow, row) : null;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { accountId, assetId, cents, flag01, gameId, listingId, storedUserNote } from '../../../src-shared/fields.ts';
 import type { Store } from './db.ts';
-import { checkedRows, deleteWhereIn, ledgerWrites, parseRow, parseRows, sqlBool, toSqlBool, type CheckedRows } from './sql.ts';
+import { deleteWhereIn, ledgerWrites, parseRow, parseRows, rowidPages, sqlBool, toSqlBool, type CheckedRows } from './sql.ts';
 
 /**
  * The ledger of listings. There is no "list my listings" endpoint, so this
@@ -57,8 +57,8 @@ export type ListingInput = z.input<typeof listingInput>;
 
 export interface ListingsRepo {
   all(): ListingRow[];
-  /** All rows in the same order, each checked when asked for (see `CheckedRows`). */
-  allChecked(): CheckedRows<ListingRow>;
+  /** All rows in the same order, a page at each call (see `rowidPages`). */
+  checkedPages(pageSize: number): () => CheckedRows<ListingRow>;
   get(assetId: string): ListingRow | null;
   byListingId(listingId: string): ListingRow | null;
   count(filter?: { activeOnly?: boolean }): number;
@@ -120,7 +120,7 @@ export function createListingsRepo(store: Store): ListingsRepo {
 
   const repo: ListingsRepo = {
     all: () => parseRows('listings', listingRow, selectAll.all()),
-    allChecked: () => checkedRows('listings', listingRow, selectAll.all()),
+    checkedPages: (pageSize) => rowidPages(db, 'listings', listingRow, pageSize),
     get(id) {
       const row = selectOne.get(id);
       return row ? parseRow('listings', listingRow, row) : null;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { SQLInputValue } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import type { Store } from './db.ts';
 
 /**
@@ -37,6 +37,23 @@ export interface CheckedRows<T> {
 
 export function checkedRows<T extends z.ZodType>(table: string, schema: T, rows: readonly unknown[]): CheckedRows<z.output<T>> {
   return { length: rows.length, at: (index) => parseRow(table, schema, rows[index]) };
+}
+
+/**
+ * A table read a page at a time in rowid order (the order its `all()` reads):
+ * each call gives the next page, an empty one once the table is through. So
+ * even reading tens of thousands of rows can be spread over several turns.
+ * Pages read at different times are one state of the table only while
+ * nothing writes to it meanwhile: the caller checks that (the ledger version).
+ */
+export function rowidPages<T extends z.ZodType>(db: DatabaseSync, table: string, schema: T, pageSize: number): () => CheckedRows<z.output<T>> {
+  const select = db.prepare(`SELECT rowid AS page_rowid, * FROM ${table} WHERE rowid > ? ORDER BY rowid LIMIT ?`);
+  let after = 0;
+  return () => {
+    const rows = select.all(after, pageSize) as { page_rowid: number }[];
+    after = rows.at(-1)?.page_rowid ?? after;
+    return checkedRows(table, schema, rows);
+  };
 }
 
 /** Parses every row, naming the table in the error when one does not fit. */

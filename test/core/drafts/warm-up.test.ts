@@ -54,7 +54,7 @@ function manualTurns() {
 describe('the drafts warm-up', () => {
   it('reads the ledger and the current draft a slice at a time; the first question then reads nothing again', async () => {
     const id = restartedWithDraft();
-    const ledgerReads = vi.spyOn(f.t.repos.listings, 'allChecked');
+    const ledgerReads = vi.spyOn(f.t.repos.listings, 'checkedPages');
     const draftReads = vi.spyOn(f.t.repos.drafts, 'entriesChecked');
     const turns = manualTurns();
     let finished = false;
@@ -67,6 +67,8 @@ describe('the drafts warm-up', () => {
     expect(draftReads).toHaveBeenCalledTimes(1);
     const entries = f.drafts.entries(id);
     expect(f.drafts.ledgerView().listings.size).toBe(LEDGER);
+    // Read a page at a time, in the order the table is read whole.
+    expect([...f.drafts.ledgerView().listings.keys()]).toEqual(f.t.repos.listings.all().map((r) => r.asset_id));
     expect(ledgerReads).toHaveBeenCalledTimes(1);
     expect(draftReads).toHaveBeenCalledTimes(1);
     expect(entries).toHaveLength(CHANGED);
@@ -105,7 +107,7 @@ describe('the drafts warm-up', () => {
 
   it('gives up on a ledger that changes meanwhile: the next question reads the ledger as it is', async () => {
     restartedWithDraft();
-    const ledgerReads = vi.spyOn(f.t.repos.listings, 'allChecked');
+    const ledgerReads = vi.spyOn(f.t.repos.listings, 'checkedPages');
     const turns = manualTurns();
     let finished = false;
     void f.drafts.warm(turns.turn).then(() => (finished = true));
