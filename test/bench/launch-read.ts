@@ -16,25 +16,17 @@ import { createDraftService } from '../../src-main/core/drafts/draft-service.ts'
 import { createLedgerTables } from '../../src-main/core/drafts/ledger-tables.ts';
 import { openStore } from '../../src-main/core/store/db.ts';
 import { createRepos } from '../../src-main/core/store/index.ts';
+import { seedBenchLedger } from './bench-ledger.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 50_000);
 const CHANGES = Math.round(ROWS * 0.94);
-const MAIN = '76561198000000001';
 const dir = mkdtempSync(join(tmpdir(), 'desk-bench-'));
 const path = join(dir, 'bench.sqlite');
 
 {
   const store = openStore(path);
   const repos = createRepos(store);
-  repos.accounts.upsert({ account_id: MAIN, kind: 'main' });
-  const listings = [];
-  for (let i = 0; i < ROWS; i++) {
-    listings.push({
-      asset_id: String(10_000_000 + i), listing_id: `L${i}`, sku: `${5000 + (i % 50)};6`, price: 100 + (i % 5000),
-      promoted: (i % 3 === 0 ? 1 : 0) as 0 | 1, game: '440', account: MAIN, user_note: i % 7 === 0 ? 'fast trade' : '',
-    });
-  }
-  repos.listings.upsertMany(listings);
+  const listings = seedBenchLedger(repos, ROWS);
   const pending: (() => void)[] = [];
   const drafts = createDraftService({ store, repos, defer: (t) => pending.push(t) });
   drafts.create('Big repricing');

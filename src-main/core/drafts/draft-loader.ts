@@ -1,8 +1,8 @@
 import type { Repos } from '../store/index.ts';
 import type { Clock } from '../clock.ts';
-import type { LedgerView } from './ledger-view.ts';
+import type { LedgerCache } from './ledger-view.ts';
 import { applyPatch } from './patch.ts';
-import { overRows, runInSlices, type SlicedWork, type Turn } from './sliced-read.ts';
+import { nextTurn, overRows, runInSlices, type SlicedWork, type Turn } from './sliced-read.ts';
 import { createEntryIndex, type EntryIndex, type WorkingSet } from './working-set.ts';
 
 /**
@@ -14,14 +14,21 @@ import { createEntryIndex, type EntryIndex, type WorkingSet } from './working-se
 export interface DraftLoader {
   /** The draft's working set: the one held, else read now (finishing a warm-up of it under way). */
   load(id: string): WorkingSet;
-  /** Reads the draft a slice at a time; gives up when any draft is written meanwhile (`load` then reads afresh). */
-  warm(id: string, turn: Turn): Promise<void>;
+  /**
+   * Reads the ledger, then the current draft, a slice at a time; gives up on
+   * the draft when any draft is written meanwhile (`load` then reads afresh).
+   */
+  warm(turn?: Turn): Promise<void>;
+  /** The drafts are closing: a warm-up under way ends at its next turn. */
+  stop(): void;
 }
 
 export interface DraftLoaderDeps {
   repos: Pick<Repos, 'drafts'>;
   clock: Clock;
-  ledger: () => LedgerView;
+  ledger: LedgerCache;
+  /** The draft the trader works on, the one worth reading early. */
+  currentDraft(): string | null;
   /** The working sets held, by draft ID: the loader adds to it. */
   sets: Map<string, WorkingSet>;
   /** The draft held bulk patches not yet folded into its rows. */
@@ -39,6 +46,7 @@ interface Reading {
 export function createDraftLoader(deps: DraftLoaderDeps): DraftLoader {
   const { repos, sets } = deps;
   let reading: Reading | null = null;
+  let stopped = false;
 
   function begin(id: string): Reading {
     const entries = createEntryIndex();
@@ -67,14 +75,28 @@ export function createDraftLoader(deps: DraftLoaderDeps): DraftLoader {
       r.work.step();
       return install(id, r.entries);
     },
-    async warm(id, turn) {
-      await turn();
-      if (sets.has(id) || reading || repos.drafts.get(id) === null) return;
-      const r = (reading = begin(id));
-      const done = await runInSlices(r.work, turn, () => reading === r && r.writes === repos.drafts.writes());
-      if (reading !== r) return;
-      reading = null;
-      if (done && !sets.has(id)) install(id, r.entries);
+    async warm(turn = nextTurn) {
+      // A turn after the drafts closed ends the warm-up: the store may be closed.
+      const whileOpen: Turn = async () => {
+        await turn();
+        if (stopped) throw new Error('the drafts were closed');
+      };
+      try {
+        await deps.ledger.warm(whileOpen);
+        const id = deps.currentDraft();
+        await whileOpen();
+        if (id === null || sets.has(id) || reading || repos.drafts.get(id) === null) return;
+        const r = (reading = begin(id));
+        const done = await runInSlices(r.work, whileOpen, () => reading === r && r.writes === repos.drafts.writes());
+        if (reading !== r) return;
+        reading = null;
+        if (done && !sets.has(id)) install(id, r.entries);
+      } catch {
+        // Nothing is lost: the first question that needs these rows reads them, and meets any fault itself.
+      }
+    },
+    stop() {
+      stopped = true;
     },
   };
 }

@@ -13,7 +13,8 @@ import { emptyWorkingSet, entryOf, stageChanges, tombstone } from './draft-stagi
 import { createPatchFolder, type PatchFolder } from './patch-folder.ts';
 import { liveEntries, liveEntry, type WorkingSet } from './working-set.ts';
 import { createDraftLoader } from './draft-loader.ts';
-import { nextTurn, type Turn } from './sliced-read.ts';
+import { createDraftCounts } from './draft-counts.ts';
+import type { Turn } from './sliced-read.ts';
 import { createCurrentDraft, newestDraft } from './current-draft.ts';
 
 /**
@@ -146,8 +147,9 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
   let reviewCache: { key: string; entries: DraftEntry[] } | null = null;
   const currentDraft = createCurrentDraft(repos.settings, (id) => repos.drafts.get(id) !== null);
 
-  const loader = createDraftLoader({ repos, clock: store.clock, ledger, sets, onPatches: (id) => folder.schedule(id) });
-  let stopped = false;
+  const loader = createDraftLoader({
+    repos, clock: store.clock, ledger, sets, currentDraft: () => currentDraft.get(), onPatches: (id) => folder.schedule(id),
+  });
 
   function load(id: string): WorkingSet {
     if (!sets.has(id)) requireDraft(id);
@@ -165,23 +167,7 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     };
   };
 
-  /** Counts per draft and version: the list is read after every change, the counts change with the draft. */
-  const countCache = new Map<string, { version: number; counts: Record<'pending' | 'failed' | 'unknown' | 'done' | 'queued' | 'sent', number> }>();
-  const countsOf = (id: string) => {
-    const version = versions.get(id) ?? 0;
-    const cached = countCache.get(id);
-    if (cached?.version === version) return cached.counts;
-    const counts = { pending: 0, failed: 0, unknown: 0, done: 0, queued: 0, sent: 0 };
-    if (!sets.has(id) && repos.drafts.patchCount(id) === 0) {
-      // Its rows are all it holds: the store counts them, and a draft nobody opened is not read into memory.
-      const stored = repos.drafts.statusCounts(id);
-      for (const status of Object.keys(counts) as (keyof typeof counts)[]) counts[status] = stored[status] ?? 0;
-    } else {
-      for (const e of load(id).entries.values()) if (e.status !== 'dropped') counts[e.status] += 1;
-    }
-    countCache.set(id, { version, counts });
-    return counts;
-  };
+  const countsOf = createDraftCounts({ repos, isHeld: (id) => sets.has(id), load, version: (id) => versions.get(id) ?? 0 });
   const summaryOf = (id: string): DraftSummary => {
     const row = requireDraft(id);
     const counts = countsOf(id);
@@ -316,22 +302,9 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
       commit(ws, [{ ...entryOf(change, ws.nextSeq++, store.clock.now()), target }]);
     },
     on: (event, listener) => emitter.on(event, listener),
-    async warm(turn = nextTurn) {
-      // A turn after the service stopped ends the warm-up: the store may be closed.
-      const whileRunning: Turn = async () => {
-        await turn();
-        if (stopped) throw new Error('the drafts were closed');
-      };
-      try {
-        await ledger.warm(whileRunning);
-        const id = currentDraft.get();
-        if (id !== null) await loader.warm(id, whileRunning);
-      } catch {
-        // Nothing is lost: the first question that needs these rows reads them, and meets any fault itself.
-      }
-    },
+    warm: (turn) => loader.warm(turn),
     dispose() {
-      stopped = true;
+      loader.stop();
       folder.stop();
       sets.clear();
     },

@@ -51,15 +51,21 @@ function manualTurns() {
   };
 }
 
+/** Starts the warm-up on the fixture's drafts; the returned function says whether it has ended. */
+function startWarm(turn: Turn): () => boolean {
+  let finished = false;
+  void f.drafts.warm(turn).then(() => (finished = true));
+  return () => finished;
+}
+
 describe('the drafts warm-up', () => {
   it('reads the ledger and the current draft a slice at a time; the first question then reads nothing again', async () => {
     const id = restartedWithDraft();
     const ledgerReads = vi.spyOn(f.t.repos.listings, 'checkedPages');
     const draftReads = vi.spyOn(f.t.repos.drafts, 'entriesChecked');
     const turns = manualTurns();
-    let finished = false;
-    void f.drafts.warm(turns.turn).then(() => (finished = true));
-    await turns.until(() => finished);
+    const finished = startWarm(turns.turn);
+    await turns.until(finished);
 
     // Three slices of the ledger and three of the draft, a turn before each part and between slices.
     expect(turns.given()).toBeGreaterThanOrEqual(6);
@@ -79,13 +85,12 @@ describe('the drafts warm-up', () => {
     const id = restartedWithDraft();
     const draftReads = vi.spyOn(f.t.repos.drafts, 'entriesChecked');
     const turns = manualTurns();
-    let finished = false;
-    void f.drafts.warm(turns.turn).then(() => (finished = true));
+    const finished = startWarm(turns.turn);
     await turns.until(() => draftReads.mock.calls.length === 1);
 
     const ws = f.drafts.workingSet(id);
     expect(ws?.entries.size).toBe(CHANGED);
-    await turns.until(() => finished);
+    await turns.until(finished);
     expect(draftReads).toHaveBeenCalledTimes(1);
     // The warm-up did not put a second copy in place of the one the question got.
     expect(f.drafts.workingSet(id)).toBe(ws);
@@ -95,11 +100,10 @@ describe('the drafts warm-up', () => {
     const id = restartedWithDraft();
     const draftReads = vi.spyOn(f.t.repos.drafts, 'entriesChecked');
     const turns = manualTurns();
-    let finished = false;
-    void f.drafts.warm(turns.turn).then(() => (finished = true));
+    const finished = startWarm(turns.turn);
     await turns.until(() => draftReads.mock.calls.length === 1);
     f.t.repos.drafts.setStatus(id, ['L:1000000'], 'failed', { kind: 'rejected', status: 400, message: 'price too high' });
-    await turns.until(() => finished);
+    await turns.until(finished);
 
     expect(f.drafts.entries(id).find((e) => e.target === 'L:1000000')).toMatchObject({ status: 'failed' });
     expect(draftReads).toHaveBeenCalledTimes(2);
@@ -109,11 +113,10 @@ describe('the drafts warm-up', () => {
     restartedWithDraft();
     const ledgerReads = vi.spyOn(f.t.repos.listings, 'checkedPages');
     const turns = manualTurns();
-    let finished = false;
-    void f.drafts.warm(turns.turn).then(() => (finished = true));
+    const finished = startWarm(turns.turn);
     await turns.until(() => ledgerReads.mock.calls.length === 1);
     f.t.repos.listings.upsert(ledgerListing('2000000'));
-    await turns.until(() => finished);
+    await turns.until(finished);
 
     expect(f.drafts.ledgerView().listings.get('2000000')).toMatchObject({ asset_id: '2000000' });
     expect(f.drafts.ledgerView().listings.size).toBe(LEDGER + 1);
