@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import type { Page } from '@playwright/test';
+import { WebSocketServer, type WebSocket } from 'ws';
 import type { Router } from '../../src-main/ipc/router.ts';
 
 /**
@@ -12,12 +13,14 @@ import type { Router } from '../../src-main/ipc/router.ts';
  * real router, so the end-to-end tests drive the same bridge the preload
  * exposes in Electron, without the Electron binary.
  *
- * The bridge runs over loopback HTTP on the page's own origin (its CSP
- * allows `connect-src 'self'`): an invoke is a POST, and its reply comes back
- * on one Server-Sent Events stream together with main's events, in the order
- * main produced them, as Electron's one IPC pipe carries them. (Driving it
- * through the DevTools protocol cost tens of milliseconds a message, which
- * the performance figures would have counted as the desk's.)
+ * The bridge is one WebSocket on the page's own origin (its CSP allows
+ * `connect-src 'self'`), as Electron's IPC is one pipe: an invoke is a
+ * message, and its reply comes back on the same socket together with main's
+ * events, in the order main produced them. (Driving it through the DevTools
+ * protocol cost tens of milliseconds a message. An HTTP request a call, the
+ * bridge before this one, reached the server 15-28 ms after the call while
+ * the window was building itself; a message on the socket takes 1-2 ms. The
+ * performance figures would have counted the difference as the desk's.)
  */
 
 const TYPES: Record<string, string> = {
@@ -52,18 +55,18 @@ export interface BridgeOptions {
   readonly replyDelayMs?: Readonly<Record<string, number>>;
 }
 
-/** One bound page: its router, and the event stream its messages go down. */
+/** One bound page: its router, and the socket its messages go down. */
 interface Binding {
   readonly router: Router;
   readonly options: BridgeOptions;
-  stream: ServerResponse | null;
-  /** Messages produced before the page opened its stream. */
+  socket: WebSocket | null;
+  /** Messages produced before the page opened its socket. */
   readonly waiting: string[];
 }
 
 export interface StaticServer {
   readonly url: string;
-  /** Serves the bridge of one page at /__desk/<token>/; returns the token and the way to stop. */
+  /** Serves the bridge of one page at /__desk/<token>; returns the token and the way to stop. */
   attach(router: Router, options?: BridgeOptions): { token: string; detach(): void };
   close(): Promise<void>;
 }
@@ -75,47 +78,36 @@ export interface StaticServer {
 export async function serveRenderer(root = resolve('out/renderer')): Promise<StaticServer> {
   const base = resolve(root);
   const bindings = new Map<string, Binding>();
+  const sockets = new WebSocketServer({ noServer: true });
 
   const send = (binding: Binding, message: object) => {
-    const line = `data: ${JSON.stringify(message)}\n\n`;
-    if (binding.stream) binding.stream.write(line);
+    const line = JSON.stringify(message);
+    if (binding.socket) binding.socket.send(line);
     else binding.waiting.push(line);
   };
 
-  async function bridge(req: IncomingMessage, res: ServerResponse, binding: Binding, verb: string): Promise<void> {
-    if (verb === 'events') {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
-      binding.stream = res;
-      for (const line of binding.waiting.splice(0)) res.write(line);
-      req.on('close', () => {
-        if (binding.stream === res) binding.stream = null;
-      });
-      return;
-    }
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const calls = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: number; channel: string; input: unknown }[];
-    res.writeHead(204).end();
+  function connect(socket: WebSocket, binding: Binding): void {
+    binding.socket = socket;
+    for (const line of binding.waiting.splice(0)) socket.send(line);
+    socket.on('close', () => {
+      if (binding.socket === socket) binding.socket = null;
+    });
     // Each call runs at once, as ipcMain runs invokes; each reply goes back when its own answer is ready.
-    await Promise.all(calls.map(async ({ id, channel, input }) => {
+    socket.on('message', (data) => {
+      const { id, channel, input } = JSON.parse(String(data)) as { id: number; channel: string; input: unknown };
       weigh(`input of ${channel}`, JSON.stringify(input ?? {}));
-      const result = await binding.router.invoke(channel, input);
-      weigh(`reply of ${channel}`, JSON.stringify(result));
-      const delay = binding.options.replyDelayMs?.[channel];
-      if (delay !== undefined) setTimeout(() => send(binding, { reply: id, result }), delay);
-      else send(binding, { reply: id, result });
-    }));
+      void binding.router.invoke(channel, input).then((result) => {
+        weigh(`reply of ${channel}`, JSON.stringify(result));
+        const delay = binding.options.replyDelayMs?.[channel];
+        if (delay !== undefined) setTimeout(() => send(binding, { reply: id, result }), delay);
+        else send(binding, { reply: id, result });
+      });
+    });
   }
 
   const server: Server = createServer((req, res) => {
     void (async () => {
       const path = decodeURIComponent(new URL(req.url ?? '/', 'http://127.0.0.1').pathname);
-      const desk = /^\/__desk\/([\w-]+)\/(invoke|events)$/.exec(path);
-      if (desk) {
-        const binding = bindings.get(desk[1] as string);
-        if (!binding) return void res.writeHead(404).end();
-        return bridge(req, res, binding, desk[2] as string);
-      }
       const file = normalize(join(base, path === '/' ? 'index.html' : path));
       if (file !== base && !file.startsWith(base + sep)) {
         res.writeHead(403).end();
@@ -131,20 +123,26 @@ export async function serveRenderer(root = resolve('out/renderer')): Promise<Sta
       }
     })();
   });
+  server.on('upgrade', (req, socket, head) => {
+    const token = /^\/__desk\/([\w-]+)$/.exec(new URL(req.url ?? '/', 'http://127.0.0.1').pathname)?.[1];
+    const binding = token === undefined ? undefined : bindings.get(token);
+    if (!binding) return void socket.destroy();
+    sockets.handleUpgrade(req, socket, head, (ws) => connect(ws, binding));
+  });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/`,
     attach(router, options = {}) {
       const token = randomUUID();
-      const binding: Binding = { router, options, stream: null, waiting: [] };
+      const binding: Binding = { router, options, socket: null, waiting: [] };
       bindings.set(token, binding);
       const unsubscribe = router.subscribe((event, payload) => send(binding, { event, payload: JSON.parse(weigh(`event ${event}`, JSON.stringify(payload))) }));
       return {
         token,
         detach() {
           unsubscribe();
-          binding.stream?.end();
+          binding.socket?.close();
           bindings.delete(token);
         },
       };
@@ -153,9 +151,10 @@ export async function serveRenderer(root = resolve('out/renderer')): Promise<Sta
       new Promise<void>((ok) => {
         // A desk closed after the server still publishes (its heartbeat's last state): it goes nowhere.
         for (const b of bindings.values()) {
-          b.stream?.end();
-          b.stream = null;
+          b.socket?.terminate();
+          b.socket = null;
         }
+        sockets.close();
         server.closeAllConnections();
         server.close(() => ok());
       }),
@@ -170,18 +169,28 @@ export async function serveRenderer(root = resolve('out/renderer')): Promise<Sta
 export async function bindDesk(page: Page, router: Router, server: StaticServer, options?: BridgeOptions): Promise<() => void> {
   const { token, detach } = server.attach(router, options);
   await page.addInitScript(
-    ({ channels, events, base }) => {
+    ({ channels, events, path }) => {
       type Listener = (payload: unknown) => void;
-      interface Source { onmessage: ((m: { data: string }) => void) | null }
+      interface Socket {
+        readonly readyState: number;
+        onopen: (() => void) | null;
+        onmessage: ((m: { data: string }) => void) | null;
+        send(data: string): void;
+      }
       const g = globalThis as unknown as Record<string, unknown> & {
-        fetch(url: string, init: object): Promise<unknown>;
-        EventSource: new (url: string) => Source;
+        location: { host: string };
+        WebSocket: new (url: string) => Socket;
       };
       const listeners = new Map<string, Set<Listener>>();
       const waiting = new Map<number, (result: unknown) => void>();
       let next = 1;
-      const source = new g.EventSource(`${base}/events`);
-      source.onmessage = (m) => {
+      const socket = new g.WebSocket(`ws://${g.location.host}${path}`);
+      // Calls made before the socket is open go as soon as it is (Electron's pipe is open from the start).
+      const unsent: string[] = [];
+      socket.onopen = () => {
+        for (const line of unsent.splice(0)) socket.send(line);
+      };
+      socket.onmessage = (m) => {
         const message = JSON.parse(m.data) as { reply?: number; result?: unknown; event?: string; payload?: unknown };
         if (message.reply !== undefined) {
           waiting.get(message.reply)?.(message.result);
@@ -190,40 +199,16 @@ export async function bindDesk(page: Page, router: Router, server: StaticServer,
           for (const listener of [...(listeners.get(message.event) ?? [])]) listener(message.payload);
         }
       };
-      // A call goes at once, as Electron's IPC sends it; while four requests are on their way,
-      // later calls wait together and go in one request when one of them is through. HTTP's
-      // six connections per host would otherwise queue a start-up's reads one behind another.
-      type Call = { id: number; channel: string; input: unknown; reject: (error: unknown) => void };
-      let outbox: Call[] = [];
-      let sending = 0;
-      const post = (batch: Call[]) => {
-        sending += 1;
-        g.fetch(`${base}/invoke`, { method: 'POST', body: JSON.stringify(batch.map(({ id, channel, input }) => ({ id, channel, input }))) })
-          .catch((error: unknown) => {
-            for (const call of batch) {
-              waiting.delete(call.id);
-              call.reject(error);
-            }
-          })
-          .finally(() => {
-            sending -= 1;
-            if (outbox.length > 0 && sending < 4) {
-              const next = outbox;
-              outbox = [];
-              post(next);
-            }
-          });
-      };
       // The same refusals as the preload: only the contract's names pass.
       g.api = Object.freeze({
         invoke(channel: string, input: unknown) {
           if (!channels.includes(channel)) return Promise.reject(new Error(`unknown channel ${channel}`));
           const id = next++;
-          return new Promise((resolveReply, reject) => {
+          return new Promise((resolveReply) => {
             waiting.set(id, resolveReply);
-            const call = { id, channel, input: input ?? {}, reject };
-            if (sending < 4) post([call]);
-            else outbox.push(call);
+            const line = JSON.stringify({ id, channel, input: input ?? {} });
+            if (socket.readyState === 1) socket.send(line);
+            else unsent.push(line);
           });
         },
         on(event: string, listener: Listener) {
@@ -236,7 +221,7 @@ export async function bindDesk(page: Page, router: Router, server: StaticServer,
       });
     },
     // Plain strings in the page: it checks names it is given at run time.
-    { channels: [...router.channels] as string[], events: [...router.events] as string[], base: `/__desk/${token}` },
+    { channels: [...router.channels] as string[], events: [...router.events] as string[], path: `/__desk/${token}` },
   );
   return detach;
 }
