@@ -2,7 +2,8 @@ import type { InjectionKey } from 'vue';
 
 /**
  * Who goes first over the bridge at launch. The screen on show asks for its
- * first content (Listings: its first rows) while it is being built; what the
+ * first content (Listings: its first rows) while it is being built, or before
+ * the window is built when it opens on that screen (stores/first-content.ts); what the
  * rest of the desk mirrors (trades, drafts, the heartbeat, the balance, the
  * apply, the activity log) is asked once that content has been painted, so
  * their questions, their answers and what they re-render do not stand

@@ -1,0 +1,42 @@
+import { watch } from 'vue';
+import type { ViewId } from '../lib/nav.ts';
+import { useAccountsStore } from './accounts.ts';
+import { useBalanceStore } from './balance.ts';
+import { useLedgerTable } from './ledger.ts';
+
+/** The longest a new window waits for its screen's first content before it shows the screen without it. */
+export const FIRST_CONTENT_MAX_WAIT_MS = 150;
+
+/**
+ * Asks for what the screen at `view` shows first, before the window is built,
+ * and resolves once it is in, or after `maxWaitMs` at the latest. Main answers
+ * such a question in a few milliseconds when it is at rest: the window is then
+ * built once with its rows in it and laid out and painted once, instead of
+ * painting an empty table, then drawing the rows into it and laying the
+ * window out again. A screen that shows only the desk-wide stores resolves at
+ * once; a slow answer (the desk still reading its data at launch) shows the
+ * screen without its rows after `maxWaitMs`, as before.
+ *
+ * These are the questions the screen asks while it is built (the rows, the
+ * account names their Account cells show, the balance Buy orders' head
+ * shows); each store starts once, so they are not asked twice.
+ */
+export function firstContent(view: ViewId, maxWaitMs = FIRST_CONTENT_MAX_WAIT_MS): Promise<void> {
+  if (view !== 'listings' && view !== 'buy-orders') return Promise.resolve();
+  const table = useLedgerTable(view === 'listings' ? 'listings' : 'buyOrders');
+  const accounts = useAccountsStore();
+  table.start();
+  accounts.start();
+  if (view === 'buy-orders') useBalanceStore().start();
+  const ready = () => table.rows.loaded && accounts.accounts !== null;
+  if (ready()) return Promise.resolve();
+  return new Promise((resolve) => {
+    const stop = watch(ready, (isReady) => isReady && finish());
+    const timer = setTimeout(finish, maxWaitMs);
+    function finish(): void {
+      clearTimeout(timer);
+      stop();
+      resolve();
+    }
+  });
+}
