@@ -9,8 +9,9 @@ interface Row {
 }
 const rows: Row[] = Array.from({ length: 50_000 }, (_, i) => ({ id: `r${i}`, n: i }));
 
-function mountTable(list: readonly Row[] = rows, loaded = (_i: number) => true) {
-  return mount(VirtualTable, {
+/** Mounted and measured: the rows are drawn once the table has read its height, right after it mounts. */
+async function mountTable(list: readonly Row[] = rows, loaded = (_i: number) => true) {
+  const wrapper = mount(VirtualTable, {
     props: {
       count: list.length,
       rowAt: (i: number) => (loaded(i) ? list[i] : undefined),
@@ -24,11 +25,13 @@ function mountTable(list: readonly Row[] = rows, loaded = (_i: number) => true) 
     slots: { row: ({ row }: { row: unknown }) => h('span', { role: 'gridcell' }, `row ${(row as Row).n}`) },
     attachTo: document.body,
   });
+  await nextTick();
+  return wrapper;
 }
 
 describe('VirtualTable', () => {
-  it('renders only the rows in view plus the overscan, out of 50,000', () => {
-    const wrapper = mountTable();
+  it('renders only the rows in view plus the overscan, out of 50,000', async () => {
+    const wrapper = await mountTable();
     const rendered = wrapper.findAll('[role=row][data-key]');
     // 280 px / 28 px = 10 rows in view, + 5 overscan below (none above at the top).
     expect(rendered).toHaveLength(15);
@@ -40,7 +43,7 @@ describe('VirtualTable', () => {
   });
 
   it('renders the rows at the scroll position after scrolling', async () => {
-    const wrapper = mountTable();
+    const wrapper = await mountTable();
     const scroller = wrapper.get('.vt-scroller');
     (scroller.element as HTMLElement).scrollTop = 28 * 25_000;
     await scroller.trigger('scroll');
@@ -53,7 +56,7 @@ describe('VirtualTable', () => {
   });
 
   it('reports clicks with their modifiers as selection intents', async () => {
-    const wrapper = mountTable(rows.slice(0, 5));
+    const wrapper = await mountTable(rows.slice(0, 5));
     const cells = wrapper.findAll('[role=row][data-key]');
     await cells[1]?.trigger('click');
     await cells[3]?.trigger('click', { shiftKey: true });
@@ -69,7 +72,7 @@ describe('VirtualTable', () => {
   });
 
   it('works from the keyboard: arrows move, shift extends, space toggles, Ctrl/Cmd+A selects all, Enter edits', async () => {
-    const wrapper = mountTable(rows.slice(0, 5));
+    const wrapper = await mountTable(rows.slice(0, 5));
     const grid = wrapper.get('[role=grid]');
     await grid.trigger('keydown', { key: 'ArrowDown' });
     await grid.trigger('keydown', { key: 'ArrowDown', shiftKey: true });
@@ -88,7 +91,7 @@ describe('VirtualTable', () => {
     wrapper.unmount();
   });
 
-  it('marks selected rows for assistive tech and styling', () => {
+  it('marks selected rows for assistive tech and styling', async () => {
     const wrapper = mount(
       defineComponent(() => () =>
         h(VirtualTable<Row>, {
@@ -96,12 +99,13 @@ describe('VirtualTable', () => {
         }),
       ),
     );
+    await nextTick();
     const states = wrapper.findAll('[role=row][data-key]').map((r) => r.attributes('aria-selected'));
     expect(states).toEqual(['false', 'true', 'false']);
   });
 
   it('shows a quiet placeholder for rows whose page has not arrived, and says which rows are on screen', async () => {
-    const wrapper = mountTable(rows, (i) => i < 5);
+    const wrapper = await mountTable(rows, (i) => i < 5);
     expect(wrapper.findAll('[role=row][data-key]')).toHaveLength(5);
     expect(wrapper.findAll('[role=row][aria-busy=true]')).toHaveLength(10);
     expect(wrapper.emitted('range')?.[0]).toEqual([0, 15]);
@@ -124,6 +128,7 @@ describe('VirtualTable', () => {
       },
       attachTo: document.body,
     });
+    await nextTick();
     await wrapper.get('button.sort').trigger('keydown', { key: 'Enter' });
     await wrapper.get('button.star').trigger('keydown', { key: ' ' });
     expect(wrapper.emitted('edit')).toBeUndefined();
@@ -135,7 +140,7 @@ describe('VirtualTable', () => {
   });
 
   it('moves the focus with the active row: the grid is one tab stop, and the row the arrows reach is the one a screen reader reads', async () => {
-    const wrapper = mountTable(rows.slice(0, 5));
+    const wrapper = await mountTable(rows.slice(0, 5));
     const grid = wrapper.get('[role=grid]');
     const rowEls = () => wrapper.findAll('[role=row][data-key]');
     expect(rowEls().map((r) => r.attributes('tabindex'))).toEqual(['0', '-1', '-1', '-1', '-1']);
@@ -147,21 +152,26 @@ describe('VirtualTable', () => {
     expect(rowEls().map((r) => r.attributes('tabindex'))).toEqual(['-1', '0', '-1', '-1', '-1']);
     wrapper.unmount();
   });
-  it('takes its height from the first layout instead of forcing one while it mounts', async () => {
+  it('reads its height once it is in the document, before drawing a row, and follows resizes', async () => {
     const observed: Array<() => void> = [];
     const Observer = vi.fn(function (this: unknown, callback: () => void) {
       observed.push(callback);
       return { observe: () => undefined, disconnect: () => undefined };
     });
     vi.stubGlobal('ResizeObserver', Observer);
-    let height = 0;
-    let reads = 0;
-    const clientHeight = vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockImplementation(() => (reads++, height));
+    let height = 336;
+    const drawnWhenRead: number[] = [];
+    const clientHeight = vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockImplementation(function (this: HTMLElement) {
+      drawnWhenRead.push(this.querySelectorAll('[role=row]').length);
+      return height;
+    });
     try {
-      const wrapper = mountTable();
-      // Mounted without reading the layout: the fallback height until the window is laid out.
-      expect(reads).toBe(0);
-      expect(wrapper.findAll('[role=row][data-key]')).toHaveLength(15);
+      const wrapper = await mountTable();
+      await nextTick();
+      // Read once, with no row drawn yet (not the fallback's 15 rows, drawn again when measured).
+      expect(drawnWhenRead).toEqual([0]);
+      // 336 px / 28 px = 12 rows in view, + 5 overscan below.
+      expect(wrapper.findAll('[role=row][data-key]')).toHaveLength(17);
       height = 560;
       for (const callback of observed) callback();
       await nextTick();
