@@ -1,4 +1,5 @@
 import { watch } from 'vue';
+import type { LedgerDomain } from '../../../src-shared/contract.ts';
 import type { ViewId } from '../lib/nav.ts';
 import { useAccountsStore } from './accounts.ts';
 import { useBalanceStore } from './balance.ts';
@@ -6,6 +7,23 @@ import { useLedgerTable } from './ledger.ts';
 
 /** The longest a new window waits for its screen's first content before it shows the screen without it. */
 export const FIRST_CONTENT_MAX_WAIT_MS = 150;
+
+/** The screens whose first content is a ledger table of their own. */
+const LEDGER_SCREENS: Partial<Record<ViewId, LedgerDomain>> = { listings: 'listings', 'buy-orders': 'buyOrders' };
+
+/**
+ * What a ledger screen asks while it is built: its rows, the accounts that
+ * name their Account cells, and on Buy orders the balance its head shows.
+ * Each store starts once, so calling this again asks nothing twice.
+ */
+export function startLedgerScreen(domain: LedgerDomain) {
+  const table = useLedgerTable(domain);
+  const accounts = useAccountsStore();
+  table.start();
+  accounts.start();
+  if (domain === 'buyOrders') useBalanceStore().start();
+  return { table, accounts };
+}
 
 /**
  * Asks for what the screen at `view` shows first, before the window is built,
@@ -16,18 +34,11 @@ export const FIRST_CONTENT_MAX_WAIT_MS = 150;
  * window out again. A screen that shows only the desk-wide stores resolves at
  * once; a slow answer (the desk still reading its data at launch) shows the
  * screen without its rows after `maxWaitMs`, as before.
- *
- * These are the questions the screen asks while it is built (the rows, the
- * account names their Account cells show, the balance Buy orders' head
- * shows); each store starts once, so they are not asked twice.
  */
 export function firstContent(view: ViewId, maxWaitMs = FIRST_CONTENT_MAX_WAIT_MS): Promise<void> {
-  if (view !== 'listings' && view !== 'buy-orders') return Promise.resolve();
-  const table = useLedgerTable(view === 'listings' ? 'listings' : 'buyOrders');
-  const accounts = useAccountsStore();
-  table.start();
-  accounts.start();
-  if (view === 'buy-orders') useBalanceStore().start();
+  const domain = LEDGER_SCREENS[view];
+  if (domain === undefined) return Promise.resolve();
+  const { table, accounts } = startLedgerScreen(domain);
   const ready = () => table.rows.loaded && accounts.accounts !== null;
   if (ready()) return Promise.resolve();
   return new Promise((resolve) => {

@@ -58,6 +58,16 @@ function startWarm(turn: Turn): () => boolean {
   return () => finished;
 }
 
+/** A restarted desk whose warm-up has begun reading the current draft; turns go on by hand. */
+async function warmingTheDraft() {
+  const id = restartedWithDraft();
+  const draftReads = vi.spyOn(f.t.repos.drafts, 'entriesChecked');
+  const turns = manualTurns();
+  const finished = startWarm(turns.turn);
+  await turns.until(() => draftReads.mock.calls.length === 1);
+  return { id, draftReads, turns, finished };
+}
+
 describe('the drafts warm-up', () => {
   it('reads the ledger and the current draft a slice at a time; the first question then reads nothing again', async () => {
     const id = restartedWithDraft();
@@ -82,11 +92,7 @@ describe('the drafts warm-up', () => {
   });
 
   it('finishes at once when a question needs the draft before it is through, without reading it twice', async () => {
-    const id = restartedWithDraft();
-    const draftReads = vi.spyOn(f.t.repos.drafts, 'entriesChecked');
-    const turns = manualTurns();
-    const finished = startWarm(turns.turn);
-    await turns.until(() => draftReads.mock.calls.length === 1);
+    const { id, draftReads, turns, finished } = await warmingTheDraft();
 
     const ws = f.drafts.workingSet(id);
     expect(ws?.entries.size).toBe(CHANGED);
@@ -97,11 +103,7 @@ describe('the drafts warm-up', () => {
   });
 
   it('gives up when a draft is written meanwhile (as the apply writes statuses): the next question reads what was written', async () => {
-    const id = restartedWithDraft();
-    const draftReads = vi.spyOn(f.t.repos.drafts, 'entriesChecked');
-    const turns = manualTurns();
-    const finished = startWarm(turns.turn);
-    await turns.until(() => draftReads.mock.calls.length === 1);
+    const { id, draftReads, turns, finished } = await warmingTheDraft();
     f.t.repos.drafts.setStatus(id, ['L:1000000'], 'failed', { kind: 'rejected', status: 400, message: 'price too high' });
     await turns.until(finished);
 
