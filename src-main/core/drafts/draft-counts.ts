@@ -1,4 +1,5 @@
 import type { Repos } from '../store/index.ts';
+import type { PatchCounts } from './patch-effect.ts';
 import type { WorkingSet } from './working-set.ts';
 
 export type DraftCounts = Record<'pending' | 'failed' | 'unknown' | 'done' | 'queued' | 'sent', number>;
@@ -10,6 +11,8 @@ export interface DraftCountsDeps {
   load(id: string): WorkingSet;
   /** Bumped on every change of the draft. */
   version(id: string): number;
+  /** What the bulk edit that made the draft's current version did to its counts (null: its last change was another). */
+  laidEffect(id: string): Pick<PatchCounts, 'statuses'> | null;
 }
 
 /**
@@ -25,6 +28,14 @@ export function createDraftCounts(deps: DraftCountsDeps): (id: string) => DraftC
     const version = deps.version(id);
     const cached = cache.get(id);
     if (cached?.version === version) return cached.counts;
+    // Right after a bulk edit: the counts before it plus what it did, without building its entries (see EntryIndex.lay).
+    const laid = cached?.version === version - 1 ? deps.laidEffect(id) : null;
+    if (cached && laid) {
+      const counts = { ...cached.counts };
+      for (const [status, n] of Object.entries(laid.statuses) as [keyof DraftCounts, number][]) counts[status] += n;
+      cache.set(id, { version, counts });
+      return counts;
+    }
     const counts: DraftCounts = { pending: 0, failed: 0, unknown: 0, done: 0, queued: 0, sent: 0 };
     if (!deps.isHeld(id) && deps.repos.drafts.patchCount(id) === 0) {
       const stored = deps.repos.drafts.statusCounts(id);

@@ -4,10 +4,12 @@ import { createEmitter, type Unsubscribe } from '../events.ts';
 import type { Store } from '../store/db.ts';
 import type { Repos } from '../store/index.ts';
 import { isLockedStatus, type Change, type DraftEntry } from './change.ts';
-import { planBulk, type BulkDomain, type BulkOp, type BulkPlan } from './bulk-ops.ts';
+import type { BulkDomain, BulkOp, BulkPlan } from './bulk-ops.ts';
+import { lastPlan, plannedWithEffect } from './bulk-plans.ts';
 import { createLedgerCache, type LedgerView } from './ledger-view.ts';
 import { dependentsOf, type ChangeIssue, type MergeContext } from './merge.ts';
-import { applyPatch } from './patch.ts';
+import { patchLayer } from './patch.ts';
+import type { PatchCounts } from './patch-effect.ts';
 import { reviewDraft, reviewOrder, reviewRows, type DraftReview, type ReviewRow, type ReviewShow } from './review.ts';
 import { emptyWorkingSet, entryOf, stageChanges, tombstone } from './draft-staging.ts';
 import { createPatchFolder, type PatchFolder } from './patch-folder.ts';
@@ -87,6 +89,8 @@ export interface DraftService {
   version(draftId: string): number;
   /** The ledger held in memory for drafting. */
   ledgerView(): LedgerView;
+  /** What the bulk edit that made the draft's current version did to its counts; null when its last change was another. */
+  laidEffect(draftId: string): PatchCounts | null;
   /** The draft edits go into: kept in the profile, so every window and restart agrees. */
   current(): string | null;
   select(draftId: string): DraftSummary;
@@ -142,7 +146,9 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     versions.set(draftId, (versions.get(draftId) ?? 0) + 1);
     emitter.emit('changed', { draftId });
   };
-  const plans = lastPlan((id, domain, keys, op, ws) => planBulk(domain, keys, op, ws, ledger()), (id) => `${id}|${service.version(id ?? '')}|${ledger().version}`);
+  const plans = lastPlan((id, domain, keys, op, ws) => plannedWithEffect(domain, keys, op, ws, ledger()), (id) => `${id}|${service.version(id ?? '')}|${ledger().version}`);
+  /** Per draft, what the bulk edit that made its version did to its counts (see laidEffect). */
+  const effects = new Map<string, { version: number; counts: PatchCounts }>();
   /** The last review page's order: paging through a 47,000-change draft sorts it once. */
   let reviewCache: { key: string; entries: DraftEntry[] } | null = null;
   const currentDraft = createCurrentDraft(repos.settings, (id) => repos.drafts.get(id) !== null);
@@ -167,7 +173,7 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     };
   };
 
-  const countsOf = createDraftCounts({ repos, isHeld: (id) => sets.has(id), load, version: (id) => versions.get(id) ?? 0 });
+  const countsOf = createDraftCounts({ repos, isHeld: (id) => sets.has(id), load, version: (id) => versions.get(id) ?? 0, laidEffect: (id) => service.laidEffect(id) });
   const summaryOf = (id: string): DraftSummary => {
     const row = requireDraft(id);
     const counts = countsOf(id);
@@ -247,24 +253,32 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     },
     bulk(id, domain, keys, op) {
       const ws = load(id);
-      const { patch, ...plan } = plans.plan(id, domain, keys, op, ws);
+      const { patch, effect, ...plan } = plans.plan(id, domain, keys, op, ws);
       if (!patch) return { ...plan, changed: 0 };
       const seq = ws.nextSeq++;
       repos.drafts.addPatch(id, seq, patch);
-      applyPatch(ws, ledger(), seq, patch, store.clock.now());
+      // Stored, then laid over the draft in memory without building its entries: they are built while the
+      // app is idle, or when the draft is next read in full, not before the reply and the page the screen asks next.
+      const known = effect?.seq === seq ? effect : null;
+      ws.entries.lay(patchLayer(ledger(), seq, patch, store.clock.now(), known?.positions));
       // Announced first: folding then waits for the screen's questions about it to be answered.
       changed(id);
+      if (known) effects.set(id, { version: service.version(id), counts: known.counts });
       folder.schedule(id);
       return { ...plan, changed: patch.ids.length };
     },
     preview(id, domain, keys, op) {
       const ws = id === null ? emptyWorkingSet() : load(id);
-      const { patch, ...plan } = plans.plan(id, domain, keys, op, ws);
+      const { patch, effect: _, ...plan } = plans.plan(id, domain, keys, op, ws);
       return { ...plan, changed: patch?.ids.length ?? 0 };
     },
     workingSet: (id) => (id === null ? null : load(id)),
     version: (id) => versions.get(id) ?? 0,
     ledgerView: () => ledger(),
+    laidEffect(id) {
+      const laid = effects.get(id);
+      return laid && laid.version === service.version(id) ? laid.counts : null;
+    },
     current: () => currentDraft.get(),
     select(id) {
       requireDraft(id);
@@ -310,28 +324,4 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     },
   };
   return service;
-}
-
-/**
- * The last bulk plan, kept for the edit that follows its preview: the trader
- * confirms what the preview showed, so when nothing moved in between (same
- * draft version, ledger version, rows and operation) the stored edit is that
- * plan, not a second computation of it.
- */
-function lastPlan(
-  compute: (id: string | null, domain: BulkDomain, keys: readonly string[], op: BulkOp, ws: WorkingSet) => BulkPlan,
-  stateOf: (id: string | null) => string,
-) {
-  let last: { state: string; domain: BulkDomain; op: string; keys: readonly string[]; plan: BulkPlan } | null = null;
-  const sameKeys = (a: readonly string[], b: readonly string[]) => a === b || (a.length === b.length && a.every((k, i) => k === b[i]));
-  return {
-    plan(id: string | null, domain: BulkDomain, keys: readonly string[], op: BulkOp, ws: WorkingSet): BulkPlan {
-      const state = stateOf(id);
-      const opText = JSON.stringify(op);
-      if (last && last.state === state && last.domain === domain && last.op === opText && sameKeys(last.keys, keys)) return last.plan;
-      const plan = compute(id, domain, keys, op, ws);
-      last = { state, domain, op: opText, keys, plan };
-      return plan;
-    },
-  };
 }

@@ -8,6 +8,7 @@ import {
   buyOrderChanged, buyOrderSource, buyOrderView, draftLayer, isLedgerBuyOrder, isLedgerListing, listingChanged,
   listingSource, listingView, type BuyOrderSource, type DraftLayer, type ListingSource,
 } from './ledger-rows.ts';
+import type { PatchCounts } from './patch-effect.ts';
 import type { WorkingSet } from './working-set.ts';
 import { DomainError } from '../errors.ts';
 import type { ItemNames } from '../items/item-names.ts';
@@ -44,6 +45,8 @@ export interface LedgerQueryDeps {
   names?: Pick<ItemNames, 'describe' | 'searchName'>;
   /** The last balance read (cents), for what it covers of each buy order; null when not read. */
   balance?: () => number | null;
+  /** What the bulk edit that made a draft's current version did to the counts (null: its last change was another). */
+  laidEffect?(draftId: string): Pick<PatchCounts, 'domain' | 'ledgerVersion' | 'changedRows'> | null;
 }
 
 type Source = ListingSource | BuyOrderSource;
@@ -73,10 +76,16 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
   const lastLayer = new Map<LedgerDomain, { id: string } & DraftTally>();
 
   function tallyOf(domain: LedgerDomain, ledger: LedgerView, ws: WorkingSet): DraftTally {
-    const id = `${ledger.version}|${ws.draftId}|${deps.draftVersion(ws.draftId)}`;
+    const version = deps.draftVersion(ws.draftId);
+    const id = `${ledger.version}|${ws.draftId}|${version}`;
     const last = lastLayer.get(domain);
     if (last?.id === id) return last;
-    const tally = tallyDraft(domain, ledger, ws);
+    // Right after a bulk edit: the tally before it plus what it did, without building its entries (see EntryIndex.lay).
+    const before = last?.id === `${ledger.version}|${ws.draftId}|${version - 1}` ? last : null;
+    const laid = before ? deps.laidEffect?.(ws.draftId) : null;
+    const tally = before && laid && laid.ledgerVersion === ledger.version
+      ? { created: before.created, changed: before.changed + (laid.domain === domain ? laid.changedRows : 0) }
+      : tallyDraft(domain, ledger, ws);
     lastLayer.set(domain, { id, ...tally });
     return tally;
   }
@@ -126,6 +135,8 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
       lastFiltered.set(domain, result);
       return result;
     }
+    // Every row is read through the draft: a bulk edit laid over it is written in first, once (see EntryIndex.lay).
+    ws?.entries.slot(domain === 'listings' ? 'L' : 'B');
     const isChanged = domain === 'listings'
       ? (k: string, s: Source) => listingChanged(k, s as ListingSource, layer)
       : (k: string, s: Source) => buyOrderChanged(k, s as BuyOrderSource, layer);

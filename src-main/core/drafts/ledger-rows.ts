@@ -57,14 +57,14 @@ function statusOf(e: DraftEntry | undefined): ListingRowView['status'] {
 export function listingSource(key: string, ledger: LedgerView, ws: WorkingSet | null): ListingSource | undefined {
   const row = ledger.listings.get(key);
   if (row) return row;
-  const c = ws ? open(ws.entries.slot('L').get(key))?.change : undefined;
+  const c = ws ? open(ws.entries.peek('L', key))?.change : undefined;
   return c?.kind === 'listing.create' ? c : undefined;
 }
 
 export function buyOrderSource(key: string, ledger: LedgerView, ws: WorkingSet | null): BuyOrderSource | undefined {
   const row = ledger.buyOrders.get(key);
   if (row) return row;
-  const c = ws ? open(ws.entries.slot('B').get(key))?.change : undefined;
+  const c = ws ? open(ws.entries.peek('B', key))?.change : undefined;
   return c?.kind === 'buyOrder.create' ? c : undefined;
 }
 
@@ -72,21 +72,21 @@ export function buyOrderSource(key: string, ledger: LedgerView, ws: WorkingSet |
 export function listingChanged(key: string, src: ListingSource, layer: DraftLayer): boolean {
   if (!isLedgerListing(src)) return true;
   const ws = layer.ws;
-  if (ws && (open(ws.entries.slot('L').get(key)) || open(ws.entries.slot('LD').get(key)))) return true;
+  if (ws && (open(ws.entries.peek('L', key)) || open(ws.entries.peek('LD', key)))) return true;
   return layer.listingsDeleteAll !== null && removedByDeleteAll(src, layer.listingsDeleteAll);
 }
 
 export function buyOrderChanged(key: string, src: BuyOrderSource, layer: DraftLayer): boolean {
   if (!isLedgerBuyOrder(src)) return true;
   const ws = layer.ws;
-  if (ws && (open(ws.entries.slot('B').get(key)) || open(ws.entries.slot('BD').get(key)))) return true;
+  if (ws && (open(ws.entries.peek('B', key)) || open(ws.entries.peek('BD', key)))) return true;
   return layer.buyOrdersDeleteAll;
 }
 
 export function listingView(key: string, src: ListingSource, layer: DraftLayer, now: number, item: ItemView | null): ListingRowView {
   const ws = layer.ws;
-  const entry = ws ? ws.entries.slot('L').get(key) : undefined;
-  const del = ws ? ws.entries.slot('LD').get(key) : undefined;
+  const entry = ws ? ws.entries.peek('L', key) : undefined;
+  const del = ws ? ws.entries.peek('LD', key) : undefined;
   const edit = open(entry);
   const deleting = open(del);
   const locked = (entry !== undefined && isLockedStatus(entry.status)) || (del !== undefined && isLockedStatus(del.status));
@@ -134,8 +134,8 @@ export function listingView(key: string, src: ListingSource, layer: DraftLayer, 
 
 export function buyOrderView(key: string, src: BuyOrderSource, layer: DraftLayer, now: number, item: ItemView | null, balance: number | null): BuyOrderRowView {
   const ws = layer.ws;
-  const entry = ws ? ws.entries.slot('B').get(key) : undefined;
-  const del = ws ? ws.entries.slot('BD').get(key) : undefined;
+  const entry = ws ? ws.entries.peek('B', key) : undefined;
+  const del = ws ? ws.entries.peek('BD', key) : undefined;
   const edit = open(entry);
   const deleting = open(del);
   const locked = (entry !== undefined && isLockedStatus(entry.status)) || (del !== undefined && isLockedStatus(del.status));

@@ -39,6 +39,7 @@ export function createLedgerTables(deps: {
   const queries = createLedgerQueries({
     ledger: () => drafts.ledgerView(),
     draftVersion: (id) => drafts.version(id),
+    laidEffect: (id) => drafts.laidEffect(id),
     now: deps.now,
     ...(deps.names ? { names: deps.names } : {}),
     ...(deps.balance ? { balance: deps.balance } : {}),

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { cents, flag01, quantity, userNote } from '../../../src-shared/fields.ts';
-import { buyOrderKey, isLockedStatus, isSettled, listingKey, type Change } from './change.ts';
+import { buyOrderKey, isLockedStatus, isSettled, listingKey, type Change, type DraftEntry } from './change.ts';
 import type { LedgerView } from './ledger-view.ts';
-import type { WorkingSet } from './working-set.ts';
+import type { EntryLayer, WorkingSet } from './working-set.ts';
 
 /**
  * A bulk operation as stored: the field values it set on each target, written
@@ -31,28 +31,76 @@ export const patchBody = z.strictObject({
 export type PatchBody = z.infer<typeof patchBody>;
 
 /**
- * Lays a patch over the working set: each target gets the patch's fields on
- * top of its current change (or an edit built from the ledger when it has
- * none). Entries already newer than the patch are left alone, which makes a
- * replay after a crash land exactly where the live session was.
+ * Lays a patch over the working set at once (a draft read back replays its
+ * stored patches so). A bulk edit lays the same layer lazily instead (see
+ * EntryIndex.lay): written in while the app is idle, or when the draft is
+ * next read in full.
  */
-export function applyPatch(ws: WorkingSet, ledger: LedgerView, seq: number, body: PatchBody, now: number): string[] {
-  const touched: string[] = [];
-  const listings = body.domain === 'listings';
-  const slot = ws.entries.slot(listings ? 'L' : 'B');
-  for (let i = 0; i < body.ids.length; i++) {
-    const id = body.ids[i] as string;
-    const existing = slot.get(id);
-    if (existing && (existing.seq >= seq || isLockedStatus(existing.status))) continue;
-    const base = existing && !isSettled(existing.status) ? existing.change : baseFromLedger(body.domain, id, ledger);
-    // The per-target price is passed apart: no object is built per row just to carry it.
-    const next = base && withFields(base, body.set, body.prices?.[i] ?? body.set.price);
-    if (!next) continue;
-    const key = existing?.target ?? (listings ? listingKey(id) : buyOrderKey(id));
-    ws.entries.put(listings ? 'L' : 'B', id, { target: key, seq, change: next, status: 'pending', error: null, batchId: null, updatedAt: now });
-    touched.push(key);
+export function applyPatch(ws: WorkingSet, ledger: LedgerView, seq: number, body: PatchBody, now: number): void {
+  const layer = patchLayer(ledger, seq, body, now);
+  const slot = ws.entries.slot(layer.slot);
+  for (let i = 0; i < layer.ids.length; i++) {
+    const id = layer.ids[i] as string;
+    const next = layer.entryAt(i, slot.get(id));
+    if (next !== null) ws.entries.put(layer.slot, id, next);
   }
-  return touched;
+}
+
+/**
+ * What a patch makes of each target: the patch's fields on top of its current
+ * change (or an edit built from the ledger when it has none). Entries already
+ * newer than the patch are left alone, which makes a replay after a crash
+ * land exactly where the live session was; so are entries being applied.
+ */
+export function patchLayer(
+  ledger: LedgerView, seq: number, body: PatchBody, now: number,
+  /** Where each target comes in `body.ids`, when already known (see PatchEffect); built on first use otherwise. */
+  known?: ReadonlyMap<string, number>,
+): EntryLayer {
+  const { domain, ids, set, prices } = body;
+  const listings = domain === 'listings';
+  let positions: ReadonlyMap<string, number> | null = known ?? null;
+  const leaves = (before: DraftEntry | undefined) => before !== undefined && (before.seq >= seq || isLockedStatus(before.status));
+  const open = (before: DraftEntry | undefined) => before !== undefined && !isSettled(before.status);
+  return {
+    slot: listings ? 'L' : 'B',
+    ids,
+    entryAt(i, before) {
+      if (leaves(before)) return null;
+      const id = ids[i] as string;
+      const base = open(before) ? (before as DraftEntry).change : baseFromLedger(domain, id, ledger);
+      // The per-target price is passed apart: no object is built per row just to carry it.
+      const next = base && withFields(base, set, prices?.[i] ?? set.price);
+      if (!next) return null;
+      const target = before?.target ?? (listings ? listingKey(id) : buyOrderKey(id));
+      return { target, seq, change: next, status: 'pending', error: null, batchId: null, updatedAt: now };
+    },
+    kindAt(i, before) {
+      if (leaves(before)) return null;
+      const kind = open(before) ? (before as DraftEntry).change.kind : ledgerKind(domain, ids[i] as string, ledger);
+      return kind !== null && PATCHED_KINDS.has(kind) ? kind : null;
+    },
+    indexOf(id) {
+      if (positions === null) {
+        const built = new Map<string, number>();
+        for (let i = ids.length - 1; i >= 0; i--) built.set(ids[i] as string, i);
+        positions = built;
+      }
+      return positions.get(id) ?? -1;
+    },
+  };
+}
+
+/** The kinds a patch sets fields on (withFields); it leaves every other kind as it is. */
+const PATCHED_KINDS: ReadonlySet<Change['kind']> = new Set(['listing.create', 'listing.edit', 'buyOrder.create', 'buyOrder.edit']);
+
+/** The kind of change baseFromLedger builds for a target, without building it. */
+function ledgerKind(domain: PatchBody['domain'], id: string, ledger: LedgerView): Change['kind'] | null {
+  if (domain === 'listings') {
+    const row = ledger.listings.get(id);
+    return row && row.listing_id !== null ? 'listing.edit' : null;
+  }
+  return ledger.buyOrders.has(id) ? 'buyOrder.edit' : null;
 }
 
 function baseFromLedger(domain: PatchBody['domain'], id: string, ledger: LedgerView): Change | null {
