@@ -56,13 +56,13 @@ export function createPatchFolder(deps: {
     if (ws.entries.writeIn(rows === Number.MAX_SAFE_INTEGER ? rows : WRITE_IN_ROWS) > 0) return true;
     let cursor = cursors.get(draftId) ?? null;
     if (!cursor) {
-      const patches = repos.drafts.patches(draftId);
+      const patches = repos.drafts.patchTargets(draftId);
       if (patches.length === 0) {
         repos.drafts.purgeTombstones(draftId);
         for (const e of [...ws.entries.values()]) if (e.status === 'dropped') ws.entries.delete(e.target);
         return false;
       }
-      cursor = { patchIds: patches.map((p) => p.patch_id), minSeq: patches[0]?.seq ?? 0, keys: keysOf(patches.map((p) => p.body)), offset: 0 };
+      cursor = { patchIds: patches.map((p) => p.patch_id), minSeq: patches[0]?.seq ?? 0, keys: keysOf(patches), offset: 0 };
       cursors.set(draftId, cursor);
     }
     const end = Math.min(cursor.offset + rows, cursor.keys.length);
@@ -115,7 +115,7 @@ export function createPatchFolder(deps: {
   };
 }
 
-function keysOf(bodies: readonly PatchBody[]): [Slot, string][] {
+function keysOf(bodies: readonly Pick<PatchBody, 'domain' | 'ids'>[]): [Slot, string][] {
   const listings = new Set<string>();
   const buyOrders = new Set<string>();
   for (const body of bodies) {

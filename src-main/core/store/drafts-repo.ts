@@ -39,6 +39,15 @@ const patchRow = z.object({
 });
 export type PatchRow = z.output<typeof patchRow>;
 
+/** What folding needs of a stored patch: its targets, without its values (a 50,000-row body's prices cost most of its parsing). */
+const patchTargetsRow = z.object({
+  patch_id: z.number().int(),
+  seq: z.number().int(),
+  domain: patchBody.shape.domain,
+  ids: jsonColumn(patchBody.shape.ids),
+});
+export type PatchTargets = z.output<typeof patchTargetsRow>;
+
 export type StatusCounts = Partial<Record<ChangeStatus, number>>;
 
 export interface DraftsRepo {
@@ -68,6 +77,7 @@ export interface DraftsRepo {
   replaceChange(draftId: string, target: string, body: DraftEntry['change'], status: ChangeStatus): void;
   statusCounts(draftId: string): StatusCounts;
   patches(draftId: string): PatchRow[];
+  patchTargets(draftId: string): PatchTargets[];
   /** Bulk patches not yet folded into rows (counted, not read). */
   patchCount(draftId: string): number;
   addPatch(draftId: string, seq: number, body: PatchBody): number;
@@ -106,6 +116,9 @@ export function createDraftsRepo(store: Store): DraftsRepo {
     UPDATE draft_changes SET body = ?, status = ?, error = NULL, batch_id = NULL, updated_at = ? WHERE draft_id = ? AND target = ?`);
   const countsStmt = db.prepare('SELECT status, count(*) AS n FROM draft_changes WHERE draft_id = ? GROUP BY status');
   const selectPatches = db.prepare('SELECT patch_id, seq, body FROM draft_patches WHERE draft_id = ? ORDER BY seq');
+  const selectPatchTargets = db.prepare(
+    "SELECT patch_id, seq, json_extract(body, '$.domain') AS domain, json_extract(body, '$.ids') AS ids FROM draft_patches WHERE draft_id = ? ORDER BY seq",
+  );
   const countPatches = db.prepare('SELECT count(*) AS n FROM draft_patches WHERE draft_id = ?');
   const insertPatch = db.prepare('INSERT INTO draft_patches (draft_id, seq, body, created_at) VALUES (?, ?, ?, ?)');
   const removePatchStmt = db.prepare('DELETE FROM draft_patches WHERE patch_id = ?');
@@ -184,6 +197,7 @@ export function createDraftsRepo(store: Store): DraftsRepo {
       return counts;
     },
     patches: (id) => parseRows('draft_patches', patchRow, selectPatches.all(id)),
+    patchTargets: (id) => parseRows('draft_patches', patchTargetsRow, selectPatchTargets.all(id)),
     patchCount: (id) => Number((countPatches.get(id) as { n: number }).n),
     addPatch(id, seq, body) {
       writes += 1;
