@@ -1,3 +1,5 @@
+import type { DraftSummary } from '../../../src-shared/contract.ts';
+import type { DraftRow } from '../store/drafts-repo.ts';
 import type { Repos } from '../store/index.ts';
 import type { PatchCounts } from './patch-effect.ts';
 import type { WorkingSet } from './working-set.ts';
@@ -45,5 +47,14 @@ export function createDraftCounts(deps: DraftCountsDeps): (id: string) => DraftC
     }
     cache.set(id, { version, counts });
     return counts;
+  };
+}
+
+/** What the draft list says of a draft: its row, and its changes still to apply or resolve (pending, failed, in flight, unknown). */
+export function draftSummary(row: DraftRow, counts: DraftCounts): DraftSummary {
+  return {
+    id: row.draft_id, name: row.name, createdAt: row.created_at, updatedAt: row.updated_at,
+    changeCount: counts.pending + counts.failed + counts.unknown + counts.queued + counts.sent,
+    failedCount: counts.failed, unknownCount: counts.unknown, doneCount: counts.done,
   };
 }

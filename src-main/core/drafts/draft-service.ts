@@ -12,10 +12,11 @@ import { patchLayer } from './patch.ts';
 import type { PatchCounts } from './patch-effect.ts';
 import { reviewDraft, reviewOrder, reviewRows, type DraftReview, type ReviewRow, type ReviewShow } from './review.ts';
 import { emptyWorkingSet, entryOf, stageChanges, tombstone } from './draft-staging.ts';
-import { createPatchFolder, type PatchFolder } from './patch-folder.ts';
+import { createPatchFolder, whenQuiet, type PatchFolder } from './patch-folder.ts';
 import { liveEntries, liveEntry, type WorkingSet } from './working-set.ts';
 import { createDraftLoader } from './draft-loader.ts';
-import { createDraftCounts } from './draft-counts.ts';
+import { createDraftCounts, draftSummary } from './draft-counts.ts';
+import type { DraftSummary } from '../../../src-shared/contract.ts';
 import type { Turn } from './sliced-read.ts';
 import { createCurrentDraft, newestDraft } from './current-draft.ts';
 
@@ -26,18 +27,6 @@ import { createCurrentDraft, newestDraft } from './current-draft.ts';
  * nothing. The IPC layer and the review/apply code call this service.
  */
 export const draftName = z.string().trim().min(1).max(200);
-
-export interface DraftSummary {
-  readonly id: string;
-  readonly name: string;
-  readonly createdAt: number;
-  readonly updatedAt: number;
-  /** Changes still to apply or resolve (pending, failed, in flight, unknown). */
-  readonly changeCount: number;
-  readonly failedCount: number;
-  readonly unknownCount: number;
-  readonly doneCount: number;
-}
 
 export interface AddChangesResult {
   readonly added: number;
@@ -56,13 +45,6 @@ export interface DraftServiceDeps {
   /** Runs folding work later, off the caller's path; default: once the drafts have been quiet a moment (see `whenQuiet`). */
   defer?: (task: () => void) => void;
 }
-
-/**
- * How long after the last edit folding waits: the screen asks for the rows an
- * edit changed right after it, and those answers must not queue behind
- * folding steps.
- */
-const FOLD_QUIET_MS = 600;
 
 export interface DraftService {
   list(): DraftSummary[];
@@ -127,13 +109,7 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
   const sets = new Map<string, WorkingSet>();
   const emitter = createEmitter<{ changed: { draftId: string } }>();
   let lastEditAt = 0;
-  /** Runs `task` once no edit has come for FOLD_QUIET_MS (wall time: the machine's pace, not the app's clock). */
-  const whenQuiet = (task: () => void): void => {
-    const wait = lastEditAt + FOLD_QUIET_MS - Date.now();
-    if (wait <= 0) setImmediate(task);
-    else setTimeout(() => whenQuiet(task), wait).unref();
-  };
-  const folder: PatchFolder = createPatchFolder({ store, repos, sets, defer: deps.defer ?? whenQuiet });
+  const folder: PatchFolder = createPatchFolder({ store, repos, sets, defer: deps.defer ?? whenQuiet(() => lastEditAt) });
 
   const requireDraft = (id: string) => {
     const row = repos.drafts.get(id);
@@ -174,15 +150,7 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
   };
 
   const countsOf = createDraftCounts({ repos, isHeld: (id) => sets.has(id), load, version: (id) => versions.get(id) ?? 0, laidEffect: (id) => service.laidEffect(id) });
-  const summaryOf = (id: string): DraftSummary => {
-    const row = requireDraft(id);
-    const counts = countsOf(id);
-    return {
-      id, name: row.name, createdAt: row.created_at, updatedAt: row.updated_at,
-      changeCount: counts.pending + counts.failed + counts.unknown + counts.queued + counts.sent,
-      failedCount: counts.failed, unknownCount: counts.unknown, doneCount: counts.done,
-    };
-  };
+  const summaryOf = (id: string): DraftSummary => draftSummary(requireDraft(id), countsOf(id));
 
   /** Writes rows to disk first, then to memory; a failed write leaves memory untouched. */
   function commit(ws: WorkingSet, writes: readonly DraftEntry[]) {

@@ -1,4 +1,5 @@
-import { isSettled, type Change, type ChangeStatus } from './change.ts';
+import { isSettled, type Change } from './change.ts';
+import type { DraftCounts } from './draft-counts.ts';
 import type { LedgerView } from './ledger-view.ts';
 import type { PatchBody } from './patch.ts';
 import type { EntryLayer, WorkingSet } from './working-set.ts';
@@ -24,7 +25,7 @@ export interface PatchCounts {
   /** Rows of the table the draft changes, after minus before (see ledger-query's tallyDraft). */
   readonly changedRows: number;
   /** The draft's changes by status, after minus before (dropped ones are not counted). */
-  readonly statuses: Readonly<Partial<Record<Exclude<ChangeStatus, 'dropped'>, number>>>;
+  readonly statuses: Readonly<Partial<DraftCounts>>;
 }
 
 /**
@@ -46,10 +47,9 @@ export function patchEffect(layer: EntryLayer, ws: WorkingSet, ledger: LedgerVie
     const del = deletes.get(key);
     return del !== undefined && !isSettled(del.status) && held.has(key);
   };
-  const statuses: Partial<Record<ChangeStatus, number>> = {};
+  const statuses: Partial<DraftCounts> = {};
   const positions = new Map<string, number>();
   let changedRows = 0;
-  let pending = 0;
   const { ids } = layer;
   for (let i = 0; i < ids.length; i++) {
     const key = ids[i] as string;
@@ -57,12 +57,10 @@ export function patchEffect(layer: EntryLayer, ws: WorkingSet, ledger: LedgerVie
     const before = edits.get(key);
     const after = layer.kindAt(i, before);
     if (after === null) continue;
-    pending += 1;
+    statuses.pending = (statuses.pending ?? 0) + 1;
     const was = before !== undefined && !isSettled(before.status) ? before.change.kind : null;
     changedRows += Number(counts(key, after)) - Number(counts(key, was));
     if (before !== undefined && before.status !== 'dropped') statuses[before.status] = (statuses[before.status] ?? 0) - 1;
   }
-  statuses.pending = (statuses.pending ?? 0) + pending;
-  const { dropped: _, ...counted } = statuses;
-  return { seq, positions, counts: { domain: listings ? 'listings' : 'buyOrders', ledgerVersion: ledger.version, changedRows, statuses: counted } };
+  return { seq, positions, counts: { domain: listings ? 'listings' : 'buyOrders', ledgerVersion: ledger.version, changedRows, statuses } };
 }

@@ -34,6 +34,26 @@ interface Cursor {
  */
 const STEP_ROWS = 300;
 
+/**
+ * How long after the last edit folding waits: the screen asks for the rows an
+ * edit changed right after it, and those answers must not queue behind
+ * folding steps.
+ */
+const FOLD_QUIET_MS = 600;
+
+/**
+ * A `defer` that runs a task once no edit has come for FOLD_QUIET_MS, given
+ * when the last one came (wall time: the machine's pace, not the app's clock).
+ */
+export function whenQuiet(lastEditAt: () => number): (task: () => void) => void {
+  const later = (task: () => void): void => {
+    const wait = lastEditAt() + FOLD_QUIET_MS - Date.now();
+    if (wait <= 0) setImmediate(task);
+    else setTimeout(() => later(task), wait).unref();
+  };
+  return later;
+}
+
 /** Entries of a laid patch written into memory per step: about 5 ms (no disk). */
 const WRITE_IN_ROWS = 2_000;
 

@@ -37,13 +37,8 @@ export type PatchBody = z.infer<typeof patchBody>;
  * next read in full.
  */
 export function applyPatch(ws: WorkingSet, ledger: LedgerView, seq: number, body: PatchBody, now: number): void {
-  const layer = patchLayer(ledger, seq, body, now);
-  const slot = ws.entries.slot(layer.slot);
-  for (let i = 0; i < layer.ids.length; i++) {
-    const id = layer.ids[i] as string;
-    const next = layer.entryAt(i, slot.get(id));
-    if (next !== null) ws.entries.put(layer.slot, id, next);
-  }
+  ws.entries.lay(patchLayer(ledger, seq, body, now));
+  ws.entries.writeIn(Number.POSITIVE_INFINITY);
 }
 
 /**
