@@ -19,11 +19,11 @@ export const CHANNEL_NAMES = [
   'drafts:apply',
   'apply:state', 'apply:pause', 'apply:resume', 'apply:cancel', 'apply:unknownOutcomes', 'apply:resolve',
   'activity:list',
-  // Issue #11: support and updates.
+  // Support and updates.
   'support:openLogsFolder', 'support:saveDiagnostics', 'updates:state', 'updates:check', 'updates:restart',
-  // Issue #10 (engine): ledger truth.
+  // Engine: ledger truth.
   'ledger:check',
-  // Issue #13 (first run).
+  // First run.
   'key:test',
 ] as const;
 
@@ -31,7 +31,7 @@ export const EVENT_NAMES = [
   'app:status', 'key:status', 'settings:changed', 'heartbeat:state', 'scheduler:state', 'balance:changed',
   'trades:changed', 'accounts:changed', 'ledger:changed', 'drafts:changed', 'apply:state',
   'apply:unknownOutcomes', 'activity:added', 'app:navigate',
-  // Issue #11: updates.
+  // Updates.
   'updates:state',
 ] as const;
 

@@ -107,7 +107,7 @@ export const channels = {
     z.array(v.activityEntry),
   ),
 
-  // Issue #11: support and updates.
+  // Support and updates.
   /** Opens the folder of the log files in the system's file manager. */
   'support:openLogsFolder': channel(none, ok),
   /** Asks where to save, then writes the bug-report bundle (never the key); `path` is null when cancelled. */
@@ -116,17 +116,15 @@ export const channels = {
   'updates:check': channel(none, updateView),
   /** Restarts into the downloaded update now, or as soon as the running apply ends. */
   'updates:restart': channel(none, updateView),
-  // End of issue #11.
-  // ---- Issue #10 (engine): ledger truth ----
+  // ---- Engine: ledger truth ----
   /** Re-reads trades and balance through the scheduler and lists the ledger rows whose state is in doubt. */
   'ledger:check': channel(none, ledgerCheckSchema),
-  // ---- Issue #13 (first run) ----
+  // ---- First run ----
   /**
    * Asks the service once with the stored key (the live service, in sandbox
    * mode too) and answers the key's status with what the test found.
    */
   'key:test': channel(none, v.keyStatus),
-  // ---- End of issue #13 ----
 } as const;
 
 export const events = {
@@ -148,9 +146,8 @@ export const events = {
   'activity:added': v.activityAdded,
   /** Main asks the window to show something, e.g. after a notification click. */
   'app:navigate': z.object({ view: z.string(), tradeId: z.string().optional() }),
-  // Issue #11: updates.
+  // Updates.
   'updates:state': updateView,
-  // End of issue #11.
 } as const;
 
 export type Channels = typeof channels;

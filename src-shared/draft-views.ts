@@ -80,7 +80,7 @@ export const changeRow = z.object({
   account: z.string().nullable(),
   status: changeStatus,
   error: z.string().nullable(),
-  /** Issue #13: the same failure as a kinded error, for the screen to word it (the technical part under Details). */
+  /** The same failure as a kinded error, for the screen to word it (the technical part under Details). */
   failure: errorView.nullable().optional(),
   fields: z.array(fieldDiff),
   /** Something to know before applying (a quantity the balance may cut, what a delete-all removes and replaces). */
@@ -148,7 +148,7 @@ export const unknownOutcome = z.object({
   items: z.array(z.object({
     target: z.string(),
     change: z.record(z.string(), z.unknown()),
-    /** Issue #13: the item, named, when its SKU is known (from the change or the ledger). */
+    /** The item, named, when its SKU is known (from the change or the ledger). */
     item: itemView.nullable().optional(),
   })).max(20),
   /** The resolutions that make sense for this endpoint, worded by main; `safe` ones never duplicate or lose a change. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { errorView } from './errors.ts';
 
 /**
- * Issue #13: what "Test key" found when it asked the service with the stored
+ * What "Test key" found when it asked the service with the stored
  * key, for the first run and Settings to say in words. The key is the live
  * service's, so it is tested there in sandbox mode too (the simulator never
  * sees it). Nothing here can carry the key: only its last four characters.

@@ -21,7 +21,7 @@ export function formatCents(cents: number): string {
 /**
  * An amount as a file holds it: dollars with two decimals, no sign of the
  * currency and no grouping ("1234.50"), so a spreadsheet reads it as a
- * number and `parseCents` reads it back exactly. Issue #13: CSV in dollars.
+ * number and `parseCents` reads it back exactly. The CSV columns are in dollars.
  */
 export function formatDecimal(cents: number): string {
   return formatCents(cents).replace('$', '').replaceAll(',', '');

@@ -22,7 +22,7 @@ export const settingsSchema = z.object({
   /** Look for updates at start and every few hours, and download them in the background. */
   autoUpdate: z.boolean(),
   /**
-   * Issue #13: the trader chose a way to start (sandbox or live) or put the
+   * The trader chose a way to start (sandbox or live) or put the
    * guided start away; it stays away until asked for again from Settings.
    */
   guideDismissed: z.boolean(),

@@ -22,7 +22,7 @@ export const mode = z.enum(['sandbox', 'live']);
 
 export const keyStatus = keyStatusSchema.extend({
   stamp,
-  // Issue #13: what the last "Test key" found, until the key changes (null: not tested since).
+  // What the last "Test key" found, until the key changes (null: not tested since).
   test: keyTestResult.nullable().optional(),
 });
 
@@ -62,7 +62,7 @@ export const heartbeatState = z.object({
   nextBeatAt: z.number().nullable(),
   accounts: z.array(z.string()),
   lastError: errorView.nullable(),
-  // Issue #10: the service's clock minus the desk's (ms), from its Date headers; null before one was
+  // The service's clock minus the desk's (ms), from its Date headers; null before one was
   // seen. Show a warning when it is more than a minute either way.
   clockOffsetMs: z.number().nullable().optional(),
 });
@@ -78,7 +78,7 @@ export const schedulerState = z.object({
 });
 
 /**
- * Issue #10: how a read the desk cannot do without (the accounts, the
+ * How a read the desk cannot do without (the accounts, the
  * balance) is going: "reading accounts, retrying in 40 s" and why.
  */
 export const readState = z.object({
@@ -98,7 +98,7 @@ export const balanceReading = z.object({
 export const balanceView = z.object({
   stamp,
   reading: balanceReading.nullable(),
-  // Issue #13: how reading the balance goes (retried with backoff until it succeeds), for "not read: why, next try".
+  // How reading the balance goes (retried with backoff until it succeeds), for "not read: why, next try".
   read: readState.optional(),
 });
 
@@ -107,7 +107,7 @@ const tradeExtras = {
   partnerAgeDays: z.number(),
   youngPartner: z.boolean(),
 };
-/** Issue #13: each trade item with the item named from its SKU (quality colour, effect, killstreak…), when the schema knows it. */
+/** Each trade item with the item named from its SKU (quality colour, effect, killstreak…), when the schema knows it. */
 const namedItem = { item: itemView.nullable().optional() };
 export const watchedTrade = z.discriminatedUnion('trade_type', [
   marketTrade.extend({ ...tradeExtras, items: z.array(marketTradeItem.extend(namedItem)) }),
@@ -117,7 +117,7 @@ export const watchedTrade = z.discriminatedUnion('trade_type', [
 export const tradesView = z.object({
   stamp,
   trades: z.array(watchedTrade),
-  /** Issue #13: when the trade lists last answered (ms epoch, main's clock); the service allows one read a minute. */
+  /** When the trade lists last answered (ms epoch, main's clock); the service allows one read a minute. */
   checkedAt: z.number().nullable().optional(),
 });
 
@@ -133,7 +133,7 @@ export const accountsView = z.object({
   main: accountView.nullable(),
   linked: z.array(accountView),
   readAt: z.number().nullable(),
-  // Issue #10: the state of reading the accounts list (retried with backoff until it succeeds).
+  // The state of reading the accounts list (retried with backoff until it succeeds).
   read: readState.optional(),
 });
 

@@ -86,7 +86,7 @@ export function connectDeskEvents(desk: Desk, emit: EmitEvent, stamps: Stamps, v
         // Buy order rows say what the balance covers at their price.
         ledgerChanged();
       }),
-      // Issue #13: "not read: why, next try in 40 s" follows the read as it goes.
+      // "Not read: why, next try in 40 s" follows the read as it goes.
       ws.trades.on('balanceState', changed('balance')),
       ws.accounts.on('changed', changed('accounts')),
       ws.applyJob.on('changed', () => {
@@ -115,7 +115,7 @@ export function connectDeskEvents(desk: Desk, emit: EmitEvent, stamps: Stamps, v
     }),
     desk.events.on('status', changed('app')),
     desk.keys.on('status', changed('key')),
-    // Issue #13: a key test's result (or its end when the key changes) is news for every screen showing the key.
+    // A key test's result (or its end when the key changes) is news for every screen showing the key.
     desk.keyTest.on('changed', changed('key')),
     desk.settings.on('changed', changed('settings')),
   ];

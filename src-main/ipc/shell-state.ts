@@ -24,7 +24,7 @@ export function shellStateOf(desk: Desk): ShellState {
 
 /**
  * A stop on `auth` whose error has no status never reached the service: no
- * key was set (or it could not be read), which is not a refusal (issue #13).
+ * key was set (or it could not be read), which is not a refusal.
  */
 function blockedBy(state: Workspace['scheduler']['state']): ShellState['blocked'] {
   if (state.blocked === 'auth' && state.blockedError?.status === undefined) return 'no_key';

@@ -52,7 +52,7 @@ export function createDeskViews(desk: Desk, stamps: Stamps): DeskViews {
   };
 }
 
-/** The pending trades, each item named from its SKU (issue #13), and when they were last read. */
+/** The pending trades, each item named from its SKU, and when they were last read. */
 export function tradesView(stamp: number, ws: Pick<Workspace, 'names' | 'trades'>): TradesView {
   const names = ws.names;
   const trades = ws.trades.trades().map((t) => ({
@@ -116,7 +116,7 @@ export function applyJobView(p: ApplyProgress | null): ApplyJobView | null {
 /** Items shown per lost batch; the count says how many there are. */
 const OUTCOME_ITEMS_SHOWN = 20;
 
-/** Names an item of a lost batch by the SKU its change carries, or the ledger's for its asset (issue #13). */
+/** Names an item of a lost batch by the SKU its change carries, or the ledger's for its asset. */
 export function outcomeItemNamer(ws: Pick<Workspace, 'names' | 'repos'>): (change: Readonly<Record<string, unknown>>) => ItemView | null {
   return (change) => {
     const names = ws.names;

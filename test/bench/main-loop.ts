@@ -8,7 +8,7 @@
  *   - a 47,000-change draft is reviewed and paged through,
  *   - a 5,000-change draft is applied against the simulator over HTTP,
  * with the heartbeat running. Everything goes through the router, as the
- * renderer's requests do. Goals (issue #12): p99 ≤ 10 ms, max ≤ 50 ms.
+ * renderer's requests do. Goals: p99 ≤ 10 ms, max ≤ 50 ms.
  *
  * Run twice: with the desk in its data worker, as the app runs it, and with
  * the desk on the measured thread, as it ran before, for comparison. The
@@ -75,7 +75,7 @@ function draftCsv(rows: number): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** Where the desk runs: in its data worker (the app), or on the measured thread itself (as before issue #12). */
+/** Where the desk runs: in its data worker (the app), or on the measured thread itself (as it ran before it had a worker). */
 export type MainLoopMode = 'worker' | 'main-thread';
 
 /** The desk as the measurement drives it, wherever it runs. */
@@ -275,7 +275,7 @@ async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs: numbe
 /** The figures as the bench prints them. */
 export function formatMainLoop(f: MainLoopFigures): string {
   return [
-    `Main thread while the desk works ${f.mode === 'worker' ? 'in its data worker (the app)' : 'on the main thread itself (before issue #12)'} (${f.ledgerRows.toLocaleString('en')}-listing ledger; goals p99 ≤ ${MAIN_LOOP_GOALS.p99Ms} ms, max ≤ ${MAIN_LOOP_GOALS.maxMs} ms):`,
+    `Main thread while the desk works ${f.mode === 'worker' ? 'in its data worker (the app)' : 'on the main thread itself'} (${f.ledgerRows.toLocaleString('en')}-listing ledger; goals p99 ≤ ${MAIN_LOOP_GOALS.p99Ms} ms, max ≤ ${MAIN_LOOP_GOALS.maxMs} ms):`,
     `  event-loop delay      p50 ${f.mainLoopDelayP50Ms} ms, p99 ${f.mainLoopDelayP99Ms} ms, max ${f.mainLoopDelayMaxMs} ms`,
     `  alone: bulk / review  ${f.bulkAloneMs} ms / ${f.reviewAloneMs} ms (50,000 listings / ${REVIEWED.toLocaleString('en')}-change draft)`,
     `  all at once:`,

@@ -45,7 +45,7 @@ for (const scenario of SCENARIOS) {
   console.log(formatScenario(result));
   console.log('');
 }
-// The main thread while the desk does its heaviest work at once (issue #12).
+// The main thread while the desk does its heaviest work at once.
 // First the app as it runs (the desk in its data worker), then the same work on the main thread, as before.
 const mainLoop = await runMainLoopScenario(scale, 'worker');
 console.log(formatMainLoop(mainLoop));

@@ -7,7 +7,7 @@ import { startTestDesk } from './desk-fixture.ts';
 import { openDesk, serveRenderer, type StaticServer } from './harness.ts';
 
 /**
- * Issue #13, the first run as a new trader meets it, from an empty profile:
+ * The first run as a new trader meets it, from an empty profile:
  * the guided start in sandbox mode, a key tested while still exploring (it
  * goes to the live service: here the fixture's simulator, set under
  * Advanced), going live, live with no key, and live pointed at an address

@@ -13,7 +13,7 @@ import { memoryKeychain } from '../support/memory-keychain.ts';
 import { call } from './live-desk.ts';
 
 /**
- * Issue #13 over the app's router (outputs checked against the contract):
+ * The first run over the app's router (outputs checked against the contract):
  * "Test key" in both modes, the key's status carrying the last test, the
  * balance's read state, and live screens never fed the sandbox's balance.
  */

@@ -39,7 +39,7 @@ describe('shell state of the desk', () => {
     expect(shellStateOf(desk)).toMatchObject({ heartbeat: 'off', automationPaused: true });
   });
 
-  it('in live mode with no key says so in the tray, not that a key was refused (issue #13)', async () => {
+  it('in live mode with no key says so in the tray, not that a key was refused', async () => {
     dir = mkdtempSync(join(tmpdir(), 'shell-'));
     const service = await startSandbox({ seed: 5 });
     try {

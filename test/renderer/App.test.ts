@@ -77,7 +77,7 @@ describe('the desk shell', () => {
     expect(nav.findAll('button')).toHaveLength(8);
   });
 
-  it('offers the way to go live from the sandbox banner: it opens the guided start on Overview (issue #13)', async () => {
+  it('offers the way to go live from the sandbox banner: it opens the guided start on Overview', async () => {
     history.replaceState(null, '', '#/listings');
     let current = { ...settings, guideDismissed: true };
     fake = installFakeApi(deskHandlers({

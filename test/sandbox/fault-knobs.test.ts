@@ -3,7 +3,7 @@ import { ENDPOINTS } from '../../src-main/core/api/endpoints.ts';
 import type { Sandbox } from '../../src-main/sandbox/index.ts';
 import { call, listingItem, MINUTE, sandboxFixture } from './helpers.ts';
 
-/** The knobs of issue #10: faults after the service acted, and services that speak differently. */
+/** The fault knobs: faults after the service acted, and services that speak differently. */
 
 const start = sandboxFixture();
 

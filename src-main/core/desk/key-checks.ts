@@ -6,7 +6,7 @@ import type { SettingsService } from '../settings/settings-service.ts';
 import type { Workspace } from './workspace.ts';
 
 /**
- * The desk's "Test key" (issue #13): in live mode it asks through the
+ * The desk's "Test key": in live mode it asks through the
  * workspace's own reads; in sandbox mode through a probe of the live URL,
  * whose rate headers the live workspace inherits when the desk goes live.
  * A result about another URL is dropped when the URL changes.

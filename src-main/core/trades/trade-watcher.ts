@@ -39,7 +39,7 @@ export interface TradeWatcherEvents extends Record<string, unknown> {
   /** Trades that newly wait for the trader: notify these (grouped when many). */
   needsAction: readonly WatchedTrade[];
   balance: BalanceReading;
-  /** Issue #13: every step of reading the balance (reading, retrying and when, done), for the screen. */
+  /** Every step of reading the balance (reading, retrying and when, done), for the screen. */
   balanceState: ReadState;
   error: SerializedApiError;
 }
@@ -83,7 +83,7 @@ export interface TradeWatcher {
    */
   readBalance(options?: { fresh?: boolean }): Promise<BalanceReading>;
   trades(): readonly WatchedTrade[];
-  /** When a load last answered (either list), on the desk's clock; null before the first. Issue #13: "checked 40 s ago". */
+  /** When a load last answered (either list), on the desk's clock; null before the first ("checked 40 s ago"). */
   checkedAt(): number | null;
   balance(): BalanceReading | null;
   /** How the balance reads are going: retrying after a failure (and when), or done. */

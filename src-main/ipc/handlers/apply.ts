@@ -10,7 +10,7 @@ type ApplyChannels =
 /** The most refused CSV lines a preview names; it counts them all. */
 const CSV_ERRORS_SHOWN = 200;
 
-/** Whether a CSV file's header has a `name` column (issue #13: items named instead of SKUs). */
+/** Whether a CSV file's header has a `name` column (items named instead of SKUs). */
 function namesItems(csv: string): boolean {
   const header = csv.slice(0, 2_000).replace(/^\uFEFF/, '').trimStart().split(/\r?\n|\r/, 1)[0] ?? '';
   return header.split(',').some((cell) => cell.trim().replace(/^"|"$/g, '').toLowerCase() === 'name');

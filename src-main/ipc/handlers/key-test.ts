@@ -3,7 +3,7 @@ import type { Handlers } from '../router.ts';
 import type { DeskViews } from '../views.ts';
 
 /**
- * Issue #13: "Test key". The test asks the service once through a scheduler
+ * "Test key": the test asks the service once through a scheduler
  * and never rejects (its result says what went wrong); the reply is the key's
  * status with that result in it, as every other key reply is.
  */

@@ -29,7 +29,7 @@ export function describeError(error: ErrorView): string {
  * technical fragments taken out (they go to the details).
  */
 const WORDS: Record<DeskErrorKind, (error: ErrorView, words: string) => string> = {
-  // Issue #13: without a status the request never reached the service (no key is set, or it could not be read): not a rejection.
+  // Without a status the request never reached the service (no key is set, or it could not be read): not a rejection.
   auth: (error, words) => (error.status === undefined ? sentence(words, 'No API key is set') : 'The API key was rejected — replace it in Settings.'),
   forbidden: () => 'The service refused this for your account (not permitted). Check the account’s standing on the marketplace.',
   rate_limited: (error) => `The service asked the desk to wait ${waitSeconds(error.retryAfterMs)} s; nothing is lost.`,

@@ -5,8 +5,8 @@ import { formatClock, formatCountdown } from './time.ts';
 import { plural } from './words.ts';
 
 /**
- * Words for the desk's own state on the first run, Overview and Settings
- * (issue #13): waits, the clock warning, what a key test found. Errors are
+ * Words for the desk's own state on the first run, Overview and Settings:
+ * waits, the clock warning, what a key test found. Errors are
  * worded by describeError and numbers by words.ts; this only puts them in
  * the sentences these screens need.
  */

@@ -14,7 +14,7 @@ export const useAppStore = defineStore('app', () => {
   const view = ref<ViewId>(viewFromHash(location.hash));
   /** A trade main asked us to show (notification click). */
   const focusTradeId = ref<string | null>(null);
-  /** Issue #13: an unknown outcome to bring into view on the Drafts screen (from Check ledger). */
+  /** An unknown outcome to bring into view on the Drafts screen (from Check ledger). */
   const focusOutcomeId = ref<string | null>(null);
   let started = false;
 

@@ -112,7 +112,7 @@ describe('changing the service', () => {
     expect(d.status().serviceProblem).toBeNull();
   });
 
-  it('in sandbox mode keeps a new live URL for going live, without reopening the simulator (issue #13)', async () => {
+  it('in sandbox mode keeps a new live URL for going live, without reopening the simulator', async () => {
     const d = await createDesk({ dataDir: tempDir(), secrets: memoryKeychain(), version: 't', openSandbox: (clock) => startSandbox({ clock, seed: 23 }) });
     opened.push(d);
     const ws = d.workspace();

@@ -34,7 +34,7 @@ describe('settings', () => {
   });
 });
 
-describe('settings for the first run (issue #13)', () => {
+describe('settings for the first run', () => {
   it('goes live to the real service by default: https://api.liquid.tf', () => {
     expect(DEFAULT_SETTINGS.serviceUrl).toBe('https://api.liquid.tf');
     expect(DEFAULT_SETTINGS.mode).toBe('sandbox');

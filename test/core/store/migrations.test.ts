@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -29,6 +29,11 @@ describe('migrations', () => {
   it('are numbered 1..n without gaps', () => {
     expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
     expect(LATEST_VERSION).toBe(MIGRATIONS.length);
+  });
+
+  it('live one to a file, named for its version, every file listed', () => {
+    const files = readdirSync(new URL('../../../src-main/core/store/migrations/', import.meta.url)).filter((f) => f.endsWith('.ts')).sort();
+    expect(files.map((f) => Number(f.slice(0, 3)))).toEqual(MIGRATIONS.map((m) => m.version));
   });
 
   it('1: accounts (digits only, one main) and settings on a fresh database', () => {

@@ -1,5 +1,5 @@
 /**
- * What a text on screen must never be, as the trader reads it (issue #13):
+ * What a text on screen must never be, as the trader reads it:
  * JSON, a status code without a sentence, a network error code, or a
  * broken plural. Returns why a text fails, or null when it reads right.
  * Used by every test that collects texts a screen shows (outside its

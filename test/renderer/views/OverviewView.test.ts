@@ -7,7 +7,7 @@ import { deskHandlers, accounts, settings } from '../desk-data.ts';
 import { installFakeApi, Refusal, type FakeApi, type Handlers } from '../fake-api.ts';
 
 /**
- * Overview tells the truth within seconds (issue #13): no key, a service that
+ * Overview tells the truth within seconds: no key, a service that
  * cannot be read, a clock that is off, an action waiting or failing; and it
  * never shows the sandbox's figures in live mode. Mounted in the whole shell,
  * so the banners are checked too.

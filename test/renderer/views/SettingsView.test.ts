@@ -67,7 +67,7 @@ describe('Settings screen', () => {
     expect(fake.callsTo('settings:update')).toEqual([{ theme: 'dark' }]);
   });
 
-  it('keeps the live URL under a folded “Advanced” while it is the default, editable in sandbox mode too (issue #13)', async () => {
+  it('keeps the live URL under a folded “Advanced” while it is the default, editable in sandbox mode too', async () => {
     current = { ...settings, serviceUrl: 'https://api.liquid.tf' };
     fake?.uninstall();
     fake = installFakeApi(deskHandlers({
