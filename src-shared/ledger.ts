@@ -48,10 +48,11 @@ export const ledgerSelection = z.union([
 export type LedgerSelection = z.infer<typeof ledgerSelection>;
 
 /** The columns a table can be sorted by; each domain has its own (checked by main). */
-export const ledgerColumn = z.enum(['name', 'asset', 'price', 'promoted', 'note', 'account', 'state', 'quantity', 'active', 'filled']);
+/** `newPrice`: the price after the draft (where the draft changes it); every other column sorts by the row's own value. */
+export const ledgerColumn = z.enum(['name', 'asset', 'price', 'newPrice', 'promoted', 'note', 'account', 'state', 'quantity', 'active', 'filled']);
 export type LedgerColumn = z.infer<typeof ledgerColumn>;
-export const LISTING_COLUMNS: readonly LedgerColumn[] = ['name', 'asset', 'price', 'promoted', 'note', 'account', 'state'];
-export const BUY_ORDER_COLUMNS: readonly LedgerColumn[] = ['name', 'price', 'quantity', 'active', 'filled', 'note', 'account'];
+export const LISTING_COLUMNS: readonly LedgerColumn[] = ['name', 'asset', 'price', 'newPrice', 'promoted', 'note', 'account', 'state'];
+export const BUY_ORDER_COLUMNS: readonly LedgerColumn[] = ['name', 'price', 'newPrice', 'quantity', 'active', 'filled', 'note', 'account'];
 
 export const ledgerSort = z.strictObject({ column: ledgerColumn, dir: z.enum(['asc', 'desc']) });
 export type LedgerSort = z.infer<typeof ledgerSort>;

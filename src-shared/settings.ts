@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { serviceUrl } from './fields.ts';
+import { priceGuard } from './price-guard.ts';
 
 /**
  * The trader's settings, with their bounds. The heartbeat interval stays within
@@ -26,6 +27,8 @@ export const settingsSchema = z.object({
    * guided start away; it stays away until asked for again from Settings.
    */
   guideDismissed: z.boolean(),
+  /** Which price changes are marked and need an explicit confirmation before they are applied. */
+  priceGuard,
 });
 
 /**

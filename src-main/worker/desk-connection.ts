@@ -47,7 +47,6 @@ export interface MainDesk {
   setOnline(online: boolean): Promise<void>;
   diagnostics(): Promise<DeskDiagnostics>;
   suspendApplies(): Promise<void>;
-  draftFolded(draftId: string): Promise<boolean>;
 }
 
 export interface DeskConnection {
@@ -190,7 +189,6 @@ export async function connectDesk(options: DeskConnectionOptions): Promise<DeskC
     setOnline: async (online) => void (await call('setOnline', online)),
     diagnostics: async () => (await call('diagnostics')) as DeskDiagnostics,
     suspendApplies: async () => void (await call('suspendApplies')),
-    draftFolded: async (draftId) => (await call('draftFolded', draftId)) === true,
   };
 
   return {

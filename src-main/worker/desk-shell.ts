@@ -45,8 +45,6 @@ export interface DeskShell {
   diagnostics(): Promise<DeskDiagnostics>;
   /** For quitting: nothing more is sent; batches on their way get their outcome journaled. */
   suspendApplies(): Promise<void>;
-  /** Whether a draft's bulk edits are all folded into its changes (the folding runs in steps, in the background). */
-  draftFolded(draftId: string): boolean;
   on<E extends keyof DeskShellEvents>(event: E, listener: (payload: DeskShellEvents[E]) => void): Unsubscribe;
   dispose(): void;
 }
@@ -122,7 +120,6 @@ export function createDeskShell(desk: Desk): DeskShell {
       };
     },
     suspendApplies: () => desk.workspace().apply.suspend(),
-    draftFolded: (draftId) => desk.workspace().repos.drafts.patches(String(draftId)).length === 0,
     on: (event, listener) => emitter.on(event, listener),
     dispose() {
       for (const off of [...workspaceSubs, ...deskSubs]) off();

@@ -107,7 +107,6 @@ const desk = {
   setOnline: (online: boolean) => current().shell.setOnline(online === true),
   diagnostics: () => current().shell.diagnostics(),
   suspendApplies: () => current().shell.suspendApplies(),
-  draftFolded: (draftId: string) => current().shell.draftFolded(draftId),
   async close() {
     const was = open;
     open = null;

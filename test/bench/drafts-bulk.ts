@@ -2,18 +2,15 @@
  * How long bulk operations on a 50,000-listing draft take, as the screens
  * make them: the preview the trader reads (the target is under 100 ms, so the
  * form answers as they type), then storing it once they confirm (it reuses
- * the preview's plan). Between two operations the desk's idle work runs, as
- * it does while the trader types the next one: writing the last edit into the
- * draft in memory and folding it into rows, a step at a time; its total is
- * printed at the end. Run: `node test/bench/drafts-bulk.ts`. The first line
- * includes loading the ledger.
+ * the preview's figures and writes the rows with two SQL statements). Run:
+ * `node --experimental-strip-types test/bench/drafts-bulk.ts`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createDraftService } from '../../src-main/core/drafts/draft-service.ts';
-import type { BulkDomain, BulkOp } from '../../src-main/core/drafts/bulk-ops.ts';
+import type { BulkDomain, BulkOp } from '../../src-shared/drafts.ts';
 import { createLedgerTables } from '../../src-main/core/drafts/ledger-tables.ts';
 import type { LedgerSelection as Selection } from '../../src-shared/ledger.ts';
 import { openStore } from '../../src-main/core/store/db.ts';
@@ -30,15 +27,14 @@ const buyOrders = [];
 for (let i = 0; i < ROWS; i++) buyOrders.push({ sku: `${i};6`, account: MAIN, price: 50 + (i % 900), quantity: 1 + (i % 5) });
 repos.buyOrders.upsertMany(buyOrders);
 
-const pending: (() => void)[] = [];
-const drafts = createDraftService({ store, repos, defer: (t) => pending.push(t) });
+const drafts = createDraftService({ store, repos });
 drafts.create('bench');
 // As the Listings screen makes them: a selection main resolves, into the current draft.
-const tables = createLedgerTables({ drafts, now: () => Date.now() });
+const tables = createLedgerTables({ store, drafts, now: () => Date.now() });
 
 const all: Selection = { filter: {} };
 const cases: [string, BulkDomain, Selection, BulkOp][] = [
-  ['set price (all listings, cold: loads the ledger)', 'listings', all, { op: 'setPrice', cents: 1234 }],
+  ['set price (all listings, cold: first statements prepared)', 'listings', all, { op: 'setPrice', cents: 1234 }],
   ['add cents (all listings)', 'listings', all, { op: 'addCents', cents: 15 }],
   ['subtract cents (all listings)', 'listings', all, { op: 'addCents', cents: -7 }],
   ['multiply 95%, nearest (all listings)', 'listings', all, { op: 'multiply', percent: 95, rounding: 'nearest' }],
@@ -60,12 +56,6 @@ console.log(`bulk operations on ${ROWS.toLocaleString('en')} listings and ${ROWS
 console.log(' preview    store  cpu (both)  (ms; cpu: this process only; wall includes waiting for a busy machine)');
 let worst = 0;
 let worstStore = 0;
-let idleMs = 0;
-const idle = () => {
-  const t = performance.now();
-  while (pending.length > 0) pending.shift()?.();
-  idleMs += performance.now() - t;
-};
 for (const [name, domain, sel, op] of cases) {
   const c0 = process.cpuUsage();
   const t0 = performance.now();
@@ -81,9 +71,7 @@ for (const [name, domain, sel, op] of cases) {
   }
   const [preview, store] = [t1 - t0, t2 - t1].map((ms) => ms.toFixed(1).padStart(8));
   console.log(`${preview} ${store} ${cpuMs.toFixed(1).padStart(10)}  ${name}: changed ${r.changed}, refused ${r.refused.reduce((n, g) => n + g.count, 0)}`);
-  idle();
 }
-console.log(`${idleMs.toFixed(1).padStart(8)} ms  idle work in all: writing each edit into memory and folding it into rows (in small steps, off the edit path)`);
 console.log(`worst warm operation: preview ${worst.toFixed(1)} ms, store ${worstStore.toFixed(1)} ms (wall)`);
 drafts.dispose();
 store.close();

@@ -18,6 +18,7 @@ const settings = {
   refuseUnautomatedPosts: true,
   autoUpdate: true,
   guideDismissed: true,
+  priceGuard: { maxDropPercent: 30, floorCents: null, maxRiseMultiple: 10 },
 };
 
 /** A router over a few real handlers; the rest are absent on purpose. */

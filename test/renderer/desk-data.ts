@@ -14,6 +14,7 @@ export const settings: Settings = {
   refuseUnautomatedPosts: true,
   autoUpdate: true,
   guideDismissed: true,
+  priceGuard: { maxDropPercent: 30, floorCents: null, maxRiseMultiple: 10 },
 };
 
 export const accounts: AccountsView = {

@@ -1,4 +1,5 @@
 import { createEmitter, type Unsubscribe } from '../events.ts';
+import { notFound, quoted } from '../errors.ts';
 import type { HeartbeatStatus } from '../heartbeat/heartbeat.ts';
 import type { DraftService } from '../drafts/draft-service.ts';
 import type { Change } from '../drafts/change.ts';
@@ -186,6 +187,7 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
     },
     apply(draftId) {
       if (suspended) throw new Error('the app is quitting: nothing more is applied');
+      if (!repos.drafts.get(draftId)) throw notFound(`There is no draft ${quoted(draftId)}; it may have been discarded`);
       const running = [...active.values()].find((h) => h.draftId === draftId);
       if (running) return running;
       refuseWhileNotAutomated();
@@ -196,7 +198,6 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
         const resumed = [...active.values()].find((h) => h.draftId === draftId);
         if (resumed) return resumed;
       }
-      drafts.flush(draftId);
       const runRow = journal.startRun(draftId);
       return run(runRow, resumeTasks(runRow, phaseDeps));
     },

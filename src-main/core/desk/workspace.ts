@@ -132,9 +132,9 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
   trades.on('trades', (list) => sales.notePending(list));
   trades.on('gone', (gone) => sales.noteGone(gone));
   const ledger = { ...createLedgerChecker({ store, repos, trades, clock }), on: sales.on };
-  const drafts = createDraftService({ store, repos });
-  const csv = createCsvService({ store, repos, drafts, clock, names: deps.names ?? null });
   const current = deps.currentSettings ?? (() => settings);
+  const drafts = createDraftService({ store, repos, guard: () => current().priceGuard });
+  const csv = createCsvService({ store, repos, drafts, clock, names: deps.names ?? null });
   const apply = createApplyService({
     store, repos, drafts, scheduler,
     automation: { refusePosts: () => current().refuseUnautomatedPosts, status: () => heartbeat.state.status },
@@ -143,7 +143,9 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
   });
   const applyJob = trackApplyJob(apply, drafts, (id) => repos.drafts.get(id) !== null);
   const tables = createLedgerTables({
+    store,
     drafts,
+    settings: repos.settings,
     now: () => clock.now(),
     balance: () => trades.balance()?.balance ?? null,
     ...(deps.names ? { names: deps.names } : {}),
@@ -178,8 +180,6 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
       // The accounts list feeds the heartbeat's multiaccounts and names the main account:
       // read at start, and again with backoff until a read succeeds.
       accounts.start();
-      // The ledger and the current draft, read a slice at a time while the window loads.
-      void drafts.warm();
     },
     async close() {
       // Before the scheduler closes: closing it cancels the job, which would end the run as cancelled,

@@ -55,7 +55,7 @@ export function readBuyOrdersImport(records: readonly CsvRecord[], ctx: ImportCo
     if (first !== null) reasons.push(`sku: ${sku} is on line ${first} already`);
     const owner = rowAccount(idCell(cells.account), ctx);
     if (owner.reason) reasons.push(owner.reason);
-    const existing = sku === undefined ? undefined : ctx.ledger.buyOrders.get(sku);
+    const existing = sku === undefined ? undefined : (ctx.ledger.buyOrder(sku) ?? undefined);
     const parsed = adoptedBuyOrder.safeParse({
       sku, account: owner.account, price: priceCell(cells, priceColumn), quantity: numberCell(cells.quantity),
       active: flagCell(cells.active) ?? 1, user_note: textCell(cells.user_note) ?? '', quantity_may_be_cut: false,

@@ -1,9 +1,9 @@
-import {
-  BUY_ORDERS_DELETE_ALL, buyOrderDeleteKey, buyOrderKey, isLockedStatus, LISTINGS_DELETE_ALL, listingDeleteKey, listingKey, type DraftEntry,
-} from './change.ts';
+import { BUY_ORDERS_DELETE_ALL, buyOrderDeleteKey, buyOrderKey, LISTINGS_DELETE_ALL, listingDeleteKey, listingKey } from './change.ts';
+import type { Store } from '../store/db.ts';
+import { targetKey, type Slot } from '../store/draft-columns.ts';
 import type { KnownNames, NameResolution } from '../items/index.ts';
 import { idCell } from './csv-cells.ts';
-import type { LedgerView } from './ledger-view.ts';
+import type { LedgerLookup } from './merge.ts';
 
 /**
  * What an import checks rows against: the ledger, the known accounts, and
@@ -11,7 +11,7 @@ import type { LedgerView } from './ledger-view.ts';
  * which an adoption must not overwrite underneath it.
  */
 export interface ImportContext {
-  readonly ledger: LedgerView;
+  readonly ledger: LedgerLookup;
   readonly accounts: ReadonlySet<string>;
   readonly mainAccount: string | null;
   /** Draft targets (`L:…`, `LD:…`, `B:…`, `BD:…`, `LA`, `BA`) locked in any draft. */
@@ -70,11 +70,10 @@ function sameName(a: string, b: string): boolean {
   return norm(a) === norm(b);
 }
 
-/** Targets locked in these drafts' entries. */
-export function lockedTargets(entries: Iterable<DraftEntry>): Set<string> {
-  const out = new Set<string>();
-  for (const e of entries) if (isLockedStatus(e.status)) out.add(e.target);
-  return out;
+/** Targets locked in any draft: an apply owns them, or the trader must resolve them. */
+export function lockedTargets(store: Pick<Store, 'db'>): Set<string> {
+  const rows = store.db.prepare("SELECT DISTINCT slot, key FROM draft_entries WHERE status IN ('queued', 'sent', 'unknown')").all() as { slot: Slot; key: string }[];
+  return new Set(rows.map((r) => targetKey(r.slot, r.key)));
 }
 
 /**

@@ -155,13 +155,13 @@ function ownerMismatch(input: ParsedChangeInput, account: string | undefined, ct
   const reasons: string[] = [];
   let owner: string | undefined;
   if (input.kind === 'listing.edit' || input.kind === 'listing.delete') {
-    const row = input.asset_id !== undefined ? ctx.ledger.listings.get(input.asset_id) : undefined;
+    const row = input.asset_id !== undefined ? (ctx.ledger.listing(input.asset_id) ?? undefined) : undefined;
     owner = row?.account;
     if (input.kind === 'listing.edit' && row && input.listing_id !== undefined && row.listing_id !== input.listing_id) {
       reasons.push(`listing_id: the ledger has listing ${row.listing_id ?? '(unknown)'} for asset ${row.asset_id}`);
     }
   } else if (input.kind === 'buyOrder.edit' || input.kind === 'buyOrder.delete') {
-    owner = ctx.ledger.buyOrders.get(input.sku)?.account;
+    owner = ctx.ledger.buyOrder(input.sku)?.account;
   }
   if (account !== undefined && owner !== undefined && owner !== account) reasons.push(`account: the ledger has this on account ${owner}`);
   return reasons;
@@ -175,7 +175,7 @@ function duplicateKey(kind: ChangeKind, cells: Readonly<Record<string, string>>,
   switch (kind) {
     case 'listing.create':
     case 'listing.edit': {
-      const id = asset ?? (listingId === undefined ? undefined : ctx.ledger.listingsById.get(listingId)?.asset_id);
+      const id = asset ?? (listingId === undefined ? undefined : ctx.ledger.listingById(listingId)?.asset_id);
       if (id !== undefined) return { key: listingKey(id), column: 'asset_id', id };
       return listingId === undefined ? null : { key: `L#${listingId}`, column: 'listing_id', id: listingId };
     }

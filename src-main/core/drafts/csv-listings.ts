@@ -88,7 +88,7 @@ export function readListingsImport(records: readonly CsvRecord[], ctx: ImportCon
 
 function adoptionConflicts(row: AdoptedListing, ctx: ImportContext): string[] {
   const reasons: string[] = [];
-  const holder = row.listing_id === null ? undefined : ctx.ledger.listingsById.get(row.listing_id);
+  const holder = row.listing_id === null ? undefined : (ctx.ledger.listingById(row.listing_id) ?? undefined);
   if (holder && holder.asset_id !== row.asset_id) reasons.push(`listing_id: the ledger has ${row.listing_id} for asset ${holder.asset_id}`);
   const locked = listingLockReason(row.asset_id, ctx);
   if (locked) reasons.push(locked);

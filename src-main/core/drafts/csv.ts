@@ -12,6 +12,7 @@ import { changesToCsv, DRAFT_COLUMNS, readDraftImport } from './csv-draft.ts';
 import { byLine, readCsv, type CsvLineError } from './csv-format.ts';
 import { LISTING_COLUMNS, listingsToCsv, readListingsImport, type AdoptedListing } from './csv-listings.ts';
 import type { DraftService } from './draft-service.ts';
+import { ledgerLookup } from './draft-context.ts';
 
 /**
  * CSV export and import of the ledgers and of a draft. An import happens in
@@ -88,27 +89,20 @@ export function createCsvService(deps: CsvServiceDeps): CsvService {
   const clock = deps.clock ?? store.clock;
   const ttl = deps.previewTtlMs ?? 15 * 60_000;
   const max = deps.maxPreviews ?? 4;
-  // The drafts' own view of the ledger: one copy in memory, read once (or warmed up) for both.
-  const ledger = () => drafts.ledgerView();
+  const ledger = ledgerLookup(repos);
   const previews = new Map<string, Pending>();
   const names = deps.names ?? null;
   const nameOf = (sku: string) => (names === null || sku === '' ? '' : names.name(sku));
   /** The SKUs the trader holds: a name matching one of them means that one. */
-  const heldSkus = function* () {
-    const view = ledger();
-    for (const l of view.listings.values()) if (l.sku !== '') yield l.sku;
-    yield* view.buyOrders.keys();
-  };
+  const heldSkus = () => (store.db.prepare(`SELECT sku FROM (SELECT sku, min(rowid) AS first, 0 AS t FROM listings WHERE sku != '' GROUP BY sku
+    UNION ALL SELECT sku, rowid, 1 FROM buy_orders) ORDER BY t, first`).all() as { sku: string }[]).map((r) => r.sku);
 
   function contextFor(kind: CsvKind, draftId: string | undefined): ImportContext {
     if (draftId !== undefined && !repos.drafts.get(draftId)) throw notFound(`There is no draft ${quoted(draftId)}; it may have been discarded`);
-    const locked = new Set<string>();
     // Adoption writes the ledger; it must not change rows an apply is sending.
-    if (kind !== 'draft') {
-      for (const d of repos.drafts.list()) for (const t of lockedTargets(drafts.snapshot(d.draft_id).ws.entries.values())) locked.add(t);
-    }
+    const locked = kind === 'draft' ? new Set<string>() : lockedTargets(store);
     return {
-      ledger: ledger(),
+      ledger,
       accounts: new Set(repos.accounts.list().map((a) => a.account_id)),
       mainAccount: repos.accounts.main()?.account_id ?? null,
       locked,
@@ -143,7 +137,7 @@ export function createCsvService(deps: CsvServiceDeps): CsvService {
   /** The name of the item a change is about: its SKU, or the ledger's for its asset. */
   const changeName = (c: ChangeInput | DraftEntry['change']): string => {
     if ('sku' in c && typeof c.sku === 'string') return nameOf(c.sku);
-    if ('asset_id' in c && typeof c.asset_id === 'string') return nameOf(ledger().listings.get(c.asset_id)?.sku ?? '');
+    if ('asset_id' in c && typeof c.asset_id === 'string') return nameOf(ledger.listing(c.asset_id)?.sku ?? '');
     return '';
   };
 
@@ -160,7 +154,6 @@ export function createCsvService(deps: CsvServiceDeps): CsvService {
     exportListings: () => listingsToCsv(repos.listings.all(), nameOf),
     exportBuyOrders: () => buyOrdersToCsv(repos.buyOrders.all(), nameOf),
     exportDraft(draftId) {
-      drafts.flush(draftId);
       const sendable = drafts.entries(draftId).filter((e) => SENDABLE.includes(e.status));
       // Deletes first, as the apply runs them: a relist made before a later
       // delete-all must come after it when the file is read back.

@@ -1,29 +1,42 @@
 import type { ChangeIssue, MergeContext } from './merge.ts';
 import { mergeChange } from './merge.ts';
 import { changeInput, targetOf, type Change, type DraftEntry } from './change.ts';
-import { createEntryIndex, liveEntries, liveEntry, overlay, type WorkingSet } from './working-set.ts';
 
 /**
  * Turning the trader's inputs into draft rows without storing them: each
  * input parsed with the shared schema and merged with the rules of merge.ts,
- * later inputs seeing earlier ones. The service writes what this returns;
- * the CSV preview only looks at it.
+ * later inputs seeing earlier ones through `staged` (which the context reads
+ * first, see draft-context.ts). A staged `dropped` entry means "remove this
+ * row". The service writes what this returns; the CSV preview only counts it.
  */
+export interface Staged {
+  /** Rows to write (or, `dropped`, to remove), by target. */
+  readonly staged: Map<string, DraftEntry>;
+  readonly errors: (ChangeIssue & { index: number })[];
+  /** Inputs accepted. */
+  readonly added: number;
+  /** The next sequence number after the ones used. */
+  readonly nextSeq: number;
+}
 
-export const tombstone = (ws: WorkingSet, target: string, seq: number, now: number): DraftEntry | null => {
-  const e = ws.entries.get(target);
+/** A removal of what `target` holds (live or stored), or null when it holds nothing. */
+export const tombstone = (ctx: Pick<MergeContext, 'live'>, target: string, seq: number, now: number): DraftEntry | null => {
+  const e = ctx.live(target);
   return e ? { ...e, seq, status: 'dropped', error: null, batchId: null, updatedAt: now } : null;
 };
 
-/** Merges inputs in order, each seeing the ones before it; returns the rows to write, storing nothing. */
-export function stageChanges(ws: WorkingSet, inputs: readonly unknown[], ctx: MergeContext, now: number) {
+/**
+ * Merges inputs in order into `staged` (which `ctx` must read through), numbering rows from `firstSeq`;
+ * `indexBase` is added to each error's index (a chunk of a longer list).
+ */
+export function stageChanges(
+  staged: Map<string, DraftEntry>, ctx: MergeContext, inputs: readonly unknown[], firstSeq: number, now: number, indexBase = 0,
+): Staged {
   const errors: (ChangeIssue & { index: number })[] = [];
-  const staged = new Map<string, DraftEntry>();
-  // Later inputs see earlier ones: merge through an overlay, then write all at once.
-  const scratch = overlay(ws, staged);
-  const scratchCtx: MergeContext = { ...ctx, live: (t) => liveEntry(scratch, t), liveEntries: () => liveEntries(scratch) };
+  let seq = firstSeq;
   let added = 0;
-  inputs.forEach((raw, index) => {
+  inputs.forEach((raw, i) => {
+    const index = indexBase + i;
     const parsed = changeInput.safeParse(raw);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
@@ -31,27 +44,22 @@ export function stageChanges(ws: WorkingSet, inputs: readonly unknown[], ctx: Me
       }
       return;
     }
-    const outcome = mergeChange(parsed.data, scratchCtx);
+    const outcome = mergeChange(parsed.data, ctx);
     if (!outcome.ok) {
       for (const issue of outcome.issues) errors.push({ index, ...issue });
       return;
     }
     for (const target of outcome.drop) {
-      const t = tombstone(scratch, target, scratch.nextSeq++, now);
+      const t = tombstone(ctx, target, seq++, now);
       if (t) staged.set(target, t);
     }
     for (const c of outcome.write) {
-      const e = entryOf(c, scratch.nextSeq++, now);
+      const e = entryOf(c, seq++, now);
       staged.set(e.target, e);
     }
     added += 1;
   });
-  return { staged, errors, added, nextSeq: scratch.nextSeq };
-}
-
-
-export function emptyWorkingSet(): WorkingSet {
-  return { draftId: '', entries: createEntryIndex(), nextSeq: 1 };
+  return { staged, errors, added, nextSeq: seq };
 }
 
 export function entryOf(c: Change, seq: number, now: number): DraftEntry {

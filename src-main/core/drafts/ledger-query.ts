@@ -1,26 +1,21 @@
-import {
-  BUY_ORDER_COLUMNS, LISTING_COLUMNS, type LedgerColumn, type LedgerDomain, type LedgerFilter, type LedgerRowView,
-  type LedgerSelection, type LedgerSort,
-} from '../../../src-shared/ledger.ts';
-import { byAssetId, matcher, mergeSorted, sortKeys, sortValue, type Source } from './ledger-order.ts';
-import { isSettled } from './change.ts';
-import type { LedgerView } from './ledger-view.ts';
-import {
-  buyOrderChanged, buyOrderSource, buyOrderView, draftLayer, listingChanged,
-  listingSource, listingView, type BuyOrderSource, type DraftLayer, type ListingSource,
-} from './ledger-rows.ts';
-import type { PatchCounts } from './patch-effect.ts';
-import type { WorkingSet } from './working-set.ts';
-import { DomainError } from '../errors.ts';
+import type { SQLInputValue, StatementSync } from 'node:sqlite';
+import type { LedgerDomain, LedgerFilter, LedgerRowView, LedgerSelection, LedgerSort } from '../../../src-shared/ledger.ts';
+import type { Store } from '../store/db.ts';
 import type { ItemNames } from '../items/item-names.ts';
 import { itemViewOf } from '../items/item-view.ts';
+import {
+  armsOf, changedSql, checkSortColumn, filterSql, isEmptyFilter, orderSql, scopeParams,
+  type ArmRow, type DraftScope, type Params, type RowPlace,
+} from './ledger-sql.ts';
+import { buyOrderView, listingView } from './ledger-rows.ts';
+import type { NameIndex } from './name-index.ts';
 
 /**
- * Filter, sort and page a ledger table with the draft laid over it, in main,
- * where the rows are. Sorting and filtering read a row's own values (see
- * ledger-rows.ts), so the order of the ledger's rows depends only on the
- * ledger: it is sorted once per ledger version and column, and a draft edit
- * costs a merge of the draft's created rows at most, never a re-sort.
+ * Filter, sort, count and page a ledger table with a draft laid over it,
+ * answered by SQL (see ledger-sql.ts): nothing of the table is held in
+ * memory but the places of the rows last served, so that the next page
+ * of a scroll starts right after them (keyset paging) instead of counting
+ * its way down with OFFSET.
  */
 
 export interface LedgerPageResult {
@@ -31,193 +26,218 @@ export interface LedgerPageResult {
 }
 
 export interface LedgerQueries {
-  /** One page of a table with the draft `ws` (or none) laid over the ledger. */
-  page(ws: WorkingSet | null, domain: LedgerDomain, filter: LedgerFilter, sort: LedgerSort | null, offset: number, limit: number): LedgerPageResult;
+  /** One page of a table with the draft `draftId` (or none) laid over the ledger. */
+  page(draftId: string | null, domain: LedgerDomain, filter: LedgerFilter, sort: LedgerSort | null, offset: number, limit: number): LedgerPageResult;
   /** The keys a selection names, in table order for a filter; unknown keys are kept (the caller reports them). */
-  keys(ws: WorkingSet | null, domain: LedgerDomain, selection: LedgerSelection): string[];
+  keys(draftId: string | null, domain: LedgerDomain, selection: LedgerSelection): string[];
+  /** A query (`SELECT key …`) giving the keys a selection names, for statements that work on them in SQL. */
+  selectionSql(draftId: string | null, domain: LedgerDomain, selection: LedgerSelection): { sql: string; params: Params };
+  /** What the draft's delete-all does to a table. */
+  scope(draftId: string | null, domain: LedgerDomain): DraftScope;
 }
 
 export interface LedgerQueryDeps {
-  ledger(): LedgerView;
-  /** Bumped on every change of a draft: cached results laid over it depend on it. */
+  store: Pick<Store, 'db' | 'ledgerVersion' | 'transaction'>;
+  /** Bumped on every change of a draft: counts and row places laid over it depend on it. */
   draftVersion(draftId: string): number;
   now(): number;
-  /** Item names: the Item column, its sort, and text search by name. Without them rows show SKUs. */
-  names?: Pick<ItemNames, 'describe' | 'searchName'>;
+  /** Item names: the Item column; with the index, its sort and text search by name. Without them rows show SKUs. */
+  names?: Pick<ItemNames, 'describe'>;
+  nameIndex?: NameIndex;
   /** The last balance read (cents), for what it covers of each buy order; null when not read. */
   balance?: () => number | null;
-  /** What the bulk edit that made a draft's current version did to the counts (null: its last change was another). */
-  laidEffect?(draftId: string): Pick<PatchCounts, 'domain' | 'ledgerVersion' | 'changedRows'> | null;
 }
 
+interface Counts {
+  readonly created: number;
+  readonly ledger: number;
+  readonly changed: number;
+  readonly all: number;
+}
+
+/** Row places kept per query, for the next page of a scroll. */
+const MAX_PLACES = 4_000;
+
 export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
-  const names = deps.names;
-  const searchName = names ? (sku: string) => names.searchName(sku) : undefined;
-  const itemOf = (sku: string | undefined) => (names && sku ? itemViewOf(names, sku) : null);
-  /** Ledger keys sorted by a column, per ledger version. */
-  const sortedLedger = new Map<string, { version: number; keys: string[] }>();
-  /** The last filtered list per domain: typing narrows the same query again and again. */
-  const lastFiltered = new Map<LedgerDomain, { id: string; keys: string[]; changed: number }>();
-
-  function sources(domain: LedgerDomain, ledger: LedgerView): ReadonlyMap<string, Source> {
-    return domain === 'listings' ? ledger.listings : ledger.buyOrders;
-  }
-
-  function sourceOf(domain: LedgerDomain, key: string, ledger: LedgerView, ws: WorkingSet | null): Source | undefined {
-    return domain === 'listings' ? listingSource(key, ledger, ws) : buyOrderSource(key, ledger, ws);
-  }
-
-  /**
-   * What the draft does to a table, per ledger and draft version: a page asks twice, and a
-   * first page after an edit of 47,000 rows would otherwise walk the draft once for each.
-   */
-  const lastLayer = new Map<LedgerDomain, { id: string } & DraftTally>();
-
-  function tallyOf(domain: LedgerDomain, ledger: LedgerView, ws: WorkingSet): DraftTally {
-    const version = deps.draftVersion(ws.draftId);
-    const id = `${ledger.version}|${ws.draftId}|${version}`;
-    const last = lastLayer.get(domain);
-    if (last?.id === id) return last;
-    // Right after a bulk edit: the tally before it plus what it did, without building its entries (see EntryIndex.lay).
-    const before = last?.id === `${ledger.version}|${ws.draftId}|${version - 1}` ? last : null;
-    const laid = before ? deps.laidEffect?.(ws.draftId) : null;
-    const tally = before && laid && laid.ledgerVersion === ledger.version
-      ? { created: before.created, changed: before.changed + (laid.domain === domain ? laid.changedRows : 0) }
-      : tallyDraft(domain, ledger, ws);
-    lastLayer.set(domain, { id, ...tally });
-    return tally;
-  }
-
-  /** Keys of rows the draft creates that the ledger does not hold. */
-  function createdKeys(domain: LedgerDomain, ledger: LedgerView, ws: WorkingSet | null): string[] {
-    return ws ? [...tallyOf(domain, ledger, ws).created] : [];
-  }
-
-  function checkColumn(domain: LedgerDomain, column: LedgerColumn): void {
-    const allowed = domain === 'listings' ? LISTING_COLUMNS : BUY_ORDER_COLUMNS;
-    if (!allowed.includes(column)) {
-      throw new DomainError('invalid', `${domain === 'listings' ? 'Listings' : 'Buy orders'} cannot be sorted by ${column}.`);
+  const { db } = deps.store;
+  const statements = new Map<string, StatementSync>();
+  const prepared = (sql: string): StatementSync => {
+    let s = statements.get(sql);
+    if (!s) {
+      if (statements.size > 200) statements.clear();
+      s = db.prepare(sql);
+      // One parameter set serves both arms and the counts; each statement takes the ones it names.
+      s.setAllowUnknownNamedParameters(true);
+      statements.set(sql, s);
     }
+    return s;
+  };
+  const all = <T>(sql: string, params: Params): T[] => prepared(sql).all(params) as T[];
+  const one = <T>(sql: string, params: Params): T => prepared(sql).get(params) as T;
+
+  const deleteAllOf = db.prepare(`SELECT kind, active_only FROM draft_entries
+    WHERE draft_id = ? AND slot = ? AND key = '' AND status NOT IN ('done', 'dropped')`);
+  function scope(draftId: string | null, domain: LedgerDomain): DraftScope {
+    if (draftId === null) return { draftId: '', deleteAll: null };
+    const row = deleteAllOf.get(draftId, domain === 'listings' ? 'LA' : 'BA') as { active_only: number | null } | undefined;
+    if (!row) return { draftId, deleteAll: null };
+    return { draftId, deleteAll: domain === 'listings' ? row.active_only === 1 : true };
   }
 
-  function orderedKeys(domain: LedgerDomain, sort: LedgerSort | null, ledger: LedgerView, ws: WorkingSet | null): string[] {
-    const created = createdKeys(domain, ledger, ws);
-    const src = (k: string) => sourceOf(domain, k, ledger, ws) as Source;
-    if (sort === null) {
-      // What the trader is working on first, in asset ID order so rows stay put; then the ledger.
-      created.sort(domain === 'listings' ? byAssetId : undefined);
-      return created.length === 0 ? [...sources(domain, ledger).keys()] : [...created, ...sources(domain, ledger).keys()];
-    }
-    checkColumn(domain, sort.column);
-    const value = sortValue(domain, sort.column, searchName);
-    const id = `${domain}|${sort.column}|${sort.dir}`;
-    let cached = sortedLedger.get(id);
-    if (!cached || cached.version !== ledger.version) {
-      cached = { version: ledger.version, keys: sortKeys([...sources(domain, ledger).keys()], (k) => value(src(k)), sort.dir) };
-      sortedLedger.set(id, cached);
-    }
-    if (created.length === 0) return cached.keys;
-    return mergeSorted(cached.keys, sortKeys(created, (k) => value(src(k)), sort.dir), (k) => value(src(k)), sort.dir);
+  const stateOf = (draftId: string | null) => `${deps.store.ledgerVersion}|${draftId ?? ''}|${draftId === null ? 0 : deps.draftVersion(draftId)}`;
+  let namesSynced = '';
+  function syncNames(draftId: string | null): void {
+    const state = stateOf(draftId);
+    if (!deps.nameIndex || namesSynced === state) return;
+    deps.nameIndex.sync();
+    namesSynced = state;
   }
 
-  function filtered(ws: WorkingSet | null, domain: LedgerDomain, filter: LedgerFilter, sort: LedgerSort | null): { keys: string[]; changed: number } {
-    const ledger = deps.ledger();
-    const id = JSON.stringify([ledger.version, ws?.draftId ?? null, ws ? deps.draftVersion(ws.draftId) : 0, filter, sort]);
-    const last = lastFiltered.get(domain);
-    if (last?.id === id) return last;
-    const layer = draftLayer(ws);
-    // No filter at all (the usual table): every row matches, and the rows changed are counted from the draft.
-    const match = Object.values(filter).every((v) => v === undefined || v === '' || v === false) ? null : matcher(domain, filter, searchName);
-    if (match === null && !filter.changedOnly && !deletesAll(layer, domain)) {
-      const result = { id, keys: orderedKeys(domain, sort, ledger, ws), changed: ws ? tallyOf(domain, ledger, ws).changed : 0 };
-      lastFiltered.set(domain, result);
-      return result;
+  /** The arms' SQL and parameters for a query. */
+  function query(draftId: string | null, domain: LedgerDomain, filter: LedgerFilter, sort: LedgerSort | null) {
+    if (sort) checkSortColumn(domain, sort.column);
+    const s = scope(draftId, domain);
+    const f = filterSql(domain, filter);
+    const withNames = deps.nameIndex !== undefined && (f.names || sort?.column === 'name');
+    if (withNames) syncNames(draftId);
+    return { scope: s, arms: armsOf(domain, withNames), where: f.where, params: { ...scopeParams(s), ...f.params }, order: orderSql(sort), filterEmpty: isEmptyFilter(filter) };
+  }
+  type Query = ReturnType<typeof query>;
+
+  const countCache = new Map<string, Counts>();
+  function counts(q: Query, domain: LedgerDomain, id: string): Counts {
+    const cached = countCache.get(id);
+    if (cached) return cached;
+    const changed = changedSql(domain);
+    const count = (arm: string, where: string) =>
+      one<{ n: number; c: number | null }>(`SELECT count(*) AS n, sum(${changed}) AS c FROM (${arm}) WHERE ${where}`, q.params);
+    const created = count(q.arms.created, q.where);
+    const createdAll = q.filterEmpty ? created : count(q.arms.created, '1');
+    const table = domain === 'listings' ? 'listings' : 'buy_orders';
+    const ledgerAll = one<{ n: number }>(`SELECT count(*) AS n FROM ${table}`, {}).n;
+    let ledger: { n: number; c: number };
+    if (q.filterEmpty && q.scope.deleteAll === null) {
+      // Every row matches: the rows changed are counted from the draft's side, a walk over its entries only.
+      const key = domain === 'listings' ? 'asset_id' : 'sku';
+      const slots = domain === 'listings' ? "('L', 'LD')" : "('B', 'BD')";
+      const c = one<{ n: number }>(`SELECT count(*) AS n FROM (SELECT DISTINCT key FROM draft_entries
+          WHERE draft_id = :draft AND slot IN ${slots} AND status NOT IN ('done', 'dropped')) k
+        WHERE EXISTS (SELECT 1 FROM ${table} h WHERE h.${key} = k.key)`, { draft: q.scope.draftId }).n;
+      ledger = { n: ledgerAll, c };
+    } else {
+      const r = count(q.arms.ledger, q.where);
+      ledger = { n: r.n, c: r.c ?? 0 };
     }
-    // Every row is read through the draft: a bulk edit laid over it is written in first, once (see EntryIndex.lay).
-    ws?.entries.writeIn(Number.POSITIVE_INFINITY);
-    const isChanged = domain === 'listings'
-      ? (k: string, s: Source) => listingChanged(k, s as ListingSource, layer)
-      : (k: string, s: Source) => buyOrderChanged(k, s as BuyOrderSource, layer);
-    const keys: string[] = [];
-    let changed = 0;
-    for (const key of orderedKeys(domain, sort, ledger, ws)) {
-      const s = sourceOf(domain, key, ledger, ws);
-      if (s === undefined || (match !== null && !match(key, s))) continue;
-      const c = isChanged(key, s);
-      if (filter.changedOnly && !c) continue;
-      keys.push(key);
-      if (c) changed += 1;
-    }
-    const result = { id, keys, changed };
-    lastFiltered.set(domain, result);
+    const result = { created: created.n, ledger: ledger.n, changed: (created.c ?? 0) + ledger.c, all: createdAll.n + ledgerAll };
+    if (countCache.size > 20) countCache.clear();
+    countCache.set(id, result);
     return result;
   }
 
-  return {
-    page(ws, domain, filter, sort, offset, limit) {
-      const { keys, changed } = filtered(ws, domain, filter, sort);
-      const ledger = deps.ledger();
-      const layer: DraftLayer = draftLayer(ws);
+  const placeCache = new Map<string, Map<number, RowPlace>>();
+  function placesOf(id: string): Map<number, RowPlace> {
+    let places = placeCache.get(id);
+    if (!places) {
+      if (placeCache.size > 8) placeCache.clear();
+      places = new Map();
+      placeCache.set(id, places);
+    }
+    return places;
+  }
+
+  type Placed = ArmRow & { v: SQLInputValue };
+
+  /** Rows of one arm after a place (null: from its first), in the table's order. */
+  function armAfter(q: Query, arm: string, after: RowPlace | null, limit: number): Placed[] {
+    const cursor: Params = after === null ? {} : { c_arm: after.arm, c_t1: after.t1, c_t2: after.t2 };
+    if (after !== null && q.order.value !== 'NULL') cursor.c_v = after.v ?? null;
+    const where = after === null ? q.where : `${q.where} AND ${q.order.after}`;
+    return all<Placed>(`SELECT *, ${q.order.value} AS v FROM (${arm}) WHERE ${where} ORDER BY ${q.order.orderBy} LIMIT :limit`,
+      { ...q.params, ...cursor, limit });
+  }
+
+  /** Rows `offset…offset+limit` of a table: after the place of the row before when it is known, else counted down to. */
+  function rowsAt(q: Query, c: Counts, sort: LedgerSort | null, places: Map<number, RowPlace>, offset: number, limit: number): Placed[] {
+    const before = offset === 0 ? null : places.get(offset - 1);
+    if (before !== undefined) {
+      const merged = [...armAfter(q, q.arms.created, before, limit), ...armAfter(q, q.arms.ledger, before, limit)];
+      merged.sort(comparePlaces(sort?.dir ?? 'asc'));
+      return merged.slice(0, limit);
+    }
+    if (sort === null) {
+      // Created rows come first: the ledger's part starts where they end.
+      const fromCreated = offset < c.created
+        ? all<Placed>(`SELECT *, NULL AS v FROM (${q.arms.created}) WHERE ${q.where} ORDER BY ${q.order.orderBy} LIMIT :limit OFFSET :offset`, { ...q.params, limit, offset })
+        : [];
+      const rest = limit - fromCreated.length;
+      const fromLedger = rest <= 0 ? [] : all<Placed>(`SELECT *, NULL AS v FROM (${q.arms.ledger}) WHERE ${q.where} ORDER BY ${q.order.orderBy} LIMIT :limit OFFSET :offset`,
+        { ...q.params, limit: rest, offset: Math.max(0, offset - c.created) });
+      return [...fromCreated, ...fromLedger];
+    }
+    return all<Placed>(`SELECT * FROM (SELECT *, ${q.order.value} AS v FROM (${q.arms.created}) WHERE ${q.where}
+        UNION ALL SELECT *, ${q.order.value} AS v FROM (${q.arms.ledger}) WHERE ${q.where})
+      ORDER BY v ${sort.dir === 'asc' ? 'ASC' : 'DESC'}, arm, t1, t2 LIMIT :limit OFFSET :offset`, { ...q.params, limit, offset });
+  }
+
+  function itemOf(sku: string) {
+    return deps.names && sku !== '' ? itemViewOf(deps.names, sku) : null;
+  }
+
+  const queries: LedgerQueries = {
+    scope,
+    page(draftId, domain, filter, sort, offset, limit) {
+      const q = query(draftId, domain, filter, sort);
+      const id = JSON.stringify([stateOf(draftId), domain, filter, sort]);
+      const c = counts(q, domain, JSON.stringify([stateOf(draftId), domain, filter]));
+      const places = placesOf(id);
+      const rows = rowsAt(q, c, sort, places, offset, limit);
+      if (places.size > MAX_PLACES) places.clear();
+      rows.forEach((r, i) => places.set(offset + i, { v: r.v, arm: r.arm, t1: r.t1, t2: r.t2 }));
       const now = deps.now();
-      const rows: LedgerRowView[] = [];
-      for (const key of keys.slice(offset, offset + limit)) {
-        const s = sourceOf(domain, key, ledger, ws);
-        if (s === undefined) continue;
-        rows.push(domain === 'listings'
-          ? listingView(key, s as ListingSource, layer, now, itemOf(s.sku))
-          : buyOrderView(key, s as BuyOrderSource, layer, now, itemOf(s.sku), deps.balance?.() ?? null));
-      }
-      const all = sources(domain, ledger).size + createdKeys(domain, ledger, ws).length;
-      return { total: keys.length, all, changed, rows };
+      const balance = deps.balance?.() ?? null;
+      return {
+        total: c.created + c.ledger,
+        all: c.all,
+        changed: c.changed,
+        rows: rows.map((r) => (domain === 'listings' ? listingView(r, q.scope, now, itemOf(r.sku)) : buyOrderView(r, q.scope, now, itemOf(r.sku), balance))),
+      };
     },
-    keys(ws, domain, selection) {
+    keys(draftId, domain, selection) {
       if ('ids' in selection) return [...new Set(selection.ids)];
-      const except = new Set(selection.except ?? []);
-      const { keys } = filtered(ws, domain, selection.filter, null);
-      return except.size === 0 ? keys : keys.filter((k) => !except.has(k));
+      const { sql, params } = queries.selectionSql(draftId, domain, selection);
+      return all<{ key: string }>(`SELECT key FROM (${sql}) ORDER BY o1, o2, o3`, params).map((r) => r.key);
+    },
+    selectionSql(draftId, domain, selection) {
+      // Each key once, in the order named (o1…o3: the order bulk edits report rows in).
+      if ('ids' in selection) {
+        return { sql: "SELECT value AS key, min(key) AS o1, 0 AS o2, '' AS o3 FROM json_each(:sel_ids) GROUP BY value", params: { sel_ids: JSON.stringify(selection.ids) } };
+      }
+      const q = query(draftId, domain, selection.filter, null);
+      const except = selection.except && selection.except.length > 0 ? JSON.stringify(selection.except) : null;
+      const where = except === null ? q.where : `${q.where} AND key NOT IN (SELECT value FROM json_each(:sel_except))`;
+      const params = except === null ? q.params : { ...q.params, sel_except: except };
+      return {
+        sql: `SELECT key, arm AS o1, t1 AS o2, t2 AS o3 FROM (${q.arms.created}) WHERE ${where}
+          UNION ALL SELECT key, arm AS o1, t1 AS o2, t2 AS o3 FROM (${q.arms.ledger}) WHERE ${where}`,
+        params,
+      };
     },
   };
+  return queries;
 }
 
-/** Whether the draft holds a delete-all of this table (every row it removes counts as changed). */
-function deletesAll(layer: DraftLayer, domain: LedgerDomain): boolean {
-  return domain === 'listings' ? layer.listingsDeleteAll !== null : layer.buyOrdersDeleteAll;
+/** SQLite's order of values: NULL, then numbers, then text. */
+function compareValues(a: SQLInputValue, b: SQLInputValue): number {
+  const rank = (v: SQLInputValue) => (v === null || v === undefined ? 0 : typeof v === 'string' ? 2 : 1);
+  const ra = rank(a);
+  const rb = rank(b);
+  if (ra !== rb) return ra - rb;
+  if (ra === 0) return 0;
+  return (a as number | string) < (b as number | string) ? -1 : (a as number | string) > (b as number | string) ? 1 : 0;
 }
 
-interface DraftTally {
-  /** Keys of rows the draft creates that the ledger does not hold, in the draft's order. */
-  readonly created: readonly string[];
-  /** Rows the draft changes (see tallyDraft). */
-  readonly changed: number;
+function comparePlaces(dir: 'asc' | 'desc') {
+  return (a: RowPlace, b: RowPlace): number =>
+    (dir === 'asc' ? 1 : -1) * compareValues(a.v, b.v) || a.arm - b.arm || a.t1 - b.t1 || (a.t2 < b.t2 ? -1 : a.t2 > b.t2 ? 1 : 0);
 }
 
-/**
- * One walk over the draft's entries of a table (tens of thousands at most,
- * never every ledger row): the rows it creates, and how many rows it changes,
- * each row with an open edit or delete and each row it creates. Without a
- * delete-all, `changed` is what listingChanged/buyOrderChanged say summed
- * over the table.
- */
-function tallyDraft(domain: LedgerDomain, ledger: LedgerView, ws: WorkingSet): DraftTally {
-  const listings = domain === 'listings';
-  const held: ReadonlyMap<string, unknown> = listings ? ledger.listings : ledger.buyOrders;
-  const createKind = listings ? 'listing.create' : 'buyOrder.create';
-  const edits = ws.entries.slot(listings ? 'L' : 'B');
-  const deletes = ws.entries.slot(listings ? 'LD' : 'BD');
-  const created: string[] = [];
-  let changed = 0;
-  // forEach, not for…of over [key, entry] pairs: half the time on a first, still cold walk of 47,000 entries.
-  edits.forEach((e, key) => {
-    if (isSettled(e.status)) return;
-    if (e.change.kind === createKind) {
-      changed += 1;
-      if (!held.has(key)) created.push(key);
-    } else if (held.has(key)) changed += 1;
-  });
-  deletes.forEach((e, key) => {
-    if (isSettled(e.status) || !held.has(key)) return;
-    const edit = edits.get(key);
-    if (!edit || isSettled(edit.status)) changed += 1;
-  });
-  return { created, changed };
-}

@@ -1,12 +1,13 @@
 import type { LedgerDomain, LedgerFilter, LedgerSelection, LedgerSort } from '../../../src-shared/ledger.ts';
-import type { BulkOp } from './bulk-ops.ts';
+import type { BulkOp } from '../../../src-shared/drafts.ts';
+import type { Store } from '../store/db.ts';
 import { buyOrderDeleteKey, buyOrderKey, listingDeleteKey, listingKey } from './change.ts';
 import type { AddChangesResult, BulkResult, DraftService } from './draft-service.ts';
 import { createLedgerQueries, type LedgerPageResult } from './ledger-query.ts';
-import { removedByDeleteAll } from './ledger-view.ts';
-import { replacedByDeleteAll } from './merge.ts';
-import { liveEntries, type WorkingSet } from './working-set.ts';
 import type { ItemNames } from '../items/item-names.ts';
+import { createNameIndex } from './name-index.ts';
+import { schemaVersion } from '../items/schema.ts';
+import type { SettingsRepo } from '../store/settings-repo.ts';
 
 /**
  * What the Listings and Buy orders screens ask of main: a page of rows with
@@ -28,72 +29,77 @@ export interface LedgerTables {
 }
 
 export function createLedgerTables(deps: {
+  store: Pick<Store, 'db' | 'ledgerVersion' | 'transaction'>;
+  /** Where the name index notes the schema version it was built with. */
+  settings?: SettingsRepo;
   drafts: DraftService;
   now: () => number;
-  /** Item names for the Item column, its sort and text search; rows show SKUs without them. */
+  /** Item names for the Item column, its sort and text search by name. Rows show SKUs without them. */
   names?: Pick<ItemNames, 'describe' | 'searchName'>;
   /** The last balance read, in cents (null before one). */
   balance?: () => number | null;
 }): LedgerTables {
-  const { drafts } = deps;
+  const { drafts, store, names } = deps;
+  const nameIndex = names && deps.settings ? createNameIndex(store, deps.settings, { searchName: (sku) => names.searchName(sku), version: schemaVersion }) : undefined;
   const queries = createLedgerQueries({
-    ledger: () => drafts.ledgerView(),
+    store,
     draftVersion: (id) => drafts.version(id),
-    laidEffect: (id) => drafts.laidEffect(id),
     now: deps.now,
-    ...(deps.names ? { names: deps.names } : {}),
+    ...(names ? { names } : {}),
+    ...(nameIndex ? { nameIndex } : {}),
     ...(deps.balance ? { balance: deps.balance } : {}),
   });
-  const currentSet = (): WorkingSet | null => drafts.workingSet(drafts.current());
+  const count = (sql: string, ...args: (string | number)[]) => (store.db.prepare(sql).get(...args) as { n: number }).n;
 
   return {
     page(domain, filter, sort, offset, limit) {
-      const ws = currentSet();
-      return { ...queries.page(ws, domain, filter, sort, offset, limit), draftId: ws?.draftId ?? null };
+      const id = drafts.current();
+      return { ...queries.page(id, domain, filter, sort, offset, limit), draftId: id };
     },
     preview(domain, selection, op) {
       const id = drafts.current();
-      return drafts.preview(id, domain, queries.keys(drafts.workingSet(id), domain, selection), op);
+      return drafts.preview(id, domain, queries.selectionSql(id, domain, selection), op);
     },
     bulk(domain, selection, op) {
       const id = drafts.ensureCurrent();
-      return { ...drafts.bulk(id, domain, queries.keys(drafts.workingSet(id), domain, selection), op), draftId: id };
+      return { ...drafts.bulk(id, domain, queries.selectionSql(id, domain, selection), op), draftId: id };
     },
     deleteRows(domain, selection) {
       const id = drafts.ensureCurrent();
-      const keys = queries.keys(drafts.workingSet(id), domain, selection);
+      const keys = queries.keys(id, domain, selection);
       const changes = keys.map((k) => (domain === 'listings' ? { kind: 'listing.delete' as const, asset_id: k } : { kind: 'buyOrder.delete' as const, sku: k }));
       return { ...drafts.addChanges(id, changes), draftId: id };
     },
     revertRows(domain, selection) {
       const id = drafts.current();
-      const ws = drafts.workingSet(id);
-      if (id === null || ws === null) return { draftId: id, reverted: 0 };
-      const targets: string[] = [];
-      for (const key of queries.keys(ws, domain, selection)) {
-        for (const t of domain === 'listings' ? [listingKey(key), listingDeleteKey(key)] : [buyOrderKey(key), buyOrderDeleteKey(key)]) {
-          const e = ws.entries.get(t);
-          if (e && e.status !== 'done' && e.status !== 'dropped') targets.push(t);
-        }
-      }
+      if (id === null) return { draftId: id, reverted: 0 };
+      const { sql, params } = queries.selectionSql(id, domain, selection);
+      const [slot, delSlot] = domain === 'listings' ? ['L', 'LD'] : ['B', 'BD'];
+      const open = store.db.prepare(`SELECT e.slot AS slot, e.key AS key FROM (${sql}) s
+        JOIN draft_entries e ON e.draft_id = :draft AND e.slot IN ('${slot}', '${delSlot}') AND e.key = s.key
+        WHERE e.status NOT IN ('done', 'dropped')`).all({ ...params, draft: id }) as { slot: string; key: string }[];
+      const targets = open.map((r) => (domain === 'listings'
+        ? (r.slot === 'L' ? listingKey(r.key) : listingDeleteKey(r.key))
+        : (r.slot === 'B' ? buyOrderKey(r.key) : buyOrderDeleteKey(r.key))));
       const result = drafts.removeChanges(id, targets);
       return { draftId: id, reverted: result.added };
     },
     deleteAllImpact(domain, activeOnly) {
-      const ledger = drafts.ledgerView();
-      const ws = currentSet();
-      let removes = 0;
+      const id = drafts.current() ?? '';
       if (domain === 'listings') {
-        for (const row of ledger.listings.values()) if (removedByDeleteAll(row, activeOnly)) removes += 1;
-      } else removes = ledger.buyOrders.size;
-      const input = domain === 'listings' ? { kind: 'listing.deleteAll' as const, active_only: activeOnly } : { kind: 'buyOrder.deleteAll' as const };
-      const live = () => (ws ? liveEntries(ws) : []);
-      let replacesChanges = 0;
-      for (const _ of replacedByDeleteAll(input, { ledger, liveEntries: live })) replacesChanges += 1;
-      const createKind = domain === 'listings' ? 'listing.create' : 'buyOrder.create';
-      let keepsCreates = 0;
-      for (const e of live()) if (e.change.kind === createKind) keepsCreates += 1;
-      return { removes, replacesChanges, keepsCreates };
+        return {
+          removes: count("SELECT count(*) AS n FROM listings WHERE ? = 0 OR state = 'active'", activeOnly ? 1 : 0),
+          replacesChanges: count(`SELECT count(*) AS n FROM draft_entries e LEFT JOIN listings l ON l.asset_id = e.key
+            WHERE e.draft_id = ? AND e.kind IN ('listing.edit', 'listing.delete') AND e.status NOT IN ('done', 'dropped')
+              AND (l.asset_id IS NULL OR ? = 0 OR l.state = 'active')`, id, activeOnly ? 1 : 0),
+          keepsCreates: count("SELECT count(*) AS n FROM draft_entries WHERE draft_id = ? AND kind = 'listing.create' AND status NOT IN ('done', 'dropped')", id),
+        };
+      }
+      return {
+        removes: count('SELECT count(*) AS n FROM buy_orders'),
+        replacesChanges: count("SELECT count(*) AS n FROM draft_entries WHERE draft_id = ? AND kind IN ('buyOrder.edit', 'buyOrder.delete') AND status NOT IN ('done', 'dropped')", id),
+        keepsCreates: count("SELECT count(*) AS n FROM draft_entries WHERE draft_id = ? AND kind = 'buyOrder.create' AND status NOT IN ('done', 'dropped')", id),
+      };
     },
   };
 }

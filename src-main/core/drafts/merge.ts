@@ -11,7 +11,9 @@ import {
   type DraftEntry,
   type ParsedChangeInput,
 } from './change.ts';
-import { removedByDeleteAll, type LedgerView } from './ledger-view.ts';
+import type { BuyOrderRow } from '../store/buy-orders-repo.ts';
+import type { ListingRow } from '../store/listings-repo.ts';
+import { removedByDeleteAll } from './ledger-rows.ts';
 
 /**
  * The merge rules of a draft, as pure functions: changes to the same target
@@ -21,13 +23,25 @@ import { removedByDeleteAll, type LedgerView } from './ledger-view.ts';
  * whose ID is unknown). The result says which rows to write and which to drop.
  */
 export interface MergeContext {
-  readonly ledger: LedgerView;
+  readonly ledger: LedgerLookup;
   /** The entry at `target` unless it is settled (done or dropped). */
   live(target: string): DraftEntry | undefined;
-  liveEntries(): Iterable<DraftEntry>;
+  /** The draft's live edits and deletes of rows a delete-all would remove (see replacedByDeleteAll). */
+  replacedBy(input: DeleteAllInput): Iterable<DraftEntry>;
+  /** The draft's live creates of assets (listings) or SKUs (buy orders) the ledger holds. */
+  createsOfHeld(domain: 'listings' | 'buyOrders'): Iterable<DraftEntry>;
   accountExists(accountId: string): boolean;
   readonly mainAccount: string | null;
 }
+
+/** The ledger, a row at a time. */
+export interface LedgerLookup {
+  listing(assetId: string): ListingRow | null;
+  listingById(listingId: string): ListingRow | null;
+  buyOrder(sku: string): BuyOrderRow | null;
+}
+
+export type DeleteAllInput = { kind: 'listing.deleteAll'; active_only: boolean } | { kind: 'buyOrder.deleteAll' };
 
 /** A refusal that names the row (target) and the field. */
 export interface ChangeIssue {
@@ -81,15 +95,16 @@ function ownerOf(account: string | undefined, target: string, ctx: MergeContext)
 /** Whether a delete-all of listings in this draft removes the ledger row of this asset. */
 function listingGoneByDeleteAll(assetId: string, ctx: MergeContext): boolean {
   const all = ctx.live(LISTINGS_DELETE_ALL)?.change;
-  const row = ctx.ledger.listings.get(assetId);
-  return all?.kind === 'listing.deleteAll' && row !== undefined && removedByDeleteAll(row, all.active_only);
+  if (all?.kind !== 'listing.deleteAll') return false;
+  const row = ctx.ledger.listing(assetId);
+  return row !== null && removedByDeleteAll(row.state, all.active_only);
 }
 
 function createListing(input: Extract<ParsedChangeInput, { kind: 'listing.create' }>, ctx: MergeContext): MergeOutcome {
   const target = listingKey(input.asset_id);
   const account = ownerOf(input.account, target, ctx);
   if (typeof account !== 'string') return account;
-  const row = ctx.ledger.listings.get(input.asset_id);
+  const row = ctx.ledger.listing(input.asset_id);
   const deleted = ctx.live(listingDeleteKey(input.asset_id)) !== undefined || listingGoneByDeleteAll(input.asset_id, ctx);
   if (row && !deleted) {
     return refuse(target, 'asset_id', `asset ${input.asset_id} is already listed${row.listing_id ? ` (listing ${row.listing_id})` : ''}; edit it, or delete it first to list it again`);
@@ -101,7 +116,7 @@ function editListing(input: Extract<ParsedChangeInput, { kind: 'listing.edit' }>
   let assetId = input.asset_id;
   if (assetId === undefined) {
     if (input.listing_id === undefined) return refuse('', 'listing_id', 'name the listing by listing_id or asset_id');
-    const byId = ctx.ledger.listingsById.get(input.listing_id);
+    const byId = ctx.ledger.listingById(input.listing_id);
     if (!byId) return refuse(`listing:${input.listing_id}`, 'listing_id', `no listing ${input.listing_id} in the ledger`);
     assetId = byId.asset_id;
   }
@@ -112,7 +127,7 @@ function editListing(input: Extract<ParsedChangeInput, { kind: 'listing.edit' }>
   }
   if (ctx.live(listingDeleteKey(assetId))) return refuse(target, 'asset_id', 'this listing is deleted in this draft');
   if (listingGoneByDeleteAll(assetId, ctx)) return refuse(target, 'asset_id', 'this listing is removed by the delete-all in this draft');
-  const row = ctx.ledger.listings.get(assetId);
+  const row = ctx.ledger.listing(assetId);
   if (!row) return refuse(target, 'asset_id', `asset ${assetId} has no listing in the ledger`);
   if (row.listing_id === null) {
     return refuse(target, 'listing_id', 'the listing ID is unknown (its create response was lost); delete the asset and list it again');
@@ -131,7 +146,7 @@ function editListing(input: Extract<ParsedChangeInput, { kind: 'listing.edit' }>
 function deleteListing(assetId: string, ctx: MergeContext): MergeOutcome {
   const target = listingKey(assetId);
   const current = ctx.live(target);
-  const row = ctx.ledger.listings.get(assetId);
+  const row = ctx.ledger.listing(assetId);
   if (!row) {
     if (current?.change.kind === 'listing.create') return done([], [target]);
     return refuse(listingDeleteKey(assetId), 'asset_id', `asset ${assetId} has no listing in the ledger`);
@@ -146,7 +161,7 @@ function createBuyOrder(input: Extract<ParsedChangeInput, { kind: 'buyOrder.crea
   const account = ownerOf(input.account, target, ctx);
   if (typeof account !== 'string') return account;
   const deleted = ctx.live(buyOrderDeleteKey(input.sku)) !== undefined || ctx.live(BUY_ORDERS_DELETE_ALL) !== undefined;
-  if (ctx.ledger.buyOrders.has(input.sku) && !deleted) {
+  if (ctx.ledger.buyOrder(input.sku) !== null && !deleted) {
     return refuse(target, 'sku', `a buy order for ${input.sku} exists; edit it, or delete it first`);
   }
   return done([{ ...input, account }]);
@@ -163,7 +178,7 @@ function editBuyOrder(input: Extract<ParsedChangeInput, { kind: 'buyOrder.edit' 
   }
   if (ctx.live(buyOrderDeleteKey(input.sku))) return refuse(target, 'sku', 'this buy order is deleted in this draft');
   if (ctx.live(BUY_ORDERS_DELETE_ALL)) return refuse(target, 'sku', 'this buy order is removed by the delete-all in this draft');
-  const row = ctx.ledger.buyOrders.get(input.sku);
+  const row = ctx.ledger.buyOrder(input.sku);
   if (!row) return refuse(target, 'sku', `no buy order for ${input.sku} in the ledger`);
   const base = current?.kind === 'buyOrder.edit' ? current : { price: row.price, quantity: row.quantity, active: row.active, user_note: undefined };
   const edit: ChangeOf<'buyOrder.edit'> = {
@@ -181,7 +196,7 @@ function editBuyOrder(input: Extract<ParsedChangeInput, { kind: 'buyOrder.edit' 
 function deleteBuyOrder(sku: string, ctx: MergeContext): MergeOutcome {
   const target = buyOrderKey(sku);
   const current = ctx.live(target);
-  const row = ctx.ledger.buyOrders.get(sku);
+  const row = ctx.ledger.buyOrder(sku);
   if (!row) {
     if (current?.change.kind === 'buyOrder.create') return done([], [target]);
     return refuse(buyOrderDeleteKey(sku), 'sku', `no buy order for ${sku} in the ledger`);
@@ -198,7 +213,7 @@ function deleteBuyOrder(sku: string, ctx: MergeContext): MergeOutcome {
  */
 function deleteAll(input: ChangeOf<'listing.deleteAll'> | ChangeOf<'buyOrder.deleteAll'>, ctx: MergeContext): MergeOutcome {
   const drop: string[] = [];
-  for (const e of replacedByDeleteAll(input, ctx)) {
+  for (const e of ctx.replacedBy(input)) {
     if (isLockedEntry(e)) return refuse(e.target, 'status', 'a change this delete-all replaces is being applied; wait for it or resolve it first');
     drop.push(e.target);
   }
@@ -207,43 +222,25 @@ function deleteAll(input: ChangeOf<'listing.deleteAll'> | ChangeOf<'buyOrder.del
   return done([{ ...input, replaced: before + drop.length }], drop);
 }
 
-/** The draft's live edits and deletes of rows a delete-all would remove. */
-export function* replacedByDeleteAll(
-  input: { kind: 'listing.deleteAll'; active_only: boolean } | { kind: 'buyOrder.deleteAll' },
-  ctx: Pick<MergeContext, 'liveEntries' | 'ledger'>,
-): Iterable<DraftEntry> {
-  for (const e of ctx.liveEntries()) {
-    const c = e.change;
-    if (input.kind === 'listing.deleteAll' && (c.kind === 'listing.edit' || c.kind === 'listing.delete')) {
-      const row = ctx.ledger.listings.get(c.asset_id);
-      if (row === undefined || removedByDeleteAll(row, input.active_only)) yield e;
-    } else if (input.kind === 'buyOrder.deleteAll' && (c.kind === 'buyOrder.edit' || c.kind === 'buyOrder.delete')) {
-      yield e;
-    }
-  }
-}
-
 /**
  * When the trader removes a delete, creates that were only allowed because of
  * it (listing the same asset again) go too, so the draft stays valid.
  */
 export function dependentsOf(target: string, ctx: MergeContext): string[] {
   const creates: string[] = [];
-  const isCreateOnLedger = (e: DraftEntry) =>
-    (e.change.kind === 'listing.create' && ctx.ledger.listings.has(e.change.asset_id)) ||
-    (e.change.kind === 'buyOrder.create' && ctx.ledger.buyOrders.has(e.change.sku));
   if (target === LISTINGS_DELETE_ALL || target === BUY_ORDERS_DELETE_ALL) {
-    const prefix = target === LISTINGS_DELETE_ALL ? 'listing.create' : 'buyOrder.create';
-    for (const e of ctx.liveEntries()) {
-      if (e.change.kind !== prefix || !isCreateOnLedger(e)) continue;
-      const ownDelete = e.change.kind === 'listing.create' ? listingDeleteKey(e.change.asset_id) : buyOrderDeleteKey(e.change.sku);
-      if (!ctx.live(ownDelete)) creates.push(e.target);
+    for (const e of ctx.createsOfHeld(target === LISTINGS_DELETE_ALL ? 'listings' : 'buyOrders')) {
+      const ownDelete = e.change.kind === 'listing.create' ? listingDeleteKey(e.change.asset_id) : e.change.kind === 'buyOrder.create' ? buyOrderDeleteKey(e.change.sku) : null;
+      if (ownDelete !== null && !ctx.live(ownDelete)) creates.push(e.target);
     }
   } else if (target.startsWith('LD:') || target.startsWith('BD:')) {
-    const createKey = target.startsWith('LD:') ? listingKey(target.slice(3)) : buyOrderKey(target.slice(3));
+    const listing = target.startsWith('LD:');
+    const id = target.slice(3);
+    const createKey = listing ? listingKey(id) : buyOrderKey(id);
     const e = ctx.live(createKey);
-    const allKey = target.startsWith('LD:') ? LISTINGS_DELETE_ALL : BUY_ORDERS_DELETE_ALL;
-    if (e && isCreateOnLedger(e) && !ctx.live(allKey)) creates.push(createKey);
+    const held = listing ? ctx.ledger.listing(id) !== null : ctx.ledger.buyOrder(id) !== null;
+    const isCreate = e?.change.kind === (listing ? 'listing.create' : 'buyOrder.create');
+    if (e && isCreate && held && !ctx.live(listing ? LISTINGS_DELETE_ALL : BUY_ORDERS_DELETE_ALL)) creates.push(createKey);
   }
   return creates;
 }

@@ -1,16 +1,20 @@
 import type { EndpointName } from '../api/endpoints.ts';
 import { estimateDurationMs } from '../scheduler/estimate.ts';
-import { deleteTargetsOf, isNoOpEdit, phaseOf, requestsPerEndpoint, PHASES } from '../apply/plan-batches.ts';
+import { endpointOf, PHASES, type Phase } from '../apply/plan-batches.ts';
 import type { BuyOrderRow } from '../store/buy-orders-repo.ts';
 import type { ListingRow } from '../store/listings-repo.ts';
-import { SENDABLE, type Change, type ChangeError, type ChangeKind, type ChangeStatus, type DraftEntry } from './change.ts';
-import { removedByDeleteAll, type LedgerView } from './ledger-view.ts';
-import type { WorkingSet } from './working-set.ts';
+import type { Store } from '../store/db.ts';
+import { ENTRY_COLUMNS, entryOf, type EntryRecord, type Slot } from '../store/draft-columns.ts';
+import type { Change, ChangeError, ChangeKind, ChangeStatus, DraftEntry } from './change.ts';
+import type { LedgerLookup } from './merge.ts';
+import { guardTally, type GuardFindings, type PriceGuard } from './price-guard.ts';
 
 /**
  * The review of a draft before it is applied: what each change does (before →
  * after per field, against the ledger), how many requests it needs per
- * endpoint, and how long the rate limits make it take at the least.
+ * endpoint, and how long the rate limits make it take at the least. Counted
+ * and paged by SQL over the draft's rows: a 47,000-change draft is never read
+ * whole to review it.
  */
 export interface FieldDiff {
   readonly field: string;
@@ -45,6 +49,8 @@ export interface DraftReview {
   readonly etaMs: number;
   /** What the delete-alls would remove, counted from the ledger. */
   readonly removes: { readonly listings: number; readonly buyOrders: number };
+  /** Price changes the next apply sends that the price guard marks. */
+  readonly guard: GuardFindings;
 }
 
 export const BUY_ORDER_CUT_NOTE = 'quantity requested; the service may cut it to floor(balance / price)';
@@ -52,79 +58,139 @@ export const BUY_ORDER_CUT_NOTE = 'quantity requested; the service may cut it to
 /** Which changes a page of the review lists. */
 export type ReviewShow = 'open' | 'failed' | 'unknown' | 'all';
 
-/** Statuses whose change is still to send, in flight, or waits for the trader. */
-const OPEN: ReadonlySet<ChangeStatus> = new Set(['pending', 'queued', 'sent', 'failed', 'unknown']);
+const OPEN_SQL = "('pending', 'queued', 'sent', 'failed', 'unknown')";
+const SENDABLE_SQL = "('pending', 'failed')";
 
 /** The order the review lists kinds in: the order an apply runs them (delete-alls, deletes, creates, edits). */
-const KIND_RANK: Readonly<Record<ChangeKind, number>> = {
-  'listing.deleteAll': 0, 'buyOrder.deleteAll': 1, 'listing.delete': 2, 'buyOrder.delete': 3,
-  'listing.create': 4, 'listing.edit': 5, 'buyOrder.create': 6, 'buyOrder.edit': 7,
-};
+export const KIND_ORDER: readonly ChangeKind[] = [
+  'listing.deleteAll', 'buyOrder.deleteAll', 'listing.delete', 'buyOrder.delete', 'listing.create', 'listing.edit', 'buyOrder.create', 'buyOrder.edit',
+];
 
-export function reviewDraft(ws: WorkingSet, ledger: LedgerView, mainAccount: string): DraftReview {
-  const byStatus: Partial<Record<ChangeStatus, number>> = {};
-  const openByKind: Partial<Record<ChangeKind, number>> = {};
-  const sendable: DraftEntry[] = [];
-  for (const e of ws.entries.values()) {
-    if (e.status === 'dropped') continue;
-    byStatus[e.status] = (byStatus[e.status] ?? 0) + 1;
-    if (OPEN.has(e.status)) openByKind[e.change.kind] = (openByKind[e.change.kind] ?? 0) + 1;
-    if (SENDABLE.includes(e.status)) sendable.push(e);
+/**
+ * The sendable rows an apply will send (no-op edits and changes to listings
+ * the service no longer holds need no request), with the request group each
+ * goes in: endpoint (its kind), proxy (a create for a linked account) and
+ * phase (a create waits for a delete of the same asset or SKU sent with it).
+ */
+const SENT_ROWS = `
+  SELECT e.kind AS kind, e.slot AS slot, e.key AS key, e.price AS price,
+    CASE WHEN e.kind IN ('listing.create', 'buyOrder.create') AND e.account != :main THEN e.account ELSE '' END AS proxy,
+    CASE WHEN e.kind IN ('listing.deleteAll', 'buyOrder.deleteAll') THEN 0
+      WHEN e.kind IN ('listing.create', 'buyOrder.create') AND EXISTS (SELECT 1 FROM draft_entries d WHERE d.draft_id = e.draft_id
+        AND d.slot = CASE e.slot WHEN 'L' THEN 'LD' ELSE 'BD' END AND d.key = e.key AND d.status IN ${SENDABLE_SQL}) THEN 2
+      ELSE 1 END AS phase,
+    coalesce(l.price, b.price) AS ledger_price
+  FROM draft_entries e
+  LEFT JOIN listings l ON e.slot IN ('L', 'LD') AND l.asset_id = e.key
+  LEFT JOIN buy_orders b ON e.slot IN ('B', 'BD') AND b.sku = e.key
+  WHERE e.draft_id = :draft AND e.status IN ${SENDABLE_SQL}
+    AND NOT (e.kind = 'listing.edit' AND l.asset_id IS NOT NULL AND l.listing_id IS e.listing_id AND l.price = e.price
+      AND l.promoted = e.promoted AND (e.user_note IS NULL OR e.user_note = l.user_note))
+    AND NOT (e.kind = 'buyOrder.edit' AND b.sku IS NOT NULL AND b.quantity_may_be_cut = 0 AND b.price = e.price
+      AND b.quantity = e.quantity AND b.active = e.active AND (e.user_note IS NULL OR e.user_note = b.user_note))
+    AND NOT (e.kind IN ('listing.edit', 'listing.delete') AND l.state IN ('sold_in_trade', 'sold', 'not_on_service'))`;
+
+export interface DraftReviewer {
+  review(draftId: string, mainAccount: string, guard: PriceGuard): DraftReview;
+  /** A page of the review's rows, in the order the apply runs them; `version` names the draft's state (for paging on from the last page). */
+  page(draftId: string, version: string, query: { show: ReviewShow; kind?: string; offset: number; limit: number }): { total: number; rows: ReviewRow[] };
+}
+
+export function createReviewer(store: Pick<Store, 'db'>, ledger: LedgerLookup): DraftReviewer {
+  const { db } = store;
+  const cols = ENTRY_COLUMNS.join(', ');
+  const byStatus = db.prepare("SELECT status, count(*) AS n FROM draft_entries WHERE draft_id = ? AND status != 'dropped' GROUP BY status");
+  const openByKind = db.prepare(`SELECT kind, count(*) AS n FROM draft_entries WHERE draft_id = ? AND status IN ${OPEN_SQL} GROUP BY kind`);
+  const groups = db.prepare(`SELECT kind, proxy, phase, count(*) AS n FROM (${SENT_ROWS}) GROUP BY kind, proxy, phase`);
+  const priced = db.prepare(`SELECT key, ledger_price, price FROM (${SENT_ROWS}) WHERE kind IN ('listing.edit', 'buyOrder.edit') AND ledger_price IS NOT NULL AND price != ledger_price`);
+  const deleteAlls = db.prepare(`SELECT kind, active_only FROM draft_entries WHERE draft_id = ? AND slot IN ('LA', 'BA') AND status IN ${SENDABLE_SQL}`);
+  const countListings = db.prepare("SELECT count(*) AS n FROM listings WHERE ? = 0 OR state = 'active'");
+  const countBuyOrders = db.prepare('SELECT count(*) AS n FROM buy_orders');
+  const counted = (kind: string, activeOnly: boolean) => (kind === 'listing.deleteAll' ? (countListings.get(activeOnly ? 1 : 0) as { n: number }).n : (countBuyOrders.get() as { n: number }).n);
+
+  function statusFilter(show: ReviewShow): string {
+    if (show === 'all') return "status != 'dropped'";
+    return show === 'open' ? `status IN ${OPEN_SQL}` : `status = '${show === 'failed' ? 'failed' : 'unknown'}'`;
   }
+
+  /** Where the last page ended, to page on from it. */
+  let last: { id: string; offset: number; kind: ChangeKind; after: { seq: number; slot: Slot; key: string } } | null = null;
+
   return {
-    draftId: ws.draftId,
-    openByKind,
-    byStatus,
-    requestsPerEndpoint: requestsPerEndpoint(sendable, ledger, mainAccount),
-    etaMs: phasedEta(sendable, ledger, mainAccount),
-    removes: deleteAllRemoves(sendable, ledger),
+    review(draftId, mainAccount, guard) {
+      const statuses: Partial<Record<ChangeStatus, number>> = {};
+      for (const r of byStatus.all(draftId) as { status: ChangeStatus; n: number }[]) statuses[r.status] = r.n;
+      const kinds: Partial<Record<ChangeKind, number>> = {};
+      for (const r of openByKind.all(draftId) as { kind: ChangeKind; n: number }[]) kinds[r.kind] = r.n;
+      const perEndpoint: Partial<Record<EndpointName, number>> = {};
+      const perPhase = new Map<Phase, Partial<Record<EndpointName, number>>>();
+      for (const g of groups.all({ draft: draftId, main: mainAccount }) as { kind: ChangeKind; phase: Phase; n: number }[]) {
+        const endpoint = endpointOf({ kind: g.kind } as Change);
+        // One request per 100 items of a group; a delete-all is one request each.
+        const requests = g.kind.endsWith('deleteAll') ? g.n : Math.ceil(g.n / 100);
+        perEndpoint[endpoint] = (perEndpoint[endpoint] ?? 0) + requests;
+        const phase = perPhase.get(g.phase) ?? {};
+        phase[endpoint] = (phase[endpoint] ?? 0) + requests;
+        perPhase.set(g.phase, phase);
+      }
+      let etaMs = 0;
+      for (const phase of PHASES) {
+        const requests = perPhase.get(phase);
+        if (requests) etaMs += estimateDurationMs(requests);
+      }
+      const removes = { listings: 0, buyOrders: 0 };
+      for (const r of deleteAlls.all(draftId) as { kind: string; active_only: number | null }[]) {
+        if (r.kind === 'listing.deleteAll') removes.listings = counted(r.kind, r.active_only === 1);
+        else removes.buyOrders = counted(r.kind, false);
+      }
+      const tally = guardTally(guard);
+      for (const r of priced.iterate({ draft: draftId, main: mainAccount }) as Iterable<{ key: string; ledger_price: number; price: number }>) {
+        tally.add(r.key, r.ledger_price, r.price);
+      }
+      return { draftId, openByKind: kinds, byStatus: statuses, requestsPerEndpoint: perEndpoint, etaMs, removes, guard: tally.result() };
+    },
+    page(draftId, version, query) {
+      const kinds = query.kind === undefined ? KIND_ORDER : KIND_ORDER.filter((k) => k === query.kind);
+      const where = statusFilter(query.show);
+      const counts = kinds.map((kind) => (db.prepare(`SELECT count(*) AS n FROM draft_entries WHERE draft_id = ? AND kind = ? AND ${where}`).get(draftId, kind) as { n: number }).n);
+      const total = counts.reduce((a, b) => a + b, 0);
+      const id = JSON.stringify([draftId, version, query.show, query.kind ?? null]);
+      const rows: DraftEntry[] = [];
+      let skip = query.offset;
+      for (let i = 0; i < kinds.length && rows.length < query.limit; i++) {
+        const kind = kinds[i] as ChangeKind;
+        const n = counts[i] as number;
+        if (skip >= n) {
+          skip -= n;
+          continue;
+        }
+        const want = query.limit - rows.length;
+        // The next page of a scroll starts after the last row served instead of counting down to it.
+        const after = last !== null && last.id === id && last.offset === query.offset && last.kind === kind && rows.length === 0 ? last.after : null;
+        const sql = `SELECT ${cols} FROM draft_entries WHERE draft_id = ? AND kind = ? AND ${where}
+          ${after ? 'AND (seq, slot, key) > (?, ?, ?)' : ''} ORDER BY seq, slot, key LIMIT ? ${after ? '' : 'OFFSET ?'}`;
+        const args = after ? [draftId, kind, after.seq, after.slot, after.key, want] : [draftId, kind, want, skip];
+        const records = db.prepare(sql).all(...args) as unknown as EntryRecord[];
+        skip = 0;
+        for (const r of records) rows.push(entryOf(r));
+        const end = records.at(-1);
+        if (end) last = { id, offset: query.offset + rows.length, kind, after: { seq: end.seq, slot: end.slot, key: end.key } };
+      }
+      return { total, rows: rows.map((e) => rowOf(e, ledger, counted)) };
+    },
   };
-}
-
-/** The changes a review page lists, in its order: by kind as the apply runs them, then as they were made. */
-export function reviewOrder(ws: WorkingSet, show: ReviewShow, kind?: string): DraftEntry[] {
-  const keep = (e: DraftEntry) =>
-    e.status !== 'dropped' && (kind === undefined || e.change.kind === kind) &&
-    (show === 'all' || (show === 'open' ? OPEN.has(e.status) : e.status === show));
-  return [...ws.entries.values()].filter(keep).sort((a, b) => KIND_RANK[a.change.kind] - KIND_RANK[b.change.kind] || a.seq - b.seq);
-}
-
-/** The review's rows for these changes: before → after against the ledger. */
-export function reviewRows(entries: readonly DraftEntry[], ledger: LedgerView): ReviewRow[] {
-  return entries.map((e) => rowOf(e, ledger));
-}
-
-/** Phases run one after another; within one, endpoints run side by side. */
-function phasedEta(entries: readonly DraftEntry[], ledger: LedgerView, mainAccount: string): number {
-  const deletes = deleteTargetsOf(entries);
-  let total = 0;
-  for (const phase of PHASES) {
-    const inPhase = entries.filter((e) => phaseOf(e.change, deletes) === phase);
-    if (inPhase.length > 0) total += estimateDurationMs(requestsPerEndpoint(inPhase, ledger, mainAccount));
-  }
-  return total;
-}
-
-function deleteAllRemoves(entries: readonly DraftEntry[], ledger: LedgerView): { listings: number; buyOrders: number } {
-  let listings = 0;
-  let buyOrders = 0;
-  for (const e of entries) {
-    if (e.change.kind === 'listing.deleteAll') listings = countRemoved(ledger, e.change.active_only);
-    if (e.change.kind === 'buyOrder.deleteAll') buyOrders = ledger.buyOrders.size;
-  }
-  return { listings, buyOrders };
-}
-
-function countRemoved(ledger: LedgerView, activeOnly: boolean): number {
-  let n = 0;
-  for (const row of ledger.listings.values()) if (removedByDeleteAll(row, activeOnly)) n += 1;
-  return n;
 }
 
 const diff = (field: string, before: string | number | null | undefined, after: string | number | null | undefined): FieldDiff[] =>
   after === undefined || before === after ? [] : [{ field, before: before ?? null, after: after ?? null }];
 
-function rowOf(e: DraftEntry, ledger: LedgerView): ReviewRow {
+/** An edit that would set what the ledger already holds: nothing to send. */
+function isNoOp(c: Change, row: ListingRow | BuyOrderRow | null): boolean {
+  if (c.kind !== 'listing.edit' || row === null || !('listing_id' in row)) return false;
+  return row.listing_id === c.listing_id && row.price === c.price && row.promoted === c.promoted && (c.user_note === undefined || c.user_note === row.user_note);
+}
+
+function rowOf(e: DraftEntry, ledger: LedgerLookup, removed: (kind: string, activeOnly: boolean) => number): ReviewRow {
   const c = e.change;
   const base = { changeId: e.target, kind: c.kind, status: e.status, error: e.error };
   const account = 'account' in c ? c.account : null;
@@ -132,24 +198,24 @@ function rowOf(e: DraftEntry, ledger: LedgerView): ReviewRow {
     case 'listing.create':
     case 'listing.edit':
     case 'listing.delete': {
-      const row = ledger.listings.get(c.asset_id);
-      const noOp = c.kind === 'listing.edit' && isNoOpEdit(c, ledger);
+      const row = ledger.listing(c.asset_id);
       const sku = c.kind === 'listing.create' ? (c.sku ?? row?.sku ?? null) : (row?.sku ?? null);
-      return { ...base, target: c.asset_id, sku: sku || null, account, fields: listingFields(c, row), note: noOp ? 'already so in the ledger: nothing to send' : null };
+      const note = isNoOp(c, row) ? 'already so in the ledger: nothing to send' : null;
+      return { ...base, target: c.asset_id, sku: sku || null, account, fields: listingFields(c, row ?? undefined), note };
     }
     case 'buyOrder.create':
     case 'buyOrder.edit':
     case 'buyOrder.delete': {
-      const row = ledger.buyOrders.get(c.sku);
-      return { ...base, target: c.sku, sku: c.sku, account, fields: buyOrderFields(c, row), note: c.kind === 'buyOrder.create' ? BUY_ORDER_CUT_NOTE : null };
+      const row = ledger.buyOrder(c.sku);
+      return { ...base, target: c.sku, sku: c.sku, account, fields: buyOrderFields(c, row ?? undefined), note: c.kind === 'buyOrder.create' ? BUY_ORDER_CUT_NOTE : null };
     }
     case 'listing.deleteAll': {
-      const n = countRemoved(ledger, c.active_only);
+      const n = removed(c.kind, c.active_only);
       const what = c.active_only ? 'listings visible on the market' : 'listings, inactive ones and their history included';
       return { ...base, target: 'all', sku: null, account: null, fields: [{ field: 'listings', before: n, after: 0 }], note: `removes ${n} ${what} (counted from the ledger)${replacedNote(c.replaced)}; not undoable` };
     }
     case 'buyOrder.deleteAll': {
-      const n = ledger.buyOrders.size;
+      const n = removed(c.kind, false);
       return { ...base, target: 'all', sku: null, account: null, fields: [{ field: 'buy orders', before: n, after: 0 }], note: `removes ${n} buy orders (their unfilled parts)${replacedNote(c.replaced)}; not undoable` };
     }
   }

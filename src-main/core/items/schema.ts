@@ -121,3 +121,9 @@ function isStockWeapon(item: SchemaItem): boolean {
 function readStaticJson(file: string): unknown {
   return JSON.parse(readFileSync(requirePackage.resolve(`tf2-static-schema/static/${file}.json`), 'utf8')) as unknown;
 }
+
+/** The version of the schema data: names stored elsewhere (the store's name index) are rebuilt when it changes. */
+export function schemaVersion(): string {
+  const pkg = requirePackage('tf2-static-schema/package.json') as { version?: unknown };
+  return typeof pkg.version === 'string' ? pkg.version : 'unknown';
+}

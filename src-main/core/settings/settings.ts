@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { settingsSchema } from '../../../src-shared/settings.ts';
+import { DEFAULT_PRICE_GUARD } from '../../../src-shared/price-guard.ts';
 
 export { settingsSchema } from '../../../src-shared/settings.ts';
 export type Settings = z.infer<typeof settingsSchema>;
@@ -33,6 +34,7 @@ export const DEFAULT_SETTINGS: Settings = {
   refuseUnautomatedPosts: true,
   autoUpdate: true,
   guideDismissed: false,
+  priceGuard: DEFAULT_PRICE_GUARD,
 };
 
 /**

@@ -104,6 +104,8 @@ function applyPragmas(db: DatabaseSync): void {
   // FULL: a commit is on disk before it is acknowledged, in WAL mode too.
   db.exec('PRAGMA synchronous = FULL');
   db.exec('PRAGMA foreign_keys = ON');
+  // Case-insensitive search as the screens mean it (any script, not ASCII alone): the ledger filters call it.
+  db.function('fold', { deterministic: true }, (text) => (typeof text === 'string' ? text.toLowerCase() : text));
 }
 
 /** Reads a pragma's single value, for tests and diagnostics. */

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { change, changeError, changeStatus, type ChangeError, type ChangeStatus, type DraftEntry } from '../drafts/change.ts';
-import { patchBody, type PatchBody } from '../drafts/patch.ts';
+import type { ChangeError, ChangeStatus, DraftEntry } from '../drafts/change.ts';
 import type { Store } from './db.ts';
-import { checkedRows, chunked, jsonColumn, parseRow, parseRows, placeholders, type CheckedRows } from './sql.ts';
+import { changeColumns, ENTRY_COLUMNS, entryOf, splitTarget, targetKey, type EntryRecord, type Slot } from './draft-columns.ts';
+import { parseRow, parseRows, placeholders } from './sql.ts';
 
 /**
- * Drafts, their changes (one row per target) and their unfolded bulk patches.
+ * Drafts and their changes, one row per target (see draft-columns.ts).
  * Every write here is its own committed transaction unless the caller wraps
- * several in `store.transaction`, so an acknowledged edit is on disk.
+ * several in `store.transaction`, so an acknowledged edit is on disk. Reads
+ * answer a row, a few rows or a page: nothing here reads a draft whole.
  */
 export const draftRow = z.object({
   draft_id: z.string(),
@@ -18,37 +19,10 @@ export const draftRow = z.object({
 });
 export type DraftRow = z.output<typeof draftRow>;
 
-const entryRow = z
-  .object({
-    target: z.string(),
-    seq: z.number().int(),
-    body: jsonColumn(change),
-    status: changeStatus,
-    error: jsonColumn(changeError).nullable(),
-    batch_id: z.string().nullable(),
-    updated_at: z.number().int(),
-  })
-  .transform((r): DraftEntry => ({
-    target: r.target, seq: r.seq, change: r.body, status: r.status, error: r.error, batchId: r.batch_id, updatedAt: r.updated_at,
-  }));
-
-const patchRow = z.object({
-  patch_id: z.number().int(),
-  seq: z.number().int(),
-  body: jsonColumn(patchBody),
-});
-export type PatchRow = z.output<typeof patchRow>;
-
-/** What folding needs of a stored patch: its targets, without its values (a 50,000-row body's prices cost most of its parsing). */
-const patchTargetsRow = z.object({
-  patch_id: z.number().int(),
-  seq: z.number().int(),
-  domain: patchBody.shape.domain,
-  ids: jsonColumn(patchBody.shape.ids),
-});
-export type PatchTargets = z.output<typeof patchTargetsRow>;
-
 export type StatusCounts = Partial<Record<ChangeStatus, number>>;
+
+/** Where a page of a draft's entries in draft order starts: after this entry (null: from the first). */
+export type EntryCursor = { readonly seq: number; readonly slot: Slot; readonly key: string } | null;
 
 export interface DraftsRepo {
   list(): DraftRow[];
@@ -56,12 +30,13 @@ export interface DraftsRepo {
   create(name: string): DraftRow;
   rename(draftId: string, name: string): void;
   remove(draftId: string): void;
-  /** All rows, tombstones included (the service decides what they mean). */
-  entries(draftId: string): DraftEntry[];
-  /** The same rows, each checked when asked for (see `CheckedRows`). */
-  entriesChecked(draftId: string): CheckedRows<DraftEntry>;
+  /** Reserves `count` sequence numbers for new changes; returns the first. */
+  takeSeqs(draftId: string, count: number): number;
+  entry(draftId: string, target: string): DraftEntry | null;
   entriesFor(draftId: string, targets: readonly string[]): DraftEntry[];
-  /** Inserts or replaces rows and stamps the draft as updated. */
+  /** Up to `limit` entries in the order they were made, after `cursor`; dropped ones left out. */
+  entriesPage(draftId: string, cursor: EntryCursor, limit: number): DraftEntry[];
+  /** Inserts or replaces rows (each checked with the shared schema) and stamps the draft as updated. */
   writeEntries(draftId: string, entries: readonly DraftEntry[]): void;
   deleteEntries(draftId: string, targets: readonly string[]): void;
   /**
@@ -69,65 +44,54 @@ export interface DraftsRepo {
    * row's batch, null clears it.
    */
   setStatus(draftId: string, targets: readonly string[], status: ChangeStatus, error?: ChangeError | null, batchId?: string | null): void;
-  /** Rows with one of these statuses (apply planning and recovery). */
-  entriesByStatus(draftId: string, statuses: readonly ChangeStatus[]): DraftEntry[];
+  /** Moves up to `limit` rows from one of `from` to `to` (batch cleared), in one statement; returns how many moved. */
+  moveStatus(draftId: string, from: readonly ChangeStatus[], to: ChangeStatus, limit?: number): number;
+  /** Rows with one of these statuses (apply planning and recovery), in draft order; `unbatched`: only rows in no batch. */
+  entriesByStatus(draftId: string, statuses: readonly ChangeStatus[], options?: { limit?: number; unbatched?: boolean }): DraftEntry[];
   /** Rows that belong to a journaled batch. */
   entriesOfBatch(batchId: string): DraftEntry[];
   /** Replaces a row's change in place (a resolution that adjusts it), keeping its seq. */
   replaceChange(draftId: string, target: string, body: DraftEntry['change'], status: ChangeStatus): void;
   statusCounts(draftId: string): StatusCounts;
-  patches(draftId: string): PatchRow[];
-  patchTargets(draftId: string): PatchTargets[];
-  /** Bulk patches not yet folded into rows (counted, not read). */
-  patchCount(draftId: string): number;
-  addPatch(draftId: string, seq: number, body: PatchBody): number;
-  removePatch(patchId: number): void;
-  /** Tombstones only matter while a patch could replay over them. */
-  purgeTombstones(draftId: string): void;
-  maxSeq(draftId: string): number;
-  /**
-   * Bumped by every write to any draft's rows or patches: a reader that spans
-   * several turns (the drafts' warm-up) keeps what it read only if this has
-   * not moved meanwhile.
-   */
-  writes(): number;
 }
 
 export function createDraftsRepo(store: Store): DraftsRepo {
   const { db } = store;
-  const selectAll = db.prepare('SELECT * FROM drafts ORDER BY created_at, draft_id');
-  const selectOne = db.prepare('SELECT * FROM drafts WHERE draft_id = ?');
+  const cols = ENTRY_COLUMNS.join(', ');
+  const selectAll = db.prepare('SELECT draft_id, name, created_at, updated_at FROM drafts ORDER BY created_at, draft_id');
+  const selectOne = db.prepare('SELECT draft_id, name, created_at, updated_at FROM drafts WHERE draft_id = ?');
   const insertDraft = db.prepare('INSERT INTO drafts (draft_id, name, created_at, updated_at) VALUES (?, ?, ?, ?)');
   const renameStmt = db.prepare('UPDATE drafts SET name = ?, updated_at = ? WHERE draft_id = ?');
   const touchStmt = db.prepare('UPDATE drafts SET updated_at = ? WHERE draft_id = ?');
   const removeStmt = db.prepare('DELETE FROM drafts WHERE draft_id = ?');
-  const selectEntries = db.prepare('SELECT * FROM draft_changes WHERE draft_id = ? ORDER BY seq, target');
+  const takeSeqsStmt = db.prepare('UPDATE drafts SET next_seq = next_seq + ? WHERE draft_id = ? RETURNING next_seq');
+  const selectEntry = db.prepare(`SELECT ${cols} FROM draft_entries WHERE draft_id = ? AND slot = ? AND key = ?`);
+  const firstPage = db.prepare(`SELECT ${cols} FROM draft_entries WHERE draft_id = ? AND status != 'dropped' ORDER BY seq, slot, key LIMIT ?`);
+  const nextPage = db.prepare(`SELECT ${cols} FROM draft_entries WHERE draft_id = ? AND status != 'dropped' AND (seq, slot, key) > (?, ?, ?) ORDER BY seq, slot, key LIMIT ?`);
   const upsertEntry = db.prepare(`
-    INSERT INTO draft_changes (draft_id, target, seq, body, status, error, batch_id, updated_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-    ON CONFLICT (draft_id, target) DO UPDATE SET seq = excluded.seq, body = excluded.body,
-      status = excluded.status, error = excluded.error, batch_id = excluded.batch_id, updated_at = excluded.updated_at`);
-  const deleteEntry = db.prepare('DELETE FROM draft_changes WHERE draft_id = ? AND target = ?');
+    INSERT INTO draft_entries (draft_id, slot, key, seq, kind, account, listing_id, sku, price, promoted, quantity, active, user_note, game,
+      active_only, replaced, if_exists, status, error, batch_id, updated_at)
+    VALUES (:draft_id, :slot, :key, :seq, :kind, :account, :listing_id, :sku, :price, :promoted, :quantity, :active, :user_note, :game,
+      :active_only, :replaced, :if_exists, :status, :error, :batch_id, :updated_at)
+    ON CONFLICT (draft_id, slot, key) DO UPDATE SET seq = excluded.seq, kind = excluded.kind, account = excluded.account,
+      listing_id = excluded.listing_id, sku = excluded.sku, price = excluded.price, promoted = excluded.promoted, quantity = excluded.quantity,
+      active = excluded.active, user_note = excluded.user_note, game = excluded.game, active_only = excluded.active_only,
+      replaced = excluded.replaced, if_exists = excluded.if_exists, status = excluded.status, error = excluded.error,
+      batch_id = excluded.batch_id, updated_at = excluded.updated_at`);
+  const deleteEntry = db.prepare('DELETE FROM draft_entries WHERE draft_id = ? AND slot = ? AND key = ?');
   const setStatusStmt = db.prepare(`
-    UPDATE draft_changes SET status = ?, error = ?, batch_id = CASE WHEN ? THEN ? ELSE batch_id END, updated_at = ?
-    WHERE draft_id = ? AND target = ?`);
-  const byBatch = db.prepare('SELECT * FROM draft_changes WHERE batch_id = ? ORDER BY seq');
+    UPDATE draft_entries SET status = ?, error = ?, batch_id = CASE WHEN ? THEN ? ELSE batch_id END, updated_at = ?
+    WHERE draft_id = ? AND slot = ? AND key = ?`);
+  const byBatch = db.prepare(`SELECT ${cols} FROM draft_entries WHERE batch_id = ? ORDER BY seq, slot, key`);
   const replaceStmt = db.prepare(`
-    UPDATE draft_changes SET body = ?, status = ?, error = NULL, batch_id = NULL, updated_at = ? WHERE draft_id = ? AND target = ?`);
-  const countsStmt = db.prepare('SELECT status, count(*) AS n FROM draft_changes WHERE draft_id = ? GROUP BY status');
-  const selectPatches = db.prepare('SELECT patch_id, seq, body FROM draft_patches WHERE draft_id = ? ORDER BY seq');
-  const selectPatchTargets = db.prepare(
-    "SELECT patch_id, seq, json_extract(body, '$.domain') AS domain, json_extract(body, '$.ids') AS ids FROM draft_patches WHERE draft_id = ? ORDER BY seq",
-  );
-  const countPatches = db.prepare('SELECT count(*) AS n FROM draft_patches WHERE draft_id = ?');
-  const insertPatch = db.prepare('INSERT INTO draft_patches (draft_id, seq, body, created_at) VALUES (?, ?, ?, ?)');
-  const removePatchStmt = db.prepare('DELETE FROM draft_patches WHERE patch_id = ?');
-  const purgeStmt = db.prepare("DELETE FROM draft_changes WHERE draft_id = ? AND status = 'dropped'");
-  const maxSeqStmt = db.prepare(`
-    SELECT max(coalesce((SELECT max(seq) FROM draft_changes WHERE draft_id = ?1), 0),
-               coalesce((SELECT max(seq) FROM draft_patches WHERE draft_id = ?1), 0)) AS seq`);
+    UPDATE draft_entries SET kind = :kind, account = :account, listing_id = :listing_id, sku = :sku, price = :price, promoted = :promoted,
+      quantity = :quantity, active = :active, user_note = :user_note, game = :game, active_only = :active_only, replaced = :replaced,
+      if_exists = :if_exists, status = :status, error = NULL, batch_id = NULL, updated_at = :updated_at
+    WHERE draft_id = :draft_id AND slot = :slot AND key = :key`);
+  const countsStmt = db.prepare('SELECT status, count(*) AS n FROM draft_entries WHERE draft_id = ? GROUP BY status');
 
-  let writes = 0;
+  const records = (rows: unknown[]) => (rows as unknown as EntryRecord[]).map(entryOf);
+
   const repo: DraftsRepo = {
     list: () => parseRows('drafts', draftRow, selectAll.all()),
     get(id) {
@@ -144,80 +108,89 @@ export function createDraftsRepo(store: Store): DraftsRepo {
       renameStmt.run(name, store.clock.now(), id);
     },
     remove(id) {
-      writes += 1;
       removeStmt.run(id);
     },
-    entries: (id) => parseRows('draft_changes', entryRow, selectEntries.all(id)),
-    entriesChecked: (id) => checkedRows('draft_changes', entryRow, selectEntries.all(id)),
+    takeSeqs(id, count) {
+      const row = takeSeqsStmt.get(count, id) as { next_seq: number } | undefined;
+      if (!row) throw new Error(`no draft ${id}`);
+      return row.next_seq - count;
+    },
+    entry(id, target) {
+      const { slot, key } = splitTarget(target);
+      const row = selectEntry.get(id, slot, key) as EntryRecord | undefined;
+      return row ? entryOf(row) : null;
+    },
     entriesFor(id, targets) {
       const out: DraftEntry[] = [];
-      for (const part of chunked(targets)) {
-        const rows = db.prepare(`SELECT * FROM draft_changes WHERE draft_id = ? AND target IN ${placeholders(part)}`).all(id, ...part);
-        out.push(...parseRows('draft_changes', entryRow, rows));
+      for (const t of targets) {
+        const e = repo.entry(id, t);
+        if (e) out.push(e);
       }
       return out;
     },
+    entriesPage(id, cursor, limit) {
+      return records(cursor === null ? firstPage.all(id, limit) : nextPage.all(id, cursor.seq, cursor.slot, cursor.key, limit));
+    },
     writeEntries(id, entries) {
-      writes += 1;
+      if (entries.length === 0) return;
       const at = store.clock.now();
       store.transaction(() => {
         for (const e of entries) {
-          upsertEntry.run(id, e.target, e.seq, JSON.stringify(e.change), e.status, e.error ? JSON.stringify(e.error) : null, e.batchId, e.updatedAt);
+          const columns = changeColumns(e.change);
+          if (targetKey(columns.slot, columns.key) !== e.target) throw new Error(`a change to ${targetKey(columns.slot, columns.key)} was written as ${e.target}`);
+          upsertEntry.run({
+            ...columns, draft_id: id, seq: e.seq, status: e.status, error: e.error ? JSON.stringify(e.error) : null,
+            batch_id: e.batchId, updated_at: e.updatedAt,
+          });
         }
         touchStmt.run(at, id);
       });
     },
     deleteEntries(id, targets) {
-      writes += 1;
+      if (targets.length === 0) return;
       store.transaction(() => {
-        for (const t of targets) deleteEntry.run(id, t);
+        for (const t of targets) {
+          const { slot, key } = splitTarget(t);
+          deleteEntry.run(id, slot, key);
+        }
         touchStmt.run(store.clock.now(), id);
       });
     },
     setStatus(id, targets, status, error = null, batchId = undefined) {
+      if (targets.length === 0) return;
       const at = store.clock.now();
       const errorText = error ? JSON.stringify(error) : null;
-      writes += 1;
       store.transaction(() => {
-        for (const t of targets) setStatusStmt.run(status, errorText, batchId === undefined ? 0 : 1, batchId ?? null, at, id, t);
+        for (const t of targets) {
+          const { slot, key } = splitTarget(t);
+          setStatusStmt.run(status, errorText, batchId === undefined ? 0 : 1, batchId ?? null, at, id, slot, key);
+        }
       });
     },
-    entriesByStatus(id, statuses) {
-      const sql = `SELECT * FROM draft_changes WHERE draft_id = ? AND status IN ${placeholders(statuses)} ORDER BY seq`;
-      return parseRows('draft_changes', entryRow, db.prepare(sql).all(id, ...statuses));
+    moveStatus(id, from, to, limit) {
+      const sql = `UPDATE draft_entries SET status = ?, error = NULL, batch_id = NULL, updated_at = ?
+        WHERE draft_id = ? AND status IN ${placeholders(from)}${limit === undefined ? '' : ` AND (slot, key) IN (
+          SELECT slot, key FROM draft_entries WHERE draft_id = ? AND status IN ${placeholders(from)} LIMIT ?)`}`;
+      const args = limit === undefined ? [to, store.clock.now(), id, ...from] : [to, store.clock.now(), id, ...from, id, ...from, limit];
+      return Number(db.prepare(sql).run(...args).changes);
     },
-    entriesOfBatch: (batchId) => parseRows('draft_changes', entryRow, byBatch.all(batchId)),
+    entriesByStatus(id, statuses, options = {}) {
+      const sql = `SELECT ${cols} FROM draft_entries WHERE draft_id = ? AND status IN ${placeholders(statuses)}
+        ${options.unbatched ? 'AND batch_id IS NULL' : ''} ORDER BY seq, slot, key ${options.limit === undefined ? '' : `LIMIT ${Math.floor(options.limit)}`}`;
+      return records(db.prepare(sql).all(id, ...statuses));
+    },
+    entriesOfBatch: (batchId) => records(byBatch.all(batchId)),
     replaceChange(id, target, body, status) {
-      writes += 1;
-      replaceStmt.run(JSON.stringify(body), status, store.clock.now(), id, target);
+      const columns = changeColumns(body);
+      const { slot, key } = splitTarget(target);
+      if (columns.slot !== slot || columns.key !== key) throw new Error(`a change to ${targetKey(columns.slot, columns.key)} cannot replace ${target}`);
+      replaceStmt.run({ ...columns, draft_id: id, status, updated_at: store.clock.now() });
     },
     statusCounts(id) {
       const counts: StatusCounts = {};
       for (const row of countsStmt.all(id) as { status: ChangeStatus; n: number }[]) counts[row.status] = row.n;
       return counts;
     },
-    patches: (id) => parseRows('draft_patches', patchRow, selectPatches.all(id)),
-    patchTargets: (id) => parseRows('draft_patches', patchTargetsRow, selectPatchTargets.all(id)),
-    patchCount: (id) => Number((countPatches.get(id) as { n: number }).n),
-    addPatch(id, seq, body) {
-      writes += 1;
-      const at = store.clock.now();
-      return store.transaction(() => {
-        const result = insertPatch.run(id, seq, JSON.stringify(body), at);
-        touchStmt.run(at, id);
-        return Number(result.lastInsertRowid);
-      });
-    },
-    removePatch(patchId) {
-      writes += 1;
-      removePatchStmt.run(patchId);
-    },
-    purgeTombstones(id) {
-      writes += 1;
-      purgeStmt.run(id);
-    },
-    maxSeq: (id) => Number((maxSeqStmt.get(id) as { seq: number | null }).seq ?? 0),
-    writes: () => writes,
   };
   return repo;
 }

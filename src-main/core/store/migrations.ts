@@ -8,6 +8,8 @@ import { migration as m6 } from './migrations/006-evidence-about-unknown-outcome
 import { migration as m7 } from './migrations/007-listings-the-service-no-longer-holds.ts';
 import { migration as m8 } from './migrations/008-bounds-on-a-created-buy-orders.ts';
 import { migration as m9 } from './migrations/009-trades-announced-as-needing-action.ts';
+import { migration as m10 } from './migrations/010-draft-changes-as-columns.ts';
+import { migration as m11 } from './migrations/011-item-names.ts';
 
 /**
  * Numbered schema migrations, one file each in migrations/ (NNN-what.ts,
@@ -20,9 +22,11 @@ export interface Migration {
   readonly version: number;
   readonly name: string;
   readonly sql: string;
+  /** Work SQL alone cannot express (replaying stored rows in order), run in the same transaction before `sql`. */
+  readonly before?: (db: DatabaseSync) => void;
 }
 
-export const MIGRATIONS: readonly Migration[] = [m1, m2, m3, m4, m5, m6, m7, m8, m9];
+export const MIGRATIONS: readonly Migration[] = [m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11];
 export const LATEST_VERSION = MIGRATIONS.length;
 
 /**
@@ -38,6 +42,7 @@ export function migrate(db: DatabaseSync, to: number = LATEST_VERSION): number {
     if (migration.version <= current || migration.version > to) continue;
     db.exec('BEGIN IMMEDIATE');
     try {
+      migration.before?.(db);
       db.exec(migration.sql);
       db.exec(`PRAGMA user_version = ${migration.version}`);
       db.exec('COMMIT');

@@ -101,7 +101,7 @@ export function auditApply(path: string, draftId: string, sandbox: Sandbox, cloc
   const store = openStore(path, { clock });
   try {
     const repos = createRepos(store);
-    const entries = repos.drafts.entries(draftId);
+    const entries = createDraftService({ store, repos }).entries(draftId);
     const byStatus = new Map<string, number>();
     for (const e of entries) byStatus.set(e.status, (byStatus.get(e.status) ?? 0) + 1);
     const unknownBatches = listUnknownOutcomes(repos);

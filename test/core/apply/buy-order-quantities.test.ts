@@ -26,7 +26,7 @@ async function applyCreates(s: ApplyStack, changes: readonly object[]) {
 
 /** The Buy orders screen's rows, as main answers `ledger:page`. */
 function rows(s: ApplyStack): Map<string, BuyOrderRowView> {
-  const tables = createLedgerTables({ drafts: s.drafts, now: () => s.live.clock.now() });
+  const tables = createLedgerTables({ store: s.t.store, drafts: s.drafts, now: () => s.live.clock.now() });
   const page = tables.page('buyOrders', {}, null, 0, 100);
   return new Map(page.rows.map((r) => [(r as BuyOrderRowView).sku, r as BuyOrderRowView]));
 }

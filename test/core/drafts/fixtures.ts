@@ -1,45 +1,34 @@
 import { createDraftService, type BulkResult, type DraftService } from '../../../src-main/core/drafts/draft-service.ts';
 import { createLedgerTables } from '../../../src-main/core/drafts/ledger-tables.ts';
-import type { BulkOp } from '../../../src-main/core/drafts/bulk-ops.ts';
+import type { BulkOp } from '../../../src-shared/drafts.ts';
 import type { LedgerDomain, LedgerSelection } from '../../../src-shared/ledger.ts';
 import { LINKED, MAIN, tempStore, type TempStore } from '../store/temp-store.ts';
 
 export { LINKED, MAIN };
 
-/** A temp store with a draft service whose folding runs only when the test says so. */
+/** A temp store with a draft service. */
 export interface DraftFixture {
   t: TempStore;
   drafts: DraftService;
   /** A bulk edit over a selection into this draft, the way the ledger screens make it. */
   bulk(draftId: string, domain: LedgerDomain, selection: LedgerSelection, op: BulkOp): BulkResult;
-  /** Runs the folding steps the service deferred. */
-  runDeferred(): void;
-  /** Simulates a restart: new connection, new service (deferred work is lost, as in a crash). */
+  /** Simulates a restart: new connection, new service; only what is on disk remains. */
   restart(): void;
   dispose(): void;
 }
 
 export function draftFixture(): DraftFixture {
   const t = tempStore();
-  let queue: (() => void)[] = [];
-  const make = () => createDraftService({ store: t.store, repos: t.repos, defer: (task) => queue.push(task) });
+  const make = () => createDraftService({ store: t.store, repos: t.repos });
   const f: DraftFixture = {
     t,
     drafts: make(),
     bulk(draftId, domain, selection, op) {
       f.drafts.select(draftId);
-      return createLedgerTables({ drafts: f.drafts, now: () => t.store.clock.now() }).bulk(domain, selection, op);
-    },
-    runDeferred() {
-      while (queue.length > 0) {
-        const tasks = queue;
-        queue = [];
-        for (const task of tasks) task();
-      }
+      return createLedgerTables({ store: t.store, drafts: f.drafts, now: () => t.store.clock.now() }).bulk(domain, selection, op);
     },
     restart() {
       f.drafts.dispose();
-      queue = [];
       t.reopen();
       f.drafts = make();
     },

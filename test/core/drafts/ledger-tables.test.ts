@@ -10,7 +10,7 @@ afterEach(() => f.dispose());
 function setup(rows = 0): LedgerTables {
   f = draftFixture();
   if (rows > 0) seedListings(f.t, rows);
-  return createLedgerTables({ drafts: f.drafts, now: () => f.t.store.clock.now() });
+  return createLedgerTables({ store: f.t.store, drafts: f.drafts, now: () => f.t.store.clock.now() });
 }
 
 const keysOf = (t: LedgerTables, ...args: Parameters<LedgerTables['page']>) => t.page(...args).rows.map((r) => r.key);
@@ -199,7 +199,7 @@ describe('ledger tables name the items', () => {
       ledgerListing('2', { sku: '30911;5;u13' }),
       ledgerListing('3', { sku: '999999;6' }),
     ]);
-    const t = createLedgerTables({ drafts: f.drafts, now: () => 0, names: createItemNames() });
+    const t = createLedgerTables({ store: f.t.store, settings: f.t.repos.settings, drafts: f.drafts, now: () => 0, names: createItemNames() });
     const rows = t.page('listings', {}, { column: 'name', dir: 'asc' }, 0, 10).rows;
     expect(rows.map((r) => [r.key, r.item?.name, r.item?.known])).toEqual([
       ['3', '999999;6', false],
