@@ -150,6 +150,51 @@ describe('migrations', () => {
     db.close();
   });
 
+  it('10: a draft\'s changes become columns, and bulk patches an earlier version left unfolded are folded in first', () => {
+    const db = freshAt(9);
+    insertAccount(db, '7', 'main');
+    const listing = db.prepare(`INSERT INTO listings (asset_id, listing_id, id_unknown, sku, price, promoted, game, account, updated_at)
+      VALUES (?, ?, ?, '5021;6', ?, 0, '440', '7', 0)`);
+    listing.run('1', 'L1', 0, 100);
+    listing.run('2', 'L2', 0, 200);
+    listing.run('3', null, 1, 300);
+    db.prepare(`INSERT INTO buy_orders (sku, account, price, quantity, updated_at) VALUES ('5021;6', '7', 50, 4, 0)`).run();
+    db.prepare("INSERT INTO drafts (draft_id, name, created_at, updated_at) VALUES ('d', 'd', 0, 0)").run();
+    const change = db.prepare('INSERT INTO draft_changes (draft_id, target, seq, body, status, error, batch_id, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1)');
+    change.run('d', 'L:1', 1, JSON.stringify({ kind: 'listing.edit', account: '7', asset_id: '1', listing_id: 'L1', price: 111, promoted: 1, user_note: 'n' }), 'failed', '{"kind":"server","message":"x"}', null);
+    change.run('d', 'L:9', 2, JSON.stringify({ kind: 'listing.create', account: '7', asset_id: '9', price: 900, promoted: 0, game: '440', sku: '5021;6' }), 'pending', null, null);
+    change.run('d', 'LD:2', 3, JSON.stringify({ kind: 'listing.delete', account: '7', asset_id: '2' }), 'queued', null, 'b1');
+    change.run('d', 'LA', 4, JSON.stringify({ kind: 'listing.deleteAll', active_only: true, replaced: 2 }), 'pending', null, null);
+    change.run('d', 'L:2', 9, JSON.stringify({ kind: 'listing.edit', account: '7', asset_id: '2', listing_id: 'L2', price: 222, promoted: 0 }), 'pending', null, null);
+    // Stored before the edit of 2 (seq 9): it reprices 1 (a failed edit, taken over), 2 (newer, left alone), 3 (no listing ID) and 9 (a create).
+    const patch = db.prepare('INSERT INTO draft_patches (draft_id, seq, body, created_at) VALUES (?, ?, ?, 7)');
+    patch.run('d', 5, JSON.stringify({ domain: 'listings', ids: ['1', '2', '3', '9'], set: {}, prices: [150, 250, 350, 950] }));
+    patch.run('d', 6, JSON.stringify({ domain: 'buyOrders', ids: ['5021;6'], set: { active: 0 } }));
+    expect(migrate(db, 10)).toBe(10);
+    expect(tables(db)).not.toContain('draft_patches');
+    expect(db.prepare(`SELECT slot, key, seq, kind, price, promoted, user_note, active, quantity, status, error, batch_id, active_only, replaced
+      FROM draft_entries ORDER BY seq, slot, key`).all()).toEqual([
+      { slot: 'LD', key: '2', seq: 3, kind: 'listing.delete', price: null, promoted: null, user_note: null, active: null, quantity: null, status: 'queued', error: null, batch_id: 'b1', active_only: null, replaced: null },
+      { slot: 'LA', key: '', seq: 4, kind: 'listing.deleteAll', price: null, promoted: null, user_note: null, active: null, quantity: null, status: 'pending', error: null, batch_id: null, active_only: 1, replaced: 2 },
+      { slot: 'L', key: '1', seq: 5, kind: 'listing.edit', price: 150, promoted: 1, user_note: 'n', active: null, quantity: null, status: 'pending', error: null, batch_id: null, active_only: null, replaced: null },
+      { slot: 'L', key: '9', seq: 5, kind: 'listing.create', price: 950, promoted: 0, user_note: null, active: null, quantity: null, status: 'pending', error: null, batch_id: null, active_only: null, replaced: null },
+      { slot: 'B', key: '5021;6', seq: 6, kind: 'buyOrder.edit', price: 50, promoted: null, user_note: null, active: 0, quantity: 4, status: 'pending', error: null, batch_id: null, active_only: null, replaced: null },
+      { slot: 'L', key: '2', seq: 9, kind: 'listing.edit', price: 222, promoted: 0, user_note: null, active: null, quantity: null, status: 'pending', error: null, batch_id: null, active_only: null, replaced: null },
+    ]);
+    expect(db.prepare("SELECT next_seq FROM drafts WHERE draft_id = 'd'").get()).toEqual({ next_seq: 10 });
+    // A change's shape is held by the table: an edit without a price, a delete-all with a key.
+    expect(() => db.prepare("INSERT INTO draft_entries (draft_id, slot, key, seq, kind, updated_at) VALUES ('d', 'L', '5', 1, 'listing.edit', 0)").run()).toThrow(/CHECK/);
+    expect(() => db.prepare("INSERT INTO draft_entries (draft_id, slot, key, seq, kind, updated_at) VALUES ('d', 'LA', 'x', 1, 'listing.deleteAll', 0)").run()).toThrow(/CHECK/);
+    db.close();
+  });
+
+  it('11: item names by SKU, one row a SKU', () => {
+    const db = freshAt(11);
+    db.prepare("INSERT INTO item_names (sku, search) VALUES ('5021;6', 'mann co. supply crate key')").run();
+    expect(() => db.prepare("INSERT INTO item_names (sku, search) VALUES ('5021;6', 'x')").run()).toThrow(/UNIQUE|PRIMARY/);
+    db.close();
+  });
+
   it('bring a database from any version to the latest, keeping its rows', () => {
     const db = freshAt(2);
     insertAccount(db);
