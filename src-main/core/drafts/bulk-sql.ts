@@ -1,11 +1,13 @@
-import type { SQLInputValue, StatementSync } from 'node:sqlite';
+import type { StatementSync } from 'node:sqlite';
 import type { Store } from '../store/db.ts';
 import { scalePrice } from '../../../src-shared/price-formula.ts';
 import type { BulkDomain, BulkOp } from '../../../src-shared/drafts.ts';
 import { DELETED_REASON, ENDED_REASON, LOCKED_REASON, UNKNOWN_ID_REASON } from './ledger-rows.ts';
 import type { Params } from './ledger-sql.ts';
 import { priceProblem } from './price-check.ts';
-import { guardTally, type GuardTally, type PriceGuard } from './price-guard.ts';
+import type { GuardFindings, PriceGuard } from './price-guard.ts';
+import { NO_FINDINGS, priceConcern } from '../../../src-shared/price-guard.ts';
+import type { SelectedRows } from './ledger-query.ts';
 
 /**
  * A bulk edit over a selection, in SQL: each selected row is read with the
@@ -39,7 +41,7 @@ export interface BulkPlan {
   readonly minAfter: number | null;
   readonly maxAfter: number | null;
   /** Price changes beyond the trader's guard (see price-guard.ts). */
-  readonly guard: GuardTally;
+  readonly guard: GuardFindings;
 }
 
 const LISTING_ONLY = new Set(['setPromoted']);
@@ -58,52 +60,36 @@ const LOCKED = "('queued', 'sent', 'unknown')";
 const SETTLED = "('done', 'dropped')";
 
 /**
- * Each selected key with what the draft makes of its row (`b_*`: the values
- * a formula starts from) and why it is left out (`skip`), then the values the
- * operation sets (`n_*`) and whether they change anything.
+ * Each selected row (an arm row, see ledger-sql.ts) with what the draft makes
+ * of it: the values a formula starts from (`b_*`) and why it is left out (`skip`).
  */
-function classifiedSql(domain: BulkDomain, op: BulkOp, selection: string): string {
+function classifiedSql(domain: BulkDomain, rows: string): string {
   const listings = domain === 'listings';
-  const [slot, delSlot, allSlot, table, keyCol] = listings ? ['L', 'LD', 'LA', 'listings', 'asset_id'] : ['B', 'BD', 'BA', 'buy_orders', 'sku'];
   const createKind = listings ? 'listing.create' : 'buyOrder.create';
   const editKind = listings ? 'listing.edit' : 'buyOrder.edit';
-  const ended = listings ? "l.state IN ('sold_in_trade', 'sold', 'not_on_service')" : '0';
-  const unknownId = listings ? 'l.listing_id IS NULL' : '0';
-  const removedByAll = listings ? "(a.active_only = 0 OR l.state = 'active')" : '1';
-  const base = `
-    SELECT s.key AS key, s.o1 AS o1, s.o2 AS o2, s.o3 AS o3,
-      e.kind AS e_kind, (e.status IS NOT NULL AND e.status NOT IN ${SETTLED}) AS e_open,
-      (e.status IN ${LOCKED} OR x.status IN ${LOCKED}) AS locked,
-      l.${keyCol} IS NOT NULL AS held, l.account AS l_account, ${listings ? 'l.listing_id' : 'NULL'} AS l_listing_id,
-      l.price AS l_price, ${listings ? 'l.promoted' : '0'} AS l_promoted, l.user_note AS l_note,
-      ${listings ? '1' : 'l.active'} AS l_active, ${listings ? '1' : 'l.quantity'} AS l_quantity,
-      e.price AS e_price, e.promoted AS e_promoted, e.user_note AS e_note, e.active AS e_active, e.quantity AS e_quantity,
-      e.account AS e_account, e.sku AS e_sku, e.game AS e_game,
+  const ended = listings ? "state IN ('sold_in_trade', 'sold', 'not_on_service')" : '0';
+  const unknownId = listings ? 'listing_id IS NULL' : '0';
+  const removedByAll = listings ? "(:deleteAll IS NOT NULL AND (:deleteAll = 0 OR state = 'active'))" : ':deleteAll = 1';
+  const eOpen = `(e_status IS NOT NULL AND e_status NOT IN ${SETTLED})`;
+  const xOpen = `(x_status IS NOT NULL AND x_status NOT IN ${SETTLED})`;
+  const locked = `(e_status IN ${LOCKED} OR x_status IN ${LOCKED})`;
+  const isCreate = `(${eOpen} AND e_kind = '${createKind}')`;
+  // A row the draft lists again after deleting it takes the create's values, as the table shows it.
+  const own = (field: string, ledger: string) => `CASE WHEN ${eOpen} AND e_kind IN ('${createKind}', '${editKind}') AND ${field} IS NOT NULL THEN ${field} ELSE ${ledger} END`;
+  const values = `SELECT key, arm, ${eOpen} AS e_open, ${isCreate} AS is_create, account, listing_id, e_note,
       CASE
-        WHEN e.status IS NOT NULL AND e.status NOT IN ${SETTLED} AND e.kind = '${createKind}' THEN
-          CASE WHEN e.status IN ${LOCKED} OR x.status IN ${LOCKED} THEN 'locked' ELSE NULL END
-        WHEN l.${keyCol} IS NULL THEN 'missing'
-        WHEN x.status IS NOT NULL AND x.status NOT IN ${SETTLED} AND NOT (x.status IN ${LOCKED} OR e.status IN ${LOCKED}) THEN 'deleted'
-        WHEN a.kind IS NOT NULL AND ${removedByAll} THEN 'deleted'
-        WHEN e.status IN ${LOCKED} OR x.status IN ${LOCKED} THEN 'locked'
+        WHEN ${isCreate} THEN CASE WHEN ${locked} THEN 'locked' ELSE NULL END
+        WHEN ${xOpen} AND NOT ${locked} THEN 'deleted'
+        WHEN ${removedByAll} THEN 'deleted'
+        WHEN ${locked} THEN 'locked'
         WHEN ${unknownId} THEN 'unknown_id'
         WHEN ${ended} THEN 'ended'
-        ELSE NULL END AS skip
-    FROM (${selection}) s
-    LEFT JOIN ${table} l ON l.${keyCol} = s.key
-    LEFT JOIN draft_entries e ON e.draft_id = :draft AND e.slot = '${slot}' AND e.key = s.key
-    LEFT JOIN draft_entries x ON x.draft_id = :draft AND x.slot = '${delSlot}' AND x.key = s.key
-    LEFT JOIN draft_entries a ON a.draft_id = :draft AND a.slot = '${allSlot}' AND a.key = '' AND a.status NOT IN ${SETTLED}`;
-  // The row's values as the draft leaves it: its create's, or its open edit's over the ledger's.
-  const isCreate = `(e_open AND e_kind = '${createKind}')`;
-  const own = (field: string, ledger: string) => `CASE WHEN ${isCreate} THEN ${field} WHEN e_open AND e_kind = '${editKind}' AND ${field} IS NOT NULL THEN ${field} ELSE ${ledger} END`;
-  const values = `SELECT *, ${isCreate} AS is_create,
-      ${own('e_price', 'l_price')} AS b_price, ${own('e_promoted', 'l_promoted')} AS b_promoted,
-      coalesce(${own('e_note', 'l_note')}, '') AS b_note, CASE WHEN ${isCreate} THEN 1 ELSE ${own('e_active', 'l_active')} END AS b_active,
-      ${own('e_quantity', 'l_quantity')} AS b_quantity
-    FROM (${base})`;
-  const [set, same] = opSql(op);
-  return `SELECT *, ${same} AS same FROM (SELECT *, ${set} FROM (${values}))`;
+        ELSE NULL END AS skip,
+      ${own('e_price', 'price')} AS b_price, ${own('e_promoted', 'promoted')} AS b_promoted,
+      coalesce(${own('e_note', 'user_note')}, '') AS b_note, CASE WHEN ${isCreate} THEN 1 ELSE ${own('e_active', 'active')} END AS b_active,
+      ${own('e_quantity', 'quantity')} AS b_quantity
+    FROM (${rows})`;
+  return values;
 }
 
 /** The values an operation sets (`n_price`, …) and when a row already has them. */
@@ -137,30 +123,40 @@ function opParams(op: BulkOp): Params {
 
 const computesPrice = (op: BulkOp) => op.op === 'setPrice' || op.op === 'addCents' || op.op === 'multiply';
 
-interface Classified {
-  readonly key: string;
-  readonly skip: string | null;
-  readonly same: number;
-  readonly is_create: number;
-  readonly b_price: number;
-  readonly n_price: number;
-}
+/** The classified rows of one bulk edit, kept for its preview's figures and for writing it. */
+// n_price: INTEGER affinity stores a whole computed price (SQLite computes in REAL once a bound number joins in) as an integer.
+const TEMP_TABLE = `CREATE TEMP TABLE IF NOT EXISTS bulk_rows (
+  key TEXT NOT NULL UNIQUE, e_open INTEGER NOT NULL, is_create INTEGER NOT NULL, account TEXT, listing_id TEXT, e_note TEXT,
+  skip TEXT, b_price INTEGER, b_promoted INTEGER, b_note TEXT, b_active INTEGER, b_quantity INTEGER,
+  n_price INTEGER, n_promoted INTEGER, n_note TEXT, n_active INTEGER, n_quantity INTEGER,
+  same INTEGER NOT NULL, problem TEXT, concern TEXT)`;
+
+/** Why a computed price cannot be stored (the cents rule), as a class the reasons are looked up by. */
+const PROBLEM = `CASE WHEN n_price IS NULL OR n_price != CAST(n_price AS INTEGER) THEN 'fraction'
+  WHEN n_price <= 0 THEN 'not-positive' WHEN n_price > 9007199254740991 THEN 'too-large' ELSE NULL END`;
+
+/** A row the edit writes: not left out, not already so, and its price valid (`a`: the table's alias and a dot). */
+const writes = (a = '') => `${a}skip IS NULL AND ${a}same = 0 AND ${a}problem IS NULL`;
 
 export interface BulkEdits {
   /** What a bulk edit would do, storing nothing (draftId null: over the ledger alone). */
-  preview(draftId: string | null, domain: BulkDomain, selection: { sql: string; params: Params }, op: BulkOp, guard: PriceGuard): BulkPlan;
+  preview(draftId: string | null, domain: BulkDomain, rows: SelectedRows, op: BulkOp, guard: PriceGuard): BulkPlan;
   /**
-   * Writes it into the draft as changes with sequence number `seq`, in one
-   * transaction, unless a row is refused (then nothing is written). `plan`:
-   * the preview of the same edit when nothing has moved since.
+   * Writes it into the draft as changes with sequence number `seq`, in the
+   * caller's transaction, unless a row is refused (then nothing is written).
+   * `reuse`: the preview of this same edit ran last and nothing moved since,
+   * so its classified rows are written as they are.
    */
-  apply(draftId: string, domain: BulkDomain, selection: { sql: string; params: Params }, op: BulkOp, guard: PriceGuard, seq: number, plan?: BulkPlan): BulkPlan;
+  apply(draftId: string, domain: BulkDomain, rows: SelectedRows, op: BulkOp, guard: PriceGuard, seq: number, reuse?: BulkPlan): BulkPlan;
 }
 
 export function createBulkEdits(store: Pick<Store, 'db' | 'transaction' | 'clock'>): BulkEdits {
   const { db } = store;
   db.function('scale_price', { deterministic: true }, (price, percent, rounding, size, offset) =>
     scalePrice(Number(price), Number(percent), rounding as 'nearest' | 'up' | 'down', { size: Number(size), offset: Number(offset) }));
+  db.function('price_concern', { deterministic: true }, (before, after, maxDrop, floor, maxRise) =>
+    priceConcern(Number(before), Number(after), { maxDropPercent: Number(maxDrop), floorCents: floor === null ? null : Number(floor), maxRiseMultiple: Number(maxRise) }));
+  db.exec(TEMP_TABLE);
   const statements = new Map<string, StatementSync>();
   const prepared = (sql: string) => {
     let s = statements.get(sql);
@@ -173,67 +169,90 @@ export function createBulkEdits(store: Pick<Store, 'db' | 'transaction' | 'clock
     }
     return s;
   };
+  const all = <T>(sql: string, params: Params = {}) => prepared(sql).all(params) as T[];
 
-  function preview(draftId: string | null, domain: BulkDomain, selection: { sql: string; params: Params }, op: BulkOp, guard: PriceGuard): BulkPlan {
-    const empty = { matched: 0, changed: 0, skipped: [], samples: [], minAfter: null, maxAfter: null, guard: guardTally(guard).result() };
-    if ((domain === 'buyOrders' && LISTING_ONLY.has(op.op)) || (domain === 'listings' && BUY_ORDER_ONLY.has(op.op))) {
-      const what = op.op === 'setPromoted' ? 'Promoting' : op.op === 'setActive' ? 'Pausing or resuming' : 'Setting a quantity';
-      return { ...empty, refused: [{ reason: `${what} does not apply to ${domain === 'listings' ? 'listings' : 'buy orders'}`, count: 0, sample: [] }] };
-    }
-    const sql = `SELECT key, skip, same, is_create, b_price, n_price FROM (${classifiedSql(domain, op, selection.sql)}) ORDER BY o1, o2, o3`;
-    const params = { ...selection.params, ...opParams(op), draft: draftId ?? '' };
-    const skipped = new Map<string, { count: number; sample: string[] }>();
-    const refused = new Map<string, { count: number; sample: string[] }>();
-    const add = (into: typeof skipped, reason: string, key: string) => {
-      let r = into.get(reason);
-      if (!r) into.set(reason, (r = { count: 0, sample: [] }));
-      r.count += 1;
-      if (r.sample.length < SAMPLES) r.sample.push(key);
-    };
-    const samples: { key: string; before: number; after: number }[] = [];
-    const tally = guardTally(guard);
-    const prices = computesPrice(op);
-    let matched = 0;
-    let changed = 0;
-    let minAfter: number | null = null;
-    let maxAfter: number | null = null;
-    for (const row of prepared(sql).iterate(params as Record<string, SQLInputValue>) as Iterable<Classified>) {
-      if (row.skip !== null) {
-        add(skipped, SKIP_REASONS[row.skip] ?? row.skip, row.key);
-        continue;
-      }
-      if (op.op === 'setActive' && row.is_create === 1 && row.same === 0) {
-        add(skipped, CREATED_PAUSE_REASON, row.key);
-        continue;
-      }
-      matched += 1;
-      if (row.same === 1) continue;
-      if (prices) {
-        const problem = priceProblem(row.n_price);
-        if (problem !== null) {
-          add(refused, `the new price ${problem}`, row.key);
-          continue;
-        }
-        if (samples.length < SAMPLES) samples.push({ key: row.key, before: row.b_price, after: row.n_price });
-        if (minAfter === null || row.n_price < minAfter) minAfter = row.n_price;
-        if (maxAfter === null || row.n_price > maxAfter) maxAfter = row.n_price;
-        tally.add(row.key, row.b_price, row.n_price);
-      }
-      changed += 1;
-    }
-    const list = (m: typeof skipped) => [...m].map(([reason, r]) => ({ reason, count: r.count, sample: r.sample }));
-    // A refused row stops the whole edit: nothing changes.
-    return { matched, changed: refused.size > 0 ? 0 : changed, skipped: list(skipped), refused: list(refused), samples, minAfter, maxAfter, guard: tally.result() };
+  /**
+   * Classifies the selected rows into bulk_rows: their values as the draft
+   * leaves them and what the operation makes of them, computed once a row (a
+   * materialized step: the formula is a function call), then whether that is
+   * allowed.
+   */
+  function classify(draftId: string | null, domain: BulkDomain, rows: SelectedRows, op: BulkOp, guard: PriceGuard): void {
+    const [set, same] = opSql(op);
+    const priced = computesPrice(op);
+    const changes = `skip IS NULL AND NOT (${same})`;
+    const skip = op.op === 'setActive' ? `CASE WHEN ${changes} AND is_create = 1 THEN 'created_pause' ELSE skip END` : 'skip';
+    store.transaction(() => {
+      db.exec('DELETE FROM temp.bulk_rows');
+      prepared(`INSERT INTO temp.bulk_rows (key, e_open, is_create, account, listing_id, e_note, skip, b_price, b_promoted, b_note,
+          b_active, b_quantity, n_price, n_promoted, n_note, n_active, n_quantity, same, problem, concern)
+        WITH base AS MATERIALIZED (SELECT *, ${set} FROM (${classifiedSql(domain, rows.sql)}))
+        SELECT key, e_open, is_create, account, listing_id, e_note, ${skip}, b_price, b_promoted, b_note, b_active, b_quantity,
+          n_price, n_promoted, n_note, n_active, n_quantity, ${same},
+          ${priced ? `CASE WHEN ${changes} THEN ${PROBLEM} END` : 'NULL'},
+          ${priced ? `CASE WHEN ${changes} THEN price_concern(b_price, n_price, :g_drop, :g_floor, :g_rise) END` : 'NULL'}
+        FROM base`).run({
+        ...rows.params, ...opParams(op), draft: draftId ?? '',
+        g_drop: guard.maxDropPercent, g_floor: guard.floorCents, g_rise: guard.maxRiseMultiple,
+      });
+    });
   }
 
-  function apply(draftId: string, domain: BulkDomain, selection: { sql: string; params: Params }, op: BulkOp, guard: PriceGuard, seq: number, known?: BulkPlan): BulkPlan {
-    const plan = known ?? preview(draftId, domain, selection, op, guard);
+  /** The preview's figures, from the classified rows. */
+  function figures(rows: SelectedRows, op: BulkOp): BulkPlan {
+    const sample = (where: string, params: Params = {}) => all<{ key: string }>(`SELECT key FROM temp.bulk_rows WHERE ${where} LIMIT ${SAMPLES}`, params).map((r) => r.key);
+    const skipped: RowsByReason[] = all<{ skip: string; n: number }>('SELECT skip, count(*) AS n FROM temp.bulk_rows WHERE skip IS NOT NULL GROUP BY skip ORDER BY min(rowid)')
+      .map((g) => ({ reason: SKIP_REASONS[g.skip] ?? g.skip, count: g.n, sample: sample('skip = :skip', { skip: g.skip }) }));
+    if (rows.ids !== null) {
+      // Keys named by ID that no row of the table has.
+      const missing = all<{ key: string }>(`SELECT value AS key FROM json_each(:sel_ids) WHERE value NOT IN (SELECT key FROM temp.bulk_rows)`, rows.params);
+      if (missing.length > 0) skipped.push({ reason: NOT_FOUND_REASON, count: missing.length, sample: missing.slice(0, SAMPLES).map((r) => r.key) });
+    }
+    const refused: RowsByReason[] = all<{ problem: string; n: number; price: number }>(
+      'SELECT problem, count(*) AS n, min(n_price) AS price FROM temp.bulk_rows WHERE problem IS NOT NULL GROUP BY problem ORDER BY min(rowid)',
+    ).map((g) => ({ reason: `the new price ${priceProblem(Number(g.price)) ?? 'is invalid'}`, count: g.n, sample: sample('problem = :problem', { problem: g.problem }) }));
+    const totals = all<{ matched: number; changed: number; lo: number | null; hi: number | null }>(
+      `SELECT sum(skip IS NULL) AS matched, sum(${writes()}) AS changed, min(CASE WHEN ${writes()} THEN n_price END) AS lo,
+        max(CASE WHEN ${writes()} THEN n_price END) AS hi FROM temp.bulk_rows`)[0];
+    const prices = computesPrice(op);
+    const samples = prices
+      ? all<{ key: string; b_price: number; n_price: number }>(`SELECT key, b_price, n_price FROM temp.bulk_rows WHERE ${writes()} LIMIT ${SAMPLES}`)
+        .map((r) => ({ key: r.key, before: r.b_price, after: r.n_price }))
+      : [];
+    const change = (r: { key: string; b_price: number; n_price: number } | undefined) => (r ? { key: r.key, before: r.b_price, after: r.n_price } : null);
+    const counts = new Map(all<{ concern: string; n: number }>('SELECT concern, count(*) AS n FROM temp.bulk_rows WHERE concern IS NOT NULL GROUP BY concern').map((r) => [r.concern, r.n]));
+    const guard: GuardFindings = counts.size === 0 ? NO_FINDINGS : {
+      drops: counts.get('drop') ?? 0,
+      belowFloor: counts.get('floor') ?? 0,
+      rises: counts.get('rise') ?? 0,
+      worstDrop: change(all<{ key: string; b_price: number; n_price: number }>(
+        "SELECT key, b_price, n_price FROM temp.bulk_rows WHERE concern IN ('drop', 'floor') ORDER BY n_price * 1.0 / b_price, rowid LIMIT 1")[0]),
+      worstRise: change(all<{ key: string; b_price: number; n_price: number }>(
+        "SELECT key, b_price, n_price FROM temp.bulk_rows WHERE concern = 'rise' ORDER BY n_price * 1.0 / b_price DESC, rowid LIMIT 1")[0]),
+    };
+    // A refused row stops the whole edit: nothing changes.
+    return {
+      matched: totals?.matched ?? 0, changed: refused.length > 0 ? 0 : (totals?.changed ?? 0), skipped, refused, samples,
+      minAfter: prices ? (totals?.lo ?? null) : null, maxAfter: prices ? (totals?.hi ?? null) : null, guard,
+    };
+  }
+
+  function preview(draftId: string | null, domain: BulkDomain, rows: SelectedRows, op: BulkOp, guard: PriceGuard): BulkPlan {
+    if ((domain === 'buyOrders' && LISTING_ONLY.has(op.op)) || (domain === 'listings' && BUY_ORDER_ONLY.has(op.op))) {
+      const what = op.op === 'setPromoted' ? 'Promoting' : op.op === 'setActive' ? 'Pausing or resuming' : 'Setting a quantity';
+      const reason = `${what} does not apply to ${domain === 'listings' ? 'listings' : 'buy orders'}`;
+      return { matched: 0, changed: 0, skipped: [], refused: [{ reason, count: 0, sample: [] }], samples: [], minAfter: null, maxAfter: null, guard: NO_FINDINGS };
+    }
+    classify(draftId, domain, rows, op, guard);
+    return figures(rows, op);
+  }
+
+  function apply(draftId: string, domain: BulkDomain, rows: SelectedRows, op: BulkOp, guard: PriceGuard, seq: number, reuse?: BulkPlan): BulkPlan {
+    const plan = reuse ?? preview(draftId, domain, rows, op, guard);
     if (plan.refused.length > 0 || plan.changed === 0) return plan;
     const listings = domain === 'listings';
     const slot = listings ? 'L' : 'B';
-    const changing = `SELECT * FROM (${classifiedSql(domain, op, selection.sql)}) WHERE skip IS NULL AND same = 0
-      ${op.op === 'setActive' ? 'AND is_create = 0' : ''}`;
-    const params = { ...selection.params, ...opParams(op), draft: draftId, seq, at: store.clock.now() };
+    const params = { draft: draftId, seq, at: store.clock.now() };
     // A note is written only where the operation sets one, or the change already had one: absent means "leave it".
     const notes = op.op === 'setNote' || op.op === 'clearNote';
     const note = notes ? 'c.n_note' : 'c.e_note';
@@ -241,24 +260,28 @@ export function createBulkEdits(store: Pick<Store, 'db' | 'transaction' | 'clock
       ? `price = c.n_price, promoted = c.n_promoted, user_note = ${note}`
       : `price = c.n_price, quantity = c.n_quantity, active = CASE WHEN c.is_create = 1 THEN NULL ELSE c.n_active END, user_note = ${note}`;
     const insertColumns = listings
-      ? `'listing.edit', c.l_account, c.l_listing_id, NULL, c.n_price, c.n_promoted, NULL, NULL, ${notes ? 'c.n_note' : 'NULL'}`
-      : `'buyOrder.edit', c.l_account, NULL, c.key, c.n_price, NULL, c.n_quantity, c.n_active, ${notes ? 'c.n_note' : 'NULL'}`;
+      ? `'listing.edit', c.account, c.listing_id, NULL, c.n_price, c.n_promoted, NULL, NULL, ${notes ? 'c.n_note' : 'NULL'}`
+      : `'buyOrder.edit', c.account, NULL, c.key, c.n_price, NULL, c.n_quantity, c.n_active, ${notes ? 'c.n_note' : 'NULL'}`;
     store.transaction(() => {
+      // Rows already pending and in no batch keep those columns: an index on a column a statement sets is written again for each row.
+      prepared(`UPDATE draft_entries AS d SET ${fields}, seq = :seq, updated_at = :at FROM temp.bulk_rows AS c
+        WHERE c.e_open = 1 AND ${writes('c.')} AND d.draft_id = :draft AND d.slot = '${slot}' AND d.key = c.key
+          AND d.status = 'pending' AND d.batch_id IS NULL AND d.error IS NULL`).run(params);
       prepared(`UPDATE draft_entries AS d SET ${fields}, seq = :seq, status = 'pending', error = NULL, batch_id = NULL, updated_at = :at
-        FROM (${changing}) AS c
-        WHERE d.draft_id = :draft AND d.slot = '${slot}' AND d.key = c.key AND c.e_open = 1`).run(params);
+        FROM temp.bulk_rows AS c
+        WHERE c.e_open = 1 AND ${writes('c.')} AND d.draft_id = :draft AND d.slot = '${slot}' AND d.key = c.key
+          AND NOT (d.status = 'pending' AND d.batch_id IS NULL AND d.error IS NULL)`).run(params);
       prepared(`INSERT INTO draft_entries (draft_id, slot, key, seq, kind, account, listing_id, sku, price, promoted, quantity, active, user_note, status, updated_at)
-        SELECT :draft, '${slot}', c.key, :seq, ${insertColumns}, 'pending', :at FROM (${changing}) AS c WHERE c.e_open = 0 AND true
+        SELECT :draft, '${slot}', c.key, :seq, ${insertColumns}, 'pending', :at FROM temp.bulk_rows AS c
+        WHERE c.e_open = 0 AND ${writes('c.')}
         ON CONFLICT (draft_id, slot, key) DO UPDATE SET seq = excluded.seq, kind = excluded.kind, account = excluded.account,
           listing_id = excluded.listing_id, sku = excluded.sku, price = excluded.price, promoted = excluded.promoted,
           quantity = excluded.quantity, active = excluded.active, user_note = excluded.user_note, game = NULL, active_only = NULL,
           replaced = NULL, if_exists = NULL, status = 'pending', error = NULL, batch_id = NULL, updated_at = excluded.updated_at`).run(params);
-      prepared('UPDATE drafts SET updated_at = :at WHERE draft_id = :draft').run({ at: params.at, draft: draftId });
+      prepared('UPDATE drafts SET updated_at = :at WHERE draft_id = :draft').run(params);
     });
     return plan;
   }
 
   return { preview, apply };
 }
-
-

@@ -9,7 +9,7 @@ import { DEFAULT_PRICE_GUARD, type PriceGuard } from '../../../src-shared/price-
 import { createBulkEdits, type BulkPlan } from './bulk-sql.ts';
 import { draftContext, ledgerLookup } from './draft-context.ts';
 import { dependentsOf, type ChangeIssue } from './merge.ts';
-import type { Params } from './ledger-sql.ts';
+import type { SelectedRows } from './ledger-query.ts';
 import { createReviewer, type DraftReview, type ReviewRow, type ReviewShow } from './review.ts';
 import { entryOf, stageChanges, tombstone } from './draft-staging.ts';
 import { draftSummary, type DraftCounts } from './draft-counts.ts';
@@ -35,11 +35,8 @@ export interface AddChangesResult {
 
 export type BulkResult = BulkPlan;
 
-/** The keys a bulk edit works on, as a query (see LedgerQueries.selectionSql), and what names it for reuse. */
-export interface BulkSelection {
-  readonly sql: string;
-  readonly params: Params;
-}
+/** The rows a bulk edit works on, as a query (see LedgerQueries.selectedRows). */
+export type BulkSelection = SelectedRows;
 
 export interface DraftServiceDeps {
   store: Store;
@@ -147,6 +144,7 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
   let lastPreview: { state: string; plan: BulkPlan } | null = null;
   const previewState = (id: string | null, domain: BulkDomain, selection: BulkSelection, op: BulkOp) =>
     JSON.stringify([id, id === null ? 0 : versionOf(id), store.ledgerVersion, domain, selection.sql, selection.params, op, guard()]);
+  // The preview leaves its classified rows in the store's scratch table: the edit that follows it writes them.
 
   const service: DraftService = {
     list: () => repos.drafts.list().map((d) => summaryOf(d.draft_id)),

@@ -30,8 +30,12 @@ export interface LedgerQueries {
   page(draftId: string | null, domain: LedgerDomain, filter: LedgerFilter, sort: LedgerSort | null, offset: number, limit: number): LedgerPageResult;
   /** The keys a selection names, in table order for a filter; unknown keys are kept (the caller reports them). */
   keys(draftId: string | null, domain: LedgerDomain, selection: LedgerSelection): string[];
-  /** A query (`SELECT key …`) giving the keys a selection names, for statements that work on them in SQL. */
-  selectionSql(draftId: string | null, domain: LedgerDomain, selection: LedgerSelection): { sql: string; params: Params };
+  /**
+   * The rows a selection names as one query over both arms (every column of
+   * ledger-sql.ts's ArmRow), for statements that work on them in SQL; with
+   * the keys named by ID, so the caller can tell which name no row.
+   */
+  selectedRows(draftId: string | null, domain: LedgerDomain, selection: LedgerSelection): SelectedRows;
   /** What the draft's delete-all does to a table. */
   scope(draftId: string | null, domain: LedgerDomain): DraftScope;
 }
@@ -46,6 +50,13 @@ export interface LedgerQueryDeps {
   nameIndex?: NameIndex;
   /** The last balance read (cents), for what it covers of each buy order; null when not read. */
   balance?: () => number | null;
+}
+
+export interface SelectedRows {
+  readonly sql: string;
+  readonly params: Params;
+  /** The keys a selection by ID named, each once; null for a filter. */
+  readonly ids: readonly string[] | null;
 }
 
 interface Counts {
@@ -204,23 +215,18 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
     },
     keys(draftId, domain, selection) {
       if ('ids' in selection) return [...new Set(selection.ids)];
-      const { sql, params } = queries.selectionSql(draftId, domain, selection);
-      return all<{ key: string }>(`SELECT key FROM (${sql}) ORDER BY o1, o2, o3`, params).map((r) => r.key);
+      const { sql, params } = queries.selectedRows(draftId, domain, selection);
+      return all<{ key: string }>(`SELECT key FROM (${sql}) ORDER BY arm, t1, t2`, params).map((r) => r.key);
     },
-    selectionSql(draftId, domain, selection) {
-      // Each key once, in the order named (o1…o3: the order bulk edits report rows in).
-      if ('ids' in selection) {
-        return { sql: "SELECT value AS key, min(key) AS o1, 0 AS o2, '' AS o3 FROM json_each(:sel_ids) GROUP BY value", params: { sel_ids: JSON.stringify(selection.ids) } };
-      }
-      const q = query(draftId, domain, selection.filter, null);
-      const except = selection.except && selection.except.length > 0 ? JSON.stringify(selection.except) : null;
-      const where = except === null ? q.where : `${q.where} AND key NOT IN (SELECT value FROM json_each(:sel_except))`;
-      const params = except === null ? q.params : { ...q.params, sel_except: except };
-      return {
-        sql: `SELECT key, arm AS o1, t1 AS o2, t2 AS o3 FROM (${q.arms.created}) WHERE ${where}
-          UNION ALL SELECT key, arm AS o1, t1 AS o2, t2 AS o3 FROM (${q.arms.ledger}) WHERE ${where}`,
-        params,
-      };
+    selectedRows(draftId, domain, selection) {
+      const byIds = 'ids' in selection;
+      const q = query(draftId, domain, byIds ? {} : selection.filter, null);
+      const ids = byIds ? [...new Set(selection.ids)] : null;
+      const except = !byIds && selection.except && selection.except.length > 0 ? JSON.stringify(selection.except) : null;
+      const where = ids !== null ? 'key IN (SELECT value FROM json_each(:sel_ids))'
+        : except === null ? q.where : `${q.where} AND key NOT IN (SELECT value FROM json_each(:sel_except))`;
+      const params: Params = { ...q.params, ...(ids !== null ? { sel_ids: JSON.stringify(ids) } : {}), ...(except !== null ? { sel_except: except } : {}) };
+      return { sql: `SELECT * FROM (${q.arms.created}) WHERE ${where} UNION ALL SELECT * FROM (${q.arms.ledger}) WHERE ${where}`, params, ids };
     },
   };
   return queries;

@@ -58,11 +58,11 @@ export function createLedgerTables(deps: {
     },
     preview(domain, selection, op) {
       const id = drafts.current();
-      return drafts.preview(id, domain, queries.selectionSql(id, domain, selection), op);
+      return drafts.preview(id, domain, queries.selectedRows(id, domain, selection), op);
     },
     bulk(domain, selection, op) {
       const id = drafts.ensureCurrent();
-      return { ...drafts.bulk(id, domain, queries.selectionSql(id, domain, selection), op), draftId: id };
+      return { ...drafts.bulk(id, domain, queries.selectedRows(id, domain, selection), op), draftId: id };
     },
     deleteRows(domain, selection) {
       const id = drafts.ensureCurrent();
@@ -73,14 +73,14 @@ export function createLedgerTables(deps: {
     revertRows(domain, selection) {
       const id = drafts.current();
       if (id === null) return { draftId: id, reverted: 0 };
-      const { sql, params } = queries.selectionSql(id, domain, selection);
       const [slot, delSlot] = domain === 'listings' ? ['L', 'LD'] : ['B', 'BD'];
-      const open = store.db.prepare(`SELECT e.slot AS slot, e.key AS key FROM (${sql}) s
-        JOIN draft_entries e ON e.draft_id = :draft AND e.slot IN ('${slot}', '${delSlot}') AND e.key = s.key
-        WHERE e.status NOT IN ('done', 'dropped')`).all({ ...params, draft: id }) as { slot: string; key: string }[];
-      const targets = open.map((r) => (domain === 'listings'
-        ? (r.slot === 'L' ? listingKey(r.key) : listingDeleteKey(r.key))
-        : (r.slot === 'B' ? buyOrderKey(r.key) : buyOrderDeleteKey(r.key))));
+      const open = store.db.prepare(`SELECT slot FROM draft_entries WHERE draft_id = ? AND slot IN (?, ?) AND key = ? AND status NOT IN ('done', 'dropped')`);
+      const targets: string[] = [];
+      for (const key of queries.keys(id, domain, selection)) {
+        for (const r of open.all(id, slot, delSlot, key) as { slot: string }[]) {
+          targets.push(domain === 'listings' ? (r.slot === 'L' ? listingKey(key) : listingDeleteKey(key)) : (r.slot === 'B' ? buyOrderKey(key) : buyOrderDeleteKey(key)));
+        }
+      }
       const result = drafts.removeChanges(id, targets);
       return { draftId: id, reverted: result.added };
     },

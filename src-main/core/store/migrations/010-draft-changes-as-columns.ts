@@ -55,9 +55,8 @@ export const migration: Migration = {
         FROM draft_changes;
       DROP TABLE draft_changes;
       DROP TABLE draft_patches;
+      -- Few indexes on purpose: a bulk edit writes tens of thousands of rows, and each index is written again for each.
       CREATE INDEX draft_entries_status ON draft_entries (draft_id, status);
-      -- The review lists a draft kind by kind, in the order the changes were made.
-      CREATE INDEX draft_entries_kind ON draft_entries (draft_id, kind, seq);
       CREATE INDEX draft_entries_batch ON draft_entries (batch_id) WHERE batch_id IS NOT NULL;
       -- The next sequence number of each draft, so an edit never scans the draft for it.
       ALTER TABLE drafts ADD COLUMN next_seq INTEGER NOT NULL DEFAULT 1;
