@@ -323,7 +323,9 @@ export const net = {
   isOnline: vi.fn(() => true),
   request(options: Record<string, unknown>) {
     const { session: _session, redirect: _redirect, ...rest } = options;
-    return httpRequest(rest);
+    // A connection per request: builder-util-runtime adds a timeout listener to each
+    // request's socket, and Node's keep-alive agent would pile them on one socket.
+    return httpRequest({ ...rest, agent: false });
   },
 };
 
