@@ -1,10 +1,19 @@
 import { defineConfig } from '@playwright/test';
 
 /**
- * Debian's Chromium is used as installed by `.ci/run`; Playwright never
- * downloads a browser here. The flags keep Chromium from calling home on a
+ * The browser: Debian's Chromium as `.ci/run` installs it (Playwright never
+ * downloads one here). CHROMIUM_PATH names another Chromium binary;
+ * PLAYWRIGHT_CHANNEL names an installed browser by Playwright's channel (the
+ * GitHub runners of .github/workflows/ci.yml use `chrome`, which all three
+ * of their images carry). The flags keep the browser from calling home on a
  * machine whose network is closed.
  */
+const browser = process.env.CHROMIUM_PATH
+  ? { executablePath: process.env.CHROMIUM_PATH }
+  : process.env.PLAYWRIGHT_CHANNEL
+    ? { channel: process.env.PLAYWRIGHT_CHANNEL }
+    : { executablePath: '/usr/bin/chromium' };
+
 export default defineConfig({
   testDir: 'test/e2e',
   outputDir: 'test-results',
@@ -12,10 +21,13 @@ export default defineConfig({
   workers: 1,
   reporter: [['list']],
   use: {
-    // A failure leaves a picture of the screen in test-results/ (not committed).
+    // A failure leaves a picture of the screen in test-results/ (not committed), and with
+    // PLAYWRIGHT_TRACE=1 (the GitHub workflow) a trace; off by default, as recording
+    // slows the pages the performance spec measures.
     screenshot: 'only-on-failure',
+    trace: process.env.PLAYWRIGHT_TRACE === '1' ? 'retain-on-failure' : 'off',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      ...browser,
       args: [
         '--headless',
         '--no-sandbox',

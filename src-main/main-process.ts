@@ -21,7 +21,7 @@ import type { SecretStore } from './core/secrets.ts';
 import { openAppLog, type AppLog, type AppLogOptions } from './core/shell/app-log.ts';
 import { APP_ENTRY_URL } from './core/shell/app-origin.ts';
 import { APP_ID } from './core/shell/app-identity.ts';
-import { appPaths } from './core/shell/app-paths.ts';
+import { appPaths, userDataDirFrom } from './core/shell/app-paths.ts';
 import type { ExternalLinkPolicy } from './core/shell/external-links.ts';
 import { shouldStartHidden } from './core/shell/login-item.ts';
 import { createWindowStateFile } from './core/shell/window-state-file.ts';
@@ -78,6 +78,12 @@ export interface MainProcess {
 }
 
 export function startMainProcess(deps: MainProcessDeps): MainProcess {
+  // Before anything reads it (the single-instance lock lives there too): a profile elsewhere, e.g. a test's.
+  const userData = userDataDirFrom(deps.argv ?? process.argv);
+  if (userData) {
+    app.setPath('userData', userData);
+    app.setAppLogsPath(join(userData, 'logs'));
+  }
   // Must run before `ready`: the renderer is served from app://desk/, not file://.
   registerAppScheme();
   let reveal: () => void = () => undefined;

@@ -53,7 +53,7 @@ export async function createShellServices(deps: ShellServicesDeps): Promise<Shel
       deps.quit();
     },
     onChange: (view) => {
-      if (view.state === 'ready' || view.state === 'error') log.info('update', { state: view.state, version: view.version, message: view.message });
+      if (view.state === 'ready' || view.state === 'error' || view.state === 'refused') log.info('update', { state: view.state, version: view.version, message: view.message });
       deps.onUpdate(view);
     },
     clock: deps.clock,

@@ -4,8 +4,9 @@
  * Electronegativity always exits 0, so its SARIF report is read here: every
  * finding must be listed, with the reason it is acceptable, in
  * build/electronegativity-accepted.json, and every listed finding must still
- * occur (a fixed one is removed from the list). It runs under the system
- * Node (/usr/bin/node): under Node 24 it is flaky. Its online check is off.
+ * occur (a fixed one is removed from the list). It runs under another Node
+ * than the pinned 24, under which it is flaky: ELECTRONEGATIVITY_NODE, else
+ * the system Node (/usr/bin/node). Its online check is off.
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -26,7 +27,8 @@ export function findingsFromSarif(sarif) {
     const loc = r.locations?.[0]?.physicalLocation;
     return {
       check: String(r.ruleId),
-      file: String(loc?.artifactLocation?.uri ?? '').replace(/^\.?\//, ''),
+      // Windows writes its own separators; the accepted list uses '/'.
+      file: String(loc?.artifactLocation?.uri ?? '').replaceAll('\\', '/').replace(/^\.?\//, ''),
       line: loc?.region?.startLine ?? 0,
       message: String(r.message?.text ?? ''),
     };
@@ -76,8 +78,9 @@ function scan() {
       if (existsSync(join(root, entry))) cpSync(join(root, entry), join(input, entry), { recursive: true });
     }
     const report = join(work, 'report.sarif');
-    // The system Node: Electronegativity is flaky under Node 24 (see TOOLCHAIN.md).
-    const node = existsSync('/usr/bin/node') ? '/usr/bin/node' : process.execPath;
+    // Another Node than the pinned 24, under which Electronegativity is flaky: ELECTRONEGATIVITY_NODE
+    // (the CI workflow's own Node), else Debian's system Node, else this one.
+    const node = process.env.ELECTRONEGATIVITY_NODE || (existsSync('/usr/bin/node') ? '/usr/bin/node' : process.execPath);
     const cli = join(root, 'node_modules', '@doyensec', 'electronegativity', 'dist', 'index.js');
     const run = spawnSync(node, [cli, '-i', input, '-o', report, '-r', '-x', 'AvailableSecurityFixesGlobalCheck', '-e', electronVersion()], {
       cwd: work, encoding: 'utf8', timeout: 180_000,

@@ -15,6 +15,14 @@ describe('electronegativity gate', () => {
     expect(() => findingsFromSarif({})).toThrow(/did not finish/);
   });
 
+  it('names files with / as the accepted list does, whatever the separator the system wrote', () => {
+    const sarif = { runs: [{ results: [{
+      ruleId: 'A', message: { text: 'm' },
+      locations: [{ physicalLocation: { artifactLocation: { uri: 'src-main\\desktop\\web-hardening.ts' }, region: { startLine: 3 } } }],
+    }] }] };
+    expect(findingsFromSarif(sarif)[0]?.file).toBe('src-main/desktop/web-hardening.ts');
+  });
+
   it('passes when every finding is accepted with a reason', () => {
     expect(judgeFindings([finding('A', 'x.ts')], [{ check: 'A', file: 'x.ts', reason: 'checked' }])).toEqual([]);
   });

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { appPaths } from '../../src-main/core/shell/app-paths.ts';
 import { TRAY_ICON_NAMES } from '../../src-main/core/shell/tray-state.ts';
 import { APP_ID } from '../../src-main/core/shell/app-identity.ts';
+import { UPDATE_FEED_URL } from '../../src-main/core/shell/update-trust.ts';
 
 /**
  * The installer configuration, checked offline as far as electron-builder
@@ -25,11 +26,21 @@ describe('electron-builder configuration', () => {
     expect(config.appId).toBe(APP_ID);
   });
 
-  it('builds NSIS, dmg with the hardened runtime, AppImage and deb', () => {
+  it('builds NSIS, dmg and zip (what macOS updates from) for both Mac architectures with the hardened runtime, AppImage and deb', () => {
     expect(config.win?.target).toEqual(['nsis']);
-    expect(config.mac?.target).toEqual(['dmg']);
+    expect(config.mac?.target).toEqual([{ target: 'dmg', arch: ['x64', 'arm64'] }, { target: 'zip', arch: ['x64', 'arm64'] }]);
     expect(config.mac?.hardenedRuntime).toBe(true);
     expect(config.linux?.target).toEqual(['AppImage', 'deb']);
+  });
+
+  it('names files without spaces: they are URLs in latest*.yml and release asset names', () => {
+    for (const name of [config.nsis?.artifactName, config.mac?.artifactName, config.dmg?.artifactName, config.appImage?.artifactName]) {
+      expect(name).toMatch(/^[^\s]+$/);
+    }
+  });
+
+  it('publishes to the feed the app pins, and only there', () => {
+    expect(config.publish).toEqual([{ provider: 'generic', url: UPDATE_FEED_URL, channel: 'latest' }]);
   });
 
   it('names files that exist', () => {

@@ -138,7 +138,7 @@ export class BrowserWindow extends EventEmitter implements Pick<Electron.Browser
 /** The folders app.getPath answers; a test points userData at a temp folder. */
 type PathName = Parameters<Electron.App['getPath']>[0];
 
-class FakeApp extends EventEmitter implements Pick<Electron.App, 'getPath' | 'setPath' | 'getVersion' | 'getAppPath' | 'whenReady' | 'exit' | 'relaunch'> {
+class FakeApp extends EventEmitter implements Pick<Electron.App, 'getPath' | 'setPath' | 'setAppLogsPath' | 'getVersion' | 'getAppPath' | 'whenReady' | 'exit' | 'relaunch'> {
   hasLock = true;
   isPackaged = false;
   version = '0.1.0';
@@ -179,6 +179,10 @@ class FakeApp extends EventEmitter implements Pick<Electron.App, 'getPath' | 'se
   }
   setPath(name: PathName, path: string): void {
     this.paths.set(name, path);
+  }
+  setAppLogsPath(path?: string): void {
+    if (path === undefined) this.paths.delete('logs');
+    else this.paths.set('logs', path);
   }
   getVersion(): string { return this.version; }
   getName(): string { return 'Marketplace Desk'; }
@@ -323,7 +327,9 @@ export const net = {
   isOnline: vi.fn(() => true),
   request(options: Record<string, unknown>) {
     const { session: _session, redirect: _redirect, ...rest } = options;
-    return httpRequest(rest);
+    // A connection per request: builder-util-runtime adds a timeout listener to each
+    // request's socket, and Node's keep-alive agent would pile them on one socket.
+    return httpRequest({ ...rest, agent: false });
   },
 };
 

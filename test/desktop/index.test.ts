@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,11 +20,18 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-it('src-main/index.ts starts the app in sandbox mode and quits', async () => {
+it('src-main/index.ts starts the app in sandbox mode, on the profile --user-data-dir names, and quits', async () => {
   resetFakeElectron();
   dir = await mkdtemp(join(tmpdir(), 'desk-index-'));
-  app.setPath('userData', dir);
-  await import('../../src-main/index.ts');
+  // How the launch spec starts the real app on a temporary profile.
+  const argv = process.argv;
+  process.argv = [...argv, `--user-data-dir=${dir}`];
+  try {
+    await import('../../src-main/index.ts');
+  } finally {
+    process.argv = argv;
+  }
+  expect([app.getPath('userData'), app.getPath('logs')]).toEqual([dir, join(dir, 'logs')]);
   await until('every channel to be bound', () => ipcMain.handlers.size === CHANNEL_NAMES.length);
   expect([...ipcMain.handlers.keys()].sort()).toEqual([...CHANNEL_NAMES].sort());
   expect(BrowserWindow.instances).toHaveLength(1);
@@ -31,4 +39,7 @@ it('src-main/index.ts starts the app in sandbox mode and quits', async () => {
   app.quit();
   await until('the app to exit', () => app.exitCode !== null);
   expect(app.exitCode).toBe(0);
+  // The profile and its log are in that folder.
+  expect(readdirSync(join(dir, 'profiles')).length).toBeGreaterThan(0);
+  expect(readFileSync(join(dir, 'logs', 'main.log'), 'utf8')).toMatch(/"msg":"closed"/);
 });

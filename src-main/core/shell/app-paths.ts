@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 /**
  * Where the files the main process reads at run time are, in development and
@@ -37,4 +37,18 @@ export function appPaths(input: AppPathsInput): AppPaths {
     trayIconDir: join(iconRoot, 'tray'),
     appIcon: join(iconRoot, '256x256.png'),
   };
+}
+
+/**
+ * `--user-data-dir=<folder>`: the profile (store, settings, logs, window
+ * state) in that folder instead of the OS's place for the app, so a test
+ * can run the real app on a temporary profile beside a trader's own.
+ */
+export const USER_DATA_FLAG = '--user-data-dir';
+
+/** The folder `--user-data-dir=` names (made absolute), or null. */
+export function userDataDirFrom(argv: readonly string[]): string | null {
+  const arg = argv.find((a) => a.startsWith(`${USER_DATA_FLAG}=`));
+  const dir = arg?.slice(USER_DATA_FLAG.length + 1).trim();
+  return dir ? resolve(dir) : null;
 }

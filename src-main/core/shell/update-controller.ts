@@ -1,5 +1,6 @@
 import type { UpdateView } from '../../../src-shared/updates.ts';
 import type { Clock } from '../clock.ts';
+import { UpdateRefused } from './update-policy.ts';
 
 /**
  * When to look for an update, what to tell the trader, and when a restart
@@ -9,9 +10,13 @@ import type { Clock } from '../clock.ts';
  * asked for then, it waits for the apply to end.
  */
 export interface UpdateSource {
-  /** Looks at the feed; the newer version's number, or null when up to date. */
+  /** Looks at the feed; the newer version's number, or null when up to date. Rejects with `UpdateRefused` for an older one. */
   check(): Promise<string | null>;
-  /** Downloads and verifies the update found; rejects when it cannot (a checksum that does not match). */
+  /**
+   * Downloads and verifies the update found; rejects when it cannot, with
+   * `UpdateRefused` when the update failed a check (its signature, its
+   * checksum, a redirect off the feed) rather than the network.
+   */
   download(onProgress: (percent: number) => void): Promise<void>;
 }
 
@@ -80,7 +85,8 @@ export function createUpdateController(deps: UpdateControllerDeps): UpdateContro
       await source.download((percent) => set({ percent: Math.max(0, Math.min(100, percent)) }));
       set({ state: 'ready', percent: 100 });
     } catch (error) {
-      set({ state: 'error', percent: null, message: error instanceof Error ? error.message : String(error) });
+      if (error instanceof UpdateRefused) set({ state: 'refused', version: error.version ?? view.version, percent: null, message: error.sentence });
+      else set({ state: 'error', percent: null, message: error instanceof Error ? error.message : String(error) });
     }
     return view;
   };

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createUpdateController, type UpdateSource } from '../../../src-main/core/shell/update-controller.ts';
+import { UpdateRefused } from '../../../src-main/core/shell/update-policy.ts';
 import { createVirtualClock } from '../scheduler/support/virtual-clock.ts';
 
 const HOUR = 3_600_000;
@@ -65,10 +66,27 @@ describe('createUpdateController', () => {
   });
 
   it('shows a failed download as an error and is not ready', async () => {
-    const source = fakeSource(['0.2.0'], async () => { throw new Error('sha512 checksum mismatch'); });
+    const source = fakeSource(['0.2.0'], async () => { throw new Error('socket hang up'); });
     const { c } = controller(source);
-    expect(await c.checkNow()).toMatchObject({ state: 'error', message: 'sha512 checksum mismatch', version: '0.2.0' });
+    expect(await c.checkNow()).toMatchObject({ state: 'error', message: 'socket hang up', version: '0.2.0' });
     expect(c.restartToUpdate().state).toBe('error');
+  });
+
+  it('shows a refused update as refused, with the sentence for the trader, and is not ready', async () => {
+    const source = fakeSource(['0.2.0'], async () => { throw new UpdateRefused(null, 'it carries no signature from the publisher.', 'no .sig'); });
+    const { c, restart } = controller(source);
+    expect(await c.checkNow()).toMatchObject({ state: 'refused', message: 'it carries no signature from the publisher.', version: '0.2.0', percent: null });
+    expect(c.restartToUpdate().state).toBe('refused');
+    expect(restart).not.toHaveBeenCalled();
+  });
+
+  it('names the refused version when the check itself refuses one (a downgrade)', async () => {
+    const source: UpdateSource = {
+      check: async () => { throw new UpdateRefused('0.0.9', 'it is older than the installed version 0.1.0.', 'downgrade'); },
+      download: async () => undefined,
+    };
+    const { c } = controller(source);
+    expect(await c.checkNow()).toMatchObject({ state: 'refused', version: '0.0.9', message: 'it is older than the installed version 0.1.0.' });
   });
 
   it('never restarts while an apply runs: the restart waits for the apply to end', async () => {
