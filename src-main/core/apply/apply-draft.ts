@@ -89,13 +89,15 @@ export interface ApplyService {
 
 export function createApplyService(deps: ApplyServiceDeps): ApplyService {
   const { store, repos, drafts, scheduler } = deps;
-  const phaseDeps: PhaseDeps = { repos, touched: (draftId, targets) => drafts.refresh(draftId, targets) };
+  const phaseDeps: PhaseDeps = { repos, db: store.db, touched: (draftId, targets) => drafts.refresh(draftId, targets) };
   const journal: Journal = createJournal(store, phaseDeps);
   const quantities = deps.balance ? createQuantityCheck({ store, repos, reads: deps.balance, touched: phaseDeps.touched }) : null;
   const createBatch = (task: BatchTask) => (quantities && task.endpoint === 'create_buy_order' ? repos.journal.batch(task.id) : null);
   const active = new Map<number, ApplyHandle>();
   const emitter = createEmitter<{ progress: ApplyProgress; unknownOutcomes: UnknownOutcome[] }>();
   let suspended = false;
+
+  const finished = (p: JobProgress) => p.state === 'done' || p.state === 'cancelled' || p.state === 'stopped';
 
   function run(runRow: RunRow, tasks: readonly BatchTask[]): ApplyHandle {
     // Items settled without a request of their own, which the job cannot count.
@@ -123,15 +125,18 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
         return { followUps, replaced };
       },
     });
-    const withRun = (p: JobProgress): ApplyProgress => ({
-      ...p,
-      itemsTotal: p.itemsTotal + extra.done + extra.failed + extra.unknown,
-      itemsDone: p.itemsDone + extra.done,
-      itemsFailed: p.itemsFailed + extra.failed,
-      itemsUnknown: p.itemsUnknown + extra.unknown,
-      draftId: runRow.draft_id,
-      runId: runRow.run_id,
-    });
+    // The changes still waiting for a batch count as work left (they are planned a few batches ahead, see phases.ts).
+    const withRun = (p: JobProgress): ApplyProgress => {
+      const itemsDone = p.itemsDone + extra.done;
+      const itemsFailed = p.itemsFailed + extra.failed;
+      const itemsUnknown = p.itemsUnknown + extra.unknown;
+      const waiting = finished(p) ? 0 : repos.drafts.queuedWithoutBatch(runRow.draft_id);
+      const itemsTotal = p.itemsTotal + extra.done + extra.failed + extra.unknown + waiting;
+      return {
+        ...p, itemsTotal, itemsDone, itemsFailed, itemsUnknown, itemsLeft: itemsTotal - itemsDone - itemsFailed - itemsUnknown,
+        draftId: runRow.draft_id, runId: runRow.run_id,
+      };
+    };
     job.on('progress', (p) => emitter.emit('progress', withRun(p)));
     const done = job.done.then(async (final) => {
       active.delete(runRow.run_id);

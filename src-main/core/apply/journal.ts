@@ -49,9 +49,9 @@ export function createJournal(store: Store, deps: PhaseDeps): Journal {
   function startRun(draftId: string): RunRow {
     return store.transaction(() => {
       const run = repos.journal.createRun(draftId);
-      const sendable = repos.drafts.entriesByStatus(draftId, ['pending', 'failed']);
-      repos.drafts.setStatus(draftId, sendable.map((e) => e.target), 'queued', null, null);
-      deps.touched(draftId, sendable.map((e) => e.target));
+      // One statement: the run's changes are queued without a batch, and planned a few batches ahead as it goes (see phases.ts).
+      repos.drafts.moveStatus(draftId, ['pending', 'failed'], 'queued');
+      deps.touched(draftId, []);
       return run;
     });
   }
@@ -147,10 +147,9 @@ export function createJournal(store: Store, deps: PhaseDeps): Journal {
     store.transaction(() => {
       const run = requireRun(runId);
       for (const b of repos.journal.batches({ runId, states: ['planned'] })) repos.journal.deleteBatch(b.batch_id);
-      const queued = repos.drafts.entriesByStatus(run.draft_id, ['queued']);
-      repos.drafts.setStatus(run.draft_id, queued.map((e) => e.target), 'pending', null, null);
+      repos.drafts.moveStatus(run.draft_id, ['queued'], 'pending');
       repos.journal.finishRun(runId, jobState === 'cancelled' ? 'cancelled' : jobState === 'stopped' ? 'stopped' : 'finished');
-      deps.touched(run.draft_id, queued.map((e) => e.target));
+      deps.touched(run.draft_id, []);
     });
   }
 

@@ -1,13 +1,14 @@
+import type { DatabaseSync } from 'node:sqlite';
 import { ENDPOINTS, type EndpointName, type RequestOf } from '../api/endpoints.ts';
 import { isApiError, type SerializedApiError } from '../api/errors.ts';
 import { splitIntoRequests } from '../api/split-requests.ts';
-import { buyOrderDeleteKey, listingDeleteKey, type Change, type DraftEntry } from '../drafts/change.ts';
+import { buyOrderDeleteKey, listingDeleteKey, type Change, type ChangeKind, type DraftEntry } from '../drafts/change.ts';
 import type { BatchTask } from '../scheduler/index.ts';
 import type { Repos } from '../store/index.ts';
 import type { BatchRow, RunRow } from '../store/journal-repo.ts';
 import { endedListingVerdict } from './ended-listings.ts';
 import { recordInLedger } from './ledger-effects.ts';
-import { endpointOf, isNoOpEdit, itemOf, phaseOf, planBatches, type LedgerLookup, type Phase, type PlanEntry } from './plan-batches.ts';
+import { endpointOf, isNoOpEdit, itemOf, planBatches, type LedgerLookup, type Phase, type PlanEntry } from './plan-batches.ts';
 
 /**
  * Which batches a run sends next. A phase is planned (journaled as `planned`
@@ -17,6 +18,8 @@ import { endpointOf, isNoOpEdit, itemOf, phaseOf, planBatches, type LedgerLookup
  */
 export interface PhaseDeps {
   readonly repos: Repos;
+  /** The profile's database: the changes waiting for a batch are found with SQL. */
+  readonly db: Pick<DatabaseSync, 'prepare'>;
   /** Told which draft rows changed, to refresh in-memory views. */
   readonly touched: (draftId: string, targets: readonly string[]) => void;
 }
@@ -36,39 +39,72 @@ export function repoLookup(repos: Pick<Repos, 'listings' | 'buyOrders'>): Ledger
   };
 }
 
-/** Tasks to start (or restart) a run with: the open batches of its current phase, or the next phase planned. */
+/** Tasks to start (or restart) a run with: the open batches of its current phase, and more planned if that phase has room. */
 export function resumeTasks(run: RunRow, deps: PhaseDeps): BatchTask[] {
   const open = deps.repos.journal.batches({ runId: run.run_id, states: ['planned'] });
-  if (open.length === 0) return advance(run, deps);
-  const current = Math.min(...open.map((b) => b.phase));
-  return open.filter((b) => b.phase === current).map(taskOf);
+  return [...open.filter((b) => b.phase === Math.min(...open.map((o) => o.phase))).map(taskOf), ...advance(run, deps)];
 }
 
-/** After an outcome: when nothing of the run is open any more, plans the next phase that has changes. */
+/**
+ * Batches planned ahead for each endpoint and proxy of a phase: as many as
+ * the endpoint may send in a window, plus one, so a freed slot always finds
+ * a batch ready. The rest of the draft waits as `queued` without a batch and
+ * is planned as outcomes come in: starting an apply of 47,000 changes plans
+ * a few hundred of them, and the first request leaves at once.
+ */
+const AHEAD = 6;
+
+/** The phase of each queued change without a batch (see phaseOf), and the request group it goes in. */
+const WAITING = `
+  SELECT e.slot AS slot, e.key AS key, e.kind AS kind, e.seq AS seq,
+    CASE WHEN e.kind IN ('listing.create', 'buyOrder.create') AND e.account != :main THEN e.account ELSE '' END AS proxy,
+    CASE WHEN e.kind IN ('listing.deleteAll', 'buyOrder.deleteAll') THEN 0
+      WHEN e.kind IN ('listing.create', 'buyOrder.create') AND EXISTS (SELECT 1 FROM draft_entries d WHERE d.draft_id = e.draft_id
+        AND d.slot = CASE e.slot WHEN 'L' THEN 'LD' ELSE 'BD' END AND d.key = e.key AND d.status != 'dropped') THEN 2
+      ELSE 1 END AS phase
+  FROM draft_entries e WHERE e.draft_id = :draft AND e.status = 'queued' AND e.batch_id IS NULL`;
+
+/**
+ * After an outcome, or to start: tops up the batches of the run's current
+ * phase (the lowest with a batch open or a change waiting), so that deletes
+ * are done before the creates that need them. A later phase is planned only
+ * once the one before has nothing open and nothing waiting.
+ */
 export function advance(run: RunRow, deps: PhaseDeps): BatchTask[] {
-  const { repos } = deps;
-  if (repos.journal.batches({ runId: run.run_id, states: ['planned', 'sent'] }).length > 0) return [];
-  for (;;) {
-    const waiting = repos.drafts.entriesByStatus(run.draft_id, ['queued']).filter((e) => e.batchId === null);
-    if (waiting.length === 0) return [];
-    const deletes = deleteTargets(run.draft_id, repos);
-    const phaseOfEntry = (e: DraftEntry) => phaseOf(e.change, deletes);
-    const phase = Math.min(...waiting.map(phaseOfEntry)) as Phase;
-    const tasks = planPhase(run, phase, waiting.filter((e) => phaseOfEntry(e) === phase), deps);
-    if (tasks.length > 0) return tasks;
-  }
-}
-
-function deleteTargets(draftId: string, repos: Repos): Set<string> {
-  const all = repos.drafts.entriesByStatus(draftId, ['pending', 'queued', 'sent', 'done', 'failed', 'unknown']);
-  return new Set(all.filter((e) => e.change.kind === 'listing.delete' || e.change.kind === 'buyOrder.delete').map((e) => e.target));
-}
-
-/** Journals one phase's batches; settles at once what needs no request (no-ops) or cannot be sent. */
-function planPhase(run: RunRow, phase: Phase, entries: readonly DraftEntry[], deps: PhaseDeps): BatchTask[] {
   const { repos } = deps;
   const main = repos.accounts.main()?.account_id;
   if (!main) throw new Error('no main account is known; connect the key before applying');
+  const { db } = deps;
+  for (;;) {
+    const open = repos.journal.batches({ runId: run.run_id, states: ['planned', 'sent'] });
+    const openPhase = open.length === 0 ? null : Math.min(...open.map((b) => b.phase));
+    const groups = db.prepare(`SELECT phase, kind, proxy, count(*) AS n FROM (${WAITING}) GROUP BY phase, kind, proxy ORDER BY phase`)
+      .all({ draft: run.draft_id, main }) as { phase: Phase; kind: ChangeKind; proxy: string; n: number }[];
+    const phase = Math.min(openPhase ?? Infinity, ...groups.map((g) => g.phase)) as Phase;
+    if (groups.length === 0 || groups[0]?.phase !== phase) return [];
+    const tasks: BatchTask[] = [];
+    let settledAny = false;
+    for (const g of groups.filter((x) => x.phase === phase)) {
+      const endpoint = endpointOf({ kind: g.kind } as Change);
+      const proxy = g.proxy === '' ? null : g.proxy;
+      const planned = open.filter((b) => b.endpoint === endpoint && b.proxy === proxy && b.state === 'planned').length;
+      const room = (AHEAD - planned) * (g.kind.endsWith('deleteAll') ? 1 : 100);
+      if (room <= 0) continue;
+      const keys = db.prepare(`SELECT slot, key FROM (${WAITING}) WHERE phase = :phase AND kind = :kind AND proxy = :proxy ORDER BY seq, slot, key LIMIT :room`)
+        .all({ draft: run.draft_id, main, phase, kind: g.kind, proxy: g.proxy, room }) as { slot: string; key: string }[];
+      const entries = repos.drafts.entriesFor(run.draft_id, keys.map((k) => (k.key === '' ? k.slot : `${k.slot}:${k.key}`)));
+      const made = planPhase(run, phase, entries, main, deps);
+      tasks.push(...made);
+      if (made.length < entries.length) settledAny = true;
+    }
+    // Changes settled without a request (no-ops, refused items) may have emptied the phase: look again.
+    if (tasks.length > 0 || !settledAny) return tasks;
+  }
+}
+
+/** Journals one group's batches; settles at once what needs no request (no-ops) or cannot be sent. */
+function planPhase(run: RunRow, phase: Phase, entries: readonly DraftEntry[], main: string, deps: PhaseDeps): BatchTask[] {
+  const { repos } = deps;
   const lookup = repoLookup(repos);
   const sendable: PlanEntry[] = [];
   const done: DraftEntry[] = [];

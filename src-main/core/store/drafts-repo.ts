@@ -53,6 +53,8 @@ export interface DraftsRepo {
   /** Replaces a row's change in place (a resolution that adjusts it), keeping its seq. */
   replaceChange(draftId: string, target: string, body: DraftEntry['change'], status: ChangeStatus): void;
   statusCounts(draftId: string): StatusCounts;
+  /** Changes of a running apply not planned into a batch yet (see apply/phases.ts). */
+  queuedWithoutBatch(draftId: string): number;
 }
 
 export function createDraftsRepo(store: Store): DraftsRepo {
@@ -89,6 +91,7 @@ export function createDraftsRepo(store: Store): DraftsRepo {
       if_exists = :if_exists, status = :status, error = NULL, batch_id = NULL, updated_at = :updated_at
     WHERE draft_id = :draft_id AND slot = :slot AND key = :key`);
   const countsStmt = db.prepare('SELECT status, count(*) AS n FROM draft_entries WHERE draft_id = ? GROUP BY status');
+  const waitingStmt = db.prepare("SELECT count(*) AS n FROM draft_entries WHERE draft_id = ? AND status = 'queued' AND batch_id IS NULL");
 
   const records = (rows: unknown[]) => (rows as unknown as EntryRecord[]).map(entryOf);
 
@@ -191,6 +194,7 @@ export function createDraftsRepo(store: Store): DraftsRepo {
       for (const row of countsStmt.all(id) as { status: ChangeStatus; n: number }[]) counts[row.status] = row.n;
       return counts;
     },
+    queuedWithoutBatch: (id) => (waitingStmt.get(id) as { n: number }).n,
   };
   return repo;
 }

@@ -182,3 +182,26 @@ describe('applying a draft against the sandbox', () => {
     );
   });
 });
+
+describe('starting a large apply', () => {
+  it('plans a few batches ahead per endpoint, so the first request leaves at once, and plans the rest as outcomes come in', async () => {
+    const s = await start();
+    const { sandbox } = s.live;
+    const listed = sandbox.admin.seedListings(2_000);
+    s.adopt(listed);
+    const { id } = s.drafts.create('big');
+    expect(s.drafts.addChanges(id, listed.map((l) => ({ kind: 'listing.edit', asset_id: l.asset_id, price: l.price + 3 }))).errors).toEqual([]);
+    const handle = s.apply.apply(id);
+    // Twenty requests' worth of edits; six are planned, the rest wait queued without a batch.
+    const planned = s.t.repos.journal.batches({ runId: handle.runId, states: ['planned', 'sent'] });
+    expect(planned.map((b) => b.endpoint)).toEqual(Array(6).fill('edit_listing'));
+    expect(s.t.repos.drafts.queuedWithoutBatch(id)).toBe(2_000 - 600);
+    expect(handle.progress()).toMatchObject({ itemsTotal: 2_000, itemsDone: 0 });
+    const final = await handle.done;
+    expect(final).toMatchObject({ state: 'done', itemsTotal: 2_000, itemsDone: 2_000, itemsFailed: 0, itemsLeft: 0 });
+    expect(s.drafts.entries(id).every((e) => e.status === 'done')).toBe(true);
+    expect(s.t.repos.journal.batches({ runId: handle.runId }).filter((b) => b.state === 'done')).toHaveLength(20);
+    const edited = new Map(sandbox.admin.listings().map((l) => [l.asset_id, l.price]));
+    for (const l of listed) expect(edited.get(l.asset_id)).toBe(l.price + 3);
+  });
+});

@@ -16,7 +16,7 @@ function setup(creates: number) {
   drafts = createDraftService({ store: t.store, repos: t.repos });
   const { id } = drafts.create('d');
   drafts.addChanges(id, Array.from({ length: creates }, (_, i) => ({ kind: 'listing.create', asset_id: String(100 + i), price: 10, promoted: 0 })));
-  const deps = { repos: t.repos, touched: (d: string, targets: readonly string[]) => drafts.refresh(d, targets) };
+  const deps = { repos: t.repos, db: t.store.db, touched: (d: string, targets: readonly string[]) => drafts.refresh(d, targets) };
   const journal = createJournal(t.store, deps);
   const run = journal.startRun(id);
   return { id, journal, run, tasks: advance(run, deps) };
@@ -36,7 +36,7 @@ describe('apply journal', () => {
     expect(t.repos.activity.list()).toHaveLength(1);
     drafts.dispose();
     drafts = createDraftService({ store: t.store, repos: t.repos });
-    const again = createJournal(t.store, { repos: t.repos, touched: () => undefined });
+    const again = createJournal(t.store, { repos: t.repos, db: t.store.db, touched: () => undefined });
     again.recordOutcome(task.id, {
       status: 'done',
       response: { success: true, created_listings: [{ listing_id: 'A', sku: 'x;y', asset_id: '100' }, { listing_id: 'B', sku: 'x;y', asset_id: '101' }] },
