@@ -4,7 +4,7 @@ import { buyOrderInput, type BuyOrderRow } from '../store/buy-orders-repo.ts';
 import { formatDecimal } from '../../../src-shared/money.ts';
 import { flagCell, idCell, issueReasons, numberCell, priceCell, textCell, type PriceColumn } from './csv-cells.ts';
 import { buyOrderLockReason, rowAccount, rowSku, type ImportContext } from './csv-context.ts';
-import { duplicateTracker, writeCsv, type CsvColumns, type CsvLineError, type CsvRecord } from './csv-format.ts';
+import { duplicateTracker, writeCsv, type CsvColumns, type CsvLineError, type CsvRecord, type SeenKeys } from './csv-format.ts';
 
 /**
  * The buy orders ledger as CSV. Importing adopts buy orders placed elsewhere
@@ -42,9 +42,9 @@ export interface BuyOrdersImport {
  * quantity is what the trader states, so it is no longer "may be cut"; fills
  * already counted for the same order are kept.
  */
-export function readBuyOrdersImport(records: readonly CsvRecord[], ctx: ImportContext, priceColumn: PriceColumn = 'price'): BuyOrdersImport {
+export function readBuyOrdersImport(records: readonly CsvRecord[], ctx: ImportContext, priceColumn: PriceColumn = 'price', seenKeys: (what: string) => SeenKeys = () => duplicateTracker()): BuyOrdersImport {
   const result: BuyOrdersImport = { adopt: [], errors: [] };
-  const seen = duplicateTracker();
+  const seen = seenKeys('sku');
   for (const { line, cells } of records) {
     const reasons: string[] = [];
     const item = rowSku(cells, ctx);

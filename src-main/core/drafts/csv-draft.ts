@@ -5,7 +5,7 @@ import {
 import { formatDecimal } from '../../../src-shared/money.ts';
 import { flagCell, idCell, issueReasons, numberCell, priceCell, textCell, type PriceColumn } from './csv-cells.ts';
 import { rowSku, type ImportContext } from './csv-context.ts';
-import { duplicateTracker, writeCsv, type CellValue, type CsvColumns, type CsvLineError, type CsvRecord } from './csv-format.ts';
+import { duplicateTracker, writeCsv, type CellValue, type CsvColumns, type CsvLineError, type CsvRecord, type SeenKeys } from './csv-format.ts';
 import { definedOf } from './merge.ts';
 
 /**
@@ -81,9 +81,9 @@ export interface DraftImport {
   readonly errors: CsvLineError[];
 }
 
-export function readDraftImport(records: readonly CsvRecord[], ctx: ImportContext, priceColumn: PriceColumn = 'price'): DraftImport {
+export function readDraftImport(records: readonly CsvRecord[], ctx: ImportContext, priceColumn: PriceColumn = 'price', seenKeys: (what: string) => SeenKeys = () => duplicateTracker()): DraftImport {
   const result: DraftImport = { changes: [], errors: [] };
-  const seen = duplicateTracker();
+  const seen = seenKeys('target');
   for (const { line, cells } of records) {
     const reasons: string[] = [];
     const kind = idCell(cells.kind);

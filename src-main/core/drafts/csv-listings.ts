@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { changeInput, type ChangeInput } from './change.ts';
 import { flagCell, idCell, issueReasons, priceCell, textCell, type PriceColumn } from './csv-cells.ts';
 import { listingLockReason, rowAccount, rowSku, type ImportContext } from './csv-context.ts';
-import { duplicateTracker, writeCsv, type CsvColumns, type CsvLineError, type CsvRecord } from './csv-format.ts';
+import { duplicateTracker, writeCsv, type CsvColumns, type CsvLineError, type CsvRecord, type SeenKeys } from './csv-format.ts';
 import { definedOf } from './merge.ts';
 
 /**
@@ -47,10 +47,10 @@ export interface ListingsImport {
 }
 
 /** Sorts rows into adoptions and creates, refusing each bad row with every reason it has. */
-export function readListingsImport(records: readonly CsvRecord[], ctx: ImportContext, priceColumn: PriceColumn = 'price'): ListingsImport {
+export function readListingsImport(records: readonly CsvRecord[], ctx: ImportContext, priceColumn: PriceColumn = 'price', seen: (what: string) => SeenKeys = () => duplicateTracker()): ListingsImport {
   const result: ListingsImport = { adopt: [], create: [], errors: [] };
-  const seenAsset = duplicateTracker();
-  const seenListing = duplicateTracker();
+  const seenAsset = seen('asset');
+  const seenListing = seen('listing');
   for (const { line, cells } of records) {
     const reasons: string[] = [];
     const asset = idCell(cells.asset_id);

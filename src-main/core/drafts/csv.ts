@@ -3,24 +3,33 @@ import type { Clock } from '../clock.ts';
 import { notFound, quoted } from '../errors.ts';
 import type { Store } from '../store/db.ts';
 import type { Repos } from '../store/index.ts';
-import { SENDABLE, type ChangeInput, type DraftEntry } from './change.ts';
-import { buyOrdersToCsv, BUY_ORDER_COLUMNS, readBuyOrdersImport, type AdoptedBuyOrder } from './csv-buy-orders.ts';
+import type { ChangeInput, ChangeKind, DraftEntry } from './change.ts';
+import { buyOrdersToCsv, BUY_ORDER_COLUMNS, readBuyOrdersImport } from './csv-buy-orders.ts';
 import type { ItemNames } from '../items/index.ts';
 import { columnOf, type PriceColumn } from './csv-cells.ts';
 import { itemLookup, lockedTargets, type ImportContext } from './csv-context.ts';
 import { changesToCsv, DRAFT_COLUMNS, readDraftImport } from './csv-draft.ts';
-import { byLine, readCsv, type CsvLineError } from './csv-format.ts';
-import { LISTING_COLUMNS, listingsToCsv, readListingsImport, type AdoptedListing } from './csv-listings.ts';
-import type { DraftService } from './draft-service.ts';
+import { byLine, type CsvColumns, type CsvLineError, type CsvRecord, type SeenKeys } from './csv-format.ts';
+import { LISTING_COLUMNS, listingsToCsv, readListingsImport } from './csv-listings.ts';
+import { readCsvSlices } from './csv-reader.ts';
 import { ledgerLookup } from './draft-context.ts';
+import type { DraftService } from './draft-service.ts';
+import { createScratch, type Scratch } from './scratch-staging.ts';
+import { nextTurn, type Turn } from './turn.ts';
+import { splitTarget } from '../store/draft-columns.ts';
 
 /**
- * CSV export and import of the ledgers and of a draft. An import happens in
- * two steps: `previewImport` reads and checks the whole file (every bad row
- * reported with its line) and stores nothing; `commitImport` applies what the
- * trader accepted. Adoption writes the ledger (listings or buy orders already
- * on the market); everything else goes through the draft service, so its
- * merge rules and field rules are the only ones.
+ * CSV export and import of the ledgers and of a draft, as jobs that run a
+ * slice at a time (a thousand rows or so, some milliseconds), giving the
+ * event loop back between slices so the heartbeat, the sends and the screens
+ * never wait behind a file; memory holds a slice, whatever the file's size.
+ *
+ * An import happens in two steps: `previewImport` reads and checks the whole
+ * file (every bad line reported) and stores nothing; `commitImport` applies
+ * what the trader accepted, a slice per transaction, checked again. Adoption
+ * writes the ledger (listings or buy orders already on the market);
+ * everything else goes through the draft service, so its merge rules and
+ * field rules are the only ones.
  */
 export type CsvKind = 'listings' | 'buyOrders' | 'draft';
 
@@ -29,29 +38,31 @@ export interface CsvImportContext {
   readonly draftId?: string | undefined;
 }
 
-export interface CsvPreview {
+/** Refused lines: the first few in line order, and how many in all. */
+export interface CsvRefusals {
+  readonly errors: readonly CsvLineError[];
+  readonly errorCount: number;
+}
+
+export interface CsvPreview extends CsvRefusals {
   readonly token: string;
   readonly kind: CsvKind;
   /** Rows that would be imported if the trader accepts now. */
   readonly validCount: number;
-  /** One per refused line, in line order. */
-  readonly errors: readonly CsvLineError[];
 }
 
-export interface CsvCommitResult {
+export interface CsvCommitResult extends CsvRefusals {
   readonly imported: number;
-  /** Rows refused at commit because the ledger or draft changed since the preview. */
-  readonly errors: readonly CsvLineError[];
 }
 
 export interface CsvService {
-  exportListings(): string;
-  exportBuyOrders(): string;
+  exportListings(): Promise<string>;
+  exportBuyOrders(): Promise<string>;
   /** The changes the next apply would send (pending and failed): deletes first, then the rest in draft order. */
-  exportDraft(draftId: string): string;
-  previewImport(kind: CsvKind, csvText: string, context?: CsvImportContext): CsvPreview;
-  /** Applies a preview's rows, checked again against the current ledger and draft. Throws for an unknown or expired token. */
-  commitImport(token: string): CsvCommitResult;
+  exportDraft(draftId: string): Promise<string>;
+  previewImport(kind: CsvKind, csvText: string, context?: CsvImportContext): Promise<CsvPreview>;
+  /** Applies a preview's rows, checked again against the current ledger and draft. Rejects for an unknown or expired token. */
+  commitImport(token: string): Promise<CsvCommitResult>;
 }
 
 export interface CsvServiceDeps {
@@ -66,6 +77,10 @@ export interface CsvServiceDeps {
   maxPreviews?: number;
   /** Item names for the `name` column (export writes it, import resolves it); without them files carry SKUs only. */
   names?: Pick<ItemNames, 'name' | 'skuForName' | 'knownNames'> | null;
+  /** How a job gives the event loop back between slices; default the next turn. */
+  turn?: Turn;
+  /** The most refused lines a result lists (it counts them all); default 200. */
+  errorsListed?: number;
 }
 
 interface Pending {
@@ -75,20 +90,26 @@ interface Pending {
   readonly expiresAt: number;
 }
 
-interface Prepared {
-  readonly listings: readonly AdoptedListing[];
-  readonly buyOrders: readonly AdoptedBuyOrder[];
+/** One slice of a file, sorted: rows to adopt into the ledger, inputs for the draft, refused lines. */
+interface SliceWork {
+  readonly listings: readonly Parameters<Repos['listings']['upsertMany']>[0][number][];
+  readonly buyOrders: readonly Parameters<Repos['buyOrders']['upsertMany']>[0][number][];
   readonly changes: readonly { readonly line: number; readonly input: ChangeInput }[];
   readonly errors: readonly CsvLineError[];
-  /** The column the file's prices are in, for refusals the draft words by field. */
-  readonly priceColumn: PriceColumn;
 }
+
+const COLUMNS: Readonly<Record<CsvKind, CsvColumns>> = { listings: LISTING_COLUMNS, buyOrders: BUY_ORDER_COLUMNS, draft: DRAFT_COLUMNS };
+
+/** Rows written or read per step of an export. */
+const EXPORT_PAGE = 2_000;
 
 export function createCsvService(deps: CsvServiceDeps): CsvService {
   const { store, repos, drafts } = deps;
   const clock = deps.clock ?? store.clock;
   const ttl = deps.previewTtlMs ?? 15 * 60_000;
   const max = deps.maxPreviews ?? 4;
+  const turn = deps.turn ?? nextTurn;
+  const listed = deps.errorsListed ?? 200;
   const ledger = ledgerLookup(repos);
   const previews = new Map<string, Pending>();
   const names = deps.names ?? null;
@@ -99,47 +120,86 @@ export function createCsvService(deps: CsvServiceDeps): CsvService {
 
   function contextFor(kind: CsvKind, draftId: string | undefined): ImportContext {
     if (draftId !== undefined && !repos.drafts.get(draftId)) throw notFound(`There is no draft ${quoted(draftId)}; it may have been discarded`);
-    // Adoption writes the ledger; it must not change rows an apply is sending.
-    const locked = kind === 'draft' ? new Set<string>() : lockedTargets(store);
     return {
       ledger,
       accounts: new Set(repos.accounts.list().map((a) => a.account_id)),
       mainAccount: repos.accounts.main()?.account_id ?? null,
-      locked,
+      // Adoption writes the ledger; it must not change rows an apply is sending.
+      locked: kind === 'draft' ? new Set<string>() : lockedTargets(store),
       draftOpen: draftId !== undefined,
       items: names === null ? null : itemLookup(names, heldSkus),
     };
   }
 
-  function prepare(kind: CsvKind, text: string, draftId: string | undefined): Prepared {
-    const none = { listings: [], buyOrders: [], changes: [], priceColumn: 'price' as const };
-    if (kind === 'draft' && draftId === undefined) return { ...none, errors: [{ line: 1, reason: 'open or create a draft to import changes into' }] };
-    const ctx = contextFor(kind, draftId);
+  function sortSlice(kind: CsvKind, records: readonly CsvRecord[], ctx: ImportContext, priceColumn: PriceColumn, seen: (what: string) => SeenKeys): SliceWork {
+    const none = { listings: [], buyOrders: [], changes: [] };
     if (kind === 'listings') {
-      const table = readCsv(text, LISTING_COLUMNS);
-      const r = readListingsImport(table.records, ctx, table.priceColumn);
-      return { ...none, listings: r.adopt.map((a) => a.row), changes: r.create, errors: [...table.errors, ...r.errors], priceColumn: table.priceColumn };
+      const r = readListingsImport(records, ctx, priceColumn, seen);
+      return { ...none, listings: r.adopt.map((a) => a.row), changes: r.create, errors: r.errors };
     }
     if (kind === 'buyOrders') {
-      const table = readCsv(text, BUY_ORDER_COLUMNS);
-      const r = readBuyOrdersImport(table.records, ctx, table.priceColumn);
-      return { ...none, buyOrders: r.adopt.map((a) => a.row), errors: [...table.errors, ...r.errors], priceColumn: table.priceColumn };
+      const r = readBuyOrdersImport(records, ctx, priceColumn, seen);
+      return { ...none, buyOrders: r.adopt.map((a) => a.row), errors: r.errors };
     }
-    const table = readCsv(text, DRAFT_COLUMNS);
-    const r = readDraftImport(table.records, ctx, table.priceColumn);
-    return { ...none, changes: r.changes, errors: [...table.errors, ...r.errors], priceColumn: table.priceColumn };
+    const r = readDraftImport(records, ctx, priceColumn, seen);
+    return { ...none, changes: r.changes, errors: r.errors };
   }
 
-  /** Draft refusals as lines of the file. */
-  const mergeErrors = (p: Prepared, issues: readonly { index: number; field: string; message: string }[]): CsvLineError[] =>
-    issues.map((i) => ({ line: p.changes[i.index]?.line ?? 1, reason: `${columnOf(i.field, p.priceColumn)}: ${i.message}` }));
+  /** Refusals in line order, the first `listed` kept. */
+  function refusals() {
+    const errors: CsvLineError[] = [];
+    let errorCount = 0;
+    return {
+      add(slice: readonly CsvLineError[]) {
+        for (const e of byLine(slice)) {
+          errorCount += 1;
+          if (errors.length < listed) errors.push(e);
+        }
+      },
+      result: (): CsvRefusals => ({ errors, errorCount }),
+    };
+  }
 
-  /** The name of the item a change is about: its SKU, or the ledger's for its asset. */
-  const changeName = (c: ChangeInput | DraftEntry['change']): string => {
-    if ('sku' in c && typeof c.sku === 'string') return nameOf(c.sku);
-    if ('asset_id' in c && typeof c.asset_id === 'string') return nameOf(ledger.listing(c.asset_id)?.sku ?? '');
-    return '';
-  };
+  /** The draft's refusals of a slice's inputs, as lines of the file. */
+  const mergeErrors = (work: SliceWork, priceColumn: PriceColumn, base: number, issues: readonly { index: number; field: string; message: string }[]): CsvLineError[] =>
+    issues.map((i) => ({ line: work.changes[i.index - base]?.line ?? 1, reason: `${columnOf(i.field, priceColumn)}: ${i.message}` }));
+
+  /**
+   * Reads a file slice by slice: `each` checks (or writes) a slice's rows and
+   * says how many it took; refusals are collected in line order.
+   */
+  async function overFile(
+    kind: CsvKind, text: string, draftId: string | undefined, scratch: Scratch,
+    each: (work: SliceWork, priceColumn: PriceColumn) => { taken: number; refused: CsvLineError[] },
+  ) {
+    const found = refusals();
+    let taken = 0;
+    if (kind === 'draft' && draftId === undefined) {
+      found.add([{ line: 1, reason: 'open or create a draft to import changes into' }]);
+      return { taken, ...found.result() };
+    }
+    const ctx = contextFor(kind, draftId);
+    const reading = readCsvSlices(text, COLUMNS[kind]);
+    for (const slice of reading.slices) {
+      const priceColumn = reading.priceColumn();
+      const work = sortSlice(kind, slice.records, ctx, priceColumn, scratch.seen);
+      const r = each(work, priceColumn);
+      taken += r.taken;
+      found.add([...slice.errors, ...work.errors, ...r.refused]);
+      await turn();
+    }
+    return { taken, ...found.result() };
+  }
+
+  /** Runs a job with its own scratch tables, emptied however it ends. */
+  async function withScratch<T>(job: (scratch: Scratch) => Promise<T>): Promise<T> {
+    const scratch = createScratch(store);
+    try {
+      return await job(scratch);
+    } finally {
+      scratch.dispose();
+    }
+  }
 
   function forget(now: number) {
     for (const [token, p] of previews) if (p.expiresAt <= now) previews.delete(token);
@@ -150,51 +210,99 @@ export function createCsvService(deps: CsvServiceDeps): CsvService {
     }
   }
 
+  /** The name of the item a change is about: its SKU, or the ledger's for its asset. */
+  const changeName = (c: DraftEntry['change']): string => {
+    if ('sku' in c && typeof c.sku === 'string') return nameOf(c.sku);
+    if ('asset_id' in c && typeof c.asset_id === 'string') return nameOf(ledger.listing(c.asset_id)?.sku ?? '');
+    return '';
+  };
+
+  /** A file of a ledger table, read a page at a time. */
+  async function exportTable<T>(pages: () => { length: number; at(i: number): T }, write: (rows: T[]) => string): Promise<string> {
+    const parts: string[] = [];
+    const next = pages;
+    for (let page = next(); parts.length === 0 || page.length > 0; page = next()) {
+      const rows: T[] = [];
+      for (let i = 0; i < page.length; i++) rows.push(page.at(i));
+      // The header once, on the first part.
+      const text = write(rows);
+      parts.push(parts.length === 0 ? text : text.slice(text.indexOf('\r\n') + 2));
+      if (page.length === 0) break;
+      await turn();
+    }
+    return parts.join('');
+  }
+
   return {
-    exportListings: () => listingsToCsv(repos.listings.all(), nameOf),
-    exportBuyOrders: () => buyOrdersToCsv(repos.buyOrders.all(), nameOf),
-    exportDraft(draftId) {
-      const sendable = drafts.entries(draftId).filter((e) => SENDABLE.includes(e.status));
-      // Deletes first, as the apply runs them: a relist made before a later
-      // delete-all must come after it when the file is read back.
-      const rank = (e: DraftEntry) => (e.change.kind.endsWith('deleteAll') ? 0 : e.change.kind.endsWith('delete') ? 1 : 2);
-      return changesToCsv(sendable.sort((a, b) => rank(a) - rank(b) || a.seq - b.seq).map((e) => e.change), changeName);
-    },
-    previewImport(kind, csvText, context = {}) {
-      const p = prepare(kind, csvText, context.draftId);
-      const errors = [...p.errors];
-      let validCount = p.listings.length + p.buyOrders.length;
-      if (p.changes.length > 0 && context.draftId !== undefined) {
-        const check = drafts.checkChanges(context.draftId, p.changes.map((c) => c.input));
-        validCount += check.added;
-        // A loop, not push(...): a file can hold hundreds of thousands of refused lines.
-        for (const e of mergeErrors(p, check.errors)) errors.push(e);
+    exportListings: () => exportTable(repos.listings.checkedPages(EXPORT_PAGE), (rows) => listingsToCsv(rows, nameOf)),
+    exportBuyOrders: () => exportTable(repos.buyOrders.checkedPages(EXPORT_PAGE), (rows) => buyOrdersToCsv(rows, nameOf)),
+    async exportDraft(draftId) {
+      if (!repos.drafts.get(draftId)) throw notFound(`There is no draft ${quoted(draftId)}; it may have been discarded`);
+      // Deletes first, as the apply runs them: a relist made before a later delete-all must come after it when the file is read back.
+      const ranks: readonly (readonly ChangeKind[])[] = [
+        ['listing.deleteAll', 'buyOrder.deleteAll'], ['listing.delete', 'buyOrder.delete'],
+        ['listing.create', 'listing.edit', 'buyOrder.create', 'buyOrder.edit'],
+      ];
+      const parts: string[] = [];
+      for (const kinds of ranks) {
+        let cursor: Parameters<Repos['drafts']['entriesPage']>[1] = null;
+        for (;;) {
+          const page = repos.drafts.entriesPage(draftId, cursor, EXPORT_PAGE, { kinds, statuses: ['pending', 'failed'] });
+          if (page.length === 0) break;
+          const text = changesToCsv(page.map((e) => e.change), changeName);
+          parts.push(parts.length === 0 ? text : text.slice(text.indexOf('\r\n') + 2));
+          const end = page.at(-1) as DraftEntry;
+          cursor = { seq: end.seq, ...splitTarget(end.target) };
+          await turn();
+        }
       }
+      return parts.length === 0 ? changesToCsv([], changeName) : parts.join('');
+    },
+    async previewImport(kind, csvText, context = {}) {
+      const { draftId } = context;
+      const r = await withScratch((scratch) => {
+        const check = draftId === undefined ? null : drafts.checkInParts(draftId, scratch.staging);
+        let index = 0;
+        return overFile(kind, csvText, draftId, scratch, (work, priceColumn) => {
+        let taken = work.listings.length + work.buyOrders.length;
+        let refused: CsvLineError[] = [];
+        if (work.changes.length > 0 && check !== null) {
+          const checked = check(work.changes.map((c) => c.input), index);
+          refused = mergeErrors(work, priceColumn, index, checked.errors);
+          index += work.changes.length;
+          taken += checked.added;
+        }
+        return { taken, refused };
+        });
+      });
       const now = clock.now();
       forget(now);
       const token = randomUUID();
-      previews.set(token, { kind, text: csvText, draftId: context.draftId, expiresAt: now + ttl });
-      return { token, kind, validCount, errors: byLine(errors) };
+      previews.set(token, { kind, text: csvText, draftId, expiresAt: now + ttl });
+      return { token, kind, validCount: r.taken, errors: r.errors, errorCount: r.errorCount };
     },
-    commitImport(token) {
+    async commitImport(token) {
       const pending = previews.get(token);
       previews.delete(token);
       if (!pending || pending.expiresAt <= clock.now()) {
         throw notFound('This import preview has expired or was already imported; preview the file again');
       }
       // Read again: the ledger or the draft may have changed since the preview.
-      const p = prepare(pending.kind, pending.text, pending.draftId);
-      const errors = [...p.errors];
-      let imported = 0;
-      if (p.listings.length > 0) repos.listings.upsertMany(p.listings);
-      if (p.buyOrders.length > 0) repos.buyOrders.upsertMany(p.buyOrders);
-      imported += p.listings.length + p.buyOrders.length;
-      if (p.changes.length > 0 && pending.draftId !== undefined) {
-        const added = drafts.addChanges(pending.draftId, p.changes.map((c) => c.input));
-        imported += added.added;
-        for (const e of mergeErrors(p, added.errors)) errors.push(e);
-      }
-      return { imported, errors: byLine(errors) };
+      const r = await withScratch((scratch) => overFile(pending.kind, pending.text, pending.draftId, scratch, (work, priceColumn) => {
+        store.transaction(() => {
+          if (work.listings.length > 0) repos.listings.upsertMany(work.listings);
+          if (work.buyOrders.length > 0) repos.buyOrders.upsertMany(work.buyOrders);
+        });
+        let taken = work.listings.length + work.buyOrders.length;
+        let refused: CsvLineError[] = [];
+        if (work.changes.length > 0 && pending.draftId !== undefined) {
+          const added = drafts.addChanges(pending.draftId, work.changes.map((c) => c.input));
+          refused = mergeErrors(work, priceColumn, 0, added.errors);
+          taken += added.added;
+        }
+        return { taken, refused };
+      }));
+      return { imported: r.taken, errors: r.errors, errorCount: r.errorCount };
     },
   };
 }

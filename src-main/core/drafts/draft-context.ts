@@ -4,6 +4,7 @@ import { ENTRY_COLUMNS, entryOf, type EntryRecord } from '../store/draft-columns
 import { isSettled, type DraftEntry } from './change.ts';
 import { removedByDeleteAll } from './ledger-rows.ts';
 import type { DeleteAllInput, LedgerLookup, MergeContext } from './merge.ts';
+import type { Staging } from './draft-staging.ts';
 
 /**
  * What the merge rules read, answered by the store a row at a time, seen
@@ -23,7 +24,7 @@ export function draftContext(
   store: Pick<Store, 'db'>,
   repos: Pick<Repos, 'listings' | 'buyOrders' | 'drafts' | 'accounts'>,
   draftId: string,
-  staged: ReadonlyMap<string, DraftEntry>,
+  staged: Pick<Staging, 'get' | 'has' | 'values'>,
 ): MergeContext {
   const cols = ENTRY_COLUMNS.map((c) => `e.${c} AS ${c}`).join(', ');
   const ledger = ledgerLookup(repos);

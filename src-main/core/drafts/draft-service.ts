@@ -11,7 +11,7 @@ import { draftContext, ledgerLookup } from './draft-context.ts';
 import { dependentsOf, type ChangeIssue } from './merge.ts';
 import type { SelectedRows } from './ledger-query.ts';
 import { createReviewer, type DraftReview, type ReviewRow, type ReviewShow } from './review.ts';
-import { entryOf, stageChanges, tombstone } from './draft-staging.ts';
+import { entryOf, stageChanges, tombstone, type Staging } from './draft-staging.ts';
 import { draftSummary, type DraftCounts } from './draft-counts.ts';
 import type { DraftSummary } from '../../../src-shared/contract.ts';
 import { createCurrentDraft, newestDraft } from './current-draft.ts';
@@ -56,6 +56,12 @@ export interface DraftService {
   addChanges(draftId: string, inputs: readonly unknown[]): AddChangesResult;
   /** What `addChanges` would answer, storing nothing. */
   checkChanges(draftId: string, inputs: readonly unknown[]): AddChangesResult;
+  /**
+   * `checkChanges` for a list too long to hold, in parts: each part sees the
+   * ones before it (kept in `staging`), and nothing is stored; `indexBase`
+   * is the first input's index in the whole list.
+   */
+  checkInParts(draftId: string, staging: Staging): (inputs: readonly unknown[], indexBase: number) => AddChangesResult;
   removeChanges(draftId: string, targets: readonly string[]): AddChangesResult;
   /** Writes a bulk edit over the selected rows into the draft. */
   bulk(draftId: string, domain: BulkDomain, selection: BulkSelection, op: BulkOp): BulkResult;
@@ -188,6 +194,15 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     checkChanges(id, inputs) {
       const { errors, added } = stage(id, inputs);
       return { added, errors };
+    },
+    checkInParts(id, staging) {
+      requireDraft(id);
+      let seq = repos.drafts.takeSeqs(id, 0);
+      return (inputs, indexBase) => {
+        const r = stageChanges(staging, draftContext(store, repos, id, staging), inputs, seq, store.clock.now(), indexBase);
+        seq = r.nextSeq;
+        return { added: r.added, errors: r.errors };
+      };
     },
     removeChanges(id, targets) {
       requireDraft(id);

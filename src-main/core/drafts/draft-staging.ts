@@ -9,9 +9,21 @@ import { changeInput, targetOf, type Change, type DraftEntry } from './change.ts
  * first, see draft-context.ts). A staged `dropped` entry means "remove this
  * row". The service writes what this returns; the CSV preview only counts it.
  */
-export interface Staged {
+/**
+ * Changes staged but not written yet, by target, that later inputs see: a
+ * Map for one call, a scratch table in the store for a whole file checked a
+ * slice at a time (see scratch-staging.ts).
+ */
+export interface Staging {
+  get(target: string): DraftEntry | undefined;
+  has(target: string): boolean;
+  set(target: string, entry: DraftEntry): unknown;
+  values(): Iterable<DraftEntry>;
+}
+
+export interface Staged<S extends Staging = Map<string, DraftEntry>> {
   /** Rows to write (or, `dropped`, to remove), by target. */
-  readonly staged: Map<string, DraftEntry>;
+  readonly staged: S;
   readonly errors: (ChangeIssue & { index: number })[];
   /** Inputs accepted. */
   readonly added: number;
@@ -29,9 +41,9 @@ export const tombstone = (ctx: Pick<MergeContext, 'live'>, target: string, seq: 
  * Merges inputs in order into `staged` (which `ctx` must read through), numbering rows from `firstSeq`;
  * `indexBase` is added to each error's index (a chunk of a longer list).
  */
-export function stageChanges(
-  staged: Map<string, DraftEntry>, ctx: MergeContext, inputs: readonly unknown[], firstSeq: number, now: number, indexBase = 0,
-): Staged {
+export function stageChanges<S extends Staging>(
+  staged: S, ctx: MergeContext, inputs: readonly unknown[], firstSeq: number, now: number, indexBase = 0,
+): Staged<S> {
   const errors: (ChangeIssue & { index: number })[] = [];
   let seq = firstSeq;
   let added = 0;

@@ -34,8 +34,8 @@ export interface DraftsRepo {
   takeSeqs(draftId: string, count: number): number;
   entry(draftId: string, target: string): DraftEntry | null;
   entriesFor(draftId: string, targets: readonly string[]): DraftEntry[];
-  /** Up to `limit` entries in the order they were made, after `cursor`; dropped ones left out. */
-  entriesPage(draftId: string, cursor: EntryCursor, limit: number): DraftEntry[];
+  /** Up to `limit` entries in the order they were made, after `cursor`; dropped ones left out, and only these kinds and statuses when given. */
+  entriesPage(draftId: string, cursor: EntryCursor, limit: number, only?: { kinds?: readonly string[]; statuses?: readonly ChangeStatus[] }): DraftEntry[];
   /** Inserts or replaces rows (each checked with the shared schema) and stamps the draft as updated. */
   writeEntries(draftId: string, entries: readonly DraftEntry[]): void;
   deleteEntries(draftId: string, targets: readonly string[]): void;
@@ -68,8 +68,6 @@ export function createDraftsRepo(store: Store): DraftsRepo {
   const removeStmt = db.prepare('DELETE FROM drafts WHERE draft_id = ?');
   const takeSeqsStmt = db.prepare('UPDATE drafts SET next_seq = next_seq + ? WHERE draft_id = ? RETURNING next_seq');
   const selectEntry = db.prepare(`SELECT ${cols} FROM draft_entries WHERE draft_id = ? AND slot = ? AND key = ?`);
-  const firstPage = db.prepare(`SELECT ${cols} FROM draft_entries WHERE draft_id = ? AND status != 'dropped' ORDER BY seq, slot, key LIMIT ?`);
-  const nextPage = db.prepare(`SELECT ${cols} FROM draft_entries WHERE draft_id = ? AND status != 'dropped' AND (seq, slot, key) > (?, ?, ?) ORDER BY seq, slot, key LIMIT ?`);
   const upsertEntry = db.prepare(`
     INSERT INTO draft_entries (draft_id, slot, key, seq, kind, account, listing_id, sku, price, promoted, quantity, active, user_note, game,
       active_only, replaced, if_exists, status, error, batch_id, updated_at)
@@ -131,8 +129,14 @@ export function createDraftsRepo(store: Store): DraftsRepo {
       }
       return out;
     },
-    entriesPage(id, cursor, limit) {
-      return records(cursor === null ? firstPage.all(id, limit) : nextPage.all(id, cursor.seq, cursor.slot, cursor.key, limit));
+    entriesPage(id, cursor, limit, only = {}) {
+      const kinds = only.kinds ?? [];
+      const statuses = only.statuses ?? [];
+      const sql = `SELECT ${cols} FROM draft_entries WHERE draft_id = ? AND status != 'dropped'
+        ${kinds.length > 0 ? `AND kind IN ${placeholders(kinds)}` : ''} ${statuses.length > 0 ? `AND status IN ${placeholders(statuses)}` : ''}
+        ${cursor === null ? '' : 'AND (seq, slot, key) > (?, ?, ?)'} ORDER BY seq, slot, key LIMIT ?`;
+      const after = cursor === null ? [] : [cursor.seq, cursor.slot, cursor.key];
+      return records(db.prepare(sql).all(id, ...kinds, ...statuses, ...after, limit));
     },
     writeEntries(id, entries) {
       if (entries.length === 0) return;

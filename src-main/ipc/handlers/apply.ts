@@ -29,17 +29,17 @@ export function applyHandlers(desk: Desk, views: DeskViews): Pick<Handlers, Appl
     return found;
   };
   return {
-    'drafts:exportCsv': ({ draftId }) => ({ csv: ws().csv.exportDraft(draftId) }),
+    'drafts:exportCsv': async ({ draftId }) => ({ csv: await ws().csv.exportDraft(draftId) }),
     'drafts:importCsv': async ({ kind, csv }) => {
       // A file that names items is read with the name → SKU tables: built once, on a later turn (about a second, the first time).
       if (namesItems(csv)) await ws().names?.warm({ reverse: true });
       const draftId = ws().drafts.ensureCurrent();
-      const preview = ws().csv.previewImport(kind, csv, { draftId });
-      return { ...preview, errors: preview.errors.slice(0, CSV_ERRORS_SHOWN), errorCount: preview.errors.length };
+      const preview = await ws().csv.previewImport(kind, csv, { draftId });
+      return { ...preview, errors: preview.errors.slice(0, CSV_ERRORS_SHOWN) };
     },
-    'drafts:importCommit': ({ token }) => {
-      const result = ws().csv.commitImport(token);
-      return { imported: result.imported, refused: result.errors.length };
+    'drafts:importCommit': async ({ token }) => {
+      const result = await ws().csv.commitImport(token);
+      return { imported: result.imported, refused: result.errorCount };
     },
     'drafts:apply': ({ draftId }) => {
       // Core refuses it while automation is off, when the trader asked for that.

@@ -6,7 +6,7 @@ let f: CsvFixture;
 afterEach(() => f.dispose());
 
 describe('CSV import: every bad row reported with its line', () => {
-  it('names the line, the column and the rule for each bad row of a listings file, and stores nothing', () => {
+  it('names the line, the column and the rule for each bad row of a listings file, and stores nothing', async () => {
     f = csvFixture();
     const text = csvOf(
       'listing_id,asset_id,price_cents,promoted,user_note,account', // 1
@@ -25,7 +25,7 @@ describe('CSV import: every bad row reported with its line', () => {
       '',                                                           // 14: blank, skipped
       'L10,109,100,,,',                                             // 15
     );
-    const p = preview(f, 'listings', text);
+    const p = await preview(f, 'listings', text);
     expect(p.errors).toEqual([
       { line: 2, reason: 'price_cents: must be a whole number of cents' },
       { line: 3, reason: 'asset_id: must be an asset ID of digits only (a spreadsheet turned it into a number; format the column as text)' },
@@ -40,53 +40,73 @@ describe('CSV import: every bad row reported with its line', () => {
     ]);
     expect(p.validCount).toBe(2);
     expect(f.t.repos.listings.count()).toBe(0);
-    expect(f.csv.commitImport(p.token).imported).toBe(2);
+    expect((await f.csv.commitImport(p.token)).imported).toBe(2);
     expect(f.t.repos.listings.get('102')?.user_note).toBe('a note, over\r\ntwo lines');
     expect(f.t.repos.listings.get('109')).toMatchObject({ listing_id: 'L10', promoted: 0, account: MAIN });
   });
 
-  it('refuses the whole file for a header that misses or misnames a column, in a few words naming the columns expected', () => {
+  it('refuses the whole file for a header that misses or misnames a column, in a few words naming the columns expected', async () => {
     f = csvFixture();
-    const p = preview(f, 'listings', csvOf('listing_id,asset_id,cost,Price_Cents,price_cents,', 'L1,1,100,100,100,'));
+    const p = await preview(f, 'listings', csvOf('listing_id,asset_id,cost,Price_Cents,price_cents,', 'L1,1,100,100,100,'));
     expect(p.validCount).toBe(0);
     expect(p.errors).toEqual([{
       line: 1,
       reason: 'unknown column cost, column price_cents appears twice, column 6 has no name — expected asset_id, price (dollars, e.g. 4.50), '
-        + 'and optionally listing_id, sku, name, promoted, game, user_note, account, state',
+        + 'and optionally listing_id, sku, name (or item), promoted, game, user_note, account, state',
     }]);
-    expect(preview(f, 'buyOrders', csvOf('sku,price', 'a;1,5')).errors).toEqual([{
-      line: 1, reason: 'missing column quantity — expected price (dollars, e.g. 4.50), quantity, and optionally sku, name, account, active, user_note',
+    expect((await preview(f, 'buyOrders', csvOf('sku,price', 'a;1,5'))).errors).toEqual([{
+      line: 1, reason: 'missing column quantity — expected price (dollars, e.g. 4.50), quantity, and optionally sku, name (or item), account, active, user_note',
     }]);
-    expect(preview(f, 'buyOrders', csvOf('sku,price,price_cents,quantity', 'a;1,5,500,1')).errors[0]?.reason).toMatch(/^give price or price_cents, not both — /);
+    expect((await preview(f, 'buyOrders', csvOf('sku,price,price_cents,quantity', 'a;1,5,500,1'))).errors[0]?.reason).toMatch(/^give price or price_cents, not both — /);
   });
 
-  it('handles an empty file, a byte-order mark, blank lines before the header and LF or CRLF endings', () => {
+  it('handles an empty file, a byte-order mark, blank lines before the header and LF or CRLF endings', async () => {
     f = csvFixture();
     for (const empty of ['', '\uFEFF', ' \r\n\r\n']) {
-      expect(preview(f, 'listings', empty)).toMatchObject({ validCount: 0, errors: [{ line: 1, reason: 'the file is empty' }] });
+      expect(await preview(f, 'listings', empty)).toMatchObject({ validCount: 0, errors: [{ line: 1, reason: 'the file is empty' }] });
     }
-    const bom = preview(f, 'listings', '\uFEFFasset_id,listing_id,price_cents\n1,a,100\n2,b,x\n');
+    const bom = await preview(f, 'listings', '\uFEFFasset_id,listing_id,price_cents\n1,a,100\n2,b,x\n');
     expect(bom).toMatchObject({ validCount: 1, errors: [{ line: 3, reason: 'price_cents: must be a number of cents' }] });
-    const late = preview(f, 'listings', '\r\n\r\nasset_id,listing_id,price_cents\r\n1,a,100\r\n2,b,x\r\n');
+    const late = await preview(f, 'listings', '\r\n\r\nasset_id,listing_id,price_cents\r\n1,a,100\r\n2,b,x\r\n');
     expect(late).toMatchObject({ validCount: 1, errors: [{ line: 5, reason: 'price_cents: must be a number of cents' }] });
-    expect(preview(f, 'listings', 'asset_id,listing_id,price_cents\r\n').validCount).toBe(0);
+    expect((await preview(f, 'listings', 'asset_id,listing_id,price_cents\r\n')).validCount).toBe(0);
     // A note with a bare LF inside a CRLF file, and a CR-only file: lines as an editor counts them.
-    const mixed = preview(f, 'listings', 'asset_id,listing_id,price_cents,user_note\r\n1,a,100,"x\ny"\r\n2,b,x,\r\n');
+    const mixed = await preview(f, 'listings', 'asset_id,listing_id,price_cents,user_note\r\n1,a,100,"x\ny"\r\n2,b,x,\r\n');
     expect(mixed.errors).toEqual([{ line: 4, reason: 'price_cents: must be a number of cents' }]);
-    const cr = preview(f, 'listings', 'asset_id,listing_id,price_cents\r1,a,100\r2,b,x\r');
+    const cr = await preview(f, 'listings', 'asset_id,listing_id,price_cents\r1,a,100\r2,b,x\r');
     expect(cr.errors).toEqual([{ line: 3, reason: 'price_cents: must be a number of cents' }]);
   });
 
-  it('reports a quote left open on the line it starts', () => {
+  it('reports a quote left open on the line it starts, and still reads and checks every line after it', async () => {
     f = csvFixture();
-    const p = preview(f, 'listings', csvOf('asset_id,listing_id,price_cents,user_note', '1,a,100,ok', '2,b,100,"never closed', '3,c,100,x'));
-    expect(p.validCount).toBe(1);
-    expect(p.errors).toEqual([{ line: 3, reason: expect.stringContaining('quoted field is never closed') }]);
+    const p = await preview(f, 'listings', csvOf(
+      'asset_id,listing_id,price_cents,user_note',
+      '1,a,100,ok',
+      '2,b,100,"=HYPERLINK("http://evil","x")',
+      '3,c,100,x',
+      '4,d,,y',
+      '5,e,100,"two',
+      'lines"',
+    ));
+    expect(p.validCount).toBe(3);
+    expect(p.errors).toEqual([
+      { line: 3, reason: expect.stringContaining('quoted field is never closed') },
+      { line: 5, reason: 'price_cents: is required' },
+    ]);
+    expect(p.errorCount).toBe(2);
   });
 
-  it('reports duplicate SKUs and bad buy order values', () => {
+  it('takes a column headed item as the item\'s name', async () => {
     f = csvFixture();
-    const p = preview(f, 'buyOrders', csvOf(
+    const { id } = f.drafts.create('d');
+    const p = await preview(f, 'listings', csvOf('asset_id,item,price', '77,,1.00'), id);
+    expect(p.errors).toEqual([]);
+    expect(p.validCount).toBe(1);
+  });
+
+  it('reports duplicate SKUs and bad buy order values', async () => {
+    f = csvFixture();
+    const p = await preview(f, 'buyOrders', csvOf(
       'sku,price_cents,quantity,active',
       'a;1,10,1,1',
       'a;1,11,1,1',
@@ -101,7 +121,7 @@ describe('CSV import: every bad row reported with its line', () => {
     expect(p.validCount).toBe(1);
   });
 
-  it('checks a draft file with the draft rules at preview time, naming the lines', () => {
+  it('checks a draft file with the draft rules at preview time, naming the lines', async () => {
     f = csvFixture();
     f.t.repos.listings.upsertMany([ledgerListing('10'), ledgerListing('15')]);
     const { id } = f.drafts.create('d');
@@ -118,7 +138,7 @@ describe('CSV import: every bad row reported with its line', () => {
       'listing.deleteAll,,,,,,,,,',                 // 10: active_only required
       'listing.edit,,L99,,5,,,,,',                  // 11: unknown listing ID (merge rule)
     );
-    const p = preview(f, 'draft', text, id);
+    const p = await preview(f, 'draft', text, id);
     expect(p.errors).toEqual([
       { line: 2, reason: 'asset_id: asset 10 is already listed (listing L10); edit it, or delete it first to list it again' },
       { line: 5, reason: 'asset_id: 15 has a change on line 4 already' },
@@ -130,12 +150,12 @@ describe('CSV import: every bad row reported with its line', () => {
     ]);
     expect(p.validCount).toBe(3);
     expect(f.drafts.entries(id)).toEqual([]);
-    expect(f.csv.commitImport(p.token).imported).toBe(3);
+    expect((await f.csv.commitImport(p.token)).imported).toBe(3);
     expect(f.drafts.entries(id).map((e) => e.target)).toEqual(['L:11', 'L:15', 'B:c;1']);
   });
 
-  it('asks for a draft when a draft file has none to go into', () => {
+  it('asks for a draft when a draft file has none to go into', async () => {
     f = csvFixture();
-    expect(preview(f, 'draft', csvOf('kind', 'buyOrder.deleteAll'))).toMatchObject({ validCount: 0, errors: [{ line: 1 }] });
+    expect(await preview(f, 'draft', csvOf('kind', 'buyOrder.deleteAll'))).toMatchObject({ validCount: 0, errors: [{ line: 1 }] });
   });
 });

@@ -49,36 +49,36 @@ const ledgerOf = (fx: CsvFixture) => ({
 });
 
 describe('CSV exports are safe to open in a spreadsheet and import back unchanged', () => {
-  it('listings: formula notes, SKUs and listing IDs are neutralised, and import restores them', () => {
+  it('listings: formula notes, SKUs and listing IDs are neutralised, and import restores them', async () => {
     f = csvFixture();
     f.t.repos.listings.upsertMany(FORMULAS.map((note, i) => ledgerListing(String(100 + i), {
       user_note: note, sku: i % 2 === 0 ? `@${i};6` : `-${i};6`, listing_id: i === 0 ? '-leading-dash' : `L${i}`, account: i % 2 ? LINKED : MAIN,
     })));
-    const text = f.csv.exportListings();
+    const text = await f.csv.exportListings();
     expectSpreadsheetSafe(text);
     expect(text).toContain(`'=HYPERLINK(`);
 
     g = csvFixture();
-    const p = preview(g, 'listings', text);
+    const p = await preview(g, 'listings', text);
     expect(p).toMatchObject({ validCount: FORMULAS.length, errors: [] });
-    g.csv.commitImport(p.token);
+    await g.csv.commitImport(p.token);
     expect(ledgerOf(g).listings).toEqual(ledgerOf(f).listings);
-    expect(g.csv.exportListings()).toBe(text);
+    expect(await g.csv.exportListings()).toBe(text);
   });
 
-  it('buy orders: the same, SKUs and notes', () => {
+  it('buy orders: the same, SKUs and notes', async () => {
     f = csvFixture();
     f.t.repos.buyOrders.upsertMany(FORMULAS.map((note, i) => ({ sku: `+${i};${i}`, account: MAIN, price: 10 + i, quantity: 1, user_note: note })));
-    const text = f.csv.exportBuyOrders();
+    const text = await f.csv.exportBuyOrders();
     expectSpreadsheetSafe(text);
     g = csvFixture();
-    const p = preview(g, 'buyOrders', text);
+    const p = await preview(g, 'buyOrders', text);
     expect(p).toMatchObject({ validCount: FORMULAS.length, errors: [] });
-    g.csv.commitImport(p.token);
+    await g.csv.commitImport(p.token);
     expect(ledgerOf(g).buyOrders).toEqual(ledgerOf(f).buyOrders);
   });
 
-  it('a draft: every change with a formula note or SKU round-trips into another draft', () => {
+  it('a draft: every change with a formula note or SKU round-trips into another draft', async () => {
     f = csvFixture();
     const a = f.drafts.create('a').id;
     const made = f.drafts.addChanges(a, FORMULAS.flatMap((note, i) => [
@@ -86,22 +86,22 @@ describe('CSV exports are safe to open in a spreadsheet and import back unchange
       { kind: 'buyOrder.create' as const, sku: `@${i};${i}`, price: 10, quantity: 2, user_note: note, account: LINKED },
     ]));
     expect(made.errors).toEqual([]);
-    const text = f.csv.exportDraft(a);
+    const text = await f.csv.exportDraft(a);
     expectSpreadsheetSafe(text);
 
     const b = f.drafts.create('b').id;
-    const p = preview(f, 'draft', text, b);
+    const p = await preview(f, 'draft', text, b);
     expect(p).toMatchObject({ validCount: FORMULAS.length * 2, errors: [] });
-    f.csv.commitImport(p.token);
+    await f.csv.commitImport(p.token);
     const changes = (id: string) => f?.drafts.entries(id).map((e) => e.change);
     expect(changes(b)).toEqual(changes(a));
-    expect(f.csv.exportDraft(b)).toBe(text);
+    expect(await f.csv.exportDraft(b)).toBe(text);
   });
 
-  it('keeps numbers numbers: a negative price is read as a number and refused by its rule, with or without the prefix', () => {
+  it('keeps numbers numbers: a negative price is read as a number and refused by its rule, with or without the prefix', async () => {
     f = csvFixture();
     const { id } = f.drafts.create('d');
-    const p = preview(f, 'draft', csvOf(
+    const p = await preview(f, 'draft', csvOf(
       'kind,asset_id,price_cents,promoted',
       'listing.create,1,-5,0',
       "listing.create,2,'-5,0",
@@ -114,24 +114,24 @@ describe('CSV exports are safe to open in a spreadsheet and import back unchange
     expect(p.validCount).toBe(1);
   });
 
-  it('takes off only the prefix export adds: a hand-written leading quote before ordinary text stays', () => {
+  it('takes off only the prefix export adds: a hand-written leading quote before ordinary text stays', async () => {
     f = csvFixture();
     const { id } = f.drafts.create('d');
-    const p = preview(f, 'draft', csvOf('kind,asset_id,price_cents,promoted,user_note', "listing.create,1,100,0,'tis the season", "listing.create,2,100,0,'=typed as text"), id);
+    const p = await preview(f, 'draft', csvOf('kind,asset_id,price_cents,promoted,user_note', "listing.create,1,100,0,'tis the season", "listing.create,2,100,0,'=typed as text"), id);
     expect(p.errors).toEqual([]);
-    f.csv.commitImport(p.token);
+    await f.csv.commitImport(p.token);
     expect(f.drafts.entries(id).map((e) => e.change).map((c) => ('user_note' in c ? c.user_note : null))).toEqual(["'tis the season", '=typed as text']);
   });
 
-  it('refuses a note with a NUL or a text direction control on the line that has it', () => {
+  it('refuses a note with a NUL or a text direction control on the line that has it', async () => {
     f = csvFixture();
     const { id } = f.drafts.create('d');
-    const p = preview(f, 'draft', csvOf('kind,asset_id,price_cents,promoted,user_note', 'listing.create,1,100,0,a\u0000b', 'listing.create,2,100,0,ok', 'listing.create,3,100,0,\u202egnp.exe'), id);
+    const p = await preview(f, 'draft', csvOf('kind,asset_id,price_cents,promoted,user_note', 'listing.create,1,100,0,a\u0000b', 'listing.create,2,100,0,ok', 'listing.create,3,100,0,\u202egnp.exe'), id);
     expect(p.errors).toEqual([
       { line: 2, reason: 'user_note: must not contain a NUL character' },
       { line: 4, reason: 'user_note: must not contain a text direction control (U+202E)' },
     ]);
-    const buy = preview(f, 'buyOrders', csvOf('sku,price_cents,quantity', '5021;6\u2066,10,1'));
+    const buy = await preview(f, 'buyOrders', csvOf('sku,price_cents,quantity', '5021;6\u2066,10,1'));
     expect(buy.errors).toEqual([{ line: 2, reason: 'sku: must not contain a text direction control (U+2066)' }]);
   });
 });
