@@ -73,6 +73,8 @@ export interface ListingsRepo {
   markEnded(assetIds: readonly string[], state: EndedState, details: { reason: string; tradeId?: string }): void;
   /** Rows in these states, oldest first. */
   inStates(states: readonly ListingState[]): ListingRow[];
+  /** Rows whose listing ID is unknown (a create whose response was lost, marked done), oldest first. */
+  idUnknown(): ListingRow[];
   /** Rows a trade sold. */
   byTrade(tradeId: string): ListingRow[];
   /**
@@ -104,6 +106,7 @@ export function createListingsRepo(store: Store): ListingsRepo {
     WHERE asset_id = :asset_id`);
   const markEndedStmt = db.prepare('UPDATE listings SET state = ?, state_reason = ?, trade_id = ?, updated_at = ? WHERE asset_id = ?');
   const byTradeStmt = db.prepare('SELECT * FROM listings WHERE trade_id = ? ORDER BY rowid');
+  const idUnknownStmt = db.prepare('SELECT * FROM listings WHERE id_unknown = 1 ORDER BY rowid');
   const candidatesStmt = db.prepare(
     `SELECT * FROM listings WHERE account = ? AND sku = ? AND price = ?
       AND (state = 'active' OR (state = 'sold' AND trade_id IS NULL))
@@ -169,6 +172,7 @@ export function createListingsRepo(store: Store): ListingsRepo {
       return parseRows('listings', listingRow, db.prepare(sql).all(...states));
     },
     byTrade: (tradeId) => parseRows('listings', listingRow, byTradeStmt.all(tradeId)),
+    idUnknown: () => parseRows('listings', listingRow, idUnknownStmt.all()),
     saleCandidates: (account, sku, price, count) =>
       count <= 0 ? [] : parseRows('listings', listingRow, candidatesStmt.all(account, sku, price, count)),
   };

@@ -54,10 +54,8 @@ export function createLedgerChecker(deps: {
         ...(l.trade_id === null ? {} : { tradeId: l.trade_id }),
       });
     }
-    for (const l of repos.listings.all()) {
-      if (l.id_unknown) {
-        rows.push({ kind: 'listing', key: l.asset_id, state: l.state, reason: 'its listing ID is unknown (a lost create marked done): delete it and list it again to edit it' });
-      }
+    for (const l of repos.listings.idUnknown()) {
+      rows.push({ kind: 'listing', key: l.asset_id, state: l.state, reason: 'its listing ID is unknown (a lost create marked done): delete it and list it again to edit it' });
     }
     for (const outcome of listUnknownOutcomes(repos)) {
       for (const { change } of outcome.items) {
