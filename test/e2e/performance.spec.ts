@@ -15,7 +15,7 @@ import { bindDesk, bridgeTraffic, serveRenderer, type StaticServer } from './har
  * process and real time, at rest when the window opens. Goals: first render ≤ 250
  * ms, every interaction ≤ 150 ms, no reply or event over 1 MB. Then the same
  * profile is opened afresh, as at the app's start, and a window loads Listings
- * as soon as the desk is up: `launchFirstRenderMs` (no goal given; printed).
+ * as soon as the desk is up: `launchFirstRenderMs` (goal ≤ 400 ms).
  */
 
 const ROWS = 50_000;
@@ -227,6 +227,15 @@ test('Listings stays quick on a 50,000-listing ledger with a 47,000-change draft
     const [sortMs] = await measure(page, { kind: 'click', selector: `${GRID} .vt-head [role=columnheader]:nth-child(4) button` }, [{ kind: 'firstRowChanged', before: unsortedFirst }]);
     await expect(page.getByRole('columnheader', { name: /Price/ })).toHaveAttribute('aria-sort', 'ascending');
 
+    // Sorting by the price after the draft: nothing indexes it, so main sorts the rows with the draft laid over them.
+    // Measured cheapest-first to dearest-first, the order whose first row surely differs.
+    const byDraftPrice = page.getByRole('button', { name: 'Sort by the price after the draft' });
+    await byDraftPrice.click();
+    await expect(byDraftPrice).toContainText('▲');
+    const cheapestAfterDraft = (await firstRowKey(page)) ?? '';
+    const [sortByDraftPriceMs] = await measure(page, { kind: 'click', selector: `${GRID} .vt-head [role=columnheader]:nth-child(4) button.alt` }, [{ kind: 'firstRowChanged', before: cheapestAfterDraft }]);
+    await expect(byDraftPrice).toContainText('▼');
+
     // Scroll jumps: the viewport is filled with rows (not placeholders) at every stop.
     const scrollFramesMs: number[] = [];
     for (const fraction of [0.001, 0.25, 0.5, 0.75, 0.999, 0.3, 0.6]) {
@@ -235,8 +244,7 @@ test('Listings stays quick on a 50,000-listing ledger with a 47,000-change draft
     }
 
     // Launch: the desk opened afresh on this profile, as the app starts, with the window loading the
-    // Listings screen at once. Its first page waits for the ledger and the draft to be read (a slice
-    // at a time from the moment the workspace opens; the page's question finishes the rest).
+    // Listings screen at once: its first page is a query, whatever the ledger's size.
     await context?.close();
     const launchWindow = await blankWindow(browser);
     context = launchWindow.context;
@@ -244,8 +252,7 @@ test('Listings stays quick on a 50,000-listing ledger with a 47,000-change draft
     desk = await startTestDesk({ dataDir });
     const launchFirstRenderMs = await loadListings(launchWindow.page, desk.router, server);
     await expect(launchWindow.page.locator(counts)).toContainText(`${fmt(ROWS)} of ${fmt(ROWS)}`);
-    // The bulk edit was stored: the reopened desk reads it back from disk. (Read here, not right after the
-    // click: reading the whole draft builds its entries at once, work the desk otherwise does while idle.)
+    // The bulk edit was stored: the reopened desk reads it back from disk.
     const reopened = desk.desk.workspace().drafts;
     expect(reopened.entries(reopened.current() ?? '').length).toBeGreaterThanOrEqual(DRAFT_CHANGES);
 
@@ -261,6 +268,7 @@ test('Listings stays quick on a 50,000-listing ledger with a 47,000-change draft
       bulkVisibleMs: round(bulkVisibleMs ?? NaN),
       bulkConfirmedMs: round(bulkConfirmedMs ?? NaN),
       sortMs: round(sortMs ?? NaN),
+      sortByDraftPriceMs: round(sortByDraftPriceMs ?? NaN),
       scrollFrameMaxMs: round(Math.max(...scrollFramesMs)),
       scrollFramesMs: scrollFramesMs.map(round),
       largestIpcPayloadBytes: bridgeTraffic.largestBytes,
@@ -268,9 +276,9 @@ test('Listings stays quick on a 50,000-listing ledger with a 47,000-change draft
     };
     mkdirSync('test-results', { recursive: true });
     writeFileSync(join('test-results', 'perf.json'), `${JSON.stringify(figures, null, 2)}\n`);
-    console.log(`Listings, ${fmt(ROWS)} rows, ${fmt(DRAFT_CHANGES)}-change draft (ms; goals: first render ≤ 250, interactions ≤ 150, payloads ≤ 1 MB):`);
+    console.log(`Listings, ${fmt(ROWS)} rows, ${fmt(DRAFT_CHANGES)}-change draft (ms; goals: first render ≤ 250, launch ≤ 400, interactions ≤ 150, payloads ≤ 1 MB):`);
     for (const [name, value] of Object.entries(figures)) console.log(`  ${name}: ${Array.isArray(value) ? value.join(', ') : value}`);
-    for (const n of [...filterKeystrokesMs, selectAllMs, bulkVisibleMs, bulkConfirmedMs, sortMs, ...scrollFramesMs]) expect(Number.isFinite(n)).toBe(true);
+    for (const n of [...filterKeystrokesMs, selectAllMs, bulkVisibleMs, bulkConfirmedMs, sortMs, sortByDraftPriceMs, ...scrollFramesMs]) expect(Number.isFinite(n)).toBe(true);
   } finally {
     await context?.close();
     await server.close();

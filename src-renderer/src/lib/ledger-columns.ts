@@ -12,6 +12,8 @@ export interface ColumnSpec {
   readonly label: string;
   readonly width: string;
   readonly sort?: LedgerColumn;
+  /** A second order the header offers beside its own (the price after the draft). */
+  readonly altSort?: { readonly column: LedgerColumn; readonly label: string; readonly title: string };
   readonly align?: 'right';
 }
 
@@ -23,7 +25,10 @@ export interface ColumnSpec {
  */
 const DRAFT: ColumnSpec = { cell: 'draft', label: 'Draft', width: '100px' };
 const ITEM: ColumnSpec = { cell: 'item', label: 'Item', width: 'minmax(230px, 5fr)', sort: 'name' };
-const PRICE: ColumnSpec = { cell: 'price', label: 'Price', width: 'minmax(172px, 1fr)', sort: 'price', align: 'right' };
+const PRICE: ColumnSpec = {
+  cell: 'price', label: 'Price', width: 'minmax(172px, 1fr)', sort: 'price', align: 'right',
+  altSort: { column: 'newPrice', label: 'new', title: 'Sort by the price after the draft' },
+};
 const NOTE: ColumnSpec = { cell: 'note', label: 'Note', width: 'minmax(90px, 2fr)', sort: 'note' };
 const ACCOUNT: ColumnSpec = { cell: 'account', label: 'Account', width: '104px', sort: 'account' };
 
