@@ -78,6 +78,12 @@ export interface FaultConfig {
    * and URL-encoded. What the client keeps of them must not hold it.
    */
   echoKey: boolean | FaultScope;
+  /**
+   * Error replies quote the key encoded, as a gateway that logs its auth
+   * header does: base64 of `user:key` (standard, padded), URL-safe base64
+   * without padding, upper-case hex, and base64 wrapped over lines.
+   */
+  echoKeyEncoded: boolean | FaultScope;
   /** Handle the request (state changes), then answer a 5xx anyway: the "502 after commit" case. */
   serverErrorAfterProcess: boolean | number | ServerErrorFault;
   /** Accept the request and never answer (nothing processed): the connection stays open until the client gives up. */
@@ -171,6 +177,10 @@ export class Faults implements SandboxFaults {
 
   echoKey(endpoint: EndpointName, now: number): boolean {
     return this.roll('echoKey', endpoint, now) !== null;
+  }
+
+  echoKeyEncoded(endpoint: EndpointName, now: number): boolean {
+    return this.roll('echoKeyEncoded', endpoint, now) !== null;
   }
 
   storm(endpoint: EndpointName, now: number): number | null {

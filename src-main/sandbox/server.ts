@@ -147,6 +147,10 @@ async function serve(deps: ServerDeps, req: IncomingMessage, res: ServerResponse
     applied.push('echoKey');
     reply = echoingKey(reply, sentKey);
   }
+  if (endpoint !== null && reply.status >= 400 && sentKey && faults.echoKeyEncoded(endpoint, clock.now())) {
+    applied.push('echoKeyEncoded');
+    reply = echoingKeyEncoded(reply, sentKey);
+  }
   rate ??= limiter.peek(limiterKey, endpoint, clock.now());
   // Some services describe only the global limit, whichever one refused.
   if (faults.globalRateHeaders()) rate = { ...limiter.peek(limiterKey, null, clock.now()), scope: 'global' };
@@ -219,6 +223,16 @@ function echoingKey(reply: Reply, key: string): Reply {
   const body = typeof reply.body === 'object' && reply.body !== null ? reply.body : {};
   const upstream = JSON.stringify({ error: 'upstream refused', key });
   return { ...reply, body: { ...body, key, upstream, help: `https://sandbox.invalid/keys?k=${encodeURIComponent(key)}` } };
+}
+
+/** An error reply that quotes the key encoded: base64 at two alignments, URL-safe, hex, and wrapped over lines. */
+function echoingKeyEncoded(reply: Reply, key: string): Reply {
+  const body = typeof reply.body === 'object' && reply.body !== null ? reply.body : {};
+  const basic = Buffer.from(`desk:${key}`).toString('base64');
+  const urlSafe = Buffer.from(`k=${key}`).toString('base64url');
+  const hex = Buffer.from(key).toString('hex').toUpperCase();
+  const wrapped = Buffer.from(key).toString('base64').replace(/.{12}/g, '$&\r\n');
+  return { ...reply, body: { ...body, authorization: `Basic ${basic}`, trace: urlSafe, key_hex: hex, pem: wrapped } };
 }
 
 /** A Refusal in the wording the `refusalStyle` knob asks for (only a refusal of an item changes). */
