@@ -24,6 +24,11 @@ export interface DelayFault extends FaultScope {
   readonly ms: number;
 }
 
+export interface ResetMidBodyFault extends FaultScope {
+  /** Sandbox-clock ms between the first half of the body and the reset (default 0). */
+  readonly afterMs?: number;
+}
+
 export interface ServerErrorFault extends FaultScope {
   /** Default 500. */
   readonly status?: number;
@@ -66,6 +71,12 @@ export interface FaultConfig {
   delayMs: number | DelayFault;
   /** Handle the request (state changes) then destroy the socket with no response. */
   dropAfterProcess: boolean | FaultScope;
+  /**
+   * Handle the request (state changes), send the status, the headers and
+   * half the body, then reset the connection (TCP RST) `afterMs` later: the
+   * answer was on its way when the connection was cut.
+   */
+  resetMidBody: boolean | ResetMidBodyFault;
   /** A 5xx with nothing processed. */
   serverError: boolean | number | ServerErrorFault;
   /** Handle the request, then answer 200 with a broken body. */
@@ -162,6 +173,12 @@ export class Faults implements SandboxFaults {
 
   drop(endpoint: EndpointName, now: number): boolean {
     return this.roll('dropAfterProcess', endpoint, now) !== null;
+  }
+
+  /** Sandbox ms to wait after half the body before the reset, or null when the knob does not fire. */
+  resetMidBody(endpoint: EndpointName, now: number): number | null {
+    const hit = this.roll('resetMidBody', endpoint, now);
+    return hit ? Number(hit.afterMs ?? 0) : null;
   }
 
   serverError(endpoint: EndpointName, now: number): number | null {

@@ -63,6 +63,7 @@ async function serve(deps: ServerDeps, req: IncomingMessage, res: ServerResponse
   let body = '';
   let itemCount = 0;
   let dropped = false;
+  let resetAfterMs: number | null = null;
   let rate: RateStatus | null = null;
   let reply: Reply;
 
@@ -118,7 +119,10 @@ async function serve(deps: ServerDeps, req: IncomingMessage, res: ServerResponse
           if (reply.status === 200 && moveBalance(deps, name, now)) applied.push('balanceMove');
           if (reply.status === 200) {
             const afterProcess = afterProcessFault(faults, name, now);
-            if (afterProcess === 'drop') {
+            if (typeof afterProcess === 'object' && afterProcess !== null) {
+              applied.push('resetMidBody');
+              resetAfterMs = afterProcess.resetAfterMs;
+            } else if (afterProcess === 'drop') {
               applied.push('drop');
               dropped = true;
             } else if (typeof afterProcess === 'number') {
@@ -160,6 +164,10 @@ async function serve(deps: ServerDeps, req: IncomingMessage, res: ServerResponse
     req.socket.destroy();
     return;
   }
+  if (resetAfterMs !== null) {
+    await sendHalfThenReset(res, reply, rate, sendOptions(deps), () => clock.sleep(resetAfterMs ?? 0, deps.closing));
+    return;
+  }
   send(res, reply, rate, sendOptions(deps));
 }
 
@@ -168,9 +176,13 @@ function sendOptions(deps: ServerDeps): SendOptions {
   return { serviceNow: deps.clock.now() + offsetMs, offsetMs, withScope: !deps.faults.globalRateHeaders() };
 }
 
-/** What happens to a processed request's answer: dropped, a 5xx, a broken body, or nothing. One knob at most. */
-function afterProcessFault(faults: Faults, endpoint: EndpointName, now: number): 'drop' | number | 'invalid_json' | 'missing_field' | null {
+/** What happens to a processed request's answer: dropped, cut mid-body, a 5xx, a broken body, or nothing. One knob at most. */
+function afterProcessFault(
+  faults: Faults, endpoint: EndpointName, now: number,
+): 'drop' | { resetAfterMs: number } | number | 'invalid_json' | 'missing_field' | null {
   if (faults.drop(endpoint, now)) return 'drop';
+  const resetAfterMs = faults.resetMidBody(endpoint, now);
+  if (resetAfterMs !== null) return { resetAfterMs };
   return faults.serverErrorAfterProcess(endpoint, now) ?? faults.malformed(endpoint, now);
 }
 
@@ -279,6 +291,20 @@ interface SendOptions {
 
 function send(res: ServerResponse, reply: Reply, rate: RateStatus | null, options: SendOptions): void {
   const text = reply.raw ?? JSON.stringify(reply.body);
+  res.writeHead(reply.status, replyHeaders(reply, text, rate, options));
+  res.end(text);
+}
+
+/** The answer's status, headers and first half, then (after `wait`) a reset: the body never completes. */
+async function sendHalfThenReset(res: ServerResponse, reply: Reply, rate: RateStatus | null, options: SendOptions, wait: () => Promise<void>): Promise<void> {
+  const text = reply.raw ?? JSON.stringify(reply.body);
+  res.writeHead(reply.status, replyHeaders(reply, text, rate, options));
+  res.write(text.slice(0, Math.floor(text.length / 2)));
+  await wait().catch(() => undefined);
+  res.socket?.resetAndDestroy();
+}
+
+function replyHeaders(reply: Reply, text: string, rate: RateStatus | null, options: SendOptions): Record<string, string> {
   const headers: Record<string, string> = {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': String(Buffer.byteLength(text)),
@@ -292,6 +318,5 @@ function send(res: ServerResponse, reply: Reply, rate: RateStatus | null, option
     headers['X-RateLimit-Reset'] = String(rate.resetSec + Math.round(options.offsetMs / 1000));
     if (options.withScope) headers['X-RateLimit-Scope'] = rate.scope;
   }
-  res.writeHead(reply.status, headers);
-  res.end(text);
+  return headers;
 }
