@@ -1,12 +1,17 @@
 import { z } from 'zod';
 import { hiddenControlIn, NOTE_MAX_LENGTH, serviceUrlProblem, SKU_MAX_LENGTH, SKU_SHAPE, URL_MAX_LENGTH } from './field-rules.ts';
 
+export { DISPLAY_NAME_MAX_LENGTH, ITEM_NAME_MAX_LENGTH, SERVICE_WORD_MAX_LENGTH, SKU_MAX_LENGTH, URL_MAX_LENGTH } from './field-rules.ts';
 export { DEFAULT_GAME, HIDDEN_CONTROL_CHARS, hiddenControlIn, isLoopbackHost, isSku, NOTE_MAX_LENGTH, serviceUrlProblem } from './field-rules.ts';
 
 /**
  * Field rules shared by the client, the drafts, the CSV import and the sandbox.
  * One definition each, so a draft can never hold a value the client would refuse.
  */
+
+/** Text from the service, at most `max` characters: a longer answer is refused naming the field. */
+export const serviceText = (max: number) =>
+  z.string({ error: 'must be text' }).max(max, { error: `must be at most ${max} characters` });
 
 /** Money is integer cents, never a float. Bounds beyond "positive" are not documented. */
 export const cents = z

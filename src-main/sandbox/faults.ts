@@ -29,6 +29,13 @@ export interface ResetMidBodyFault extends FaultScope {
   readonly afterMs?: number;
 }
 
+export interface HostileNameFault extends FaultScope {
+  /** The item name served; default markup, a right-to-left override and a bidi isolate around plain words. */
+  readonly name?: string;
+  /** Pads the name with "x" to this many characters (a 10 MB name: 10_000_000). */
+  readonly length?: number;
+}
+
 export interface ServerErrorFault extends FaultScope {
   /** Default 500. */
   readonly status?: number;
@@ -77,6 +84,12 @@ export interface FaultConfig {
    * answer was on its way when the connection was cut.
    */
   resetMidBody: boolean | ResetMidBodyFault;
+  /**
+   * Every item of the pending trades answered (load_pending,
+   * load_pending_buy_orders) carries this name instead of its own: markup and
+   * text direction controls, or a name of any length.
+   */
+  hostileItemName: boolean | HostileNameFault;
   /** A 5xx with nothing processed. */
   serverError: boolean | number | ServerErrorFault;
   /** Handle the request, then answer 200 with a broken body. */
@@ -126,6 +139,9 @@ export interface FaultConfig {
 }
 
 export type FaultName = keyof FaultConfig;
+
+/** Markup a toast might render, a right-to-left override that makes "exe.gnp" read "png.exe", an isolate. */
+export const DEFAULT_HOSTILE_NAME = '<b>Free</b> <a href="https://evil.invalid">key</a> \u202Eexe.gnp\u202C \u2066Team\u2069 Captain';
 
 export interface SandboxFaults {
   set(faults: { readonly [K in FaultName]?: FaultConfig[K] | false | undefined }): void;
@@ -179,6 +195,16 @@ export class Faults implements SandboxFaults {
   resetMidBody(endpoint: EndpointName, now: number): number | null {
     const hit = this.roll('resetMidBody', endpoint, now);
     return hit ? Number(hit.afterMs ?? 0) : null;
+  }
+
+  /** The item name to serve instead of the real ones, or null. */
+  hostileItemName(endpoint: EndpointName, now: number): string | null {
+    if (endpoint !== 'load_pending' && endpoint !== 'load_pending_buy_orders') return null;
+    const hit = this.roll('hostileItemName', endpoint, now);
+    if (!hit) return null;
+    const name = typeof hit.name === 'string' ? hit.name : DEFAULT_HOSTILE_NAME;
+    const length = Number(hit.length ?? 0);
+    return length > name.length ? name + 'x'.repeat(length - name.length) : name;
   }
 
   serverError(endpoint: EndpointName, now: number): number | null {

@@ -117,6 +117,11 @@ async function serve(deps: ServerDeps, req: IncomingMessage, res: ServerResponse
         } else {
           reply = process(deps, name, body, url.searchParams, now);
           if (reply.status === 200 && moveBalance(deps, name, now)) applied.push('balanceMove');
+          const hostileName = reply.status === 200 ? faults.hostileItemName(name, now) : null;
+          if (hostileName !== null) {
+            applied.push('hostileItemName');
+            reply = { ...reply, body: renamedItems(reply.body, hostileName) };
+          }
           if (reply.status === 200) {
             const afterProcess = afterProcessFault(faults, name, now);
             if (typeof afterProcess === 'object' && afterProcess !== null) {
@@ -184,6 +189,12 @@ function afterProcessFault(
   const resetAfterMs = faults.resetMidBody(endpoint, now);
   if (resetAfterMs !== null) return { resetAfterMs };
   return faults.serverErrorAfterProcess(endpoint, now) ?? faults.malformed(endpoint, now);
+}
+
+/** Pending trades whose every item carries `name`. */
+function renamedItems(body: unknown, name: string): unknown {
+  if (!Array.isArray(body)) return body;
+  return body.map((trade: { items?: unknown[] }) => ({ ...trade, items: (trade.items ?? []).map((item) => ({ ...(item as object), name })) }));
 }
 
 /** The balance moves after the request was processed (a fill or a sale meanwhile), when the knob says so. */
