@@ -4,6 +4,8 @@ import { createRetryingRead, type ReadState } from '../scheduler/retrying-read.t
 import type { AccountRow, AccountsRepo } from '../store/accounts-repo.ts';
 import { createEmitter, type Unsubscribe } from '../events.ts';
 import type { Clock } from '../clock.ts';
+import { conflict, refused } from '../errors.ts';
+import { tradeUrlProblem } from '../../../src-shared/trade-url.ts';
 
 export interface AccountsSnapshot {
   main: AccountRow | null;
@@ -95,16 +97,18 @@ export function createAccountsService(deps: {
     readState: () => list.state(),
     async setTradeUrl(tradeUrl, account) {
       const main = repo.main();
+      const owner = account ?? main?.account_id;
+      if (owner === undefined) throw conflict('The main account is not known yet (the accounts list has not been read), so its trade URL cannot be checked; try again in a moment');
+      // The rule the editor applies as the URL is typed, with the account it is for: never send another account's URL.
+      const problem = tradeUrlProblem(tradeUrl, owner);
+      if (problem !== null) throw refused(`Trade URL for ${owner === main?.account_id ? 'the main account' : `linked account ${owner}`} not saved: ${problem}`);
       const proxy = account !== undefined && account !== main?.account_id ? account : undefined;
       await scheduler.request(
         'set_trade_url',
         { trade_url: tradeUrl, ...(proxy === undefined ? {} : { multiaccount_proxy: proxy }) },
         { lane: 'interactive' },
       );
-      const target = account ?? main?.account_id;
-      if (target !== undefined) {
-        repo.upsert({ account_id: target, kind: proxy === undefined ? 'main' : 'linked', trade_url: tradeUrl });
-      }
+      repo.upsert({ account_id: owner, kind: proxy === undefined ? 'main' : 'linked', trade_url: tradeUrl });
       return changed();
     },
     setAutomated(accountId, automated) {

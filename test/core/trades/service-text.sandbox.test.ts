@@ -1,14 +1,8 @@
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { existsSync, statSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import { ITEM_NAME_MAX_LENGTH } from '../../../src-shared/field-rules.ts';
-import { scaledClock } from '../../../src-main/core/clock.ts';
-import { openWorkspace, type Workspace } from '../../../src-main/core/desk/workspace.ts';
-import { DEFAULT_SETTINGS } from '../../../src-main/core/settings/settings.ts';
 import { planTradeNotices } from '../../../src-main/core/shell/notification-groups.ts';
-import { startSandbox, type Sandbox } from '../../../src-main/sandbox/index.ts';
-import { until } from '../../support/until.ts';
+import { sandboxWorkspaces } from '../desk/sandbox-workspace.ts';
 
 /**
  * Text the service sends is bounded and shown as text: a 10 MB item name in
@@ -16,33 +10,15 @@ import { until } from '../../support/until.ts';
  * controls in a name never reach a notification.
  */
 
-const clock = scaledClock(600);
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const openWorkspace = sandboxWorkspaces('desk-text-');
 
-async function open(): Promise<{ ws: Workspace; sandbox: Sandbox; dbPath: string }> {
-  const sandbox = await startSandbox({ clock, seed: 41, inventorySize: 10, tradeSchedule: false });
-  const dir = mkdtempSync(join(tmpdir(), 'desk-text-'));
-  const dbPath = join(dir, 'profile.sqlite');
-  const ws = openWorkspace({
-    mode: 'live', dbPath, baseUrl: sandbox.url, clock,
-    settings: { ...DEFAULT_SETTINGS, mode: 'live', serviceUrl: sandbox.url },
-    apiKey: async () => sandbox.apiKey,
-  });
-  cleanups.push(async () => {
-    await ws.close().catch(() => undefined);
-    await sandbox.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  ws.start();
-  await until('the main account', () => ws.accounts.snapshot().main);
-  sandbox.admin.addTrade({
+async function open() {
+  const opened = await openWorkspace(41);
+  opened.sandbox.admin.addTrade({
     trade_type: 'market', status: 'Action Required', total: 300,
     items: [{ name: 'Team Captain', sku: '378;6', quantity: 1, price: 300, quality: 'Unique', image_url: '', particle_url: '' }],
   });
-  return { ws, sandbox, dbPath };
+  return opened;
 }
 
 const bytesOnDisk = (dbPath: string) => [dbPath, `${dbPath}-wal`].filter(existsSync).reduce((sum, f) => sum + statSync(f).size, 0);
