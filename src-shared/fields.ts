@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { hiddenControlIn, NOTE_MAX_LENGTH, serviceUrlProblem, SKU_MAX_LENGTH, SKU_SHAPE } from './field-rules.ts';
 import { tradeUrlProblem } from './trade-url.ts';
+import { ASSET_ID_SHAPE, GAME_ID_SHAPE } from './typed-values.ts';
 
 export { DISPLAY_NAME_MAX_LENGTH, ITEM_NAME_MAX_LENGTH, SERVICE_WORD_MAX_LENGTH, SKU_MAX_LENGTH, URL_MAX_LENGTH } from './field-rules.ts';
 export { DEFAULT_GAME, HIDDEN_CONTROL_CHARS, hiddenControlIn, isLoopbackHost, isSku, NOTE_MAX_LENGTH, serviceUrlProblem } from './field-rules.ts';
@@ -58,7 +59,7 @@ export const accountId = z
 /** Platform asset IDs are digit strings. */
 export const assetId = z
   .string({ error: 'must be an asset ID string' })
-  .regex(/^\d{1,20}$/, { error: 'must be an asset ID of digits only' });
+  .regex(ASSET_ID_SHAPE, { error: 'must be an asset ID of digits only' });
 
 /** Listing IDs are opaque object identifiers returned on creation. */
 export const listingId = z
@@ -68,7 +69,7 @@ export const listingId = z
 /** Game app IDs are digit strings; "440" (DEFAULT_GAME) is the documented one. */
 export const gameId = z
   .string({ error: 'must be a game ID string' })
-  .regex(/^\d{1,10}$/, { error: 'must be a game app ID of digits only' });
+  .regex(GAME_ID_SHAPE, { error: 'must be a game app ID of digits only' });
 
 /** A SKU as stored before the hidden-character rule existed (see `storedUserNote`). */
 export const storedSku = z
