@@ -15,6 +15,8 @@ export default defineConfig({
     // A failure leaves a picture of the screen in test-results/ (not committed).
     screenshot: 'only-on-failure',
     launchOptions: {
+      // Scrollbars as a trader sees them: the screenshots and layout checks need them drawn.
+      ignoreDefaultArgs: ['--hide-scrollbars'],
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [
         '--headless',
