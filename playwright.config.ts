@@ -28,6 +28,8 @@ export default defineConfig({
     trace: process.env.PLAYWRIGHT_TRACE === '1' ? 'retain-on-failure' : 'off',
     launchOptions: {
       ...browser,
+      // Scrollbars as a trader sees them: the screenshots and layout checks need them drawn.
+      ignoreDefaultArgs: ['--hide-scrollbars'],
       args: [
         '--headless',
         '--no-sandbox',

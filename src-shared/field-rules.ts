@@ -30,6 +30,18 @@ export function hiddenControlIn(text: string): string | null {
   return code === 0 ? 'a NUL character' : `a text direction control (U+${code.toString(16).toUpperCase().padStart(4, '0')})`;
 }
 
+/**
+ * Bounds on the text the service sends back, so a hostile or broken answer
+ * (a 10 MB item name) is refused at the door instead of reaching the store,
+ * the bridge, the screen and the notifications. Each is far above anything
+ * the game or the platform produces: TF2 item names with quality, effect,
+ * killstreak, wear and a custom name stay under 150 characters; Steam display
+ * names under 32; IDs, statuses and codes under 30.
+ */
+export const ITEM_NAME_MAX_LENGTH = 300;
+export const DISPLAY_NAME_MAX_LENGTH = 100;
+export const SERVICE_WORD_MAX_LENGTH = 64;
+
 /** The longest SKU accepted. */
 export const SKU_MAX_LENGTH = 200;
 

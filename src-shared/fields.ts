@@ -1,12 +1,19 @@
 import { z } from 'zod';
-import { hiddenControlIn, NOTE_MAX_LENGTH, serviceUrlProblem, SKU_MAX_LENGTH, SKU_SHAPE, URL_MAX_LENGTH } from './field-rules.ts';
+import { hiddenControlIn, NOTE_MAX_LENGTH, serviceUrlProblem, SKU_MAX_LENGTH, SKU_SHAPE } from './field-rules.ts';
+import { tradeUrlProblem } from './trade-url.ts';
+import { ASSET_ID_SHAPE, GAME_ID_SHAPE } from './typed-values.ts';
 
+export { DISPLAY_NAME_MAX_LENGTH, ITEM_NAME_MAX_LENGTH, SERVICE_WORD_MAX_LENGTH, SKU_MAX_LENGTH, URL_MAX_LENGTH } from './field-rules.ts';
 export { DEFAULT_GAME, HIDDEN_CONTROL_CHARS, hiddenControlIn, isLoopbackHost, isSku, NOTE_MAX_LENGTH, serviceUrlProblem } from './field-rules.ts';
 
 /**
  * Field rules shared by the client, the drafts, the CSV import and the sandbox.
  * One definition each, so a draft can never hold a value the client would refuse.
  */
+
+/** Text from the service, at most `max` characters: a longer answer is refused naming the field. */
+export const serviceText = (max: number) =>
+  z.string({ error: 'must be text' }).max(max, { error: `must be at most ${max} characters` });
 
 /** Money is integer cents, never a float. Bounds beyond "positive" are not documented. */
 export const cents = z
@@ -52,7 +59,7 @@ export const accountId = z
 /** Platform asset IDs are digit strings. */
 export const assetId = z
   .string({ error: 'must be an asset ID string' })
-  .regex(/^\d{1,20}$/, { error: 'must be an asset ID of digits only' });
+  .regex(ASSET_ID_SHAPE, { error: 'must be an asset ID of digits only' });
 
 /** Listing IDs are opaque object identifiers returned on creation. */
 export const listingId = z
@@ -62,7 +69,7 @@ export const listingId = z
 /** Game app IDs are digit strings; "440" (DEFAULT_GAME) is the documented one. */
 export const gameId = z
   .string({ error: 'must be a game ID string' })
-  .regex(/^\d{1,10}$/, { error: 'must be a game app ID of digits only' });
+  .regex(GAME_ID_SHAPE, { error: 'must be a game app ID of digits only' });
 
 /** A SKU as stored before the hidden-character rule existed (see `storedUserNote`). */
 export const storedSku = z
@@ -85,38 +92,14 @@ export const storedSkuLabel = z.string({ error: 'must be a SKU string' }).max(20
 export const skuLabel = withoutHiddenControls(storedSkuLabel);
 
 /**
- * Trade offer URL of the documented form
- * `<trade_offer_host>/tradeoffer/new/?partner=<partner_id>&token=<token>`.
- * The host is not named by the interface, so any HTTPS host is accepted.
+ * Trade offer URL: `https://steamcommunity.com/tradeoffer/new/?partner=<n>&token=<8 characters>`
+ * (trade-url.ts says why; whether the partner is the account's own is checked
+ * where the account is known: main before it saves, the editor as it is typed).
  */
-export const tradeUrl = z
-  .string({ error: 'must be a trade URL string' })
-  .refine(isTradeOfferUrl, {
-    error: 'must look like https://<host>/tradeoffer/new/?partner=<digits>&token=<token>',
-  });
-
-function isTradeOfferUrl(value: string): boolean {
-  if (value.length > URL_MAX_LENGTH) return false;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return false;
-  }
-  const keys = [...url.searchParams.keys()].sort();
-  return (
-    url.protocol === 'https:' &&
-    url.username === '' &&
-    url.password === '' &&
-    url.pathname === '/tradeoffer/new/' &&
-    url.hash === '' &&
-    keys.length === 2 &&
-    keys[0] === 'partner' &&
-    keys[1] === 'token' &&
-    /^\d{1,20}$/.test(url.searchParams.get('partner') ?? '') &&
-    /^[A-Za-z0-9_-]{1,64}$/.test(url.searchParams.get('token') ?? '')
-  );
-}
+export const tradeUrl = z.string({ error: 'must be a trade URL string' }).superRefine((value, ctx) => {
+  const problem = value.trim() === value ? tradeUrlProblem(value) : 'It must not have spaces around it.';
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
 
 /** The live service's base URL, checked by the same rule the client applies before any request. */
 export const serviceUrl = z.string({ error: 'must be a URL' }).superRefine((value, ctx) => {

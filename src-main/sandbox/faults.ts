@@ -24,6 +24,18 @@ export interface DelayFault extends FaultScope {
   readonly ms: number;
 }
 
+export interface ResetMidBodyFault extends FaultScope {
+  /** Sandbox-clock ms between the first half of the body and the reset (default 0). */
+  readonly afterMs?: number;
+}
+
+export interface HostileNameFault extends FaultScope {
+  /** The item name served; default markup, a right-to-left override and a bidi isolate around plain words. */
+  readonly name?: string;
+  /** Pads the name with "x" to this many characters (a 10 MB name: 10_000_000). */
+  readonly length?: number;
+}
+
 export interface ServerErrorFault extends FaultScope {
   /** Default 500. */
   readonly status?: number;
@@ -66,6 +78,18 @@ export interface FaultConfig {
   delayMs: number | DelayFault;
   /** Handle the request (state changes) then destroy the socket with no response. */
   dropAfterProcess: boolean | FaultScope;
+  /**
+   * Handle the request (state changes), send the status, the headers and
+   * half the body, then reset the connection (TCP RST) `afterMs` later: the
+   * answer was on its way when the connection was cut.
+   */
+  resetMidBody: boolean | ResetMidBodyFault;
+  /**
+   * Every item of the pending trades answered (load_pending,
+   * load_pending_buy_orders) carries this name instead of its own: markup and
+   * text direction controls, or a name of any length.
+   */
+  hostileItemName: boolean | HostileNameFault;
   /** A 5xx with nothing processed. */
   serverError: boolean | number | ServerErrorFault;
   /** Handle the request, then answer 200 with a broken body. */
@@ -78,6 +102,12 @@ export interface FaultConfig {
    * and URL-encoded. What the client keeps of them must not hold it.
    */
   echoKey: boolean | FaultScope;
+  /**
+   * Error replies quote the key encoded, as a gateway that logs its auth
+   * header does: base64 of `user:key` (standard, padded), URL-safe base64
+   * without padding, upper-case hex, and base64 wrapped over lines.
+   */
+  echoKeyEncoded: boolean | FaultScope;
   /** Handle the request (state changes), then answer a 5xx anyway: the "502 after commit" case. */
   serverErrorAfterProcess: boolean | number | ServerErrorFault;
   /** Accept the request and never answer (nothing processed): the connection stays open until the client gives up. */
@@ -109,6 +139,9 @@ export interface FaultConfig {
 }
 
 export type FaultName = keyof FaultConfig;
+
+/** Markup a toast might render, a right-to-left override that makes "exe.gnp" read "png.exe", an isolate. */
+export const DEFAULT_HOSTILE_NAME = '<b>Free</b> <a href="https://evil.invalid">key</a> \u202Eexe.gnp\u202C \u2066Team\u2069 Captain';
 
 export interface SandboxFaults {
   set(faults: { readonly [K in FaultName]?: FaultConfig[K] | false | undefined }): void;
@@ -158,6 +191,22 @@ export class Faults implements SandboxFaults {
     return this.roll('dropAfterProcess', endpoint, now) !== null;
   }
 
+  /** Sandbox ms to wait after half the body before the reset, or null when the knob does not fire. */
+  resetMidBody(endpoint: EndpointName, now: number): number | null {
+    const hit = this.roll('resetMidBody', endpoint, now);
+    return hit ? Number(hit.afterMs ?? 0) : null;
+  }
+
+  /** The item name to serve instead of the real ones, or null. */
+  hostileItemName(endpoint: EndpointName, now: number): string | null {
+    if (endpoint !== 'load_pending' && endpoint !== 'load_pending_buy_orders') return null;
+    const hit = this.roll('hostileItemName', endpoint, now);
+    if (!hit) return null;
+    const name = typeof hit.name === 'string' ? hit.name : DEFAULT_HOSTILE_NAME;
+    const length = Number(hit.length ?? 0);
+    return length > name.length ? name + 'x'.repeat(length - name.length) : name;
+  }
+
   serverError(endpoint: EndpointName, now: number): number | null {
     const hit = this.roll('serverError', endpoint, now);
     return hit ? Number(hit.status ?? 500) : null;
@@ -171,6 +220,10 @@ export class Faults implements SandboxFaults {
 
   echoKey(endpoint: EndpointName, now: number): boolean {
     return this.roll('echoKey', endpoint, now) !== null;
+  }
+
+  echoKeyEncoded(endpoint: EndpointName, now: number): boolean {
+    return this.roll('echoKeyEncoded', endpoint, now) !== null;
   }
 
   storm(endpoint: EndpointName, now: number): number | null {

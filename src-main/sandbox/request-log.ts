@@ -8,7 +8,7 @@ import type { KeyKind } from './state/accounts.ts';
  */
 
 /** Which fault knob shaped the response, if any. */
-export type AppliedFault = 'delay' | 'drop' | 'serverError' | 'serverErrorAfterProcess' | 'malformed' | 'storm429' | 'silent' | 'echoKey' | 'balanceMove';
+export type AppliedFault = 'delay' | 'drop' | 'resetMidBody' | 'serverError' | 'serverErrorAfterProcess' | 'malformed' | 'storm429' | 'silent' | 'echoKey' | 'echoKeyEncoded' | 'hostileItemName' | 'balanceMove';
 
 export interface RecordedRequest {
   /** Sandbox clock ms when the request arrived. */

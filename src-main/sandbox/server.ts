@@ -63,6 +63,7 @@ async function serve(deps: ServerDeps, req: IncomingMessage, res: ServerResponse
   let body = '';
   let itemCount = 0;
   let dropped = false;
+  let resetAfterMs: number | null = null;
   let rate: RateStatus | null = null;
   let reply: Reply;
 
@@ -116,9 +117,17 @@ async function serve(deps: ServerDeps, req: IncomingMessage, res: ServerResponse
         } else {
           reply = process(deps, name, body, url.searchParams, now);
           if (reply.status === 200 && moveBalance(deps, name, now)) applied.push('balanceMove');
+          const hostileName = reply.status === 200 ? faults.hostileItemName(name, now) : null;
+          if (hostileName !== null) {
+            applied.push('hostileItemName');
+            reply = { ...reply, body: renamedItems(reply.body, hostileName) };
+          }
           if (reply.status === 200) {
             const afterProcess = afterProcessFault(faults, name, now);
-            if (afterProcess === 'drop') {
+            if (typeof afterProcess === 'object' && afterProcess !== null) {
+              applied.push('resetMidBody');
+              resetAfterMs = afterProcess.resetAfterMs;
+            } else if (afterProcess === 'drop') {
               applied.push('drop');
               dropped = true;
             } else if (typeof afterProcess === 'number') {
@@ -147,6 +156,10 @@ async function serve(deps: ServerDeps, req: IncomingMessage, res: ServerResponse
     applied.push('echoKey');
     reply = echoingKey(reply, sentKey);
   }
+  if (endpoint !== null && reply.status >= 400 && sentKey && faults.echoKeyEncoded(endpoint, clock.now())) {
+    applied.push('echoKeyEncoded');
+    reply = echoingKeyEncoded(reply, sentKey);
+  }
   rate ??= limiter.peek(limiterKey, endpoint, clock.now());
   // Some services describe only the global limit, whichever one refused.
   if (faults.globalRateHeaders()) rate = { ...limiter.peek(limiterKey, null, clock.now()), scope: 'global' };
@@ -154,6 +167,10 @@ async function serve(deps: ServerDeps, req: IncomingMessage, res: ServerResponse
   if (dropped) {
     // The state changed; the client gets no answer: the unknown-outcome case.
     req.socket.destroy();
+    return;
+  }
+  if (resetAfterMs !== null) {
+    await sendHalfThenReset(res, reply, rate, sendOptions(deps), () => clock.sleep(resetAfterMs ?? 0, deps.closing));
     return;
   }
   send(res, reply, rate, sendOptions(deps));
@@ -164,10 +181,20 @@ function sendOptions(deps: ServerDeps): SendOptions {
   return { serviceNow: deps.clock.now() + offsetMs, offsetMs, withScope: !deps.faults.globalRateHeaders() };
 }
 
-/** What happens to a processed request's answer: dropped, a 5xx, a broken body, or nothing. One knob at most. */
-function afterProcessFault(faults: Faults, endpoint: EndpointName, now: number): 'drop' | number | 'invalid_json' | 'missing_field' | null {
+/** What happens to a processed request's answer: dropped, cut mid-body, a 5xx, a broken body, or nothing. One knob at most. */
+function afterProcessFault(
+  faults: Faults, endpoint: EndpointName, now: number,
+): 'drop' | { resetAfterMs: number } | number | 'invalid_json' | 'missing_field' | null {
   if (faults.drop(endpoint, now)) return 'drop';
+  const resetAfterMs = faults.resetMidBody(endpoint, now);
+  if (resetAfterMs !== null) return { resetAfterMs };
   return faults.serverErrorAfterProcess(endpoint, now) ?? faults.malformed(endpoint, now);
+}
+
+/** Pending trades whose every item carries `name`. */
+function renamedItems(body: unknown, name: string): unknown {
+  if (!Array.isArray(body)) return body;
+  return body.map((trade: { items?: unknown[] }) => ({ ...trade, items: (trade.items ?? []).map((item) => ({ ...(item as object), name })) }));
 }
 
 /** The balance moves after the request was processed (a fill or a sale meanwhile), when the knob says so. */
@@ -221,6 +248,16 @@ function echoingKey(reply: Reply, key: string): Reply {
   return { ...reply, body: { ...body, key, upstream, help: `https://sandbox.invalid/keys?k=${encodeURIComponent(key)}` } };
 }
 
+/** An error reply that quotes the key encoded: base64 at two alignments, URL-safe, hex, and wrapped over lines. */
+function echoingKeyEncoded(reply: Reply, key: string): Reply {
+  const body = typeof reply.body === 'object' && reply.body !== null ? reply.body : {};
+  const basic = Buffer.from(`desk:${key}`).toString('base64');
+  const urlSafe = Buffer.from(`k=${key}`).toString('base64url');
+  const hex = Buffer.from(key).toString('hex').toUpperCase();
+  const wrapped = Buffer.from(key).toString('base64').replace(/.{12}/g, '$&\r\n');
+  return { ...reply, body: { ...body, authorization: `Basic ${basic}`, trace: urlSafe, key_hex: hex, pem: wrapped } };
+}
+
 /** A Refusal in the wording the `refusalStyle` knob asks for (only a refusal of an item changes). */
 function refusalReply(error: Refusal, style: RefusalStyle): Reply {
   const item = /^items\.(\d+)(\..*)?$/.exec(error.field);
@@ -265,6 +302,20 @@ interface SendOptions {
 
 function send(res: ServerResponse, reply: Reply, rate: RateStatus | null, options: SendOptions): void {
   const text = reply.raw ?? JSON.stringify(reply.body);
+  res.writeHead(reply.status, replyHeaders(reply, text, rate, options));
+  res.end(text);
+}
+
+/** The answer's status, headers and first half, then (after `wait`) a reset: the body never completes. */
+async function sendHalfThenReset(res: ServerResponse, reply: Reply, rate: RateStatus | null, options: SendOptions, wait: () => Promise<void>): Promise<void> {
+  const text = reply.raw ?? JSON.stringify(reply.body);
+  res.writeHead(reply.status, replyHeaders(reply, text, rate, options));
+  res.write(text.slice(0, Math.floor(text.length / 2)));
+  await wait().catch(() => undefined);
+  res.socket?.resetAndDestroy();
+}
+
+function replyHeaders(reply: Reply, text: string, rate: RateStatus | null, options: SendOptions): Record<string, string> {
   const headers: Record<string, string> = {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': String(Buffer.byteLength(text)),
@@ -278,6 +329,5 @@ function send(res: ServerResponse, reply: Reply, rate: RateStatus | null, option
     headers['X-RateLimit-Reset'] = String(rate.resetSec + Math.round(options.offsetMs / 1000));
     if (options.withScope) headers['X-RateLimit-Scope'] = rate.scope;
   }
-  res.writeHead(reply.status, headers);
-  res.end(text);
+  return headers;
 }

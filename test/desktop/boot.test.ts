@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import keytar from 'keytar';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CHANNEL_NAMES, EVENT_NAMES } from '../../src-shared/channels.ts';
@@ -232,6 +233,48 @@ describe('the main process, booted', () => {
     expect((bundle.logs as string[]).some((l) => l.includes('"msg":"starting"'))).toBe(true);
     dialog.nextSavePath = null;
     expect(await invoke('support:saveDiagnostics')).toEqual({ saved: false, path: null });
+  });
+
+  it('keeps the key out of the logs, the activity log, the database files and the diagnostics when a refusal echoes it encoded', async () => {
+    const key = service.apiKey;
+    const hex = Buffer.from(key).toString('hex');
+    // The forms the knob writes, and the key's base64 at each alignment (what survives of any of them).
+    const forms = [key, hex, hex.toUpperCase(), ...['', 'a', 'ab', 'desk:', 'k='].flatMap((p) => {
+      const b64 = Buffer.from(p + key).toString('base64');
+      return [b64.slice(8, 36), Buffer.from(p + key).toString('base64url').slice(8, 36)];
+    })];
+    service.faults.set({ echoKeyEncoded: { endpoints: ['create_listing'] } });
+    const draft = await invoke<{ id: string }>('drafts:create', { name: 'Echo test' });
+    await invoke('drafts:addChanges', { changes: [{ kind: 'listing.create', asset_id: '99999999999', price: 500, promoted: 0, game: '440' }] });
+    await invoke('drafts:apply', { draftId: draft.id });
+    await until('the refusal to reach the activity log', async () =>
+      (await invoke<Array<{ outcome: string }>>('activity:list', { limit: 5 })).some((a) => a.outcome === 'failed'));
+    await until('the apply to end', async () => ['done', 'failed', 'stopped'].includes((await invoke<{ job: { state: string } | null }>('apply:state')).job?.state ?? ''));
+    service.faults.set({ echoKeyEncoded: false });
+    expect(service.log.requests.filter((r) => r.faults.includes('echoKeyEncoded')).length).toBeGreaterThan(0);
+
+    const dbPath = join(dir, 'user-data', 'profiles', 'default.sqlite');
+    // The activity log's rows as stored (the bridge shows a summary; the row keeps the refusal's body).
+    const reader = new DatabaseSync(dbPath, { readOnly: true });
+    const rows = JSON.stringify(reader.prepare('SELECT * FROM activity_log').all());
+    reader.close();
+    const activity = rows + JSON.stringify(await invoke('activity:list', { limit: 50 }));
+    const files = [dbPath, `${dbPath}-wal`].filter(existsSync).map((f) => readFileSync(f).toString('latin1'));
+    dialog.nextSavePath = join(dir, 'echo-diagnostics.json');
+    await invoke('support:saveDiagnostics');
+    dialog.nextSavePath = null;
+    const logsDir = join(dir, 'user-data', 'logs');
+    const places = {
+      activity,
+      logs: running.log.recent(2_000).join('\n'),
+      logFiles: readdirSync(logsDir).map((f) => readFileSync(join(logsDir, f), 'utf8')).join(''),
+      database: files.join(''),
+      diagnostics: readFileSync(join(dir, 'echo-diagnostics.json'), 'utf8'),
+    };
+    for (const [place, text] of Object.entries(places)) {
+      for (const form of forms) expect(text, `${place} holds ${form === key ? 'the key' : 'an encoding of the key'}`).not.toContain(form);
+      expect(text.replace(/\\r\\n|\r\n/g, ''), `${place} holds the key's base64 over lines`).not.toContain(Buffer.from(key).toString('base64').slice(4, 32));
+    }
   });
 
   it('pushes every event the router emits to the window, and no other', () => {

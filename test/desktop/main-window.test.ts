@@ -141,26 +141,28 @@ describe('createMainWindow', () => {
 
   it('reopens where it was left and remembers moves once the drag settles', async () => {
     vi.useFakeTimers();
-    const store = memoryStore({ bounds: { x: 100, y: 50, width: 1000, height: 700 }, maximized: false });
+    const store = memoryStore({ bounds: { x: 100, y: 50, width: 1100, height: 700 }, maximized: false });
     const win = await open({ windowState: store });
-    expect(win.bounds).toEqual({ x: 100, y: 50, width: 1000, height: 700 });
-    win.setBounds({ x: 110, y: 50, width: 1000, height: 700 });
-    win.setBounds({ x: 120, y: 60, width: 1000, height: 700 });
+    expect(win.bounds).toEqual({ x: 100, y: 50, width: 1100, height: 700 });
+    win.setBounds({ x: 110, y: 50, width: 1100, height: 700 });
+    win.setBounds({ x: 120, y: 60, width: 1100, height: 700 });
     expect(store.saved).toHaveLength(0);
     await vi.advanceTimersByTimeAsync(600);
-    expect(store.saved).toEqual([{ bounds: { x: 120, y: 60, width: 1000, height: 700 }, maximized: false }]);
+    expect(store.saved).toEqual([{ bounds: { x: 120, y: 60, width: 1100, height: 700 }, maximized: false }]);
   });
 
   it('keeps a window off an unplugged screen', async () => {
     screen.displays = [{ id: 1, workArea: { x: 0, y: 0, width: 1440, height: 876 } }];
-    const store = memoryStore({ bounds: { x: 3000, y: 100, width: 1000, height: 700 }, maximized: false });
+    const store = memoryStore({ bounds: { x: 3000, y: 100, width: 1100, height: 700 }, maximized: false });
     const win = await open({ windowState: store });
     expect(win.options).not.toHaveProperty('x');
-    expect(win.options).toMatchObject({ width: 1000, height: 700 });
+    expect(win.options).toMatchObject({ width: 1100, height: 700 });
+    // Never smaller than the screens are laid out for.
+    expect(win.options).toMatchObject({ minWidth: 1024, minHeight: 700 });
   });
 
   it('maximizes a maximized window only when it is first shown', async () => {
-    const store = memoryStore({ bounds: { x: 0, y: 0, width: 1000, height: 700 }, maximized: true });
+    const store = memoryStore({ bounds: { x: 0, y: 0, width: 1100, height: 700 }, maximized: true });
     const win = await open({ windowState: store, startHidden: true });
     win.emit('ready-to-show');
     expect(win.maximized).toBe(false);

@@ -115,12 +115,17 @@ test('the first run: sandbox explained, a key tested while exploring, going live
     // 4. Go live: the live account's figures, never the sandbox's; then Done puts the guide away for good.
     await guide.getByRole('button', { name: 'Go live' }).click();
     await expect(banner).toHaveCount(0);
+    // Live is said as plainly as sandbox was, on every screen.
+    await expect(page.getByTestId('live-banner')).toContainText(`real marketplace (${live.url})`);
     await expect(guide).toContainText('The desk is live on');
     // The test's words follow the desk: no "stays in sandbox mode" once live.
     await expect(result).not.toContainText('sandbox mode');
     await expect(page.getByTestId('balance')).toHaveText(liveBalance, { timeout: 20_000 });
-    // The accounts list waits for the slot the test used (one read a minute), saying so, then names the account.
-    await expect(page.getByTestId('main-account')).toHaveText(live.accounts.main, { timeout: 20_000 });
+    // The accounts the test read show at once (the list's own read waits a minute for the slot the test used),
+    // and the first beat covers every linked account.
+    await expect(page.getByTestId('main-account')).toHaveText(live.accounts.main, { timeout: 2_000 });
+    const covered = `${live.accounts.linked.length} of ${live.accounts.linked.length}`;
+    await expect(page.getByRole('region', { name: 'Automation' })).toContainText(`Linked accounts covered${covered}`, { timeout: 20_000 });
     expect(live.log.counters.count429, '429s met by the desk').toBe(0);
     await expect(page.getByRole('region', { name: 'Automation' }).getByTestId('heartbeat-status')).toHaveText('Automated', { timeout: 20_000 });
     await shot(page, '4-live');

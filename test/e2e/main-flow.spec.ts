@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { formatCents } from '../../src-shared/money.ts';
+import { partnerOf } from '../../src-shared/trade-url.ts';
 import { startTestDesk } from './desk-fixture.ts';
 import { openDesk, serveRenderer, type StaticServer } from './harness.ts';
 
@@ -107,9 +108,14 @@ test('set a key, draft and apply 1,200 listings, answer a trade, set a trade URL
     const row = page.getByRole('row').filter({ hasText: linked });
     await row.getByRole('button', { name: /^(Set|Replace)$/ }).click();
     const input = row.getByLabel(`Trade URL for linked account ${linked}`);
-    await input.fill('https://steamcommunity.com/tradeoffer/new/?partner=12345');
-    await expect(row).toContainText('It needs token=<token>.');
-    const url = 'https://steamcommunity.com/tradeoffer/new/?partner=12345&token=e2e_Token-1';
+    const partner = partnerOf(linked) ?? '';
+    await input.fill(`https://steamcommunity.com/tradeoffer/new/?partner=${partner}`);
+    await expect(row).toContainText('It needs token=<8 characters>.');
+    // Another account's URL (the main one's) is named for what it is, and cannot be saved.
+    await input.fill(`https://steamcommunity.com/tradeoffer/new/?partner=${partnerOf(sandbox.accounts.main) ?? ''}&token=e2e_Tok1`);
+    await expect(row).toContainText(`is another account’s: this account’s is ${partner}`);
+    await expect(row.getByRole('button', { name: 'Save' })).toBeDisabled();
+    const url = `https://steamcommunity.com/tradeoffer/new/?partner=${partner}&token=e2e_Tok1`;
     await input.fill(url);
     await row.getByRole('button', { name: 'Save' }).click();
     await expect(row).toContainText(url, { timeout: 90_000 });

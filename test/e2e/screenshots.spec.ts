@@ -5,13 +5,14 @@ import { openDesk, serveRenderer, type StaticServer } from './harness.ts';
 import { startShowcase, type Showcase } from './showcase.ts';
 
 /**
- * Every screen at 1280×800 and 1920×1080, light and dark, on a desk with
+ * Every screen at 1024×700 (the smallest window), 1280×800 and 1920×1080, light and dark, on a desk with
  * names on screen (a named ledger, buy orders, a draft of a thousand changes
  * with a refused one and a lost answer, trades waiting), kept as artifacts
  * under test-results/screenshots for people to look at. The layout faults a
  * trader reported are checked on each (softly, so one run names them all):
  * a cut marker, a clipped price, a cut button, a header that wraps, a cut
- * time, a sidebar hint pushed out.
+ * time, a sidebar hint pushed out, columns cut off with no way to reach
+ * them, an inline error over the next row, a name over the asset ID.
  * `UPDATE_README_SCREENSHOTS=1` also refreshes the few pictures the README
  * shows (build/screenshots).
  */
@@ -19,7 +20,7 @@ import { startShowcase, type Showcase } from './showcase.ts';
 const DIR = join('test-results', 'screenshots');
 const README_PICTURES = ['listings-dark', 'buy-orders-light', 'drafts-light', 'trades-dark'];
 const VIEWS = ['overview', 'listings', 'buy-orders', 'trades', 'accounts', 'drafts', 'activity', 'settings'] as const;
-const SIZES = [{ width: 1280, height: 800 }, { width: 1920, height: 1080 }] as const;
+const SIZES = [{ width: 1024, height: 700 }, { width: 1280, height: 800 }, { width: 1920, height: 1080 }] as const;
 
 let server: StaticServer;
 let show: Showcase;
@@ -37,6 +38,13 @@ test.afterAll(async () => {
 async function clipped(page: Page, selector: string): Promise<string[]> {
   return page.locator(selector).evaluateAll((els) =>
     els.filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => (el.textContent ?? '').trim().slice(0, 60)));
+}
+
+/** Whether two elements' boxes overlap (both drawn). */
+async function overlap(page: Page, a: string, b: string): Promise<boolean> {
+  const [ra, rb] = await Promise.all([page.locator(a).first().boundingBox(), page.locator(b).first().boundingBox()]);
+  if (!ra || !rb) return false;
+  return ra.x < rb.x + rb.width && rb.x < ra.x + ra.width && ra.y < rb.y + rb.height && rb.y < ra.y + ra.height;
 }
 
 /** Whether `inner` lies wholly inside its enclosing `outer`, horizontally (a marker cut by its cell does not). */
@@ -108,6 +116,30 @@ for (const size of SIZES) {
       await page.getByLabel('Search listings').fill('');
       expect.soft(await clipped(page, '.view-head')).toEqual([]);
 
+      // Every column can be reached: a table narrower than its columns scrolls sideways, with a scrollbar in view.
+      const scroller = grid.locator('.vt-scroller');
+      const room = await scroller.evaluate((el) => ({ wide: el.scrollWidth > el.clientWidth + 1, bar: el.offsetHeight - el.clientHeight }));
+      if (room.wide) {
+        expect.soft(room.bar, 'a horizontal scrollbar shows').toBeGreaterThan(0);
+        await scroller.evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
+        await picture(page, `listings-scrolled-${tag}`);
+      }
+      for (const name of ['Account', 'State']) {
+        expect.soft(await inside(page, `[role=grid][aria-label=Listings] [role=columnheader]:has-text("${name}")`, '.vt'), `the ${name} column can be seen whole`).toBe(true);
+      }
+      await scroller.evaluate((el) => el.scrollTo({ left: 0 }));
+
+      // An inline price the desk refuses says why without covering the next row's price.
+      const rows = grid.locator('[role=row][data-key]');
+      await rows.nth(0).locator('.money').dblclick();
+      await page.getByLabel('New price').fill('abc');
+      await page.getByLabel('New price').press('Enter');
+      await expect(page.getByText('Not a price: type it like 12.34.')).toBeVisible();
+      const nextPrice = `[role=grid][aria-label=Listings] [role=row][data-key="${await rows.nth(1).getAttribute('data-key')}"] .money`;
+      expect.soft(await overlap(page, '.help.error', nextPrice), 'the error covers the next row’s price').toBe(false);
+      await picture(page, `listings-inline-error-${tag}`);
+      await page.getByLabel('New price').press('Escape');
+
       // The panels and dialogs, as a trader meets them; Escape closes each.
       await page.getByRole('button', { name: 'Create…' }).click();
       await picture(page, `listings-create-${tag}`);
@@ -132,10 +164,26 @@ for (const size of SIZES) {
       await picture(page, `listings-check-${tag}`);
       await page.keyboard.press('Escape');
 
-      // Buy orders: the header stays on one line.
+      // Buy orders: the header stays on one line where it fits, and nothing in it covers anything else.
       await page.keyboard.press('Alt+3');
       const head = page.locator('main .view-head').first();
-      expect.soft((await head.boundingBox())?.height ?? 0).toBeLessThan(40);
+      if (size.width >= 1280) expect.soft((await head.boundingBox())?.height ?? 0).toBeLessThan(40);
+      const crossing = await head.evaluate((el) => {
+        // Every piece of text in it (the innermost elements), as drawn: a box may shrink while its words spill over.
+        const leaves = [...el.querySelectorAll('*')].filter((c) => c.children.length === 0 && (c.textContent ?? '').trim() !== '');
+        const boxes = leaves.map((c) => {
+          const range = el.ownerDocument.createRange();
+          range.selectNodeContents(c);
+          const words = range.getBoundingClientRect();
+          // Text an element cuts (an ellipsis) is drawn only inside it.
+          const own = (el.ownerDocument.defaultView?.getComputedStyle(c).overflowX ?? 'visible') === 'visible' ? words : c.getBoundingClientRect();
+          const r = { left: Math.max(words.left, own.left), right: Math.min(words.right, own.right), top: words.top, bottom: words.bottom };
+          return { text: (c.textContent ?? '').trim().slice(0, 30), r };
+        });
+        return boxes.flatMap((a, i) => boxes.slice(i + 1).filter((b) =>
+          a.r.left < b.r.right - 0.5 && b.r.left < a.r.right - 0.5 && a.r.top < b.r.bottom - 0.5 && b.r.top < a.r.bottom - 0.5).map((b) => `${a.text} / ${b.text}`));
+      });
+      expect.soft(crossing, 'parts of the header drawn over each other').toEqual([]);
       if (size.width === 1280) {
         // Where the trader saw it wrap.
         await page.setViewportSize({ width: 1360, height: 800 });
@@ -152,6 +200,17 @@ for (const size of SIZES) {
       const lost = page.getByRole('region', { name: 'Unknown outcomes' });
       expect.soft(await clipped(page, '[aria-label="Unknown outcomes"] button')).toEqual([]);
       await expect(lost.getByRole('button', { name: 'Drop' }).first()).toBeVisible();
+      // The review: a name, or words in its place, never run over the asset ID beside it.
+      const review = page.getByRole('grid', { name: 'Draft changes' });
+      await review.scrollIntoViewIfNeeded();
+      await expect(review.locator('[role=row][data-key]').first()).toBeVisible();
+      const overrun = await review.locator('[role=row][data-key] .target').evaluateAll((cells) => cells.filter((c) => {
+        const name = c.querySelector('.item-name')?.lastElementChild?.getBoundingClientRect();
+        const id = c.querySelector('.id')?.getBoundingClientRect();
+        return name !== undefined && id !== undefined && name.right > id.left + 0.5;
+      }).map((c) => (c.textContent ?? '').trim().slice(0, 60)));
+      expect.soft(overrun, 'names running over the asset ID').toEqual([]);
+      await picture(page, `drafts-review-${tag}`);
       await page.getByRole('button', { name: 'Discard' }).click();
       await picture(page, `drafts-discard-${tag}`);
       await page.keyboard.press('Escape');

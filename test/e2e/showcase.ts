@@ -102,7 +102,8 @@ export async function startShowcase(): Promise<Showcase> {
   await ok(router, 'drafts:addChanges', {
     changes: [
       { kind: 'listing.edit', asset_id: big.asset_id, price: 788_873 },
-      ...creates.map((a, i) => ({ kind: 'listing.create', asset_id: a.asset_id, sku: a.sku, price: 450 + i, promoted: i % 7 === 0 ? 1 : 0, game: '440' })),
+      // One pasted without its SKU: named once the service lists it.
+      ...creates.map((a, i) => ({ kind: 'listing.create', asset_id: a.asset_id, ...(i === 3 ? {} : { sku: a.sku }), price: 450 + i, promoted: i % 7 === 0 ? 1 : 0, game: '440' })),
       { kind: 'buyOrder.edit', sku: '5021;6', price: 6_300, quantity: 45 },
       { kind: 'buyOrder.create', sku: '30911;5;u13', price: 19_900, quantity: 1, user_note: 'quick buy' },
     ],

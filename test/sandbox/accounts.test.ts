@@ -13,7 +13,7 @@ beforeEach(async () => {
 });
 afterEach(() => sandbox.close());
 
-const URL_OK = 'https://trade.sandbox.invalid/tradeoffer/new/?partner=4242&token=tok_EN';
+const URL_OK = 'https://steamcommunity.com/tradeoffer/new/?partner=4242&token=tok_EN12';
 
 describe('sandbox accounts', () => {
   it('marks the account automated for 600 s after set_user_agent, and the flag lapses unless renewed', async () => {
@@ -65,7 +65,7 @@ describe('sandbox accounts', () => {
     expect((await call(sandbox, 'set_trade_url', { trade_url: URL_OK })).status).toBe(200);
     clock.advance(MINUTE);
     expect((await call(sandbox, 'set_trade_url', { trade_url: URL_OK, multiaccount_proxy: linked })).status).toBe(200);
-    for (const bad of ['http://trade.sandbox.invalid/tradeoffer/new/?partner=1&token=x', 'https://x.invalid/tradeoffer/new/?partner=abc&token=x', 'not a url']) {
+    for (const bad of ['http://steamcommunity.com/tradeoffer/new/?partner=1&token=x', 'https://x.invalid/tradeoffer/new/?partner=1&token=abcdefgh', 'not a url']) {
       clock.advance(MINUTE);
       const res = await call(sandbox, 'set_trade_url', { trade_url: bad });
       expect(res.status, bad).toBe(400);

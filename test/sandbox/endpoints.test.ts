@@ -58,7 +58,7 @@ describe('sandbox endpoints', () => {
     const buyOrderTrades = await call(sandbox, 'load_pending_buy_orders');
     parsed('load_pending_buy_orders', buyOrderTrades.body);
 
-    const tradeUrl = 'https://trade.sandbox.invalid/tradeoffer/new/?partner=12345&token=AbC-12_x';
+    const tradeUrl = 'https://steamcommunity.com/tradeoffer/new/?partner=12345&token=AbC-12_x';
     expect((await call(sandbox, 'set_trade_url', { trade_url: tradeUrl, multiaccount_proxy: linked })).body)
       .toEqual({ success: true });
     const urls = parsed('get_linked_trade_urls', (await call(sandbox, 'get_linked_trade_urls')).body);

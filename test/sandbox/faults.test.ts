@@ -84,6 +84,24 @@ describe('sandbox fault knobs', () => {
     expect(sandbox.log.counters.malformed).toBe(1);
   });
 
+  it('echoes the key encoded in an error reply: base64 of user:key, URL-safe base64, upper-case hex, base64 over lines', async () => {
+    const { sandbox } = await start();
+    sandbox.faults.set({ echoKeyEncoded: { endpoints: ['get_balance'], count: 1 } });
+    const key = 'ENCODED-LEAK-0123456789';
+    const reply = await call(sandbox, 'get_balance', undefined, { key });
+    expect(reply.status).toBe(401);
+    expect(reply.body).toMatchObject({
+      success: false,
+      authorization: `Basic ${Buffer.from(`desk:${key}`).toString('base64')}`,
+      trace: Buffer.from(`k=${key}`).toString('base64url'),
+      key_hex: Buffer.from(key).toString('hex').toUpperCase(),
+    });
+    expect((reply.body as { pem: string }).pem.replaceAll('\r\n', '')).toBe(Buffer.from(key).toString('base64'));
+    expect(reply.text).not.toContain(key);
+    expect(sandbox.log.requests[0]?.faults).toEqual(['echoKeyEncoded']);
+    expect((await call(sandbox, 'get_balance', undefined, { key })).text).not.toContain('Basic');
+  });
+
   it('echoes the key an error reply refused: raw, escaped twice inside a quoted JSON error, and URL-encoded', async () => {
     const { sandbox } = await start();
     sandbox.faults.set({ echoKey: { endpoints: ['get_balance'], count: 1 } });

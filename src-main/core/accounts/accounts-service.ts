@@ -1,9 +1,14 @@
+import type { ResponseOf } from '../api/endpoints.ts';
 import type { Scheduler } from '../scheduler/types.ts';
 import { INTERACTIVE_DEADLINE_MS } from '../scheduler/types.ts';
 import { createRetryingRead, type ReadState } from '../scheduler/retrying-read.ts';
 import type { AccountRow, AccountsRepo } from '../store/accounts-repo.ts';
 import { createEmitter, type Unsubscribe } from '../events.ts';
 import type { Clock } from '../clock.ts';
+import { conflict, refused } from '../errors.ts';
+import { tradeUrlProblem } from '../../../src-shared/trade-url.ts';
+
+export type LinkedTradeUrls = ResponseOf<'get_linked_trade_urls'>;
 
 export interface AccountsSnapshot {
   main: AccountRow | null;
@@ -26,6 +31,12 @@ export interface AccountsService {
   refresh(): Promise<AccountsSnapshot>;
   /** How reading the list goes (also in every snapshot). */
   readState(): ReadState;
+  /**
+   * Takes a list the same key just read from this service elsewhere (a key
+   * test made before the desk went live): the screens and the first beat
+   * know the accounts at once; the service is read again in its turn.
+   */
+  adopt(urls: LinkedTradeUrls): AccountsSnapshot;
   /** Sets the trade URL of the main account, or of a linked account when `account` names one. */
   setTradeUrl(tradeUrl: string, account?: string): Promise<AccountsSnapshot>;
   /** Whether the heartbeat covers this linked account. */
@@ -52,17 +63,20 @@ export function createAccountsService(deps: {
   const { repo, scheduler } = deps;
   const events = createEmitter<{ changed: AccountsSnapshot }>();
 
+  const store = (urls: LinkedTradeUrls) => {
+    const known = new Set(repo.list().map((r) => r.account_id));
+    repo.syncTradeUrls(urls);
+    // A linked account seen for the first time is covered by the heartbeat by default:
+    // its listings would otherwise show as not automated.
+    const fresh = urls.linked_accounts.map((a) => a.id64).filter((id) => !known.has(id));
+    if (fresh.length > 0) repo.setAutomated(fresh, true);
+  };
+
   const list = createRetryingRead({
     clock: deps.clock,
     what: 'get_linked_trade_urls',
     async read(signal) {
-      const urls = await scheduler.request('get_linked_trade_urls', {}, { lane: 'interactive', signal, retries: 0 });
-      const known = new Set(repo.list().map((r) => r.account_id));
-      repo.syncTradeUrls(urls);
-      // A linked account seen for the first time is covered by the heartbeat by default:
-      // its listings would otherwise show as not automated.
-      const fresh = urls.linked_accounts.map((a) => a.id64).filter((id) => !known.has(id));
-      if (fresh.length > 0) repo.setAutomated(fresh, true);
+      store(await scheduler.request('get_linked_trade_urls', {}, { lane: 'interactive', signal, retries: 0 }));
     },
   });
 
@@ -93,18 +107,24 @@ export function createAccountsService(deps: {
       return snapshot();
     },
     readState: () => list.state(),
+    adopt(urls) {
+      store(urls);
+      return changed();
+    },
     async setTradeUrl(tradeUrl, account) {
       const main = repo.main();
+      const owner = account ?? main?.account_id;
+      if (owner === undefined) throw conflict('The main account is not known yet (the accounts list has not been read), so its trade URL cannot be checked; try again in a moment');
+      // The rule the editor applies as the URL is typed, with the account it is for: never send another account's URL.
+      const problem = tradeUrlProblem(tradeUrl, owner);
+      if (problem !== null) throw refused(`Trade URL for ${owner === main?.account_id ? 'the main account' : `linked account ${owner}`} not saved: ${problem}`);
       const proxy = account !== undefined && account !== main?.account_id ? account : undefined;
       await scheduler.request(
         'set_trade_url',
         { trade_url: tradeUrl, ...(proxy === undefined ? {} : { multiaccount_proxy: proxy }) },
         { lane: 'interactive' },
       );
-      const target = account ?? main?.account_id;
-      if (target !== undefined) {
-        repo.upsert({ account_id: target, kind: proxy === undefined ? 'main' : 'linked', trade_url: tradeUrl });
-      }
+      repo.upsert({ account_id: owner, kind: proxy === undefined ? 'main' : 'linked', trade_url: tradeUrl });
       return changed();
     },
     setAutomated(accountId, automated) {

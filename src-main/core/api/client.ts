@@ -41,7 +41,11 @@ export interface ClientOptions {
   maxResponseBytes?: number;
   /** Told the `Date` of every response, to learn how far the service's clock is from ours. */
   serviceClock?: Pick<ServiceClock, 'observe'>;
-  /** Told after every exchange whether the service answered (any status) or could not be reached, and why. */
+  /**
+   * Told after every exchange whether the service answered (any status) or
+   * could not be reached, and why; not told of a failure when a request sent
+   * after it has already been answered.
+   */
   onReach?: (reach: Reach) => void;
 }
 
@@ -100,6 +104,9 @@ export function createMarketplaceClient(options: ClientOptions): MarketplaceClie
     bodyTimeout: timeoutMs,
   });
   let closed = false;
+  // Requests numbered as they are sent: reach follows the answer to the latest one.
+  let sentCount = 0;
+  let answeredUpTo = 0;
 
   async function call<K extends EndpointName>(
     endpoint: K,
@@ -118,12 +125,14 @@ export function createMarketplaceClient(options: ClientOptions): MarketplaceClie
     const deadline = AbortSignal.timeout(timeoutMs);
     const signal = callerSignal === undefined ? deadline : AbortSignal.any([callerSignal, deadline]);
     const sentAt = clock.now();
+    const order = (sentCount += 1);
     const result = await send(pool, {
       ...buildRequest(endpoint, input, key, base.pathPrefix),
       signal,
       maxBodyBytes: (status) => (status >= 200 && status < 300 ? maxResponseBytes : MAX_ERROR_RESPONSE_BYTES),
     });
     if (result.ok) {
+      answeredUpTo = Math.max(answeredUpTo, order);
       options.onReach?.({ reached: true });
       const receivedAt = clock.now();
       const dateMs = parseDateHeader(result.response.headers['date']);
@@ -139,7 +148,9 @@ export function createMarketplaceClient(options: ClientOptions): MarketplaceClie
     const fail = redactingErrors(key);
     const cause = safeCause(result.error, key);
     const label = failureLabel(result.error);
-    if (callerSignal?.aborted !== true) {
+    // A failure of a request sent before one that has since been answered is old news (a body cut
+    // while a request alongside went through): the service answers.
+    if (callerSignal?.aborted !== true && order > answeredUpTo) {
       options.onReach?.({ reached: false, why: deadline.aborted ? `no answer within ${Math.round(timeoutMs / 1000)} s` : unreachableWords(result.error) });
     }
     const reached = mayHaveReachedServer(result.sent, result.error);

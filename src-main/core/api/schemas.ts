@@ -7,9 +7,13 @@ import {
   gameId,
   listingId,
   quantity,
+  SERVICE_WORD_MAX_LENGTH,
+  serviceText,
   sku,
+  SKU_MAX_LENGTH,
   storedSku,
   tradeUrl,
+  URL_MAX_LENGTH,
   userNote,
 } from '../../../src-shared/fields.ts';
 import { buyOrderTrade, marketTrade } from '../../../src-shared/trades.ts';
@@ -105,10 +109,13 @@ const moneyCents = z.number().int();
 
 export const successResponse = z.object({ success: z.boolean() });
 
+/** IDs and words the service sends back: bounded like every string from it (see trades.ts). */
+const word = serviceText(SERVICE_WORD_MAX_LENGTH);
+
 export const createdListing = z.object({
-  listing_id: z.string().min(1),
-  sku: z.string(),
-  asset_id: z.string().min(1),
+  listing_id: word.min(1),
+  sku: serviceText(SKU_MAX_LENGTH),
+  asset_id: word.min(1),
 });
 export const createListingResponse = z.object({
   success: z.boolean(),
@@ -125,8 +132,8 @@ export const loadPendingResponse = z.array(marketTrade);
 export const loadPendingBuyOrdersResponse = z.array(buyOrderTrade);
 
 export const tradeUrlEntry = z.object({
-  id64: z.string(),
-  trade_url: z.string().nullable(),
+  id64: word,
+  trade_url: serviceText(URL_MAX_LENGTH).nullable(),
 });
 export const linkedTradeUrlsResponse = z.object({
   main_account: tradeUrlEntry,

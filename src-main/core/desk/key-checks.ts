@@ -46,7 +46,7 @@ export function createKeyChecks(deps: {
   return {
     tester,
     opening(next) {
-      if (next.mode === 'live') probes.handOver(next.baseUrl, next.scheduler);
+      if (next.mode === 'live') probes.handOver(next.baseUrl, next);
     },
     async opened(current) {
       if (current.mode === 'live') await probes.close();

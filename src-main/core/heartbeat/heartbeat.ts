@@ -189,8 +189,9 @@ export function createHeartbeat(options: HeartbeatOptions): Heartbeat {
     const signal = stopSignal.signal;
     try {
       // One try with a deadline: a failure shows at once (lastError) and this loop plans the next try,
-      // instead of the scheduler retrying a silent server for minutes behind the trader's back.
-      const response = await scheduler.request('set_user_agent', input, { lane: 'heartbeat', signal, deadlineMs: INTERACTIVE_DEADLINE_MS, retries: 0 });
+      // instead of the scheduler retrying a silent server for minutes behind the trader's back. The
+      // deadline counts from the send: a beat waiting for the endpoint's one slot a minute has not failed.
+      const response = await scheduler.request('set_user_agent', input, { lane: 'heartbeat', signal, answerWithinMs: INTERACTIVE_DEADLINE_MS, retries: 0 });
       refreshAt = markEnds(sentAt, clock.now(), response.refresh_at, options.serviceClock?.offsetRange() ?? null);
       lastBeatAt = sentAt;
       lastError = null;

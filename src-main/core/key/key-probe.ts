@@ -2,6 +2,7 @@ import { createMarketplaceClient, type MarketplaceClient, type RateLimitInfo, ty
 import { RATE_WINDOW_MS, type EndpointName } from '../api/endpoints.ts';
 import type { Clock } from '../clock.ts';
 import { createScheduler, INTERACTIVE_DEADLINE_MS } from '../scheduler/index.ts';
+import type { LinkedTradeUrls } from '../accounts/accounts-service.ts';
 import type { Scheduler } from '../scheduler/types.ts';
 import type { KeyService } from './key-service.ts';
 import { recentAnswer, type AccountsAnswer, type BalanceAnswer, type KeyTestTarget } from './key-test.ts';
@@ -21,9 +22,11 @@ export interface KeyProbes {
   /**
    * The desk goes live on `serviceUrl`: its scheduler is told what the
    * service counted of the probe's requests in the last minute, so its first
-   * reads wait for those slots instead of meeting a 429.
+   * reads wait for those slots instead of meeting a 429; and its accounts
+   * learn the list the probe read, so no screen says "not read yet" for the
+   * minute the next read must wait.
    */
-  handOver(serviceUrl: string, scheduler: Pick<Scheduler, 'noteRateLimit'>): void;
+  handOver(serviceUrl: string, to: { scheduler: Pick<Scheduler, 'noteRateLimit'>; accounts: { adopt(urls: LinkedTradeUrls): unknown } }): void;
   /** Drops the probe (the desk went live: its workspace asks from now on). */
   close(): Promise<void>;
 }
@@ -35,6 +38,8 @@ interface Probe {
   /** Why the last exchange did not reach the service; null when it did or none was made. */
   unreachableWhy(): string | null;
   accounts: AccountsAnswer | null;
+  /** The list behind `accounts`, as the service gave it (trade URLs included). */
+  accountsRead: LinkedTradeUrls | null;
   balance: BalanceAnswer | null;
   /** The rate headers of each endpoint's last answer, and when (ms). */
   readonly notes: Map<EndpointName, { info: RateLimitInfo; at: number }>;
@@ -51,6 +56,7 @@ export function createKeyProbes(deps: { keys: Pick<KeyService, 'read' | 'noteAcc
     if (!probe) return;
     probe.scheduler.newKey();
     probe.accounts = null;
+    probe.accountsRead = null;
     probe.balance = null;
     probe.notes.clear();
   });
@@ -83,6 +89,7 @@ export function createKeyProbes(deps: { keys: Pick<KeyService, 'read' | 'noteAcc
       scheduler,
       unreachableWhy: () => (reach !== null && !reach.reached ? reach.why : null),
       accounts: null,
+      accountsRead: null,
       balance: null,
       notes,
     };
@@ -114,6 +121,7 @@ export function createKeyProbes(deps: { keys: Pick<KeyService, 'read' | 'noteAcc
           if (reused) return reused;
           const urls = await p.scheduler.request('get_linked_trade_urls', {}, ASK);
           p.accounts = { main: urls.main_account.id64, linked: urls.linked_accounts.map((a) => a.id64), at: clock.now() };
+          p.accountsRead = urls;
           return p.accounts;
         },
         async balance() {
@@ -127,12 +135,13 @@ export function createKeyProbes(deps: { keys: Pick<KeyService, 'read' | 'noteAcc
         unreachableWhy: () => (probe?.url === serviceUrl ? probe.unreachableWhy() : null),
       };
     },
-    handOver(serviceUrl, scheduler) {
+    handOver(serviceUrl, to) {
       if (!probe || probe.url !== serviceUrl) return;
       const now = clock.now();
       for (const { info, at } of probe.notes.values()) {
-        if (now - at < RATE_WINDOW_MS) scheduler.noteRateLimit(info);
+        if (now - at < RATE_WINDOW_MS) to.scheduler.noteRateLimit(info);
       }
+      if (probe.accountsRead !== null) to.accounts.adopt(probe.accountsRead);
     },
     close: drop,
   };

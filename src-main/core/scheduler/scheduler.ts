@@ -21,15 +21,23 @@ export interface SchedulerDeps {
 }
 
 /** A deadline on the scheduler's clock, and the error that says it passed. */
-function deadline(clock: Clock, ms: number) {
+function deadline(clock: Clock, ms: number, armed = true) {
   const fired = new AbortController();
   const timer = new AbortController();
-  clock.sleep(ms, timer.signal).then(
-    () => fired.abort(new Error('deadline')),
-    () => undefined,
-  );
+  let started = false;
+  const arm = () => {
+    if (started) return;
+    started = true;
+    clock.sleep(ms, timer.signal).then(
+      () => fired.abort(new Error('deadline')),
+      () => undefined,
+    );
+  };
+  if (armed) arm();
   return {
     signal: fired.signal,
+    /** Starts the count now (a deadline made unarmed waits for this). */
+    arm,
     cancel: () => timer.abort(),
     error(endpoint: EndpointName, sent: boolean, last: ApiError | null): ApiError {
       const seconds = Math.round(ms / 1000);
@@ -113,7 +121,8 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   return {
     async request(endpoint, input, options) {
       const expiry = options.deadlineMs === undefined ? null : deadline(clock, options.deadlineMs);
-      const signals = [options.signal, expiry?.signal].filter((s): s is AbortSignal => s !== undefined);
+      const answer = options.answerWithinMs === undefined ? null : deadline(clock, options.answerWithinMs, false);
+      const signals = [options.signal, expiry?.signal, answer?.signal].filter((s): s is AbortSignal => s !== undefined);
       const signal = signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals);
       let sent = false;
       try {
@@ -121,16 +130,21 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
           lane: options.lane,
           ...(signal ? { waitSignal: signal, callSignal: signal } : {}),
           ...(options.retries === undefined ? {} : { maxRetries: options.retries }),
-          onSent: () => (sent = true),
+          onSent: () => {
+            sent = true;
+            answer?.arm();
+          },
         });
         if (result.kind === 'ok') return result.response;
         if (result.kind === 'aborted') {
-          if (expiry?.signal.aborted && options.signal?.aborted !== true) throw expiry.error(endpoint, sent, result.lastError);
+          const gaveUp = [expiry, answer].find((d) => d?.signal.aborted);
+          if (gaveUp && options.signal?.aborted !== true) throw gaveUp.error(endpoint, sent, result.lastError);
           throw result.reason;
         }
         throw result.error;
       } finally {
         expiry?.cancel();
+        answer?.cancel();
       }
     },
 

@@ -51,6 +51,13 @@ export interface RequestOptions {
    * request had gone out: the trader asked and is waiting for an answer.
    */
   deadlineMs?: number;
+  /**
+   * Gives up when the service has not answered this long after the request
+   * was sent (scheduler clock), with the same error: the wait for a rate
+   * slot does not count, so a request that must wait its endpoint's turn
+   * (the heartbeat's one a minute) is not given up before it was sent.
+   */
+  answerWithinMs?: number;
   /** Attempts after the first for transient failures; the scheduler's default when absent. */
   retries?: number;
 }

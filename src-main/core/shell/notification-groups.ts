@@ -1,4 +1,5 @@
 import type { PendingTrade } from '../../../src-shared/trades.ts';
+import { HIDDEN_CONTROL_CHARS } from '../../../src-shared/field-rules.ts';
 import { formatCents } from '../../../src-shared/money.ts';
 
 /**
@@ -70,7 +71,7 @@ export function planTradeNotices(
 
 function singleNotice(trade: TradeForNotice): TradeNotice {
   const lines = [`${itemSummary(trade.items, 3)} · ${formatCents(trade.total)}`];
-  if (trade.verification_code) lines.push(`Verification code: ${trade.verification_code}`);
+  if (trade.verification_code) lines.push(`Verification code: ${toastText(trade.verification_code, 40)}`);
   // The warning travels with the toast: the trader may accept from the trade page without opening the app.
   if (trade.youngPartner) lines.push(`⚠ Partner's account is ${days(trade.partnerAgeDays ?? 0)} old: check before trading`);
   const ref = { trade_type: trade.trade_type, trade_id: trade.trade_id };
@@ -103,7 +104,26 @@ function days(n: number): string {
 /** "Key ×2, Team Captain, +3 more": names as the trader knows them, cut to fit a toast. */
 function itemSummary(items: TradeForNotice['items'], shown: number): string {
   if (items.length === 0) return 'no items listed';
-  const names = items.slice(0, shown).map((i) => (i.quantity > 1 ? `${i.name} ×${i.quantity}` : i.name));
+  const names = items.slice(0, shown).map((i) => {
+    const name = toastText(i.name, MAX_NAME_IN_TOAST);
+    return i.quantity > 1 ? `${name} ×${i.quantity}` : name;
+  });
   const more = items.length - shown;
   return more > 0 ? `${names.join(', ')}, +${more} more` : names.join(', ');
+}
+
+/** Longest item name put in a toast; a longer one is cut with an ellipsis. */
+const MAX_NAME_IN_TOAST = 80;
+const MARKUP = /<[^>]*>?/g;
+const UNSHOWABLE = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029${HIDDEN_CONTROL_CHARS}]`, 'g');
+
+/**
+ * Text from the service made fit for a native notification: some desktops
+ * read a toast's body as markup (libnotify's <b>, <a>, <img>), and a text
+ * direction control would make a name read as another. Tags and stray angle
+ * brackets, controls and direction marks go; what is left is cut to `max`.
+ */
+export function toastText(text: string, max: number): string {
+  const plain = text.slice(0, max * 4).replace(MARKUP, '').replace(/[<>]/g, '').replace(UNSHOWABLE, '').replace(/\s+/g, ' ').trim();
+  return plain.length > max ? `${plain.slice(0, max - 1)}…` : plain;
 }

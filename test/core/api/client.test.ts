@@ -7,7 +7,7 @@ import type { TestHandler } from './test-server.ts';
 /** What the client puts on the wire, where the key comes from, and what it refuses to send. */
 
 const KEY = 'test-key-0001';
-const TRADE_URL = 'https://trade.example/tradeoffer/new/?partner=123&token=abc_DEF';
+const TRADE_URL = 'https://steamcommunity.com/tradeoffer/new/?partner=123&token=abc_DEF1';
 const harness = testHarness(KEY);
 const setup = (handler: TestHandler, options: Partial<ClientOptions> = {}) => harness.serve(handler, options);
 

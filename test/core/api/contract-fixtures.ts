@@ -51,7 +51,7 @@ export async function startContractEnv(options: SandboxOptions = {}): Promise<Co
   };
 }
 
-export const tradeUrl = (i: number) => `https://trade.example/tradeoffer/new/?partner=${1000 + i}&token=tok${i}`;
+export const tradeUrl = (i: number) => `https://steamcommunity.com/tradeoffer/new/?partner=${1000 + i}&token=tok${String(i).padStart(5, '0')}`;
 
 /** A SKU no seeded order uses, one per `i`. */
 export const freshSku = (i: number) => `${9000 + i};6`;

@@ -65,4 +65,46 @@ describe('redaction', () => {
     expect(safe.cause).toBeUndefined();
     expect(safeCause('plain', null).message).toBe('plain');
   });
+
+  describe('the key encoded', () => {
+    const key = 'f3a9c2e51b84d06e7a1c0b9d8e2f4a6c';
+    const b64 = (prefix: string) => Buffer.from(prefix + key).toString('base64');
+    const urlSafe = (text: string) => text.replaceAll('+', '-').replaceAll('/', '_');
+    const keyBits = (text: string) => {
+      // What of the key survives: any 8-character run of any encoding of it.
+      const encodings = ['', 'a', 'ab'].flatMap((p) => [b64(p), urlSafe(b64(p))]).concat(Buffer.from(key).toString('hex'));
+      return encodings.some((e) => [...Array(e.length - 8).keys()].some((i) => i > 4 && i < e.length - 12 && text.includes(e.slice(i, i + 8))));
+    };
+
+    it.each([
+      ['base64 at byte offset 0', b64('')],
+      ['base64 at byte offset 1', b64('a')],
+      ['base64 at byte offset 2', b64('ab')],
+      ['base64 of user:key (Basic auth)', b64('desk:')],
+      ['base64 without padding', b64('a').replace(/=+$/, '')],
+      ['URL-safe base64', urlSafe(b64('x?'))],
+      ['URL-safe base64 without padding', urlSafe(b64('x?')).replace(/=+$/, '')],
+      ['hex in lower case', Buffer.from(key).toString('hex')],
+      ['hex in upper case', Buffer.from(key).toString('hex').toUpperCase()],
+      ['every byte percent-encoded', Buffer.from(key).toString('hex').replace(/../g, '%$&')],
+      ['every byte percent-encoded, upper case', Buffer.from(key).toString('hex').toUpperCase().replace(/../g, '%$&')],
+      ['split across lines', `${key.slice(0, 10)}\n${key.slice(10, 20)}\r\n  ${key.slice(20)}`],
+      ['split across escaped lines in JSON', JSON.stringify(`${key.slice(0, 16)}\n${key.slice(16)}`)],
+      ['base64 wrapped at 8 characters', b64('a').replace(/.{8}/g, '$&\n')],
+      ['base64 wrapped in a JSON string', JSON.stringify(b64('ab').replace(/.{12}/g, '$&\r\n'))],
+    ])('%s', (_name, form) => {
+      const out = redactSecret(`{"error":"refused","echo":${JSON.stringify(form)}} and ${form} again`, key);
+      expect(out).toContain(REDACTED);
+      expect(out).not.toContain(key);
+      expect(keyBits(out), out).toBe(false);
+      expect(out).toMatch(/^\{"error":"refused","echo":/);
+      expect(out).toMatch(/ and .* again$/s);
+    });
+
+    it('leaves other base64 and hex alone', () => {
+      const other = Buffer.from('not the key at all, something else entirely').toString('base64');
+      const hex = Buffer.from('another value').toString('hex');
+      expect(redactSecret(`${other} ${hex}`, key)).toBe(`${other} ${hex}`);
+    });
+  });
 });

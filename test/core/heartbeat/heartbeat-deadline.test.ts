@@ -42,4 +42,23 @@ describe('heartbeat against a service that does not answer', () => {
     expect(beats(service).filter((r) => r.status === 503)).toHaveLength(1);
     expect(heartbeat.state).toMatchObject({ status: 'expiring', lastError: { kind: 'server' } });
   });
+
+  it('counts a beat’s 30 s from when it is sent: a second beat that waits for the one slot a minute succeeds', async () => {
+    // The linked accounts arrive after the first beat, as the accounts read at start finds them.
+    const linked: string[] = [];
+    const { clock, service, heartbeat, states } = setup({ linked });
+    heartbeat.start();
+    await clock.advance(1_000);
+    expect(beats(service).map((r) => r.status)).toEqual([200]);
+    linked.push('76561198000000002');
+    const second = heartbeat.beatNow();
+    await clock.run(second, 2 * MIN);
+    const [first, then] = beats(service);
+    expect(then?.status).toBe(200);
+    // It went out when the endpoint's minute allowed, long after 30 s of waiting.
+    expect((then?.sentAt ?? 0) - (first?.sentAt ?? 0)).toBeGreaterThanOrEqual(MIN);
+    expect(states.filter((s) => s.lastError !== null || s.status === 'expiring')).toEqual([]);
+    expect(heartbeat.state).toMatchObject({ status: 'active', lastError: null });
+    heartbeat.stop();
+  });
 });

@@ -200,6 +200,29 @@ describe('Test key in sandbox mode', () => {
   });
 });
 
+describe('going live after a key test', () => {
+  it('shows the accounts the test found at once, and the first beat covers every linked one', async () => {
+    const clock = scaledClock(30);
+    const live = await service(clock);
+    const d = await deskWith(clock, { mode: 'sandbox', serviceUrl: live.url });
+    await d.keys.set(live.apiKey);
+    const tested = await d.keyTest.test();
+    expect(tested).toMatchObject({ outcome: 'accepted', mainAccount: live.accounts.main });
+    expect(tested.linkedAccounts).toHaveLength(3);
+    await d.updateSettings({ mode: 'live' });
+    const ws = d.workspace();
+    // Before the live workspace could read the list itself (its one read a minute went to the test).
+    expect(sent(live, 'get_linked_trade_urls')).toBe(1);
+    const snapshot = ws.accounts.snapshot();
+    expect(snapshot.main?.account_id).toBe(live.accounts.main);
+    expect(sorted(snapshot.linked.map((a) => a.account_id))).toEqual(sorted(live.accounts.linked));
+    expect(sorted(ws.accounts.automatedLinked())).toEqual(sorted(live.accounts.linked));
+    for (let i = 0; i < 400 && ws.heartbeat.state.lastBeatAt === null; i += 1) await new Promise((r) => setTimeout(r, 25));
+    expect(sorted(ws.heartbeat.state.accounts)).toEqual(sorted(live.accounts.linked));
+    expect(live.accounts.linked.every((a) => live.admin.userAgent(a).automated)).toBe(true);
+  });
+});
+
 describe('a key test that cannot be sent', () => {
   it('answers with what stopped it (an unusable URL) and can be asked again, instead of throwing or sticking', async () => {
     const clock = scaledClock(1);

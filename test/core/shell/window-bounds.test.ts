@@ -29,13 +29,13 @@ describe('restoreWindowBounds', () => {
   });
 
   it('moves a window that hangs over the edge of its display fully onto it', () => {
-    const saved = { bounds: { x: 3600, y: 1000, width: 1000, height: 700 }, maximized: false };
-    expect(restoreWindowBounds(saved, [laptop, external]).bounds).toEqual({ x: 3000, y: 700, width: 1000, height: 700 });
+    const saved = { bounds: { x: 3600, y: 1000, width: 1100, height: 700 }, maximized: false };
+    expect(restoreWindowBounds(saved, [laptop, external]).bounds).toEqual({ x: 2900, y: 700, width: 1100, height: 700 });
   });
 
   it('grows a saved size below the minimum, but never past the screen', () => {
     const saved = { bounds: { x: 10, y: 10, width: 300, height: 200 }, maximized: false };
-    expect(restoreWindowBounds(saved, [laptop]).bounds).toEqual({ x: 10, y: 10, width: 900, height: 600 });
+    expect(restoreWindowBounds(saved, [laptop]).bounds).toEqual({ x: 10, y: 10, width: 1024, height: 700 });
     const tiny = { x: 0, y: 0, width: 800, height: 500 };
     expect(restoreWindowBounds(saved, [tiny]).bounds).toEqual({ x: 0, y: 0, width: 800, height: 500 });
   });

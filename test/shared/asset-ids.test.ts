@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseAssetIds } from '../../../src-renderer/src/lib/asset-ids.ts';
+import { parseAssetIds } from '../../src-shared/typed-values.ts';
 
 describe('pasted asset IDs', () => {
   it('reads one per line and names bad lines by number', () => {
