@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { systemClock, type Clock } from '../clock.ts';
-import { storeBusy } from '../errors.ts';
+import { storeBusy, storeFailure } from '../errors.ts';
 import { migrate } from './migrations.ts';
 
 /**
@@ -19,9 +19,17 @@ export interface Store {
   readonly clock: Clock;
   /**
    * Runs `fn` in one committed transaction (nested calls become savepoints).
-   * Returns what `fn` returns; rolls back and rethrows when it throws.
+   * Returns what `fn` returns; rolls back and rethrows when it throws or the
+   * COMMIT fails, and the store stays usable. A full disk or an I/O error is
+   * thrown as a DomainError of kind `disk_full` or `io`.
    */
   transaction<T>(fn: () => T): T;
+  /**
+   * A full disk on demand, for tests and benchmarks: SQLite answers "database
+   * or disk is full" once the file would grow past `pages` pages (never below
+   * its size now). `null` lifts the limit: "space freed".
+   */
+  setPageLimit(pages: number | null): void;
   /** Bumped whenever listings or buy orders change, so in-memory views can tell they are stale. */
   readonly ledgerVersion: number;
   markLedgerChanged(): void;
@@ -51,6 +59,37 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Store {
     throw error;
   }
   let depth = 0;
+  // Set when SQLite itself ended the transaction under a nested step (see `undo`).
+  let lost: unknown = null;
+  const defaultPageLimit = Number((db.prepare('PRAGMA max_page_count').get() as { max_page_count: number }).max_page_count);
+
+  /**
+   * Takes back a failed step: the transaction, or for a nested step its
+   * savepoint. A full disk or an I/O error (and a COMMIT that failed for any
+   * reason) may have made SQLite roll the whole transaction back already;
+   * then there is nothing to take back, but an enclosing step that carries
+   * on must not write outside a transaction: a new one is opened for its
+   * statements, and the outermost step rolls it back and fails.
+   */
+  function undo(outermost: boolean, savepoint: string, error: unknown): void {
+    if (!db.isTransaction) {
+      if (outermost) return;
+      lost ??= error;
+      try {
+        db.exec('BEGIN IMMEDIATE');
+      } catch {
+        // Nothing to hold the enclosing step's statements: the outermost step still fails.
+      }
+      return;
+    }
+    if (!outermost && lost) return;
+    try {
+      db.exec(outermost ? 'ROLLBACK' : `ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`);
+    } catch {
+      // The step's own error is the one to report; the outermost step rolls back what is left.
+      if (!outermost) lost ??= error;
+    }
+  }
   let ledgerVersion = 0;
   const ledgerListeners = new Set<() => void>();
   const store: Store = {
@@ -69,24 +108,31 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Store {
       return () => ledgerListeners.delete(listener);
     },
     transaction<T>(fn: () => T): T {
+      const outermost = depth === 0;
       const savepoint = `sp${depth}`;
       try {
-        db.exec(depth === 0 ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${savepoint}`);
+        db.exec(outermost ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${savepoint}`);
       } catch (error) {
         // Another connection held the write lock for the whole busy timeout: the trader's "try again", not a bug.
-        throw storeBusy(error) ?? error;
+        throw storeBusy(error) ?? storeFailure(error) ?? error;
       }
+      if (outermost) lost = null;
       depth += 1;
       try {
         const result = fn();
-        depth -= 1;
-        db.exec(depth === 0 ? 'COMMIT' : `RELEASE ${savepoint}`);
+        // A nested step lost the whole transaction and `fn` went on regardless: its work cannot be kept either.
+        if (lost) throw lost;
+        db.exec(outermost ? 'COMMIT' : `RELEASE ${savepoint}`);
         return result;
       } catch (error) {
+        undo(outermost, savepoint, error);
+        throw storeFailure(error) ?? error;
+      } finally {
         depth -= 1;
-        db.exec(depth === 0 ? 'ROLLBACK' : `ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`);
-        throw error;
       }
+    },
+    setPageLimit(pages) {
+      db.exec(`PRAGMA max_page_count = ${pages === null ? defaultPageLimit : Math.max(1, Math.floor(pages))}`);
     },
     close() {
       if (db.isOpen) db.close();
