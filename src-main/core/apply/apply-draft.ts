@@ -9,6 +9,7 @@ import type { RunRow } from '../store/journal-repo.ts';
 import { createQuantityCheck, type BalanceReads } from './buy-order-quantities.ts';
 import { createJournal, type Journal } from './journal.ts';
 import { resumeTasks, type PhaseDeps } from './phases.ts';
+import { createStorePause, type StoreProblem } from './store-pause.ts';
 import { listUnknownOutcomes, recoverJournal, resolveUnknown, type ResolutionChoice, type UnknownOutcome } from './recovery.ts';
 
 /**
@@ -20,6 +21,8 @@ import { listUnknownOutcomes, recoverJournal, resolveUnknown, type ResolutionCho
 export interface ApplyProgress extends JobProgress {
   readonly draftId: string;
   readonly runId: number;
+  /** The disk is full (or failing): the apply is paused until the journal can be written again. */
+  readonly storeProblem?: StoreProblem;
 }
 
 export interface ApplyHandle {
@@ -99,20 +102,30 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
   function run(runRow: RunRow, tasks: readonly BatchTask[]): ApplyHandle {
     // Items settled without a request of their own, which the job cannot count.
     const extra = { done: 0, failed: 0, unknown: 0 };
+    let started: Job | null = null;
+    // A full disk pauses the run: each journal step waits for room, then the job goes on.
+    const guard = createStorePause({
+      clock: store.clock,
+      job: () => started,
+      closed: () => !store.db.isOpen,
+      changed: () => {
+        if (started) emitter.emit('progress', withRun(started.progress()));
+      },
+    });
     const job = scheduler.startJob(tasks, {
       lane: 'bulk',
       beforeSend: async (task) => {
         const batch = createBatch(task);
-        if (batch) {
-          await quantities?.beforeSend(batch);
-          // Suspended while the balance was read: it waits in the journal for the next start.
-          if (suspended) throw new Error('the app is quitting: it is sent at the next start');
-        }
-        journal.markSent(task.id);
+        if (batch) await quantities?.beforeSend(batch);
+        // Suspended meanwhile (the balance read, a full disk): it waits in the journal for the next start.
+        const quitting = () => suspended;
+        await guard.clear(quitting);
+        if (quitting()) throw new Error('the app is quitting: it is sent at the next start');
+        await guard.persist(() => journal.markSent(task.id), quitting);
       },
-      onRetry: (task, error) => journal.markRetry(task.id, error),
-      onOutcome: (task, outcome) => {
-        const { followUps, settled, replaced } = journal.recordOutcome(task.id, outcome);
+      onRetry: (task, error) => guard.persist(() => journal.markRetry(task.id, error)),
+      onOutcome: async (task, outcome) => {
+        const { followUps, settled, replaced } = await guard.persist(() => journal.recordOutcome(task.id, outcome));
         extra.done += settled.done;
         extra.failed += settled.failed;
         extra.unknown += settled.unknown;
@@ -122,21 +135,31 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
         return { followUps, replaced };
       },
     });
-    const withRun = (p: JobProgress): ApplyProgress => ({
-      ...p,
-      itemsTotal: p.itemsTotal + extra.done + extra.failed + extra.unknown,
-      itemsDone: p.itemsDone + extra.done,
-      itemsFailed: p.itemsFailed + extra.failed,
-      itemsUnknown: p.itemsUnknown + extra.unknown,
-      draftId: runRow.draft_id,
-      runId: runRow.run_id,
-    });
+    started = job;
+    const withRun = (p: JobProgress): ApplyProgress => {
+      const problem = guard.problem();
+      return {
+        ...p,
+        itemsTotal: p.itemsTotal + extra.done + extra.failed + extra.unknown,
+        itemsDone: p.itemsDone + extra.done,
+        itemsFailed: p.itemsFailed + extra.failed,
+        itemsUnknown: p.itemsUnknown + extra.unknown,
+        draftId: runRow.draft_id,
+        runId: runRow.run_id,
+        ...(problem ? { storeProblem: problem } : {}),
+      };
+    };
     job.on('progress', (p) => emitter.emit('progress', withRun(p)));
     const done = job.done.then(async (final) => {
       active.delete(runRow.run_id);
       // Suspended for a quit: the job ends as the scheduler closes, but the run stays open for the next start.
       if (suspended) return withRun(final);
-      journal.finishRun(runRow.run_id, final.state);
+      try {
+        await guard.persist(() => journal.finishRun(runRow.run_id, final.state));
+      } catch {
+        // The store closed before the end could be written: the run stays open, and the next start finishes it.
+        return withRun(final);
+      }
       emitter.emit('unknownOutcomes', listUnknownOutcomes(repos));
       // Done means the buy orders it created say what the service stored.
       const notCreated = (await quantities?.settle(runRow.run_id)) ?? 0;
