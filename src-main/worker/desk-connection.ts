@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { CHANNEL_NAMES, EVENT_NAMES, type AppStatus, type EventName, type IpcResult } from '../../src-shared/contract.ts';
 import { createDataClient, type DataClient, type DataClientState, type WorkerPort } from '../core/data/client.ts';
 import { createEmitter, type Unsubscribe } from '../core/events.ts';
@@ -65,7 +66,7 @@ export interface DeskConnectionOptions {
   spawn(): WorkerPort;
   /** The keychain, kept on the main thread: the worker asks for the key through it. */
   secrets: SecretStore;
-  config: Omit<DeskWorkerConfig, 'generation'>;
+  config: Omit<DeskWorkerConfig, 'generation' | 'lockToken'>;
   /** Main's links, logs folder, diagnostics and updates. */
   platform: Platform;
   log: Pick<AppLog, 'debug' | 'info' | 'warn' | 'error'>;
@@ -79,6 +80,8 @@ export async function connectDesk(options: DeskConnectionOptions): Promise<DeskC
   let lastStatus: AppStatus | null = null;
   let lastKey: string | null = null;
   let starts = 0;
+  // Every start of the worker holds the profile's lock under this one token.
+  const lockToken = randomUUID();
 
   const toBridge = (event: EventName, payload: unknown) => {
     for (const listener of [...bridgeListeners]) listener(event, payload);
@@ -120,7 +123,7 @@ export async function connectDesk(options: DeskConnectionOptions): Promise<DeskC
   const client: DataClient = await createDataClient({
     spawn: options.spawn,
     async onStart(call) {
-      const opened = (await call('desk', 'open', [{ ...options.config, generation: starts }])) as { view: DeskShellView };
+      const opened = (await call('desk', 'open', [{ ...options.config, lockToken, generation: starts }])) as { view: DeskShellView };
       starts += 1;
       setView(opened.view);
     },

@@ -78,6 +78,7 @@ const desk = {
       secrets,
       clock,
       version: config.version,
+      lockToken: config.lockToken,
       ...(config.initialSettings ? { initialSettings: config.initialSettings } : {}),
       openSandbox: (c) => startSandbox({ clock: c, ...config.sandbox }),
     });

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Clock } from '../clock.ts';
 import { systemClock } from '../clock.ts';
@@ -15,6 +17,7 @@ import { createItemNames, type ItemNames } from '../items/index.ts';
 import { createKeyChecks } from './key-checks.ts';
 import { createReachTracker } from './service-reach.ts';
 import { openWorkspace, type Workspace } from './workspace.ts';
+import { acquireProfileLock, type ProfileLock } from '../profile/profile-lock.ts';
 
 /**
  * The desk: the app's core, composed once by the main process (and by the
@@ -80,6 +83,12 @@ export interface DeskDeps {
   openSandbox?: (clock: Clock) => Promise<SimulatedService>;
   /** Item names (tests pass a shared one to load the schema once). */
   names?: ItemNames;
+  /**
+   * Who holds the profile's lock: a desk opened again by the same owner (the
+   * data worker restarted after it died) passes the same token and takes its
+   * own lock over. Default: a new one, so another desk on the profile is refused.
+   */
+  lockToken?: string;
 }
 
 /** What the desk needs of the embedded simulator: where it listens and a key it accepts. */
@@ -89,9 +98,25 @@ export interface SimulatedService {
   close(): Promise<void>;
 }
 
+/**
+ * Opens the desk on its profile, which it holds alone (see profile-lock.ts):
+ * a profile another desk has open is refused with a `conflict` that says so,
+ * and nothing of it is touched.
+ */
 export async function createDesk(deps: DeskDeps): Promise<Desk> {
   const clock = deps.clock ?? systemClock;
   const profile = deps.profile ?? 'default';
+  mkdirSync(deps.dataDir, { recursive: true });
+  const lock = acquireProfileLock({ path: join(deps.dataDir, `${profile}.lock`), token: deps.lockToken ?? randomUUID(), now: () => clock.now() });
+  try {
+    return await openDesk(deps, clock, profile, lock);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+async function openDesk(deps: DeskDeps, clock: Clock, profile: string, lock: ProfileLock): Promise<Desk> {
   // The home database holds the settings and the live ledger; the sandbox has its own file.
   const home: Store = openStore(join(deps.dataDir, `${profile}.sqlite`), { clock });
   const settings = createSettingsService(createRepos(home).settings, deps.initialSettings);
@@ -102,6 +127,10 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
   void names.warm().catch(() => undefined);
   let online = true;
   let sandbox: SimulatedService | null = null;
+  const closeSandbox = async () => {
+    await sandbox?.close();
+    sandbox = null;
+  };
   let switchProblem: string | null = null;
   let queue: Promise<unknown> = Promise.resolve();
   // Whether the shown workspace's service answered; answers of a workspace being replaced do not count.
@@ -185,7 +214,14 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
     reach: reach.current(),
   });
 
-  let current = await open(settings.get());
+  let current: Workspace;
+  try {
+    current = await open(settings.get());
+  } catch (error) {
+    home.close();
+    await closeSandbox();
+    throw error;
+  }
   reach.showLatest();
   wire(current);
   current.start();
@@ -279,8 +315,8 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
       await keyChecks.close();
       await current.close();
       home.close();
-      await sandbox?.close();
-      sandbox = null;
+      await closeSandbox();
+      lock.release();
     },
   };
 }
