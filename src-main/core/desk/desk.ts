@@ -10,7 +10,7 @@ import type { KeyTester } from '../key/key-test.ts';
 import type { SecretStore } from '../secrets.ts';
 import { createSettingsService, type SettingsService } from '../settings/settings-service.ts';
 import { settingsPatchSchema, type Settings, type SettingsPatch } from '../settings/settings.ts';
-import { createRepos, openStore, type Store } from '../store/index.ts';
+import { createRepos } from '../store/index.ts';
 import { serviceUrlProblem } from '../../../src-shared/fields.ts';
 import type { DeskStatusView } from '../../../src-shared/views.ts';
 import { createItemNames, type ItemNames } from '../items/index.ts';
@@ -18,6 +18,7 @@ import { createKeyChecks } from './key-checks.ts';
 import { createReachTracker } from './service-reach.ts';
 import { openWorkspace, type Workspace } from './workspace.ts';
 import { acquireProfileLock, type ProfileLock } from '../profile/profile-lock.ts';
+import { openHomeStore } from '../profile/home-store.ts';
 
 /**
  * The desk: the app's core, composed once by the main process (and by the
@@ -89,6 +90,13 @@ export interface DeskDeps {
    * own lock over. Default: a new one, so another desk on the profile is refused.
    */
   lockToken?: string;
+  /** A daily backup failed (it is tried again an hour later). */
+  onBackupError?: (error: unknown) => void;
+}
+
+/** A profile's files in the profiles folder: its home database, its sandbox's, and its lock. */
+export function profilePaths(dataDir: string, profile: string): { home: string; sandbox: string; lock: string } {
+  return { home: join(dataDir, `${profile}.sqlite`), sandbox: join(dataDir, `${profile}.sandbox.sqlite`), lock: join(dataDir, `${profile}.lock`) };
 }
 
 /** What the desk needs of the embedded simulator: where it listens and a key it accepts. */
@@ -107,7 +115,7 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
   const clock = deps.clock ?? systemClock;
   const profile = deps.profile ?? 'default';
   mkdirSync(deps.dataDir, { recursive: true });
-  const lock = acquireProfileLock({ path: join(deps.dataDir, `${profile}.lock`), token: deps.lockToken ?? randomUUID(), now: () => clock.now() });
+  const lock = acquireProfileLock({ path: profilePaths(deps.dataDir, profile).lock, token: deps.lockToken ?? randomUUID(), now: () => clock.now() });
   try {
     return await openDesk(deps, clock, profile, lock);
   } catch (error) {
@@ -117,8 +125,8 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
 }
 
 async function openDesk(deps: DeskDeps, clock: Clock, profile: string, lock: ProfileLock): Promise<Desk> {
-  // The home database holds the settings and the live ledger; the sandbox has its own file.
-  const home: Store = openStore(join(deps.dataDir, `${profile}.sqlite`), { clock });
+  // The home database holds the settings and the live ledger, and is backed up; the sandbox has its own file.
+  const { store: home, backups } = openHomeStore(profilePaths(deps.dataDir, profile).home, clock, deps.onBackupError);
   const settings = createSettingsService(createRepos(home).settings, deps.initialSettings);
   const keys = createKeyService({ secrets: deps.secrets, profile });
   const events = createEmitter<DeskEvents>();
@@ -144,7 +152,7 @@ async function openDesk(deps: DeskDeps, clock: Clock, profile: string, lock: Pro
       const running = sandbox;
       return openWorkspace({
         mode: 'sandbox',
-        dbPath: join(deps.dataDir, `${profile}.sandbox.sqlite`),
+        dbPath: profilePaths(deps.dataDir, profile).sandbox,
         baseUrl: running.url,
         clock,
         settings: s,
@@ -218,6 +226,7 @@ async function openDesk(deps: DeskDeps, clock: Clock, profile: string, lock: Pro
   try {
     current = await open(settings.get());
   } catch (error) {
+    await backups.stop();
     home.close();
     await closeSandbox();
     throw error;
@@ -314,6 +323,7 @@ async function openDesk(deps: DeskDeps, clock: Clock, profile: string, lock: Pro
       for (const off of unwire) off();
       await keyChecks.close();
       await current.close();
+      await backups.stop();
       home.close();
       await closeSandbox();
       lock.release();

@@ -160,11 +160,22 @@ function takeOver(path: string, stale: LockOwner | null): void {
   rmSync(aside, { force: true });
 }
 
-function heldBy(owner: LockOwner, path: string): DomainError {
+/** The profile is another desk's: a `conflict` whose message says whose, and how to free it. */
+export class ProfileLockedError extends DomainError {
+  override readonly name = 'ProfileLockedError';
+  /** The lock file. */
+  readonly path: string;
+  constructor(message: string, path: string) {
+    super('conflict', message);
+    this.path = path;
+  }
+}
+
+function heldBy(owner: LockOwner, path: string): ProfileLockedError {
   const since = new Date(owner.lockedAt).toISOString().slice(0, 16).replace('T', ' ');
-  return new DomainError(
-    'conflict',
+  return new ProfileLockedError(
     `Another Marketplace Desk has this profile open (process ${owner.pid} on ${owner.host}, since ${since} UTC). Close it first; if it is no longer running, delete ${path} and start again`,
+    path,
   );
 }
 

@@ -1,9 +1,9 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { systemClock, type Clock } from '../clock.ts';
 import { storeBusy, storeFailure } from '../errors.ts';
-import { migrate } from './migrations.ts';
+import { LATEST_VERSION, migrate, userVersion } from './migrations.ts';
 
 /**
  * The profile's database: one SQLite file per profile, opened by the
@@ -42,22 +42,32 @@ export interface OpenStoreOptions {
   clock?: Clock;
   /** How long a write waits for another connection's lock (e.g. a second process). */
   busyTimeoutMs?: number;
+  /**
+   * Called before migrations change a database that has data (a backup is
+   * made here); a failure leaves the database as it was and is thrown.
+   */
+  beforeMigrate?: (db: DatabaseSync, fromVersion: number) => void;
 }
 
-/** Opens (creating when absent) the profile database and brings its schema up to date. */
-export function openStore(path: string, options: OpenStoreOptions = {}): Store {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new DatabaseSync(path, {
-    enableForeignKeyConstraints: true,
-    timeout: options.busyTimeoutMs ?? 5_000,
-  });
-  try {
-    applyPragmas(db);
-    migrate(db);
-  } catch (error) {
-    db.close();
-    throw error;
+/**
+ * A database that could not be opened or brought up to date: which file,
+ * with SQLite's (or the file system's) error as its cause and message.
+ */
+export class StoreOpenError extends Error {
+  override readonly name = 'StoreOpenError';
+  readonly path: string;
+  constructor(path: string, cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.path = path;
   }
+}
+
+/**
+ * Opens (creating when absent) the profile database and brings its schema
+ * up to date. Throws a StoreOpenError naming the file when it cannot.
+ */
+export function openStore(path: string, options: OpenStoreOptions = {}): Store {
+  const db = openDatabase(path, options);
   let depth = 0;
   // Set when SQLite itself ended the transaction under a nested step (see `undo`).
   let lost: unknown = null;
@@ -139,6 +149,53 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Store {
     },
   };
   return store;
+}
+
+/** A file that does not begin with SQLite's header: refused before SQLite opens it, and would tidy its -wal and -shm away. */
+export class NotADatabaseError extends Error {
+  override readonly name = 'NotADatabaseError';
+}
+
+const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
+
+function checkHeader(path: string): void {
+  let head: Buffer;
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      head = Buffer.alloc(SQLITE_HEADER.length);
+      head = head.subarray(0, readSync(fd, head, 0, head.length, 0));
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  // An empty file is a new database to SQLite.
+  if (head.length > 0 && !head.equals(SQLITE_HEADER)) throw new NotADatabaseError('file is not a database');
+}
+
+function openDatabase(path: string, options: OpenStoreOptions): DatabaseSync {
+  let db: DatabaseSync | null = null;
+  try {
+    if (path !== ':memory:') {
+      mkdirSync(dirname(path), { recursive: true });
+      checkHeader(path);
+    }
+    db = new DatabaseSync(path, {
+      enableForeignKeyConstraints: true,
+      timeout: options.busyTimeoutMs ?? 5_000,
+    });
+    applyPragmas(db);
+    const from = userVersion(db);
+    if (from > 0 && from < LATEST_VERSION) options.beforeMigrate?.(db, from);
+    migrate(db);
+    return db;
+  } catch (error) {
+    if (db?.isOpen) db.close();
+    throw new StoreOpenError(path, error);
+  }
 }
 
 function applyPragmas(db: DatabaseSync): void {
