@@ -35,7 +35,7 @@ export type DeskWorkerConfig = z.infer<typeof deskWorkerConfig>;
 export const STAMPS_PER_GENERATION = 2 ** 40;
 
 /** Names of the events the worker posts (besides the bridge's, which cross as `bridge`). */
-export const WORKER_EVENTS = ['bridge', 'view', 'needsAction', 'pending', 'key', 'log', 'openLink'] as const;
+export const WORKER_EVENTS = ['bridge', 'view', 'needsAction', 'pending', 'key', 'log', 'openLink', 'opened'] as const;
 export type WorkerEventName = (typeof WORKER_EVENTS)[number];
 
 /** A log line the worker asks main to write (main's log scrubs and rotates). */

@@ -127,10 +127,11 @@ interface Target extends Backup {
 function targetOf(dbPath: string, now: number): Target {
   const dir = backupsDirOf(dbPath);
   mkdirSync(dir, { recursive: true });
-  const name = `${profileName(dbPath)}.backup-${stampOf(now)}`;
-  const temp = join(dir, `${name}.writing`);
-  rmSync(temp, { force: true });
-  return { path: join(dir, `${name}.sqlite`), temp, takenAt: now };
+  const prefix = `${profileName(dbPath)}.backup-`;
+  // A backup cut short by a crash left its temporary file: it was never one.
+  for (const name of readdirSync(dir)) if (name.startsWith(prefix) && name.endsWith('.writing')) rmSync(join(dir, name), { force: true });
+  const name = `${prefix}${stampOf(now)}`;
+  return { path: join(dir, `${name}.sqlite`), temp: join(dir, `${name}.writing`), takenAt: now };
 }
 
 /** Renames the written backup into place and lets the oldest beyond `keep` go. */

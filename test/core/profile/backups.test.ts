@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -38,6 +38,9 @@ describe('automatic backups', () => {
     const path = profileAt();
     const store = openStore(path);
     const repos = createRepos(store);
+    // What a crash in the middle of a backup leaves behind: not a backup, and cleared by the next one.
+    mkdirSync(backupsDirOf(path), { recursive: true });
+    writeFileSync(join(backupsDirOf(path), 'default.backup-20250101T000000000Z.writing'), 'half');
     for (let day = 0; day < 7; day++) {
       repos.settings.set('day', day);
       // Both of SQLite's means: each backup is one database file that opens on its own.
