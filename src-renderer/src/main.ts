@@ -5,8 +5,6 @@ import { call } from './api.ts';
 import { viewFromHash } from './lib/nav.ts';
 import { firstContent } from './stores/first-content.ts';
 import ProfileRecoveryView from './views/ProfileRecoveryView.vue';
-import './styles/theme.css';
-import './styles/base.css';
 
 const app = createApp(App).use(createPinia());
 // A profile that could not be opened gets its recovery screen instead of the desk. The screen's
@@ -16,7 +14,7 @@ const [problem] = await Promise.all([
   firstContent(viewFromHash(location.hash)),
 ]);
 if (problem) {
-  // Once the profile opens, the desk loads as on any start.
+  // Once the profile opens, the desk loads as on any start. (The desk-wide styles come with App.vue's, in the one stylesheet.)
   createApp(ProfileRecoveryView, { problem, onOpened: () => location.reload() }).mount('#app');
 } else {
   app.mount('#app');
