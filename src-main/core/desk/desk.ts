@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Clock } from '../clock.ts';
 import { systemClock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
@@ -17,7 +15,8 @@ import { createItemNames, type ItemNames } from '../items/index.ts';
 import { createKeyChecks } from './key-checks.ts';
 import { createReachTracker } from './service-reach.ts';
 import { openWorkspace, type Workspace } from './workspace.ts';
-import { acquireProfileLock, type ProfileLock } from '../profile/profile-lock.ts';
+import { withProfileLock, type ProfileLock } from '../profile/profile-lock.ts';
+import { profilePaths } from '../profile/profile-paths.ts';
 import { openHomeStore } from '../profile/home-store.ts';
 
 /**
@@ -94,11 +93,6 @@ export interface DeskDeps {
   onBackupError?: (error: unknown) => void;
 }
 
-/** A profile's files in the profiles folder: its home database, its sandbox's, and its lock. */
-export function profilePaths(dataDir: string, profile: string): { home: string; sandbox: string; lock: string } {
-  return { home: join(dataDir, `${profile}.sqlite`), sandbox: join(dataDir, `${profile}.sandbox.sqlite`), lock: join(dataDir, `${profile}.lock`) };
-}
-
 /** What the desk needs of the embedded simulator: where it listens and a key it accepts. */
 export interface SimulatedService {
   readonly url: string;
@@ -114,14 +108,8 @@ export interface SimulatedService {
 export async function createDesk(deps: DeskDeps): Promise<Desk> {
   const clock = deps.clock ?? systemClock;
   const profile = deps.profile ?? 'default';
-  mkdirSync(deps.dataDir, { recursive: true });
-  const lock = acquireProfileLock({ path: profilePaths(deps.dataDir, profile).lock, token: deps.lockToken ?? randomUUID(), now: () => clock.now() });
-  try {
-    return await openDesk(deps, clock, profile, lock);
-  } catch (error) {
-    lock.release();
-    throw error;
-  }
+  const lock = { path: profilePaths(deps.dataDir, profile).lock, token: deps.lockToken ?? randomUUID(), now: () => clock.now() };
+  return withProfileLock(lock, (held) => openDesk(deps, clock, profile, held));
 }
 
 async function openDesk(deps: DeskDeps, clock: Clock, profile: string, lock: ProfileLock): Promise<Desk> {

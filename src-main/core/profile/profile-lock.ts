@@ -1,4 +1,5 @@
-import { closeSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { hostname } from 'node:os';
 import { z } from 'zod';
 import { DomainError } from '../errors.ts';
@@ -79,6 +80,22 @@ export function acquireProfileLock(options: ProfileLockOptions): ProfileLock {
 /** The lock names this very PID but a process started at another time: an earlier process whose PID this one was given. */
 function reusedPid(current: LockOwner, owner: LockOwner): boolean {
   return current.pid === owner.pid && Math.abs(current.processStartedAt - owner.processStartedAt) > 2_000;
+}
+
+/**
+ * Opens something that holds the profile (the desk) under its lock: the
+ * lock is taken first (its folder made), and let go when opening fails; the
+ * opened thing lets it go when it closes.
+ */
+export async function withProfileLock<T>(options: ProfileLockOptions, open: (lock: ProfileLock) => Promise<T>): Promise<T> {
+  mkdirSync(dirname(options.path), { recursive: true });
+  const lock = acquireProfileLock(options);
+  try {
+    return await open(lock);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
 }
 
 function held(path: string, owner: LockOwner): ProfileLock {

@@ -1,6 +1,7 @@
 import type { ProfileProblem, RecoveryChoice } from '../../../src-shared/profile.ts';
 import { systemClock } from '../clock.ts';
-import { createDesk, profilePaths, type Desk, type DeskDeps } from '../desk/desk.ts';
+import { createDesk, type Desk, type DeskDeps } from '../desk/desk.ts';
+import { profilePaths } from './profile-paths.ts';
 import { DomainError } from '../errors.ts';
 import { restoreBackup } from './backups.ts';
 import { diagnoseOpenFailure } from './open-failure.ts';
