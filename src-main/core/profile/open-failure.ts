@@ -101,7 +101,7 @@ function messageOf(kind: Kind, error: unknown, file: string, moved: boolean): st
       return `The profile was saved by a newer version of Marketplace Desk${version === null ? '' : ` (data version ${version}; this version reads up to ${LATEST_VERSION})`}, so this version cannot open it. Install the newer version to use it again.${aside}.`;
     }
     case 'read_only':
-      return `The profile’s folder ${dirname(file)} cannot be written (it is read-only, or the desk is not allowed to write there). Make it writable, then try again.`;
+      return `The profile in ${dirname(file)} cannot be written (the folder or the file is read-only, or the desk is not allowed to write there). Make it writable, then try again.`;
     case 'locked':
       return `${reason}.`;
     case 'disk_full':

@@ -165,7 +165,7 @@ describe('a profile in a read-only folder', () => {
     const { problem } = await openProfileDesk(inFolder);
     expect(problem).toMatchObject({
       kind: 'read_only', movedTo: null, choices: ['retry'],
-      message: `The profile’s folder ${folder} cannot be written (it is read-only, or the desk is not allowed to write there). Make it writable, then try again.`,
+      message: `The profile in ${folder} cannot be written (the folder or the file is read-only, or the desk is not allowed to write there). Make it writable, then try again.`,
     });
     expect(existsSync(join(folder, 'default.sqlite'))).toBe(true);
     if (readOnly.how === 'mount') execFileSync('mount', ['-o', 'remount,rw', folder]);
