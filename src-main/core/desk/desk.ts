@@ -105,7 +105,7 @@ export interface SimulatedService {
  * a profile another desk has open is refused with a `conflict` that says so,
  * and nothing of it is touched.
  */
-export async function createDesk(deps: DeskDeps): Promise<Desk> {
+export function createDesk(deps: DeskDeps): Promise<Desk> {
   const clock = deps.clock ?? systemClock;
   const profile = deps.profile ?? 'default';
   const lock = { path: profilePaths(deps.dataDir, profile).lock, token: deps.lockToken ?? randomUUID(), now: () => clock.now() };

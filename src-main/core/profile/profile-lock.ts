@@ -87,15 +87,18 @@ function reusedPid(current: LockOwner, owner: LockOwner): boolean {
  * lock is taken first (its folder made), and let go when opening fails; the
  * opened thing lets it go when it closes.
  */
-export async function withProfileLock<T>(options: ProfileLockOptions, open: (lock: ProfileLock) => Promise<T>): Promise<T> {
-  mkdirSync(dirname(options.path), { recursive: true });
-  const lock = acquireProfileLock(options);
+export function withProfileLock<T>(options: ProfileLockOptions, open: (lock: ProfileLock) => Promise<T>): Promise<T> {
+  let lock: ProfileLock;
   try {
-    return await open(lock);
+    mkdirSync(dirname(options.path), { recursive: true });
+    lock = acquireProfileLock(options);
   } catch (error) {
-    lock.release();
-    throw error;
+    return Promise.reject(error);
   }
+  const opening = open(lock);
+  // The opening itself is handed back untouched: its caller sees it settle exactly when it does.
+  opening.catch(() => lock.release());
+  return opening;
 }
 
 function held(path: string, owner: LockOwner): ProfileLock {
