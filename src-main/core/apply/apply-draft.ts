@@ -157,7 +157,8 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
       try {
         await guard.persist(() => journal.finishRun(runRow.run_id, final.state));
       } catch {
-        // The store closed before the end could be written: the run stays open, and the next start finishes it.
+        // The end could not be written (the store closed while the disk was full): the run stays open in the
+        // journal, and the next start's recovery finishes it. Never a rejection nobody handles.
         return withRun(final);
       }
       emitter.emit('unknownOutcomes', listUnknownOutcomes(repos));
