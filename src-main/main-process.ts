@@ -32,6 +32,7 @@ import { createKeychainSecretStore } from './desktop/keychain.ts';
 import { setStartAtLogin } from './desktop/login-item.ts';
 import { createMainWindow, revealWindow } from './desktop/main-window.ts';
 import { createNotifier, prepareNotifications } from './desktop/notifier.ts';
+import { recoverInWindow } from './desktop/profile-recovery.ts';
 import { createShellServices } from './desktop/shell-services.ts';
 import type { ElectronUpdateSource } from './desktop/updater.ts';
 import { wirePowerEvents } from './desktop/power-events.ts';
@@ -108,7 +109,7 @@ export function startMainProcess(deps: MainProcessDeps): MainProcess {
   return { started };
 }
 
-async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () => void) => void): Promise<RunningApp> {
+async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () => void) => void): Promise<RunningApp | null> {
   log.info('starting', { version: app.getVersion(), electron: process.versions.electron ?? null, node: process.versions.node, platform: process.platform, arch: process.arch, packaged: app.isPackaged });
   const onProcessError = (error: unknown) => log.error('unhandled failure in main', { error });
   process.on('uncaughtExceptionMonitor', onProcessError);
@@ -154,6 +155,50 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
     log,
   });
   const { desk, router, emit } = connection;
+
+  hardenSession(session.defaultSession);
+  hardenEveryWebContents(app, { links, onRefused: (what, url) => log.warn('refused', { what, url }) });
+  if (devServerUrl) applyDevServerCsp(session.defaultSession, devServerUrl);
+  else serveRenderer(session.defaultSession, paths.rendererDir);
+  const windowState = createWindowStateFile(join(app.getPath('userData'), 'window-state.json'));
+  // While the profile cannot be opened, closing the window ends the app: there is no desk to keep in the tray.
+  let recovering = false;
+  const openWindow = () => createMainWindow({
+    preloadPath: paths.preload,
+    rendererUrl: devServerUrl ?? APP_ENTRY_URL,
+    windowState,
+    links,
+    startHidden: !recovering && shouldStartHidden(deps.argv ?? process.argv, app.getLoginItemSettings().wasOpenedAtLogin),
+    isQuitting: () => recovering || quit.quitting,
+    iconPath: paths.appIcon,
+    now: () => clock.now(),
+    onError: (error) => log.warn('window', { error }),
+    onRendererGone: (details, reloaded) => log.error('renderer process gone', { reason: details.reason, exitCode: details.exitCode, reloaded }),
+  });
+  const bindWindow = (target: BrowserWindow) => bindRouter(ipcMain, withCallLog(router, log), {
+    trusted: devServerUrl ? { devServerUrl } : {},
+    target: () => (target.isDestroyed() ? null : target.webContents),
+    onRefused: (channel, url) => log.warn('refused a call from another page', { channel, url }),
+  });
+
+  const problem = connection.problem();
+  const recovered = problem === null ? undefined : await recoverInWindow({
+    problem,
+    whenOpen: () => connection.whenOpen(),
+    openWindow: async () => {
+      const window = await openWindow();
+      setReveal(() => revealWindow(window));
+      return window;
+    },
+    bind: bindWindow,
+    setRecovering: (on) => (recovering = on),
+    log,
+  });
+  if (recovered === null) {
+    await connection.close();
+    app.quit();
+    return null;
+  }
   // The key, once known, is scrubbed from every line; a new one is learned when it is set.
   log.addSecret(desk.knownKey());
   desk.on('key', (key) => log.addSecret(key));
@@ -168,33 +213,13 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
     ...(deps.updateSource === undefined ? {} : { updateSource: deps.updateSource }),
   });
 
-  hardenSession(session.defaultSession);
-  hardenEveryWebContents(app, { links, onRefused: (what, url) => log.warn('refused', { what, url }) });
-  if (devServerUrl) applyDevServerCsp(session.defaultSession, devServerUrl);
-  else serveRenderer(session.defaultSession, paths.rendererDir);
-
-  const windowState = createWindowStateFile(join(app.getPath('userData'), 'window-state.json'));
-  const mainWindow = await createMainWindow({
-    preloadPath: paths.preload,
-    rendererUrl: devServerUrl ?? APP_ENTRY_URL,
-    windowState,
-    links,
-    startHidden: shouldStartHidden(deps.argv ?? process.argv, app.getLoginItemSettings().wasOpenedAtLogin),
-    isQuitting: () => quit.quitting,
-    iconPath: paths.appIcon,
-    now: () => clock.now(),
-    onError: (error) => log.warn('window', { error }),
-    onRendererGone: (details, reloaded) => log.error('renderer process gone', { reason: details.reason, exitCode: details.exitCode, reloaded }),
-  });
+  // The recovery window, once the profile opened, is the desk's window: its page loads the desk itself.
+  const mainWindow = recovered ? recovered.window : await openWindow();
   win = mainWindow;
   const reveal = () => revealWindow(mainWindow);
   setReveal(reveal);
   revealOnActivate(reveal);
-  const unbind = bindRouter(ipcMain, withCallLog(router, log), {
-    trusted: devServerUrl ? { devServerUrl } : {},
-    target: () => (mainWindow.isDestroyed() ? null : mainWindow.webContents),
-    onRefused: (channel, url) => log.warn('refused a call from another page', { channel, url }),
-  });
+  const unbind = recovered ? recovered.unbind : bindWindow(mainWindow);
 
   // Tray, taskbar and notifications follow the desk's state.
   const tray = createTray({

@@ -25,6 +25,8 @@ export const CHANNEL_NAMES = [
   'ledger:check',
   // First run.
   'key:test',
+  // A profile that could not be opened.
+  'profile:problem', 'profile:recover',
 ] as const;
 
 export const EVENT_NAMES = [

@@ -8,6 +8,7 @@ import * as v from './views.ts';
 import { CHANNEL_NAMES, EVENT_NAMES, type ChannelName, type EventName } from './channels.ts';
 import { updateView } from './updates.ts';
 import { ledgerCheckSchema } from './ledger-check.ts';
+import { profileProblem, recoveryChoice } from './profile.ts';
 
 /**
  * The single description of the bridge between the renderer and the main
@@ -125,6 +126,14 @@ export const channels = {
    * mode too) and answers the key's status with what the test found.
    */
   'key:test': channel(none, v.keyStatus),
+  // ---- A profile that could not be opened ----
+  /** Why the profile could not be opened and what the trader may do; null while it is open. */
+  'profile:problem': channel(none, z.object({ problem: profileProblem.nullable() })),
+  /**
+   * Carries out the trader's choice (restore the newest backup, start fresh,
+   * try again) and opens the profile: `opened`, or the problem it still has.
+   */
+  'profile:recover': channel(z.object({ choice: recoveryChoice }).strict(), z.object({ opened: z.boolean(), problem: profileProblem.nullable() })),
 } as const;
 
 export const events = {
@@ -174,6 +183,7 @@ export interface DeskApi {
 }
 
 export type KeyStatus = z.output<typeof v.keyStatus>;
+export type { ProfileProblem, RecoveryChoice } from './profile.ts';
 export type AppStatus = z.output<typeof v.appStatus>;
 export type Settings = z.output<typeof v.settings>;
 export type HeartbeatView = z.output<typeof v.heartbeatState>;

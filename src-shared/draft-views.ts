@@ -131,6 +131,8 @@ export const applyJob = z.object({
   etaMs: z.number().nullable(),
   startedAt: z.number(),
   stopReason: errorView.optional(),
+  /** Why the job is paused by itself (a full disk): it resumes on its own once the journal can be written. */
+  storeProblem: errorView.optional(),
 });
 
 /** The apply job main holds: the running one, or the last one of a draft that still exists. */

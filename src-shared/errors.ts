@@ -28,12 +28,16 @@ export type ApiErrorKind = (typeof API_ERROR_KINDS)[number];
  * - `not_found`: the trader named something that is not there (a draft, an outcome, a job).
  * - `conflict`: the thing is in a state that does not allow this now (changes in flight).
  * - `busy`: the store is held by another process or task; try again shortly.
+ * - `disk_full`: the disk holding the profile is full; nothing saved is lost,
+ *   and work that must write (an apply) waits until there is room again.
+ * - `io`: the disk holding the profile failed a read or a write (SQLite's I/O
+ *   error); as `disk_full`, nothing saved is lost and an apply waits.
  * - `keychain_unavailable`: no usable system keychain (missing or locked).
  * - `bridge`: the window lost contact with the app's main process.
  * - `internal`: a bug; the details are in the log, never on screen.
  */
 export const DESK_ERROR_KINDS = [
-  ...API_ERROR_KINDS, 'not_found', 'conflict', 'busy', 'keychain_unavailable', 'bridge', 'internal',
+  ...API_ERROR_KINDS, 'not_found', 'conflict', 'busy', 'disk_full', 'io', 'keychain_unavailable', 'bridge', 'internal',
 ] as const;
 export type DeskErrorKind = (typeof DESK_ERROR_KINDS)[number];
 

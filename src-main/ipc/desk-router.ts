@@ -7,6 +7,7 @@ import { ledgerHandlers } from './handlers/ledger.ts';
 import { ledgerCheckHandlers } from './handlers/ledger-check.ts';
 import { keyTestHandlers } from './handlers/key-test.ts';
 import { shellHandlers } from './handlers/shell.ts';
+import { openProfileHandlers } from './handlers/profile.ts';
 import type { Platform } from './handlers/platform.ts';
 import { createRouter, type EmitEvent, type Handlers, type Router } from './router.ts';
 import { createStamps } from './stamps.ts';
@@ -45,6 +46,7 @@ export function createDeskRouter(desk: Desk, platform: Platform, options: DeskRo
     ...ledgerCheckHandlers(desk),
     ...keyTestHandlers(desk, views),
     ...shellHandlers(platform),
+    ...openProfileHandlers(),
   };
 
   const router = createRouter(handlers, {

@@ -3,13 +3,14 @@ import type { ErrorView } from '../../src-shared/contract.ts';
 import { DESK_ERROR_KINDS, type DeskErrorKind, type FieldIssue } from '../../src-shared/errors.ts';
 import { ApiError } from '../core/api/errors.ts';
 import { toFieldIssues } from '../core/api/validate.ts';
-import { storeBusy } from '../core/errors.ts';
+import { storeBusy, storeFailure } from '../core/errors.ts';
 import { printable } from '../core/safe-text.ts';
 
 /**
  * Turns whatever a handler threw into the error value the renderer shows.
  * Errors that carry a `kind` (ApiError, the core's DomainError and KeyError,
- * the handlers' Refused) keep it; SQLite's "database is locked" is `busy`;
+ * the handlers' Refused) keep it; SQLite's "database is locked" is `busy`,
+ * a full disk `disk_full` and a disk's I/O error `io`;
  * anything else is an unexpected `internal` failure whose message is not
  * forwarded, because it was never written for the trader's eyes.
  */
@@ -22,7 +23,7 @@ export function toErrorView(error: unknown): ErrorView {
       ...(Array.isArray(error.issues) ? { issues: error.issues.filter(isIssue) } : {}),
     });
   }
-  const busy = storeBusy(error);
+  const busy = storeBusy(error) ?? storeFailure(error);
   if (busy) return { kind: busy.kind, message: busy.message };
   return { kind: 'internal', message: 'Something went wrong inside the app; the details are in its log.' };
 }

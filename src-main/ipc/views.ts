@@ -110,6 +110,7 @@ export function applyJobView(p: ApplyProgress | null): ApplyJobView | null {
     etaMs: p.etaMs,
     startedAt: p.startedAt,
     ...(p.stopReason === undefined ? {} : { stopReason: p.stopReason }),
+    ...(p.storeProblem === undefined ? {} : { storeProblem: { kind: p.storeProblem.kind, message: p.storeProblem.message } }),
   };
 }
 

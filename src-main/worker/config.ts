@@ -24,6 +24,8 @@ export const deskWorkerConfig = z.strictObject({
   initialSettings: settingsPatchSchema.optional(),
   /** Check the bridge's outputs against the contract (development and tests). */
   checkOutputs: z.boolean(),
+  /** The profile lock's holder: the same for every start of the worker, so a restarted one takes over its own lock. */
+  lockToken: z.string().min(1).max(100),
   /** How many times the worker was started before: its stamps begin beyond every earlier one. */
   generation: z.number().int().nonnegative(),
 });
@@ -33,7 +35,7 @@ export type DeskWorkerConfig = z.infer<typeof deskWorkerConfig>;
 export const STAMPS_PER_GENERATION = 2 ** 40;
 
 /** Names of the events the worker posts (besides the bridge's, which cross as `bridge`). */
-export const WORKER_EVENTS = ['bridge', 'view', 'needsAction', 'pending', 'key', 'log', 'openLink'] as const;
+export const WORKER_EVENTS = ['bridge', 'view', 'needsAction', 'pending', 'key', 'log', 'openLink', 'opened'] as const;
 export type WorkerEventName = (typeof WORKER_EVENTS)[number];
 
 /** A log line the worker asks main to write (main's log scrubs and rotates). */

@@ -1,4 +1,5 @@
-import { CHANNEL_NAMES, EVENT_NAMES, type AppStatus, type EventName, type IpcResult } from '../../src-shared/contract.ts';
+import { randomUUID } from 'node:crypto';
+import { CHANNEL_NAMES, EVENT_NAMES, type AppStatus, type EventName, type IpcResult, type ProfileProblem } from '../../src-shared/contract.ts';
 import { createDataClient, type DataClient, type DataClientState, type WorkerPort } from '../core/data/client.ts';
 import { createEmitter, type Unsubscribe } from '../core/events.ts';
 import type { SecretStore } from '../core/secrets.ts';
@@ -53,6 +54,13 @@ export interface DeskConnection {
   readonly router: Router;
   /** Pushes an event of main's own (a notification click asks to show a trade). */
   readonly emit: EmitEvent;
+  /**
+   * Why the profile could not be opened, while it cannot: then `desk` has
+   * no view yet, and only the recovery screen's channels answer.
+   */
+  problem(): ProfileProblem | null;
+  /** Settles once the desk is open (at once when it opened at start). */
+  whenOpen(): Promise<void>;
   readonly desk: MainDesk;
   /** Closes the desk (its store checkpointed) and ends the worker. */
   close(): Promise<void>;
@@ -64,7 +72,7 @@ export interface DeskConnectionOptions {
   spawn(): WorkerPort;
   /** The keychain, kept on the main thread: the worker asks for the key through it. */
   secrets: SecretStore;
-  config: Omit<DeskWorkerConfig, 'generation'>;
+  config: Omit<DeskWorkerConfig, 'generation' | 'lockToken'>;
   /** Main's links, logs folder, diagnostics and updates. */
   platform: Platform;
   log: Pick<AppLog, 'debug' | 'info' | 'warn' | 'error'>;
@@ -78,6 +86,11 @@ export async function connectDesk(options: DeskConnectionOptions): Promise<DeskC
   let lastStatus: AppStatus | null = null;
   let lastKey: string | null = null;
   let starts = 0;
+  // Set while the profile could not be opened (the recovery screen shows it).
+  let problem: ProfileProblem | null = null;
+  const openedWaiters: Array<() => void> = [];
+  // Every start of the worker holds the profile's lock under this one token.
+  const lockToken = randomUUID();
 
   const toBridge = (event: EventName, payload: unknown) => {
     for (const listener of [...bridgeListeners]) listener(event, payload);
@@ -107,6 +120,12 @@ export async function connectDesk(options: DeskConnectionOptions): Promise<DeskC
       case 'key':
         lastKey = payload as string | null;
         return events.emit('key', lastKey);
+      case 'opened':
+        // The trader's choice on the recovery screen opened the profile.
+        problem = null;
+        setView(payload as DeskShellView);
+        for (const resolve of openedWaiters.splice(0)) resolve();
+        return;
       case 'openLink':
         return void Promise.resolve(options.platform.openLink(String(payload))).catch(() => undefined);
       case 'log': {
@@ -119,9 +138,10 @@ export async function connectDesk(options: DeskConnectionOptions): Promise<DeskC
   const client: DataClient = await createDataClient({
     spawn: options.spawn,
     async onStart(call) {
-      const opened = (await call('desk', 'open', [{ ...options.config, generation: starts }])) as { view: DeskShellView };
+      const opened = (await call('desk', 'open', [{ ...options.config, lockToken, generation: starts }])) as { view: DeskShellView | null; problem: ProfileProblem | null };
       starts += 1;
-      setView(opened.view);
+      if (opened.view) setView(opened.view);
+      else problem = opened.problem;
     },
     onEvent,
     onWorkerError: (error) => log.error('data worker failed', { error }),
@@ -194,6 +214,8 @@ export async function connectDesk(options: DeskConnectionOptions): Promise<DeskC
   return {
     router,
     emit: (event, payload) => emitLocal(event, payload),
+    problem: () => problem,
+    whenOpen: () => (view !== null ? Promise.resolve() : new Promise<void>((resolve) => openedWaiters.push(resolve))),
     desk,
     async close() {
       await call('close').catch((error: unknown) => log.error('closing the desk failed', { error }));

@@ -9,12 +9,18 @@
  *
  * Targets it answers: `desk` (open, close and the shell's commands) and
  * `router` (the bridge's calls). Events it posts: see WORKER_EVENTS. What it
- * asks of main: the keychain (`secrets`).
+ * asks of main: the keychain (`secrets`). When the profile cannot be opened,
+ * `open` answers the problem instead of a view, only the recovery screen's
+ * channels (`profile:*`) answer, and once the trader's choice opens the
+ * profile the worker posts `opened` with the desk's first view.
  */
 import { parentPort } from 'node:worker_threads';
 import { scaledClock, systemClock } from '../core/clock.ts';
 import { createDataHost } from '../core/data/host.ts';
-import { createDesk, type Desk } from '../core/desk/desk.ts';
+import type { Desk } from '../core/desk/desk.ts';
+import { openProfileDesk, type ProfileOpeningDeps } from '../core/profile/profile-opening.ts';
+import { createRecoveryRouter } from '../ipc/recovery-router.ts';
+import type { ProfileProblem } from '../../src-shared/profile.ts';
 import type { Unsubscribe } from '../core/events.ts';
 import type { SettingsPatch } from '../core/settings/settings.ts';
 import { logDeskEvents } from '../core/shell/desk-log.ts';
@@ -23,8 +29,8 @@ import type { SecretStore } from '../core/secrets.ts';
 import { createDeskRouter } from '../ipc/desk-router.ts';
 import type { Router } from '../ipc/router.ts';
 import { startSandbox } from '../sandbox/index.ts';
-import { deskWorkerConfig, STAMPS_PER_GENERATION, type WorkerEventName, type WorkerLogLine } from './config.ts';
-import { createDeskShell, type DeskShell } from './desk-shell.ts';
+import { deskWorkerConfig, STAMPS_PER_GENERATION, type DeskWorkerConfig, type WorkerEventName, type WorkerLogLine } from './config.ts';
+import { createDeskShell, type DeskShell, type DeskShellView } from './desk-shell.ts';
 
 const port = parentPort;
 if (!port) throw new Error('desk-worker.ts runs as a worker thread');
@@ -62,43 +68,71 @@ interface Open {
 }
 let open: Open | null = null;
 
+/** While the profile could not be opened: the recovery screen's router, until a choice opens it. */
+let recovering: Router | null = null;
+
 const current = (): Open => {
   if (!open) throw new Error('the desk is not open');
   return open;
 };
 
+function openingDeps(config: DeskWorkerConfig): ProfileOpeningDeps {
+  return {
+    dataDir: config.dataDir,
+    ...(config.profile ? { profile: config.profile } : {}),
+    secrets,
+    clock: config.clock ? scaledClock(config.clock.scale, config.clock.origin) : systemClock,
+    version: config.version,
+    lockToken: config.lockToken,
+    ...(config.initialSettings ? { initialSettings: config.initialSettings } : {}),
+    openSandbox: (c) => startSandbox({ clock: c, ...config.sandbox }),
+    onBackupError: (error) => log.warn('the daily backup failed', { error }),
+    onOpenFailure: (error) => log.error('the profile could not be opened', { error }),
+  };
+}
+
+/** The desk is open: its router answers the bridge, and its shell reports to main. */
+function serve(opened: Desk, config: DeskWorkerConfig): DeskShellView {
+  const { router } = createDeskRouter(opened, { openLink: (url) => post('openLink', url) }, {
+    checkOutputs: config.checkOutputs,
+    onUnexpected: (where, error) => log.error('unexpected failure', { where, error }),
+    stampBase: config.generation * STAMPS_PER_GENERATION,
+    // Screens that were showing the desk before its worker died read everything again.
+    announceAtStart: config.generation > 0,
+  });
+  const shell = createDeskShell(opened);
+  const subs = [
+    router.subscribe((event, payload) => post('bridge', { event, payload })),
+    shell.on('view', (view) => post('view', view)),
+    shell.on('needsAction', (list) => post('needsAction', list)),
+    shell.on('pending', (list) => post('pending', list)),
+    shell.on('key', (key) => post('key', key)),
+    logDeskEvents(opened, log),
+  ];
+  open = { desk: opened, router, shell, subs };
+  return shell.view();
+}
+
 const desk = {
-  async open(raw: unknown) {
-    if (open) throw new Error('the desk is already open');
+  /** Opens the desk: its first view, or the problem that kept the profile from opening. */
+  async open(raw: unknown): Promise<{ view: DeskShellView | null; problem: ProfileProblem | null }> {
+    if (open || recovering) throw new Error('the desk is already open');
     const config = deskWorkerConfig.parse(raw);
-    const clock = config.clock ? scaledClock(config.clock.scale, config.clock.origin) : systemClock;
-    const opened = await createDesk({
-      dataDir: config.dataDir,
-      ...(config.profile ? { profile: config.profile } : {}),
-      secrets,
-      clock,
-      version: config.version,
-      ...(config.initialSettings ? { initialSettings: config.initialSettings } : {}),
-      openSandbox: (c) => startSandbox({ clock: c, ...config.sandbox }),
-    });
-    const { router } = createDeskRouter(opened, { openLink: (url) => post('openLink', url) }, {
+    const deps = openingDeps(config);
+    const outcome = await openProfileDesk(deps);
+    if (outcome.desk) return { view: serve(outcome.desk, config), problem: null };
+    // Only the recovery screen's channels answer, until the trader's choice opens the profile.
+    recovering = createRecoveryRouter({
+      problem: outcome.problem,
+      deps,
       checkOutputs: config.checkOutputs,
       onUnexpected: (where, error) => log.error('unexpected failure', { where, error }),
-      stampBase: config.generation * STAMPS_PER_GENERATION,
-      // Screens that were showing the desk before its worker died read everything again.
-      announceAtStart: config.generation > 0,
+      onOpened(opened) {
+        recovering = null;
+        post('opened', serve(opened, config));
+      },
     });
-    const shell = createDeskShell(opened);
-    const subs = [
-      router.subscribe((event, payload) => post('bridge', { event, payload })),
-      shell.on('view', (view) => post('view', view)),
-      shell.on('needsAction', (list) => post('needsAction', list)),
-      shell.on('pending', (list) => post('pending', list)),
-      shell.on('key', (key) => post('key', key)),
-      logDeskEvents(opened, log),
-    ];
-    open = { desk: opened, router, shell, subs };
-    return { view: shell.view() };
+    return { view: null, problem: outcome.problem };
   },
   view: () => current().shell.view(),
   updateSettings: (patch: SettingsPatch) => current().shell.updateSettings(patch),
@@ -110,6 +144,7 @@ const desk = {
   async close() {
     const was = open;
     open = null;
+    recovering = null;
     if (!was) return;
     for (const off of was.subs) off();
     was.shell.dispose();
@@ -118,7 +153,7 @@ const desk = {
 };
 
 const router = {
-  invoke: (channel: unknown, input: unknown) => current().router.invoke(String(channel), input),
+  invoke: (channel: unknown, input: unknown) => (recovering ?? current().router).invoke(String(channel), input),
 };
 
 const host = createDataHost({

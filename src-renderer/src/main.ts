@@ -1,10 +1,21 @@
 import { createPinia } from 'pinia';
 import { createApp } from 'vue';
 import App from './App.vue';
+import { call } from './api.ts';
 import { viewFromHash } from './lib/nav.ts';
 import { firstContent } from './stores/first-content.ts';
+import ProfileRecoveryView from './views/ProfileRecoveryView.vue';
 
 const app = createApp(App).use(createPinia());
-// The screen's first rows are asked for before the window is built, so it is built and painted once with them.
-await firstContent(viewFromHash(location.hash));
-app.mount('#app');
+// A profile that could not be opened gets its recovery screen instead of the desk. The screen's
+// first rows are asked for meanwhile, so the desk is built and painted once with them.
+const [problem] = await Promise.all([
+  call('profile:problem', {}).then((r) => r.problem, () => null),
+  firstContent(viewFromHash(location.hash)),
+]);
+if (problem) {
+  // Once the profile opens, the desk loads as on any start. (The desk-wide styles come with App.vue's, in the one stylesheet.)
+  createApp(ProfileRecoveryView, { problem, onOpened: () => location.reload() }).mount('#app');
+} else {
+  app.mount('#app');
+}

@@ -132,6 +132,8 @@ export class BrowserWindow extends EventEmitter implements Pick<Electron.Browser
     this.visible = false;
     this.webContents.destroyed = true;
     this.emit('closed');
+    // As Electron: the last window closed, unless app.quit() is closing them.
+    if (BrowserWindow.getAllWindows().length === 0 && !app.quitting) app.emit('window-all-closed');
   }
 }
 
@@ -153,13 +155,20 @@ class FakeApp extends EventEmitter implements Pick<Electron.App, 'getPath' | 'se
    * close (one that refuses cancels the quit), then will-quit (which may
    * also be prevented), then quit.
    */
+  /** True while app.quit() closes the windows (no window-all-closed then). */
+  quitting = false;
   quit = vi.fn(() => {
     const before = fakeEvent();
     this.emit('before-quit', before);
     if (before.defaultPrevented) return;
-    for (const win of BrowserWindow.getAllWindows()) {
-      win.close();
-      if (!win.destroyed) return;
+    this.quitting = true;
+    try {
+      for (const win of BrowserWindow.getAllWindows()) {
+        win.close();
+        if (!win.destroyed) return;
+      }
+    } finally {
+      this.quitting = false;
     }
     const will = fakeEvent();
     this.emit('will-quit', will);

@@ -7,7 +7,7 @@ import { call, startLiveDesk, type LiveDesk } from './live-desk.ts';
  * The trader's own mistakes and the desk's passing states reach the screen
  * as what they are (`not_found`, `conflict`, `busy`, each worded by the
  * renderer), never as "Something went wrong": an ID that names nothing, a
- * draft being applied, a data file another program holds.
+ * draft being applied, a data file another program holds, a full disk.
  */
 
 let live: LiveDesk | null = null;
@@ -82,5 +82,19 @@ describe('errors that are the trader’s, through the router over a real desk', 
     await call(router, 'drafts:create', { name: 'after' });
     expect((await call(router, 'drafts:list', {})).drafts.map((d) => d.name).sort()).toEqual(['after', 'kept']);
     expect((await call(router, 'drafts:page', { draftId: kept.id, show: 'all' })).total).toBe(0);
+  });
+
+  it('a full disk is disk_full, said as a sentence, and the same edit goes through once there is room', async () => {
+    live = await startLiveDesk(34);
+    const { router, desk, service } = live;
+    const draft = await call(router, 'drafts:create', { name: 'full' });
+    const changes = service.admin.inventory().slice(0, 2_000).map((a) => ({ kind: 'listing.create' as const, asset_id: a.asset_id, price: 300, promoted: 0 as const }));
+    // The profile's file may not grow: SQLite answers "database or disk is full".
+    desk.workspace().store.setPageLimit(0);
+    const refused = await router.invoke('drafts:addChanges', { changes });
+    expect(refused).toMatchObject({ ok: false, error: { kind: 'disk_full', message: expect.stringMatching(/^The disk is full.*Nothing saved before is lost/) } });
+    expect((await call(router, 'drafts:page', { draftId: draft.id, show: 'all' })).total).toBe(0);
+    desk.workspace().store.setPageLimit(null);
+    expect(await call(router, 'drafts:addChanges', { changes })).toMatchObject({ added: 2_000 });
   });
 });

@@ -10,6 +10,7 @@ import type { RunRow } from '../store/journal-repo.ts';
 import { createQuantityCheck, type BalanceReads } from './buy-order-quantities.ts';
 import { createJournal, type Journal } from './journal.ts';
 import { resumeTasks, type PhaseDeps } from './phases.ts';
+import { createStorePause, type StoreProblem } from './store-pause.ts';
 import { listUnknownOutcomes, recoverJournal, resolveUnknown, type ResolutionChoice, type UnknownOutcome } from './recovery.ts';
 
 /**
@@ -21,6 +22,8 @@ import { listUnknownOutcomes, recoverJournal, resolveUnknown, type ResolutionCho
 export interface ApplyProgress extends JobProgress {
   readonly draftId: string;
   readonly runId: number;
+  /** The disk is full (or failing): the apply is paused until the journal can be written again. */
+  readonly storeProblem?: StoreProblem;
 }
 
 export interface ApplyHandle {
@@ -98,24 +101,42 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
   let suspended = false;
 
   const finished = (p: JobProgress) => p.state === 'done' || p.state === 'cancelled' || p.state === 'stopped';
+  /** Changes not yet planned into a batch; none known while the store cannot be read (it is closing). */
+  const waitingCount = (draftId: string): number => {
+    try {
+      return repos.drafts.queuedWithoutBatch(draftId);
+    } catch {
+      return 0;
+    }
+  };
 
   function run(runRow: RunRow, tasks: readonly BatchTask[]): ApplyHandle {
     // Items settled without a request of their own, which the job cannot count.
     const extra = { done: 0, failed: 0, unknown: 0 };
+    let started: Job | null = null;
+    // A full disk pauses the run: each journal step waits for room, then the job goes on.
+    const guard = createStorePause({
+      clock: store.clock,
+      job: () => started,
+      closed: () => !store.db.isOpen,
+      changed: () => {
+        if (started) emitter.emit('progress', withRun(started.progress()));
+      },
+    });
     const job = scheduler.startJob(tasks, {
       lane: 'bulk',
       beforeSend: async (task) => {
         const batch = createBatch(task);
-        if (batch) {
-          await quantities?.beforeSend(batch);
-          // Suspended while the balance was read: it waits in the journal for the next start.
-          if (suspended) throw new Error('the app is quitting: it is sent at the next start');
-        }
-        journal.markSent(task.id);
+        if (batch) await quantities?.beforeSend(batch);
+        // Suspended meanwhile (the balance read, a full disk): it waits in the journal for the next start.
+        const quitting = () => suspended;
+        await guard.clear(quitting);
+        if (quitting()) throw new Error('the app is quitting: it is sent at the next start');
+        await guard.persist(() => journal.markSent(task.id), quitting);
       },
-      onRetry: (task, error) => journal.markRetry(task.id, error),
-      onOutcome: (task, outcome) => {
-        const { followUps, settled, replaced } = journal.recordOutcome(task.id, outcome);
+      onRetry: (task, error) => guard.persist(() => journal.markRetry(task.id, error)),
+      onOutcome: async (task, outcome) => {
+        const { followUps, settled, replaced } = await guard.persist(() => journal.recordOutcome(task.id, outcome));
         extra.done += settled.done;
         extra.failed += settled.failed;
         extra.unknown += settled.unknown;
@@ -125,16 +146,19 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
         return { followUps, replaced };
       },
     });
+    started = job;
     // The changes still waiting for a batch count as work left (they are planned a few batches ahead, see phases.ts).
     const withRun = (p: JobProgress): ApplyProgress => {
+      const problem = guard.problem();
       const itemsDone = p.itemsDone + extra.done;
       const itemsFailed = p.itemsFailed + extra.failed;
       const itemsUnknown = p.itemsUnknown + extra.unknown;
-      const waiting = finished(p) ? 0 : repos.drafts.queuedWithoutBatch(runRow.draft_id);
+      const waiting = finished(p) ? 0 : waitingCount(runRow.draft_id);
       const itemsTotal = p.itemsTotal + extra.done + extra.failed + extra.unknown + waiting;
       return {
         ...p, itemsTotal, itemsDone, itemsFailed, itemsUnknown, itemsLeft: itemsTotal - itemsDone - itemsFailed - itemsUnknown,
         draftId: runRow.draft_id, runId: runRow.run_id,
+        ...(problem ? { storeProblem: problem } : {}),
       };
     };
     job.on('progress', (p) => emitter.emit('progress', withRun(p)));
@@ -142,7 +166,13 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
       active.delete(runRow.run_id);
       // Suspended for a quit: the job ends as the scheduler closes, but the run stays open for the next start.
       if (suspended) return withRun(final);
-      journal.finishRun(runRow.run_id, final.state);
+      try {
+        await guard.persist(() => journal.finishRun(runRow.run_id, final.state));
+      } catch {
+        // The end could not be written (the store closed while the disk was full): the run stays open in the
+        // journal, and the next start's recovery finishes it. Never a rejection nobody handles.
+        return withRun(final);
+      }
       emitter.emit('unknownOutcomes', listUnknownOutcomes(repos));
       // Done means the buy orders it created say what the service stored.
       const notCreated = (await quantities?.settle(runRow.run_id)) ?? 0;

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import { systemClock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
@@ -8,13 +8,16 @@ import type { KeyTester } from '../key/key-test.ts';
 import type { SecretStore } from '../secrets.ts';
 import { createSettingsService, type SettingsService } from '../settings/settings-service.ts';
 import { settingsPatchSchema, type Settings, type SettingsPatch } from '../settings/settings.ts';
-import { createRepos, openStore, type Store } from '../store/index.ts';
+import { createRepos } from '../store/index.ts';
 import { serviceUrlProblem } from '../../../src-shared/fields.ts';
 import type { DeskStatusView } from '../../../src-shared/views.ts';
 import { createItemNames, type ItemNames } from '../items/index.ts';
 import { createKeyChecks } from './key-checks.ts';
 import { createReachTracker } from './service-reach.ts';
 import { openWorkspace, type Workspace } from './workspace.ts';
+import { withProfileLock, type ProfileLock } from '../profile/profile-lock.ts';
+import { profilePaths } from '../profile/profile-paths.ts';
+import { openHomeStore } from '../profile/home-store.ts';
 
 /**
  * The desk: the app's core, composed once by the main process (and by the
@@ -80,6 +83,14 @@ export interface DeskDeps {
   openSandbox?: (clock: Clock) => Promise<SimulatedService>;
   /** Item names (tests pass a shared one to load the schema once). */
   names?: ItemNames;
+  /**
+   * Who holds the profile's lock: a desk opened again by the same owner (the
+   * data worker restarted after it died) passes the same token and takes its
+   * own lock over. Default: a new one, so another desk on the profile is refused.
+   */
+  lockToken?: string;
+  /** A daily backup failed (it is tried again an hour later). */
+  onBackupError?: (error: unknown) => void;
 }
 
 /** What the desk needs of the embedded simulator: where it listens and a key it accepts. */
@@ -89,11 +100,21 @@ export interface SimulatedService {
   close(): Promise<void>;
 }
 
-export async function createDesk(deps: DeskDeps): Promise<Desk> {
+/**
+ * Opens the desk on its profile, which it holds alone (see profile-lock.ts):
+ * a profile another desk has open is refused with a `conflict` that says so,
+ * and nothing of it is touched.
+ */
+export function createDesk(deps: DeskDeps): Promise<Desk> {
   const clock = deps.clock ?? systemClock;
   const profile = deps.profile ?? 'default';
-  // The home database holds the settings and the live ledger; the sandbox has its own file.
-  const home: Store = openStore(join(deps.dataDir, `${profile}.sqlite`), { clock });
+  const lock = { path: profilePaths(deps.dataDir, profile).lock, token: deps.lockToken ?? randomUUID(), now: () => clock.now() };
+  return withProfileLock(lock, (held) => openDesk(deps, clock, profile, held));
+}
+
+async function openDesk(deps: DeskDeps, clock: Clock, profile: string, lock: ProfileLock): Promise<Desk> {
+  // The home database holds the settings and the live ledger, and is backed up; the sandbox has its own file.
+  const { store: home, backups } = openHomeStore(profilePaths(deps.dataDir, profile).home, clock, deps.onBackupError);
   const settings = createSettingsService(createRepos(home).settings, deps.initialSettings);
   const keys = createKeyService({ secrets: deps.secrets, profile });
   const events = createEmitter<DeskEvents>();
@@ -102,6 +123,10 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
   void names.warm().catch(() => undefined);
   let online = true;
   let sandbox: SimulatedService | null = null;
+  const closeSandbox = async () => {
+    await sandbox?.close();
+    sandbox = null;
+  };
   let switchProblem: string | null = null;
   let queue: Promise<unknown> = Promise.resolve();
   // Whether the shown workspace's service answered; answers of a workspace being replaced do not count.
@@ -115,7 +140,7 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
       const running = sandbox;
       return openWorkspace({
         mode: 'sandbox',
-        dbPath: join(deps.dataDir, `${profile}.sandbox.sqlite`),
+        dbPath: profilePaths(deps.dataDir, profile).sandbox,
         baseUrl: running.url,
         clock,
         settings: s,
@@ -185,7 +210,15 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
     reach: reach.current(),
   });
 
-  let current = await open(settings.get());
+  let current: Workspace;
+  try {
+    current = await open(settings.get());
+  } catch (error) {
+    await backups.stop();
+    home.close();
+    await closeSandbox();
+    throw error;
+  }
   reach.showLatest();
   wire(current);
   current.start();
@@ -278,9 +311,10 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
       for (const off of unwire) off();
       await keyChecks.close();
       await current.close();
+      await backups.stop();
       home.close();
-      await sandbox?.close();
-      sandbox = null;
+      await closeSandbox();
+      lock.release();
     },
   };
 }

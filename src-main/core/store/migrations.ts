@@ -35,9 +35,7 @@ export const LATEST_VERSION = MIGRATIONS.length;
  */
 export function migrate(db: DatabaseSync, to: number = LATEST_VERSION): number {
   const current = userVersion(db);
-  if (current > LATEST_VERSION) {
-    throw new Error(`the profile database is version ${current}, newer than this app knows (${LATEST_VERSION})`);
-  }
+  if (current > LATEST_VERSION) throw new NewerProfileError(current);
   for (const migration of MIGRATIONS) {
     if (migration.version <= current || migration.version > to) continue;
     db.exec('BEGIN IMMEDIATE');
@@ -52,6 +50,16 @@ export function migrate(db: DatabaseSync, to: number = LATEST_VERSION): number {
     }
   }
   return userVersion(db);
+}
+
+/** A profile written by a newer version of the app: its schema is not one this app may read or change. */
+export class NewerProfileError extends Error {
+  override readonly name = 'NewerProfileError';
+  readonly version: number;
+  constructor(version: number) {
+    super(`the profile database is version ${version}, newer than this app knows (${LATEST_VERSION})`);
+    this.version = version;
+  }
 }
 
 export function userVersion(db: DatabaseSync): number {

@@ -4,7 +4,7 @@ import { createDraftService, type DraftService } from '../../../src-main/core/dr
 import { createMemorySeenTradesStore } from '../../../src-main/core/trades/seen-trades.ts';
 import { createTradeWatcher } from '../../../src-main/core/trades/trade-watcher.ts';
 import type { SandboxListing } from '../../../src-main/sandbox/index.ts';
-import { startLive, type Live } from '../scheduler/support/live.ts';
+import { startLive, type Live, type LiveOptions } from '../scheduler/support/live.ts';
 import { tempStore, type TempStore } from '../store/temp-store.ts';
 
 /**
@@ -24,7 +24,13 @@ export interface ApplyStack {
   restart(): void;
 }
 
-export function applyFixture(scale: number): () => Promise<ApplyStack> {
+export interface ApplyFixtureOptions {
+  /** Where the profile's temp folder is made; default the OS temp folder. */
+  readonly parent?: string;
+  readonly live?: LiveOptions;
+}
+
+export function applyFixture(scale: number, options: ApplyFixtureOptions = {}): () => Promise<ApplyStack> {
   let stack: ApplyStack | undefined;
   afterEach(async () => {
     stack?.drafts.dispose();
@@ -33,8 +39,8 @@ export function applyFixture(scale: number): () => Promise<ApplyStack> {
     stack = undefined;
   });
   return async () => {
-    const live = await startLive(scale);
-    const t = tempStore({ clock: live.clock, seedAccounts: false });
+    const live = await startLive(scale, options.live);
+    const t = tempStore({ clock: live.clock, seedAccounts: false, ...(options.parent ? { parent: options.parent } : {}) });
     t.repos.accounts.upsert({ account_id: live.sandbox.accounts.main, kind: 'main' });
     for (const id of live.sandbox.accounts.linked) t.repos.accounts.upsert({ account_id: id, kind: 'linked' });
     const make = () => {

@@ -19,8 +19,9 @@ export interface TempStore {
 export const MAIN = '76561198000000001';
 export const LINKED = '76561198000000002';
 
-export function tempStore(options: { clock?: Clock; seedAccounts?: boolean } = {}): TempStore {
-  const dir = mkdtempSync(join(tmpdir(), 'desk-store-'));
+/** `parent`: where the temp folder is made (another disk, e.g. a small tmpfs); default the OS temp folder. */
+export function tempStore(options: { clock?: Clock; seedAccounts?: boolean; parent?: string } = {}): TempStore {
+  const dir = mkdtempSync(join(options.parent ?? tmpdir(), 'desk-store-'));
   const path = join(dir, 'profile.sqlite');
   const open = () => openStore(path, options.clock ? { clock: options.clock } : {});
   const t: TempStore = {

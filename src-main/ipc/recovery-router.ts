@@ -1,0 +1,46 @@
+import type { ProfileProblem } from '../../src-shared/profile.ts';
+import type { Desk } from '../core/desk/desk.ts';
+import { recoverProfileDesk, type ProfileOpeningDeps } from '../core/profile/profile-opening.ts';
+import { recoveryHandlers } from './handlers/profile.ts';
+import { createPartialRouter, type Router, type RouterOptions } from './router.ts';
+
+/**
+ * The bridge while the profile could not be opened: the recovery screen's
+ * two channels (`profile:problem`, `profile:recover`) and nothing else.
+ * When the trader's choice opens the profile, `onOpened` gets the desk (the
+ * caller serves the desk's own router from then on); a choice made again
+ * after that changes nothing.
+ */
+export interface RecoveryRouterOptions extends Pick<RouterOptions, 'checkOutputs' | 'onUnexpected'> {
+  readonly problem: ProfileProblem;
+  readonly deps: ProfileOpeningDeps;
+  onOpened(desk: Desk): void;
+}
+
+export function createRecoveryRouter(options: RecoveryRouterOptions): Router {
+  let problem: ProfileProblem | null = options.problem;
+  // One choice at a time: a second click waits for the first, then finds the profile open.
+  let queue: Promise<unknown> = Promise.resolve();
+  const recover = async (choice: Parameters<typeof recoverProfileDesk>[2]) => {
+    if (problem === null) return { opened: true, problem: null };
+    const outcome = await recoverProfileDesk(options.deps, problem, choice);
+    if (!outcome.desk) {
+      problem = outcome.problem;
+      return { opened: false, problem };
+    }
+    problem = null;
+    options.onOpened(outcome.desk);
+    return { opened: true, problem: null };
+  };
+  return createPartialRouter(recoveryHandlers({
+    problem: () => problem,
+    recover(choice) {
+      const run = queue.then(() => recover(choice));
+      queue = run.catch(() => undefined);
+      return run;
+    },
+  }), {
+    checkOutputs: options.checkOutputs,
+    ...(options.onUnexpected ? { onUnexpected: options.onUnexpected } : {}),
+  });
+}

@@ -1,0 +1,130 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createDraftService } from '../../src-main/core/drafts/draft-service.ts';
+import { backupNow } from '../../src-main/core/profile/backups.ts';
+import { openStore } from '../../src-main/core/store/db.ts';
+import { createRepos } from '../../src-main/core/store/index.ts';
+import { createSettingsService } from '../../src-main/core/settings/settings-service.ts';
+import type { MainProcess } from '../../src-main/main-process.ts';
+import type { ProfileProblem } from '../../src-shared/profile.ts';
+import { memoryKeychain } from '../support/memory-keychain.ts';
+import { DESK_WORKER } from '../worker/desk-worker-entry.ts';
+import { fakeBuild, invoke, until } from './boot-support.ts';
+import { app, BrowserWindow, ipcMain, resetFakeElectron, Tray } from './fake-electron.ts';
+
+vi.mock('electron', () => import('./fake-electron.ts'));
+const { startMainProcess } = await import('../../src-main/main-process.ts');
+
+/**
+ * The main process booted on a profile of random bytes: where it used to
+ * end with exit code 1 and no window, it opens its window on the recovery
+ * screen's channels, having moved the file aside, and opens the desk with
+ * the backup restored when the trader chooses it; the window then becomes
+ * the desk's. Closing the window instead ends the app cleanly.
+ */
+
+let dir: string;
+let mainDir: string;
+const backupTakenAt = Date.UTC(2025, 10, 25, 8, 0);
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'desk-boot-recovery-'));
+  mainDir = await fakeBuild(dir);
+  resetFakeElectron();
+  app.setPath('userData', join(dir, 'user-data'));
+});
+afterEach(async () => {
+  if (app.exitCode === null && Tray.instances[0]) {
+    Tray.instances[0].clickItem('quit');
+    await until('the app to exit', () => app.exitCode !== null);
+  }
+  await rm(dir, { recursive: true, force: true });
+});
+
+const profiles = () => join(dir, 'user-data', 'profiles');
+
+/** A profile holding the trader's settings and one live draft, backed up, then overwritten with random bytes. */
+function damagedProfileWithBackup(): { path: string; garbage: Buffer } {
+  const path = join(profiles(), 'default.sqlite');
+  const store = openStore(path);
+  const repos = createRepos(store);
+  createSettingsService(repos.settings).update({ theme: 'dark', notificationsEnabled: false });
+  const drafts = createDraftService({ store, repos });
+  drafts.create('kept in the backup');
+  drafts.dispose();
+  backupNow(store.db, path, backupTakenAt);
+  store.close();
+  const garbage = randomBytes(96 * 1024);
+  writeFileSync(path, garbage);
+  return { path, garbage };
+}
+
+function boot(): MainProcess {
+  return startMainProcess({
+    sandbox: { seed: 23, inventorySize: 50, tradeSchedule: false },
+    secrets: memoryKeychain(),
+    timeScale: { scale: 60, origin: Date.now() },
+    workerScript: DESK_WORKER,
+    mainDir,
+    argv: ['/opt/marketplace-desk/marketplace-desk'],
+    onlinePollMs: 20,
+  });
+}
+
+const problemShown = (): Promise<ProfileProblem> => until('the recovery channels to answer', async () =>
+  ipcMain.handlers.has('profile:problem') ? (await invoke<{ problem: ProfileProblem | null }>('profile:problem')).problem : null);
+
+describe('the main process on a profile that cannot be opened', () => {
+  it('opens a window with the choices, the file moved aside, and the desk on the restored backup once chosen', async () => {
+    const { path, garbage } = damagedProfileWithBackup();
+    const main = boot();
+    const problem = await problemShown();
+
+    expect(app.exitCode).toBeNull();
+    expect(BrowserWindow.instances).toHaveLength(1);
+    const win = BrowserWindow.instances[0];
+    expect(win?.loadedUrl).toBe('app://desk/index.html');
+    await until('the window to show', () => win?.visible);
+    expect(problem).toMatchObject({
+      kind: 'damaged',
+      file: path,
+      message: expect.stringMatching(/^The profile’s data file is damaged and cannot be read/),
+      backup: { takenAt: backupTakenAt },
+      choices: ['restore', 'fresh'],
+    });
+    // Moved aside, never deleted.
+    expect(readFileSync(problem.movedTo ?? '')).toEqual(garbage);
+    // No desk yet: the rest of the bridge says so rather than answering.
+    await expect(invoke('drafts:list')).rejects.toThrow(/drafts:list failed/);
+
+    expect(await invoke('profile:recover', { choice: 'restore' })).toEqual({ opened: true, problem: null });
+    const running = await main.started;
+    expect(running).not.toBeNull();
+    // The same window is the desk's now, with the tray beside it.
+    expect(BrowserWindow.instances).toHaveLength(1);
+    expect(Tray.instances).toHaveLength(1);
+    expect(await invoke('profile:problem')).toEqual({ problem: null });
+    // The trader's settings and the live ledger's draft are the backup's.
+    expect(await invoke('settings:get')).toMatchObject({ theme: 'dark', notificationsEnabled: false, mode: 'sandbox' });
+    await invoke('settings:update', { mode: 'live' });
+    const listed = await invoke<{ drafts: Array<{ name: string }> }>('drafts:list');
+    expect(listed.drafts.map((d) => d.name)).toEqual(['kept in the backup']);
+    expect(readFileSync(problem.movedTo ?? '')).toEqual(garbage);
+  });
+
+  it('ends cleanly, moving nothing more, when the window is closed instead', async () => {
+    damagedProfileWithBackup();
+    const main = boot();
+    const problem = await problemShown();
+    BrowserWindow.instances[0]?.close();
+    expect(await main.started).toBeNull();
+    await until('the app to quit', () => app.exitCode !== null);
+    expect(app.exitCode).toBe(0);
+    expect(existsSync(problem.movedTo ?? '')).toBe(true);
+    expect(existsSync(join(profiles(), 'default.sqlite'))).toBe(false);
+  });
+});
