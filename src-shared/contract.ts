@@ -94,7 +94,7 @@ export const channels = {
   ),
   /** `refused`: rows the ledger or draft no longer allowed when committed (they changed since the preview). */
   'drafts:importCommit': channel(z.object({ token: id }).strict(), z.object({ imported: z.number().int(), refused: z.number().int() })),
-  'drafts:apply': channel(draftRef, d.applyState),
+  'drafts:apply': channel(draftRef.extend({ confirmGuard: d.guardConfirmation.optional() }).strict(), d.applyState),
 
   'apply:state': channel(none, d.applyState),
   'apply:pause': channel(jobRef, d.applyState),
@@ -197,6 +197,7 @@ export type ActivityEntry = z.output<typeof v.activityEntry>;
 export type DraftSummary = z.output<typeof d.draftSummary>;
 export type DraftsView = z.output<typeof d.draftsView>;
 export type BulkOutcome = z.output<typeof d.bulkOutcome>;
+export type GuardConfirmation = z.output<typeof d.guardConfirmation>;
 export type AddChangesResult = z.output<typeof d.addChangesResult>;
 export type DeleteAllImpact = z.output<typeof d.deleteAllImpact>;
 export type ChangeRow = z.output<typeof d.changeRow>;

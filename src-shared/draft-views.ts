@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { draftGuard, guardFindings } from './price-guard.ts';
 import { changeInput, changeStatus, resolutionChoice } from './drafts.ts';
 import { errorView } from './errors.ts';
 import { itemView, ledgerDomain, stamp } from './ledger.ts';
@@ -43,6 +44,8 @@ export const bulkOutcome = z.object({
   samples: z.array(z.object({ key: z.string(), before: z.number().int(), after: z.number().int() })).max(10),
   minAfter: z.number().int().nullable(),
   maxAfter: z.number().int().nullable(),
+  /** Price changes beyond the trader's price guard (a deep cut, under the floor, a big rise): counts and the worst. */
+  guard: guardFindings,
 });
 
 export const addChangesResult = z.object({
@@ -85,6 +88,8 @@ export const changeRow = z.object({
   fields: z.array(fieldDiff),
   /** Something to know before applying (a quantity the balance may cut, what a delete-all removes and replaces). */
   note: z.string().nullable(),
+  /** What the price guard says of the change's price (a deep cut, under the floor, a big rise); null: nothing unusual. */
+  concern: z.enum(['drop', 'floor', 'rise']).nullable().optional(),
 });
 
 /** The summary of a draft's review; its rows come by page. */
@@ -98,7 +103,19 @@ export const draftReview = z.object({
   etaMs: z.number().nonnegative(),
   /** What the delete-alls would remove, counted from the ledger. */
   removes: z.object({ listings: z.number().int(), buyOrders: z.number().int() }),
+  /** Price changes the next apply sends that the price guard marks, per table: applying them needs `confirmGuard`. */
+  guard: draftGuard,
 });
+
+/**
+ * What the trader confirmed of a draft's marked price changes: the counts
+ * they were shown. An apply goes ahead only when these are what the draft
+ * holds now, so neither a stray shortcut nor a confirmation of an older
+ * state can send them.
+ */
+const guardCounts = guardFindings.pick({ drops: true, belowFloor: true, rises: true });
+export const guardConfirmation = z.strictObject({ listings: guardCounts.strict(), buyOrders: guardCounts.strict() });
+export type GuardConfirmation = z.infer<typeof guardConfirmation>;
 
 export const draftPageQuery = z.strictObject({
   draftId: z.string().min(1).max(100),

@@ -49,5 +49,17 @@ export const NO_FINDINGS: GuardFindings = { drops: 0, belowFloor: 0, rises: 0, w
 
 export const hasFindings = (f: GuardFindings): boolean => f.drops + f.belowFloor + f.rises > 0;
 
+/** What the guard found in a draft, per table. */
+export const draftGuard = z.object({ listings: guardFindings, buyOrders: guardFindings });
+export type DraftGuard = z.infer<typeof draftGuard>;
+
+export const draftHasFindings = (g: DraftGuard): boolean => hasFindings(g.listings) || hasFindings(g.buyOrders);
+
+/** The counts a confirmation names, to hold against what the draft holds when it is applied. */
+export const confirmationOf = (g: DraftGuard) => ({
+  listings: { drops: g.listings.drops, belowFloor: g.listings.belowFloor, rises: g.listings.rises },
+  buyOrders: { drops: g.buyOrders.drops, belowFloor: g.buyOrders.belowFloor, rises: g.buyOrders.rises },
+});
+
 /** Percent change from before to after, rounded toward zero (−95 for $3.00 → $0.15). */
 export const percentChange = (before: number, after: number): number => Math.trunc(((after - before) * 100) / before);

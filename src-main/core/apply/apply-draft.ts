@@ -1,5 +1,7 @@
 import { createEmitter, type Unsubscribe } from '../events.ts';
 import { notFound, quoted } from '../errors.ts';
+import { confirmationOf, draftHasFindings } from '../../../src-shared/price-guard.ts';
+import type { GuardConfirmation } from '../../../src-shared/draft-views.ts';
 import type { HeartbeatStatus } from '../heartbeat/heartbeat.ts';
 import type { DraftService } from '../drafts/draft-service.ts';
 import type { Change } from '../drafts/change.ts';
@@ -73,7 +75,12 @@ export interface ApplyService {
   /** Call once at start, before any apply. */
   recover(): RecoveryResult;
   /** Starts applying a draft's pending and failed changes (or returns the apply already running). */
-  apply(draftId: string): ApplyHandle;
+  /**
+   * `confirmGuard`: the counts of marked price changes the trader confirmed
+   * (see src-shared/price-guard.ts); a draft holding such changes is refused
+   * unless they are exactly what it holds now.
+   */
+  apply(draftId: string, options?: { confirmGuard?: GuardConfirmation | undefined }): ApplyHandle;
   handles(): ApplyHandle[];
   /**
    * For quitting: sends nothing more, waits until every batch already sent
@@ -206,6 +213,18 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
     }
   }
 
+  /** A draft whose price changes the guard marks goes only with a confirmation of exactly those (a stray shortcut gives none). */
+  function refuseUnconfirmedPrices(draftId: string, confirmed: GuardConfirmation | undefined): void {
+    const found = drafts.guard(draftId);
+    if (!draftHasFindings(found)) return;
+    if (confirmed !== undefined && JSON.stringify(confirmed) === JSON.stringify(confirmationOf(found))) return;
+    const { listings, buyOrders } = found;
+    const marked = listings.drops + listings.belowFloor + listings.rises + buyOrders.drops + buyOrders.belowFloor + buyOrders.rises;
+    throw new ApplyRefused(
+      `This draft holds ${marked} price ${marked === 1 ? 'change' : 'changes'} the price guard marks (a deep cut, a price under your floor, or a big rise). Review them, then confirm them to apply.`,
+    );
+  }
+
   function on(event: 'progress', listener: (p: ApplyProgress) => void): Unsubscribe;
   function on(event: 'unknownOutcomes', listener: (u: UnknownOutcome[]) => void): Unsubscribe;
   function on(event: 'progress' | 'unknownOutcomes', listener: (payload: never) => void): Unsubscribe {
@@ -220,12 +239,13 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
       const resumed = runs.filter((r) => !active.has(r.run_id)).map((r) => run(r, resumeTasks(r, phaseDeps)));
       return { resumed, unknown: listUnknownOutcomes(repos) };
     },
-    apply(draftId) {
+    apply(draftId, options = {}) {
       if (suspended) throw new Error('the app is quitting: nothing more is applied');
       if (!repos.drafts.get(draftId)) throw notFound(`There is no draft ${quoted(draftId)}; it may have been discarded`);
       const running = [...active.values()].find((h) => h.draftId === draftId);
       if (running) return running;
       refuseWhileNotAutomated();
+      refuseUnconfirmedPrices(draftId, options.confirmGuard);
       const unfinished = repos.journal.runs({ state: 'running', draftId })[0];
       if (unfinished) {
         // Left by a crash and not yet recovered: recover first, so nothing sent is sent again.

@@ -12,7 +12,7 @@ import { createEmitter, type Unsubscribe } from '../events.ts';
 export interface ApplyJobTracker {
   current(): ApplyProgress | null;
   /** Starts applying a draft (or finds its running apply) and announces the job at once. */
-  start(draftId: string): ApplyProgress;
+  start(draftId: string, options?: Parameters<ApplyService['apply']>[1]): ApplyProgress;
   on(event: 'changed', listener: (job: ApplyProgress | null) => void): Unsubscribe;
   dispose(): void;
 }
@@ -37,8 +37,8 @@ export function trackApplyJob(
   return {
     // A job resumed at start has not reported yet: the running one is the truth until it does.
     current: () => apply.handles().at(-1)?.progress() ?? job,
-    start(draftId) {
-      const handle = apply.apply(draftId);
+    start(draftId, options) {
+      const handle = apply.apply(draftId, options);
       set(handle.progress());
       return handle.progress();
     },

@@ -5,7 +5,7 @@ import type { Store } from '../store/db.ts';
 import type { Repos } from '../store/index.ts';
 import { isLockedStatus, type Change, type DraftEntry } from './change.ts';
 import type { BulkDomain, BulkOp } from '../../../src-shared/drafts.ts';
-import { DEFAULT_PRICE_GUARD, type PriceGuard } from '../../../src-shared/price-guard.ts';
+import { DEFAULT_PRICE_GUARD, type DraftGuard, type PriceGuard } from '../../../src-shared/price-guard.ts';
 import { createBulkEdits, type BulkPlan } from './bulk-sql.ts';
 import { draftContext, ledgerLookup } from './draft-context.ts';
 import { dependentsOf, type ChangeIssue } from './merge.ts';
@@ -76,6 +76,8 @@ export interface DraftService {
   ensureCurrent(): string;
   /** The review's summary: open changes by kind, requests per endpoint, ETA, what delete-alls remove, what the price guard marks. */
   review(draftId: string): DraftReview;
+  /** What the price guard marks among the price changes the next apply sends (see src-shared/price-guard.ts). */
+  guard(draftId: string): DraftGuard;
   /** A page of the review's rows (before → after), open ones by default, in the order the apply runs them. */
   reviewPage(draftId: string, query: { show: ReviewShow; kind?: string; offset: number; limit: number }): { total: number; rows: ReviewRow[] };
   /** Another module changed these rows (apply): the draft's version moves and listeners hear of it. */
@@ -258,9 +260,13 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
       requireDraft(id);
       return reviewer.review(id, repos.accounts.main()?.account_id ?? '', guard());
     },
+    guard(id) {
+      requireDraft(id);
+      return reviewer.guard(id, repos.accounts.main()?.account_id ?? '', guard());
+    },
     reviewPage(id, query) {
       requireDraft(id);
-      return reviewer.page(id, `${versionOf(id)}|${store.ledgerVersion}`, query);
+      return reviewer.page(id, `${versionOf(id)}|${store.ledgerVersion}`, query, guard());
     },
     refresh(id) {
       changed(id);

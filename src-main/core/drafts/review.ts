@@ -7,7 +7,8 @@ import type { Store } from '../store/db.ts';
 import { ENTRY_COLUMNS, entryOf, type EntryRecord, type Slot } from '../store/draft-columns.ts';
 import type { Change, ChangeError, ChangeKind, ChangeStatus, DraftEntry } from './change.ts';
 import type { LedgerLookup } from './merge.ts';
-import { guardTally, type GuardFindings, type PriceGuard } from './price-guard.ts';
+import { guardTally, type PriceGuard } from './price-guard.ts';
+import { priceConcern, type DraftGuard } from '../../../src-shared/price-guard.ts';
 
 /**
  * The review of a draft before it is applied: what each change does (before →
@@ -36,6 +37,8 @@ export interface ReviewRow {
   readonly fields: readonly FieldDiff[];
   /** Something the trader should know (a buy order's quantity may be cut; what a delete-all removes). */
   readonly note: string | null;
+  /** What the price guard says of the change's new price against the ledger's (null: nothing unusual, or no price change). */
+  readonly concern: 'drop' | 'floor' | 'rise' | null;
 }
 
 export interface DraftReview {
@@ -49,8 +52,8 @@ export interface DraftReview {
   readonly etaMs: number;
   /** What the delete-alls would remove, counted from the ledger. */
   readonly removes: { readonly listings: number; readonly buyOrders: number };
-  /** Price changes the next apply sends that the price guard marks. */
-  readonly guard: GuardFindings;
+  /** Price changes the next apply sends that the price guard marks, per table. */
+  readonly guard: DraftGuard;
 }
 
 export const BUY_ORDER_CUT_NOTE = 'quantity requested; the service may cut it to floor(balance / price)';
@@ -92,8 +95,10 @@ const SENT_ROWS = `
 
 export interface DraftReviewer {
   review(draftId: string, mainAccount: string, guard: PriceGuard): DraftReview;
+  /** What the price guard marks among the price changes the next apply sends. */
+  guard(draftId: string, mainAccount: string, guard: PriceGuard): DraftGuard;
   /** A page of the review's rows, in the order the apply runs them; `version` names the draft's state (for paging on from the last page). */
-  page(draftId: string, version: string, query: { show: ReviewShow; kind?: string; offset: number; limit: number }): { total: number; rows: ReviewRow[] };
+  page(draftId: string, version: string, query: { show: ReviewShow; kind?: string; offset: number; limit: number }, guard: PriceGuard): { total: number; rows: ReviewRow[] };
 }
 
 export function createReviewer(store: Pick<Store, 'db'>, ledger: LedgerLookup): DraftReviewer {
@@ -102,7 +107,7 @@ export function createReviewer(store: Pick<Store, 'db'>, ledger: LedgerLookup): 
   const byStatus = db.prepare("SELECT status, count(*) AS n FROM draft_entries WHERE draft_id = ? AND status != 'dropped' GROUP BY status");
   const openByKind = db.prepare(`SELECT kind, count(*) AS n FROM draft_entries WHERE draft_id = ? AND status IN ${OPEN_SQL} GROUP BY kind`);
   const groups = db.prepare(`SELECT kind, proxy, phase, count(*) AS n FROM (${SENT_ROWS}) GROUP BY kind, proxy, phase`);
-  const priced = db.prepare(`SELECT key, ledger_price, price FROM (${SENT_ROWS}) WHERE kind IN ('listing.edit', 'buyOrder.edit') AND ledger_price IS NOT NULL AND price != ledger_price`);
+  const priced = db.prepare(`SELECT kind, key, ledger_price, price FROM (${SENT_ROWS}) WHERE kind IN ('listing.edit', 'buyOrder.edit') AND ledger_price IS NOT NULL AND price != ledger_price`);
   const deleteAlls = db.prepare(`SELECT kind, active_only FROM draft_entries WHERE draft_id = ? AND slot IN ('LA', 'BA') AND status IN ${SENDABLE_SQL}`);
   const countListings = db.prepare("SELECT count(*) AS n FROM listings WHERE ? = 0 OR state = 'active'");
   const countBuyOrders = db.prepare('SELECT count(*) AS n FROM buy_orders');
@@ -113,10 +118,20 @@ export function createReviewer(store: Pick<Store, 'db'>, ledger: LedgerLookup): 
     return show === 'open' ? `status IN ${OPEN_SQL}` : `status = '${show === 'failed' ? 'failed' : 'unknown'}'`;
   }
 
+  function guardOf(draftId: string, mainAccount: string, guard: PriceGuard): DraftGuard {
+    const listings = guardTally(guard);
+    const buyOrders = guardTally(guard);
+    for (const r of priced.iterate({ draft: draftId, main: mainAccount }) as Iterable<{ kind: string; key: string; ledger_price: number; price: number }>) {
+      (r.kind === 'listing.edit' ? listings : buyOrders).add(r.key, r.ledger_price, r.price);
+    }
+    return { listings: listings.result(), buyOrders: buyOrders.result() };
+  }
+
   /** Where the last page ended, to page on from it. */
   let last: { id: string; offset: number; kind: ChangeKind; after: { seq: number; slot: Slot; key: string } } | null = null;
 
   return {
+    guard: guardOf,
     review(draftId, mainAccount, guard) {
       const statuses: Partial<Record<ChangeStatus, number>> = {};
       for (const r of byStatus.all(draftId) as { status: ChangeStatus; n: number }[]) statuses[r.status] = r.n;
@@ -143,13 +158,9 @@ export function createReviewer(store: Pick<Store, 'db'>, ledger: LedgerLookup): 
         if (r.kind === 'listing.deleteAll') removes.listings = counted(r.kind, r.active_only === 1);
         else removes.buyOrders = counted(r.kind, false);
       }
-      const tally = guardTally(guard);
-      for (const r of priced.iterate({ draft: draftId, main: mainAccount }) as Iterable<{ key: string; ledger_price: number; price: number }>) {
-        tally.add(r.key, r.ledger_price, r.price);
-      }
-      return { draftId, openByKind: kinds, byStatus: statuses, requestsPerEndpoint: perEndpoint, etaMs, removes, guard: tally.result() };
+      return { draftId, openByKind: kinds, byStatus: statuses, requestsPerEndpoint: perEndpoint, etaMs, removes, guard: guardOf(draftId, mainAccount, guard) };
     },
-    page(draftId, version, query) {
+    page(draftId, version, query, guard) {
       const kinds = query.kind === undefined ? KIND_ORDER : KIND_ORDER.filter((k) => k === query.kind);
       const where = statusFilter(query.show);
       const counts = kinds.map((kind) => (db.prepare(`SELECT count(*) AS n FROM draft_entries WHERE draft_id = ? AND kind = ? AND ${where}`).get(draftId, kind) as { n: number }).n);
@@ -176,7 +187,7 @@ export function createReviewer(store: Pick<Store, 'db'>, ledger: LedgerLookup): 
         const end = records.at(-1);
         if (end) last = { id, offset: query.offset + rows.length, kind, after: { seq: end.seq, slot: end.slot, key: end.key } };
       }
-      return { total, rows: rows.map((e) => rowOf(e, ledger, counted)) };
+      return { total, rows: rows.map((e) => rowOf(e, ledger, counted, guard)) };
     },
   };
 }
@@ -190,9 +201,11 @@ function isNoOp(c: Change, row: ListingRow | BuyOrderRow | null): boolean {
   return row.listing_id === c.listing_id && row.price === c.price && row.promoted === c.promoted && (c.user_note === undefined || c.user_note === row.user_note);
 }
 
-function rowOf(e: DraftEntry, ledger: LedgerLookup, removed: (kind: string, activeOnly: boolean) => number): ReviewRow {
+function rowOf(e: DraftEntry, ledger: LedgerLookup, removed: (kind: string, activeOnly: boolean) => number, guard: PriceGuard): ReviewRow {
   const c = e.change;
-  const base = { changeId: e.target, kind: c.kind, status: e.status, error: e.error };
+  const before = c.kind === 'listing.edit' ? ledger.listing(c.asset_id)?.price : c.kind === 'buyOrder.edit' ? ledger.buyOrder(c.sku)?.price : undefined;
+  const concern = before !== undefined && 'price' in c && c.price !== before ? priceConcern(before, c.price, guard) : null;
+  const base = { changeId: e.target, kind: c.kind, status: e.status, error: e.error, concern };
   const account = 'account' in c ? c.account : null;
   switch (c.kind) {
     case 'listing.create':

@@ -41,9 +41,9 @@ export function applyHandlers(desk: Desk, views: DeskViews): Pick<Handlers, Appl
       const result = await ws().csv.commitImport(token);
       return { imported: result.imported, refused: result.errorCount };
     },
-    'drafts:apply': ({ draftId }) => {
-      // Core refuses it while automation is off, when the trader asked for that.
-      ws().applyJob.start(draftId);
+    'drafts:apply': ({ draftId, confirmGuard }) => {
+      // Core refuses it while automation is off, when the trader asked for that, and marked prices nobody confirmed.
+      ws().applyJob.start(draftId, { confirmGuard });
       return views.apply();
     },
     'apply:state': () => views.apply(),

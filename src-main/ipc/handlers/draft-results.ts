@@ -20,6 +20,7 @@ export const bulkOutcomeView = (r: BulkResult): BulkOutcome => ({
   samples: r.samples.map((s) => ({ ...s })),
   minAfter: r.minAfter,
   maxAfter: r.maxAfter,
+  guard: { ...r.guard },
 });
 
 export const addChangesView = (r: CoreAddChanges & { draftId: string }): AddChangesResult => ({
@@ -38,6 +39,7 @@ export const changeRowView = (row: ReviewRow, names: ItemNames | null): ChangeRo
   status: row.status,
   error: row.error?.message ?? null,
   failure: row.error === null ? null : boundedView({ ...row.error }),
+  concern: row.concern,
   fields: row.fields.map((f) => ({ ...f })),
   note: row.note,
 });

@@ -36,7 +36,7 @@ export function draftHandlers(desk: Desk, stamps: Stamps): Pick<Handlers, DraftC
       const r = drafts().review(draftId);
       return {
         stamp, draftId, openByKind: { ...r.openByKind }, byStatus: { ...r.byStatus },
-        requestsPerEndpoint: { ...r.requestsPerEndpoint }, etaMs: r.etaMs, removes: { ...r.removes },
+        requestsPerEndpoint: { ...r.requestsPerEndpoint }, etaMs: r.etaMs, removes: { ...r.removes }, guard: r.guard,
       };
     },
     'drafts:page': ({ draftId, kind, show, offset, limit }) => {

@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia';
 import { computed } from 'vue';
-import type { UnknownOutcomeView } from '../../../src-shared/contract.ts';
+import type { GuardConfirmation, UnknownOutcomeView } from '../../../src-shared/contract.ts';
 import { call } from '../api.ts';
 import { guarded } from './guarded.ts';
 import { createMirror } from './mirror.ts';
@@ -23,9 +23,12 @@ export const useApplyStore = defineStore('apply', () => {
   const active = computed(() => job.value !== null && LIVE.has(job.value.state));
   const unknownOutcomes = computed(() => outcomes.value.value?.outcomes ?? []);
 
-  /** Throws DeskError (nothing to apply, automation off, key rejected) for the caller to word. */
-  async function apply(draftId: string): Promise<void> {
-    state.accept(await call('drafts:apply', { draftId }));
+  /**
+   * Throws DeskError (nothing to apply, automation off, key rejected, marked prices not confirmed) for the
+   * caller to word. `confirmGuard`: the marked price changes the trader confirmed (see PriceGuardDialog).
+   */
+  async function apply(draftId: string, confirmGuard?: GuardConfirmation): Promise<void> {
+    state.accept(await call('drafts:apply', confirmGuard ? { draftId, confirmGuard } : { draftId }));
   }
 
   async function control(action: 'apply:pause' | 'apply:resume' | 'apply:cancel'): Promise<void> {

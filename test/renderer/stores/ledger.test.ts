@@ -1,3 +1,4 @@
+import { NO_FINDINGS } from '../../../src-shared/price-guard.ts';
 import { createPinia, setActivePinia } from 'pinia';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useListingsTable } from '../../../src-renderer/src/stores/ledger.ts';
@@ -13,7 +14,7 @@ describe('a ledger table asks main for what it shows', () => {
     stamps = { ledger: 3, drafts: 3 };
     fake = installFakeApi(deskHandlers({
       'ledger:page': (q) => pagesOf(rows, stamps)(q),
-      'ledger:bulk': () => ({ draftId: 'd1', changed: 250, matched: 250, skipped: [], refused: [], samples: [], minAfter: null, maxAfter: null }),
+      'ledger:bulk': () => ({ draftId: 'd1', changed: 250, matched: 250, skipped: [], refused: [], samples: [], minAfter: null, maxAfter: null, guard: NO_FINDINGS }),
     }));
   });
   afterEach(() => fake.uninstall());

@@ -8,6 +8,7 @@ import DraftsView from '../../../src-renderer/src/views/DraftsView.vue';
 import { deskHandlers, MAIN } from '../desk-data.ts';
 import { installFakeApi, type FakeApi, type Handlers } from '../fake-api.ts';
 import { badWording } from '../lib/wording-rules.ts';
+import { NO_FINDINGS } from '../../../src-shared/price-guard.ts';
 
 const summary = (over: Partial<{ changeCount: number; failedCount: number; unknownCount: number; doneCount: number }> = {}) => ({
   id: 'd1', name: 'Weekend repricing', createdAt: 0, updatedAt: Date.now(), changeCount: 1, failedCount: 0, unknownCount: 0, doneCount: 0, ...over,
@@ -21,7 +22,8 @@ const KEY = {
 function review(over: Partial<DraftReview> = {}): DraftReview {
   return {
     stamp: 1, draftId: 'd1', openByKind: { 'listing.edit': 1 }, byStatus: { pending: 1 },
-    requestsPerEndpoint: { edit_listing: 1 }, etaMs: 0, removes: { listings: 0, buyOrders: 0 }, ...over,
+    requestsPerEndpoint: { edit_listing: 1 }, etaMs: 0, removes: { listings: 0, buyOrders: 0 },
+    guard: { listings: NO_FINDINGS, buyOrders: NO_FINDINGS }, ...over,
   };
 }
 
@@ -133,6 +135,44 @@ describe('Drafts & apply screen', () => {
     expect(panel.findAll('button').map((b) => b.text())).toEqual(['Delete by asset ID and create again', 'Mark as done', 'Drop']);
     expect(panel.text()).toContain('Forget this change.');
     expect(panel.find('details').exists()).toBe(true);
+    wrapper.unmount();
+  });
+
+  it('asks before applying prices the price guard marks: only the dialog\'s ticked box and its button confirm, never Enter or the shortcut', async () => {
+    const cut = { drops: 29, belowFloor: 0, rises: 0, worstDrop: { key: '11000171305', before: 300, after: 15 }, worstRise: null };
+    const wrapper = await mountDrafts({
+      'drafts:review': () => review({ guard: { listings: cut, buyOrders: NO_FINDINGS }, openByKind: { 'listing.edit': 29 }, byStatus: { pending: 29 } }),
+      'drafts:list': () => ({ stamp: 1, currentId: 'd1', drafts: [summary({ changeCount: 29 })] }),
+      'drafts:page': ({ offset = 0 }) => ({ stamp: 1, draftId: 'd1', offset, total: 1, rows: [row({ fields: [{ field: 'price', before: 300, after: 15 }], concern: 'drop' })] }),
+      'drafts:apply': () => ({ stamp: 2, job: job() }),
+    });
+    // The review says it and marks the row.
+    expect(wrapper.get('[data-testid=review-guard]').text()).toContain('29 listings drop by more than 30 %, the most by 95 % ($3.00 → $0.15).');
+    expect(wrapper.find('[aria-label="A deep price cut"]').exists()).toBe(true);
+    const ctrlEnter = async () => {
+      window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', ctrlKey: true, bubbles: true, cancelable: true }));
+      await flushPromises();
+    };
+    await ctrlEnter();
+    const dialog = () => document.querySelector('[role=alertdialog]');
+    expect(dialog()?.textContent).toContain('29 listings drop by more than 30 %, the most by 95 % ($3.00 → $0.15).');
+    const confirm = () => [...(dialog()?.querySelectorAll('button') ?? [])].find((b) => b.textContent?.includes('Apply these prices')) as HTMLButtonElement;
+    expect(confirm().disabled).toBe(true);
+    // Focus starts on Cancel; Enter there cancels, and the shortcut again answers nothing.
+    expect(document.activeElement?.textContent).toBe('Cancel');
+    await ctrlEnter();
+    confirm().click();
+    await flushPromises();
+    expect(fake.callsTo('drafts:apply')).toEqual([]);
+    const box = dialog()?.querySelector('input[type=checkbox]') as HTMLInputElement;
+    box.click();
+    await flushPromises();
+    expect(confirm().disabled).toBe(false);
+    confirm().click();
+    await flushPromises();
+    expect(fake.callsTo('drafts:apply')).toEqual([
+      { draftId: 'd1', confirmGuard: { listings: { drops: 29, belowFloor: 0, rises: 0 }, buyOrders: { drops: 0, belowFloor: 0, rises: 0 } } },
+    ]);
     wrapper.unmount();
   });
 });

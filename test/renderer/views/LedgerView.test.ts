@@ -1,3 +1,4 @@
+import { NO_FINDINGS } from '../../../src-shared/price-guard.ts';
 import { createTestingPinia } from '@pinia/testing';
 import { flushPromises, mount } from '@vue/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -23,7 +24,7 @@ describe('a ledger screen', () => {
       'ledger:deleteAllImpact': ({ activeOnly }) => ({ domain: 'listings', removes: activeOnly ? 2 : 3, replacesChanges: 2, keepsCreates: 1 }),
       'ledger:preview': () => ({
         changed: 2, matched: 2, skipped: [{ reason: 'its listing ID is unknown (the create response was lost)', count: 1, sample: ['1003'] }],
-        refused: [], samples: [{ key: '1001', before: 101, after: 91 }], minAfter: 91, maxAfter: 92,
+        refused: [], samples: [{ key: '1001', before: 101, after: 91 }], minAfter: 91, maxAfter: 92, guard: NO_FINDINGS,
       }),
       'drafts:addChanges': () => ({ draftId: 'd1', added: 1, errors: [], errorCount: 0 }),
     }));
@@ -85,6 +86,15 @@ describe('a ledger screen', () => {
       await wrapper.findAll('button').find((b) => b.text() === 'Bulk edit…')?.trigger('click');
       await vi.advanceTimersByTimeAsync(300);
       await flushPromises();
+      // No operation is filled in: nothing is previewed, and nothing can be added, until the trader chooses one.
+      const form = wrapper.get('form.bulk');
+      expect(form.text()).toContain('Choose an operation.');
+      expect(fake.callsTo('ledger:preview')).toHaveLength(0);
+      expect(form.get('button[type=submit]').attributes('disabled')).toBeDefined();
+      await form.get('select').setValue('multiply');
+      await form.get('input[inputmode=decimal]').setValue('90');
+      await vi.advanceTimersByTimeAsync(300);
+      await flushPromises();
       const preview = wrapper.get('[data-testid=bulk-preview]').text();
       expect(preview).toContain('$1.01 → $0.91');
       expect(preview).toMatch(/1 listing left out: its listing ID is unknown/);
@@ -92,6 +102,34 @@ describe('a ledger screen', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('asks before an inline price the price guard marks goes into the draft; a price within it goes at once', async () => {
+    const wrapper = await mountListings();
+    const priceCell = () => wrapper.findAll('[role=row][data-key="1001"] [role=gridcell]')[3];
+    const type = async (text: string) => {
+      await priceCell()?.trigger('dblclick');
+      const input = wrapper.get('input.inline-editor');
+      await input.setValue(text);
+      await input.trigger('keydown', { key: 'Enter' });
+      await flushPromises();
+    };
+    const dialog = () => document.querySelector('[role=alertdialog]');
+    // $1.01 → $0.05: a 95 % cut.
+    await type('0.05');
+    expect(dialog()?.textContent).toContain('This cuts the price by 95 % ($1.01 → $0.05).');
+    expect(fake.callsTo('drafts:addChanges')).toEqual([]);
+    [...(dialog()?.querySelectorAll('button') ?? [])].find((b) => b.textContent === 'Cancel')?.click();
+    await flushPromises();
+    expect(fake.callsTo('drafts:addChanges')).toEqual([]);
+    await type('0.05');
+    [...(dialog()?.querySelectorAll('button') ?? [])].find((b) => b.textContent === 'Change it')?.click();
+    await flushPromises();
+    expect(fake.callsTo('drafts:addChanges')).toEqual([{ changes: [{ kind: 'listing.edit', asset_id: '1001', price: 5 }] }]);
+    await type('0.95');
+    expect(dialog()).toBeNull();
+    expect(fake.callsTo('drafts:addChanges')).toHaveLength(2);
+    wrapper.unmount();
   });
 
   it('closes each panel and dialog with Escape, wherever the focus is, and gives the focus back to what opened it', async () => {
