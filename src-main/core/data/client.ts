@@ -1,15 +1,29 @@
+import { z } from 'zod';
 import { createEmitter, type Unsubscribe } from '../events.ts';
 import { DomainError } from '../errors.ts';
+import { kindedError } from './host.ts';
+import { ownKey, specOf, type ArgsOf, type Call, type Implementation, type MethodMap, type MethodOf, type ResultOf, type Target } from './methods.ts';
 import { fromWorker, unpackValue, type DataRequest, type MainAnswer, type WorkerAsk } from './protocol.ts';
 
 /**
- * The main thread's side of the data boundary. Every call is a message to
- * the worker and a promise of its reply; the worker's events are passed on.
- * A worker that dies is started again (after `onStart` has opened its stores
- * once more), the calls that were waiting on the dead one are refused as
- * `busy` ("the store is restarting": the trader may try again), and the calls
- * made meanwhile wait for the new one. After `maxRestarts` deaths within a
- * minute it is not started again: every call is refused until the app restarts.
+ * The main thread's side of the data boundary. Every call is a typed method
+ * of the shared map, a message to the worker and a promise of its reply,
+ * parsed with the method's result schema; the worker's events are passed on.
+ *
+ * Nothing waits forever:
+ * - every call has its method's deadline; past it the caller gets a `busy`
+ *   error (the work may still finish in the worker; its late answer is dropped);
+ * - while the worker is ready it is pinged; one that has not answered a ping
+ *   within `hangAfterMs` (a busy loop, a step that never ends) is ended, so a
+ *   worker that stops answering is restarted within
+ *   `pingEveryMs + hangAfterMs`, exactly as one that died.
+ *
+ * A worker that dies or is ended is started again (after `onStart` has
+ * opened its stores once more); the calls that were waiting on it are
+ * refused as `busy` ("the store is restarting": the trader may try again),
+ * and the calls made meanwhile wait for the new one. After `maxRestarts`
+ * deaths within a minute it is not started again: every call is refused
+ * until the app restarts.
  */
 
 /** The part of a worker_threads Worker the client uses (tests pass a double). */
@@ -28,25 +42,46 @@ export type DataClientEvents = {
   event: { event: string; payload: unknown };
 };
 
-export interface DataClientOptions {
+/** How the client checks that a ready worker still answers. */
+export interface Liveness {
+  /** A ping goes this long after the last was answered. */
+  readonly pingEveryMs: number;
+  /** A ping unanswered this long means the worker stopped answering: it is ended and restarted. */
+  readonly hangAfterMs: number;
+}
+
+/**
+ * Long enough that no step of the desk's own work (the longest today is a
+ * commit of a very large CSV, seconds on a slow laptop) is taken for a hang:
+ * a worker silent for this long is not coming back by itself.
+ */
+export const DEFAULT_LIVENESS: Liveness = { pingEveryMs: 2_000, hangAfterMs: 30_000 };
+
+export interface DataClientOptions<M extends MethodMap<M>, A extends MethodMap<A>> {
+  /** The worker's method map, shared with its host. */
+  readonly methods: M;
   spawn(): WorkerPort;
   /** Run after every start, first and restarts, before other calls go (e.g. open the stores). */
-  onStart?(call: DataClient['call']): Promise<void>;
+  onStart?(call: Call<M>): Promise<void>;
   /** Deaths within a minute before giving up; default 5. */
   maxRestarts?: number;
   /** Told of a worker error (for the log). */
   onWorkerError?(error: Error): void;
+  /** Told when a worker stopped answering and is being ended (for the log). */
+  onHang?(silentMs: number): void;
   /**
    * Each event the worker pushes, from its first start on (a listener added
    * with `on('event')` once the client is returned misses those of the start).
    */
   onEvent?(event: { event: string; payload: unknown }): void;
-  /** Answers what the worker asks of main (see `workerAsk`); its errors go back as error values. */
-  onAsk?(target: string, method: string, args: readonly unknown[]): Promise<unknown>;
+  /** What main answers when the worker asks (see `workerAsk`): main's method map and its implementation. */
+  answers?: { readonly methods: A; readonly implementation: Implementation<A> };
+  /** Default DEFAULT_LIVENESS. */
+  liveness?: Liveness;
 }
 
-export interface DataClient {
-  call(target: string, method: string, args: readonly unknown[]): Promise<unknown>;
+export interface DataClient<M extends MethodMap<M>> {
+  readonly call: Call<M>;
   readonly state: DataClientState;
   /** `state` on every change; `event` for each event the worker pushes. */
   on<E extends keyof DataClientEvents>(event: E, listener: (payload: DataClientEvents[E]) => void): Unsubscribe;
@@ -64,17 +99,24 @@ export const storeRestarting = () =>
 const storeClosed = () => new DomainError('internal', 'The desk’s store is closed');
 const storeFailed = () =>
   new DomainError('internal', 'The desk’s store stopped several times and was not restarted; restart the app');
+/** A call past its deadline: the worker is alive (else the liveness check ends it) but has not answered. */
+export const storeLate = (deadlineMs: number) =>
+  new DomainError('busy', `The desk’s store did not answer within ${Math.round(deadlineMs / 1000)} s; what was asked may still be done. Try again in a moment`);
 
 interface Waiting {
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
 
-export async function createDataClient(options: DataClientOptions): Promise<DataClient> {
+export async function createDataClient<M extends MethodMap<M>, A extends MethodMap<A> = Record<never, never>>(
+  options: DataClientOptions<M, A>,
+): Promise<DataClient<M>> {
   const emitter = createEmitter<DataClientEvents>();
   const maxRestarts = options.maxRestarts ?? 5;
+  const liveness = options.liveness ?? DEFAULT_LIVENESS;
   let state: DataClientState = 'starting';
   let worker: WorkerPort | null = null;
+  let watch: { pong(): void; stop(): void } | null = null;
   let nextId = 1;
   const waiting = new Map<number, Waiting>();
   /** Calls made while the worker starts: sent once it is ready. */
@@ -90,17 +132,57 @@ export async function createDataClient(options: DataClientOptions): Promise<Data
     emitter.emit('state', next);
   };
 
-  function send(request: Omit<DataRequest, 'id'>, waiter: Waiting, port: WorkerPort): void {
+  function send(request: Omit<DataRequest, 'id'>, waiter: Waiting, port: WorkerPort): number {
     const id = nextId++;
     waiting.set(id, waiter);
     port.postMessage({ ...request, id } satisfies DataRequest);
+    return id;
+  }
+
+  /**
+   * One call: sent now (`port`), or queued until the worker is ready; settled
+   * by the reply, the worker's death, or the deadline, whichever comes first.
+   */
+  function exchange<T extends Target<M>, K extends MethodOf<M, T>>(target: T, name: K, args: ArgsOf<M, T, K>, port: WorkerPort | null): Promise<ResultOf<M, T, K>> {
+    const spec = options.methods[target][name];
+    const request = { target, method: name, args: [...args] };
+    const answer = new Promise<unknown>((resolve, reject) => {
+      let sentId: number | null = null;
+      const timer = setTimeout(() => {
+        if (sentId !== null) waiting.delete(sentId);
+        queued = queued.filter((q) => q.waiter !== waiter);
+        reject(storeLate(spec.deadlineMs));
+      }, spec.deadlineMs);
+      const waiter: Waiting = {
+        resolve: (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      };
+      if (port) sentId = send(request, waiter, port);
+      else if (state === 'closed' || state === 'failed') waiter.reject(state === 'failed' ? storeFailed() : storeClosed());
+      else if (state === 'ready' && worker) sentId = send(request, waiter, worker);
+      else queued.push({ request, waiter });
+    }).then((value) => {
+      const schema: M[T][K]['result'] = spec.result;
+      const parsed = z.safeParse(schema, value);
+      if (parsed.success) return parsed.data;
+      const error = new DomainError('internal', `The data worker answered ${target}.${name} with a value that does not fit it`);
+      options.onWorkerError?.(new Error(`${error.message}: ${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? ''}`));
+      throw error;
+    });
+    const settled = answer.then(() => undefined, () => undefined);
+    underWay.add(settled);
+    void settled.then(() => underWay.delete(settled));
+    return answer;
   }
 
   /** A call that goes even while the worker starts (the start's own calls). */
-  function direct(port: WorkerPort) {
-    return (target: string, method: string, args: readonly unknown[]) =>
-      new Promise<unknown>((resolve, reject) => send({ target, method, args: [...args] }, { resolve, reject }, port));
-  }
+  const direct = (port: WorkerPort): Call<M> => (target, name, ...args) => exchange(target, name, args, port);
 
   function onMessage(port: WorkerPort, message: unknown): void {
     if (port !== worker) return;
@@ -110,10 +192,8 @@ export async function createDataClient(options: DataClientOptions): Promise<Data
       return;
     }
     const m = parsed.data;
-    if ('ask' in m) {
-      void answer(port, m);
-      return;
-    }
+    if ('pong' in m) return watch?.pong();
+    if ('ask' in m) return void answer(port, m);
     if ('event' in m) {
       options.onEvent?.({ event: m.event, payload: m.payload });
       emitter.emit('event', { event: m.event, payload: m.payload });
@@ -130,26 +210,75 @@ export async function createDataClient(options: DataClientOptions): Promise<Data
   async function answer(port: WorkerPort, ask: WorkerAsk): Promise<void> {
     let reply: MainAnswer;
     try {
-      if (!options.onAsk) throw new DomainError('internal', 'main answers nothing the worker asks');
-      reply = { answer: ask.ask, ok: true, value: await options.onAsk(ask.target, ask.method, ask.args) };
+      reply = { answer: ask.ask, ok: true, value: await answerAsk(ask) };
     } catch (error) {
-      const kind = error instanceof DomainError ? error.kind : 'internal';
-      reply = { answer: ask.ask, ok: false, error: { kind, message: (error instanceof Error ? error.message : String(error)).slice(0, 4_000) } };
+      const view = kindedError(error) ?? { kind: 'internal' as const, message: (error instanceof Error ? error.message : String(error)).slice(0, 4_000) };
+      reply = { answer: ask.ask, ok: false, error: view };
     }
     // A worker that died meanwhile is not asking any more.
     if (port === worker) port.postMessage(reply);
   }
 
+  async function answerAsk(ask: WorkerAsk): Promise<unknown> {
+    const answers = options.answers;
+    const spec = answers ? specOf(answers.methods, ask.target, ask.method) : null;
+    const service = answers && ownKey(answers.implementation, ask.target) ? answers.implementation[ask.target] : undefined;
+    const fn = spec && service !== undefined && ownKey(service, ask.method) ? service[ask.method] : undefined;
+    if (!spec || typeof fn !== 'function') throw new DomainError('internal', `main does not answer ${ask.target}.${ask.method}`);
+    const args = spec.args.safeParse(ask.args);
+    if (!args.success) throw new DomainError('internal', `the data worker asked ${ask.target}.${ask.method} with arguments that do not fit it`);
+    const value: unknown = await Reflect.apply(fn, service, args.data);
+    return value;
+  }
+
+  /** Pings a ready worker; ends one that leaves a ping unanswered past `hangAfterMs` (its exit restarts it). */
+  function watchLiveness(port: WorkerPort): { pong(): void; stop(): void } {
+    let seq = 0;
+    let hang: ReturnType<typeof setTimeout> | undefined;
+    let next: ReturnType<typeof setTimeout> | undefined;
+    let stopped = false;
+    const ping = () => {
+      if (stopped || port !== worker) return;
+      const sentAt = Date.now();
+      hang = setTimeout(() => {
+        if (stopped || port !== worker) return;
+        stopped = true;
+        options.onHang?.(Date.now() - sentAt);
+        void port.terminate();
+      }, liveness.hangAfterMs);
+      hang.unref?.();
+      port.postMessage({ ping: ++seq });
+    };
+    const schedule = () => {
+      next = setTimeout(ping, liveness.pingEveryMs);
+      next.unref?.();
+    };
+    schedule();
+    return {
+      pong() {
+        clearTimeout(hang);
+        if (!stopped) schedule();
+      },
+      stop() {
+        stopped = true;
+        clearTimeout(hang);
+        clearTimeout(next);
+      },
+    };
+  }
+
   function onExit(port: WorkerPort): void {
     if (port !== worker) return;
     worker = null;
+    watch?.stop();
+    watch = null;
     // What was under way may or may not have been stored: the caller is told to try again.
     for (const w of waiting.values()) w.reject(storeRestarting());
     waiting.clear();
     if (state === 'closed') return;
     const now = Date.now();
     deaths.push(now);
-    while (deaths.length > 0 && (deaths[0] as number) < now - RESTART_WINDOW_MS) deaths.shift();
+    while ((deaths[0] ?? now) < now - RESTART_WINDOW_MS) deaths.shift();
     if (deaths.length > maxRestarts) {
       setState('failed');
       for (const q of queued) q.waiter.reject(storeFailed());
@@ -158,7 +287,7 @@ export async function createDataClient(options: DataClientOptions): Promise<Data
     }
     setState('restarting');
     const delay = RESTART_DELAYS_MS[Math.min(deaths.length - 1, RESTART_DELAYS_MS.length - 1)] ?? 0;
-    setTimeout(() => void start(false).catch((error: unknown) => options.onWorkerError?.(error as Error)), delay);
+    setTimeout(() => void start(false).catch((error: unknown) => options.onWorkerError?.(error instanceof Error ? error : new Error(String(error)))), delay);
   }
 
   function start(first: boolean): Promise<void> {
@@ -179,6 +308,7 @@ export async function createDataClient(options: DataClientOptions): Promise<Data
       }
       if (worker !== port) return;
       setState('ready');
+      watch = watchLiveness(port);
       const pending = queued;
       queued = [];
       for (const q of pending) send(q.request, q.waiter, port);
@@ -186,20 +316,8 @@ export async function createDataClient(options: DataClientOptions): Promise<Data
     return starting;
   }
 
-  const client: DataClient = {
-    call(target, method, args) {
-      const answer = new Promise<unknown>((resolve, reject) => {
-        const waiter = { resolve, reject };
-        const request = { target, method, args: [...args] };
-        if (state === 'closed' || state === 'failed') return reject(state === 'failed' ? storeFailed() : storeClosed());
-        if (state === 'ready' && worker) return send(request, waiter, worker);
-        queued.push({ request, waiter });
-      });
-      const settled = answer.then(() => undefined, () => undefined);
-      underWay.add(settled);
-      void settled.then(() => underWay.delete(settled));
-      return answer;
-    },
+  const client: DataClient<M> = {
+    call: (target, name, ...args) => exchange(target, name, args, null),
     get state() {
       return state;
     },
@@ -209,6 +327,8 @@ export async function createDataClient(options: DataClientOptions): Promise<Data
       // What was asked is answered first (a draft edit, a journal entry), then the worker ends.
       await Promise.all([...underWay]);
       setState('closed');
+      watch?.stop();
+      watch = null;
       for (const q of queued) q.waiter.reject(storeClosed());
       queued = [];
       const port = worker;
