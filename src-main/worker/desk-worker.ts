@@ -10,7 +10,8 @@
  * What it answers, pushes and asks is the shared method map
  * (`desk-methods.ts`): `desk` (open, close and the shell's commands) and
  * `router` (the bridge's calls); the events of WORKER_EVENTS; and of main,
- * the keychain (`secrets`).
+ * the keychain (`secrets`). The simulator is loaded only when sandbox mode
+ * starts: a live desk never holds it.
  */
 import { parentPort } from 'node:worker_threads';
 import type { z } from 'zod';
@@ -24,7 +25,6 @@ import type { SecretStore } from '../core/secrets.ts';
 import { logDeskEvents } from '../core/shell/desk-log.ts';
 import { createDeskRouter } from '../ipc/desk-router.ts';
 import type { Router } from '../ipc/router.ts';
-import { startSandbox } from '../sandbox/index.ts';
 import { STAMPS_PER_GENERATION } from './config.ts';
 import { DESK_METHODS, MAIN_METHODS, type WORKER_EVENTS, type WorkerEventName, type WorkerLogLine } from './desk-methods.ts';
 import { createDeskShell, type DeskShell } from './desk-shell.ts';
@@ -83,7 +83,8 @@ const desk: Methods['desk'] = {
       clock,
       version: config.version,
       ...(config.initialSettings ? { initialSettings: config.initialSettings } : {}),
-      openSandbox: (c) => startSandbox({ clock: c, ...config.sandbox }),
+      // Only sandbox mode needs the simulator: a live desk never loads it.
+      openSandbox: async (c) => (await import('../sandbox/index.ts')).startSandbox({ clock: c, ...config.sandbox }),
     });
     const { router } = createDeskRouter(opened, { openLink: (url) => post('openLink', url) }, {
       checkOutputs: config.checkOutputs,

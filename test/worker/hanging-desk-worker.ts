@@ -4,7 +4,7 @@
  * workerData makes its thread spin for good, as a step that never ends would.
  * Nothing else differs: the desk, its store and its apply are the app's.
  */
-import { workerData } from 'node:worker_threads';
+import { BroadcastChannel, workerData } from 'node:worker_threads';
 
 const channel = new BroadcastChannel(String((workerData as { hangChannel?: unknown } | undefined)?.hangChannel ?? 'desk-worker-hang'));
 channel.onmessage = () => {

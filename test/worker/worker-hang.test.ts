@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { BroadcastChannel, Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { scaledClock } from '../../src-main/core/clock.ts';
 import { createKeychainSecretStore } from '../../src-main/desktop/keychain.ts';
