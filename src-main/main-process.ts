@@ -14,7 +14,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { app, type BrowserWindow, ipcMain, session } from 'electron';
+import { app, ipcMain, session } from 'electron';
+import { navigationHash } from '../src-shared/navigation.ts';
 import type { UpdateView } from '../src-shared/updates.ts';
 import { scaledClock, systemClock } from './core/clock.ts';
 import type { SecretStore } from './core/secrets.ts';
@@ -30,7 +31,7 @@ import { applyDevServerCsp, registerAppScheme, serveRenderer } from './desktop/a
 import { bindRouter } from './desktop/ipc.ts';
 import { createKeychainSecretStore } from './desktop/keychain.ts';
 import { setStartAtLogin } from './desktop/login-item.ts';
-import { createMainWindow, revealWindow } from './desktop/main-window.ts';
+import { createAppWindow, type AppWindow } from './desktop/app-window.ts';
 import { createNotifier, prepareNotifications } from './desktop/notifier.ts';
 import { createShellServices } from './desktop/shell-services.ts';
 import type { ElectronUpdateSource } from './desktop/updater.ts';
@@ -122,7 +123,7 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
   let serviceUrl = '';
   const links = (): ExternalLinkPolicy => ({ serviceOrigins: serviceUrl.startsWith('https:') ? [new URL(serviceUrl).origin] : [] });
   // Logs, bug reports and updates; the window and the router's events are connected once they exist.
-  let win: BrowserWindow | null = null;
+  let appWindow: AppWindow | null = null;
   let pushUpdate: (view: UpdateView) => void = () => undefined;
   let services: Awaited<ReturnType<typeof createShellServices>> | null = null;
   const platform = {
@@ -156,7 +157,7 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
   services = await createShellServices({
     desk, log, clock,
     key: () => desk.knownKey(),
-    window: () => (win && !win.isDestroyed() ? win : null),
+    window: () => appWindow?.current() ?? null,
     quit: () => quit.quit(),
     onUpdate: (view) => pushUpdate(view),
     ...(deps.updateSource === undefined ? {} : { updateSource: deps.updateSource }),
@@ -168,25 +169,26 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
   else serveRenderer(session.defaultSession, paths.rendererDir);
 
   const windowState = createWindowStateFile(join(app.getPath('userData'), 'window-state.json'));
-  const mainWindow = await createMainWindow({
+  // The window exists only while it is open: closing it to the tray destroys it and its renderer.
+  const win: AppWindow = createAppWindow({
     preloadPath: paths.preload,
     rendererUrl: devServerUrl ?? APP_ENTRY_URL,
     windowState,
     links,
-    startHidden: shouldStartHidden(deps.argv ?? process.argv, app.getLoginItemSettings().wasOpenedAtLogin),
     isQuitting: () => quit.quitting,
     iconPath: paths.appIcon,
     now: () => clock.now(),
     onError: (error) => log.warn('window', { error }),
     onRendererGone: (details, reloaded) => log.error('renderer process gone', { reason: details.reason, exitCode: details.exitCode, reloaded }),
+    onOpened: () => refreshShell(),
   });
-  win = mainWindow;
-  const reveal = () => revealWindow(mainWindow);
+  appWindow = win;
+  const reveal = () => void win.reveal().catch(() => undefined);
   setReveal(reveal);
   revealOnActivate(reveal);
   const unbind = bindRouter(ipcMain, withCallLog(router, log), {
     trusted: devServerUrl ? { devServerUrl } : {},
-    target: () => (mainWindow.isDestroyed() ? null : mainWindow.webContents),
+    target: () => win.current()?.webContents ?? null,
     onRefused: (channel, url) => log.warn('refused a call from another page', { channel, url }),
   });
 
@@ -201,15 +203,19 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
     onRestartToUpdate: () => void services?.updates.restartToUpdate(),
   });
   const taskbar = createTaskbarIndicator({
-    window: () => (mainWindow.isDestroyed() ? null : mainWindow),
+    window: () => win.current(),
     attentionIconPath: join(paths.trayIconDir, 'attention.png'),
   });
   const notifier = createNotifier({
     iconPath: paths.appIcon,
     muted: () => !desk.view().settings.notificationsEnabled,
     onOpen: (trade) => {
-      reveal();
-      emit('app:navigate', { view: 'trades', ...(trade ? { tradeId: trade.trade_id } : {}) });
+      const target = { view: 'trades', ...(trade ? { tradeId: trade.trade_id } : {}) };
+      // An open page is told where to go; a new one starts there.
+      if (win.current()) {
+        reveal();
+        emit('app:navigate', target);
+      } else void win.reveal(navigationHash(target)).catch(() => undefined);
     },
   });
   const refreshShell = () => {
@@ -235,6 +241,8 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
     now: () => clock.now(),
     ...(deps.onlinePollMs === undefined ? {} : { onlinePollMs: deps.onlinePollMs }),
   });
+  // At login the app starts in the tray, with no window until the trader opens it.
+  if (!shouldStartHidden(deps.argv ?? process.argv, app.getLoginItemSettings().wasOpenedAtLogin)) await win.reveal();
   desk.on('view', ({ view, previous }) => {
     if (view.settings.startAtLogin !== previous.settings.startAtLogin) void setStartAtLogin(view.settings.startAtLogin).catch(() => undefined);
   });

@@ -26,7 +26,7 @@ it('src-main/index.ts starts the app in sandbox mode and quits', async () => {
   await import('../../src-main/index.ts');
   await until('every channel to be bound', () => ipcMain.handlers.size === CHANNEL_NAMES.length);
   expect([...ipcMain.handlers.keys()].sort()).toEqual([...CHANNEL_NAMES].sort());
-  expect(BrowserWindow.instances).toHaveLength(1);
+  await until('the window to open', () => BrowserWindow.instances.length === 1);
   expect(Tray.instances[0]?.tooltip).toMatch(/^Marketplace Desk \(sandbox\)/);
   app.quit();
   await until('the app to exit', () => app.exitCode !== null);

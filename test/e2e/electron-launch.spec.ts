@@ -5,7 +5,7 @@ import { _electron as electron, expect, test } from '@playwright/test';
 
 /**
  * The packaged shape of the app, launched in real Electron: hardened window,
- * app:// origin, CSP, the bridge, hide-to-tray. It needs the Electron binary,
+ * app:// origin, CSP, the bridge, closing to the tray. It needs the Electron binary,
  * which `npm install` downloads on a normal machine but cannot here; where it
  * is missing the launch tests are skipped with the reason.
  */
@@ -46,7 +46,7 @@ test.describe('Electron launch', () => {
   });
   test.afterEach(() => rmSync(userData, { recursive: true, force: true }));
 
-  test('opens the hardened window on app://, with the bridge and the CSP, and hides to the tray', async () => {
+  test('opens the hardened window on app://, with the bridge and the CSP, and closes to the tray, renderer and all', async () => {
     if (!('path' in binary)) return;
     const app = await electron.launch({
       executablePath: binary.path,
@@ -82,13 +82,20 @@ test.describe('Electron launch', () => {
         return api.invoke('fs:readFile', '/etc/passwd');
       })).rejects.toThrow(/Unknown channel/);
 
-      // Closing the window hides it; the app keeps running for the heartbeat.
-      const afterClose = await app.evaluate(({ BrowserWindow }) => {
+      // Closing the window destroys it and its renderer; the app keeps running in the tray for the heartbeat.
+      const afterClose = await app.evaluate(async ({ BrowserWindow }) => {
         const win = BrowserWindow.getAllWindows()[0];
+        const closed = new Promise((resolve) => win?.once('closed', () => resolve(true)));
         win?.close();
-        return { windows: BrowserWindow.getAllWindows().length, visible: win?.isVisible() ?? null };
+        return { closed: await closed, windows: BrowserWindow.getAllWindows().length };
       });
-      expect(afterClose).toEqual({ windows: 1, visible: false });
+      expect(afterClose).toEqual({ closed: true, windows: 0 });
+      // Opening it again (a second launch, as the tray's Open) builds a new page.
+      const reopened = app.waitForEvent('window');
+      await app.evaluate(({ app: electronApp }) => void electronApp.emit('second-instance', {}, [], ''));
+      const again = await reopened;
+      await again.waitForLoadState('domcontentloaded');
+      expect(again.url()).toMatch(/^app:\/\/desk\//);
     } finally {
       await app.close();
     }
