@@ -51,11 +51,14 @@ export interface Liveness {
 }
 
 /**
- * Long enough that no step of the desk's own work (the longest today is a
- * commit of a very large CSV, seconds on a slow laptop) is taken for a hang:
- * a worker silent for this long is not coming back by itself.
+ * Long enough that no step of the desk's own work is taken for a hang: today
+ * a single step can hold the worker for tens of seconds on a very large
+ * profile (the first page of a 500,000-listing ledger read whole, a
+ * 1,000,000-row CSV), and a worker ended in the middle of one would only
+ * meet the same step again. A minute is far inside the 10 minutes a
+ * heartbeat mark lasts, so a hung worker is replaced before the mark runs out.
  */
-export const DEFAULT_LIVENESS: Liveness = { pingEveryMs: 2_000, hangAfterMs: 30_000 };
+export const DEFAULT_LIVENESS: Liveness = { pingEveryMs: 2_000, hangAfterMs: 60_000 };
 
 export interface DataClientOptions<M extends MethodMap<M>, A extends MethodMap<A>> {
   /** The worker's method map, shared with its host. */
