@@ -1,5 +1,6 @@
 import { CHANNEL_NAMES, EVENT_NAMES, events as bridgeEvents, type AppStatus, type EventName } from '../../src-shared/contract.ts';
-import { createDataClient, type DataClientState, type Liveness, type WorkerPort } from '../core/data/client.ts';
+import { createDataClient, type DataClientState, type WorkerPort } from '../core/data/client.ts';
+import type { Liveness } from '../core/data/liveness.ts';
 import { dispatchEvent, type EventHandlers, type Implementation } from '../core/data/methods.ts';
 import { createEmitter, type Unsubscribe } from '../core/events.ts';
 import type { SecretStore } from '../core/secrets.ts';

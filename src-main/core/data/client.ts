@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { createEmitter, type Unsubscribe } from '../events.ts';
 import { DomainError } from '../errors.ts';
+import { printable } from '../safe-text.ts';
 import { kindedError } from './host.ts';
-import { ownKey, specOf, type ArgsOf, type Call, type Implementation, type MethodMap, type MethodOf, type ResultOf, type Target } from './methods.ts';
+import { DEFAULT_LIVENESS, watchLiveness, type Liveness, type LivenessWatch } from './liveness.ts';
+import { resolveCall, type ArgsOf, type Call, type Implementation, type MethodMap, type MethodOf, type ResultOf, type Target } from './methods.ts';
 import { fromWorker, unpackValue, type DataRequest, type MainAnswer, type WorkerAsk } from './protocol.ts';
 
 /**
@@ -13,10 +15,9 @@ import { fromWorker, unpackValue, type DataRequest, type MainAnswer, type Worker
  * Nothing waits forever:
  * - every call has its method's deadline; past it the caller gets a `busy`
  *   error (the work may still finish in the worker; its late answer is dropped);
- * - while the worker is ready it is pinged; one that has not answered a ping
- *   within `hangAfterMs` (a busy loop, a step that never ends) is ended, so a
- *   worker that stops answering is restarted within
- *   `pingEveryMs + hangAfterMs`, exactly as one that died.
+ * - while the worker is ready it is pinged (`liveness.ts`); one that stops
+ *   answering is ended and restarted within `pingEveryMs + hangAfterMs`,
+ *   exactly as one that died.
  *
  * A worker that dies or is ended is started again (after `onStart` has
  * opened its stores once more); the calls that were waiting on it are
@@ -41,24 +42,6 @@ export type DataClientEvents = {
   state: DataClientState;
   event: { event: string; payload: unknown };
 };
-
-/** How the client checks that a ready worker still answers. */
-export interface Liveness {
-  /** A ping goes this long after the last was answered. */
-  readonly pingEveryMs: number;
-  /** A ping unanswered this long means the worker stopped answering: it is ended and restarted. */
-  readonly hangAfterMs: number;
-}
-
-/**
- * Long enough that no step of the desk's own work is taken for a hang: today
- * a single step can hold the worker for tens of seconds on a very large
- * profile (the first page of a 500,000-listing ledger read whole, a
- * 1,000,000-row CSV), and a worker ended in the middle of one would only
- * meet the same step again. A minute is far inside the 10 minutes a
- * heartbeat mark lasts, so a hung worker is replaced before the mark runs out.
- */
-export const DEFAULT_LIVENESS: Liveness = { pingEveryMs: 2_000, hangAfterMs: 60_000 };
 
 export interface DataClientOptions<M extends MethodMap<M>, A extends MethodMap<A>> {
   /** The worker's method map, shared with its host. */
@@ -109,6 +92,8 @@ export const storeLate = (deadlineMs: number) =>
 interface Waiting {
   resolve(value: unknown): void;
   reject(error: unknown): void;
+  /** The request's ID once it was sent (a queued call has none yet). */
+  sentId?: number;
 }
 
 export async function createDataClient<M extends MethodMap<M>, A extends MethodMap<A> = Record<never, never>>(
@@ -119,7 +104,7 @@ export async function createDataClient<M extends MethodMap<M>, A extends MethodM
   const liveness = options.liveness ?? DEFAULT_LIVENESS;
   let state: DataClientState = 'starting';
   let worker: WorkerPort | null = null;
-  let watch: { pong(): void; stop(): void } | null = null;
+  let watch: LivenessWatch | null = null;
   let nextId = 1;
   const waiting = new Map<number, Waiting>();
   /** Calls made while the worker starts: sent once it is ready. */
@@ -135,11 +120,11 @@ export async function createDataClient<M extends MethodMap<M>, A extends MethodM
     emitter.emit('state', next);
   };
 
-  function send(request: Omit<DataRequest, 'id'>, waiter: Waiting, port: WorkerPort): number {
+  function send(request: Omit<DataRequest, 'id'>, waiter: Waiting, port: WorkerPort): void {
     const id = nextId++;
+    waiter.sentId = id;
     waiting.set(id, waiter);
     port.postMessage({ ...request, id } satisfies DataRequest);
-    return id;
   }
 
   /**
@@ -150,9 +135,9 @@ export async function createDataClient<M extends MethodMap<M>, A extends MethodM
     const spec = options.methods[target][name];
     const request = { target, method: name, args: [...args] };
     const answer = new Promise<unknown>((resolve, reject) => {
-      let sentId: number | null = null;
       const timer = setTimeout(() => {
-        if (sentId !== null) waiting.delete(sentId);
+        // A late answer finds no one waiting and is dropped.
+        if (waiter.sentId !== undefined) waiting.delete(waiter.sentId);
         queued = queued.filter((q) => q.waiter !== waiter);
         reject(storeLate(spec.deadlineMs));
       }, spec.deadlineMs);
@@ -166,9 +151,9 @@ export async function createDataClient<M extends MethodMap<M>, A extends MethodM
           reject(error);
         },
       };
-      if (port) sentId = send(request, waiter, port);
+      if (port) send(request, waiter, port);
       else if (state === 'closed' || state === 'failed') waiter.reject(state === 'failed' ? storeFailed() : storeClosed());
-      else if (state === 'ready' && worker) sentId = send(request, waiter, worker);
+      else if (state === 'ready' && worker) send(request, waiter, worker);
       else queued.push({ request, waiter });
     }).then((value) => {
       const schema: M[T][K]['result'] = spec.result;
@@ -224,50 +209,13 @@ export async function createDataClient<M extends MethodMap<M>, A extends MethodM
 
   async function answerAsk(ask: WorkerAsk): Promise<unknown> {
     const answers = options.answers;
-    const spec = answers ? specOf(answers.methods, ask.target, ask.method) : null;
-    const service = answers && ownKey(answers.implementation, ask.target) ? answers.implementation[ask.target] : undefined;
-    const fn = spec && service !== undefined && ownKey(service, ask.method) ? service[ask.method] : undefined;
-    if (!spec || typeof fn !== 'function') throw new DomainError('internal', `main does not answer ${ask.target}.${ask.method}`);
-    const args = spec.args.safeParse(ask.args);
-    if (!args.success) throw new DomainError('internal', `the data worker asked ${ask.target}.${ask.method} with arguments that do not fit it`);
-    const value: unknown = await Reflect.apply(fn, service, args.data);
+    const call = answers ? resolveCall(answers.methods, answers.implementation, ask.target, ask.method, ask.args) : null;
+    if (!call || 'refused' in call) {
+      const what = `${printable(ask.target, 40)}.${printable(ask.method, 60)}`;
+      throw new DomainError('internal', call?.refused === 'arguments' ? `the data worker asked ${what} with arguments that do not fit it` : `main does not answer ${what}`);
+    }
+    const value: unknown = await call.run();
     return value;
-  }
-
-  /** Pings a ready worker; ends one that leaves a ping unanswered past `hangAfterMs` (its exit restarts it). */
-  function watchLiveness(port: WorkerPort): { pong(): void; stop(): void } {
-    let seq = 0;
-    let hang: ReturnType<typeof setTimeout> | undefined;
-    let next: ReturnType<typeof setTimeout> | undefined;
-    let stopped = false;
-    const ping = () => {
-      if (stopped || port !== worker) return;
-      const sentAt = Date.now();
-      hang = setTimeout(() => {
-        if (stopped || port !== worker) return;
-        stopped = true;
-        options.onHang?.(Date.now() - sentAt);
-        void port.terminate();
-      }, liveness.hangAfterMs);
-      hang.unref?.();
-      port.postMessage({ ping: ++seq });
-    };
-    const schedule = () => {
-      next = setTimeout(ping, liveness.pingEveryMs);
-      next.unref?.();
-    };
-    schedule();
-    return {
-      pong() {
-        clearTimeout(hang);
-        if (!stopped) schedule();
-      },
-      stop() {
-        stopped = true;
-        clearTimeout(hang);
-        clearTimeout(next);
-      },
-    };
   }
 
   function onExit(port: WorkerPort): void {
@@ -311,7 +259,14 @@ export async function createDataClient<M extends MethodMap<M>, A extends MethodM
       }
       if (worker !== port) return;
       setState('ready');
-      watch = watchLiveness(port);
+      // A worker silent past the allowed time is ended; its exit starts a new one.
+      watch = watchLiveness(port, liveness, {
+        current: () => worker === port,
+        onHang: (silentMs) => {
+          options.onHang?.(silentMs);
+          void port.terminate();
+        },
+      });
       const pending = queued;
       queued = [];
       for (const q of pending) send(q.request, q.waiter, port);

@@ -1,6 +1,6 @@
 import { DomainError } from '../errors.ts';
 import { printable } from '../safe-text.ts';
-import { ownKey, specOf, type Implementation, type MethodMap } from './methods.ts';
+import { resolveCall, type Implementation, type MethodMap } from './methods.ts';
 import { dataRequest, livenessPing, packValue, type DataErrorValue, type DataReply } from './protocol.ts';
 
 /**
@@ -41,18 +41,14 @@ export function createDataHost<M extends MethodMap<M>>(options: DataHostOptions<
       }
       const { id, target, method, args } = parsed.data;
       const where = `${printable(target, 40)}.${printable(method, 60)}`;
-      const spec = specOf(options.methods, target, method);
-      const services = options.targets();
-      const service = ownKey(services, target) ? services[target] : undefined;
-      const fn = spec && service !== undefined && ownKey(service, method) ? service[method] : undefined;
-      if (!spec || typeof fn !== 'function') return failed(id, { kind: 'internal', message: `The data worker has no ${where}` });
-      const checked = spec.args.safeParse(args);
-      if (!checked.success) {
-        options.onUnexpected?.(where, new Error(`arguments that do not match ${where}: ${checked.error.issues[0]?.message ?? ''}`));
+      const call = resolveCall(options.methods, options.targets(), target, method, args);
+      if ('refused' in call) {
+        if (call.refused === 'unknown') return failed(id, { kind: 'internal', message: `The data worker has no ${where}` });
+        options.onUnexpected?.(where, new Error(`arguments that do not match ${where}: ${call.detail}`));
         return failed(id, { kind: 'internal', message: `The data worker was sent arguments that do not fit ${where}` });
       }
       try {
-        const value: unknown = await Reflect.apply(fn, service, checked.data);
+        const value: unknown = await call.run();
         const packed = packValue(value);
         return { reply: { id, ok: true, value: packed.value }, transfer: packed.transfer };
       } catch (error) {

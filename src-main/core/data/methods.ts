@@ -74,10 +74,30 @@ export function ownKey<O extends object>(object: O, name: string): name is keyof
 }
 
 /** The spec of `target.method`, or null when the map has none (a message built by mistake, or a stale build). */
-export function specOf<M extends MethodMap<M>>(methods: M, target: string, name: string): MethodSpec | null {
+function specOf<M extends MethodMap<M>>(methods: M, target: string, name: string): MethodSpec | null {
   if (!ownKey(methods, target)) return null;
   const service = methods[target];
   return ownKey(service, name) ? service[name] : null;
+}
+
+/** A call that came across, ready to run, or why it cannot be. */
+export type ResolvedCall =
+  | { readonly run: () => unknown }
+  | { readonly refused: 'unknown' | 'arguments'; readonly detail: string };
+
+/**
+ * Finds the method a message names in the map and in its implementation,
+ * and parses the arguments with the method's schema. Only the map's own
+ * methods can be reached (no prototype, no field).
+ */
+export function resolveCall<M extends MethodMap<M>>(methods: M, implementation: Implementation<M>, target: string, name: string, args: readonly unknown[]): ResolvedCall {
+  const spec = specOf(methods, target, name);
+  const service = ownKey(implementation, target) ? implementation[target] : undefined;
+  const fn = spec && service !== undefined && ownKey(service, name) ? service[name] : undefined;
+  if (!spec || typeof fn !== 'function') return { refused: 'unknown', detail: '' };
+  const parsed = spec.args.safeParse(args);
+  if (!parsed.success) return { refused: 'arguments', detail: parsed.error.issues[0]?.message ?? '' };
+  return { run: () => Reflect.apply(fn, service, parsed.data) };
 }
 
 /**

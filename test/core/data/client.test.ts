@@ -1,10 +1,11 @@
 import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDataClient, type DataClient, type DataClientState, type Liveness } from '../../../src-main/core/data/client.ts';
+import { createDataClient, type DataClient, type DataClientState } from '../../../src-main/core/data/client.ts';
+import type { Liveness } from '../../../src-main/core/data/liveness.ts';
 import { createDataHost } from '../../../src-main/core/data/host.ts';
 import { DomainError } from '../../../src-main/core/errors.ts';
 import { packValue, TRANSFER_STRING_BYTES, unpackValue } from '../../../src-main/core/data/protocol.ts';
-import { ECHO_METHODS } from './echo-methods.ts';
+import { ECHO_MAIN_METHODS, ECHO_METHODS } from './echo-methods.ts';
 
 const spawn = () => new Worker(new URL('./echo-worker.ts', import.meta.url));
 
@@ -21,7 +22,7 @@ interface Opened {
   hangs: number[];
 }
 
-async function open(options: { maxRestarts?: number; liveness?: Liveness } = {}): Promise<Opened> {
+async function open(options: { maxRestarts?: number; liveness?: Liveness; double?: (n: number) => number | Promise<number> } = {}): Promise<Opened> {
   const starts: number[] = [];
   const states: DataClientState[] = [];
   const hangs: number[] = [];
@@ -31,6 +32,7 @@ async function open(options: { maxRestarts?: number; liveness?: Liveness } = {})
     maxRestarts: options.maxRestarts ?? 5,
     ...(options.liveness ? { liveness: options.liveness } : {}),
     onHang: (silentMs) => void hangs.push(silentMs),
+    answers: { methods: ECHO_MAIN_METHODS, implementation: { main: { double: options.double ?? ((n) => n * 2) } } },
     async onStart(call) {
       starts.push(await call('echo', 'open'));
     },
@@ -101,6 +103,22 @@ describe('the data boundary between the main thread and its worker', () => {
     c.on('event', (e) => heard.push(e));
     await c.call('echo', 'shout', 'hi');
     expect(heard).toEqual([{ event: 'shout', payload: { name: 'hi' } }]);
+  });
+
+  it('answers what the worker asks of main through main’s own map, with the kind of a refusal and a deadline', async () => {
+    let answer: (n: number) => number | Promise<number> = (n) => n * 2;
+    const { client: c } = await open({ double: (n) => answer(n) });
+    await expect(c.call('echo', 'askDouble', 21)).resolves.toBe(42);
+    answer = () => {
+      throw new DomainError('conflict', 'not doubling now');
+    };
+    await expect(c.call('echo', 'askDouble', 1)).rejects.toMatchObject({ kind: 'conflict', message: 'not doubling now' });
+    // Main never answers: the worker's ask ends at its deadline (500 ms), and so does the call.
+    answer = () => new Promise<number>(() => undefined);
+    await expect(c.call('echo', 'askDouble', 1)).rejects.toMatchObject({ kind: 'busy', message: expect.stringMatching(/did not answer/) });
+    // An answer that does not fit the map is refused in the worker.
+    answer = () => Number('not a number');
+    await expect(c.call('echo', 'askDouble', 1)).rejects.toMatchObject({ kind: 'internal' });
   });
 
   it('keeps the main thread free while the worker is busy', async () => {
@@ -188,5 +206,5 @@ const never = (): never => {
 /** The echo service with nothing but failures: each test host puts in the method it calls. */
 const noEcho = {
   open: never, add: never, refuse: never, crash: never, text: never, wrapped: never, reply: never, wait: never,
-  slow: never, spin: never, hang: never, misfit: never, shout: never,
+  slow: never, spin: never, hang: never, misfit: never, shout: never, askDouble: never,
 };

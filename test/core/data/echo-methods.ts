@@ -20,5 +20,14 @@ export const ECHO_METHODS = {
     /** Answers with what its result schema does not allow. */
     misfit: method(z.tuple([]), z.number()),
     shout: method(z.tuple([z.string()]), z.boolean()),
+    /** Asks main to double a number, and answers with main's answer. */
+    askDouble: method(z.tuple([z.number()]), z.number()),
+  },
+};
+
+/** What the test worker may ask of main. */
+export const ECHO_MAIN_METHODS = {
+  main: {
+    double: method(z.tuple([z.number()]), z.number(), { deadlineMs: 500 }),
   },
 };

@@ -1,17 +1,19 @@
 /**
  * A data worker for the boundary's own tests: hosts a small `echo` service
  * (values, failures, slow calls, a large text, a thread that never turns
- * again) and pushes an event on demand.
+ * again), pushes an event on demand, and asks main to double a number.
  */
 import { parentPort } from 'node:worker_threads';
 import { DomainError } from '../../../src-main/core/errors.ts';
+import { createAsker } from '../../../src-main/core/data/asker.ts';
 import { createDataHost, serveDataHost } from '../../../src-main/core/data/host.ts';
 import type { Implementation } from '../../../src-main/core/data/methods.ts';
-import { ECHO_METHODS } from './echo-methods.ts';
+import { ECHO_MAIN_METHODS, ECHO_METHODS } from './echo-methods.ts';
 
 const port = parentPort;
 if (!port) throw new Error('echo-worker.ts runs as a worker thread');
 
+const asker = createAsker(ECHO_MAIN_METHODS, (message) => port.postMessage(message));
 let opened = 0;
 const spinFor = (ms: number) => {
   const end = Date.now() + ms;
@@ -47,5 +49,6 @@ const echo: Implementation<typeof ECHO_METHODS>['echo'] = {
     port.postMessage({ event: 'shout', payload: { name } });
     return true;
   },
+  askDouble: (n) => asker.ask('main', 'double', n),
 };
-serveDataHost(port, createDataHost({ methods: ECHO_METHODS, targets: () => ({ echo }) }));
+serveDataHost(port, createDataHost({ methods: ECHO_METHODS, targets: () => ({ echo }) }), asker);
