@@ -3,13 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BroadcastChannel, Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
-import { scaledClock } from '../../src-main/core/clock.ts';
-import { createKeychainSecretStore } from '../../src-main/desktop/keychain.ts';
-import { startSandbox, type Sandbox } from '../../src-main/sandbox/index.ts';
-import { connectDesk, type DeskConnection } from '../../src-main/worker/desk-connection.ts';
-import { auditApply, KILL_TEST_DRAFT, prepareApplyProfile, slowWrites } from '../core/apply/apply-audit.ts';
-import { keychainServiceFor, until } from '../desktop/boot-support.ts';
+import type { Sandbox } from '../../src-main/sandbox/index.ts';
+import type { DeskConnection } from '../../src-main/worker/desk-connection.ts';
+import { auditApply } from '../core/apply/apply-audit.ts';
+import { until } from '../desktop/boot-support.ts';
 import { call } from '../support/router-call.ts';
+import { openApplyDesk } from './apply-desk.ts';
 
 /**
  * The data worker stops answering mid-apply (its thread spins for good, as a
@@ -34,40 +33,11 @@ afterAll(async () => {
 
 describe('a data worker that stops answering mid-apply', () => {
   it('is found within the stated time, ended and restarted, and the apply resumes from its journal', async () => {
-    const origin = Date.now();
-    const clock = scaledClock(SCALE, origin);
-    sandbox = await startSandbox({ clock, seed: 12, tradeSchedule: false, inventorySize: 6_000 });
-    const path = join(dir, 'default.sqlite');
-    const draft = prepareApplyProfile(path, sandbox, clock, KILL_TEST_DRAFT);
-    const keychainService = keychainServiceFor(dir);
-    const keychain = createKeychainSecretStore({ service: keychainService });
-    expect(await keychain.state(), 'no Secret Service: run through test/with-keyring.sh').toBe('available');
-    await keychain.set('api-key:default', sandbox.apiKey);
-    slowWrites(sandbox, 20_000);
-
     const hangChannel = `desk-worker-hang-${process.pid}-${Date.now()}`;
     const hang = new BroadcastChannel(hangChannel);
-    const errors: string[] = [];
-    const hangsLogged: number[] = [];
-    const quiet = () => undefined;
-    connection = await connectDesk({
-      spawn: () => new Worker(HANGING_WORKER, { workerData: { hangChannel } }),
-      secrets: createKeychainSecretStore({ service: keychainService }),
-      config: {
-        dataDir: dir, version: 'test', clock: { scale: SCALE, origin }, sandbox: {},
-        initialSettings: { mode: 'live', serviceUrl: sandbox.url, refuseUnautomatedPosts: false },
-        checkOutputs: true,
-      },
-      platform: { openLink: quiet },
-      log: {
-        debug: quiet, info: quiet, warn: quiet,
-        error: (message, fields) => {
-          errors.push(message);
-          if (message.includes('stopped answering') && typeof fields?.silentMs === 'number') hangsLogged.push(fields.silentMs);
-        },
-      },
-      liveness: LIVENESS,
-    });
+    const opened = await openApplyDesk(dir, { scale: SCALE, seed: 12, spawn: () => new Worker(HANGING_WORKER, { workerData: { hangChannel } }), liveness: LIVENESS });
+    ({ sandbox, connection } = opened);
+    const { path, draft, clock } = opened;
     const desk = connection;
     const jobState = async () => (await call(desk.router, 'apply:state', {})).job?.state;
     await call(desk.router, 'drafts:apply', { draftId: draft.draftId });
@@ -99,8 +69,9 @@ describe('a data worker that stops answering mid-apply', () => {
     console.log(`worker hang test: ${JSON.stringify({ ...audit.counts, hangs: HANGS, foundAfterMs: foundAfter })}`);
     // Found within a ping interval and the silence allowed, plus the moments it takes to end a thread.
     for (const ms of foundAfter) expect(ms).toBeLessThan(LIVENESS.pingEveryMs + LIVENESS.hangAfterMs + 2_000);
+    const hangsLogged = opened.errors.filter((e) => e.message.includes('stopped answering') && typeof e.fields?.silentMs === 'number');
     expect(hangsLogged).toHaveLength(HANGS);
-    expect(errors.filter((m) => m === 'data worker stopped')).toHaveLength(HANGS);
+    expect(opened.errors.filter((e) => e.message === 'data worker stopped')).toHaveLength(HANGS);
     expect(audit.counts.applied).toBeGreaterThan(0);
     expect(audit.counts.changes).toBe(draft.changes);
     expect(audit.counts.duplicateCreates).toBe(0);
