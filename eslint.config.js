@@ -49,6 +49,15 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src-main/worker/**'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [noElectron],
+        patterns: [{ group: ['**/sandbox/*', '**/sandbox'], allowTypeImports: true, message: 'The data worker loads the simulator only when sandbox mode starts: import() it there.' }],
+      }],
+    },
+  },
+  {
     files: ['src-renderer/**'],
     rules: {
       'no-restricted-imports': ['error', {

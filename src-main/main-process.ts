@@ -14,7 +14,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { app, type BrowserWindow, ipcMain, session } from 'electron';
+import { app, ipcMain, session } from 'electron';
+import { navigationHash } from '../src-shared/navigation.ts';
 import type { UpdateView } from '../src-shared/updates.ts';
 import { scaledClock, systemClock } from './core/clock.ts';
 import type { SecretStore } from './core/secrets.ts';
@@ -30,7 +31,7 @@ import { applyDevServerCsp, registerAppScheme, serveRenderer } from './desktop/a
 import { bindRouter } from './desktop/ipc.ts';
 import { createKeychainSecretStore } from './desktop/keychain.ts';
 import { setStartAtLogin } from './desktop/login-item.ts';
-import { createMainWindow, revealWindow } from './desktop/main-window.ts';
+import { createAppWindow, type AppWindow } from './desktop/app-window.ts';
 import { createNotifier, prepareNotifications } from './desktop/notifier.ts';
 import { recoverInWindow } from './desktop/profile-recovery.ts';
 import { createShellServices } from './desktop/shell-services.ts';
@@ -129,7 +130,7 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
   let serviceUrl = '';
   const links = (): ExternalLinkPolicy => ({ serviceOrigins: serviceUrl.startsWith('https:') ? [new URL(serviceUrl).origin] : [] });
   // Logs, bug reports and updates; the window and the router's events are connected once they exist.
-  let win: BrowserWindow | null = null;
+  let appWindow: AppWindow | null = null;
   let pushUpdate: (view: UpdateView) => void = () => undefined;
   let services: Awaited<ReturnType<typeof createShellServices>> | null = null;
   const platform = {
@@ -160,45 +161,47 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
   hardenEveryWebContents(app, { links, onRefused: (what, url) => log.warn('refused', { what, url }) });
   if (devServerUrl) applyDevServerCsp(session.defaultSession, devServerUrl);
   else serveRenderer(session.defaultSession, paths.rendererDir);
+
   const windowState = createWindowStateFile(join(app.getPath('userData'), 'window-state.json'));
   // While the profile cannot be opened, closing the window ends the app: there is no desk to keep in the tray.
   let recovering = false;
-  const openWindow = () => createMainWindow({
+  // The window exists only while it is open: closing it to the tray destroys it and its renderer.
+  const win: AppWindow = createAppWindow({
     preloadPath: paths.preload,
     rendererUrl: devServerUrl ?? APP_ENTRY_URL,
     windowState,
     links,
-    startHidden: !recovering && shouldStartHidden(deps.argv ?? process.argv, app.getLoginItemSettings().wasOpenedAtLogin),
     isQuitting: () => recovering || quit.quitting,
     iconPath: paths.appIcon,
     now: () => clock.now(),
     onError: (error) => log.warn('window', { error }),
     onRendererGone: (details, reloaded) => log.error('renderer process gone', { reason: details.reason, exitCode: details.exitCode, reloaded }),
+    onOpened: () => {
+      if (services) refreshShell();
+    },
   });
-  const bindWindow = (target: BrowserWindow) => bindRouter(ipcMain, withCallLog(router, log), {
+  appWindow = win;
+  const reveal = () => void win.reveal().catch(() => undefined);
+  setReveal(reveal);
+  revealOnActivate(reveal);
+  const unbind = bindRouter(ipcMain, withCallLog(router, log), {
     trusted: devServerUrl ? { devServerUrl } : {},
-    target: () => (target.isDestroyed() ? null : target.webContents),
+    target: () => win.current()?.webContents ?? null,
     onRefused: (channel, url) => log.warn('refused a call from another page', { channel, url }),
   });
 
+  // A profile that cannot be opened: the window shows the recovery screen until the trader's choice opens it.
   const problem = connection.problem();
-  const recovered = problem === null ? undefined : await recoverInWindow({
-    problem,
-    whenOpen: () => connection.whenOpen(),
-    openWindow: async () => {
-      const window = await openWindow();
-      setReveal(() => revealWindow(window));
-      return window;
-    },
-    bind: bindWindow,
-    setRecovering: (on) => (recovering = on),
-    log,
-  });
-  if (recovered === null) {
-    await connection.close();
-    app.quit();
-    return null;
+  if (problem !== null) {
+    const recovered = await recoverInWindow({ problem, whenOpen: () => connection.whenOpen(), openWindow: () => win.reveal(), setRecovering: (on) => (recovering = on), log });
+    if (!recovered) {
+      unbind();
+      await connection.close();
+      app.quit();
+      return null;
+    }
   }
+
   // The key, once known, is scrubbed from every line; a new one is learned when it is set.
   log.addSecret(desk.knownKey());
   desk.on('key', (key) => log.addSecret(key));
@@ -207,19 +210,11 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
   services = await createShellServices({
     desk, log, clock,
     key: () => desk.knownKey(),
-    window: () => (win && !win.isDestroyed() ? win : null),
+    window: () => appWindow?.current() ?? null,
     quit: () => quit.quit(),
     onUpdate: (view) => pushUpdate(view),
     ...(deps.updateSource === undefined ? {} : { updateSource: deps.updateSource }),
   });
-
-  // The recovery window, once the profile opened, is the desk's window: its page loads the desk itself.
-  const mainWindow = recovered ? recovered.window : await openWindow();
-  win = mainWindow;
-  const reveal = () => revealWindow(mainWindow);
-  setReveal(reveal);
-  revealOnActivate(reveal);
-  const unbind = recovered ? recovered.unbind : bindWindow(mainWindow);
 
   // Tray, taskbar and notifications follow the desk's state.
   const tray = createTray({
@@ -232,15 +227,19 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
     onRestartToUpdate: () => void services?.updates.restartToUpdate(),
   });
   const taskbar = createTaskbarIndicator({
-    window: () => (mainWindow.isDestroyed() ? null : mainWindow),
+    window: () => win.current(),
     attentionIconPath: join(paths.trayIconDir, 'attention.png'),
   });
   const notifier = createNotifier({
     iconPath: paths.appIcon,
     muted: () => !desk.view().settings.notificationsEnabled,
     onOpen: (trade) => {
-      reveal();
-      emit('app:navigate', { view: 'trades', ...(trade ? { tradeId: trade.trade_id } : {}) });
+      const target = { view: 'trades', ...(trade ? { tradeId: trade.trade_id } : {}) };
+      // An open page is told where to go; a new one starts there.
+      if (win.current()) {
+        reveal();
+        emit('app:navigate', target);
+      } else void win.reveal(navigationHash(target)).catch(() => undefined);
     },
   });
   const refreshShell = () => {
@@ -266,6 +265,8 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
     now: () => clock.now(),
     ...(deps.onlinePollMs === undefined ? {} : { onlinePollMs: deps.onlinePollMs }),
   });
+  // At login the app starts in the tray, with no window until the trader opens it.
+  if (!shouldStartHidden(deps.argv ?? process.argv, app.getLoginItemSettings().wasOpenedAtLogin)) await win.reveal();
   desk.on('view', ({ view, previous }) => {
     if (view.settings.startAtLogin !== previous.settings.startAtLogin) void setStartAtLogin(view.settings.startAtLogin).catch(() => undefined);
   });

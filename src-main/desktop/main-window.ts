@@ -6,9 +6,10 @@ import type { WindowStateStore } from '../core/shell/window-state-file.ts';
 import { hardenWebContents } from './web-hardening.ts';
 
 /**
- * The one app window, hardened per Electron's security checklist. Closing it
- * hides it to the tray (the heartbeat must keep running); only an explicit
- * Quit closes it for real. Its size and place are remembered.
+ * The app window, hardened per Electron's security checklist. It shows once
+ * its first frame is painted. Closing it destroys it, renderer and all: the
+ * desk goes on in the tray (`app-window.ts` opens a new one when the trader
+ * asks). Its size and place are remembered.
  */
 
 export interface MainWindowDeps {
@@ -19,9 +20,7 @@ export interface MainWindowDeps {
   readonly windowState: WindowStateStore;
   /** The link allowlist's policy, or a function read at each link. */
   readonly links: ExternalLinkPolicy | (() => ExternalLinkPolicy);
-  /** Launched at login: stay in the tray until the trader opens the window. */
-  readonly startHidden: boolean;
-  /** True once an explicit Quit began; until then closing only hides. */
+  /** True once a Quit began: a renderer that dies then is not brought back. */
   readonly isQuitting: () => boolean;
   readonly iconPath?: string;
   readonly title?: string;
@@ -71,20 +70,12 @@ export async function createMainWindow(deps: MainWindowDeps): Promise<BrowserWin
   });
   hardenWebContents(win.webContents, { links: deps.links });
 
-  // maximize() also shows a hidden window, so a login start waits for the first show.
-  let maximizePending = restored.maximized;
-  const maximizeOnce = () => {
-    if (maximizePending) {
-      maximizePending = false;
-      win.maximize();
-    }
-  };
   win.once('ready-to-show', () => {
-    if (deps.startHidden) return;
-    maximizeOnce();
+    // maximize() shows the window too.
+    if (restored.maximized) win.maximize();
     win.show();
+    win.focus();
   });
-  win.on('show', maximizeOnce);
 
   const persist = () => {
     if (win.isDestroyed()) return;
@@ -100,13 +91,10 @@ export async function createMainWindow(deps: MainWindowDeps): Promise<BrowserWin
   win.on('maximize', persistSoon);
   win.on('unmaximize', persistSoon);
 
-  win.on('close', (event) => {
+  // Closing ends the window and its renderer; the app stays in the tray ('window-all-closed' keeps it).
+  win.on('close', () => {
     clearTimeout(saveTimer);
     persist();
-    if (!deps.isQuitting()) {
-      event.preventDefault();
-      win.hide();
-    }
   });
 
   // A dead renderer leaves a blank window while main keeps working: bring the page back.

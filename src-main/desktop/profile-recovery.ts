@@ -13,29 +13,26 @@ export interface RecoveryDeps {
   readonly problem: ProfileProblem;
   /** Settles once the desk is open. */
   whenOpen(): Promise<void>;
+  /** Opens the app's window (the bridge already answers whatever window is open). */
   openWindow(): Promise<BrowserWindow>;
-  /** Binds the bridge to the window; returns the unbinding. */
-  bind(window: BrowserWindow): () => void;
   /** Told when the window shows the recovery screen (true) and when it is done (false): closing it quits meanwhile. */
   setRecovering(recovering: boolean): void;
   readonly log: Pick<AppLog, 'info' | 'error'>;
 }
 
-/** The window, bound, once the profile opened (it becomes the desk's window); null when the trader closed it first. */
-export async function recoverInWindow(deps: RecoveryDeps): Promise<{ window: BrowserWindow; unbind: () => void } | null> {
+/** The window once the profile opened (it stays the desk's window); null when the trader closed it first. */
+export async function recoverInWindow(deps: RecoveryDeps): Promise<{ window: BrowserWindow } | null> {
   const { problem, log } = deps;
   log.error('the profile could not be opened', { kind: problem.kind, file: problem.file, movedTo: problem.movedTo, backup: problem.backup?.file ?? null });
   deps.setRecovering(true);
   const closed = new Promise<'closed'>((resolve) => app.on('window-all-closed', () => resolve('closed')));
   const window = await deps.openWindow();
-  const unbind = deps.bind(window);
   const outcome = await Promise.race([deps.whenOpen().then(() => 'opened' as const), closed]);
   deps.setRecovering(false);
   if (outcome === 'closed') {
     log.info('closed before the profile was opened');
-    unbind();
     return null;
   }
   log.info('the profile was opened from the recovery window');
-  return { window, unbind };
+  return { window };
 }

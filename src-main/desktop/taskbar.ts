@@ -21,11 +21,18 @@ export interface TaskbarIndicator {
 
 export function createTaskbarIndicator(deps: TaskbarDeps): TaskbarIndicator {
   const platform = deps.platform ?? process.platform;
+  // The bar and the Windows overlay belong to a window: a window opened anew starts without them.
+  let drawnOn: BrowserWindow | null = null;
   let lastProgress = '';
   let lastCount = -1;
   return {
     update(state) {
       const win = deps.window();
+      if (win !== drawnOn) {
+        drawnOn = win;
+        lastProgress = '';
+        if (platform === 'win32') lastCount = -1;
+      }
       const bar = taskbarProgress(state.job);
       const key = `${bar.progress}:${bar.mode}`;
       if (win && !win.isDestroyed() && key !== lastProgress) {

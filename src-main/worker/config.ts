@@ -33,14 +33,3 @@ export type DeskWorkerConfig = z.infer<typeof deskWorkerConfig>;
 
 /** Stamps each worker start may use: more than a desk could bump in its life. */
 export const STAMPS_PER_GENERATION = 2 ** 40;
-
-/** Names of the events the worker posts (besides the bridge's, which cross as `bridge`). */
-export const WORKER_EVENTS = ['bridge', 'view', 'needsAction', 'pending', 'key', 'log', 'openLink', 'opened'] as const;
-export type WorkerEventName = (typeof WORKER_EVENTS)[number];
-
-/** A log line the worker asks main to write (main's log scrubs and rotates). */
-export interface WorkerLogLine {
-  readonly level: 'debug' | 'info' | 'warn' | 'error';
-  readonly message: string;
-  readonly fields?: Record<string, unknown>;
-}

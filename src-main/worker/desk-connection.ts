@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { CHANNEL_NAMES, EVENT_NAMES, type AppStatus, type EventName, type IpcResult, type ProfileProblem } from '../../src-shared/contract.ts';
-import { createDataClient, type DataClient, type DataClientState, type WorkerPort } from '../core/data/client.ts';
+import { CHANNEL_NAMES, EVENT_NAMES, events as bridgeEvents, type AppStatus, type EventName, type ProfileProblem } from '../../src-shared/contract.ts';
+import { createDataClient, type DataClientState, type WorkerPort } from '../core/data/client.ts';
+import type { Liveness } from '../core/data/liveness.ts';
+import { dispatchEvent, type EventHandlers, type Implementation } from '../core/data/methods.ts';
 import { createEmitter, type Unsubscribe } from '../core/events.ts';
 import type { SecretStore } from '../core/secrets.ts';
 import type { SettingsPatch } from '../core/settings/settings.ts';
@@ -10,7 +12,8 @@ import { boundedView, toErrorView } from '../ipc/error-view.ts';
 import { shellHandlers } from '../ipc/handlers/shell.ts';
 import type { Platform } from '../ipc/handlers/platform.ts';
 import { createPartialRouter, type EmitEvent, type Router } from '../ipc/router.ts';
-import type { DeskWorkerConfig, WorkerLogLine } from './config.ts';
+import type { DeskWorkerConfig } from './config.ts';
+import { DESK_METHODS, MAIN_METHODS, WORKER_EVENTS } from './desk-methods.ts';
 import type { DeskDiagnostics, DeskShellView } from './desk-shell.ts';
 
 /**
@@ -76,6 +79,8 @@ export interface DeskConnectionOptions {
   /** Main's links, logs folder, diagnostics and updates. */
   platform: Platform;
   log: Pick<AppLog, 'debug' | 'info' | 'warn' | 'error'>;
+  /** How a worker that stopped answering is found (default DEFAULT_LIVENESS; tests shorten it). */
+  liveness?: Liveness;
 }
 
 export async function connectDesk(options: DeskConnectionOptions): Promise<DeskConnection> {
@@ -103,49 +108,55 @@ export async function connectDesk(options: DeskConnectionOptions): Promise<DeskC
   }
 
   // Events of the worker's first start (its log lines as it opens the desk) count too.
-  function onEvent({ event, payload }: { event: string; payload: unknown }): void {
-    switch (event) {
-      case 'bridge': {
-        const { event: name, payload: value } = payload as { event: EventName; payload: unknown };
-        if (name === 'app:status') lastStatus = value as AppStatus;
-        toBridge(name, value);
-        return;
-      }
-      case 'view':
-        return setView(payload as DeskShellView);
-      case 'needsAction':
-        return events.emit('needsAction', payload as TradeForNotice[]);
-      case 'pending':
-        return events.emit('pending', payload as TradeRef[]);
-      case 'key':
-        lastKey = payload as string | null;
-        return events.emit('key', lastKey);
-      case 'opened':
-        // The trader's choice on the recovery screen opened the profile.
-        problem = null;
-        setView(payload as DeskShellView);
-        for (const resolve of openedWaiters.splice(0)) resolve();
-        return;
-      case 'openLink':
-        return void Promise.resolve(options.platform.openLink(String(payload))).catch(() => undefined);
-      case 'log': {
-        const l = payload as WorkerLogLine;
-        return log[l.level](l.message, l.fields);
-      }
-    }
-  }
+  const handlers: EventHandlers<typeof WORKER_EVENTS> = {
+    bridge: ({ event, payload }) => {
+      if (event === 'app:status') lastStatus = appStatus(payload) ?? lastStatus;
+      toBridge(event, payload);
+    },
+    view: setView,
+    needsAction: (list) => events.emit('needsAction', list),
+    pending: (list) => events.emit('pending', list),
+    key: (key) => {
+      lastKey = key;
+      events.emit('key', key);
+    },
+    openLink: (url) => void Promise.resolve(options.platform.openLink(url)).catch(() => undefined),
+    opened: (first) => {
+      // The trader's choice on the recovery screen opened the profile.
+      problem = null;
+      setView(first);
+      for (const resolve of openedWaiters.splice(0)) resolve();
+    },
+    log: (l) => log[l.level](l.message, l.fields),
+  };
+  const onEvent = ({ event, payload }: { event: string; payload: unknown }) => {
+    if (!dispatchEvent(WORKER_EVENTS, handlers, event, payload)) log.error('the data worker sent an event that does not fit the boundary', { event });
+  };
 
-  const client: DataClient = await createDataClient({
+  const answers: Implementation<typeof MAIN_METHODS> = {
+    // The keychain's four calls, and nothing else, for the worker.
+    secrets: {
+      state: () => options.secrets.state(),
+      get: (account) => options.secrets.get(account),
+      set: (account, secret) => options.secrets.set(account, secret),
+      delete: (account) => options.secrets.delete(account),
+    },
+  };
+
+  const client = await createDataClient({
+    methods: DESK_METHODS,
     spawn: options.spawn,
     async onStart(call) {
-      const opened = (await call('desk', 'open', [{ ...options.config, lockToken, generation: starts }])) as { view: DeskShellView | null; problem: ProfileProblem | null };
+      const opened = await call('desk', 'open', { ...options.config, lockToken, generation: starts });
       starts += 1;
       if (opened.view) setView(opened.view);
       else problem = opened.problem;
     },
     onEvent,
     onWorkerError: (error) => log.error('data worker failed', { error }),
-    onAsk: (target, method, args) => answerSecrets(options.secrets, target, method, args),
+    onHang: (silentMs) => log.error('data worker stopped answering; ending it', { silentMs }),
+    answers: { methods: MAIN_METHODS, implementation: answers },
+    ...(options.liveness ? { liveness: options.liveness } : {}),
   });
 
   client.on('state', (state) => {
@@ -178,7 +189,7 @@ export async function connectDesk(options: DeskConnectionOptions): Promise<DeskC
     async invoke(channel, input) {
       if (typeof channel === 'string' && MAIN_CHANNELS.has(channel)) return local.invoke(channel, input);
       try {
-        return (await client.call('router', 'invoke', [channel, input])) as IpcResult<unknown>;
+        return await client.call('router', 'invoke', channel, input);
       } catch (error) {
         // The worker restarting (busy) or gone; or an input that cannot cross a thread.
         return { ok: false, error: boundedView(toErrorView(error)) };
@@ -194,7 +205,7 @@ export async function connectDesk(options: DeskConnectionOptions): Promise<DeskC
     },
   };
 
-  const call = (method: string, ...args: unknown[]) => client.call('desk', method, args);
+  const { call } = client;
   const desk: MainDesk = {
     view: () => {
       if (!view) throw new Error('the desk is not open');
@@ -203,12 +214,12 @@ export async function connectDesk(options: DeskConnectionOptions): Promise<DeskC
     knownKey: () => lastKey,
     storeState: () => client.state,
     on: (event, listener) => events.on(event, listener),
-    updateSettings: async (patch) => void (await call('updateSettings', patch)),
-    checkTradesNow: async () => void (await call('checkTradesNow')),
-    beatNow: async () => void (await call('beatNow')),
-    setOnline: async (online) => void (await call('setOnline', online)),
-    diagnostics: async () => (await call('diagnostics')) as DeskDiagnostics,
-    suspendApplies: async () => void (await call('suspendApplies')),
+    updateSettings: (patch) => call('desk', 'updateSettings', patch),
+    checkTradesNow: () => call('desk', 'checkTradesNow'),
+    beatNow: () => call('desk', 'beatNow'),
+    setOnline: (online) => call('desk', 'setOnline', online),
+    diagnostics: () => call('desk', 'diagnostics'),
+    suspendApplies: () => call('desk', 'suspendApplies'),
   };
 
   return {
@@ -218,27 +229,15 @@ export async function connectDesk(options: DeskConnectionOptions): Promise<DeskC
     whenOpen: () => (view !== null ? Promise.resolve() : new Promise<void>((resolve) => openedWaiters.push(resolve))),
     desk,
     async close() {
-      await call('close').catch((error: unknown) => log.error('closing the desk failed', { error }));
+      await call('desk', 'close').catch((error: unknown) => log.error('closing the desk failed', { error }));
       await client.close();
     },
     kill: () => client.kill(),
   };
 }
 
-/** The keychain's four calls, and nothing else, for the worker. */
-async function answerSecrets(secrets: SecretStore, target: string, method: string, args: readonly unknown[]): Promise<unknown> {
-  const text = (i: number) => (typeof args[i] === 'string' ? (args[i] as string) : '');
-  if (target === 'secrets') {
-    switch (method) {
-      case 'state':
-        return secrets.state();
-      case 'get':
-        return secrets.get(text(0));
-      case 'set':
-        return secrets.set(text(0), text(1));
-      case 'delete':
-        return secrets.delete(text(0));
-    }
-  }
-  throw new Error(`the data worker asked for ${target}.${method}, which main does not answer`);
+/** The status the screens were last told, so "restarting the store" can be said on top of it. */
+function appStatus(payload: unknown): AppStatus | null {
+  const parsed = bridgeEvents['app:status'].safeParse(payload);
+  return parsed.success ? parsed.data : null;
 }

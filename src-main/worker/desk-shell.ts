@@ -1,12 +1,13 @@
 import type { Desk } from '../core/desk/desk.ts';
 import type { Workspace } from '../core/desk/workspace.ts';
 import { createEmitter, type Unsubscribe } from '../core/events.ts';
-import type { Settings, SettingsPatch } from '../core/settings/settings.ts';
+import type { z } from 'zod';
+import type { SettingsPatch } from '../core/settings/settings.ts';
 import type { DiagnosticsInput } from '../core/shell/diagnostics.ts';
 import type { TradeForNotice, TradeRef } from '../core/shell/notification-groups.ts';
-import type { ShellState } from '../core/shell/tray-state.ts';
 import { applyJobView, heartbeatView, schedulerView } from '../ipc/views.ts';
 import { shellStateOf } from '../ipc/shell-state.ts';
+import type { deskShellView } from './desk-methods.ts';
 
 /**
  * What the desktop shell (tray, taskbar, notifications, power events, logs,
@@ -15,12 +16,7 @@ import { shellStateOf } from '../ipc/shell-state.ts';
  * drawn from what main already holds, and a few commands. Built in the
  * worker over the real desk; `desk-connection.ts` is its main-thread side.
  */
-export interface DeskShellView {
-  readonly tray: ShellState;
-  readonly settings: Pick<Settings, 'serviceUrl' | 'notificationsEnabled' | 'autoUpdate' | 'heartbeatEnabled' | 'startAtLogin'>;
-  /** Applies under way (running, paused or being cancelled). */
-  readonly appliesRunning: number;
-}
+export type DeskShellView = z.infer<typeof deskShellView>;
 
 /** The desk's part of a diagnostics bundle (the shell adds versions, updates and logs). */
 export type DeskDiagnostics = Pick<DiagnosticsInput, 'settings' | 'key' | 'status' | 'rateBudget' | 'heartbeat' | 'applies' | 'unknownOutcomes'>;

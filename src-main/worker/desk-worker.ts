@@ -7,54 +7,56 @@
  * (`desk-connection.ts`), so no query, bulk edit, CSV import or locked
  * database file can hold the app's own event loop.
  *
- * Targets it answers: `desk` (open, close and the shell's commands) and
- * `router` (the bridge's calls). Events it posts: see WORKER_EVENTS. What it
- * asks of main: the keychain (`secrets`). When the profile cannot be opened,
+ * What it answers, pushes and asks is the shared method map
+ * (`desk-methods.ts`): `desk` (open, close and the shell's commands) and
+ * `router` (the bridge's calls); the events of WORKER_EVENTS; and of main,
+ * the keychain (`secrets`). The simulator is loaded only when sandbox mode
+ * starts: a live desk never holds it. When the profile cannot be opened,
  * `open` answers the problem instead of a view, only the recovery screen's
  * channels (`profile:*`) answer, and once the trader's choice opens the
  * profile the worker posts `opened` with the desk's first view.
  */
 import { parentPort } from 'node:worker_threads';
+import type { z } from 'zod';
 import { scaledClock, systemClock } from '../core/clock.ts';
-import { createDataHost } from '../core/data/host.ts';
+import { createAsker } from '../core/data/asker.ts';
+import { createDataHost, serveDataHost } from '../core/data/host.ts';
+import type { Implementation } from '../core/data/methods.ts';
 import type { Desk } from '../core/desk/desk.ts';
 import { openProfileDesk, type ProfileOpeningDeps } from '../core/profile/profile-opening.ts';
 import { createRecoveryRouter } from '../ipc/recovery-router.ts';
-import type { ProfileProblem } from '../../src-shared/profile.ts';
 import type { Unsubscribe } from '../core/events.ts';
-import type { SettingsPatch } from '../core/settings/settings.ts';
-import { logDeskEvents } from '../core/shell/desk-log.ts';
-import { createAsker } from '../core/data/asker.ts';
 import type { SecretStore } from '../core/secrets.ts';
+import { logDeskEvents } from '../core/shell/desk-log.ts';
 import { createDeskRouter } from '../ipc/desk-router.ts';
 import type { Router } from '../ipc/router.ts';
-import { startSandbox } from '../sandbox/index.ts';
-import { deskWorkerConfig, STAMPS_PER_GENERATION, type DeskWorkerConfig, type WorkerEventName, type WorkerLogLine } from './config.ts';
-import { createDeskShell, type DeskShell, type DeskShellView } from './desk-shell.ts';
+import { STAMPS_PER_GENERATION, type DeskWorkerConfig } from './config.ts';
+import { DESK_METHODS, MAIN_METHODS, type WORKER_EVENTS, type WorkerEventName, type WorkerLogLine } from './desk-methods.ts';
+import { createDeskShell, type DeskShell } from './desk-shell.ts';
 
 const port = parentPort;
 if (!port) throw new Error('desk-worker.ts runs as a worker thread');
 
 // The keychain is main's: its native module must not be torn down with a worker that dies mid-call.
-const asker = createAsker((message) => port.postMessage(message));
+const asker = createAsker(MAIN_METHODS, (message) => port.postMessage(message));
 const secrets: SecretStore = {
-  state: () => asker.ask('secrets', 'state', []) as ReturnType<SecretStore['state']>,
-  get: (account) => asker.ask('secrets', 'get', [account]) as Promise<string | null>,
-  set: async (account, secret) => void (await asker.ask('secrets', 'set', [account, secret])),
-  delete: (account) => asker.ask('secrets', 'delete', [account]) as Promise<boolean>,
+  state: () => asker.ask('secrets', 'state'),
+  get: (account) => asker.ask('secrets', 'get', account),
+  set: (account, secret) => asker.ask('secrets', 'set', account, secret),
+  delete: (account) => asker.ask('secrets', 'delete', account),
 };
 
-function post(event: WorkerEventName, payload: unknown): void {
+function post<E extends WorkerEventName>(event: E, payload: z.input<(typeof WORKER_EVENTS)[E]>): void {
   try {
     port?.postMessage({ event, payload });
   } catch {
     // A value that cannot be cloned (a log field holding a function, say) crosses as JSON.
-    port?.postMessage({ event, payload: JSON.parse(JSON.stringify(payload ?? null)) as unknown });
+    port?.postMessage({ event, payload: JSON.parse(JSON.stringify(payload ?? null)) });
   }
 }
 
 const line = (level: WorkerLogLine['level']) => (message: string, fields?: Record<string, unknown>) =>
-  post('log', { level, message, ...(fields ? { fields } : {}) } satisfies WorkerLogLine);
+  post('log', { level, message, ...(fields ? { fields } : {}) });
 const log = { debug: line('debug'), info: line('info'), warn: line('warn'), error: line('error') };
 
 // As in main before: a failure nobody awaited is logged, and the desk goes on.
@@ -76,6 +78,8 @@ const current = (): Open => {
   return open;
 };
 
+type Methods = Implementation<typeof DESK_METHODS>;
+
 function openingDeps(config: DeskWorkerConfig): ProfileOpeningDeps {
   return {
     dataDir: config.dataDir,
@@ -85,14 +89,15 @@ function openingDeps(config: DeskWorkerConfig): ProfileOpeningDeps {
     version: config.version,
     lockToken: config.lockToken,
     ...(config.initialSettings ? { initialSettings: config.initialSettings } : {}),
-    openSandbox: (c) => startSandbox({ clock: c, ...config.sandbox }),
+    // Only sandbox mode needs the simulator: a live desk never loads it.
+    openSandbox: async (c) => (await import('../sandbox/index.ts')).startSandbox({ clock: c, ...config.sandbox }),
     onBackupError: (error) => log.warn('the daily backup failed', { error }),
     onOpenFailure: (error) => log.error('the profile could not be opened', { error }),
   };
 }
 
 /** The desk is open: its router answers the bridge, and its shell reports to main. */
-function serve(opened: Desk, config: DeskWorkerConfig): DeskShellView {
+function serve(opened: Desk, config: DeskWorkerConfig) {
   const { router } = createDeskRouter(opened, { openLink: (url) => post('openLink', url) }, {
     checkOutputs: config.checkOutputs,
     onUnexpected: (where, error) => log.error('unexpected failure', { where, error }),
@@ -104,8 +109,8 @@ function serve(opened: Desk, config: DeskWorkerConfig): DeskShellView {
   const subs = [
     router.subscribe((event, payload) => post('bridge', { event, payload })),
     shell.on('view', (view) => post('view', view)),
-    shell.on('needsAction', (list) => post('needsAction', list)),
-    shell.on('pending', (list) => post('pending', list)),
+    shell.on('needsAction', (list) => post('needsAction', [...list])),
+    shell.on('pending', (list) => post('pending', [...list])),
     shell.on('key', (key) => post('key', key)),
     logDeskEvents(opened, log),
   ];
@@ -113,11 +118,10 @@ function serve(opened: Desk, config: DeskWorkerConfig): DeskShellView {
   return shell.view();
 }
 
-const desk = {
+const desk: Methods['desk'] = {
   /** Opens the desk: its first view, or the problem that kept the profile from opening. */
-  async open(raw: unknown): Promise<{ view: DeskShellView | null; problem: ProfileProblem | null }> {
+  async open(config) {
     if (open || recovering) throw new Error('the desk is already open');
-    const config = deskWorkerConfig.parse(raw);
     const deps = openingDeps(config);
     const outcome = await openProfileDesk(deps);
     if (outcome.desk) return { view: serve(outcome.desk, config), problem: null };
@@ -135,10 +139,10 @@ const desk = {
     return { view: null, problem: outcome.problem };
   },
   view: () => current().shell.view(),
-  updateSettings: (patch: SettingsPatch) => current().shell.updateSettings(patch),
+  updateSettings: (patch) => current().shell.updateSettings(patch),
   checkTradesNow: () => current().shell.checkTradesNow(),
   beatNow: () => current().shell.beatNow(),
-  setOnline: (online: boolean) => current().shell.setOnline(online === true),
+  setOnline: (online) => current().shell.setOnline(online),
   diagnostics: () => current().shell.diagnostics(),
   suspendApplies: () => current().shell.suspendApplies(),
   async close() {
@@ -152,15 +156,13 @@ const desk = {
   },
 };
 
-const router = {
-  invoke: (channel: unknown, input: unknown) => (recovering ?? current().router).invoke(String(channel), input),
+const router: Methods['router'] = {
+  invoke: (channel, input) => (recovering ?? current().router).invoke(channel, input),
 };
 
 const host = createDataHost({
+  methods: DESK_METHODS,
   targets: () => ({ desk, router }),
   onUnexpected: (where, error) => log.error('unexpected failure in the data worker', { where, error }),
 });
-port.on('message', (message: unknown) => {
-  if (asker.settle(message)) return;
-  void host.handle(message).then(({ reply, transfer }) => port.postMessage(reply, transfer));
-});
+serveDataHost(port, host, asker);

@@ -1,13 +1,19 @@
 /**
- * `npm run bench [-- --json] [-- --scale S] [-- --naive-minutes M]`
+ * `npm run bench [-- --json] [-- --time-scale S] [-- --naive-minutes M] [-- --scale] [-- --scale-runs N]
+ *   [-- --scale-profiles empty,50k,500k] [-- --scale-jobs review,csvExport,…]`
  *
  * Runs the real client, scheduler, heartbeat and trade watcher against the
  * sandbox over HTTP on 127.0.0.1, with time scaled down by S (a simulated
  * minute lasts 60/S seconds), and prints for each scenario the time taken,
  * the lower bound the limits allow (estimateDurationMs), their ratio, the
  * 429s the sandbox sent and the heartbeat's lateness, beside a naive baseline
- * run for a bounded slice of simulated time and extrapolated. With --json the
- * same figures end the output as one JSON object.
+ * run for a bounded slice of simulated time and extrapolated. Then the main
+ * thread's event loop while the desk works, and the `scale` block (start,
+ * memory and responsiveness at 50,000 and 500,000 listings, each run a fresh
+ * process: scale/scale.ts). `--scale` runs the scale block alone;
+ * `--scale-runs`, `--scale-profiles` and `--scale-jobs` narrow it to look
+ * into one figure. With --json the same figures end the output as one JSON
+ * object.
  */
 import { parseArgs } from 'node:util';
 import { prepareNaive } from './naive.ts';
@@ -15,17 +21,45 @@ import { formatScenario, goalsMet, type ScenarioResult } from './report.ts';
 import { prepareScheduled } from './scheduled.ts';
 import { SCENARIOS } from './scenarios.ts';
 import { formatMainLoop, runMainLoopScenario } from './main-loop.ts';
+import { formatScale, isProfileName, PROFILE_NAMES } from './scale/scale-report.ts';
+import { runScaleBench } from './scale/scale.ts';
 
 const { values } = parseArgs({
   options: {
     json: { type: 'boolean', default: false },
-    scale: { type: 'string', default: '30' },
+    'time-scale': { type: 'string', default: '30' },
     'naive-minutes': { type: 'string', default: '10' },
+    scale: { type: 'boolean', default: false },
+    'scale-runs': { type: 'string', default: '5' },
+    'scale-profiles': { type: 'string' },
+    'scale-jobs': { type: 'string' },
   },
 });
-const scale = Number(values.scale);
+const scale = Number(values['time-scale']);
 const naiveSliceMs = Number(values['naive-minutes']) * 60_000;
-if (!(scale > 0) || !(naiveSliceMs > 0)) throw new RangeError('--scale and --naive-minutes must be positive numbers');
+const scaleRuns = Number(values['scale-runs']);
+if (!(scale > 0) || !(naiveSliceMs > 0) || !(Number.isInteger(scaleRuns) && scaleRuns > 0)) {
+  throw new RangeError('--time-scale, --naive-minutes and --scale-runs must be positive numbers');
+}
+
+const list = (value: string | undefined) => value?.split(',').map((v) => v.trim()).filter(Boolean);
+const scaleProfiles = list(values['scale-profiles']);
+if (scaleProfiles && !scaleProfiles.every(isProfileName)) throw new RangeError(`--scale-profiles takes ${PROFILE_NAMES.join(', ')}`);
+const scaleOptions = {
+  runs: scaleRuns,
+  ...(scaleProfiles ? { profiles: scaleProfiles.filter(isProfileName) } : {}),
+  ...(values['scale-jobs'] ? { jobs: list(values['scale-jobs']) } : {}),
+  log: (line: string) => console.log(line),
+};
+
+if (values.scale) {
+  console.log('Marketplace Desk benchmark, scale block only.\n');
+  const scaleFigures = await runScaleBench(scaleOptions);
+  console.log('');
+  console.log(formatScale(scaleFigures));
+  if (values.json) console.log(JSON.stringify({ scale: scaleFigures }));
+  process.exit(0);
+}
 
 console.log(
   `Marketplace Desk benchmark: client + scheduler against the sandbox over HTTP on 127.0.0.1,\n` +
@@ -53,12 +87,16 @@ console.log('');
 const mainLoopOnMainThread = await runMainLoopScenario(scale, 'main-thread');
 console.log(formatMainLoop(mainLoopOnMainThread));
 console.log('');
+const scaleFigures = await runScaleBench(scaleOptions);
+console.log('');
+console.log(formatScale(scaleFigures));
+console.log('');
 const realSeconds = (Date.now() - started) / 1000;
 console.log(`Finished in ${realSeconds.toFixed(0)} s of real time.`);
 
 if (values.json) {
   const json = {
-    scale,
+    timeScale: scale,
     realSeconds,
     scenarios: results.map((r) => ({
       id: r.id,
@@ -69,6 +107,7 @@ if (values.json) {
     })),
     mainLoop,
     mainLoopOnMainThread,
+    scale: scaleFigures,
   };
   console.log(JSON.stringify(json));
 }

@@ -7,9 +7,9 @@ const { createMainWindow, revealWindow } = await import('../../src-main/desktop/
 
 beforeEach(() => resetFakeElectron());
 
-async function openWindow(quit: { readonly quitting: boolean }, startHidden: boolean): Promise<BrowserWindow> {
+async function openWindow(quit: { readonly quitting: boolean }): Promise<BrowserWindow> {
   const win = await createMainWindow({
-    preloadPath: '/p.cjs', rendererUrl: 'app://desk/index.html', links: { serviceOrigins: [] }, startHidden,
+    preloadPath: '/p.cjs', rendererUrl: 'app://desk/index.html', links: { serviceOrigins: [] },
     isQuitting: () => quit.quitting, windowState: { load: async () => null, save: async () => undefined, settled: async () => undefined },
   });
   return win as unknown as BrowserWindow;
@@ -17,7 +17,8 @@ async function openWindow(quit: { readonly quitting: boolean }, startHidden: boo
 
 describe('single instance', () => {
   it('a second launch focuses the first instance\'s window', async () => {
-    const win = await openWindow(createQuitSwitch(), true);
+    // Not yet shown: it has not painted its first frame.
+    const win = await openWindow(createQuitSwitch());
     const seen: Array<readonly string[]> = [];
     expect(claimSingleInstance((argv) => { seen.push(argv); revealWindow(win as never); })).toBe(true);
     expect(win.visible).toBe(false);
@@ -35,16 +36,16 @@ describe('single instance', () => {
 });
 
 describe('quit switch', () => {
-  it('quits only when asked, and then lets the window close', async () => {
+  it('quits only when asked: closing the window does not', async () => {
     const quit = createQuitSwitch();
-    const win = await openWindow(quit, false);
+    const win = await openWindow(quit);
     win.close();
-    expect(win.destroyed).toBe(false);
+    expect(win.destroyed).toBe(true);
+    expect(quit.quitting).toBe(false);
     expect(app.quit).not.toHaveBeenCalled();
     quit.quit();
     expect(app.quit).toHaveBeenCalledOnce();
-    win.close();
-    expect(win.destroyed).toBe(true);
+    expect(quit.quitting).toBe(true);
   });
 
   it('counts a quit Electron starts itself (Cmd+Q, logout)', () => {

@@ -37,11 +37,12 @@ let mainDir: string;
 let service: Sandbox;
 let keychainService: string;
 let running: RunningApp;
-/** Every event the router pushed while the test listened. */
+/** Every event the router pushed while the test listened and a window was open to take it. */
 const routed = new Set<string>();
 
+/** The window the app opened last (closing one to the tray destroys it; opening again makes another). */
 const win = () => {
-  const w = BrowserWindow.instances[0];
+  const w = BrowserWindow.instances.at(-1);
   if (!w) throw new Error('no window was created');
   return w;
 };
@@ -50,11 +51,12 @@ const tray = () => {
   if (!t) throw new Error('no tray was created');
   return t;
 };
-const sentEvents = () => win().webContents.sent.map(([name]) => name);
+/** What every window of this boot was sent (closing one to the tray destroys it; the next is another). */
+const sentEvents = () => BrowserWindow.instances.flatMap((w) => w.webContents.sent.map(([name]) => name));
 const lastBeatAt = () => service.log.requests.filter((r) => r.endpoint === 'set_user_agent').at(-1)?.at ?? 0;
 const beats = () => service.log.requests.filter((r) => r.endpoint === 'set_user_agent' && r.status === 200).length;
 
-async function boot(): Promise<RunningApp> {
+async function boot(argv: readonly string[] = []): Promise<RunningApp> {
   resetFakeElectron();
   app.setPath('userData', join(dir, 'user-data'));
   const started = await startMainProcess({
@@ -63,13 +65,15 @@ async function boot(): Promise<RunningApp> {
     timeScale,
     workerScript: DESK_WORKER,
     mainDir,
-    argv: ['/opt/marketplace-desk/marketplace-desk'],
+    argv: ['/opt/marketplace-desk/marketplace-desk', ...argv],
     onlinePollMs: 20,
     // Small files, so two boots rotate them.
     log: { level: 'debug', maxFileBytes: LOG_FILE_BYTES, maxFiles: LOG_FILES },
   }).started;
   if (!started) throw new Error('the first instance gave way');
-  started.router.subscribe((event) => routed.add(event));
+  started.router.subscribe((event) => {
+    if (BrowserWindow.getAllWindows().length > 0) routed.add(event);
+  });
   return started;
 }
 
@@ -166,20 +170,38 @@ describe('the main process, booted', () => {
     expect(note?.options.body).toContain('Team Captain');
     expect(note?.options.body).toMatch(/partner's account is 3 days old/i);
 
-    win().close();
-    expect(win().visible).toBe(false);
+    // With the window open, the click brings it forward and tells its page where to go.
     note?.click();
     expect(win()).toMatchObject({ visible: true, focused: true });
     expect(win().webContents.sent).toContainEqual(['app:navigate', { view: 'trades', tradeId: trade.trade_id }]);
+    // Closed to the tray, there is no page to tell: a new window opens at the trade.
+    const closed = win();
+    closed.close();
+    expect(closed.destroyed).toBe(true);
+    note?.click();
+    await until('a new window', () => BrowserWindow.instances.length === 2 && win().visible);
+    expect(win()).not.toBe(closed);
+    expect(win().loadedUrl).toBe(`app://desk/index.html#/trades?trade=${trade.trade_id}`);
   });
 
-  it('hides to the tray when the window is closed, and a second launch brings it back', () => {
-    win().close();
-    expect(win()).toMatchObject({ visible: false, destroyed: false });
+  it('destroys the window and its renderer when it is closed to the tray; the desk goes on; a second launch opens a new one', async () => {
+    const closed = win();
+    const windows = BrowserWindow.instances.length;
+    closed.close();
+    expect(closed).toMatchObject({ visible: false, destroyed: true });
+    expect(closed.webContents.isDestroyed()).toBe(true);
+    expect(BrowserWindow.getAllWindows()).toEqual([]);
     expect(app.exitCode).toBeNull();
     expect(tray().destroyed).toBe(false);
+    // The desk answers with no window open: the heartbeat and the trade watcher run in the data worker.
+    expect(await invoke<{ status: string }>('heartbeat:state')).toMatchObject({ status: 'active' });
     app.emit('second-instance', {}, ['/opt/marketplace-desk/marketplace-desk'], '/home/trader');
-    expect(win()).toMatchObject({ visible: true, focused: true });
+    await until('a new window to show', () => BrowserWindow.instances.length === windows + 1 && win().visible);
+    expect(win()).toMatchObject({ focused: true, loadedUrl: 'app://desk/index.html', destroyed: false });
+    // The tray's Open opens one just the same.
+    win().close();
+    tray().clickItem('open');
+    await until('the tray to open a window', () => BrowserWindow.instances.length === windows + 2 && win().visible);
   });
 
   it('beats at once after a resume from sleep, and when the network comes back', async () => {
@@ -311,13 +333,18 @@ describe('the main process, booted', () => {
     // Closed cleanly: the write-ahead log was checkpointed into the database.
     expect(!existsSync(`${dbPath}-wal`) || statSync(`${dbPath}-wal`).size === 0, 'WAL left behind').toBe(true);
 
-    // Next boot: the journal resumes where it stopped, nothing is sent twice and nothing is unknown.
+    // Next boot, at login: the app starts in the tray with no window, and the journal resumes where it
+    // stopped; nothing is sent twice and nothing is unknown.
     service.faults.clear();
-    running = await boot();
+    running = await boot(['--hidden']);
+    expect(BrowserWindow.instances).toEqual([]);
     await until('the resumed apply to finish', async () => service.admin.listings().length === 700 && (await invoke<{ job: { state: string } | null }>('apply:state')).job?.state === 'done', 20_000);
     expect(service.log.counters.duplicateCreates).toBe(0);
     expect(await invoke<{ outcomes: unknown[] }>('apply:unknownOutcomes')).toMatchObject({ outcomes: [] });
     expect(await invoke('ledger:page', { domain: 'listings', filter: {}, offset: 0, limit: 1 })).toMatchObject({ total: 700 });
+    // Opened from the tray, the window shows the taskbar as the desk is: the apply is over.
+    tray().clickItem('open');
+    await until('the window to open', () => BrowserWindow.instances.length === 1 && win().visible);
     await until('the taskbar bar to clear', () => win().progress.at(-1)?.[0] === -1);
   });
 

@@ -34,7 +34,7 @@ it('src-main/index.ts starts the app in sandbox mode, on the profile --user-data
   expect([app.getPath('userData'), app.getPath('logs')]).toEqual([dir, join(dir, 'logs')]);
   await until('every channel to be bound', () => ipcMain.handlers.size === CHANNEL_NAMES.length);
   expect([...ipcMain.handlers.keys()].sort()).toEqual([...CHANNEL_NAMES].sort());
-  expect(BrowserWindow.instances).toHaveLength(1);
+  await until('the window to open', () => BrowserWindow.instances.length === 1);
   expect(Tray.instances[0]?.tooltip).toMatch(/^Marketplace Desk \(sandbox\)/);
   app.quit();
   await until('the app to exit', () => app.exitCode !== null);

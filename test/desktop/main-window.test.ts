@@ -22,7 +22,6 @@ const deps = (over: Partial<Parameters<typeof createMainWindow>[0]> = {}) => ({
   rendererUrl: 'app://desk/index.html',
   windowState: memoryStore(),
   links: { serviceOrigins: ['https://market.example'] },
-  startHidden: false,
   isQuitting: () => quitting,
   ...over,
 });
@@ -98,26 +97,21 @@ describe('createMainWindow', () => {
     expect(event.defaultPrevented).toBe(true);
   });
 
-  it('shows when ready, or stays in the tray when started at login', async () => {
+  it('shows and takes the focus once its first frame is ready', async () => {
     const win = await open();
+    expect(win.visible).toBe(false);
     win.emit('ready-to-show');
-    expect(win.visible).toBe(true);
-    const hidden = await open({ startHidden: true });
-    hidden.emit('ready-to-show');
-    expect(hidden.visible).toBe(false);
+    expect(win).toMatchObject({ visible: true, focused: true });
   });
 
-  it('hides to the tray on close, and closes for real once quitting', async () => {
+  it('is destroyed on close, renderer and all, after saving where it was', async () => {
     const store = memoryStore();
     const win = await open({ windowState: store });
     win.emit('ready-to-show');
     win.close();
-    expect(win.destroyed).toBe(false);
-    expect(win.visible).toBe(false);
-    quitting = true;
-    win.close();
     expect(win.destroyed).toBe(true);
-    expect(store.saved).toHaveLength(2);
+    expect(win.webContents.isDestroyed()).toBe(true);
+    expect(store.saved).toHaveLength(1);
   });
 
   it('reloads a crashed renderer and reports it, but not in a loop nor while quitting', async () => {
@@ -161,21 +155,27 @@ describe('createMainWindow', () => {
     expect(win.options).toMatchObject({ minWidth: 1024, minHeight: 700 });
   });
 
-  it('maximizes a maximized window only when it is first shown', async () => {
+  it('opens maximized when it was left maximized', async () => {
     const store = memoryStore({ bounds: { x: 0, y: 0, width: 1100, height: 700 }, maximized: true });
-    const win = await open({ windowState: store, startHidden: true });
-    win.emit('ready-to-show');
+    const win = await open({ windowState: store });
     expect(win.maximized).toBe(false);
-    revealWindow(win as never);
-    expect(win.maximized).toBe(true);
+    win.emit('ready-to-show');
+    expect(win).toMatchObject({ maximized: true, visible: true });
   });
 });
 
 describe('revealWindow', () => {
   it('restores, shows and focuses the window', async () => {
-    const win = await open({ startHidden: true });
+    const win = await open();
     win.minimize();
     revealWindow(win as never);
     expect(win).toMatchObject({ minimized: false, visible: true, focused: true });
+  });
+
+  it('leaves a destroyed window alone', async () => {
+    const win = await open();
+    win.close();
+    revealWindow(win as never);
+    expect(win.visible).toBe(false);
   });
 });

@@ -21,6 +21,22 @@ describe('createTaskbarIndicator', () => {
     expect(win.progress).toEqual([[0.25, { mode: 'normal' }], [0.5025, { mode: 'error' }], [-1, { mode: 'none' }]]);
   });
 
+  it('draws the bar again on a window opened anew (the last one was closed to the tray)', () => {
+    const first = new BrowserWindow({ width: 1, height: 1 });
+    let win: BrowserWindow | null = first;
+    const bar = createTaskbarIndicator({ window: () => win as never, platform: 'win32', attentionIconPath: '/icons/attention.png' });
+    const state = { ...calm, tradesNeedingAction: 1, job: running };
+    bar.update(state);
+    first.destroy();
+    win = null;
+    bar.update(state);
+    const second = new BrowserWindow({ width: 1, height: 1 });
+    win = second;
+    bar.update(state);
+    expect(second.progress).toEqual([[0.25, { mode: 'normal' }]]);
+    expect(second.overlays).toEqual([[{ path: '/icons/attention.png' }, '1 trades need action']]);
+  });
+
   it('badges the dock or launcher with the trades needing action', () => {
     const bar = createTaskbarIndicator({ window: () => null, platform: 'darwin' });
     bar.update({ ...calm, tradesNeedingAction: 3 });

@@ -7,7 +7,8 @@ import { _electron as electron, expect, test, type ElectronApplication } from '@
  * The built app in real Electron, as a trader starts it: a new profile (a
  * temporary folder, through --user-data-dir) in sandbox mode, the hardened
  * window on app:// with the bridge and the CSP, the Listings screen with
- * rows drafted through it, hide-to-tray, and a clean quit.
+ * rows drafted through it, closing to the tray (window and renderer destroyed,
+ * a second launch builds a new one), and a clean quit.
  *
  * It needs the Electron binary, which `npx install-electron` downloads on a
  * machine with the network (CI does, on three systems) and this one cannot;
@@ -106,7 +107,7 @@ test.describe('Electron launch', () => {
     await quit(running);
   });
 
-  test('opens the hardened window on app://, with the bridge and the CSP, and hides to the tray', async () => {
+  test('opens the hardened window on app://, with the bridge and the CSP, and closes to the tray, renderer and all', async () => {
     const running = app as ElectronApplication;
     const page = await running.firstWindow();
     await page.waitForLoadState('domcontentloaded');
@@ -136,13 +137,20 @@ test.describe('Electron launch', () => {
       return api.invoke('fs:readFile', '/etc/passwd');
     })).rejects.toThrow(/Unknown channel/);
 
-    // Closing the window hides it; the app keeps running for the heartbeat.
-    const afterClose = await running.evaluate(({ BrowserWindow }) => {
+    // Closing the window destroys it and its renderer; the app keeps running in the tray for the heartbeat.
+    const afterClose = await running.evaluate(async ({ BrowserWindow }) => {
       const win = BrowserWindow.getAllWindows()[0];
+      const closed = new Promise((resolve) => win?.once('closed', () => resolve(true)));
       win?.close();
-      return { windows: BrowserWindow.getAllWindows().length, visible: win?.isVisible() ?? null };
+      return { closed: await closed, windows: BrowserWindow.getAllWindows().length };
     });
-    expect(afterClose).toEqual({ windows: 1, visible: false });
+    expect(afterClose).toEqual({ closed: true, windows: 0 });
+    // Opening it again (a second launch, as the tray's Open) builds a new page.
+    const reopened = running.waitForEvent('window');
+    await running.evaluate(({ app: electronApp }) => void electronApp.emit('second-instance', {}, [], ''));
+    const again = await reopened;
+    await again.waitForLoadState('domcontentloaded');
+    expect(again.url()).toMatch(/^app:\/\/desk\//);
     await quit(running);
   });
 });

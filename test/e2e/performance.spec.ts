@@ -13,9 +13,12 @@ import { bindDesk, bridgeTraffic, serveRenderer, type StaticServer } from './har
  * its result), printed, and written to test-results/perf.json; they are not
  * asserted with timings (the machine is shared). The desk runs in this
  * process and real time, at rest when the window opens. Goals: first render ≤ 250
- * ms, every interaction ≤ 150 ms, no reply or event over 1 MB. Then the same
- * profile is opened afresh, as at the app's start, and a window loads Listings
- * as soon as the desk is up: `launchFirstRenderMs` (goal ≤ 400 ms).
+ * ms, every interaction ≤ 150 ms, no reply or event over 1 MB. After the
+ * interactions the window is closed to the tray (its renderer ends, as the
+ * app destroys it) and opened again on the same running desk, a fresh page:
+ * `reopenFirstRowsMs` (goal ≤ 250 ms). Then the same profile is opened
+ * afresh, as at the app's start, and a window loads Listings as soon as the
+ * desk is up: `launchFirstRenderMs` (goal ≤ 400 ms).
  */
 
 const ROWS = 50_000;
@@ -118,6 +121,10 @@ const fmt = (n: number) => n.toLocaleString('en');
  * one open alone ranged from 155 to 320 ms in one run on this shared two-core machine.
  */
 const WINDOW_OPENS = 9;
+/** Reopens after the trader's work, measured the same way; the figure is their median. */
+const REOPENS = 5;
+/** How long the desk runs with no window between a close to the tray and the reopen. */
+const IN_TRAY_MS = 500;
 
 /**
  * Opens the Listings screen in a new window, as a trader opening the desk's
@@ -243,6 +250,19 @@ test('Listings stays quick on a 50,000-listing ledger with a 47,000-change draft
       scrollFramesMs.push(ms ?? NaN);
     }
 
+    // Reopen: the window closed to the tray (the page and its renderer process end, as the app destroys
+    // the window) and opened again from the tray on the same running desk: a fresh page that asks main
+    // for what it shows. The median of several; every reopen is printed.
+    const reopensMs: number[] = [];
+    for (let i = 0; i < REOPENS; i++) {
+      await context?.close();
+      await new Promise((resolve) => setTimeout(resolve, IN_TRAY_MS));
+      const reopened = await openListings(browser, router, server);
+      ({ page, context } = reopened);
+      reopensMs.push(reopened.firstRenderMs);
+    }
+    await expect(page.locator(counts)).toContainText(`${fmt(ROWS)} of ${fmt(ROWS)}`);
+
     // Launch: the desk opened afresh on this profile, as the app starts, with the window loading the
     // Listings screen at once: its first page is a query, whatever the ledger's size.
     await context?.close();
@@ -261,6 +281,8 @@ test('Listings stays quick on a 50,000-listing ledger with a 47,000-change draft
       draftChanges: DRAFT_CHANGES,
       firstRenderMs: round(firstRenderMs),
       firstRendersMs: firstRendersMs.map(round),
+      reopenFirstRowsMs: round(median(reopensMs)),
+      reopensFirstRowsMs: reopensMs.map(round),
       launchFirstRenderMs: round(launchFirstRenderMs),
       filterKeystrokeMaxMs: round(Math.max(...filterKeystrokesMs)),
       filterKeystrokesMs: filterKeystrokesMs.map(round),
@@ -276,9 +298,9 @@ test('Listings stays quick on a 50,000-listing ledger with a 47,000-change draft
     };
     mkdirSync('test-results', { recursive: true });
     writeFileSync(join('test-results', 'perf.json'), `${JSON.stringify(figures, null, 2)}\n`);
-    console.log(`Listings, ${fmt(ROWS)} rows, ${fmt(DRAFT_CHANGES)}-change draft (ms; goals: first render ≤ 250, launch ≤ 400, interactions ≤ 150, payloads ≤ 1 MB):`);
+    console.log(`Listings, ${fmt(ROWS)} rows, ${fmt(DRAFT_CHANGES)}-change draft (ms; goals: first render and reopen ≤ 250, launch ≤ 400, interactions ≤ 150, payloads ≤ 1 MB):`);
     for (const [name, value] of Object.entries(figures)) console.log(`  ${name}: ${Array.isArray(value) ? value.join(', ') : value}`);
-    for (const n of [...filterKeystrokesMs, selectAllMs, bulkVisibleMs, bulkConfirmedMs, sortMs, sortByDraftPriceMs, ...scrollFramesMs]) expect(Number.isFinite(n)).toBe(true);
+    for (const n of [...filterKeystrokesMs, selectAllMs, bulkVisibleMs, bulkConfirmedMs, sortMs, sortByDraftPriceMs, ...scrollFramesMs, ...reopensMs]) expect(Number.isFinite(n)).toBe(true);
   } finally {
     await context?.close();
     await server.close();

@@ -7,7 +7,7 @@ import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeychainSecretStore } from '../../src-main/desktop/keychain.ts';
 import { connectDesk, type DeskConnection } from '../../src-main/worker/desk-connection.ts';
-import type { WorkerLogLine } from '../../src-main/worker/config.ts';
+import type { WorkerLogLine } from '../../src-main/worker/desk-methods.ts';
 import { call } from '../support/router-call.ts';
 import { DESK_WORKER } from './desk-worker-entry.ts';
 import { keychainServiceFor, until } from '../desktop/boot-support.ts';

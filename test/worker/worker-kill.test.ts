@@ -3,14 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
-import { scaledClock } from '../../src-main/core/clock.ts';
-import { createKeychainSecretStore } from '../../src-main/desktop/keychain.ts';
-import { startSandbox, type Sandbox } from '../../src-main/sandbox/index.ts';
+import type { Sandbox } from '../../src-main/sandbox/index.ts';
 import { createRandom } from '../../src-main/sandbox/prng.ts';
-import { connectDesk, type DeskConnection } from '../../src-main/worker/desk-connection.ts';
-import { auditApply, batchesInFlight, KILL_TEST_DRAFT, prepareApplyProfile, slowWrites } from '../core/apply/apply-audit.ts';
-import { keychainServiceFor, until } from '../desktop/boot-support.ts';
+import type { DeskConnection } from '../../src-main/worker/desk-connection.ts';
+import { auditApply, batchesInFlight } from '../core/apply/apply-audit.ts';
+import { until } from '../desktop/boot-support.ts';
 import { call } from '../support/router-call.ts';
+import { openApplyDesk } from './apply-desk.ts';
 import { DESK_WORKER } from './desk-worker-entry.ts';
 
 /**
@@ -36,32 +35,11 @@ afterAll(async () => {
 
 describe('the data worker killed mid-apply', () => {
   it('is restarted, resumes the apply from its journal, creates nothing twice and loses nothing', async () => {
-    const origin = Date.now();
-    const clock = scaledClock(SCALE, origin);
-    sandbox = await startSandbox({ clock, seed: 9, tradeSchedule: false, inventorySize: 6_000 });
-    // Live mode's ledger is the profile's own file.
-    const path = join(dir, 'default.sqlite');
-    const draft = prepareApplyProfile(path, sandbox, clock, KILL_TEST_DRAFT);
-    const keychainService = keychainServiceFor(dir);
-    const keychain = createKeychainSecretStore({ service: keychainService });
-    expect(await keychain.state(), 'no Secret Service: run through test/with-keyring.sh').toBe('available');
-    await keychain.set('api-key:default', sandbox.apiKey);
-    // Writes take a while (20 s of service time, 0.8 s here) so most kills land on requests in flight.
-    slowWrites(sandbox, 20_000);
-
-    const errors: string[] = [];
-    const quiet = () => undefined;
-    connection = await connectDesk({
-      spawn: () => new Worker(DESK_WORKER),
-    secrets: createKeychainSecretStore({ service: keychainService }),
-      config: {
-        dataDir: dir, version: 'test', clock: { scale: SCALE, origin }, sandbox: {},
-        initialSettings: { mode: 'live', serviceUrl: sandbox.url, refuseUnautomatedPosts: false },
-        checkOutputs: true,
-      },
-      platform: { openLink: quiet },
-      log: { debug: quiet, info: quiet, warn: quiet, error: (message) => void errors.push(message) },
-    });
+    // Writes take 20 s of service time, 0.8 s here, so most kills land on requests in flight.
+    const opened = await openApplyDesk(dir, { scale: SCALE, seed: 9, spawn: () => new Worker(DESK_WORKER) });
+    ({ sandbox, connection } = opened);
+    const { path, draft, clock } = opened;
+    const errors = () => opened.errors.map((e) => e.message);
     const desk = connection;
     const sentBatches = () => batchesInFlight(path);
 
@@ -85,7 +63,7 @@ describe('the data worker killed mid-apply', () => {
 
     const audit = auditApply(path, draft.draftId, sandbox, clock);
     console.log(`worker kill test: ${JSON.stringify({ ...audit.counts, kills, killedWithBatchesInFlight: killedInFlight })}`);
-    expect(errors.filter((m) => m === 'data worker stopped')).toHaveLength(kills);
+    expect(errors().filter((m) => m === 'data worker stopped')).toHaveLength(kills);
     expect(killedInFlight).toBeGreaterThanOrEqual(2);
     // Each start got work done before it was killed: the journal carried it over.
     expect(audit.counts.applied).toBeGreaterThan(0);

@@ -1,15 +1,30 @@
+import { z } from 'zod';
 import { createEmitter, type Unsubscribe } from '../events.ts';
 import { DomainError } from '../errors.ts';
+import { printable } from '../safe-text.ts';
+import { kindedError } from './host.ts';
+import { DEFAULT_LIVENESS, watchLiveness, type Liveness, type LivenessWatch } from './liveness.ts';
+import { resolveCall, type ArgsOf, type Call, type Implementation, type MethodMap, type MethodOf, type ResultOf, type Target } from './methods.ts';
 import { fromWorker, unpackValue, type DataRequest, type MainAnswer, type WorkerAsk } from './protocol.ts';
 
 /**
- * The main thread's side of the data boundary. Every call is a message to
- * the worker and a promise of its reply; the worker's events are passed on.
- * A worker that dies is started again (after `onStart` has opened its stores
- * once more), the calls that were waiting on the dead one are refused as
- * `busy` ("the store is restarting": the trader may try again), and the calls
- * made meanwhile wait for the new one. After `maxRestarts` deaths within a
- * minute it is not started again: every call is refused until the app restarts.
+ * The main thread's side of the data boundary. Every call is a typed method
+ * of the shared map, a message to the worker and a promise of its reply,
+ * parsed with the method's result schema; the worker's events are passed on.
+ *
+ * Nothing waits forever:
+ * - every call has its method's deadline; past it the caller gets a `busy`
+ *   error (the work may still finish in the worker; its late answer is dropped);
+ * - while the worker is ready it is pinged (`liveness.ts`); one that stops
+ *   answering is ended and restarted within `pingEveryMs + hangAfterMs`,
+ *   exactly as one that died.
+ *
+ * A worker that dies or is ended is started again (after `onStart` has
+ * opened its stores once more); the calls that were waiting on it are
+ * refused as `busy` ("the store is restarting": the trader may try again),
+ * and the calls made meanwhile wait for the new one. After `maxRestarts`
+ * deaths within a minute it is not started again: every call is refused
+ * until the app restarts.
  */
 
 /** The part of a worker_threads Worker the client uses (tests pass a double). */
@@ -28,25 +43,31 @@ export type DataClientEvents = {
   event: { event: string; payload: unknown };
 };
 
-export interface DataClientOptions {
+export interface DataClientOptions<M extends MethodMap<M>, A extends MethodMap<A>> {
+  /** The worker's method map, shared with its host. */
+  readonly methods: M;
   spawn(): WorkerPort;
   /** Run after every start, first and restarts, before other calls go (e.g. open the stores). */
-  onStart?(call: DataClient['call']): Promise<void>;
+  onStart?(call: Call<M>): Promise<void>;
   /** Deaths within a minute before giving up; default 5. */
   maxRestarts?: number;
   /** Told of a worker error (for the log). */
   onWorkerError?(error: Error): void;
+  /** Told when a worker stopped answering and is being ended (for the log). */
+  onHang?(silentMs: number): void;
   /**
    * Each event the worker pushes, from its first start on (a listener added
    * with `on('event')` once the client is returned misses those of the start).
    */
   onEvent?(event: { event: string; payload: unknown }): void;
-  /** Answers what the worker asks of main (see `workerAsk`); its errors go back as error values. */
-  onAsk?(target: string, method: string, args: readonly unknown[]): Promise<unknown>;
+  /** What main answers when the worker asks (see `workerAsk`): main's method map and its implementation. */
+  answers?: { readonly methods: A; readonly implementation: Implementation<A> };
+  /** Default DEFAULT_LIVENESS. */
+  liveness?: Liveness;
 }
 
-export interface DataClient {
-  call(target: string, method: string, args: readonly unknown[]): Promise<unknown>;
+export interface DataClient<M extends MethodMap<M>> {
+  readonly call: Call<M>;
   readonly state: DataClientState;
   /** `state` on every change; `event` for each event the worker pushes. */
   on<E extends keyof DataClientEvents>(event: E, listener: (payload: DataClientEvents[E]) => void): Unsubscribe;
@@ -64,17 +85,26 @@ export const storeRestarting = () =>
 const storeClosed = () => new DomainError('internal', 'The desk’s store is closed');
 const storeFailed = () =>
   new DomainError('internal', 'The desk’s store stopped several times and was not restarted; restart the app');
+/** A call past its deadline: the worker is alive (else the liveness check ends it) but has not answered. */
+export const storeLate = (deadlineMs: number) =>
+  new DomainError('busy', `The desk’s store did not answer within ${Math.round(deadlineMs / 1000)} s; what was asked may still be done. Try again in a moment`);
 
 interface Waiting {
   resolve(value: unknown): void;
   reject(error: unknown): void;
+  /** The request's ID once it was sent (a queued call has none yet). */
+  sentId?: number;
 }
 
-export async function createDataClient(options: DataClientOptions): Promise<DataClient> {
+export async function createDataClient<M extends MethodMap<M>, A extends MethodMap<A> = Record<never, never>>(
+  options: DataClientOptions<M, A>,
+): Promise<DataClient<M>> {
   const emitter = createEmitter<DataClientEvents>();
   const maxRestarts = options.maxRestarts ?? 5;
+  const liveness = options.liveness ?? DEFAULT_LIVENESS;
   let state: DataClientState = 'starting';
   let worker: WorkerPort | null = null;
+  let watch: LivenessWatch | null = null;
   let nextId = 1;
   const waiting = new Map<number, Waiting>();
   /** Calls made while the worker starts: sent once it is ready. */
@@ -92,15 +122,55 @@ export async function createDataClient(options: DataClientOptions): Promise<Data
 
   function send(request: Omit<DataRequest, 'id'>, waiter: Waiting, port: WorkerPort): void {
     const id = nextId++;
+    waiter.sentId = id;
     waiting.set(id, waiter);
     port.postMessage({ ...request, id } satisfies DataRequest);
   }
 
-  /** A call that goes even while the worker starts (the start's own calls). */
-  function direct(port: WorkerPort) {
-    return (target: string, method: string, args: readonly unknown[]) =>
-      new Promise<unknown>((resolve, reject) => send({ target, method, args: [...args] }, { resolve, reject }, port));
+  /**
+   * One call: sent now (`port`), or queued until the worker is ready; settled
+   * by the reply, the worker's death, or the deadline, whichever comes first.
+   */
+  function exchange<T extends Target<M>, K extends MethodOf<M, T>>(target: T, name: K, args: ArgsOf<M, T, K>, port: WorkerPort | null): Promise<ResultOf<M, T, K>> {
+    const spec = options.methods[target][name];
+    const request = { target, method: name, args: [...args] };
+    const answer = new Promise<unknown>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        // A late answer finds no one waiting and is dropped.
+        if (waiter.sentId !== undefined) waiting.delete(waiter.sentId);
+        queued = queued.filter((q) => q.waiter !== waiter);
+        reject(storeLate(spec.deadlineMs));
+      }, spec.deadlineMs);
+      const waiter: Waiting = {
+        resolve: (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      };
+      if (port) send(request, waiter, port);
+      else if (state === 'closed' || state === 'failed') waiter.reject(state === 'failed' ? storeFailed() : storeClosed());
+      else if (state === 'ready' && worker) send(request, waiter, worker);
+      else queued.push({ request, waiter });
+    }).then((value) => {
+      const schema: M[T][K]['result'] = spec.result;
+      const parsed = z.safeParse(schema, value);
+      if (parsed.success) return parsed.data;
+      const error = new DomainError('internal', `The data worker answered ${target}.${name} with a value that does not fit it`);
+      options.onWorkerError?.(new Error(`${error.message}: ${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? ''}`));
+      throw error;
+    });
+    const settled = answer.then(() => undefined, () => undefined);
+    underWay.add(settled);
+    void settled.then(() => underWay.delete(settled));
+    return answer;
   }
+
+  /** A call that goes even while the worker starts (the start's own calls). */
+  const direct = (port: WorkerPort): Call<M> => (target, name, ...args) => exchange(target, name, args, port);
 
   function onMessage(port: WorkerPort, message: unknown): void {
     if (port !== worker) return;
@@ -110,10 +180,8 @@ export async function createDataClient(options: DataClientOptions): Promise<Data
       return;
     }
     const m = parsed.data;
-    if ('ask' in m) {
-      void answer(port, m);
-      return;
-    }
+    if ('pong' in m) return watch?.pong();
+    if ('ask' in m) return void answer(port, m);
     if ('event' in m) {
       options.onEvent?.({ event: m.event, payload: m.payload });
       emitter.emit('event', { event: m.event, payload: m.payload });
@@ -130,26 +198,38 @@ export async function createDataClient(options: DataClientOptions): Promise<Data
   async function answer(port: WorkerPort, ask: WorkerAsk): Promise<void> {
     let reply: MainAnswer;
     try {
-      if (!options.onAsk) throw new DomainError('internal', 'main answers nothing the worker asks');
-      reply = { answer: ask.ask, ok: true, value: await options.onAsk(ask.target, ask.method, ask.args) };
+      reply = { answer: ask.ask, ok: true, value: await answerAsk(ask) };
     } catch (error) {
-      const kind = error instanceof DomainError ? error.kind : 'internal';
-      reply = { answer: ask.ask, ok: false, error: { kind, message: (error instanceof Error ? error.message : String(error)).slice(0, 4_000) } };
+      const view = kindedError(error) ?? { kind: 'internal' as const, message: (error instanceof Error ? error.message : String(error)).slice(0, 4_000) };
+      reply = { answer: ask.ask, ok: false, error: view };
     }
     // A worker that died meanwhile is not asking any more.
     if (port === worker) port.postMessage(reply);
   }
 
+  async function answerAsk(ask: WorkerAsk): Promise<unknown> {
+    const answers = options.answers;
+    const call = answers ? resolveCall(answers.methods, answers.implementation, ask.target, ask.method, ask.args) : null;
+    if (!call || 'refused' in call) {
+      const what = `${printable(ask.target, 40)}.${printable(ask.method, 60)}`;
+      throw new DomainError('internal', call?.refused === 'arguments' ? `the data worker asked ${what} with arguments that do not fit it` : `main does not answer ${what}`);
+    }
+    const value: unknown = await call.run();
+    return value;
+  }
+
   function onExit(port: WorkerPort): void {
     if (port !== worker) return;
     worker = null;
+    watch?.stop();
+    watch = null;
     // What was under way may or may not have been stored: the caller is told to try again.
     for (const w of waiting.values()) w.reject(storeRestarting());
     waiting.clear();
     if (state === 'closed') return;
     const now = Date.now();
     deaths.push(now);
-    while (deaths.length > 0 && (deaths[0] as number) < now - RESTART_WINDOW_MS) deaths.shift();
+    while ((deaths[0] ?? now) < now - RESTART_WINDOW_MS) deaths.shift();
     if (deaths.length > maxRestarts) {
       setState('failed');
       for (const q of queued) q.waiter.reject(storeFailed());
@@ -158,7 +238,7 @@ export async function createDataClient(options: DataClientOptions): Promise<Data
     }
     setState('restarting');
     const delay = RESTART_DELAYS_MS[Math.min(deaths.length - 1, RESTART_DELAYS_MS.length - 1)] ?? 0;
-    setTimeout(() => void start(false).catch((error: unknown) => options.onWorkerError?.(error as Error)), delay);
+    setTimeout(() => void start(false).catch((error: unknown) => options.onWorkerError?.(error instanceof Error ? error : new Error(String(error)))), delay);
   }
 
   function start(first: boolean): Promise<void> {
@@ -179,6 +259,14 @@ export async function createDataClient(options: DataClientOptions): Promise<Data
       }
       if (worker !== port) return;
       setState('ready');
+      // A worker silent past the allowed time is ended; its exit starts a new one.
+      watch = watchLiveness(port, liveness, {
+        current: () => worker === port,
+        onHang: (silentMs) => {
+          options.onHang?.(silentMs);
+          void port.terminate();
+        },
+      });
       const pending = queued;
       queued = [];
       for (const q of pending) send(q.request, q.waiter, port);
@@ -186,20 +274,8 @@ export async function createDataClient(options: DataClientOptions): Promise<Data
     return starting;
   }
 
-  const client: DataClient = {
-    call(target, method, args) {
-      const answer = new Promise<unknown>((resolve, reject) => {
-        const waiter = { resolve, reject };
-        const request = { target, method, args: [...args] };
-        if (state === 'closed' || state === 'failed') return reject(state === 'failed' ? storeFailed() : storeClosed());
-        if (state === 'ready' && worker) return send(request, waiter, worker);
-        queued.push({ request, waiter });
-      });
-      const settled = answer.then(() => undefined, () => undefined);
-      underWay.add(settled);
-      void settled.then(() => underWay.delete(settled));
-      return answer;
-    },
+  const client: DataClient<M> = {
+    call: (target, name, ...args) => exchange(target, name, args, null),
     get state() {
       return state;
     },
@@ -209,6 +285,8 @@ export async function createDataClient(options: DataClientOptions): Promise<Data
       // What was asked is answered first (a draft edit, a journal entry), then the worker ends.
       await Promise.all([...underWay]);
       setState('closed');
+      watch?.stop();
+      watch = null;
       for (const q of queued) q.waiter.reject(storeClosed());
       queued = [];
       const port = worker;

@@ -1,21 +1,22 @@
 import { DomainError } from '../errors.ts';
 import { printable } from '../safe-text.ts';
-import { dataRequest, packValue, type DataErrorValue, type DataReply } from './protocol.ts';
+import { resolveCall, type Implementation, type MethodMap } from './methods.ts';
+import { dataRequest, livenessPing, packValue, type DataErrorValue, type DataReply } from './protocol.ts';
 
 /**
  * The worker's side of the data boundary: it answers each request by calling
- * the named method of one of the services it hosts. Only a target's own
- * methods can be called (no prototype, no field); whatever a method throws
- * comes back as an error value: a DomainError with its kind and words, and
- * anything else as `internal` (its details go to `onUnexpected`, for the log).
+ * the named method of one of the services it hosts, after parsing the
+ * arguments with that method's schema in the shared method map. Only the
+ * map's methods can be called (no prototype, no field); whatever a method
+ * throws comes back as an error value: a DomainError with its kind and words,
+ * and anything else as `internal` (its details go to `onUnexpected`, for the log).
  */
 
-/** The services a worker hosts, by name: each is an object of methods. */
-export type DataTargets = Readonly<Record<string, object>>;
-
-export interface DataHostOptions {
+export interface DataHostOptions<M extends MethodMap<M>> {
+  /** The method map both sides share. */
+  readonly methods: M;
   /** The current services (they are replaced when a workspace is opened). */
-  targets(): DataTargets;
+  targets(): Implementation<M>;
   /** A failure that is a bug, with where it happened. */
   onUnexpected?(where: string, error: unknown): void;
 }
@@ -26,41 +27,75 @@ export interface HostedReply {
   readonly transfer: ArrayBuffer[];
 }
 
-export function createDataHost(options: DataHostOptions): { handle(message: unknown): Promise<HostedReply> } {
+export interface DataHost {
+  handle(message: unknown): Promise<HostedReply>;
+}
+
+export function createDataHost<M extends MethodMap<M>>(options: DataHostOptions<M>): DataHost {
   return {
     async handle(message) {
       const parsed = dataRequest.safeParse(message);
       if (!parsed.success) {
-        const id = typeof (message as { id?: unknown } | null)?.id === 'number' ? (message as { id: number }).id : -1;
+        const id = typeof message === 'object' && message !== null && 'id' in message && typeof message.id === 'number' ? message.id : -1;
         return failed(id, { kind: 'internal', message: 'The data worker received a message it does not understand' });
       }
       const { id, target, method, args } = parsed.data;
-      const service = Object.hasOwn(options.targets(), target) ? options.targets()[target] : undefined;
-      const fn = service !== undefined && Object.hasOwn(service, method) ? (service as Record<string, unknown>)[method] : undefined;
-      if (typeof fn !== 'function') {
-        return failed(id, { kind: 'internal', message: `The data worker has no ${printable(target, 40)}.${printable(method, 60)}` });
+      const where = `${printable(target, 40)}.${printable(method, 60)}`;
+      const call = resolveCall(options.methods, options.targets(), target, method, args);
+      if ('refused' in call) {
+        if (call.refused === 'unknown') return failed(id, { kind: 'internal', message: `The data worker has no ${where}` });
+        options.onUnexpected?.(where, new Error(`arguments that do not match ${where}: ${call.detail}`));
+        return failed(id, { kind: 'internal', message: `The data worker was sent arguments that do not fit ${where}` });
       }
       try {
-        const value: unknown = await (fn as (...a: unknown[]) => unknown).apply(service, args);
+        const value: unknown = await call.run();
         const packed = packValue(value);
         return { reply: { id, ok: true, value: packed.value }, transfer: packed.transfer };
       } catch (error) {
-        if (error instanceof DomainError) return failed(id, { kind: error.kind, message: error.message.slice(0, 4_000) });
-        const kind = (error as { kind?: unknown } | null)?.kind;
-        // Errors of the shared kinds thrown by core code that is not DomainError (ApplyRefused, KeyError) keep their kind.
-        if (typeof kind === 'string' && error instanceof Error && KINDED.has(kind)) {
-          return failed(id, { kind: kind as DataErrorValue['kind'], message: error.message.slice(0, 4_000) });
-        }
-        options.onUnexpected?.(`${target}.${method}`, error);
+        const view = kindedError(error);
+        if (view) return failed(id, view);
+        options.onUnexpected?.(where, error);
         return failed(id, { kind: 'internal', message: 'Something went wrong in the data worker; the details are in its log' });
       }
     },
   };
 }
 
-/** Kinds that core code throws on purpose outside DomainError. */
-const KINDED = new Set(['conflict', 'invalid', 'not_found', 'busy', 'keychain_unavailable']);
+/** Kinds that core code throws on purpose outside DomainError (ApplyRefused, KeyError). */
+const KINDED: ReadonlySet<string> = new Set(['conflict', 'invalid', 'not_found', 'busy', 'keychain_unavailable']);
+
+/** An error thrown on purpose, as the value that crosses; null for a bug. */
+export function kindedError(error: unknown): DataErrorValue | null {
+  if (error instanceof DomainError) return { kind: error.kind, message: error.message.slice(0, 4_000) };
+  if (!(error instanceof Error) || !('kind' in error) || typeof error.kind !== 'string') return null;
+  const kind = error.kind;
+  return isKind(kind) ? { kind, message: error.message.slice(0, 4_000) } : null;
+}
+
+function isKind(kind: string): kind is DataErrorValue['kind'] {
+  return KINDED.has(kind);
+}
 
 function failed(id: number, error: DataErrorValue): HostedReply {
   return { reply: { id, ok: false, error }, transfer: [] };
+}
+
+/** The part of a worker's parentPort the serving loop uses. */
+export interface HostPort {
+  postMessage(value: unknown, transfer?: readonly ArrayBuffer[]): void;
+  on(event: 'message', listener: (value: unknown) => void): unknown;
+}
+
+/**
+ * Serves the boundary on a worker's port: a liveness ping is answered at
+ * once (so main sees the thread turn), main's answers to the worker's asks
+ * settle them, and every other message is a request for the host.
+ */
+export function serveDataHost(port: HostPort, host: DataHost, asker?: { settle(message: unknown): boolean }): void {
+  port.on('message', (message) => {
+    const ping = livenessPing.safeParse(message);
+    if (ping.success) return port.postMessage({ pong: ping.data.ping });
+    if (asker?.settle(message)) return;
+    void host.handle(message).then(({ reply, transfer }) => port.postMessage(reply, transfer));
+  });
 }

@@ -5,7 +5,8 @@ import { DESK_ERROR_KINDS } from '../../../src-shared/errors.ts';
  * The messages between the main thread and the data worker, checked on both
  * sides like the bridge's: a request names a target (a service the worker
  * hosts), one of its methods, and the arguments; a reply is a value or an
- * error value, never a thrown object; events are pushed with a name.
+ * error value, never a thrown object; events are pushed with a name. What
+ * the arguments, values and events hold is the method map's (`methods.ts`).
  */
 
 /** The most arguments a method takes: a guard against a call built by mistake, not a limit anyone meets. */
@@ -53,8 +54,15 @@ export const mainAnswer = z.discriminatedUnion('ok', [
 ]);
 export type MainAnswer = z.infer<typeof mainAnswer>;
 
-/** Everything the worker posts: replies to requests, events, and asks. */
-export const fromWorker = z.union([dataReply, dataEvent, workerAsk]);
+/**
+ * Main asking whether the worker's thread still turns; the worker answers
+ * with the same number as soon as its event loop reads the message.
+ */
+export const livenessPing = z.strictObject({ ping: z.number().int().nonnegative() });
+export const livenessPong = z.strictObject({ pong: z.number().int().nonnegative() });
+
+/** Everything the worker posts: replies to requests, events, asks, and answers to pings. */
+export const fromWorker = z.union([dataReply, dataEvent, workerAsk, livenessPong]);
 export type FromWorker = z.infer<typeof fromWorker>;
 
 /**
@@ -78,7 +86,7 @@ const PACK_DEPTH = 3;
 export function packValue(value: unknown, depth = PACK_DEPTH): { value: unknown; transfer: ArrayBuffer[] } {
   if (typeof value === 'string' && value.length >= TRANSFER_STRING_BYTES / 4) {
     const bytes = new TextEncoder().encode(value);
-    return { value: { transferredText: bytes } satisfies TransferredText, transfer: [bytes.buffer as ArrayBuffer] };
+    return { value: { transferredText: bytes } satisfies TransferredText, transfer: [bytes.buffer] };
   }
   if (depth > 0 && isPlainObject(value)) {
     const transfer: ArrayBuffer[] = [];

@@ -1,3 +1,5 @@
+import { navigationHash } from '../../../src-shared/navigation.ts';
+
 /**
  * The desk's screens, in the order of the sidebar and of Alt+1..8, and the
  * hash each one lives at (no router: the hash is the whole state of navigation).
@@ -26,7 +28,7 @@ export function viewFromHash(hash: string): ViewId {
 }
 
 export function hashFor(view: ViewId): string {
-  return `#/${view}`;
+  return navigationHash({ view });
 }
 
 /** Main names views loosely ("buyOrders", "Trades"): map to ours or null. */

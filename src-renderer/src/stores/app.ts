@@ -1,6 +1,7 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import { call, onEvent } from '../api.ts';
+import { tradeIdFromHash } from '../../../src-shared/navigation.ts';
 import { hashFor, normalizeView, viewFromHash, type ViewId } from '../lib/nav.ts';
 import { createMirror } from './mirror.ts';
 
@@ -12,8 +13,8 @@ import { createMirror } from './mirror.ts';
 export const useAppStore = defineStore('app', () => {
   const mirror = createMirror(() => call('app:status', {}), 'app:status');
   const view = ref<ViewId>(viewFromHash(location.hash));
-  /** A trade main asked us to show (notification click). */
-  const focusTradeId = ref<string | null>(null);
+  /** A trade main asked us to show (notification click): by event, or in the hash of a window it opened for it. */
+  const focusTradeId = ref<string | null>(tradeIdFromHash(location.hash));
   /** An unknown outcome to bring into view on the Drafts screen (from Check ledger). */
   const focusOutcomeId = ref<string | null>(null);
   let started = false;

@@ -1,39 +1,54 @@
 /**
  * A data worker for the boundary's own tests: hosts a small `echo` service
- * (values, failures, a slow call, a large text) and pushes an event on demand.
+ * (values, failures, slow calls, a large text, a thread that never turns
+ * again), pushes an event on demand, and asks main to double a number.
  */
 import { parentPort } from 'node:worker_threads';
 import { DomainError } from '../../../src-main/core/errors.ts';
-import { createDataHost } from '../../../src-main/core/data/host.ts';
+import { createAsker } from '../../../src-main/core/data/asker.ts';
+import { createDataHost, serveDataHost } from '../../../src-main/core/data/host.ts';
+import type { Implementation } from '../../../src-main/core/data/methods.ts';
+import { ECHO_MAIN_METHODS, ECHO_METHODS } from './echo-methods.ts';
 
+const port = parentPort;
+if (!port) throw new Error('echo-worker.ts runs as a worker thread');
+
+const asker = createAsker(ECHO_MAIN_METHODS, (message) => port.postMessage(message));
 let opened = 0;
-const echo = {
+const spinFor = (ms: number) => {
+  const end = Date.now() + ms;
+  while (Date.now() < end);
+};
+const echo: Implementation<typeof ECHO_METHODS>['echo'] = {
   open() {
     opened += 1;
     return opened;
   },
-  add: (a: number, b: number) => a + b,
+  add: (a, b) => a + b,
   refuse: () => {
     throw new DomainError('conflict', 'not now');
   },
   crash: () => {
     throw new TypeError('a bug');
   },
-  text: (length: number) => 'x'.repeat(length),
-  wrapped: (length: number) => ({ csv: 'y'.repeat(length), rows: length }),
-  reply: (length: number) => ({ ok: true, value: { csv: 'z'.repeat(length), rows: length } }),
-  wait: (ms: number) => new Promise((resolve) => setTimeout(() => resolve(ms), ms)),
-  spin: (ms: number) => {
-    const end = Date.now() + ms;
-    while (Date.now() < end);
+  text: (length) => 'x'.repeat(length),
+  wrapped: (length) => ({ csv: 'y'.repeat(length), rows: length }),
+  reply: (length) => ({ ok: true, value: { csv: 'z'.repeat(length), rows: length } }),
+  wait: (ms) => new Promise<number>((resolve) => setTimeout(() => resolve(ms), ms)),
+  slow: (ms) => new Promise<number>((resolve) => setTimeout(() => resolve(ms), ms)),
+  spin: (ms) => {
+    spinFor(ms);
     return ms;
   },
-  shout: (name: string) => {
-    parentPort?.postMessage({ event: 'shout', payload: { name } });
+  hang: () => {
+    for (;;) spinFor(1_000);
+  },
+  // A number by its type, but not one the result schema allows: what a mistaken worker build would send.
+  misfit: () => Number('not a number'),
+  shout: (name) => {
+    port.postMessage({ event: 'shout', payload: { name } });
     return true;
   },
+  askDouble: (n) => asker.ask('main', 'double', n),
 };
-const host = createDataHost({ targets: () => ({ echo }) });
-parentPort?.on('message', (message: unknown) => {
-  void host.handle(message).then(({ reply, transfer }) => parentPort?.postMessage(reply, transfer));
-});
+serveDataHost(port, createDataHost({ methods: ECHO_METHODS, targets: () => ({ echo }) }), asker);

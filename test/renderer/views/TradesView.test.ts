@@ -88,6 +88,17 @@ describe('Trades screen', () => {
     expect(wrapper.get('article .badge').text()).toBe('Confirm on mobile');
   });
 
+  it('shows the trade a new window was opened at, once the trades are listed (a notification clicked while in the tray)', async () => {
+    location.hash = '#/trades?trade=200';
+    try {
+      const wrapper = await mountTrades();
+      // The buy-order tab, where that trade is.
+      expect(wrapper.findAll('article').map((c) => c.attributes('data-trade-id'))).toEqual(['200']);
+    } finally {
+      location.hash = '';
+    }
+  });
+
   it('asks main to open the trade offer in the browser', async () => {
     const wrapper = await mountTrades();
     await wrapper.get('[data-trade-id="101"] button').trigger('click');

@@ -1,0 +1,142 @@
+import { z } from 'zod';
+import { EVENT_NAMES } from '../../src-shared/channels.ts';
+import { applyJob } from '../../src-shared/draft-views.ts';
+import { errorView } from '../../src-shared/errors.ts';
+import { buyOrderTrade, marketTrade } from '../../src-shared/trades.ts';
+import { profileProblem } from '../../src-shared/profile.ts';
+import { heartbeatState } from '../../src-shared/views.ts';
+import { method } from '../core/data/methods.ts';
+import type { KeychainState } from '../core/secrets.ts';
+import { settingsPatchSchema, settingsSchema } from '../core/settings/settings.ts';
+import type { TradeForNotice, TradeRef } from '../core/shell/notification-groups.ts';
+import type { ShellState } from '../core/shell/tray-state.ts';
+import { deskWorkerConfig } from './config.ts';
+import type { DeskDiagnostics } from './desk-shell.ts';
+
+/**
+ * The data boundary's method maps, shared by both sides: what main may call
+ * in the data worker (`DESK_METHODS`: the desk's commands for the shell, and
+ * the bridge's calls), what the worker may ask of main (`MAIN_METHODS`: the
+ * keychain), and the events the worker pushes (`WORKER_EVENTS`). The worker
+ * implements the first (`desk-worker.ts`), main the second
+ * (`desk-connection.ts`); each side parses what it receives with these
+ * schemas. Bridge payloads are parsed by the router against the contract,
+ * so here they cross as they are.
+ */
+
+const shellState = z.object({
+  heartbeat: heartbeatState.shape.status,
+  automationPaused: z.boolean(),
+  tradesNeedingAction: z.number().int().nonnegative(),
+  job: applyJob.pick({ state: true, itemsTotal: true, itemsDone: true, itemsFailed: true, itemsUnknown: true, etaMs: true }).nullable(),
+  blocked: z.enum(['auth', 'forbidden', 'no_key']).nullable().optional(),
+  sandbox: z.boolean().optional(),
+  update: z.object({ version: z.string(), restartPending: z.boolean() }).nullable().optional(),
+}) satisfies z.ZodType<ShellState>;
+
+/** What the tray, taskbar, notifications and quit read of the desk; `appliesRunning`: applies under way (running, paused or being cancelled). */
+export const deskShellView = z.object({
+  tray: shellState,
+  settings: settingsSchema.pick({ serviceUrl: true, notificationsEnabled: true, autoUpdate: true, heartbeatEnabled: true, startAtLogin: true }),
+  appliesRunning: z.number().int().nonnegative(),
+});
+
+/** The desk's part of a diagnostics bundle (see `DeskDiagnostics`). */
+export const deskDiagnostics = z.object({
+  settings: z.record(z.string(), z.unknown()),
+  key: z.object({ set: z.boolean(), state: z.string(), keychainAvailable: z.boolean() }),
+  status: z.record(z.string(), z.unknown()),
+  rateBudget: z.unknown(),
+  heartbeat: z.unknown(),
+  applies: z.unknown(),
+  unknownOutcomes: z.number().int().nonnegative(),
+}) satisfies z.ZodType<DeskDiagnostics>;
+
+/** What every bridge call resolves to (the value is checked by the router against the contract). */
+const ipcResult = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), value: z.unknown() }),
+  z.object({ ok: z.literal(false), error: errorView }),
+]);
+
+const none = z.tuple([]);
+const done = z.void();
+
+/**
+ * Opening a profile can migrate and back up a large store first; closing
+ * checkpoints it; the shell's own commands may wait for a rate slot of the
+ * service (a trade check, a beat) behind the client's 30-s interactive
+ * deadline. Every other call answers in well under a second.
+ */
+const OPEN_DEADLINE_MS = 120_000;
+const SERVICE_DEADLINE_MS = 60_000;
+
+export const DESK_METHODS = {
+  desk: {
+    /** The desk's first view, or why the profile could not be opened (the recovery screen shows it). */
+    open: method(z.tuple([deskWorkerConfig]), z.object({ view: deskShellView.nullable(), problem: profileProblem.nullable() }), { deadlineMs: OPEN_DEADLINE_MS }),
+    view: method(none, deskShellView),
+    updateSettings: method(z.tuple([settingsPatchSchema]), done, { deadlineMs: SERVICE_DEADLINE_MS }),
+    checkTradesNow: method(none, done, { deadlineMs: SERVICE_DEADLINE_MS }),
+    beatNow: method(none, done, { deadlineMs: SERVICE_DEADLINE_MS }),
+    setOnline: method(z.tuple([z.boolean()]), done),
+    diagnostics: method(none, deskDiagnostics),
+    suspendApplies: method(none, done, { deadlineMs: SERVICE_DEADLINE_MS }),
+    close: method(none, done, { deadlineMs: SERVICE_DEADLINE_MS }),
+  },
+  router: {
+    /**
+     * A bridge call. Its deadline is the longest any channel may take: a
+     * bridge call that waits on the service ends inside the client's
+     * interactive deadline, and the desk's own jobs in seconds.
+     */
+    invoke: method(z.tuple([z.string(), z.unknown()]), ipcResult, { deadlineMs: SERVICE_DEADLINE_MS }),
+  },
+};
+
+/** A keychain call may wait for the trader to unlock the keyring in the system's own prompt. */
+const KEYCHAIN_DEADLINE_MS = 120_000;
+const account = z.string().min(1).max(200);
+
+export const MAIN_METHODS = {
+  secrets: {
+    state: method(none, z.enum(['available', 'missing', 'locked']) satisfies z.ZodType<KeychainState>, { deadlineMs: KEYCHAIN_DEADLINE_MS }),
+    get: method(z.tuple([account]), z.string().nullable(), { deadlineMs: KEYCHAIN_DEADLINE_MS }),
+    set: method(z.tuple([account, z.string()]), done, { deadlineMs: KEYCHAIN_DEADLINE_MS }),
+    delete: method(z.tuple([account]), z.boolean(), { deadlineMs: KEYCHAIN_DEADLINE_MS }),
+  },
+};
+
+const noticeExtra = { youngPartner: z.boolean().optional(), partnerAgeDays: z.number().int().optional() };
+const noticeFields = { trade_type: true, trade_id: true, status: true, total: true, items: true, verification_code: true } as const;
+const tradeForNotice = z.discriminatedUnion('trade_type', [
+  marketTrade.pick(noticeFields).extend(noticeExtra),
+  buyOrderTrade.pick(noticeFields).extend(noticeExtra),
+]) satisfies z.ZodType<TradeForNotice>;
+const tradeRef = z.object({ trade_type: z.enum(['market', 'buy_order']), trade_id: z.string() }) satisfies z.ZodType<TradeRef>;
+
+/** A log line the worker asks main to write (main's log scrubs and rotates). */
+export const workerLogLine = z.object({
+  level: z.enum(['debug', 'info', 'warn', 'error']),
+  message: z.string(),
+  fields: z.record(z.string(), z.unknown()).optional(),
+});
+export type WorkerLogLine = z.infer<typeof workerLogLine>;
+
+export const WORKER_EVENTS = {
+  /** A bridge event, for the window. */
+  bridge: z.object({ event: z.enum(EVENT_NAMES), payload: z.unknown() }),
+  /** The shell's view changed. */
+  view: deskShellView,
+  /** Trades needing action, as the watcher found them: the notifier announces the new ones. */
+  needsAction: z.array(tradeForNotice),
+  /** Every pending trade: announcements of the others are forgotten. */
+  pending: z.array(tradeRef),
+  /** The stored key, so main's log can scrub it (null when none is set). */
+  key: z.string().nullable(),
+  log: workerLogLine,
+  /** A link the trader asked to open in the browser (main checks it against its allowlist). */
+  openLink: z.string().max(4_000),
+  /** The trader's choice on the recovery screen opened the profile: the desk's first view. */
+  opened: deskShellView,
+};
+export type WorkerEventName = keyof typeof WORKER_EVENTS;

@@ -1,0 +1,170 @@
+/**
+ * One fresh process of the scale bench: the real main process
+ * (src-main/main-process.ts) booted on the Electron double with the data
+ * worker (with the bench's probe in its thread, `probe-worker.ts`), in live
+ * mode against the simulator the parent runs. It measures boot → the first
+ * Listings page answered through ipcMain (the draft laid over it), the
+ * process's RSS after that and a GC, and with `jobs`, each of the desk's
+ * heavy jobs through the bridge (`jobs.ts`). Writes its figures as JSON to
+ * the path it is given.
+ *
+ * Started by `scale.ts` as
+ *   node --expose-gc --experimental-strip-types --import ./electron-double-hooks.ts child.ts <task.json>
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { scaledClock } from '../../../src-main/core/clock.ts';
+import { startMainProcess } from '../../../src-main/main-process.ts';
+import { fakeBuild, invoke } from '../../desktop/boot-support.ts';
+import { app, resetFakeElectron, Tray } from '../../desktop/fake-electron.ts';
+import { memoryKeychain } from '../../support/memory-keychain.ts';
+import { measureJob, waitUntil, type JobContext, type JobFigures } from './jobs.ts';
+import { probeClient } from './probe.ts';
+
+export interface ChildTask {
+  readonly root: string;
+  readonly userData: string;
+  readonly apiKey: string;
+  readonly timeScale: { readonly scale: number; readonly origin: number };
+  readonly listings: number;
+  readonly draftChanges: number;
+  readonly bigDraft: string | null;
+  readonly applyDraft: string | null;
+  /** Run the jobs after the first page. */
+  readonly jobs: boolean;
+  /** Only these jobs (all when absent). */
+  readonly only?: readonly string[];
+  /**
+   * How long before a planned heartbeat each job starts (default: just
+   * before): half the job's time in the run before, so the beat falls inside
+   * whatever part of the job holds the worker.
+   */
+  readonly leadsMs?: Readonly<Record<string, number>>;
+  readonly resultPath: string;
+}
+
+export interface ChildResult {
+  readonly listings: number;
+  readonly draftChanges: number;
+  /** startMainProcess called → the first Listings page answered through ipcMain. */
+  readonly bootToFirstPageMs: number;
+  /** startMainProcess called → the app up (the desk open in its worker). */
+  readonly bootToReadyMs: number;
+  readonly pageTotal: number;
+  readonly pageChanged: number;
+  /** The whole process (main thread and data worker), after the first page and a GC of both. */
+  readonly rssMb: number;
+  readonly workerHeapMb: number;
+  readonly jobs: readonly JobFigures[];
+  /** Date.now() when Apply was asked (the parent finds the first write request after it). */
+  readonly applyAskedAt: number | null;
+  readonly applyItemsDone: number | null;
+  /** Store states the desk went through after it was up (a restart shows as 'restarting'). */
+  readonly storeStates: readonly string[];
+}
+
+const taskPath = process.argv[2];
+if (!taskPath) throw new Error('usage: child.ts <task.json>');
+const task = JSON.parse(readFileSync(taskPath, 'utf8')) as ChildTask;
+const PROBE_WORKER = new URL('./probe-worker.ts', import.meta.url);
+const mb = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
+
+resetFakeElectron();
+app.setPath('userData', task.userData);
+const mainDir = await fakeBuild(task.root);
+const secrets = memoryKeychain();
+await secrets.set('api-key:default', task.apiKey);
+const probe = probeClient();
+
+const t0 = performance.now();
+const running = await startMainProcess({
+  secrets,
+  timeScale: task.timeScale,
+  workerScript: PROBE_WORKER,
+  mainDir,
+  argv: ['/opt/marketplace-desk/marketplace-desk'],
+  log: { level: 'info' },
+}).started;
+if (!running) throw new Error('the main process gave way to another instance');
+const bootToReadyMs = performance.now() - t0;
+const storeStates: string[] = [];
+running.desk.on('store', (state) => storeStates.push(state));
+const page = await invoke<{ total: number; changed: number; draftId: string | null }>('ledger:page', { domain: 'listings', filter: {}, offset: 0, limit: 100 });
+const bootToFirstPageMs = performance.now() - t0;
+if (page.total !== task.listings || page.changed !== task.draftChanges) {
+  throw new Error(`the first page is not the profile's: ${page.total} rows, ${page.changed} changed (expected ${task.listings}, ${task.draftChanges})`);
+}
+
+globalThis.gc?.();
+globalThis.gc?.();
+const worker = await probe.gc();
+await new Promise((resolve) => setTimeout(resolve, 200));
+const rssMb = mb(process.memoryUsage().rss);
+
+const jobs: JobFigures[] = [];
+let applyAskedAt: number | null = null;
+let applyItemsDone: number | null = null;
+if (task.jobs) {
+  const ctx: JobContext = { invoke, probe, clock: scaledClock(task.timeScale.scale, task.timeScale.origin), scale: task.timeScale.scale };
+  const measured = async (job: string, work: () => Promise<void>) => {
+    if (!task.only || task.only.includes(job)) jobs.push(await measureJob(ctx, job, work, task.leadsMs?.[job]));
+  };
+  const big = task.bigDraft;
+  const applyDraft = task.applyDraft;
+  if (!big || !applyDraft) throw new Error('the jobs need the profile’s two drafts');
+  await measured('review', async () => void (await invoke('drafts:review', { draftId: big })));
+  await measured('csvExport', async () => void (await invoke('drafts:exportCsv', { draftId: big })));
+  await measured('ledgerCheck', async () => void (await invoke('ledger:check', {})));
+  // The CSV jobs go into a draft of their own, so the big draft stays as it was for the bulk edit below.
+  await invoke('drafts:create', { name: 'CSV import' });
+  let csv = draftCsv(1_000_000);
+  await measured('csvPreview1M', async () => void (await invoke('drafts:importCsv', { kind: 'draft', csv })));
+  csv = draftCsv(200_000);
+  let token = '';
+  await measured('csvPreview200k', async () => void ({ token } = await invoke<{ token: string }>('drafts:importCsv', { kind: 'draft', csv })));
+  csv = '';
+  await measured('csvCommit200k', async () => void (await invoke('drafts:importCommit', { token })));
+  await invoke('drafts:select', { draftId: big });
+  // A bulk edit over every listing is stored before it answers: nothing is folded afterwards.
+  await measured('bulkEdit', async () => {
+    await invoke('ledger:preview', { domain: 'listings', selection: { filter: {} }, op: { op: 'multiply', percent: 99, rounding: 'nearest' } });
+    await invoke('ledger:bulk', { domain: 'listings', selection: { filter: {} }, op: { op: 'multiply', percent: 99, rounding: 'nearest' } });
+  });
+  await measured('apply5000', async () => {
+    applyAskedAt = Date.now();
+    await invoke('drafts:apply', { draftId: applyDraft });
+    const state = async () => (await invoke<{ job: { state: string; itemsDone: number } | null }>('apply:state')).job;
+    if (!(await waitUntil(async () => ['done', 'stopped', 'cancelled'].includes((await state())?.state ?? ''), 10 * 60_000))) throw new Error('the apply did not end within 10 minutes');
+    applyItemsDone = (await state())?.itemsDone ?? null;
+  });
+}
+
+const result: ChildResult = {
+  listings: task.listings,
+  draftChanges: task.draftChanges,
+  bootToFirstPageMs: Math.round(bootToFirstPageMs),
+  bootToReadyMs: Math.round(bootToReadyMs),
+  pageTotal: page.total,
+  pageChanged: page.changed,
+  rssMb,
+  workerHeapMb: Math.round(worker.heapUsedMb * 10) / 10,
+  jobs,
+  applyAskedAt,
+  applyItemsDone,
+  storeStates,
+};
+writeFileSync(task.resultPath, JSON.stringify(result));
+
+// Quit as the trader does: the store is closed and checkpointed, the worker ends.
+const tray = Tray.instances[0];
+tray?.clickItem('quit');
+await waitUntil(async () => app.exitCode !== null, 60_000);
+probe.close();
+process.exit(0);
+
+/** A draft CSV of buy-order creates, one SKU per row (as the main-loop bench's). */
+function draftCsv(rows: number): string {
+  const lines = ['kind,sku,price_cents,quantity'];
+  for (let i = 0; i < rows; i++) lines.push(`buyOrder.create,${100_000 + i};6,${100 + (i % 900)},1`);
+  return `${lines.join('\n')}\n`;
+}

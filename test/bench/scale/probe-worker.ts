@@ -1,0 +1,46 @@
+/**
+ * The real data worker (`desk-worker.ts`) with the scale bench's probe in
+ * its thread: on the BroadcastChannel named `desk-scale-probe-<pid>` it
+ * starts a measurement window (the thread's event-loop delay, its heap
+ * sampled every few ms) and ends it with the figures, and runs a full GC on
+ * request. The desk itself is the app's, untouched.
+ */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { getHeapStatistics } from 'node:v8';
+import { BroadcastChannel } from 'node:worker_threads';
+import { PROBE_CHANNEL, type ProbeAnswer, type ProbeAsk } from './probe.ts';
+
+const delay = monitorEventLoopDelay({ resolution: 1 });
+const heapMb = () => getHeapStatistics().used_heap_size / 2 ** 20;
+let window: { baseline: number; peak: number; sampler: ReturnType<typeof setInterval> } | null = null;
+
+const channel = new BroadcastChannel(PROBE_CHANNEL(process.pid));
+channel.unref();
+channel.onmessage = (event) => {
+  const ask: ProbeAsk | null = typeof event === 'object' && event !== null && 'data' in event ? (event.data as ProbeAsk) : null;
+  if (!ask) return;
+  const answer = (value: ProbeAnswer) => channel.postMessage(value);
+  if (ask.ask === 'gc') {
+    const gc = globalThis.gc;
+    gc?.();
+    gc?.();
+    answer({ ask: 'gc', heapUsedMb: heapMb(), collected: gc !== undefined });
+  } else if (ask.ask === 'start') {
+    if (window) clearInterval(window.sampler);
+    delay.reset();
+    delay.enable();
+    const baseline = heapMb();
+    const opened = { baseline, peak: baseline, sampler: setInterval(() => (opened.peak = Math.max(opened.peak, heapMb())), 5) };
+    window = opened;
+    // The histogram counts from its timer's first tick: a block before that would go unseen.
+    setTimeout(() => answer({ ask: 'start' }), 20);
+  } else if (ask.ask === 'stop' && window) {
+    clearInterval(window.sampler);
+    const peak = Math.max(window.peak, heapMb());
+    delay.disable();
+    answer({ ask: 'stop', loopDelayMaxMs: delay.max / 1e6, loopDelayP99Ms: delay.percentile(99) / 1e6, heapBaselineMb: window.baseline, heapPeakMb: peak });
+    window = null;
+  }
+};
+
+await import('../../../src-main/worker/desk-worker.ts');
