@@ -159,35 +159,36 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
   type Placed = ArmRow & { v: SQLInputValue };
 
   /** Rows of one arm after a place (null: from its first), in the table's order. */
-  function armAfter(q: Query, arm: string, after: RowPlace | null, limit: number): Placed[] {
-    const cursor: Params = after === null ? {} : { c_arm: after.arm, c_t1: after.t1, c_t2: after.t2 };
-    if (after !== null && q.order.value !== 'NULL') cursor.c_v = after.v ?? null;
-    const where = after === null ? q.where : `${q.where} AND ${q.order.after}`;
-    return all<Placed>(`SELECT *, ${q.order.value} AS v FROM (${arm}) WHERE ${where} ORDER BY ${q.order.orderBy} LIMIT :limit`,
-      { ...q.params, ...cursor, limit });
+  function armAfter(q: Query, armNo: 0 | 1, after: RowPlace | null, limit: number): Placed[] {
+    const arm = armNo === 0 ? q.arms.created : q.arms.ledger;
+    const cursor = after === null ? { where: '1', params: {} } : q.order.after(armNo, after);
+    if (cursor === null) return [];
+    return all<Placed>(`SELECT *, ${q.order.value} AS v FROM (${arm}) WHERE ${q.where} AND ${cursor.where} ORDER BY ${q.order.orderBy(armNo)} LIMIT :limit`,
+      { ...q.params, ...cursor.params, limit });
   }
 
   /** Rows `offset…offset+limit` of a table: after the place of the row before when it is known, else counted down to. */
   function rowsAt(q: Query, c: Counts, sort: LedgerSort | null, places: Map<number, RowPlace>, offset: number, limit: number): Placed[] {
     const before = offset === 0 ? null : places.get(offset - 1);
     if (before !== undefined) {
-      const merged = [...armAfter(q, q.arms.created, before, limit), ...armAfter(q, q.arms.ledger, before, limit)];
-      merged.sort(comparePlaces(sort?.dir ?? 'asc'));
+      const merged = [...armAfter(q, 0, before, limit), ...armAfter(q, 1, before, limit)];
+      merged.sort(comparePlaces(q.order.desc));
       return merged.slice(0, limit);
     }
     if (sort === null) {
       // Created rows come first: the ledger's part starts where they end.
       const fromCreated = offset < c.created
-        ? all<Placed>(`SELECT *, NULL AS v FROM (${q.arms.created}) WHERE ${q.where} ORDER BY ${q.order.orderBy} LIMIT :limit OFFSET :offset`, { ...q.params, limit, offset })
+        ? all<Placed>(`SELECT *, NULL AS v FROM (${q.arms.created}) WHERE ${q.where} ORDER BY ${q.order.orderBy(0)} LIMIT :limit OFFSET :offset`, { ...q.params, limit, offset })
         : [];
       const rest = limit - fromCreated.length;
-      const fromLedger = rest <= 0 ? [] : all<Placed>(`SELECT *, NULL AS v FROM (${q.arms.ledger}) WHERE ${q.where} ORDER BY ${q.order.orderBy} LIMIT :limit OFFSET :offset`,
+      const fromLedger = rest <= 0 ? [] : all<Placed>(`SELECT *, NULL AS v FROM (${q.arms.ledger}) WHERE ${q.where} ORDER BY ${q.order.orderBy(1)} LIMIT :limit OFFSET :offset`,
         { ...q.params, limit: rest, offset: Math.max(0, offset - c.created) });
       return [...fromCreated, ...fromLedger];
     }
+    const dir = q.order.desc ? 'DESC' : 'ASC';
     return all<Placed>(`SELECT * FROM (SELECT *, ${q.order.value} AS v FROM (${q.arms.created}) WHERE ${q.where}
         UNION ALL SELECT *, ${q.order.value} AS v FROM (${q.arms.ledger}) WHERE ${q.where})
-      ORDER BY v ${sort.dir === 'asc' ? 'ASC' : 'DESC'}, arm, t1, t2 LIMIT :limit OFFSET :offset`, { ...q.params, limit, offset });
+      ORDER BY v ${dir}, arm ${dir}, t1 ${dir}, t2 ${dir} LIMIT :limit OFFSET :offset`, { ...q.params, limit, offset });
   }
 
   function itemOf(sku: string) {
@@ -242,8 +243,9 @@ function compareValues(a: SQLInputValue, b: SQLInputValue): number {
   return (a as number | string) < (b as number | string) ? -1 : (a as number | string) > (b as number | string) ? 1 : 0;
 }
 
-function comparePlaces(dir: 'asc' | 'desc') {
+/** The table's order of two rows: the tuple (value, arm, t1, t2), reversed whole for a descending sort. */
+function comparePlaces(desc: boolean) {
   return (a: RowPlace, b: RowPlace): number =>
-    (dir === 'asc' ? 1 : -1) * compareValues(a.v, b.v) || a.arm - b.arm || a.t1 - b.t1 || (a.t2 < b.t2 ? -1 : a.t2 > b.t2 ? 1 : 0);
+    (desc ? -1 : 1) * (compareValues(a.v, b.v) || a.arm - b.arm || a.t1 - b.t1 || (a.t2 < b.t2 ? -1 : a.t2 > b.t2 ? 1 : 0));
 }
 

@@ -203,16 +203,50 @@ export interface RowPlace {
   readonly t2: string;
 }
 
-/** The order of a table: by a column (ties: created rows first, then the ledger's order), or created rows then the ledger's. */
-export function orderSql(sort: LedgerSort | null): { value: string; orderBy: string; after: string } {
-  if (sort === null) return { value: 'NULL', orderBy: 'arm, t1, t2', after: '(arm, t1, t2) > (:c_arm, :c_t1, :c_t2)' };
-  const value = sortValueSql(sort.column);
-  const dir = sort.dir === 'asc' ? 'ASC' : 'DESC';
-  const beyond = sort.dir === 'asc' ? '>' : '<';
+/**
+ * A table's order: by a column, ties broken by arm (created rows first) and
+ * the arm's own order, the whole tuple reversed for a descending sort; or,
+ * without a sort, created rows then the ledger's. Each arm is ordered and
+ * paged on its own with keys SQLite can walk in an index (the ledger's rowid,
+ * an indexed column then rowid): the arm is a constant within its own query,
+ * so it never takes part in the SQL order, only in merging the two.
+ */
+export interface TableOrder {
+  /** The sort value's SQL (NULL without a sort). */
+  readonly value: string;
+  readonly desc: boolean;
+  /** ORDER BY of one arm's query. */
+  orderBy(arm: 0 | 1): string;
+  /** WHERE of one arm's rows after a place (null: none of this arm's rows come after it), with the place's parameters. */
+  after(arm: 0 | 1, place: RowPlace): { where: string; params: Params } | null;
+}
+
+export function orderSql(sort: LedgerSort | null): TableOrder {
+  const value = sort === null ? 'NULL' : sortValueSql(sort.column);
+  const desc = sort?.dir === 'desc';
+  const dir = desc ? 'DESC' : 'ASC';
+  const beyond = desc ? '<' : '>';
+  /** The arm's own order: the ledger's by rowid, created rows by asset ID length then ID. */
+  const own = (arm: 0 | 1) => (arm === 1 ? ['t1'] : ['t1', 't2']);
+  const tuple = (cols: readonly string[]) => (cols.length === 1 ? cols[0] as string : `(${cols.join(', ')})`);
   return {
     value,
-    orderBy: `${value} ${dir}, arm, t1, t2`,
-    after: `((${value}) ${beyond} :c_v OR ((${value}) = :c_v AND (arm, t1, t2) > (:c_arm, :c_t1, :c_t2)))`,
+    desc,
+    orderBy: (arm) => (sort === null ? own(arm) : [value, ...own(arm)]).map((c) => `${c} ${dir}`).join(', '),
+    after(arm, place) {
+      const params: Params = { c_t1: place.t1, c_t2: place.t2 };
+      const ownAfter = `${tuple(own(arm))} ${beyond} ${tuple(own(arm).map((c) => `:c_${c}`))}`;
+      const armFirst = desc ? arm > place.arm : arm < place.arm;
+      if (sort === null) {
+        // Created rows, then the ledger's: an arm before the place's has nothing after it, one after it all.
+        if (arm === place.arm) return { where: ownAfter, params };
+        return armFirst ? null : { where: '1', params };
+      }
+      params.c_v = place.v ?? null;
+      if (arm === place.arm) return { where: `${tuple([value, ...own(arm)])} ${beyond} ${tuple([':c_v', ...own(arm).map((c) => `:c_${c}`)])}`, params };
+      // The other arm's rows of an equal value come before or after the place as a whole.
+      return { where: armFirst ? `(${value}) ${beyond} :c_v` : `(${value}) ${beyond}= :c_v`, params };
+    },
   };
 }
 

@@ -3,8 +3,10 @@
  * its thread: on the BroadcastChannel named `desk-scale-probe-<pid>` it
  * starts a measurement window (the thread's event-loop delay, its heap
  * sampled every few ms) and ends it with the figures, and runs a full GC on
- * request. The desk itself is the app's, untouched.
+ * request. The desk itself is the app's, untouched: the built bundle when
+ * there is one, as the app runs it.
  */
+import { existsSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
 import { BroadcastChannel } from 'node:worker_threads';
@@ -43,4 +45,6 @@ channel.onmessage = (event) => {
   }
 };
 
-await import('../../../src-main/worker/desk-worker.ts');
+// The worker as the app ships it (electron-vite's bundle, `npm run build`), else its sources.
+const built = new URL('../../../out/main/desk-worker.js', import.meta.url);
+await import(existsSync(built) ? built.href : '../../../src-main/worker/desk-worker.ts');
