@@ -15,6 +15,7 @@ import { createItemNames, type ItemNames } from '../items/index.ts';
 import { createKeyChecks } from './key-checks.ts';
 import { createReachTracker } from './service-reach.ts';
 import { openWorkspace, type Workspace } from './workspace.ts';
+import type { PastEvent } from '../history/past-fill.ts';
 
 /**
  * The desk: the app's core, composed once by the main process (and by the
@@ -86,6 +87,8 @@ export interface DeskDeps {
 export interface SimulatedService {
   readonly url: string;
   readonly apiKey: string;
+  /** Its weeks before the start, which a sandbox profile's History opens on (once: see core/history/past-fill.ts). */
+  past?(): { readonly events: Iterable<PastEvent>; readonly ownIds: readonly string[] } | null;
   close(): Promise<void>;
 }
 
@@ -113,7 +116,7 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
       if (!deps.openSandbox) throw new DomainError('conflict', 'Sandbox mode is not available in this build');
       sandbox ??= await deps.openSandbox(clock);
       const running = sandbox;
-      return openWorkspace({
+      const ws = openWorkspace({
         mode: 'sandbox',
         dbPath: join(deps.dataDir, `${profile}.sandbox.sqlite`),
         baseUrl: running.url,
@@ -124,6 +127,10 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
         onReach,
         apiKey: async () => running.apiKey,
       });
+      // A new sandbox profile opens on the simulator's past weeks, so History has something to show.
+      const past = running.past?.() ?? null;
+      if (past !== null) ws.history.fillPast(past.events, past.ownIds);
+      return ws;
     }
     return openWorkspace({
       mode: 'live',
