@@ -69,7 +69,8 @@ describe('the trade recorder', () => {
   it('pages the trades behind the figures, newest first, and writes them as spreadsheet-safe CSV', () => {
     const h = history();
     reading(h, T0, 10_000);
-    const evil = { ...marketTrade('6', 'Action Required'), total: 100, items: [{ ...marketTrade('6', 'x').items[0], name: '=HYPERLINK("x")', price: 100 }] };
+    const base = marketTrade('6', 'Action Required');
+    const evil = { ...base, total: 100, items: base.items.map((i) => ({ ...i, name: '=HYPERLINK("x")', price: 100 })) };
     h.notePending([evil, { ...marketTrade('7', 'Action Required'), total: 200 }], T0 + MIN);
     h.noteGone([{ tradeType: 'market', tradeId: '6' }], T0 + 2 * MIN);
     h.noteGone([{ tradeType: 'market', tradeId: '7' }], T0 + 3 * MIN);
