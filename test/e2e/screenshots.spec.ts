@@ -18,7 +18,7 @@ import { startShowcase, type Showcase } from './showcase.ts';
 
 const DIR = join('test-results', 'screenshots');
 const README_PICTURES = ['listings-dark', 'buy-orders-light', 'drafts-light', 'trades-dark'];
-const VIEWS = ['overview', 'listings', 'buy-orders', 'trades', 'accounts', 'drafts', 'activity', 'settings'] as const;
+const VIEWS = ['overview', 'listings', 'buy-orders', 'trades', 'history', 'accounts', 'drafts', 'activity', 'settings'] as const;
 const SIZES = [{ width: 1280, height: 800 }, { width: 1920, height: 1080 }] as const;
 
 let server: StaticServer;
@@ -147,7 +147,7 @@ for (const size of SIZES) {
       await page.keyboard.press('Escape');
 
       // Drafts: every choice of a lost answer readable in full; the discard dialog; the sidebar's current (bold) label whole.
-      await page.keyboard.press('Alt+6');
+      await page.keyboard.press('Alt+7');
       expect.soft(await clipped(page, 'nav[aria-label=Screens] .label')).toEqual([]);
       const lost = page.getByRole('region', { name: 'Unknown outcomes' });
       expect.soft(await clipped(page, '[aria-label="Unknown outcomes"] button')).toEqual([]);
@@ -157,7 +157,7 @@ for (const size of SIZES) {
       await page.keyboard.press('Escape');
 
       // Activity: the time of each entry whole.
-      await page.keyboard.press('Alt+7');
+      await page.keyboard.press('Alt+8');
       await expect(page.locator('[role=grid] [role=row][data-key]').first()).toBeVisible();
       expect.soft(await clipped(page, '[role=grid][aria-label="Activity log"] [role=row][data-key] [role=gridcell]:first-child')).toEqual([]);
 

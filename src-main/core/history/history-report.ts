@@ -102,7 +102,7 @@ function balanceSeries(db: DatabaseSync, range: HistoryRangeInput): HistorySumma
   // SQLite gives the other columns of the row holding the max() of its group: the last reading of each slice.
   const rows = db.prepare(`
     SELECT max(at) AS at, balance, pending_balance AS pending FROM balance_readings
-    WHERE at >= ? AND at < ? GROUP BY (at - ?) / ? ORDER BY at`).all(range.from, range.to, range.from, slice) as { at: number; balance: number; pending: number }[];
+    WHERE at >= ? AND at < ? GROUP BY CAST((at - ?) / ? AS INTEGER) ORDER BY at`).all(range.from, range.to, range.from, slice) as { at: number; balance: number; pending: number }[];
   return rows.map((r) => ({ at: Number(r.at), balance: Number(r.balance), pending: Number(r.pending) }));
 }
 

@@ -52,6 +52,9 @@ const PEAK_PER_DAY = 40;
 /** Activity by local hour of the simulator's clock (UTC here): quiet nights, busy evenings. */
 const HOURLY = [0.15, 0.1, 0.1, 0.1, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.55, 0.6, 0.65, 0.6, 0.6, 0.65, 0.7, 0.8, 0.9, 1, 1, 0.9, 0.6, 0.3];
 const DECLINED = 0.12;
+/** A trade's total, cents: most stay under the first bound, a few reach the second. */
+const TOTAL_MAX = 15_000;
+const RARE_TOTAL_MAX = 250_000;
 /** The balance never falls under this: a withdrawal is placed instead (sales went out of the desk). */
 const BALANCE_FLOOR = 5_000;
 
@@ -179,9 +182,12 @@ function drawTrade(random: Random, index: number, appearAt: number, ctx: TradeCo
   const [kind, role]: ['market' | 'buy_order', TradeRole] =
     roll < 0.5 ? ['market', 'seller'] : roll < 0.8 ? ['buy_order', 'buyer'] : roll < 0.9 ? ['buy_order', 'seller'] : ['market', 'buyer'];
   const timestamp = Math.floor(appearAt / 1000);
-  const body = kind === 'market'
+  const draw = () => kind === 'market'
     ? marketTradeBody(random, ctx, tradeId, timestamp, role)
     : buyOrderTradeBody(random, ctx, tradeId, timestamp, role);
+  // A day's trading is mostly keys, metal, hats and weapons: the rare four-figure item comes up now and then.
+  let body = draw();
+  for (let i = 0; i < 30 && body.total > (random() < 0.03 ? RARE_TOTAL_MAX : TOTAL_MAX); i++) body = draw();
   const phases = [{ at: appearAt, ...initialStatus(kind, role) }];
   let at = appearAt;
   const step = () => (at += intBetween(random, 2, 25) * MIN);

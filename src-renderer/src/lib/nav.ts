@@ -1,5 +1,5 @@
 /**
- * The desk's screens, in the order of the sidebar and of Alt+1..8, and the
+ * The desk's screens, in the order of the sidebar and of Alt+1..9, and the
  * hash each one lives at (no router: the hash is the whole state of navigation).
  */
 export const VIEWS = [
@@ -7,6 +7,7 @@ export const VIEWS = [
   { id: 'listings', label: 'Listings' },
   { id: 'buy-orders', label: 'Buy orders' },
   { id: 'trades', label: 'Trades' },
+  { id: 'history', label: 'History' },
   { id: 'accounts', label: 'Accounts' },
   { id: 'drafts', label: 'Drafts & apply' },
   { id: 'activity', label: 'Activity' },

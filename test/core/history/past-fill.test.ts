@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../../src-main/core/clock.ts';
 import { createTradeHistory, type TradeHistory } from '../../../src-main/core/history/trade-history.ts';
+import { historySummary } from '../../../src-shared/history.ts';
 import { startSandbox, type Sandbox } from '../../../src-main/sandbox/index.ts';
 import { tempStore, type TempStore } from '../store/temp-store.ts';
 
@@ -80,6 +81,7 @@ describe('the sandbox past in History', () => {
     expect(kept).toBe(record.readings.length);
     const truth = new Map(record.readings.map((r) => [r.at, r.balance]));
     expect(summary.balance.length).toBeGreaterThan(100);
+    expect(historySummary.parse({ stamp: 1, ...summary })).toBeTruthy();
     for (const p of summary.balance) expect(p.balance, `reading at ${p.at}`).toBe(truth.get(p.at));
     expect(record.readings.every((r) => r.balance >= 0)).toBe(true);
 
