@@ -6,7 +6,7 @@ import { COMPLETED_ENDINGS } from '../store/history-repo.ts';
  * The History screen's figures, computed by SQLite over the kept trades and
  * balance readings: a year of trades (10,000) answers in milliseconds (see
  * test/bench/history.ts) and nothing is loaded whole. Days and weeks are the
- * trader's: SQLite's 'localtime' reads the same time zone as the process.
+ * trader's: their bounds are the local midnights of this process's time zone.
  * A trade counts when it left the pending lists (it went through then), and
  * only when the desk could tell it went through (COMPLETED_ENDINGS).
  */
@@ -23,7 +23,6 @@ export type HistorySummaryFigures = Omit<HistorySummary, 'stamp'>;
 const BALANCE_POINTS = 800;
 const TOP_ITEMS = 10;
 const COMPLETED = `(${COMPLETED_ENDINGS.map((e) => `'${e}'`).join(', ')})`;
-const LOCAL = `'unixepoch', 'localtime'`;
 
 /** The WHERE of a range (and account) over trade_history as `h`. */
 export function rangeWhere(range: HistoryRangeInput): { sql: string; params: SQLInputValue[] } {
@@ -53,19 +52,18 @@ export function historySummary(db: DatabaseSync, range: HistoryRangeInput): Hist
   const totals = db.prepare(`
     SELECT h.side AS side, count(*) AS n, coalesce(sum(h.total), 0) AS amount FROM trade_history h
     WHERE ${where.sql} AND h.ending IN ${COMPLETED} GROUP BY h.side`).all(...where.params) as unknown as PeriodRow[];
-  const others = db.prepare(`
-    SELECT sum(h.ending IN ('pending', 'left')) AS pending, sum(h.ending = 'vanished') AS vanished
-    FROM trade_history h WHERE ${where.sql}`).get(...where.params) as { pending: number | null; vanished: number | null };
+  const countOf = (endings: string) => Number((db.prepare(`SELECT count(*) AS n FROM trade_history h WHERE ${where.sql} AND h.ending IN ${endings}`)
+    .get(...where.params) as { n: number }).n);
+  const others = { pending: countOf(`('pending', 'left')`), vanished: countOf(`('vanished')`) };
   const tally = (rows: readonly PeriodRow[], side: PeriodRow['side']) => {
     const row = rows.find((r) => r.side === side);
     return { count: Number(row?.n ?? 0), amount: Number(row?.amount ?? 0) };
   };
 
-  const grouped = (bucket: string) => db.prepare(`
-    SELECT ${bucket} AS key, h.side AS side, count(*) AS n, sum(h.total) AS amount FROM trade_history h
-    WHERE ${where.sql} AND h.ending IN ${COMPLETED} GROUP BY key, h.side`).all(...where.params) as unknown as PeriodRow[];
-  const dayRows = grouped(`date(h.at / 1000, ${LOCAL})`);
-  const weekRows = grouped(`date(h.at / 1000, ${LOCAL}, '-6 days', 'weekday 1')`);
+  const days = localDays(range.from, range.to);
+  const weeks = localWeeks(range.from, range.to);
+  const dayRows = grouped(db, range, days, 1);
+  const weekRows = grouped(db, range, weeks, 7);
 
   return {
     from: range.from,
@@ -75,12 +73,34 @@ export function historySummary(db: DatabaseSync, range: HistoryRangeInput): Hist
     purchases: tally(totals, 'purchase'),
     pending: Number(others.pending ?? 0),
     vanished: Number(others.vanished ?? 0),
-    days: periods(localDays(range.from, range.to), dayRows),
-    weeks: periods(localWeeks(range.from, range.to), weekRows),
+    days: periods(days, dayRows),
+    weeks: periods(weeks, weekRows),
     balance: balanceSeries(db, range),
     topItems: topItems(db, range),
     listingToSale: listingToSale(db, range),
   };
+}
+
+/**
+ * Sales and purchases per period, the periods given as the trader's local
+ * days (or weeks) with their bounds worked out here, where the time zone's
+ * changes are known: each period is one seek on the (ending, at) index,
+ * instead of converting every trade's time to local time in SQL.
+ */
+function grouped(db: DatabaseSync, range: HistoryRangeInput, keys: readonly string[], days: number): PeriodRow[] {
+  if (keys.length === 0) return [];
+  // Numbers and YYYY-MM-DD keys made here, never input: safe to write into the statement.
+  const values = keys.map((key) => {
+    const start = localMidnight(key);
+    const end = localMidnight(key, days);
+    return `('${key}', ${Math.max(start, range.from)}, ${Math.min(end, range.to)})`;
+  }).join(', ');
+  const account = range.account === null ? '' : ' AND h.account = ?';
+  return db.prepare(`
+    WITH p(key, s, e) AS (VALUES ${values})
+    SELECT p.key AS key, h.side AS side, count(*) AS n, sum(h.total) AS amount
+    FROM p JOIN trade_history h ON h.ending IN ${COMPLETED} AND h.at >= p.s AND h.at < p.e${account}
+    GROUP BY p.key, h.side`).all(...(range.account === null ? [] : [range.account])) as unknown as PeriodRow[];
 }
 
 function periods(keys: readonly string[], rows: readonly PeriodRow[]): HistoryPeriod[] {
@@ -99,11 +119,14 @@ function periods(keys: readonly string[], rows: readonly PeriodRow[]): HistoryPe
 
 function balanceSeries(db: DatabaseSync, range: HistoryRangeInput): HistorySummaryFigures['balance'] {
   const slice = Math.max(1, Math.ceil((range.to - range.from) / BALANCE_POINTS));
-  // SQLite gives the other columns of the row holding the max() of its group: the last reading of each slice.
-  const rows = db.prepare(`
-    SELECT max(at) AS at, balance, pending_balance AS pending FROM balance_readings
-    WHERE at >= ? AND at < ? GROUP BY CAST((at - ?) / ? AS INTEGER) ORDER BY at`).all(range.from, range.to, range.from, slice) as { at: number; balance: number; pending: number }[];
-  return rows.map((r) => ({ at: Number(r.at), balance: Number(r.balance), pending: Number(r.pending) }));
+  // The last reading of each slice, found by one seek on the key each: a year of readings is never scanned whole.
+  const last = db.prepare('SELECT at, balance, pending_balance AS pending FROM balance_readings WHERE at >= ? AND at < ? ORDER BY at DESC LIMIT 1');
+  const out: HistorySummaryFigures['balance'] = [];
+  for (let start = range.from; start < range.to; start += slice) {
+    const row = last.get(start, Math.min(range.to, start + slice)) as { at: number; balance: number; pending: number } | undefined;
+    if (row) out.push({ at: Number(row.at), balance: Number(row.balance), pending: Number(row.pending) });
+  }
+  return out;
 }
 
 function topItems(db: DatabaseSync, range: HistoryRangeInput): HistorySummaryFigures['topItems'] {
@@ -148,9 +171,10 @@ function listingToSale(db: DatabaseSync, range: HistoryRangeInput): HistorySumma
 const pad = (n: number) => String(n).padStart(2, '0');
 const dayKey = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 
-function localMidnight(key: string): number {
+/** The local midnight of a YYYY-MM-DD day, or of the day `plus` days after it. */
+function localMidnight(key: string, plus = 0): number {
   const [y, m, d] = key.split('-').map(Number);
-  return new Date(y ?? 1970, (m ?? 1) - 1, d ?? 1).getTime();
+  return new Date(y ?? 1970, (m ?? 1) - 1, (d ?? 1) + plus).getTime();
 }
 
 /** Every local day touched by [from, to). */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { HistoryRowView, HistoryShow } from '../../../src-shared/history.ts';
 import { formatDecimal } from '../../../src-shared/money.ts';
 import { writeCsv } from '../drafts/csv-format.ts';
-import { parseRows } from '../store/sql.ts';
+import { jsonColumn, parseRows } from '../store/sql.ts';
 import { TRADE_ENDINGS } from '../store/history-repo.ts';
 import { rangeWhere, showWhere, type HistoryRangeInput } from './history-report.ts';
 
@@ -27,8 +27,8 @@ const tradeRow = z.object({
   at: z.number().int(),
   listed_at: z.number().int().nullable(),
   item_count: z.number().int(),
+  items: jsonColumn(z.array(z.tuple([z.string(), z.string(), z.number().int(), z.number().int()]))),
 });
-const itemRow = z.object({ sku: z.string(), name: z.string(), quantity: z.number().int(), price: z.number().int() });
 
 /** Items a row of the table carries; the CSV carries them all. */
 const ITEMS_SHOWN = 10;
@@ -46,29 +46,31 @@ export const HISTORY_CSV_COLUMNS = [
 ] as const;
 
 export function createHistoryTable(db: DatabaseSync): HistoryTable {
-  const itemsOf = db.prepare('SELECT sku, name, quantity, price FROM trade_history_items WHERE trade_type = ? AND trade_id = ? ORDER BY position LIMIT ?');
-
   const select = (range: HistoryRangeInput, show: HistoryShow) => {
     const where = rangeWhere(range);
     const sql = `FROM trade_history h WHERE ${where.sql} AND ${showWhere(show)}`;
     return {
       count: () => Number((db.prepare(`SELECT count(*) AS n ${sql}`).get(...where.params) as { n: number }).n),
-      rows: (offset: number, limit: number) => parseRows('trade_history', tradeRow, db.prepare(`
+      /** Newest first, walking the time index (the unary + keeps the planner off the endings index, which would sort). */
+      rows: (offset: number, limit: number, itemsEach: number) => parseRows('trade_history', tradeRow, db.prepare(`
         SELECT h.trade_type, h.trade_id, h.side, h.account, h.partner, h.status, h.ending, h.total, h.created_at, h.left_at, h.at, h.listed_at,
-          (SELECT count(*) FROM trade_history_items i WHERE i.trade_type = h.trade_type AND i.trade_id = h.trade_id) AS item_count
-        ${sql} ORDER BY h.at DESC, h.trade_type, h.trade_id DESC LIMIT ? OFFSET ?`).all(...where.params, limit, offset)),
+          (SELECT count(*) FROM trade_history_items i WHERE i.trade_type = h.trade_type AND i.trade_id = h.trade_id) AS item_count,
+          (SELECT json_group_array(json_array(sku, name, quantity, price)) FROM (SELECT sku, name, quantity, price FROM trade_history_items i
+            WHERE i.trade_type = h.trade_type AND i.trade_id = h.trade_id ORDER BY position LIMIT ?)) AS items
+        FROM trade_history h WHERE ${where.sql} AND ${showWhere(show).replaceAll('h.ending', '+h.ending')}
+        ORDER BY h.at DESC, h.trade_type, h.trade_id DESC LIMIT ? OFFSET ?`).all(itemsEach, ...where.params, limit, offset)),
     };
   };
 
-  const items = (r: z.output<typeof tradeRow>, max: number) => parseRows('trade_history_items', itemRow, itemsOf.all(r.trade_type, r.trade_id, max));
+  const items = (r: z.output<typeof tradeRow>) => r.items.map(([sku, name, quantity, price]) => ({ sku, name, quantity, price }));
 
   return {
     page(range, show, offset, limit) {
       const q = select(range, show);
-      const rows = q.rows(offset, limit).map((r): HistoryRowView => ({
+      const rows = q.rows(offset, limit, ITEMS_SHOWN).map((r): HistoryRowView => ({
         key: `${r.trade_type}:${r.trade_id}`,
         tradeType: r.trade_type, tradeId: r.trade_id, side: r.side, account: r.account, partner: r.partner,
-        status: r.status, ending: r.ending, total: r.total, items: items(r, ITEMS_SHOWN), itemCount: r.item_count,
+        status: r.status, ending: r.ending, total: r.total, items: items(r), itemCount: r.item_count,
         createdAt: r.created_at, leftAt: r.left_at, at: r.at, listedAt: r.listed_at,
       }));
       return { total: q.count(), rows };
@@ -77,9 +79,9 @@ export function createHistoryTable(db: DatabaseSync): HistoryTable {
       const q = select(range, show);
       const out: Record<string, string | number>[] = [];
       for (let offset = 0; ; offset += CSV_CHUNK) {
-        const chunk = q.rows(offset, CSV_CHUNK);
+        const chunk = q.rows(offset, CSV_CHUNK, -1);
         for (const r of chunk) {
-          const all = items(r, r.item_count);
+          const all = items(r);
           out.push({
             at: iso(r.at), trade_id: r.trade_id, trade_type: r.trade_type, side: r.side, account: r.account, partner: r.partner,
             status: r.status, ending: r.ending, total: formatDecimal(r.total),

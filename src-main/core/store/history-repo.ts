@@ -57,7 +57,7 @@ export interface HistoryRepo {
   /** The listings a sale took, and when the desk listed them (null when it does not know). */
   soldListings(tradeType: string, tradeId: string, assets: readonly string[], listedAt: number | null): void;
   setEnding(tradeType: string, tradeId: string, ending: Exclude<TradeEnding, 'pending' | 'left'>, at: number): void;
-  /** Trades with these endings that left the lists at `since` or later, oldest first. */
+  /** Trades with these endings that left the lists at `since` or later, oldest first (a left trade's `at` is when it left). */
   unexplained(endings: readonly TradeEnding[], since: number): LeftTradeRow[];
   /** Stores a reading; returns false when one at the same moment is kept already. */
   addReading(reading: { at: number; balance: number; pending_balance: number }, unexplained: number | null): boolean;
@@ -131,7 +131,7 @@ export function createHistoryRepo(store: Store): HistoryRepo {
     },
     unexplained(endings, since) {
       const sql = `SELECT trade_type, trade_id, side, total, last_seen_at, left_at, ending, sold_assets FROM trade_history
-        WHERE ending IN (${endings.map(() => '?').join(', ')}) AND left_at >= ? ORDER BY left_at`;
+        WHERE ending IN (${endings.map(() => '?').join(', ')}) AND at >= ? ORDER BY at`;
       return parseRows('trade_history', leftTradeRow, db.prepare(sql).all(...endings, since));
     },
     addReading(reading, unexplained) {
