@@ -6,6 +6,7 @@ import Papa from 'papaparse';
 import type { HistoryPage, HistorySummary } from '../../src-shared/history.ts';
 import { startTestDesk, type TestDesk } from './desk-fixture.ts';
 import { openDesk, serveRenderer, type StaticServer } from './harness.ts';
+import { seedHistoryYear } from '../support/history-year.ts';
 
 /**
  * History after a simulated fortnight, in Chromium against the simulator:
@@ -151,3 +152,65 @@ for (const theme of ['light', 'dark'] as const) {
     await context.close();
   });
 }
+
+test('a year of trading (10,000 trades, a reading every five minutes) stays quick on screen', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const year = await startTestDesk();
+  try {
+    const end = new Date();
+    end.setHours(24, 0, 0, 0);
+    seedHistoryYear(year.desk.workspace().history.repo, { end: end.getTime(), trades: 10_000, account: year.sandbox.accounts.main, linked: year.sandbox.accounts.linked[0] ?? '1' });
+    const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
+    const { errors } = await openDesk(page, year.router, server, 'history');
+    await expect(page.getByTestId('flow-caption')).toContainText('Trades on');
+
+    /** Ms from a click on the button named `name` until the chart's caption says `want`, the next frame painted (measured in the page). */
+    const timed = (name: string, want: string) => page.evaluate(async ({ name, want }) => {
+      const button = [...document.querySelectorAll<HTMLButtonElement>('[role=radio]')].find((b) => b.textContent?.trim() === name);
+      const caption = document.querySelector('[data-testid=flow-caption]');
+      if (!button || !caption) throw new Error(`no ${name} button or caption`);
+      const t0 = performance.now();
+      await new Promise<void>((resolve) => {
+        const check = () => (caption.textContent ?? '').includes(want) && (observer.disconnect(), resolve());
+        const observer = new MutationObserver(check);
+        observer.observe(caption, { childList: true, characterData: true, subtree: true });
+        button.click();
+      });
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      return performance.now() - t0;
+    }, { name, want });
+    const figures: Record<string, number[]> = { 'range: 1 year': [], 'range: 30 days': [], 'per week': [], 'per day': [] };
+    for (let i = 0; i < 5; i++) {
+      figures['range: 1 year']?.push(await timed('1 year', 'of 365 days'));
+      figures['per week']?.push(await timed('Weeks', 'weeks'));
+      figures['per day']?.push(await timed('Days', 'of 365 days'));
+      figures['range: 30 days']?.push(await timed('30 days', 'of 30 days'));
+    }
+    // Scrolling the year's table: frames of the scroll, with no row left blank.
+    await page.getByRole('radio', { name: '1 year' }).click();
+    await expect(page.getByTestId('history-count')).toHaveText(/^[\d,]+ trades$/);
+    const scroller = page.locator('[aria-label="Trades in the range"] .vt-scroller');
+    const frames = await scroller.evaluate(async (el) => {
+      const out: number[] = [];
+      let last = performance.now();
+      for (let i = 0; i < 40; i++) {
+        el.scrollTop += 600;
+        await new Promise((r) => requestAnimationFrame(() => r(null)));
+        const now = performance.now();
+        out.push(now - last);
+        last = now;
+      }
+      return out;
+    });
+    await expect(page.locator('[aria-label="Trades in the range"] [role=row][aria-busy=true]')).toHaveCount(0);
+    const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)] ?? 0;
+    const table = Object.entries({ ...figures, 'table scroll frame': frames }).map(([what, v]) => ({ what, median: `${Math.round(median(v))} ms`, slowest: `${Math.round(Math.max(...v))} ms` }));
+    console.log('\nHistory on a year of trading (10,000 trades, 105,120 balance readings), Chromium at 1920×1080:');
+    console.table(table);
+    expect(median(figures['range: 1 year'] ?? [])).toBeLessThan(1_000);
+    expect(errors).toEqual([]);
+    await page.close();
+  } finally {
+    await year.close();
+  }
+});
