@@ -12,12 +12,14 @@ import { startShowcase, type Showcase } from './showcase.ts';
  * trader reported are checked on each (softly, so one run names them all):
  * a cut marker, a clipped price, a cut button, a header that wraps, a cut
  * time, a sidebar hint pushed out.
+ * History is also pictured at 1024×700 (test/e2e/history.spec.ts pictures it
+ * at all three sizes after checking its figures).
  * `UPDATE_README_SCREENSHOTS=1` also refreshes the few pictures the README
  * shows (build/screenshots).
  */
 
 const DIR = join('test-results', 'screenshots');
-const README_PICTURES = ['listings-dark', 'buy-orders-light', 'drafts-light', 'trades-dark'];
+const README_PICTURES = ['listings-dark', 'buy-orders-light', 'drafts-light', 'trades-dark', 'history-light', 'history-dark'];
 const VIEWS = ['overview', 'listings', 'buy-orders', 'trades', 'history', 'accounts', 'drafts', 'activity', 'settings'] as const;
 const SIZES = [{ width: 1280, height: 800 }, { width: 1920, height: 1080 }] as const;
 
@@ -68,6 +70,7 @@ for (const size of SIZES) {
         await expect(page.locator('main h1')).toBeVisible();
         if (view === 'listings' || view === 'buy-orders') await expect(page.locator('[role=grid] [role=row][data-key]').first()).toBeVisible();
         if (view === 'trades') await expect(page.locator('article').first()).toBeVisible();
+        if (view === 'history') await expect(page.getByTestId('flow-caption')).toContainText('Trades on');
         if (view === 'drafts') await expect(page.getByRole('region', { name: 'Unknown outcomes' })).toBeVisible();
         await picture(page, `${view}-${tag}`);
         if (size.width === 1280 && README_PICTURES.includes(`${view}-${scheme}`) && process.env.UPDATE_README_SCREENSHOTS === '1') {
