@@ -37,6 +37,15 @@ test.afterAll(async () => {
 
 const DIR = join('test-results', 'screenshots');
 
+/** What the page-side timing code uses of the page (the Node tsconfig has no DOM types). */
+interface PageNode { textContent: string | null; click(): void }
+interface YearPage {
+  document: { querySelectorAll(selector: string): Iterable<PageNode>; querySelector(selector: string): PageNode | null };
+  performance: { now(): number };
+  requestAnimationFrame(callback: () => void): void;
+  MutationObserver: new (callback: () => void) => { observe(target: PageNode, options: object): void; disconnect(): void };
+}
+
 async function value<T>(channel: string, input: unknown): Promise<T> {
   const r = await desk.router.invoke(channel, input);
   if (!r.ok) throw new Error(`${channel}: ${r.error.message}`);
@@ -166,18 +175,22 @@ test('a year of trading (10,000 trades, a reading every five minutes) stays quic
 
     /** Ms from a click on the button named `name` until the chart's caption says `want`, the next frame painted (measured in the page). */
     const timed = (name: string, want: string) => page.evaluate(async ({ name, want }) => {
-      const button = [...document.querySelectorAll<HTMLButtonElement>('[role=radio]')].find((b) => b.textContent?.trim() === name);
-      const caption = document.querySelector('[data-testid=flow-caption]');
+      const g = globalThis as unknown as YearPage;
+      const button = [...g.document.querySelectorAll('[role=radio]')].find((b) => b.textContent?.trim() === name);
+      const caption = g.document.querySelector('[data-testid=flow-caption]');
       if (!button || !caption) throw new Error(`no ${name} button or caption`);
-      const t0 = performance.now();
+      const t0 = g.performance.now();
       await new Promise<void>((resolve) => {
-        const check = () => (caption.textContent ?? '').includes(want) && (observer.disconnect(), resolve());
-        const observer = new MutationObserver(check);
+        const observer = new g.MutationObserver(() => {
+          if (!(caption.textContent ?? '').includes(want)) return;
+          observer.disconnect();
+          resolve();
+        });
         observer.observe(caption, { childList: true, characterData: true, subtree: true });
         button.click();
       });
-      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-      return performance.now() - t0;
+      await new Promise((r) => g.requestAnimationFrame(() => setTimeout(r, 0)));
+      return g.performance.now() - t0;
     }, { name, want });
     const figures: Record<string, number[]> = { 'range: 1 year': [], 'range: 30 days': [], 'per week': [], 'per day': [] };
     for (let i = 0; i < 5; i++) {
@@ -190,13 +203,14 @@ test('a year of trading (10,000 trades, a reading every five minutes) stays quic
     await page.getByRole('radio', { name: '1 year' }).click();
     await expect(page.getByTestId('history-count')).toHaveText(/^[\d,]+ trades$/);
     const scroller = page.locator('[aria-label="Trades in the range"] .vt-scroller');
-    const frames = await scroller.evaluate(async (el) => {
+    const frames = await scroller.evaluate(async (el: { scrollTop: number }) => {
+      const g = globalThis as unknown as YearPage;
       const out: number[] = [];
-      let last = performance.now();
+      let last = g.performance.now();
       for (let i = 0; i < 40; i++) {
         el.scrollTop += 600;
-        await new Promise((r) => requestAnimationFrame(() => r(null)));
-        const now = performance.now();
+        await new Promise((r) => g.requestAnimationFrame(() => r(null)));
+        const now = g.performance.now();
         out.push(now - last);
         last = now;
       }
