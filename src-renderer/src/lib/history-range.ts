@@ -18,7 +18,8 @@ export function midnightOf(key: string): Date | null {
   const m = DAY_KEY.exec(key);
   if (!m) return null;
   const d = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-  return Number.isNaN(d.getTime()) ? null : d;
+  // A day that does not exist (2026-02-30) would roll over into the next month: refused instead.
+  return Number.isNaN(d.getTime()) || dayKeyOf(d) !== key ? null : d;
 }
 
 /** A Date's local day, as date inputs write it. */
