@@ -61,6 +61,8 @@ export interface SandboxAdmin {
   setKeyStatus(status: KeyStatus): void;
   /** The sandbox clock, ms. */
   now(): number;
+  /** Trades that went through since the start and moved the balance (with `tradeMoney`), oldest first. */
+  settledTrades(): ReadonlyArray<{ readonly tradeType: string; readonly tradeId: string; readonly amount: number; readonly at: number }>;
   /** The simulator's own record of the weeks before its start: every trade and how it ended, every balance reading; null without a past. */
   pastRecord(): ReturnType<TradePast['record']> | null;
 }
@@ -150,5 +152,9 @@ export function createAdmin(world: World, clock: Clock, counters: SandboxCounter
     },
     now: () => clock.now(),
     pastRecord: () => world.past()?.record() ?? null,
+    settledTrades() {
+      now();
+      return world.trades.settled.map((s) => ({ ...s }));
+    },
   };
 }

@@ -54,6 +54,12 @@ export interface SandboxOptions {
   rateWindow?: RateWindowMode;
   /** Days of trading before the start that a desk's History is filled with on its first start; default 14, 0 for none. */
   pastDays?: number;
+  /**
+   * Trades that go through move the balance (sales in, purchases out), so a
+   * desk's History tells them from declined ones. Default off: tests that
+   * read the balance keep it still; the app's sandbox mode turns it on.
+   */
+  tradeMoney?: boolean;
 }
 
 export interface Sandbox {
@@ -90,6 +96,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     tradeSchedule: options.tradeSchedule ?? true,
     start: clock.now(),
     pastDays,
+    tradeMoney: options.tradeMoney ?? false,
   });
   const log = new RequestLog();
   const faults = new Faults(streamFor(seed, FAULT_STREAM), () => clock.now());

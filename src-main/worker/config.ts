@@ -20,6 +20,7 @@ export const deskWorkerConfig = z.strictObject({
     inventorySize: z.number().int().nonnegative().optional(),
     tradeSchedule: z.boolean().optional(),
     pastDays: z.number().int().min(0).max(400).optional(),
+    tradeMoney: z.boolean().optional(),
   }),
   /** Settings forced at start (tests: live mode against a simulator's URL). */
   initialSettings: settingsPatchSchema.optional(),

@@ -79,7 +79,8 @@ const desk = {
       clock,
       version: config.version,
       ...(config.initialSettings ? { initialSettings: config.initialSettings } : {}),
-      openSandbox: (c) => startSandbox({ clock: c, ...config.sandbox }),
+      // The app's sandbox is a world worth watching: completed trades move the balance, so History can tell them.
+      openSandbox: (c) => startSandbox({ clock: c, tradeMoney: true, ...config.sandbox }),
     });
     const { router } = createDeskRouter(opened, { openLink: (url) => post('openLink', url) }, {
       checkOutputs: config.checkOutputs,

@@ -25,6 +25,8 @@ export interface WorldOptions {
   readonly start: number;
   /** Days of trading before the start (0: none), drawn when first asked for. */
   readonly pastDays: number;
+  /** Trades that go through move the balance (sales in, purchases out). */
+  readonly tradeMoney?: boolean;
 }
 
 const ACCOUNTS_STREAM = 5;
@@ -39,6 +41,8 @@ export class World {
   readonly trades: Trades;
   readonly sales: Sales;
   private readonly pastOf: () => TradePast | null;
+  private readonly tradeMoney: boolean;
+  private settledTo: number;
 
   constructor(options: WorldOptions) {
     const { seed } = options;
@@ -57,6 +61,8 @@ export class World {
     const sellListing = (account: string, at: number, tradeId: string) => this.sales.sellFor(account, at, tradeId);
     this.trades = new Trades(seed, options.start, { accounts: this.accounts, ownCreation, sellListing }, options.tradeSchedule);
     this.sales = new Sales(seed, this.listings, this.trades);
+    this.tradeMoney = options.tradeMoney ?? false;
+    this.settledTo = options.start;
     const ctx = { accounts: this.accounts, ownCreation };
     const balanceAtStart = this.accounts.balance.balance;
     let past: TradePast | null | undefined;
@@ -72,5 +78,10 @@ export class World {
   advance(now: number, counters: SandboxCounters, sales: (ListingSalesFault & { readonly since: number }) | null = null): void {
     counters.buyOrderUnitsFilled += this.buyOrders.advance(now, this.accounts.balance);
     counters.listingsSold += this.sales.advance(now, sales);
+    if (this.tradeMoney && now > this.settledTo) {
+      const sold = new Set(this.sales.made.map((sale) => sale.tradeId));
+      this.trades.settle(this.settledTo, now, this.accounts.balance, (id) => sold.has(id));
+      this.settledTo = now;
+    }
   }
 }
