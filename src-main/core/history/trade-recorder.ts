@@ -124,6 +124,8 @@ export function createTradeRecorder(deps: TradeRecorderDeps): TradeRecorder {
           const input = asInput(trade, new Set([...own, trade.user_id]));
           repo.seen(input, at);
           if (!listings || input.side !== 'sale' || trade.trade_type !== 'market') continue;
+          // Looked up once per sale: the listing time is a search of the activity log.
+          if (repo.knowsSoldListings(trade.trade_type, trade.trade_id)) continue;
           const assets = listings.soldBy(trade.trade_id);
           if (assets.length === 0) continue;
           const listed = assets.map((a) => listings.listedAt(a, input.created_at)).filter((t): t is number => t !== null);

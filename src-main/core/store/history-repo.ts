@@ -54,6 +54,8 @@ export interface HistoryRepo {
   seen(trade: HistoryTradeInput, at: number): void;
   /** The trades left the lists at `at` (first load without them). */
   left(keys: readonly { readonly trade_type: string; readonly trade_id: string }[], at: number): void;
+  /** Whether the listings a sale took are recorded already. */
+  knowsSoldListings(tradeType: string, tradeId: string): boolean;
   /** The listings a sale took, and when the desk listed them (null when it does not know). */
   soldListings(tradeType: string, tradeId: string, assets: readonly string[], listedAt: number | null): void;
   setEnding(tradeType: string, tradeId: string, ending: Exclude<TradeEnding, 'pending' | 'left'>, at: number): void;
@@ -85,6 +87,7 @@ export function createHistoryRepo(store: Store): HistoryRepo {
   const deleteTrade = db.prepare('DELETE FROM trade_history WHERE trade_type = ? AND trade_id = ?');
   const insertItem = db.prepare('INSERT INTO trade_history_items (trade_type, trade_id, position, sku, name, quantity, price) VALUES (?, ?, ?, ?, ?, ?, ?)');
   const markLeft = db.prepare(`UPDATE trade_history SET left_at = ?, at = ?, ending = 'left' WHERE trade_type = ? AND trade_id = ? AND ending = 'pending'`);
+  const selectSold = db.prepare(`SELECT 1 AS yes FROM trade_history WHERE trade_type = ? AND trade_id = ? AND (sold_assets != '[]' OR listed_at IS NOT NULL)`);
   const setSold = db.prepare('UPDATE trade_history SET sold_assets = ?, listed_at = ? WHERE trade_type = ? AND trade_id = ?');
   const setEndingStmt = db.prepare('UPDATE trade_history SET ending = ?, ended_at = ? WHERE trade_type = ? AND trade_id = ?');
   const insertReading = db.prepare('INSERT OR IGNORE INTO balance_readings (at, balance, pending_balance, unexplained) VALUES (?, ?, ?, ?)');
@@ -123,6 +126,7 @@ export function createHistoryRepo(store: Store): HistoryRepo {
         for (const k of keys) markLeft.run(at, at, k.trade_type, k.trade_id);
       });
     },
+    knowsSoldListings: (tradeType, tradeId) => selectSold.get(tradeType, tradeId) !== undefined,
     soldListings(tradeType, tradeId, assets, listedAt) {
       setSold.run(JSON.stringify(assets), listedAt, tradeType, tradeId);
     },

@@ -97,3 +97,28 @@ describe('matching a balance move', () => {
     expect(matchBalanceMove([1, 2], 0)).toBeNull();
   });
 });
+
+describe('a sale of a listing the desk made', () => {
+  it('keeps when it was listed, and ends as sold when the service says the listing is gone', () => {
+    const h = history();
+    const repos = t?.repos;
+    if (!repos) throw new Error('no store');
+    repos.listings.upsertMany([{ asset_id: '555', listing_id: 'L555', sku: '378;6', price: 1_250, promoted: 0, game: '440', account: MAIN }]);
+    // The create went through at T0 (the store's clock).
+    const listedAt = T0;
+    repos.activity.recordSent({ batchId: 'b1', endpoint: 'create_listing', account: MAIN, targets: ['L:555'], itemCount: 1 });
+    repos.activity.recordOutcome('b1', 'done');
+    const sale = { ...marketTrade('8', 'Action Required'), timestamp: Math.floor((T0 + 60 * MIN) / 1000) };
+    repos.listings.markEnded(['555'], 'sold_in_trade', { reason: 'sold in trade 8', tradeId: '8' });
+    h.notePending([sale], T0 + 61 * MIN);
+    const row = () => t?.store.db.prepare("SELECT sold_assets, listed_at, ending FROM trade_history WHERE trade_id = '8'").get();
+    expect(row()).toMatchObject({ sold_assets: '["555"]', listed_at: listedAt });
+    // It leaves; no balance reading explains it, but an edit refused says the listing is gone.
+    h.noteGone([{ tradeType: 'market', tradeId: '8' }], T0 + 70 * MIN);
+    repos.listings.markEnded(['555'], 'not_on_service', { reason: 'no such listing' });
+    reading(h, T0 + 75 * MIN, 10_000);
+    expect(row()).toMatchObject({ ending: 'listing_sold' });
+    const summary = h.summary({ from: T0, to: T0 + 2 * 60 * MIN, account: null });
+    expect(summary.listingToSale).toMatchObject({ sales: 1, known: 1, medianMs: 60 * MIN });
+  });
+});
