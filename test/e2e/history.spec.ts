@@ -129,6 +129,13 @@ test('the figures, the charts\' tables and the trades agree with what the simula
   );
   expect(new Set(table.map((r) => r.tradeId))).toEqual(new Set(inRange.map((t) => t.tradeId)));
 
+  // The charts follow the theme: switched to dark, they are drawn again in the dark theme's colours.
+  const chart = page.locator('.chart').first();
+  await expect(chart).toHaveAttribute('data-drawn-with', /^rgb\(23, 103, 59\) rgb\(154, 52, 18\)/);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect(chart).toHaveAttribute('data-drawn-with', /^rgb\(76, 195, 138\) rgb\(251, 146, 60\)/);
+  await page.emulateMedia({ colorScheme: 'light' });
+
   // One account: the figures narrow to its trades.
   await page.getByRole('combobox', { name: 'Account' }).selectOption(desk.sandbox.accounts.main);
   const mine = inRange.filter((t) => t.side === 'sale' && table.find((r) => r.tradeId === t.tradeId)?.account === desk.sandbox.accounts.main);
