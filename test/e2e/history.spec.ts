@@ -156,6 +156,21 @@ for (const theme of ['light', 'dark'] as const) {
     expect(violations.map((v) => v.id)).toEqual([]);
     await page.getByText('Figures per day as a table').click();
 
+    // From the keyboard: a range, weeks, and the chart's table, each reached with Tab and taken with Enter.
+    await page.getByRole('button', { name: '7 days' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('flow-caption')).toContainText('of 7 days');
+    await page.getByRole('button', { name: 'Weeks', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('button', { name: 'Weeks', exact: true })).toHaveAttribute('aria-pressed', 'true');
+    await page.keyboard.press('Tab');
+    await expect(page.getByText('Figures per week as a table')).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('flow-table')).toBeVisible();
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Days', exact: true }).click();
+    await page.getByRole('button', { name: '30 days' }).click();
+
     for (const size of [{ width: 1024, height: 700 }, { width: 1280, height: 800 }, { width: 1920, height: 1080 }]) {
       await page.setViewportSize(size);
       await page.waitForTimeout(300);
@@ -183,7 +198,7 @@ test('a year of trading (10,000 trades, a reading every five minutes) stays quic
     /** Ms from a click on the button named `name` until the chart's caption says `want`, the next frame painted (measured in the page). */
     const timed = (name: string, want: string) => page.evaluate(async ({ name, want }) => {
       const g = globalThis as unknown as YearPage;
-      const button = [...g.document.querySelectorAll('[role=radio]')].find((b) => b.textContent?.trim() === name);
+      const button = [...g.document.querySelectorAll('button[aria-pressed]')].find((b) => b.textContent?.trim() === name);
       const caption = g.document.querySelector('[data-testid=flow-caption]');
       if (!button || !caption) throw new Error(`no ${name} button or caption`);
       const t0 = g.performance.now();
@@ -207,7 +222,7 @@ test('a year of trading (10,000 trades, a reading every five minutes) stays quic
       figures['range: 30 days']?.push(await timed('30 days', 'of 30 days'));
     }
     // Scrolling the year's table: frames of the scroll, with no row left blank.
-    await page.getByRole('radio', { name: '1 year' }).click();
+    await page.getByRole('button', { name: '1 year' }).click();
     await expect(page.getByTestId('history-count')).toHaveText(/^[\d,]+ trades$/);
     const scroller = page.locator('[aria-label="Trades in the range"] .vt-scroller');
     const frames = await scroller.evaluate(async (el: { scrollTop: number }) => {
