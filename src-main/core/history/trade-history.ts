@@ -40,15 +40,21 @@ export function createTradeHistory(deps: {
   const emitter = createEmitter<{ changed: undefined }>();
   const changed = () => emitter.emit('changed', undefined);
   let problem: string | null = null;
-  /** The history is a record beside the watcher: a failed write is kept as a problem, never thrown into the watcher's loop. */
-  const record = (write: () => void) => {
+  /**
+   * The history is a record beside the watcher: a failed write is kept as a
+   * problem, never thrown into the watcher's loop. The screen is told only
+   * when what it shows changed (a load that saw nothing new tells nothing).
+   */
+  const record = (write: () => boolean): boolean => {
+    let wrote = true;
     try {
-      write();
+      wrote = write();
       problem = null;
     } catch (error) {
       problem = error instanceof Error ? error.message : String(error);
     }
-    changed();
+    if (wrote) changed();
+    return wrote;
   };
 
   return {

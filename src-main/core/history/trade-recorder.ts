@@ -19,11 +19,11 @@ import { matchBalanceMove } from './balance-match.ts';
  * that was seen.
  */
 export interface TradeRecorder {
-  /** A load listed these trades at `at`. */
-  notePending(trades: readonly PendingTrade[], at: number): void;
+  /** A load listed these trades at `at`. Each method returns whether what History shows changed. */
+  notePending(trades: readonly PendingTrade[], at: number): boolean;
   /** These trades were not in the load at `at` (the watcher's `gone`). */
-  noteGone(gone: readonly { readonly tradeType: string; readonly tradeId: string }[], at: number): void;
-  noteBalance(reading: { readonly balance: number; readonly pending_balance: number; readonly readAt: number }): void;
+  noteGone(gone: readonly { readonly tradeType: string; readonly tradeId: string }[], at: number): boolean;
+  noteBalance(reading: { readonly balance: number; readonly pending_balance: number; readonly readAt: number }): boolean;
 }
 
 /** What the ledger tells about the listings a sale took. */
@@ -119,10 +119,11 @@ export function createTradeRecorder(deps: TradeRecorderDeps): TradeRecorder {
   return {
     notePending(trades, at) {
       const own = new Set([...deps.ownIds()]);
-      repo.store.transaction(() => {
+      return repo.store.transaction(() => {
+        let changed = false;
         for (const trade of trades) {
           const input = asInput(trade, new Set([...own, trade.user_id]));
-          repo.seen(input, at);
+          if (repo.seen(input, at)) changed = true;
           if (!listings || input.side !== 'sale' || trade.trade_type !== 'market') continue;
           // Looked up once per sale: the listing time is a search of the activity log.
           if (repo.knowsSoldListings(trade.trade_type, trade.trade_id)) continue;
@@ -130,19 +131,23 @@ export function createTradeRecorder(deps: TradeRecorderDeps): TradeRecorder {
           if (assets.length === 0) continue;
           const listed = assets.map((a) => listings.listedAt(a, input.created_at)).filter((t): t is number => t !== null);
           repo.soldListings(trade.trade_type, trade.trade_id, assets, listed.length > 0 ? Math.min(...listed) : null);
+          changed = true;
         }
+        return changed;
       });
     },
     noteGone(gone, at) {
-      if (gone.length === 0) return;
+      if (gone.length === 0) return false;
       repo.left(gone.map((g) => ({ trade_type: g.tradeType, trade_id: g.tradeId })), at);
       resolve(at);
+      return true;
     },
     noteBalance(reading) {
       const before = repo.readingBefore(reading.readAt);
       const delta = before === null ? null : reading.balance - before.balance;
-      if (!repo.addReading({ at: reading.readAt, balance: reading.balance, pending_balance: reading.pending_balance }, delta)) return;
+      if (!repo.addReading({ at: reading.readAt, balance: reading.balance, pending_balance: reading.pending_balance }, delta)) return false;
       resolve(reading.readAt);
+      return true;
     },
   };
 }

@@ -50,8 +50,12 @@ export type ReadingRow = z.output<typeof readingRow>;
 
 export interface HistoryRepo {
   readonly store: Store;
-  /** Records a trade seen pending at `at`: new, or its last status. A trade ID seen again with another timestamp is another trade. */
-  seen(trade: HistoryTradeInput, at: number): void;
+  /**
+   * Records a trade seen pending at `at`: new, or its last status. A trade ID
+   * seen again with another timestamp is another trade. Returns whether
+   * anything shown changed (not only when it was last seen).
+   */
+  seen(trade: HistoryTradeInput, at: number): boolean;
   /** The trades left the lists at `at` (first load without them). */
   left(keys: readonly { readonly trade_type: string; readonly trade_id: string }[], at: number): void;
   /** Whether the listings a sale took are recorded already. */
@@ -76,7 +80,7 @@ export interface HistoryRepo {
 
 export function createHistoryRepo(store: Store): HistoryRepo {
   const { db } = store;
-  const selectOne = db.prepare('SELECT created_at FROM trade_history WHERE trade_type = ? AND trade_id = ?');
+  const selectOne = db.prepare('SELECT created_at, status, ending FROM trade_history WHERE trade_type = ? AND trade_id = ?');
   const insertTrade = db.prepare(`
     INSERT INTO trade_history (trade_type, trade_id, side, account, partner, status, total, created_at, first_seen_at, last_seen_at, at)
     VALUES (:trade_type, :trade_id, :side, :account, :partner, :status, :total, :created_at, :seen, :seen, :created_at)`);
@@ -110,16 +114,20 @@ export function createHistoryRepo(store: Store): HistoryRepo {
   return {
     store,
     seen(trade, at) {
-      const existing = selectOne.get(trade.trade_type, trade.trade_id) as { created_at: number } | undefined;
-      if (existing === undefined) return insert(trade, at);
+      const existing = selectOne.get(trade.trade_type, trade.trade_id) as { created_at: number; status: string; ending: string } | undefined;
+      if (existing === undefined) {
+        insert(trade, at);
+        return true;
+      }
       if (existing.created_at !== trade.created_at) {
         store.transaction(() => {
           deleteTrade.run(trade.trade_type, trade.trade_id);
           insert(trade, at);
         });
-        return;
+        return true;
       }
       updateSeen.run(trade.status, at, trade.trade_type, trade.trade_id);
+      return existing.status !== trade.status || existing.ending !== 'pending';
     },
     left(keys, at) {
       store.transaction(() => {

@@ -58,10 +58,16 @@ describe('the trade recorder', () => {
 
   it('keeps the last status, and takes a trade ID seen again with another timestamp as another trade', () => {
     const h = history();
-    h.notePending([marketTrade('5', 'Action Required')], T0);
+    let told = 0;
+    h.on('changed', () => (told += 1));
+    h.notePending([marketTrade('5', 'Action Required')], T0 - MIN);
+    h.notePending([marketTrade('5', 'Action Required')], T0 - MIN / 2);
+    // A load that saw nothing new does not make the screen ask again.
+    expect(told).toBe(1);
     h.notePending([{ ...marketTrade('5', 'Action Required'), raw_status: 'CONFIRMATION_REQUIRED', status: 'Waiting for seller' }], T0 + MIN);
     const row = () => t?.store.db.prepare("SELECT status, first_seen_at, last_seen_at, created_at FROM trade_history WHERE trade_id = '5'").get();
-    expect(row()).toMatchObject({ status: 'Waiting for seller', first_seen_at: T0, last_seen_at: T0 + MIN });
+    expect(row()).toMatchObject({ status: 'Waiting for seller', first_seen_at: T0 - MIN, last_seen_at: T0 + MIN });
+    expect(told).toBe(2);
     h.notePending([{ ...marketTrade('5', 'Action Required'), timestamp: 1 }], T0 + 2 * MIN);
     expect(row()).toMatchObject({ first_seen_at: T0 + 2 * MIN, created_at: 1_000 });
   });
