@@ -14,6 +14,7 @@ export const CHANNEL_NAMES = [
   'trades:list', 'trades:checkNow', 'trades:openOffer',
   'accounts:list', 'accounts:refresh', 'accounts:setTradeUrl', 'accounts:setAutomated',
   'ledger:page', 'ledger:keys', 'ledger:preview', 'ledger:bulk', 'ledger:delete', 'ledger:revert', 'ledger:deleteAllImpact',
+  'ledger:exportCsv', 'items:search', 'history:summary', 'history:page', 'history:exportCsv',
   'drafts:list', 'drafts:create', 'drafts:rename', 'drafts:select', 'drafts:discard', 'drafts:addChanges',
   'drafts:removeChanges', 'drafts:removeFailed', 'drafts:review', 'drafts:page', 'drafts:exportCsv', 'drafts:importCsv', 'drafts:importCommit',
   'drafts:apply',
@@ -32,7 +33,7 @@ export const CHANNEL_NAMES = [
 export const EVENT_NAMES = [
   'app:status', 'key:status', 'settings:changed', 'heartbeat:state', 'scheduler:state', 'balance:changed',
   'trades:changed', 'accounts:changed', 'ledger:changed', 'drafts:changed', 'apply:state',
-  'apply:unknownOutcomes', 'activity:added', 'app:navigate',
+  'apply:unknownOutcomes', 'activity:added', 'history:changed', 'app:navigate',
   // Updates.
   'updates:state',
 ] as const;

@@ -9,6 +9,8 @@ import { CHANNEL_NAMES, EVENT_NAMES, type ChannelName, type EventName } from './
 import { updateView } from './updates.ts';
 import { ledgerCheckSchema } from './ledger-check.ts';
 import { profileProblem, recoveryChoice } from './profile.ts';
+import { historyPage, historyPageQuery, historyRange, historyShow, historySummary } from './history.ts';
+import { itemSearch, itemSearchInput } from './item-search.ts';
 
 /**
  * The single description of the bridge between the renderer and the main
@@ -30,6 +32,9 @@ const id = z.string().min(1).max(100);
 const draftRef = z.object({ draftId: id }).strict();
 const jobRef = z.object({ jobId: id }).strict();
 const selectionInput = z.object({ domain: ledgerDomain, selection: ledgerSelection }).strict();
+
+/** A file's text for the renderer to save, and how many rows it holds. */
+const csvFile = z.object({ csv: z.string(), rows: z.number().int() });
 
 const channel = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O) => ({ input, output });
 
@@ -74,6 +79,16 @@ export const channels = {
   'ledger:delete': channel(selectionInput, d.addChangesResult),
   'ledger:revert': channel(selectionInput, z.object({ draftId: z.string().nullable(), reverted: z.number().int() })),
   'ledger:deleteAllImpact': channel(z.object({ domain: ledgerDomain, activeOnly: z.boolean() }).strict(), d.deleteAllImpact),
+  /** The ledger's rows matching a filter (null: all of them) as a CSV file the import reads back unchanged. */
+  'ledger:exportCsv': channel(z.strictObject({ domain: ledgerDomain, filter: ledgerFilter.nullable() }), csvFile),
+
+  /** A name typed where a SKU is asked for: the names it may start, and what it resolves to. */
+  'items:search': channel(itemSearchInput, itemSearch),
+
+  // History: what sold and what it earned, computed by main for a range and an account.
+  'history:summary': channel(historyRange, historySummary),
+  'history:page': channel(historyPageQuery, historyPage),
+  'history:exportCsv': channel(z.strictObject({ range: historyRange, show: historyShow.default('completed') }), csvFile),
 
   'drafts:list': channel(none, d.draftsView),
   'drafts:create': channel(z.object({ name: z.string().trim().min(1).max(120) }).strict(), d.draftSummary),
@@ -153,6 +168,8 @@ export const events = {
   'apply:unknownOutcomes': d.unknownOutcomesView,
   /** An entry added to the activity log, or its outcome learnt (same id): pushed in batches, oldest first. */
   'activity:added': v.activityAdded,
+  /** Trades or balance readings were recorded: a History screen showing an older stamp asks again. */
+  'history:changed': z.object({ stamp }),
   /** Main asks the window to show something, e.g. after a notification click. */
   'app:navigate': z.object({ view: z.string(), tradeId: z.string().optional() }),
   // Updates.
@@ -213,3 +230,5 @@ export type { LedgerDomain, LedgerFilter, LedgerPage, LedgerRowView, ListingRowV
 export type { UpdateView } from './updates.ts';
 export type { LedgerCheck as LedgerCheckView } from './ledger-check.ts';
 export type { KeyTestResult } from './key-test.ts';
+export type { HistoryPage, HistoryRange, HistoryRowView, HistoryShow, HistorySummary, HistoryPeriod, TradeEnding } from './history.ts';
+export type { ItemSearch, ItemMatch, ItemCandidate } from './item-search.ts';

@@ -28,6 +28,7 @@ const ACTIVITY_PUSH_MAX = 200;
 export function connectDeskEvents(desk: Desk, emit: EmitEvent, stamps: Stamps, views: DeskViews, options: { announceAtStart: boolean } = { announceAtStart: false }): Unsubscribe {
   let workspaceSubs: Unsubscribe[] = [];
   let ledgerTimer: ReturnType<typeof setTimeout> | undefined;
+  let historyTimer: ReturnType<typeof setTimeout> | undefined;
   let activityTimer: ReturnType<typeof setTimeout> | undefined;
   /** Ids of entries added or settled since the last push. */
   let activityIds = new Set<number>();
@@ -53,6 +54,15 @@ export function connectDeskEvents(desk: Desk, emit: EmitEvent, stamps: Stamps, v
     ledgerTimer ??= setTimeout(() => {
       ledgerTimer = undefined;
       emit('ledger:changed', { stamp: stamps.of('ledger') });
+    }, LEDGER_PUSH_MS);
+  };
+
+  // Each load records its trades: announced as the ledger is, at most every LEDGER_PUSH_MS.
+  const historyChanged = () => {
+    stamps.bump('history');
+    historyTimer ??= setTimeout(() => {
+      historyTimer = undefined;
+      emit('history:changed', { stamp: stamps.of('history') });
     }, LEDGER_PUSH_MS);
   };
 
@@ -98,12 +108,14 @@ export function connectDeskEvents(desk: Desk, emit: EmitEvent, stamps: Stamps, v
       ws.store.onLedgerChanged(ledgerChanged),
       ws.drafts.on('changed', ({ draftId }) => emit('drafts:changed', { stamp: stamps.bump('drafts'), draftId })),
       ws.repos.activity.onChanged(activityChanged(ws)),
+      ws.history.on('changed', historyChanged),
     ];
   };
 
   const pushAll = () => {
     for (const area of Object.keys(push) as (keyof typeof push)[]) changed(area)();
     ledgerChanged();
+    historyChanged();
     emit('drafts:changed', { stamp: stamps.bump('drafts'), draftId: null });
   };
 
@@ -123,6 +135,7 @@ export function connectDeskEvents(desk: Desk, emit: EmitEvent, stamps: Stamps, v
 
   return () => {
     clearTimeout(ledgerTimer);
+    clearTimeout(historyTimer);
     clearTimeout(activityTimer);
     for (const off of [...workspaceSubs, ...deskSubs]) off();
   };

@@ -4,6 +4,7 @@ import { applyHandlers } from './handlers/apply.ts';
 import { draftHandlers } from './handlers/drafts.ts';
 import { engineHandlers } from './handlers/engine.ts';
 import { ledgerHandlers } from './handlers/ledger.ts';
+import { historyHandlers } from './handlers/history.ts';
 import { ledgerCheckHandlers } from './handlers/ledger-check.ts';
 import { keyTestHandlers } from './handlers/key-test.ts';
 import { shellHandlers } from './handlers/shell.ts';
@@ -41,6 +42,7 @@ export function createDeskRouter(desk: Desk, platform: Platform, options: DeskRo
   const handlers: Handlers = {
     ...engineHandlers(desk, views, platform),
     ...ledgerHandlers(desk, stamps),
+    ...historyHandlers(desk, stamps),
     ...draftHandlers(desk, stamps),
     ...applyHandlers(desk, views),
     ...ledgerCheckHandlers(desk),

@@ -8,6 +8,7 @@ import type { ListingState, SandboxListing } from './state/listings.ts';
 import type { Sale } from './state/sales.ts';
 import type { TradeSeed } from './state/trades.ts';
 import type { World } from './state/world.ts';
+import type { TradePast } from './state/trade-past.ts';
 
 /**
  * In-process access to the sandbox's state for tests, benchmarks and the
@@ -60,6 +61,10 @@ export interface SandboxAdmin {
   setKeyStatus(status: KeyStatus): void;
   /** The sandbox clock, ms. */
   now(): number;
+  /** Trades that went through since the start and moved the balance (with `tradeMoney`), oldest first. */
+  settledTrades(): ReadonlyArray<{ readonly tradeType: string; readonly tradeId: string; readonly amount: number; readonly at: number }>;
+  /** The simulator's own record of the weeks before its start: every trade and how it ended, every balance reading; null without a past. */
+  pastRecord(): ReturnType<TradePast['record']> | null;
 }
 
 export function createAdmin(world: World, clock: Clock, counters: SandboxCounters, faults: Faults): SandboxAdmin {
@@ -146,5 +151,10 @@ export function createAdmin(world: World, clock: Clock, counters: SandboxCounter
       accounts.keyStatus = status;
     },
     now: () => clock.now(),
+    pastRecord: () => world.past()?.record() ?? null,
+    settledTrades() {
+      now();
+      return world.trades.settled.map((s) => ({ ...s }));
+    },
   };
 }

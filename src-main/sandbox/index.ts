@@ -13,6 +13,7 @@ import type { SandboxLog } from './request-log.ts';
 import { RequestLog } from './request-log.ts';
 import { createRequestListener } from './server.ts';
 import { World } from './state/world.ts';
+import type { PastEvent } from '../core/history/past-fill.ts';
 
 /**
  * The built-in simulator of the marketplace service: every endpoint, rule,
@@ -33,6 +34,7 @@ export type { SandboxBuyOrder } from './state/buy-orders.ts';
 export type { ListingState, SandboxListing } from './state/listings.ts';
 export type { Sale } from './state/sales.ts';
 export type { TradeSeed } from './state/trades.ts';
+export type { PastTradeRecord } from './state/trade-past.ts';
 export { RAW_STATUS, TRADE_STATUS } from './state/trade-factory.ts';
 
 export interface SandboxOptions {
@@ -50,6 +52,14 @@ export interface SandboxOptions {
   tradeSchedule?: boolean;
   /** Default 'sliding'. */
   rateWindow?: RateWindowMode;
+  /** Days of trading before the start that a desk's History is filled with on its first start; default 14, 0 for none. */
+  pastDays?: number;
+  /**
+   * Trades that go through move the balance (sales in, purchases out), so a
+   * desk's History tells them from declined ones. Default off: tests that
+   * read the balance keep it still; the app's sandbox mode turns it on.
+   */
+  tradeMoney?: boolean;
 }
 
 export interface Sandbox {
@@ -63,6 +73,12 @@ export interface Sandbox {
   readonly faults: SandboxFaults;
   readonly log: SandboxLog;
   readonly admin: SandboxAdmin;
+  /**
+   * The weeks before the start as a desk watching them would have seen them
+   * (loads, trades gone, balance readings), with the accounts they are of;
+   * null when `pastDays` is 0.
+   */
+  past(): { readonly events: Iterable<PastEvent>; readonly ownIds: readonly string[] } | null;
   /** Stops listening, drops open connections, abandons delayed requests. Leaves nothing running. */
   close(): Promise<void>;
 }
@@ -73,11 +89,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const clock = options.clock ?? systemClock;
   const seed = options.seed ?? 1;
   const host = options.host ?? '127.0.0.1';
+  const pastDays = options.pastDays ?? 14;
   const world = new World({
     seed,
     inventorySize: options.inventorySize ?? 20_000,
     tradeSchedule: options.tradeSchedule ?? true,
     start: clock.now(),
+    pastDays,
+    tradeMoney: options.tradeMoney ?? false,
   });
   const log = new RequestLog();
   const faults = new Faults(streamFor(seed, FAULT_STREAM), () => clock.now());
@@ -104,6 +123,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     faults,
     log,
     admin: createAdmin(world, clock, log.counters, faults),
+    past() {
+      if (pastDays === 0) return null;
+      // Drawn only when iterated: a desk whose history was filled before never pays for it.
+      const events = { [Symbol.iterator]: () => world.past()?.events() ?? [][Symbol.iterator]() };
+      return { events, ownIds: world.accounts.all() };
+    },
     close() {
       closed ??= new Promise<void>((resolve) => {
         closing.abort(new Error('sandbox closed'));

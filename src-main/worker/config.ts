@@ -19,6 +19,8 @@ export const deskWorkerConfig = z.strictObject({
     seed: z.number().int().optional(),
     inventorySize: z.number().int().nonnegative().optional(),
     tradeSchedule: z.boolean().optional(),
+    pastDays: z.number().int().min(0).max(400).optional(),
+    tradeMoney: z.boolean().optional(),
   }),
   /** Settings forced at start (tests: live mode against a simulator's URL). */
   initialSettings: settingsPatchSchema.optional(),

@@ -89,8 +89,9 @@ function openingDeps(config: DeskWorkerConfig): ProfileOpeningDeps {
     version: config.version,
     lockToken: config.lockToken,
     ...(config.initialSettings ? { initialSettings: config.initialSettings } : {}),
-    // Only sandbox mode needs the simulator: a live desk never loads it.
-    openSandbox: async (c) => (await import('../sandbox/index.ts')).startSandbox({ clock: c, ...config.sandbox }),
+    // Only sandbox mode needs the simulator: a live desk never loads it. The app's sandbox is a world worth
+    // watching: completed trades move the balance, so History can tell them.
+    openSandbox: async (c) => (await import('../sandbox/index.ts')).startSandbox({ clock: c, tradeMoney: true, ...config.sandbox }),
     onBackupError: (error) => log.warn('the daily backup failed', { error }),
     onOpenFailure: (error) => log.error('the profile could not be opened', { error }),
   };

@@ -45,7 +45,7 @@ async function scan(page: Page, screen: string, theme: string, rows: Row[], seri
   }
 }
 
-const VIEWS = ['overview', 'listings', 'buy-orders', 'trades', 'accounts', 'drafts', 'activity', 'settings'] as const;
+const VIEWS = ['overview', 'listings', 'buy-orders', 'trades', 'history', 'accounts', 'drafts', 'activity', 'settings'] as const;
 
 for (const theme of ['light', 'dark'] as const) {
   test(`axe finds no serious or critical violation on any screen, ${theme}`, async ({ browser }) => {
@@ -90,7 +90,7 @@ for (const theme of ['light', 'dark'] as const) {
     await page.getByRole('button', { name: 'Create…' }).click();
     await scan(page, 'buy orders: create', theme, rows, serious);
     await page.keyboard.press('Escape');
-    await page.keyboard.press('Alt+6');
+    await page.keyboard.press('Alt+7');
     await page.getByRole('button', { name: 'Discard' }).click();
     await scan(page, 'drafts: discard', theme, rows, serious);
     await page.keyboard.press('Escape');
@@ -160,7 +160,7 @@ test('the desk works from the keyboard alone, with the focus always visible', as
   await expect(page.getByRole('tab', { name: /Buy orders/ })).toHaveAttribute('aria-selected', 'true');
 
   // Drafts: the unknown outcome's choices and the review are reachable; a dialog keeps the focus inside.
-  await page.keyboard.press('Alt+6');
+  await page.keyboard.press('Alt+7');
   const drop = page.getByRole('region', { name: 'Unknown outcomes' }).getByRole('button', { name: 'Drop' }).first();
   await drop.focus();
   expect((await focused(page)).ring).toBe(true);

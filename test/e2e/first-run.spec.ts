@@ -40,7 +40,7 @@ async function closedPort(): Promise<number> {
 }
 
 async function setLiveUrl(page: Page, url: string): Promise<void> {
-  await go(page, 8);
+  await go(page, 9);
   const fold = page.locator('details.advanced');
   if ((await fold.getAttribute('open')) === null) await fold.locator('summary').click();
   const field = page.getByLabel('Live service URL (HTTPS)');
@@ -87,7 +87,7 @@ test('the first run: sandbox explained, a key tested while exploring, going live
     await shot(page, '1-fresh-sandbox');
 
     // 2. Settings: the real service is the default, folded under Advanced; here it is pointed at the simulator playing it.
-    await go(page, 8);
+    await go(page, 9);
     await expect(page.locator('details.advanced')).not.toHaveAttribute('open');
     await expect(page.getByTestId('key-status')).toContainText('No key set. Sandbox mode needs none');
     await setLiveUrl(page, live.url);
@@ -134,7 +134,7 @@ test('the first run: sandbox explained, a key tested while exploring, going live
     expect(desk.desk.settings.get()).toMatchObject({ mode: 'live', guideDismissed: true });
 
     // 5. Live with no key: said at the top of every screen with the way to add one; no screen calls it rejected.
-    await go(page, 8);
+    await go(page, 9);
     await page.getByRole('button', { name: 'Remove' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Remove key' }).click();
     await go(page, 1);

@@ -16,13 +16,13 @@ test('the API key never crosses the bridge back to the renderer', async ({ page 
     const { sandbox } = desk;
     const { errors } = await openDesk(page, desk.router, server);
 
-    await page.keyboard.press('Alt+8');
+    await page.keyboard.press('Alt+9');
     await page.locator('#api-key').fill(sandbox.apiKey);
     await page.getByRole('button', { name: /Save key|Replace key/ }).click();
     await expect(page.getByTestId('key-status')).toContainText(`••${sandbox.apiKey.slice(-4)}`);
 
     // Walk every screen, so each store loads what it shows.
-    for (let n = 1; n <= 8; n += 1) {
+    for (let n = 1; n <= 9; n += 1) {
       await page.keyboard.press(`Alt+${n}`);
       await page.waitForTimeout(150);
     }
@@ -31,7 +31,7 @@ test('the API key never crosses the bridge back to the renderer', async ({ page 
     await expect.poll(() => sandbox.admin.userAgent().automated, { timeout: 20_000 }).toBe(true);
 
     // A rejected key must not come back inside an error either.
-    await page.keyboard.press('Alt+8');
+    await page.keyboard.press('Alt+9');
     await page.locator('#api-key').fill(sandbox.keys.revoked);
     await page.getByRole('button', { name: /Save key|Replace key/ }).click();
     await expect(page.getByTestId('key-status')).toContainText(`••${sandbox.keys.revoked.slice(-4)}`);

@@ -33,7 +33,7 @@ test('set a key, draft and apply 1,200 listings, answer a trade, set a trade URL
     const { errors } = await openDesk(page, desk.router, server);
 
     // Settings: the key goes in once; the desk shows only its last four characters.
-    await go(page, 8);
+    await go(page, 9);
     await page.locator('#api-key').fill(sandbox.apiKey);
     await page.getByRole('button', { name: /Save key|Replace key/ }).click();
     await expect(page.getByTestId('key-status')).toContainText(`Set, ends in ••${sandbox.apiKey.slice(-4)}`);
@@ -72,7 +72,7 @@ test('set a key, draft and apply 1,200 listings, answer a trade, set a trade URL
     await search.fill('');
 
     // Review, then apply with Ctrl+Enter; the bar moves to done.
-    await go(page, 6);
+    await go(page, 7);
     const review = page.getByRole('region', { name: 'Review' });
     await expect(review).toContainText('1,200');
     await expect(page.getByRole('button', { name: /Create listing 1,200/ })).toBeVisible();
@@ -103,7 +103,7 @@ test('set a key, draft and apply 1,200 listings, answer a trade, set a trade URL
 
     // A linked account gets its trade URL, checked as it is typed.
     const linked = sandbox.accounts.linked[0] as string;
-    await go(page, 5);
+    await go(page, 6);
     await page.getByRole('button', { name: 'Read from service' }).click();
     const row = page.getByRole('row').filter({ hasText: linked });
     await row.getByRole('button', { name: /^(Set|Replace)$/ }).click();

@@ -22,7 +22,7 @@ test.afterAll(async () => {
 const go = (page: Page, n: number) => page.keyboard.press(`Alt+${n}`);
 
 async function saveKey(page: Page, key: string): Promise<void> {
-  await go(page, 8);
+  await go(page, 9);
   await page.locator('#api-key').fill(key);
   await page.getByRole('button', { name: /Save key|Replace key/ }).click();
   await expect(page.getByTestId('key-status')).toContainText(`••${key.slice(-4)}`);
@@ -52,7 +52,7 @@ test('Cancel: the Drafts screen is usable again within 2 s of main ending the jo
     // Every create request takes 3 s: Cancel lands while they are in flight.
     desk.sandbox.faults.set({ delayMs: { ms: 3000, endpoints: ['create_listing'] } });
 
-    await go(page, 6);
+    await go(page, 7);
     await page.getByRole('button', { name: 'Apply 800 changes' }).click();
     const panel = page.getByRole('region', { name: 'Apply progress' });
     await expect(panel).toHaveAttribute('data-state', 'running');
@@ -83,7 +83,7 @@ test('a finished apply leaves with its draft: no progress bar after discard, non
     const { errors } = await openDesk(page, desk.router, server);
     await saveKey(page, desk.sandbox.apiKey);
     await draftCreates(page, desk, 40);
-    await go(page, 6);
+    await go(page, 7);
     await page.getByRole('button', { name: 'Apply 40 changes' }).click();
     const panel = page.getByRole('region', { name: 'Apply progress' });
     await expect(panel).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
@@ -99,7 +99,7 @@ test('a finished apply leaves with its draft: no progress bar after discard, non
     await expect(page.getByRole('region', { name: 'Apply progress' })).toHaveCount(0);
 
     await draftCreates(page, desk, 5, 40);
-    await go(page, 6);
+    await go(page, 7);
     await expect(page.getByRole('button', { name: 'Apply 5 changes' })).toBeEnabled();
     await expect(page.getByRole('region', { name: 'Apply progress' })).toHaveCount(0);
     expect(errors).toEqual([]);
@@ -156,7 +156,7 @@ test('changing the heartbeat and poll intervals keeps the trades on screen and s
       return quiet;
     }, { timeout: 30_000 }).toBe(true);
 
-    await go(page, 8);
+    await go(page, 9);
     await page.getByLabel('Heartbeat interval in minutes').selectOption('7');
     const poll = page.getByLabel('Trade poll interval in seconds');
     await poll.fill('90');
@@ -210,7 +210,7 @@ test('Delete all shows the rows it takes and what becomes of pending edits, befo
     expect(new Set(marks)).toEqual(new Set(['all']));
     await expect(grid.locator('.pending')).toHaveCount(0);
 
-    await go(page, 6);
+    await go(page, 7);
     const review = page.getByRole('region', { name: 'Review' });
     await expect(review).toContainText('30');
     await expect(review).toContainText(/2 pending edits? .*replaced by the delete-all|replaced 2/);
@@ -230,7 +230,7 @@ test('listings marked done after a lost create are left out of a bulk edit with 
     const created = await draftCreates(page, desk, 10, 100);
     // The service creates them, and the answer is lost.
     sandbox.faults.set({ dropAfterProcess: { endpoints: ['create_listing'], count: 1 } });
-    await go(page, 6);
+    await go(page, 7);
     await page.getByRole('button', { name: 'Apply 10 changes' }).click();
     const lost = page.getByRole('region', { name: 'Unknown outcomes' });
     await expect(lost).toBeVisible({ timeout: 60_000 });

@@ -13,13 +13,14 @@ import { startShowcase, type Showcase } from './showcase.ts';
  * a cut marker, a clipped price, a cut button, a header that wraps, a cut
  * time, a sidebar hint pushed out, columns cut off with no way to reach
  * them, an inline error over the next row, a name over the asset ID.
+ * History is also pictured by test/e2e/history.spec.ts, after checking its figures.
  * `UPDATE_README_SCREENSHOTS=1` also refreshes the few pictures the README
  * shows (build/screenshots).
  */
 
 const DIR = join('test-results', 'screenshots');
-const README_PICTURES = ['listings-dark', 'buy-orders-light', 'drafts-light', 'trades-dark'];
-const VIEWS = ['overview', 'listings', 'buy-orders', 'trades', 'accounts', 'drafts', 'activity', 'settings'] as const;
+const README_PICTURES = ['listings-dark', 'buy-orders-light', 'drafts-light', 'trades-dark', 'history-light', 'history-dark'];
+const VIEWS = ['overview', 'listings', 'buy-orders', 'trades', 'history', 'accounts', 'drafts', 'activity', 'settings'] as const;
 const SIZES = [{ width: 1024, height: 700 }, { width: 1280, height: 800 }, { width: 1920, height: 1080 }] as const;
 
 let server: StaticServer;
@@ -76,6 +77,7 @@ for (const size of SIZES) {
         await expect(page.locator('main h1')).toBeVisible();
         if (view === 'listings' || view === 'buy-orders') await expect(page.locator('[role=grid] [role=row][data-key]').first()).toBeVisible();
         if (view === 'trades') await expect(page.locator('article').first()).toBeVisible();
+        if (view === 'history') await expect(page.getByTestId('flow-caption')).toContainText('Trades on');
         if (view === 'drafts') await expect(page.getByRole('region', { name: 'Unknown outcomes' })).toBeVisible();
         await picture(page, `${view}-${tag}`);
         if (size.width === 1280 && README_PICTURES.includes(`${view}-${scheme}`) && process.env.UPDATE_README_SCREENSHOTS === '1') {
@@ -195,7 +197,7 @@ for (const size of SIZES) {
       await page.keyboard.press('Escape');
 
       // Drafts: every choice of a lost answer readable in full; the discard dialog; the sidebar's current (bold) label whole.
-      await page.keyboard.press('Alt+6');
+      await page.keyboard.press('Alt+7');
       expect.soft(await clipped(page, 'nav[aria-label=Screens] .label')).toEqual([]);
       const lost = page.getByRole('region', { name: 'Unknown outcomes' });
       expect.soft(await clipped(page, '[aria-label="Unknown outcomes"] button')).toEqual([]);
@@ -216,7 +218,7 @@ for (const size of SIZES) {
       await page.keyboard.press('Escape');
 
       // Activity: the time of each entry whole.
-      await page.keyboard.press('Alt+7');
+      await page.keyboard.press('Alt+8');
       await expect(page.locator('[role=grid] [role=row][data-key]').first()).toBeVisible();
       expect.soft(await clipped(page, '[role=grid][aria-label="Activity log"] [role=row][data-key] [role=gridcell]:first-child')).toEqual([]);
 

@@ -56,6 +56,9 @@ export async function startShowcase(): Promise<Showcase> {
   const desk = await startTestDesk({ ledgerSize: 400, timeScale: 60 });
   const { router, sandbox } = desk;
   const ws = desk.desk.workspace();
+  // A fortnight of trading before the desk opened, as a sandbox profile starts with (before the key: it fills an empty history only).
+  const past = sandbox.past();
+  if (past) ws.history.fillPast(past.events, past.ownIds);
   await ok(router, 'key:set', { key: sandbox.apiKey });
   await until('automation', () => ok<{ status: string }>(router, 'heartbeat:state', {}), (h) => h.status === 'active');
   await ok(router, 'accounts:refresh', {}).catch(() => undefined);

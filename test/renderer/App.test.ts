@@ -40,13 +40,13 @@ describe('the desk shell', () => {
     expect(wrapper.find('[data-testid=offline-banner]').exists()).toBe(false);
   });
 
-  it('navigates with Alt+1..8 and keeps the screen in the hash', async () => {
+  it('navigates with Alt+1..9 and keeps the screen in the hash', async () => {
     const wrapper = await mountApp();
     press({ key: '4', code: 'Digit4', altKey: true });
     await flushPromises();
     expect(wrapper.get('h1').text()).toBe('Trades');
     expect(location.hash).toBe('#/trades');
-    press({ key: '8', code: 'Digit8', altKey: true });
+    press({ key: '9', code: 'Digit9', altKey: true });
     await flushPromises();
     expect(wrapper.get('h1').text()).toBe('Settings');
     expect(wrapper.get('[aria-current=page]').text()).toContain('Settings');
@@ -74,7 +74,7 @@ describe('the desk shell', () => {
   it('names every screen button as a button', async () => {
     const wrapper = await mountApp();
     const nav = wrapper.get('nav[aria-label=Screens]');
-    expect(nav.findAll('button')).toHaveLength(8);
+    expect(nav.findAll('button')).toHaveLength(9);
   });
 
   it('offers the way to go live from the sandbox banner: it opens the guided start on Overview', async () => {

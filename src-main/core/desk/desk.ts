@@ -18,6 +18,7 @@ import { openWorkspace, type Workspace } from './workspace.ts';
 import { withProfileLock, type ProfileLock } from '../profile/profile-lock.ts';
 import { profilePaths } from '../profile/profile-paths.ts';
 import { openHomeStore } from '../profile/home-store.ts';
+import type { PastEvent } from '../history/past-fill.ts';
 
 /**
  * The desk: the app's core, composed once by the main process (and by the
@@ -97,6 +98,8 @@ export interface DeskDeps {
 export interface SimulatedService {
   readonly url: string;
   readonly apiKey: string;
+  /** Its weeks before the start, which a sandbox profile's History opens on (once: see core/history/past-fill.ts). */
+  past?(): { readonly events: Iterable<PastEvent>; readonly ownIds: readonly string[] } | null;
   close(): Promise<void>;
 }
 
@@ -138,7 +141,7 @@ async function openDesk(deps: DeskDeps, clock: Clock, profile: string, lock: Pro
       if (!deps.openSandbox) throw new DomainError('conflict', 'Sandbox mode is not available in this build');
       sandbox ??= await deps.openSandbox(clock);
       const running = sandbox;
-      return openWorkspace({
+      const ws = openWorkspace({
         mode: 'sandbox',
         dbPath: profilePaths(deps.dataDir, profile).sandbox,
         baseUrl: running.url,
@@ -149,6 +152,10 @@ async function openDesk(deps: DeskDeps, clock: Clock, profile: string, lock: Pro
         onReach,
         apiKey: async () => running.apiKey,
       });
+      // A new sandbox profile opens on the simulator's past weeks, so History has something to show.
+      const past = running.past?.() ?? null;
+      if (past !== null) ws.history.fillPast(past.events, past.ownIds);
+      return ws;
     }
     return openWorkspace({
       mode: 'live',

@@ -15,6 +15,8 @@ import { createApplyService, type ApplyService } from '../apply/apply-draft.ts';
 import { trackApplyJob, type ApplyJobTracker } from './apply-job.ts';
 import type { ItemNames } from '../items/item-names.ts';
 import { createLedgerTables, type LedgerTables } from '../drafts/ledger-tables.ts';
+import { createTradeHistory, type TradeHistory } from '../history/trade-history.ts';
+import { createLedgerExport, type LedgerExport } from '../drafts/ledger-export.ts';
 
 /**
  * Everything that talks to one service (the live one or the embedded sandbox)
@@ -42,6 +44,10 @@ export interface Workspace {
   readonly tables: LedgerTables;
   /** Item names from the game's schema (null when this build has none). */
   readonly names: ItemNames | null;
+  /** Every trade the watcher saw and every balance reading, kept: the History screen. */
+  readonly history: TradeHistory;
+  /** The ledgers as CSV files (Export CSV on Listings and Buy orders). */
+  readonly ledgerExport: LedgerExport;
   /**
    * "Check ledger": re-read what the service can tell, list the rows in
    * doubt; clear ended rows; `marked` when the trades showed listings sold.
@@ -132,6 +138,11 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
   trades.on('trades', (list) => sales.notePending(list));
   trades.on('gone', (gone) => sales.noteGone(gone));
   const ledger = { ...createLedgerChecker({ store, repos, trades, clock }), on: sales.on };
+  // After the ledger's sales listeners: a sale's listings are marked by the time the history asks which they were.
+  const history = createTradeHistory({ store, repos, ownIds: () => accounts.ownIds() });
+  trades.on('trades', (list) => history.notePending(list, clock.now()));
+  trades.on('gone', (gone) => history.noteGone(gone, clock.now()));
+  trades.on('balance', (reading) => history.noteBalance(reading));
   const current = deps.currentSettings ?? (() => settings);
   const drafts = createDraftService({ store, repos, guard: () => current().priceGuard });
   const csv = createCsvService({ store, repos, drafts, clock, names: deps.names ?? null });
@@ -142,6 +153,7 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
     balance: trades,
   });
   const applyJob = trackApplyJob(apply, drafts, (id) => repos.drafts.get(id) !== null);
+  const ledgerExport = createLedgerExport({ store, drafts, settings: repos.settings, names: deps.names ?? null, now: () => clock.now() });
   const tables = createLedgerTables({
     store,
     drafts,
@@ -167,6 +179,8 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
     applyJob,
     tables,
     names: deps.names ?? null,
+    history,
+    ledgerExport,
     retime(next) {
       heartbeat.setIntervalMs(next.heartbeatIntervalMinutes * 60_000);
       trades.configure({ pollIntervalMs: next.tradePollSeconds * 1000, youngAccountDays: next.youngAccountDays });

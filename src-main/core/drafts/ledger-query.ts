@@ -38,6 +38,8 @@ export interface LedgerQueries {
   selectedRows(draftId: string | null, domain: LedgerDomain, selection: LedgerSelection): SelectedRows;
   /** What the draft's delete-all does to a table. */
   scope(draftId: string | null, domain: LedgerDomain): DraftScope;
+  /** Rowids of the ledger's own rows (not the draft's creates) matching a filter, in the ledger's order, after `after`. */
+  ledgerRowids(draftId: string | null, domain: LedgerDomain, filter: LedgerFilter, after: number, limit: number): number[];
 }
 
 export interface LedgerQueryDeps {
@@ -218,6 +220,11 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
       if ('ids' in selection) return [...new Set(selection.ids)];
       const { sql, params } = queries.selectedRows(draftId, domain, selection);
       return all<{ key: string }>(`SELECT key FROM (${sql}) ORDER BY arm, t1, t2`, params).map((r) => r.key);
+    },
+    ledgerRowids(draftId, domain, filter, after, limit) {
+      const q = query(draftId, domain, filter, null);
+      return all<{ t1: number }>(`SELECT t1 FROM (${q.arms.ledger}) WHERE ${q.where} AND t1 > :after ORDER BY t1 LIMIT :limit`, { ...q.params, after, limit })
+        .map((r) => r.t1);
     },
     selectedRows(draftId, domain, selection) {
       const byIds = 'ids' in selection;

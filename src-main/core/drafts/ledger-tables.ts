@@ -5,8 +5,7 @@ import { buyOrderDeleteKey, buyOrderKey, listingDeleteKey, listingKey } from './
 import type { AddChangesResult, BulkResult, DraftService } from './draft-service.ts';
 import { createLedgerQueries, type LedgerPageResult } from './ledger-query.ts';
 import type { ItemNames } from '../items/item-names.ts';
-import { createNameIndex } from './name-index.ts';
-import { schemaVersion } from '../items/schema.ts';
+import { schemaNameIndex } from './name-index.ts';
 import type { SettingsRepo } from '../store/settings-repo.ts';
 
 /**
@@ -40,7 +39,7 @@ export function createLedgerTables(deps: {
   balance?: () => number | null;
 }): LedgerTables {
   const { drafts, store, names } = deps;
-  const nameIndex = names && deps.settings ? createNameIndex(store, deps.settings, { searchName: (sku) => names.searchName(sku), version: schemaVersion }) : undefined;
+  const nameIndex = names && deps.settings ? schemaNameIndex(store, deps.settings, names) : undefined;
   const queries = createLedgerQueries({
     store,
     draftVersion: (id) => drafts.version(id),

@@ -1,6 +1,7 @@
 import type { Store } from '../store/db.ts';
 import type { SettingsRepo } from '../store/settings-repo.ts';
 import { z } from 'zod';
+import { schemaVersion } from '../items/schema.ts';
 
 /**
  * The store's `item_names` table, kept filled for the SKUs the ledger and the
@@ -51,4 +52,9 @@ export function createNameIndex(store: Pick<Store, 'db' | 'transaction'>, settin
       });
     },
   };
+}
+
+/** The name index over the game's schema, for the ledger queries of a store. */
+export function schemaNameIndex(store: Pick<Store, 'db' | 'transaction'>, settings: SettingsRepo, names: Pick<NameSource, 'searchName'>): NameIndex {
+  return createNameIndex(store, settings, { searchName: (sku) => names.searchName(sku), version: schemaVersion });
 }

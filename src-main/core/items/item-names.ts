@@ -3,6 +3,7 @@ import { describeSku } from './describe-sku.ts';
 import type { ItemDescription } from './describe-sku.ts';
 import { loadItemFormat, readSameNamedItems, readSkinDefindexes } from './schema.ts';
 import type { ItemFormat } from './schema.ts';
+import { createNameIndex, type NameIndex } from './name-search.ts';
 import { resolveName } from './sku-for-name.ts';
 import type { KnownNames, NameResolution } from './sku-for-name.ts';
 
@@ -37,6 +38,15 @@ export interface ItemNames {
    */
   skuForName(name: string, known?: KnownNames): NameResolution;
   /**
+   * Names the typed text may be the start of, each with the SKU it resolves
+   * to, or null and the SKUs it may mean when several items bear it (names
+   * that resolve to nothing are left out), at most `limit`. The first call
+   * reads the item list (as `skuForName` does).
+   */
+  suggest(text: string, limit: number): { name: string; sku: string | null; candidates: readonly string[] }[];
+  /** The schema's own name of a SKU's item ("Decoder Ring" for 5021;6): tells apart items printed alike. */
+  internalName(sku: string): string | null;
+  /**
    * Loads the names on a later turn of the event loop, so that start-up and
    * the first paint never wait for them; resolves once they are ready.
    * `{ reverse: true }` also prepares `skuForName` (before a CSV import).
@@ -58,6 +68,7 @@ export function createItemNames(load: () => ItemFormat = loadItemFormat): ItemNa
   let format: ItemFormat | null = null;
   let skins: Map<string, number> | null = null;
   let sameNamed: Map<string, SchemaItem[]> | null = null;
+  let index: NameIndex | null = null;
   const descriptions = new Map<string, ItemDescription>();
   const lowerNames = new Map<string, string>();
 
@@ -115,6 +126,22 @@ export function createItemNames(load: () => ItemFormat = loadItemFormat): ItemNa
       return byName;
     },
     skuForName,
+    suggest(text, limit) {
+      index ??= createNameIndex(loaded());
+      const out: { name: string; sku: string | null; candidates: readonly string[] }[] = [];
+      for (const name of index.suggest(text, limit * 2)) {
+        const resolved = skuForName(name);
+        if (resolved.ok) out.push({ name: describe(resolved.sku).name, sku: resolved.sku, candidates: [] });
+        else if (resolved.reason === 'ambiguous') out.push({ name, sku: null, candidates: resolved.candidates });
+        if (out.length >= limit) break;
+      }
+      return out;
+    },
+    internalName(sku) {
+      index ??= createNameIndex(loaded());
+      const defindex = Number(sku.split(';')[0]);
+      return Number.isInteger(defindex) ? index.internalName(defindex) : null;
+    },
     warm(options) {
       return new Promise((resolve, reject) => {
         setImmediate(() => {

@@ -63,6 +63,18 @@ export class TradeSchedule {
     return out;
   }
 
+  /** Trades that left the lists in (from, to], in the order they appeared, each with its index in the schedule. */
+  endedBetween(from: number, to: number): Array<{ trade: ScheduledTrade; index: number }> {
+    while (this.nextAppearAt <= to) this.generateNext();
+    const out: Array<{ trade: ScheduledTrade; index: number }> = [];
+    for (let i = this.firstCandidate(from - MAX_TRADE_LIFETIME_MS); i < this.generated.length; i++) {
+      const trade = this.generated[i];
+      if (!trade || trade.appearAt > to) break;
+      if (trade.goneAt > from && trade.goneAt <= to) out.push({ trade, index: i });
+    }
+    return out;
+  }
+
   /** Index of the first trade that appeared after `from` (binary search: appearances are sorted). */
   private firstCandidate(from: number): number {
     let lo = 0;

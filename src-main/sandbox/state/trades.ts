@@ -18,6 +18,10 @@ export type TradeSeed =
   | ({ trade_type: 'buy_order'; role?: TradeRole } & Partial<Omit<BuyOrderTrade, 'trade_type'>>);
 
 const MANUAL_STREAM = 4;
+/** Whether a scheduled trade went through: a stream of its own, so the schedule draws the same trades with or without money moving. */
+const OUTCOME_STREAM = 10;
+/** Scheduled trades declined or expired instead of going through. */
+const DECLINED = 0.12;
 
 export class Trades {
   private readonly schedule: TradeSchedule | null;
@@ -85,6 +89,41 @@ export class Trades {
     this.manual.push(trade);
     return structuredClone(trade);
   }
+
+  /**
+   * Moves the balance by what the trades that left the lists in (from, to]
+   * paid: a sale in (the caller was the seller), a purchase out (skipped, as
+   * declined, when the balance cannot pay it). A scheduled trade goes
+   * through seven times in eight; an injected one with a time to leave
+   * (a buyer took a listing) always; one a test removed never.
+   */
+  settle(from: number, to: number, balance: { balance: number }, soldListing: (tradeId: string) => boolean = () => false): number {
+    let settled = 0;
+    const pay = (trade: Pick<PendingTrade, 'supplier_id' | 'total' | 'trade_id' | 'trade_type'>, at: number) => {
+      const sale = this.ctx.accounts.all().includes(trade.supplier_id);
+      if (!sale && balance.balance < trade.total) return;
+      const amount = sale ? trade.total : -trade.total;
+      balance.balance += amount;
+      this.settled.push({ tradeType: trade.trade_type, tradeId: trade.trade_id, amount, at });
+      settled += 1;
+    };
+    for (const { trade, index } of this.schedule?.endedBetween(from, to) ?? []) {
+      const id = trade.body.trade_id;
+      if (this.removed.has(id)) continue;
+      // A trade that took a listing went through: the listing is sold already.
+      if (!soldListing(id) && streamFor(this.seed, OUTCOME_STREAM, index)() < DECLINED) continue;
+      pay(trade.body, trade.goneAt);
+    }
+    for (const trade of this.manual) {
+      const goneAt = this.goneAt.get(trade.trade_id);
+      if (goneAt === undefined || goneAt <= from || goneAt > to || this.removed.has(trade.trade_id)) continue;
+      pay(trade, goneAt);
+    }
+    return settled;
+  }
+
+  /** The trades `settle` let through, with what each moved the balance by and when, oldest first. */
+  readonly settled: Array<{ readonly tradeType: string; readonly tradeId: string; readonly amount: number; readonly at: number }> = [];
 
   /** Forces a trade's status from now on (scheduled or injected); `raw_status` follows the status when omitted. */
   setStatus(tradeId: string, status: string, rawStatus?: string): void {

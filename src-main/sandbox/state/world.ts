@@ -7,6 +7,7 @@ import { Inventory } from './inventory.ts';
 import { Listings } from './listings.ts';
 import { Sales } from './sales.ts';
 import { Trades } from './trades.ts';
+import { TradePast } from './trade-past.ts';
 
 /**
  * Everything the simulated service knows, built from one seed. Each request
@@ -22,6 +23,10 @@ export interface WorldOptions {
   readonly tradeSchedule: boolean;
   /** Sandbox ms when the world starts; the trade schedule is relative to it. */
   readonly start: number;
+  /** Days of trading before the start (0: none), drawn when first asked for. */
+  readonly pastDays: number;
+  /** Trades that go through move the balance (sales in, purchases out). */
+  readonly tradeMoney?: boolean;
 }
 
 const ACCOUNTS_STREAM = 5;
@@ -35,6 +40,9 @@ export class World {
   readonly buyOrders: BuyOrders;
   readonly trades: Trades;
   readonly sales: Sales;
+  private readonly pastOf: () => TradePast | null;
+  private readonly tradeMoney: boolean;
+  private settledTo: number;
 
   constructor(options: WorldOptions) {
     const { seed } = options;
@@ -53,11 +61,27 @@ export class World {
     const sellListing = (account: string, at: number, tradeId: string) => this.sales.sellFor(account, at, tradeId);
     this.trades = new Trades(seed, options.start, { accounts: this.accounts, ownCreation, sellListing }, options.tradeSchedule);
     this.sales = new Sales(seed, this.listings, this.trades);
+    this.tradeMoney = options.tradeMoney ?? false;
+    this.settledTo = options.start;
+    const ctx = { accounts: this.accounts, ownCreation };
+    const balanceAtStart = this.accounts.balance.balance;
+    let past: TradePast | null | undefined;
+    this.pastOf = () => (past ??= options.pastDays > 0 ? new TradePast(seed, options.start, options.pastDays, ctx, balanceAtStart) : null);
+  }
+
+  /** The weeks of trading before the start, or null when the world has none. */
+  past(): TradePast | null {
+    return this.pastOf();
   }
 
   /** Applies what happened between the last call and `now`: seeded buy order fills, and sales when `sales` is on. */
   advance(now: number, counters: SandboxCounters, sales: (ListingSalesFault & { readonly since: number }) | null = null): void {
     counters.buyOrderUnitsFilled += this.buyOrders.advance(now, this.accounts.balance);
     counters.listingsSold += this.sales.advance(now, sales);
+    if (this.tradeMoney && now > this.settledTo) {
+      const sold = new Set(this.sales.made.map((sale) => sale.tradeId));
+      this.trades.settle(this.settledTo, now, this.accounts.balance, (id) => sold.has(id));
+      this.settledTo = now;
+    }
   }
 }

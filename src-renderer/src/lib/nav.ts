@@ -1,7 +1,7 @@
 import { navigationHash } from '../../../src-shared/navigation.ts';
 
 /**
- * The desk's screens, in the order of the sidebar and of Alt+1..8, and the
+ * The desk's screens, in the order of the sidebar and of Alt+1..9, and the
  * hash each one lives at (no router: the hash is the whole state of navigation).
  */
 export const VIEWS = [
@@ -9,6 +9,7 @@ export const VIEWS = [
   { id: 'listings', label: 'Listings' },
   { id: 'buy-orders', label: 'Buy orders' },
   { id: 'trades', label: 'Trades' },
+  { id: 'history', label: 'History' },
   { id: 'accounts', label: 'Accounts' },
   { id: 'drafts', label: 'Drafts & apply' },
   { id: 'activity', label: 'Activity' },

@@ -26,7 +26,7 @@ export function matchShortcut(e: KeyLike, inTextField: boolean): Shortcut | null
   const mod = e.ctrlKey || e.metaKey;
   if (e.altKey && !mod) {
     // e.code survives keyboard layouts where Alt+digit types a symbol.
-    const digit = /^Digit([1-8])$/.exec(e.code ?? '')?.[1] ?? (/^[1-8]$/.test(e.key) ? e.key : undefined);
+    const digit = /^Digit([1-9])$/.exec(e.code ?? '')?.[1] ?? (/^[1-9]$/.test(e.key) ? e.key : undefined);
     if (digit !== undefined) {
       const view = VIEWS[Number(digit) - 1];
       if (view) return { kind: 'navigate', view: view.id };

@@ -101,6 +101,8 @@ function defineLedgerTable(domain: LedgerDomain) {
     const deleteSelected = () => afterEdit(() => call('ledger:delete', { domain, selection: selectionValue(selection.value) }));
     const revertSelected = () => afterEdit(() => call('ledger:revert', { domain, selection: selectionValue(selection.value) }));
     const deleteAllImpact = (activeOnly: boolean) => call('ledger:deleteAllImpact', { domain, activeOnly });
+    /** The ledger's rows matching the filter (or all of them) as a CSV file main writes. */
+    const exportCsv = (all: boolean) => call('ledger:exportCsv', { domain, filter: all ? null : { ...filter.value } });
 
     function start(): void {
       if (started) return;
@@ -127,7 +129,7 @@ function defineLedgerTable(domain: LedgerDomain) {
       isSelected: (key: string) => isSelected(selection.value, key),
       selectionValue: (): LedgerSelection => selectionValue(selection.value),
       select, selectAll, clearSelection: () => void (selection.value = emptySelection),
-      preview, bulk, deleteSelected, revertSelected, deleteAllImpact, refresh: () => rows.refresh(), start,
+      preview, bulk, deleteSelected, revertSelected, deleteAllImpact, exportCsv, refresh: () => rows.refresh(), start,
     };
   });
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { LATEST_VERSION, MIGRATIONS, migrate, userVersion } from '../../../src-main/core/store/migrations.ts';
+import { migration as historyMigration } from '../../../src-main/core/store/migrations/012-trade-history-and-balance-readings.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -192,6 +193,25 @@ describe('migrations', () => {
     const db = freshAt(11);
     db.prepare("INSERT INTO item_names (sku, search) VALUES ('5021;6', 'mann co. supply crate key')").run();
     expect(() => db.prepare("INSERT INTO item_names (sku, search) VALUES ('5021;6', 'x')").run()).toThrow(/UNIQUE|PRIMARY/);
+    db.close();
+  });
+
+  it(`${historyMigration.version}: the trade history, its items, the balance readings`, () => {
+    const db = freshAt(historyMigration.version);
+    expect(tables(db)).toEqual(expect.arrayContaining(['trade_history', 'trade_history_items', 'balance_readings', 'history_meta']));
+    const insert = db.prepare(`INSERT INTO trade_history (trade_type, trade_id, side, account, partner, status, total, created_at, first_seen_at, last_seen_at, at, ending)
+      VALUES (?, '1', 'sale', '1', '2', 'Action Required', 100, 0, 0, 0, 0, ?)`);
+    insert.run('market', 'pending');
+    expect(() => insert.run('market', 'pending')).toThrow(/UNIQUE|PRIMARY/);
+    expect(() => insert.run('barter', 'pending')).toThrow(/CHECK/);
+    expect(() => db.prepare("UPDATE trade_history SET ending = 'sold'").run()).toThrow(/CHECK/);
+    const item = db.prepare("INSERT INTO trade_history_items (trade_type, trade_id, position, sku, name, quantity, price) VALUES ('market', ?, 0, '5021;6', 'Mann Co. Supply Crate Key', 1, 100)");
+    item.run('1');
+    expect(() => item.run('2')).toThrow(/FOREIGN KEY/);
+    db.prepare('DELETE FROM trade_history').run();
+    expect(db.prepare('SELECT count(*) AS n FROM trade_history_items').get()).toEqual({ n: 0 });
+    db.prepare('INSERT INTO balance_readings (at, balance, pending_balance) VALUES (1, 5, 0)').run();
+    expect(() => db.prepare('INSERT INTO balance_readings (at, balance, pending_balance) VALUES (1, 6, 0)').run()).toThrow(/UNIQUE|PRIMARY/);
     db.close();
   });
 

@@ -12,10 +12,11 @@ describe('navigation and shortcuts', () => {
     expect(normalizeView('buyOrders')).toBe('buy-orders');
     expect(normalizeView('Trades')).toBe('trades');
   });
-  it('Alt+1..8 navigates, by key code so layouts that type symbols still work', () => {
+  it('Alt+1..9 navigates, by key code so layouts that type symbols still work', () => {
     expect(matchShortcut(key({ altKey: true, key: '¡', code: 'Digit1' }), false)).toEqual({ kind: 'navigate', view: 'overview' });
-    expect(matchShortcut(key({ altKey: true, key: '8', code: 'Digit8' }), false)).toEqual({ kind: 'navigate', view: 'settings' });
-    expect(matchShortcut(key({ altKey: true, key: '9', code: 'Digit9' }), false)).toBeNull();
+    expect(matchShortcut(key({ altKey: true, key: '5', code: 'Digit5' }), false)).toEqual({ kind: 'navigate', view: 'history' });
+    expect(matchShortcut(key({ altKey: true, key: '9', code: 'Digit9' }), false)).toEqual({ kind: 'navigate', view: 'settings' });
+    expect(matchShortcut(key({ altKey: true, key: '0', code: 'Digit0' }), false)).toBeNull();
   });
   it('Ctrl/Cmd+F and / search; / and Ctrl+A belong to a text field when typing', () => {
     expect(matchShortcut(key({ ctrlKey: true, key: 'f' }), true)).toEqual({ kind: 'search' });

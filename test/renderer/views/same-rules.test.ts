@@ -78,10 +78,16 @@ async function bulkVerdicts(domain: 'listings' | 'buyOrders', kind: string, fiel
 
 /** The create buy order panel, every other field right: taken when "Add to draft" may be pressed. */
 async function buyOrderCreateVerdicts(field: 'Quantity' | 'Price per unit', texts: readonly string[]): Promise<boolean[]> {
-  fake = installFakeApi(deskHandlers());
+  const key = { name: 'Mann Co. Supply Crate Key', known: true, quality: 'Unique', color: '#FFD700', effect: null, killstreak: null, wear: null, australium: false, festivized: false, craftable: true };
+  fake = installFakeApi(deskHandlers({
+    'items:search': ({ text }) => ({ text, resolved: { ok: true, sku: '5021;6', item: key }, matches: [{ name: key.name, sku: '5021;6', candidates: [] }] }),
+  }));
   const wrapper = mount(BuyOrderCreatePanel, { props: { accounts: [MAIN], mainAccount: MAIN }, global: { plugins: plugins() }, attachTo: document.body });
   const input = (name: string) => wrapper.findAll('label.field').find((l) => l.text().startsWith(name))?.get('input');
-  await input('SKU')?.setValue('5021;6');
+  // The item, typed as its SKU, resolves through main as the trader sees it.
+  await wrapper.get('input[role=combobox]').setValue('5021;6');
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  await flushPromises();
   await input('Price per unit')?.setValue('1.00');
   const verdicts: boolean[] = [];
   for (const text of texts) {

@@ -1,0 +1,77 @@
+import type { Store } from '../store/db.ts';
+import type { Repos } from '../store/index.ts';
+import { createHistoryRepo, type HistoryRepo } from '../store/history-repo.ts';
+import { createEmitter, type Unsubscribe } from '../events.ts';
+import type { HistoryShow, HistoryRowView } from '../../../src-shared/history.ts';
+import { historySummary, type HistoryRangeInput, type HistorySummaryFigures } from './history-report.ts';
+import { createHistoryTable } from './history-table.ts';
+import { createListingEvidence } from './listing-evidence.ts';
+import { fillPast, type PastEvent } from './past-fill.ts';
+import { createTradeRecorder, type TradeRecorder } from './trade-recorder.ts';
+
+/**
+ * The trade history of one workspace: the recorder the trade watcher feeds,
+ * the figures and the table the History screen asks for, and the fill of a
+ * sandbox's past. `changed` fires after anything was recorded, so the screen
+ * asks again.
+ */
+export interface TradeHistory extends TradeRecorder {
+  readonly repo: HistoryRepo;
+  summary(range: HistoryRangeInput): HistorySummaryFigures;
+  page(range: HistoryRangeInput, show: HistoryShow, offset: number, limit: number): { total: number; rows: HistoryRowView[] };
+  csv(range: HistoryRangeInput, show: HistoryShow): { csv: string; rows: number };
+  /** Records a service's past into an empty history, once (see past-fill.ts); `ownIds`: the accounts of that past. */
+  fillPast(events: Iterable<PastEvent>, ownIds?: readonly string[]): number;
+  on(event: 'changed', listener: () => void): Unsubscribe;
+  /** The last write that failed (disk full, a locked file), null when none: the watcher goes on regardless. */
+  problem(): string | null;
+}
+
+export function createTradeHistory(deps: {
+  store: Store;
+  repos: Pick<Repos, 'listings'>;
+  ownIds: () => readonly string[];
+}): TradeHistory {
+  const { store } = deps;
+  const repo = createHistoryRepo(store);
+  const evidence = createListingEvidence(store, deps.repos);
+  const recorder = createTradeRecorder({ repo, ownIds: deps.ownIds, listings: evidence });
+  const table = createHistoryTable(store.db);
+  const emitter = createEmitter<{ changed: undefined }>();
+  const changed = () => emitter.emit('changed', undefined);
+  let problem: string | null = null;
+  /**
+   * The history is a record beside the watcher: a failed write is kept as a
+   * problem, never thrown into the watcher's loop. The screen is told only
+   * when what it shows changed (a load that saw nothing new tells nothing).
+   */
+  const record = (write: () => boolean): boolean => {
+    let wrote = true;
+    try {
+      wrote = write();
+      problem = null;
+    } catch (error) {
+      problem = error instanceof Error ? error.message : String(error);
+    }
+    if (wrote) changed();
+    return wrote;
+  };
+
+  return {
+    repo,
+    notePending: (trades, at) => record(() => recorder.notePending(trades, at)),
+    noteGone: (gone, at) => record(() => recorder.noteGone(gone, at)),
+    noteBalance: (reading) => record(() => recorder.noteBalance(reading)),
+    problem: () => problem,
+    summary: (range) => historySummary(store.db, range),
+    page: (range, show, offset, limit) => table.page(range, show, offset, limit),
+    csv: (range, show) => table.csv(range, show),
+    fillPast(events, ownIds) {
+      const pastRecorder = ownIds === undefined ? recorder : createTradeRecorder({ repo, ownIds: () => ownIds, listings: evidence });
+      const n = fillPast(repo, pastRecorder, events, store.clock.now());
+      if (n > 0) changed();
+      return n;
+    },
+    on: (event, listener) => emitter.on(event, () => listener()),
+  };
+}

@@ -1,0 +1,47 @@
+import type { ItemCandidate, ItemSearch } from '../../../src-shared/item-search.ts';
+import type { Desk } from '../../core/desk/desk.ts';
+import { DomainError } from '../../core/errors.ts';
+import type { ItemNames } from '../../core/items/item-names.ts';
+import { itemViewOf } from '../../core/items/item-view.ts';
+import type { Handlers } from '../router.ts';
+import type { Stamps } from '../stamps.ts';
+
+type HistoryChannels = 'history:summary' | 'history:page' | 'history:exportCsv' | 'items:search' | 'ledger:exportCsv';
+
+/**
+ * Handlers for the History screen (figures, the table a page at a time, its
+ * CSV), the ledgers' Export CSV, and item names typed where a SKU is asked
+ * for. Each history reply carries the history's stamp.
+ */
+export function historyHandlers(desk: Desk, stamps: Stamps): Pick<Handlers, HistoryChannels> {
+  const ws = () => desk.workspace();
+  const names = (): ItemNames => {
+    const found = ws().names;
+    if (found === null) throw new DomainError('conflict', 'Item names are not available in this build: type the SKU');
+    return found;
+  };
+  const candidates = (n: ItemNames, skus: readonly string[]): ItemCandidate[] =>
+    skus.slice(0, 20).map((sku) => ({ sku, name: n.name(sku), detail: n.internalName(sku) }));
+
+  return {
+    'history:summary': (range) => ({ stamp: stamps.of('history'), ...ws().history.summary(range) }),
+    'history:page': ({ range, show, offset, limit }) => ({ stamp: stamps.of('history'), offset, ...ws().history.page(range, show, offset, limit) }),
+    'history:exportCsv': ({ range, show }) => ws().history.csv(range, show),
+    'ledger:exportCsv': async ({ domain, filter }) => ws().ledgerExport.exportLedger(domain, filter),
+    'items:search': async ({ text, limit }): Promise<ItemSearch> => {
+      const n = names();
+      // The name → SKU tables are built once, on a later turn (about a second, the first time).
+      await n.warm({ reverse: true });
+      const typed = n.skuForName(text);
+      const resolved: ItemSearch['resolved'] = typed.ok
+        ? { ok: true, sku: typed.sku, item: itemViewOf(n, typed.sku) ?? unknownItem(typed.sku) }
+        : { ok: false, reason: typed.reason, message: typed.message.slice(0, 1_000), candidates: candidates(n, typed.candidates) };
+      const matches = n.suggest(text, limit).map((m) => ({ name: m.name, sku: m.sku, candidates: candidates(n, m.candidates) }));
+      return { text, resolved, matches };
+    },
+  };
+}
+
+const unknownItem = (sku: string) => ({
+  name: sku, known: false, quality: null, color: null, effect: null, killstreak: null, wear: null, australium: false, festivized: false, craftable: true,
+});

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { stamp } from './ledger.ts';
+
+/**
+ * The History screen as main answers it: for a date range and an account,
+ * the sales and purchases per day and week, the balance over time, the top
+ * items, how long listings took to sell, and the trades behind every figure,
+ * a page at a time. Main computes every figure with SQL over the trades the
+ * watcher kept; the screen only draws them.
+ */
+
+/** The longest range one question may cover: two years of days. */
+export const HISTORY_MAX_RANGE_MS = 731 * 86_400_000;
+
+const when = z.number().int().min(0).max(8_640_000_000_000_000);
+const accountId = z.string().regex(/^\d{1,20}$/);
+
+export const historyRange = z.strictObject({
+  /** Start of the range, ms, inclusive (the trader's local midnight). */
+  from: when,
+  /** End of the range, ms, exclusive. */
+  to: when,
+  /** One account's trades; null: every account. The balance is the key's, whatever the account. */
+  account: accountId.nullable().default(null),
+}).refine((r) => r.to > r.from, { message: 'the range ends before it starts', path: ['to'] })
+  .refine((r) => r.to - r.from <= HISTORY_MAX_RANGE_MS, { message: 'a range covers two years at most', path: ['to'] });
+export type HistoryRange = z.input<typeof historyRange>;
+
+/** How a trade ended, as the desk could tell (see core/history/trade-recorder.ts). */
+export const tradeEnding = z.enum(['pending', 'left', 'balance_moved', 'listing_sold', 'vanished']);
+export type TradeEnding = z.infer<typeof tradeEnding>;
+
+/** Which trades the table lists: those in the figures (completed), or others. */
+export const historyShow = z.enum(['completed', 'all', 'pending', 'vanished']);
+export type HistoryShow = z.infer<typeof historyShow>;
+
+const tally = z.object({ count: z.number().int(), amount: z.number().int() });
+const period = z.object({
+  /** The day (YYYY-MM-DD) or the Monday the week starts on, in the trader's time zone. */
+  key: z.string(),
+  /** Its local midnight, ms. */
+  start: z.number().int(),
+  sales: tally,
+  purchases: tally,
+});
+export type HistoryPeriod = z.infer<typeof period>;
+
+export const historySummary = z.object({
+  stamp,
+  from: z.number().int(),
+  to: z.number().int(),
+  account: z.string().nullable(),
+  sales: tally,
+  purchases: tally,
+  /** Trades in the range still pending, waiting to be explained, or vanished (not in the figures). */
+  pending: z.number().int(),
+  vanished: z.number().int(),
+  /** Every day of the range, oldest first, empty days included. */
+  days: z.array(period).max(800),
+  /** Every week (Monday to Sunday) the range touches. */
+  weeks: z.array(period).max(120),
+  /** The balance readings, at most one per slice of the range (the last of each). */
+  balance: z.array(z.object({ at: z.number().int(), balance: z.number().int(), pending: z.number().int() })).max(1000),
+  topItems: z.array(z.object({
+    sku: z.string(), name: z.string(),
+    sold: tally, bought: tally,
+  })).max(20),
+  /** From the desk's listing to the sale, for sales whose listing the desk made. */
+  listingToSale: z.object({
+    sales: z.number().int(),
+    known: z.number().int(),
+    medianMs: z.number().int().nullable(),
+    averageMs: z.number().int().nullable(),
+    shortestMs: z.number().int().nullable(),
+    longestMs: z.number().int().nullable(),
+  }),
+});
+export type HistorySummary = z.infer<typeof historySummary>;
+
+export const historyPageQuery = z.strictObject({
+  range: historyRange,
+  show: historyShow.default('completed'),
+  offset: z.number().int().min(0).max(10_000_000).default(0),
+  limit: z.number().int().min(1).max(500).default(100),
+});
+export type HistoryPageQuery = z.input<typeof historyPageQuery>;
+
+export const historyItem = z.object({ sku: z.string(), name: z.string(), quantity: z.number().int(), price: z.number().int() });
+
+export const historyRow = z.object({
+  key: z.string(),
+  tradeType: z.enum(['market', 'buy_order']),
+  tradeId: z.string(),
+  side: z.enum(['sale', 'purchase']),
+  account: z.string(),
+  partner: z.string(),
+  status: z.string(),
+  ending: tradeEnding,
+  total: z.number().int(),
+  /** The trade's items (the first few; `itemCount` says how many in all). */
+  items: z.array(historyItem).max(10),
+  itemCount: z.number().int(),
+  createdAt: z.number().int(),
+  leftAt: z.number().int().nullable(),
+  /** When it counts: when it left the lists, or when it was made while pending. */
+  at: z.number().int(),
+  listedAt: z.number().int().nullable(),
+});
+export type HistoryRowView = z.infer<typeof historyRow>;
+
+export const historyPage = z.object({
+  stamp,
+  offset: z.number().int(),
+  total: z.number().int(),
+  rows: z.array(historyRow).max(500),
+});
+export type HistoryPage = z.infer<typeof historyPage>;

@@ -1,0 +1,52 @@
+/**
+ * What the History screen costs main with a year of trading: 10,000 trades
+ * and a balance reading every five minutes (105,120), in a real SQLite file.
+ * Prints the time of each question the screen asks: the figures for a year,
+ * a month and a week, the first page of the table and a page deep in it, the
+ * CSV of the year.
+ * Run: `node --experimental-strip-types test/bench/history.ts`.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createTradeHistory } from '../../src-main/core/history/trade-history.ts';
+import { openStore } from '../../src-main/core/store/db.ts';
+import { createRepos } from '../../src-main/core/store/index.ts';
+import { seedHistoryYear } from '../support/history-year.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'desk-history-bench-'));
+const store = openStore(join(dir, 'profile.sqlite'));
+const history = createTradeHistory({ store, repos: createRepos(store), ownIds: () => [] });
+const end = Date.UTC(2026, 2, 16);
+const DAY = 86_400_000;
+let t = performance.now();
+seedHistoryYear(history.repo, { end, trades: 10_000, account: '76561198000000001', linked: '76561198000000002' });
+console.log(`seeded 10,000 trades and 105,120 readings in ${Math.round(performance.now() - t)} ms`);
+
+/** The median of `runs` timings of `work`, and the slowest. */
+function time(work: () => unknown, runs = 9): string {
+  const all: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    t = performance.now();
+    work();
+    all.push(performance.now() - t);
+  }
+  all.sort((a, b) => a - b);
+  return `${(all[Math.floor(runs / 2)] ?? 0).toFixed(1)} ms (slowest ${(all.at(-1) ?? 0).toFixed(1)} ms)`;
+}
+
+const year = { from: end - 365 * DAY, to: end, account: null };
+const rows: Array<[string, string]> = [
+  ['figures, a year (365 days, 53 weeks, 800 balance points, top items, listing to sale)', time(() => history.summary(year))],
+  ['figures, a year, one account', time(() => history.summary({ ...year, account: '76561198000000002' }))],
+  ['figures, 30 days', time(() => history.summary({ ...year, from: end - 30 * DAY }))],
+  ['figures, 7 days', time(() => history.summary({ ...year, from: end - 7 * DAY }))],
+  ['first page of the table (100 rows)', time(() => history.page(year, 'completed', 0, 100))],
+  ['a page 8,000 rows deep', time(() => history.page(year, 'completed', 8_000, 100))],
+  ['CSV of the year\'s completed trades', time(() => history.csv(year, 'completed'), 3)],
+];
+console.log('\nHistory with a year of trading (10,000 trades), median of 9 runs:');
+console.table(Object.fromEntries(rows.map(([what, figure]) => [what, { time: figure }])));
+store.close();
+rmSync(dir, { recursive: true, force: true });

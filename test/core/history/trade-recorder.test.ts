@@ -1,0 +1,130 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Clock } from '../../../src-main/core/clock.ts';
+import { matchBalanceMove } from '../../../src-main/core/history/balance-match.ts';
+import { createTradeHistory, type TradeHistory } from '../../../src-main/core/history/trade-history.ts';
+import { buyOrderTrade, marketTrade } from '../trades/fixtures.ts';
+import { MAIN, tempStore, type TempStore } from '../store/temp-store.ts';
+
+/** How the desk tells how a trade that left the pending lists ended, from the balance and the ledger. */
+
+const T0 = Date.UTC(2025, 0, 6, 9);
+const MIN = 60_000;
+let t: TempStore | null = null;
+afterEach(() => {
+  t?.dispose();
+  t = null;
+});
+
+function history(): TradeHistory {
+  t = tempStore({ clock: { now: () => T0 } as Clock });
+  return createTradeHistory({ store: t.store, repos: t.repos, ownIds: () => [MAIN] });
+}
+
+const endings = () => Object.fromEntries((t?.store.db.prepare('SELECT trade_id, ending FROM trade_history').all() as { trade_id: string; ending: string }[]).map((r) => [r.trade_id, r.ending]));
+const reading = (h: TradeHistory, at: number, balance: number) => h.noteBalance({ balance, pending_balance: 0, readAt: at });
+
+describe('the trade recorder', () => {
+  it('keeps a sale and a filled buy order whose amounts the balance moved by, and a declined one as vanished', () => {
+    const h = history();
+    const sale = { ...marketTrade('1', 'Action Required'), total: 1_250 };
+    const fill = { ...buyOrderTrade('2', 'Waiting for seller'), buyer_id: MAIN, supplier_id: '76561198000000009', total: 700 };
+    const declined = { ...marketTrade('3', 'Action Required'), total: 999 };
+    reading(h, T0, 10_000);
+    h.notePending([sale, fill, declined], T0 + MIN);
+    h.notePending([sale, fill, declined], T0 + 2 * MIN);
+    h.noteGone([{ tradeType: 'market', tradeId: '1' }, { tradeType: 'buy_order', tradeId: '2' }, { tradeType: 'market', tradeId: '3' }], T0 + 3 * MIN);
+    expect(endings()).toEqual({ 1: 'left', 2: 'left', 3: 'left' });
+    // +1,250 for the sale, −700 for the fill: the declined trade's 999 is not in it.
+    reading(h, T0 + 5 * MIN, 10_550);
+    expect(endings()).toEqual({ 1: 'balance_moved', 2: 'balance_moved', 3: 'left' });
+    reading(h, T0 + 10 * MIN, 10_550);
+    expect(endings()).toEqual({ 1: 'balance_moved', 2: 'balance_moved', 3: 'vanished' });
+    const summary = h.summary({ from: T0 - 60 * MIN, to: T0 + 60 * MIN, account: null });
+    expect(summary.sales).toEqual({ count: 1, amount: 1_250 });
+    expect(summary.purchases).toEqual({ count: 1, amount: 700 });
+    expect(summary.vanished).toBe(1);
+    expect(summary.topItems[0]).toMatchObject({ sku: '378;6', name: 'Team Captain', sold: { count: 1, amount: 1_250 }, bought: { count: 1, amount: 1_250 } });
+  });
+
+  it('matches a balance move read before the trade was seen to leave the lists', () => {
+    const h = history();
+    reading(h, T0, 10_000);
+    h.notePending([{ ...marketTrade('4', 'Action Required'), total: 300 }], T0 + MIN);
+    // The trade completed at T0+1.5 min; the reading at T0+2 min shows it before the next load does.
+    reading(h, T0 + 2 * MIN, 10_300);
+    h.noteGone([{ tradeType: 'market', tradeId: '4' }], T0 + 2.5 * MIN);
+    expect(endings()).toEqual({ 4: 'balance_moved' });
+  });
+
+  it('keeps the last status, and takes a trade ID seen again with another timestamp as another trade', () => {
+    const h = history();
+    let told = 0;
+    h.on('changed', () => (told += 1));
+    h.notePending([marketTrade('5', 'Action Required')], T0 - MIN);
+    h.notePending([marketTrade('5', 'Action Required')], T0 - MIN / 2);
+    // A load that saw nothing new does not make the screen ask again.
+    expect(told).toBe(1);
+    h.notePending([{ ...marketTrade('5', 'Action Required'), raw_status: 'CONFIRMATION_REQUIRED', status: 'Waiting for seller' }], T0 + MIN);
+    const row = () => t?.store.db.prepare("SELECT status, first_seen_at, last_seen_at, created_at FROM trade_history WHERE trade_id = '5'").get();
+    expect(row()).toMatchObject({ status: 'Waiting for seller', first_seen_at: T0 - MIN, last_seen_at: T0 + MIN });
+    expect(told).toBe(2);
+    h.notePending([{ ...marketTrade('5', 'Action Required'), timestamp: 1 }], T0 + 2 * MIN);
+    expect(row()).toMatchObject({ first_seen_at: T0 + 2 * MIN, created_at: 1_000 });
+  });
+
+  it('pages the trades behind the figures, newest first, and writes them as spreadsheet-safe CSV', () => {
+    const h = history();
+    reading(h, T0, 10_000);
+    const base = marketTrade('6', 'Action Required');
+    const evil = { ...base, total: 100, items: base.items.map((i) => ({ ...i, name: '=HYPERLINK("x")', price: 100 })) };
+    h.notePending([evil, { ...marketTrade('7', 'Action Required'), total: 200 }], T0 + MIN);
+    h.noteGone([{ tradeType: 'market', tradeId: '6' }], T0 + 2 * MIN);
+    h.noteGone([{ tradeType: 'market', tradeId: '7' }], T0 + 3 * MIN);
+    reading(h, T0 + 5 * MIN, 10_300);
+    const range = { from: T0 - MIN, to: T0 + 60 * MIN, account: null };
+    const page = h.page(range, 'completed', 0, 1);
+    expect(page.total).toBe(2);
+    expect(page.rows.map((r) => r.tradeId)).toEqual(['7']);
+    expect(h.page(range, 'completed', 1, 1).rows.map((r) => r.tradeId)).toEqual(['6']);
+    const { csv, rows } = h.csv(range, 'completed');
+    expect(rows).toBe(2);
+    expect(csv.split(/\r?\n/)[0]).toBe('at,trade_id,trade_type,side,account,partner,status,ending,total,items,skus,item_count,created_at,left_at,listed_at');
+    expect(csv).toContain(`"'=HYPERLINK(""x"")"`);
+    expect(h.page({ ...range, account: '76561198000000002' }, 'completed', 0, 10).total).toBe(0);
+  });
+});
+
+describe('matching a balance move', () => {
+  it('picks the fewest trades whose amounts add up, or none', () => {
+    expect(matchBalanceMove([500, -200, 300], 300)).toEqual([2]);
+    expect(matchBalanceMove([500, -200, 999], 300)).toEqual([0, 1]);
+    expect(matchBalanceMove([500, -200], 301)).toBeNull();
+    expect(matchBalanceMove([], 5)).toBeNull();
+    expect(matchBalanceMove([1, 2], 0)).toBeNull();
+  });
+});
+
+describe('a sale of a listing the desk made', () => {
+  it('keeps when it was listed, and ends as sold when the service says the listing is gone', () => {
+    const h = history();
+    const repos = t?.repos;
+    if (!repos) throw new Error('no store');
+    repos.listings.upsertMany([{ asset_id: '555', listing_id: 'L555', sku: '378;6', price: 1_250, promoted: 0, game: '440', account: MAIN }]);
+    // The create went through at T0 (the store's clock).
+    const listedAt = T0;
+    repos.activity.recordSent({ batchId: 'b1', endpoint: 'create_listing', account: MAIN, targets: ['L:555'], itemCount: 1 });
+    repos.activity.recordOutcome('b1', 'done');
+    const sale = { ...marketTrade('8', 'Action Required'), timestamp: Math.floor((T0 + 60 * MIN) / 1000) };
+    repos.listings.markEnded(['555'], 'sold_in_trade', { reason: 'sold in trade 8', tradeId: '8' });
+    h.notePending([sale], T0 + 61 * MIN);
+    const row = () => t?.store.db.prepare("SELECT sold_assets, listed_at, ending FROM trade_history WHERE trade_id = '8'").get();
+    expect(row()).toMatchObject({ sold_assets: '["555"]', listed_at: listedAt });
+    // It leaves; no balance reading explains it, but an edit refused says the listing is gone.
+    h.noteGone([{ tradeType: 'market', tradeId: '8' }], T0 + 70 * MIN);
+    repos.listings.markEnded(['555'], 'not_on_service', { reason: 'no such listing' });
+    reading(h, T0 + 75 * MIN, 10_000);
+    expect(row()).toMatchObject({ ending: 'listing_sold' });
+    const summary = h.summary({ from: T0, to: T0 + 2 * 60 * MIN, account: null });
+    expect(summary.listingToSale).toMatchObject({ sales: 1, known: 1, medianMs: 60 * MIN });
+  });
+});
