@@ -12,6 +12,7 @@ import { createRepos, openStore, type Store } from '../store/index.ts';
 import { serviceUrlProblem } from '../../../src-shared/fields.ts';
 import type { DeskStatusView } from '../../../src-shared/views.ts';
 import { createItemNames, type ItemNames } from '../items/index.ts';
+import { STEAM_COMMUNITY_URL } from '../inventory/steam-client.ts';
 import { createKeyChecks } from './key-checks.ts';
 import { createReachTracker } from './service-reach.ts';
 import { openWorkspace, type Workspace } from './workspace.ts';
@@ -80,6 +81,11 @@ export interface DeskDeps {
   openSandbox?: (clock: Clock) => Promise<SimulatedService>;
   /** Item names (tests pass a shared one to load the schema once). */
   names?: ItemNames;
+  /**
+   * Where live mode reads inventories: Steam's community site unless a test
+   * points live mode at the simulator (sandbox mode always reads the simulator's).
+   */
+  inventoryUrl?: string;
 }
 
 /** What the desk needs of the embedded simulator: where it listens and a key it accepts. */
@@ -123,6 +129,7 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
         currentSettings: () => settings.get(),
         onReach,
         apiKey: async () => running.apiKey,
+        inventoryUrl: running.url,
       });
     }
     return openWorkspace({
@@ -138,6 +145,7 @@ export async function createDesk(deps: DeskDeps): Promise<Desk> {
       onResponse: (status) => {
         if (status >= 200 && status < 300) keys.noteAccepted();
       },
+      inventoryUrl: deps.inventoryUrl ?? STEAM_COMMUNITY_URL,
     });
   }
 

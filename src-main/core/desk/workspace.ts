@@ -15,6 +15,10 @@ import { createApplyService, type ApplyService } from '../apply/apply-draft.ts';
 import { trackApplyJob, type ApplyJobTracker } from './apply-job.ts';
 import type { ItemNames } from '../items/item-names.ts';
 import { createLedgerTables, type LedgerTables } from '../drafts/ledger-tables.ts';
+import { openInventory, type Inventory } from '../inventory/index.ts';
+import type { InventoryTiming } from '../inventory/inventory-service.ts';
+import { STEAM_COMMUNITY_URL } from '../inventory/steam-client.ts';
+import { createItemNames } from '../items/item-names.ts';
 
 /**
  * Everything that talks to one service (the live one or the embedded sandbox)
@@ -42,6 +46,8 @@ export interface Workspace {
   readonly tables: LedgerTables;
   /** Item names from the game's schema (null when this build has none). */
   readonly names: ItemNames | null;
+  /** The accounts' inventories, read from Steam (the simulator in sandbox mode) in the background. */
+  readonly inventory: Inventory;
   /**
    * "Check ledger": re-read what the service can tell, list the rows in
    * doubt; clear ended rows; `marked` when the trades showed listings sold.
@@ -86,6 +92,10 @@ export interface WorkspaceDeps {
   onReach?: (reach: Reach) => void;
   /** Item names from the game's schema, shared by every workspace of the process. */
   names?: ItemNames;
+  /** Where inventories are read: Steam's community site (the default), or the simulator. */
+  inventoryUrl?: string;
+  /** Inventory read timing (tests shorten it). */
+  inventoryTiming?: Partial<InventoryTiming>;
 }
 
 export function openWorkspace(deps: WorkspaceDeps): Workspace {
@@ -142,6 +152,19 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
     balance: trades,
   });
   const applyJob = trackApplyJob(apply, drafts, (id) => repos.drafts.get(id) !== null);
+  const inventory = openInventory({
+    store,
+    clock,
+    baseUrl: deps.inventoryUrl ?? STEAM_COMMUNITY_URL,
+    names: deps.names ?? createItemNames(),
+    accounts: () => {
+      const { main, linked } = accounts.snapshot();
+      return [...(main ? [main.account_id] : []), ...linked.map((a) => a.account_id)];
+    },
+    main: () => accounts.snapshot().main?.account_id ?? null,
+    drafts,
+    ...(deps.inventoryTiming ? { timing: deps.inventoryTiming } : {}),
+  });
   const tables = createLedgerTables({
     drafts,
     now: () => clock.now(),
@@ -165,6 +188,7 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
     applyJob,
     tables,
     names: deps.names ?? null,
+    inventory,
     retime(next) {
       heartbeat.setIntervalMs(next.heartbeatIntervalMinutes * 60_000);
       trades.configure({ pollIntervalMs: next.tradePollSeconds * 1000, youngAccountDays: next.youngAccountDays });
@@ -190,6 +214,7 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
       heartbeat.stop();
       trades.stop();
       accounts.stop();
+      await inventory.close();
       scheduler.close();
       applyJob.dispose();
       drafts.dispose();

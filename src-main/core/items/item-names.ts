@@ -1,4 +1,5 @@
-import type { SchemaItem } from 'tf2-item-format';
+import type { EconItem, SchemaItem } from 'tf2-item-format';
+import { skuOfEcon } from './econ-sku.ts';
 import { describeSku } from './describe-sku.ts';
 import type { ItemDescription } from './describe-sku.ts';
 import { loadItemFormat, readSameNamedItems, readSkinDefindexes } from './schema.ts';
@@ -36,6 +37,12 @@ export interface ItemNames {
    * name. Run imports where that pause freezes no window, or `warm` first.
    */
   skuForName(name: string, known?: KnownNames): NameResolution;
+  /**
+   * The SKU of an item of Steam's inventory (an econ item), or null when it
+   * cannot be read as one. Needs the large schema files, as `skuForName` does:
+   * `warm({ reverse: true })` first.
+   */
+  skuOfEcon(econ: EconItem): string | null;
   /**
    * Loads the names on a later turn of the event loop, so that start-up and
    * the first paint never wait for them; resolves once they are ready.
@@ -115,6 +122,7 @@ export function createItemNames(load: () => ItemFormat = loadItemFormat): ItemNa
       return byName;
     },
     skuForName,
+    skuOfEcon: (econ) => skuOfEcon(loaded(), econ),
     warm(options) {
       return new Promise((resolve, reject) => {
         setImmediate(() => {

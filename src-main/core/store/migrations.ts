@@ -8,6 +8,7 @@ import { migration as m6 } from './migrations/006-evidence-about-unknown-outcome
 import { migration as m7 } from './migrations/007-listings-the-service-no-longer-holds.ts';
 import { migration as m8 } from './migrations/008-bounds-on-a-created-buy-orders.ts';
 import { migration as m9 } from './migrations/009-trades-announced-as-needing-action.ts';
+import { migration as m10 } from './migrations/010-inventories-read-from-steam.ts';
 
 /**
  * Numbered schema migrations, one file each in migrations/ (NNN-what.ts,
@@ -22,7 +23,7 @@ export interface Migration {
   readonly sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [m1, m2, m3, m4, m5, m6, m7, m8, m9];
+export const MIGRATIONS: readonly Migration[] = [m1, m2, m3, m4, m5, m6, m7, m8, m9, m10];
 export const LATEST_VERSION = MIGRATIONS.length;
 
 /**
