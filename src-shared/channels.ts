@@ -25,6 +25,9 @@ export const CHANNEL_NAMES = [
   'ledger:check',
   // First run.
   'key:test',
+  // The inventory picker.
+  'inventory:state', 'inventory:refresh', 'inventory:page', 'inventory:keys', 'inventory:preview', 'inventory:draft',
+  'inventory:checkAssets', 'inventory:draftAssets',
 ] as const;
 
 export const EVENT_NAMES = [
@@ -33,6 +36,7 @@ export const EVENT_NAMES = [
   'apply:unknownOutcomes', 'activity:added', 'app:navigate',
   // Updates.
   'updates:state',
+  'inventory:changed',
 ] as const;
 
 export type ChannelName = (typeof CHANNEL_NAMES)[number];

@@ -98,6 +98,8 @@ export function connectDeskEvents(desk: Desk, emit: EmitEvent, stamps: Stamps, v
       ws.store.onLedgerChanged(ledgerChanged),
       ws.drafts.on('changed', ({ draftId }) => emit('drafts:changed', { stamp: stamps.bump('drafts'), draftId })),
       ws.repos.activity.onChanged(activityChanged(ws)),
+      ws.inventory.reads.on('state', () => emit('inventory:changed', { stamp: stamps.bump('inventory'), items: false })),
+      ws.inventory.reads.on('items', () => emit('inventory:changed', { stamp: stamps.bump('inventory'), items: true })),
     ];
   };
 
@@ -105,6 +107,7 @@ export function connectDeskEvents(desk: Desk, emit: EmitEvent, stamps: Stamps, v
     for (const area of Object.keys(push) as (keyof typeof push)[]) changed(area)();
     ledgerChanged();
     emit('drafts:changed', { stamp: stamps.bump('drafts'), draftId: null });
+    emit('inventory:changed', { stamp: stamps.bump('inventory'), items: true });
   };
 
   follow(desk.workspace());

@@ -69,8 +69,10 @@ export interface SandboxCounters {
 
 export interface SandboxLog {
   readonly requests: readonly RecordedRequest[];
-  /** Requests to Steam's community inventory (kept apart: they are not the service's). */
+  /** Requests to Steam's community inventory (kept apart: they are not the service's), once answered. */
   readonly inventoryRequests: readonly InventoryRequestRecord[];
+  /** Inventory requests received and not answered yet (a late answer knob holds them). */
+  readonly inventoryPending: number;
   readonly counters: Readonly<SandboxCounters>;
   /** Forgets the records and zeroes the counters (state is kept). */
   reset(): void;
@@ -109,6 +111,7 @@ function zeroCounters(): SandboxCounters {
 export class RequestLog implements SandboxLog {
   readonly requests: RecordedRequest[] = [];
   readonly inventoryRequests: InventoryRequestRecord[] = [];
+  inventoryPending = 0;
   readonly counters: SandboxCounters = zeroCounters();
 
   recordInventory(entry: InventoryRequestRecord): void {

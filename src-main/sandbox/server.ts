@@ -57,7 +57,7 @@ async function serve(deps: ServerDeps, req: IncomingMessage, res: ServerResponse
   const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
   // Steam's community inventory, served beside the service: no key, none of the service's limits.
   if (isInventoryPath(url.pathname)) {
-    await serveInventory({ world, clock, faults, counters: log.counters, record: (r) => log.recordInventory(r), closing: deps.closing }, req, res, url);
+    await serveInventory({ world, clock, faults, counters: log.counters, record: (r) => log.recordInventory(r), pending: (d) => void (log.inventoryPending += d), closing: deps.closing }, req, res, url);
     return;
   }
   const route = matchRoute(method, url.pathname);

@@ -38,6 +38,8 @@ export interface InventoryRouteDeps {
   /** The world moves on before each answer (sales take listed assets away); its counters count that. */
   readonly counters: SandboxCounters;
   readonly record: (entry: InventoryRequestRecord) => void;
+  /** Told when a request arrives (+1) and when it is answered or dropped (-1). */
+  readonly pending: (delta: 1 | -1) => void;
   readonly closing: AbortSignal;
 }
 
@@ -57,6 +59,18 @@ export async function serveInventory(deps: InventoryRouteDeps, req: IncomingMess
   const [, account = '', appId, contextId] = PATH.exec(url.pathname) ?? [];
   const countText = url.searchParams.get('count');
   const start = url.searchParams.get('start_assetid');
+  deps.pending(1);
+  try {
+    await answer(deps, req, res, url, account, appId, contextId, countText, start);
+  } finally {
+    deps.pending(-1);
+  }
+}
+
+async function answer(
+  deps: InventoryRouteDeps, req: IncomingMessage, res: ServerResponse, url: URL, account: string, appId: string | undefined,
+  contextId: string | undefined, countText: string | null, start: string | null,
+): Promise<void> {
   const delay = deps.faults.inventoryDelay(deps.clock.now());
   if (delay !== null) await deps.clock.sleep(delay, deps.closing).catch(() => undefined);
   if (deps.closing.aborted) {
@@ -65,15 +79,15 @@ export async function serveInventory(deps: InventoryRouteDeps, req: IncomingMess
   }
   const now = deps.clock.now();
   deps.world.advance(now, deps.counters, deps.faults.listingSales());
-  const answer = answerFor(deps, req.method ?? 'GET', account, appId, contextId, countText, start, now);
-  deps.record({ at: now, account, startAssetId: start, count: countText === null ? null : Number(countText), status: answer.status });
-  res.writeHead(answer.status, {
+  const reply = answerFor(deps, req.method ?? 'GET', account, appId, contextId, countText, start, now);
+  deps.record({ at: now, account, startAssetId: start, count: countText === null ? null : Number(countText), status: reply.status });
+  res.writeHead(reply.status, {
     'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': String(Buffer.byteLength(answer.text)),
+    'Content-Length': String(Buffer.byteLength(reply.text)),
     Date: new Date(now).toUTCString(),
-    ...answer.headers,
+    ...reply.headers,
   });
-  res.end(answer.text);
+  res.end(reply.text);
 }
 
 function answerFor(

@@ -22,6 +22,8 @@ export const deskWorkerConfig = z.strictObject({
   }),
   /** Settings forced at start (tests: live mode against a simulator's URL). */
   initialSettings: settingsPatchSchema.optional(),
+  /** Where live mode reads inventories, when not Steam (tests: the simulator's URL). */
+  inventoryUrl: z.string().max(2_000).optional(),
   /** Check the bridge's outputs against the contract (development and tests). */
   checkOutputs: z.boolean(),
   /** How many times the worker was started before: its stamps begin beyond every earlier one. */

@@ -79,6 +79,7 @@ const desk = {
       clock,
       version: config.version,
       ...(config.initialSettings ? { initialSettings: config.initialSettings } : {}),
+      ...(config.inventoryUrl ? { inventoryUrl: config.inventoryUrl } : {}),
       openSandbox: (c) => startSandbox({ clock: c, ...config.sandbox }),
     });
     const { router } = createDeskRouter(opened, { openLink: (url) => post('openLink', url) }, {

@@ -57,6 +57,7 @@ describe('the data worker killed mid-apply', () => {
       config: {
         dataDir: dir, version: 'test', clock: { scale: SCALE, origin }, sandbox: {},
         initialSettings: { mode: 'live', serviceUrl: sandbox.url, refuseUnautomatedPosts: false },
+        inventoryUrl: sandbox.url,
         checkOutputs: true,
       },
       platform: { openLink: quiet },

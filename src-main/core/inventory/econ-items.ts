@@ -17,6 +17,8 @@ export interface InventoryRow {
   readonly sku: string;
   readonly name: string;
   readonly quality: number | null;
+  /** The quality's name ("Unusual"), '' when unknown. */
+  readonly qualityName: string;
   readonly strange: boolean;
   readonly effect: number | null;
   readonly killstreak: number;
@@ -59,7 +61,7 @@ function describe(d: SteamDescription, assetId: string, names: Pick<ItemNames, '
   const item = sku === null ? null : names.describe(sku);
   if (item === null || !item.known) {
     return {
-      sku: '', name: printable(d.market_hash_name, 200), quality: null, strange: false, effect: null, killstreak: 0, wear: null,
+      sku: '', name: printable(d.market_hash_name, 200), quality: null, qualityName: '', strange: false, effect: null, killstreak: 0, wear: null,
       australium: false, festivized: false, craftable: !uncraftableLine, tradable,
     };
   }
@@ -67,6 +69,7 @@ function describe(d: SteamDescription, assetId: string, names: Pick<ItemNames, '
     sku: item.sku,
     name: item.name,
     quality: item.quality.id,
+    qualityName: item.quality.name,
     strange: item.strange,
     effect: item.effect?.id ?? null,
     killstreak: item.killstreak?.id ?? 0,

@@ -35,7 +35,11 @@ export interface InventoryRepo {
   read(account: string): InventoryReadRow | null;
   /** Starts a read of `account`: returns the generation its pages are written under. */
   beginRead(account: string): number;
-  /** Writes a page's items under `generation`, numbered from `position` (Steam's order). */
+  /**
+   * Writes a page's items under `generation`, numbered from `position` (Steam's
+   * order). Each is searched by its name and its quality's: an Unusual's name
+   * says its effect, not "Unusual", and a trader searches for both.
+   */
   writePage(account: string, generation: number, position: number, rows: readonly InventoryRow[]): void;
   /** The read is whole: its items become the account's copy, read at `at`, of `total` items; the problem is cleared. */
   finishRead(account: string, generation: number, at: number, total: number): void;
@@ -79,7 +83,7 @@ export function createInventoryRepo(store: Store): InventoryRepo {
     writePage(account, generation, position, rows) {
       store.transaction(() => {
         rows.forEach((r, i) => {
-          const search = `${r.name}\n${r.sku}\n${r.asset_id}`.toLowerCase();
+          const search = `${r.name}\n${r.qualityName}\n${r.sku}\n${r.asset_id}`.toLowerCase();
           insert.run(account, generation, r.asset_id, position + i, r.sku, r.name, search, r.quality, toSqlBool(r.strange), r.effect,
             r.killstreak, r.wear, toSqlBool(r.australium), toSqlBool(r.festivized), toSqlBool(r.craftable), toSqlBool(r.tradable));
         });
