@@ -188,6 +188,8 @@ export const typedAssetCheck = z.object({
   sku: z.string(),
   tradable: z.boolean().nullable(),
   listing: z.object({ state: z.string(), price: z.number().int() }).nullable(),
+  /** The current draft already lists it, at this price. */
+  drafted: z.object({ price: z.number().int() }).nullable(),
 });
 
 export const typedAssetsCheck = z.object({
@@ -212,7 +214,7 @@ export const typedAssetsDraftOutcome = z.object({
   added: z.number().int(),
   errors: z.array(z.object({ assetId: z.string(), message: z.string() })).max(100),
   errorCount: z.number().int(),
-  /** Drafted although they are not in the account's inventory as last read (the first 100). */
+  /** Drafted although they are not in the account's inventory as last read (the first 100); none when it was never read. */
   notFound: z.array(z.string()).max(100),
   notFoundCount: z.number().int(),
 });

@@ -93,7 +93,9 @@ export function createInventoryDrafting(deps: InventoryDraftingDeps): InventoryD
       selected,
       priced: priced.length,
       leftOut: [...leftOut].slice(0, 20).map(([reason, ids]) => ({ reason, count: ids.length, sample: ids.slice(0, 5) })),
-      samples: priced.slice(0, SAMPLES).map((p) => ({ key: p.item.assetId, name: p.item.name, base: p.base, price: p.price })),
+      // Examples of the formula at work first, then of the other price.
+      samples: [...priced.filter((p) => p.base !== null), ...priced.filter((p) => p.base === null)].slice(0, SAMPLES)
+        .map((p) => ({ key: p.item.assetId, name: p.item.name, base: p.base, price: p.price })),
       minPrice: prices.length === 0 ? null : Math.min(...prices),
       maxPrice: prices.length === 0 ? null : Math.max(...prices),
     };
@@ -147,6 +149,7 @@ export function createInventoryDrafting(deps: InventoryDraftingDeps): InventoryD
             sku: row?.sku ?? '',
             tradable: row?.tradable ?? null,
             listing: row?.listing ?? null,
+            drafted: row?.drafted ?? null,
           };
         }),
       };
@@ -158,7 +161,9 @@ export function createInventoryDrafting(deps: InventoryDraftingDeps): InventoryD
         const row = found.get(assetId);
         return { assetId, account, sku: row?.account === account ? row.sku : '', price: cents };
       });
-      const notFound = assetIds.filter((id) => found.get(id)?.account !== account);
+      // Never read (or unreadable): nothing can be said to be missing from it.
+      const read = deps.readOf(account).readAt !== null;
+      const notFound = read ? assetIds.filter((id) => found.get(id)?.account !== account) : [];
       return { ...add(creates, game, extras), notFound: notFound.slice(0, 100), notFoundCount: notFound.length };
     },
   };
