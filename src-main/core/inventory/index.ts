@@ -40,7 +40,9 @@ export function openInventory(deps: InventoryDeps): Inventory {
   const reads = createInventoryService({
     store: deps.store, clock: deps.clock, client, names: deps.names, accounts: deps.accounts, ...(deps.timing ? { timing: deps.timing } : {}),
   });
-  const queries = createInventoryQueries({ store: deps.store, names: deps.names, drafted: draftedCreates(deps.drafts), main: deps.main });
+  const queries = createInventoryQueries({
+    store: deps.store, names: deps.names, drafted: draftedCreates(deps.drafts), main: deps.main, itemsVersion: () => reads.itemsVersion(),
+  });
   const drafting = createInventoryDrafting({
     store: deps.store,
     queries,

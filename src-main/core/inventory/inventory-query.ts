@@ -48,6 +48,8 @@ export interface InventoryQueryDeps {
   drafted: () => ReadonlyMap<string, number>;
   /** The main account (listed first when every account is shown). */
   main: () => string | null;
+  /** Moves on when the kept items change: what is counted from them is counted again only then. */
+  itemsVersion: () => number;
 }
 
 const FROM = `FROM inventory_items i
@@ -74,6 +76,7 @@ const KILLSTREAK_NAMES = ['None', 'Killstreak', 'Specialized Killstreak', 'Profe
 
 export function createInventoryQueries(deps: InventoryQueryDeps): InventoryQueries {
   const { db } = deps.store;
+  let facets: { version: number; value: ReturnType<InventoryQueries['facets']> } | null = null;
 
   function where(filter: InventoryFilter, withAccountOnly = false): { sql: string; params: SQLInputValue[] } {
     const parts: string[] = [];
@@ -177,10 +180,14 @@ export function createInventoryQueries(deps: InventoryQueryDeps): InventoryQueri
       return new Map(rows.map((r) => [r.asset_id, view(r, drafted)]));
     },
     facets() {
+      if (facets?.version === deps.itemsVersion()) return facets.value;
+      const version = deps.itemsVersion();
       const qualities = facet('quality', (id) => qualityName(deps.names, id));
       const effects = facet('effect', (id) => effectName(deps.names, id));
       const ks = db.prepare(`SELECT i.killstreak AS id, count(*) AS n ${FROM} GROUP BY i.killstreak ORDER BY i.killstreak`).all() as Array<{ id: number; n: number }>;
-      return { qualities, effects, killstreaks: ks.map((r) => ({ id: Number(r.id), name: KILLSTREAK_NAMES[Number(r.id)] ?? String(r.id), count: Number(r.n) })) };
+      const value = { qualities, effects, killstreaks: ks.map((r) => ({ id: Number(r.id), name: KILLSTREAK_NAMES[Number(r.id)] ?? String(r.id), count: Number(r.n) })) };
+      facets = { version, value };
+      return value;
     },
   };
 }

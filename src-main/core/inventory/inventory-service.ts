@@ -64,6 +64,8 @@ export interface InventoryService {
   refresh(accounts?: readonly string[]): InventoryAccountState[];
   /** Reads the accounts never read, or read longer ago than `staleMs`; returns at once. */
   ensureFresh(): InventoryAccountState[];
+  /** Moves on each time a new copy of an account's items is in (what is kept changed). */
+  itemsVersion(): number;
   on<E extends keyof InventoryEvents>(event: E, listener: (payload: InventoryEvents[E]) => void): Unsubscribe;
   close(): Promise<void>;
 }
@@ -91,6 +93,7 @@ export function createInventoryService(deps: InventoryServiceDeps): InventorySer
   const stopping = new AbortController();
   const gate = createSteamGate(clock, timing.gapMs);
   let pumping: Promise<void> | null = null;
+  let itemsVersion = 0;
   let wake: AbortController | null = null;
 
   const backoffMs = (failures: number) => {
@@ -194,7 +197,10 @@ export function createInventoryService(deps: InventoryServiceDeps): InventorySer
     }
     repo.noteProblem(account, problem);
     Object.assign(l, { phase: 'idle', progress: null, nextAt: null, waitProblem: null, busy: false });
-    if (problem === null) emitter.emit('items', { account });
+    if (problem === null) {
+      itemsVersion += 1;
+      emitter.emit('items', { account });
+    }
     announce();
   }
 
@@ -217,6 +223,7 @@ export function createInventoryService(deps: InventoryServiceDeps): InventorySer
       if (stale.length > 0) want(stale);
       return state();
     },
+    itemsVersion: () => itemsVersion,
     on: (event, listener) => emitter.on(event, listener),
     async close() {
       stopping.abort(new Error('inventory reads stopped'));
