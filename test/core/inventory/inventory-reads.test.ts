@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_INVENTORY_TIMING } from '../../../src-main/core/inventory/inventory-service.ts';
+import { readPragma } from '../../../src-main/core/store/db.ts';
 import { inventoryFixture, names } from './fixture.ts';
 
 /**
@@ -35,6 +36,8 @@ describe('inventory reads', () => {
     const requests = f.sandbox.log.inventoryRequests;
     expect(requests.filter((r) => r.account === f.sandbox.accounts.main).map((r) => r.startAssetId === null)).toEqual([true, false]);
     expect(requests.every((r) => r.count === 2_000 && r.status === 200)).toBe(true);
+    // Pages of a read under way are written without waiting for the disk; every other write still waits (FULL).
+    expect(readPragma(f.t.store, 'synchronous')).toBe(2);
     // One request at a time, a gap between them.
     const gaps = requests.slice(1).map((r, i) => r.at - (requests[i]?.at ?? 0));
     expect(gaps.every((g) => g >= DEFAULT_INVENTORY_TIMING.gapMs)).toBe(true);
