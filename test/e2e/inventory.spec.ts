@@ -140,7 +140,11 @@ test('pick 20 items by name, price them with a formula, review, apply, and find 
 
   // An asset ID typed by hand that the inventory does not hold is flagged before it is drafted.
   await page.getByRole('button', { name: 'Create…' }).click();
-  await page.getByRole('tab', { name: 'Asset IDs' }).click();
+  // The tabs move with the arrow keys.
+  await page.getByRole('tab', { name: 'From inventory' }).focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('tab', { name: 'Asset IDs' })).toBeFocused();
+  await expect(page.getByRole('tab', { name: 'Asset IDs' })).toHaveAttribute('aria-selected', 'true');
   const own = sandbox.admin.inventory()[0]?.asset_id ?? '';
   await page.getByLabel('Asset IDs, one per line').fill(`${own}\n123`);
   const missing = page.getByTestId('typed-missing');
