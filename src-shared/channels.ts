@@ -28,6 +28,9 @@ export const CHANNEL_NAMES = [
   'key:test',
   // A profile that could not be opened.
   'profile:problem', 'profile:recover',
+  // The inventory picker.
+  'inventory:state', 'inventory:refresh', 'inventory:page', 'inventory:keys', 'inventory:preview', 'inventory:draft',
+  'inventory:checkAssets', 'inventory:draftAssets',
 ] as const;
 
 export const EVENT_NAMES = [
@@ -36,6 +39,7 @@ export const EVENT_NAMES = [
   'apply:unknownOutcomes', 'activity:added', 'history:changed', 'app:navigate',
   // Updates.
   'updates:state',
+  'inventory:changed',
 ] as const;
 
 export type ChannelName = (typeof CHANNEL_NAMES)[number];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { accountId } from './fields.ts';
 import * as d from './draft-views.ts';
 import { bulkOp } from './drafts.ts';
 import { resolutionChoice } from './drafts.ts';
@@ -11,6 +12,7 @@ import { ledgerCheckSchema } from './ledger-check.ts';
 import { profileProblem, recoveryChoice } from './profile.ts';
 import { historyPage, historyPageQuery, historyRange, historyShow, historySummary } from './history.ts';
 import { itemSearch, itemSearchInput } from './item-search.ts';
+import * as inv from './inventory.ts';
 
 /**
  * The single description of the bridge between the renderer and the main
@@ -149,6 +151,24 @@ export const channels = {
    * try again) and opens the profile: `opened`, or the problem it still has.
    */
   'profile:recover': channel(z.object({ choice: recoveryChoice }).strict(), z.object({ opened: z.boolean(), problem: profileProblem.nullable() })),
+  // ---- The inventory picker ----
+  /** Each account's read and what the kept items hold; `ensureFresh` reads (in the background) what is old or was never read. */
+  'inventory:state': channel(z.object({ ensureFresh: z.boolean().optional() }).strict(), inv.inventoryState),
+  /** Reads an account's inventory again (every account's when none is named) as soon as Steam and the least interval allow. */
+  'inventory:refresh': channel(z.object({ account: accountId.optional() }).strict(), inv.inventoryState),
+  'inventory:page': channel(inv.inventoryQuery, inv.inventoryPage),
+  /** Asset IDs of items [offset, offset + limit) in table order: a shift-click range. */
+  'inventory:keys': channel(
+    z.object({ filter: inv.inventoryFilter.default({}), sort: inv.inventorySort.nullable().default(null), offset: z.number().int().min(0), limit: z.number().int().min(1).max(20_000) }).strict(),
+    z.object({ keys: z.array(z.string()) }),
+  ),
+  'inventory:preview': channel(z.object({ selection: inv.inventorySelection, pricing: inv.inventoryPricing }).strict(), inv.inventoryPricingOutcome),
+  /** The picked items, priced, into the current draft (made on the spot when there is none). */
+  'inventory:draft': channel(inv.inventoryDraftInput, inv.inventoryDraftOutcome),
+  /** Asset IDs typed by hand against the account's inventory as read: which are not in it. */
+  'inventory:checkAssets': channel(inv.typedAssetsInput, inv.typedAssetsCheck),
+  /** Asset IDs typed by hand into the draft at one price, each with its SKU where the inventory knows it. */
+  'inventory:draftAssets': channel(inv.typedAssetsDraftInput, inv.typedAssetsDraftOutcome),
 } as const;
 
 export const events = {
@@ -174,6 +194,8 @@ export const events = {
   'app:navigate': z.object({ view: z.string(), tradeId: z.string().optional() }),
   // Updates.
   'updates:state': updateView,
+  /** An inventory read moved on (`items`: a new copy is in, so pages change): screens showing it ask again. */
+  'inventory:changed': z.object({ stamp, items: z.boolean() }),
 } as const;
 
 export type Channels = typeof channels;
@@ -232,3 +254,7 @@ export type { LedgerCheck as LedgerCheckView } from './ledger-check.ts';
 export type { KeyTestResult } from './key-test.ts';
 export type { HistoryPage, HistoryRange, HistoryRowView, HistoryShow, HistorySummary, HistoryPeriod, TradeEnding } from './history.ts';
 export type { ItemSearch, ItemMatch, ItemCandidate } from './item-search.ts';
+export type {
+  InventoryAccountState, InventoryDraftOutcome, InventoryFilter, InventoryItemView, InventoryPage, InventoryPricing, InventoryPricingOutcome,
+  InventorySelection, InventorySort, InventoryState, KillstreakFilter, TypedAssetsCheck, TypedAssetsDraftOutcome,
+} from './inventory.ts';

@@ -109,6 +109,8 @@ export function connectDeskEvents(desk: Desk, emit: EmitEvent, stamps: Stamps, v
       ws.drafts.on('changed', ({ draftId }) => emit('drafts:changed', { stamp: stamps.bump('drafts'), draftId })),
       ws.repos.activity.onChanged(activityChanged(ws)),
       ws.history.on('changed', historyChanged),
+      ws.inventory.reads.on('state', () => emit('inventory:changed', { stamp: stamps.bump('inventory'), items: false })),
+      ws.inventory.reads.on('items', () => emit('inventory:changed', { stamp: stamps.bump('inventory'), items: true })),
     ];
   };
 
@@ -117,6 +119,7 @@ export function connectDeskEvents(desk: Desk, emit: EmitEvent, stamps: Stamps, v
     ledgerChanged();
     historyChanged();
     emit('drafts:changed', { stamp: stamps.bump('drafts'), draftId: null });
+    emit('inventory:changed', { stamp: stamps.bump('inventory'), items: true });
   };
 
   follow(desk.workspace());

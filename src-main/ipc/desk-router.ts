@@ -3,6 +3,7 @@ import { connectDeskEvents } from './desk-events.ts';
 import { applyHandlers } from './handlers/apply.ts';
 import { draftHandlers } from './handlers/drafts.ts';
 import { engineHandlers } from './handlers/engine.ts';
+import { inventoryHandlers } from './handlers/inventory.ts';
 import { ledgerHandlers } from './handlers/ledger.ts';
 import { historyHandlers } from './handlers/history.ts';
 import { ledgerCheckHandlers } from './handlers/ledger-check.ts';
@@ -47,6 +48,7 @@ export function createDeskRouter(desk: Desk, platform: Platform, options: DeskRo
     ...applyHandlers(desk, views),
     ...ledgerCheckHandlers(desk),
     ...keyTestHandlers(desk, views),
+    ...inventoryHandlers(desk, stamps),
     ...shellHandlers(platform),
     ...openProfileHandlers(),
   };

@@ -1,5 +1,7 @@
 import { createItemNames } from '../core/items/index.ts';
 import { DEFAULT_GAME } from '../../src-shared/fields.ts';
+import type { Family, ItemKind } from './catalog-items.ts';
+import { HAT_EFFECTS, ITEM_KINDS, KILLSTREAK_FACTOR, QUALITY_FACTOR, SKIN_EFFECTS, TAUNT_EFFECTS, WEAR_FACTOR } from './catalog-items.ts';
 import type { Random } from './prng.ts';
 import { intBetween, pick } from './prng.ts';
 
@@ -8,73 +10,47 @@ import { intBetween, pick } from './prng.ts';
  * ("440") with real backpack.tf SKUs, named by the game's schema (core/items),
  * so every screen of the desk shows in sandbox mode what it shows live.
  *
- * Two kinds of draw. Inventory assets (drawItem) are plain items whose SKU has
- * the two parts the interface document allows (`<defindex>;<quality>`: a Unique
- * key, a Strange Rocket Launcher), because the desk sends those SKUs back in
- * buy orders and the shared field rule refuses more parts. Trade items
- * (drawTradeItem) are read, never sent, so they show the whole range traders
- * meet: unusual effects, killstreak tiers, australium, festivized,
- * non-craftable, and weapon skins with a wear.
+ * Items are drawn from a mix: how often each family comes up and how rare the
+ * rarer variants are. Trades draw from the mix a busy trading account sees;
+ * each seeded account's inventory from its own (a trader's stock, a storage
+ * bot's weapons and skins, a keys bot's keys and metal, a hats bot's
+ * cosmetics), so every kind of name the desk renders turns up: Unique,
+ * Strange, Unusual with its effect (Strange Unusual too), Genuine, Vintage,
+ * Haunted, Collector's, the three killstreak tiers, Australium, Festivized,
+ * Non-Craftable, case skins and war paints with their wear.
  */
 
-type Family =
-  /** Tools, currencies and cosmetics traded only as Unique. */
-  | 'plain'
-  /** Cosmetics that also come Unusual, with an effect. */
-  | 'hat'
-  /** Weapons: Unique or Strange, with killstreak kits, festivizers, and australium where it exists. */
-  | 'weapon'
-  /** A weapon skin: Decorated (or Strange), always with a wear; never a two-part SKU. */
-  | 'skin';
-
-interface ItemKind {
-  readonly defindex: number;
-  readonly family: Family;
-  /** Class ID the service reports as `image_url`. */
-  readonly classId: string;
-  /** Typical price of the plainest copy, in cents. */
-  readonly basePrice: number;
-  /** Qualities of a copy without effect (Unique 6, Strange 11, Decorated 15). */
-  readonly qualities: readonly number[];
-  /** Sold in stacks: a trade may carry several. */
-  readonly stackable?: boolean;
-  /** An Australium version exists (always Strange). */
-  readonly australium?: boolean;
-  /** Often Non-Craftable (a Ghostly Gibus, a Non-Craftable key). */
-  readonly uncraftable?: boolean;
-  /** The skin's paint kit. */
-  readonly paintKit?: number;
+/** How often each family comes up, and how often the rarer variants do. */
+export interface Mix {
+  readonly families: Readonly<Record<Family, number>>;
+  /** Chance that a cosmetic or taunt that can be Unusual is. */
+  readonly unusual: number;
+  /** Chance that a weapon or skin carries a killstreak kit. */
+  readonly killstreak: number;
 }
 
-const ITEM_KINDS: readonly ItemKind[] = [
-  { defindex: 5021, family: 'plain', classId: '101785959', basePrice: 210, qualities: [6], stackable: true, uncraftable: true },
-  { defindex: 5002, family: 'plain', classId: '2674', basePrice: 4, qualities: [6], stackable: true },
-  { defindex: 725, family: 'plain', classId: '229351587', basePrice: 95, qualities: [6] },
-  { defindex: 5050, family: 'plain', classId: '101785123', basePrice: 190, qualities: [6] },
-  { defindex: 30469, family: 'plain', classId: '1123491124', basePrice: 60, qualities: [6] },
-  { defindex: 30415, family: 'plain', classId: '716153401', basePrice: 45, qualities: [6] },
-  { defindex: 378, family: 'hat', classId: '166478045', basePrice: 450, qualities: [6] },
-  { defindex: 30743, family: 'hat', classId: '1787645893', basePrice: 120, qualities: [6] },
-  { defindex: 30911, family: 'hat', classId: '3014252581', basePrice: 90, qualities: [6] },
-  { defindex: 31116, family: 'hat', classId: '3473651920', basePrice: 80, qualities: [6] },
-  { defindex: 940, family: 'hat', classId: '262823853', basePrice: 180, qualities: [6], uncraftable: true },
-  { defindex: 200, family: 'weapon', classId: '2675', basePrice: 6, qualities: [6, 11], australium: true },
-  { defindex: 205, family: 'weapon', classId: '2680', basePrice: 7, qualities: [6, 11], australium: true },
-  { defindex: 208, family: 'weapon', classId: '2683', basePrice: 6, qualities: [6, 11], australium: true },
-  { defindex: 1071, family: 'weapon', classId: '392405218', basePrice: 250_000, qualities: [11] },
-  { defindex: 15013, family: 'skin', classId: '1018473420', basePrice: 35, qualities: [15, 11], paintKit: 0 },
-  { defindex: 15014, family: 'skin', classId: '1101352740', basePrice: 28, qualities: [15, 11], paintKit: 1 },
+/** What a busy trading account sees in its trades. */
+export const TRADE_MIX: Mix = {
+  families: { tool: 3, cosmetic: 3, taunt: 0.5, weapon: 3, skin: 1, warpaint: 0.7 }, unusual: 0.25, killstreak: 0.45,
+};
+
+/** The seeded accounts' inventories: the main account's stock, then the linked accounts' in turn. */
+const INVENTORY_MIXES: readonly Mix[] = [
+  // The trader's own stock: a little of everything.
+  { families: { tool: 3, cosmetic: 3, taunt: 0.4, weapon: 3, skin: 1, warpaint: 0.8 }, unusual: 0.15, killstreak: 0.35 },
+  // storage-bot: weapons, skins and war paints.
+  { families: { tool: 0.5, cosmetic: 0.5, taunt: 0.1, weapon: 5, skin: 2.5, warpaint: 2 }, unusual: 0.1, killstreak: 0.5 },
+  // keys-bot: keys and metal.
+  { families: { tool: 9, cosmetic: 0.3, taunt: 0, weapon: 0.3, skin: 0, warpaint: 0 }, unusual: 0.05, killstreak: 0.2 },
+  // hats-bot: cosmetics and taunts, many Unusual.
+  { families: { tool: 0.5, cosmetic: 6, taunt: 1.5, weapon: 0.2, skin: 0, warpaint: 0 }, unusual: 0.45, killstreak: 0.2 },
 ];
 
-/** Kinds an inventory asset can be: every one with a two-part SKU. */
-const PLAIN_KINDS = ITEM_KINDS.filter((k) => k.family !== 'skin');
-
-/** Effects seen on Unusual cosmetics: Burning Flames, Scorching Flames, Sunbeams, Stormy Storm, Bubbling, Time Warp, ... */
-const HAT_EFFECTS: readonly number[] = [13, 14, 17, 29, 34, 70, 3041];
-
-/** Price multipliers over the plainest copy. */
-const QUALITY_FACTOR: Readonly<Record<number, number>> = { 6: 1, 11: 3, 15: 2, 5: 40 };
-const KILLSTREAK_FACTOR = [1, 1.5, 3, 8] as const;
+/** The mix of the inventory of the account at this index (main 0, then the linked ones). */
+export function inventoryMix(accountIndex: number): Mix {
+  const mixes = INVENTORY_MIXES;
+  return mixes[accountIndex === 0 ? 0 : 1 + ((accountIndex - 1) % (mixes.length - 1))] ?? TRADE_MIX;
+}
 
 /** The game every simulated asset belongs to: the documented one. */
 export const SANDBOX_GAME = DEFAULT_GAME;
@@ -98,48 +74,39 @@ export interface DrawnItem {
 /** Names, loaded on the first draw (the sandbox starts without them). */
 const names = createItemNames();
 
-/** Draws an inventory asset: a plain item whose SKU has two parts. */
-export function drawItem(random: Random): DrawnItem {
-  return draw(random, true);
+/** Draws an inventory asset from `mix` (the main account's by default). */
+export function drawItem(random: Random, mix: Mix = inventoryMix(0)): DrawnItem {
+  return draw(random, mix);
 }
 
 /** Draws a trade item: rarer variants come up about as often as a busy trading account sees them. */
 export function drawTradeItem(random: Random): DrawnItem {
-  return draw(random, false);
+  return draw(random, TRADE_MIX);
 }
 
-function draw(random: Random, plain: boolean): DrawnItem {
-  const kind = pick(random, plain ? PLAIN_KINDS : ITEM_KINDS);
-  let quality = pick(random, kind.qualities);
-  let effect: number | null = null;
-  let killstreak = 0;
-  let australium = false;
-  let festive = false;
-  let craftable = true;
-  let wear: number | null = null;
-  if (!plain) {
-    const roll = random();
-    if (kind.family === 'hat' && roll < 0.25) {
-      quality = 5;
-      effect = pick(random, HAT_EFFECTS);
-    }
-    if (kind.uncraftable && roll >= 0.6) craftable = false;
-    if (kind.family === 'weapon' || kind.family === 'skin') {
-      if (random() < 0.45) killstreak = intBetween(random, 1, 3);
-      if (kind.australium && random() < 0.15) {
-        quality = 11;
-        australium = true;
-      }
-      if (kind.family === 'weapon' && random() < 0.12) festive = true;
-    }
-    if (kind.family === 'skin') wear = intBetween(random, 1, 5);
-  }
-  const sku = skuOf(kind, { quality, effect, australium, craftable, wear, killstreak, festive });
+interface Variant {
+  quality: number;
+  effect: number | null;
+  /** Strange as a second quality (a Strange Unusual). */
+  strange: boolean;
+  australium: boolean;
+  craftable: boolean;
+  wear: number | null;
+  paintKit: number | null;
+  killstreak: number;
+  festive: boolean;
+}
+
+function draw(random: Random, mix: Mix): DrawnItem {
+  const kind = drawKind(random, mix);
+  const v = drawVariant(random, kind, mix);
+  const sku = skuOf(kind, v);
   const item = names.describe(sku);
   // A SKU of the catalog that the schema cannot name is a bug here, not a sandbox condition.
   if (!item.known) throw new RangeError(`sandbox catalog drew ${sku}, which the item schema does not know`);
-  const factor = (QUALITY_FACTOR[quality] ?? 1) * KILLSTREAK_FACTOR[killstreak as 0 | 1 | 2 | 3]
-    * (australium ? 40 : 1) * (festive ? 1.5 : 1) * (craftable ? 1 : 0.7);
+  const factor = (QUALITY_FACTOR[v.quality] ?? 1) * KILLSTREAK_FACTOR[v.killstreak as 0 | 1 | 2 | 3]
+    * (v.australium ? 40 : 1) * (v.festive ? 1.5 : 1) * (v.craftable ? 1 : 0.7) * (v.strange && v.quality !== 11 ? 1.5 : 1)
+    * (v.wear === null ? 1 : WEAR_FACTOR[v.wear as 1 | 2 | 3 | 4 | 5]) * (v.paintKit !== null && kind.family === 'weapon' ? 6 : 1);
   return {
     sku,
     name: item.name,
@@ -147,27 +114,106 @@ function draw(random: Random, plain: boolean): DrawnItem {
     classId: kind.classId,
     stackable: kind.stackable === true,
     price: Math.max(1, Math.round(kind.basePrice * factor * (0.8 + random() * 0.4))),
-    effect: effect === null ? null : String(effect),
+    effect: v.effect === null ? null : String(v.effect),
     wear: item.wear?.name ?? null,
   };
+}
+
+function drawKind(random: Random, mix: Mix): ItemKind {
+  const families = Object.entries(mix.families) as Array<[Family, number]>;
+  const family = weighted(random, families.filter(([, w]) => w > 0), ([, w]) => w)[0];
+  return weighted(random, ITEM_KINDS.filter((k) => k.family === family), (k) => k.weight ?? 1);
+}
+
+function drawVariant(random: Random, kind: ItemKind, mix: Mix): Variant {
+  // The kind's first quality is the common one.
+  const quality = kind.qualities.length > 1 && random() >= 0.65 ? pick(random, kind.qualities.slice(1)) : (kind.qualities[0] ?? 6);
+  const v: Variant = {
+    quality, effect: null, strange: false, australium: false, craftable: true, wear: null, paintKit: null, killstreak: 0, festive: false,
+  };
+  const roll = random();
+  switch (kind.family) {
+    case 'tool':
+      if (kind.uncraftable && roll < 0.3) v.craftable = false;
+      break;
+    case 'cosmetic':
+    case 'taunt':
+      if (kind.unusual && roll < mix.unusual) {
+        v.quality = 5;
+        v.effect = pick(random, kind.family === 'taunt' ? TAUNT_EFFECTS : HAT_EFFECTS);
+        v.strange = kind.family === 'cosmetic' && random() < 0.1;
+      }
+      if (kind.uncraftable && roll >= 0.4) v.craftable = false;
+      break;
+    case 'weapon':
+      if (kind.paintKits && roll < 0.12) {
+        v.quality = 15;
+        v.paintKit = pick(random, kind.paintKits);
+        v.wear = intBetween(random, 1, 5);
+      } else if (kind.australium && roll < 0.27) {
+        v.quality = 11;
+        v.australium = true;
+      } else if (v.quality !== 11 && roll > 0.97) {
+        v.craftable = false;
+      }
+      if (!kind.noKits) {
+        v.killstreak = drawKillstreak(random, mix);
+        v.festive = v.paintKit === null && random() < 0.1;
+      }
+      break;
+    case 'skin':
+      v.paintKit = kind.paintKits?.[0] ?? 0;
+      v.wear = intBetween(random, 1, 5);
+      if (roll < mix.unusual / 4) {
+        v.quality = 5;
+        v.effect = pick(random, SKIN_EFFECTS);
+        v.strange = random() < 0.5;
+      }
+      v.killstreak = drawKillstreak(random, mix);
+      break;
+    case 'warpaint':
+      v.paintKit = kind.paintKits?.[0] ?? 0;
+      v.wear = intBetween(random, 1, 5);
+      break;
+  }
+  return v;
+}
+
+/** None, or a tier: Killstreak most often, Professional least. */
+function drawKillstreak(random: Random, mix: Mix): number {
+  if (random() >= mix.killstreak) return 0;
+  const tier = random();
+  return tier < 0.5 ? 1 : tier < 0.8 ? 2 : 3;
+}
+
+function weighted<T>(random: Random, list: readonly T[], weight: (item: T) => number): T {
+  const total = list.reduce((sum, item) => sum + weight(item), 0);
+  let at = random() * total;
+  for (const item of list) {
+    at -= weight(item);
+    if (at < 0) return item;
+  }
+  const last = list.at(-1);
+  if (last === undefined) throw new RangeError('weighted pick from an empty list');
+  return last;
 }
 
 /** What a trade shows about the item of a SKU the sandbox listed (the SKU's own name when the schema has none). */
 export function describeSku(sku: string): { name: string; quality: string; classId: string } {
   const item = names.describe(sku);
-  const defindex = Number(sku.split(';')[0]);
-  const kind = ITEM_KINDS.find((k) => k.defindex === defindex);
-  return { name: item.name, quality: item.known ? item.quality.name : '', classId: kind?.classId ?? '' };
+  return { name: item.name, quality: item.known ? item.quality.name : '', classId: classIdOf(sku) };
 }
 
-interface Variant {
-  quality: number;
-  effect: number | null;
-  australium: boolean;
-  craftable: boolean;
-  wear: number | null;
-  killstreak: number;
-  festive: boolean;
+/** The class ID of the catalog's item behind a SKU ('' for an item not in the catalog). */
+export function classIdOf(sku: string): string {
+  const defindex = Number(sku.split(';')[0]);
+  return ITEM_KINDS.find((k) => k.defindex === defindex)?.classId ?? '';
+}
+
+/** The catalog's family of the item behind a SKU (null for an item not in the catalog). */
+export function familyOf(sku: string): Family | null {
+  const defindex = Number(sku.split(';')[0]);
+  return ITEM_KINDS.find((k) => k.defindex === defindex)?.family ?? null;
 }
 
 /** The backpack.tf SKU, parts in the order tf2-item-format writes them. */
@@ -177,7 +223,8 @@ function skuOf(kind: ItemKind, v: Variant): string {
   if (v.australium) parts.push('australium');
   if (!v.craftable) parts.push('uncraftable');
   if (v.wear !== null) parts.push(`w${v.wear}`);
-  if (kind.paintKit !== undefined) parts.push(`pk${kind.paintKit}`);
+  if (v.paintKit !== null) parts.push(`pk${v.paintKit}`);
+  if (v.strange) parts.push('strange');
   if (v.killstreak > 0) parts.push(`kt-${v.killstreak}`);
   if (v.festive) parts.push('festive');
   return parts.join(';');

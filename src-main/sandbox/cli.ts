@@ -79,6 +79,7 @@ Try:
   curl -s -X POST -H 'X-API-Key: ${sandbox.apiKey}' -H 'Content-Type: application/json' \\
     -d '{"items":[{"asset_id":"${asset?.asset_id ?? '0'}","price":250,"promoted":0,"game":"440"}]}' \\
     ${sandbox.url}/api/dev/create_listing
+  curl -s '${sandbox.url}/inventory/${sandbox.accounts.main}/440/2?l=english&count=5'   # Steam's inventory endpoint, no key
 
 Ctrl+C stops it.`);
 }

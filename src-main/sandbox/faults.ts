@@ -1,5 +1,8 @@
 import type { EndpointName } from '../core/api/endpoints.ts';
+import type { Inventory429Fault, InventoryDelayFault, InventoryMalformedFault, InventoryPrivateFault, InventoryServerErrorFault } from './inventory-faults.ts';
 import type { Random } from './prng.ts';
+
+export type { Inventory429Fault, InventoryDelayFault, InventoryMalformedFault, InventoryPrivateFault, InventoryServerErrorFault };
 
 /**
  * Knobs that make the sandbox misbehave the ways a real service and network do,
@@ -136,6 +139,16 @@ export interface FaultConfig {
    * two balance readings around a batch of buy order creates then disagree.
    */
   balanceMove: BalanceMoveFault;
+  /** Steam's community inventory (not the service): the inventory is private. */
+  inventoryPrivate: boolean | InventoryPrivateFault;
+  /** Steam's community inventory: 429 Too Many Requests. */
+  inventory429: boolean | Inventory429Fault;
+  /** Steam's community inventory: a 200 whose body a careful client must reject. */
+  inventoryMalformed: boolean | InventoryMalformedFault;
+  /** Steam's community inventory: a 5xx with a `null` body (Steam is down or busy). */
+  inventoryServerError: boolean | number | InventoryServerErrorFault;
+  /** Steam's community inventory answers late (ms, or with a count). */
+  inventoryDelayMs: number | InventoryDelayFault;
 }
 
 export type FaultName = keyof FaultConfig;
@@ -275,12 +288,43 @@ export class Faults implements SandboxFaults {
     };
   }
 
+  /** Whether Steam answers this account's inventory as private. */
+  inventoryPrivate(account: string): boolean {
+    const armed = this.armed.get('inventoryPrivate');
+    if (!armed) return false;
+    const accounts = armed.params.accounts as readonly string[] | undefined;
+    return accounts === undefined || accounts.includes(account);
+  }
+
+  /** A 429 for this inventory request: `retryAfterSec` is null when no `Retry-After` is sent. */
+  inventory429(now: number): { retryAfterSec: number | null } | null {
+    const hit = this.roll('inventory429', null, now);
+    if (!hit) return null;
+    return { retryAfterSec: hit.retryAfterSec === undefined ? null : Math.max(0, Math.ceil(Number(hit.retryAfterSec))) };
+  }
+
+  inventoryMalformed(now: number): 'invalid_json' | 'missing_field' | 'wrong_type' | null {
+    const hit = this.roll('inventoryMalformed', null, now);
+    if (!hit) return null;
+    return hit.kind === 'missing_field' || hit.kind === 'wrong_type' ? hit.kind : 'invalid_json';
+  }
+
+  inventoryServerError(now: number): number | null {
+    const hit = this.roll('inventoryServerError', null, now);
+    return hit ? Number(hit.status ?? 502) : null;
+  }
+
+  inventoryDelay(now: number): number | null {
+    const hit = this.roll('inventoryDelayMs', null, now);
+    return hit ? Number(hit.ms) : null;
+  }
+
   /** Whether the fault fires for this request; spends one of its `count` when it does. */
-  private roll(name: FaultName, endpoint: EndpointName, now: number): Record<string, unknown> | null {
+  private roll(name: FaultName, endpoint: EndpointName | null, now: number): Record<string, unknown> | null {
     const armed = this.armed.get(name);
     if (!armed) return null;
     const { scope } = armed;
-    if (scope.endpoints && !scope.endpoints.includes(endpoint)) return null;
+    if (scope.endpoints && (endpoint === null || !scope.endpoints.includes(endpoint))) return null;
     if (name === 'storm429' && now >= Number(armed.params.untilMs)) {
       this.armed.delete(name);
       return null;
@@ -296,7 +340,7 @@ export class Faults implements SandboxFaults {
 function normalize(name: FaultName, value: FaultConfig[FaultName], setAt: number): Armed {
   let params: Record<string, unknown>;
   if (value === true) params = {};
-  else if (typeof value === 'number') params = name === 'delayMs' || name === 'clockOffsetMs' ? { ms: value } : { status: value };
+  else if (typeof value === 'number') params = name === 'delayMs' || name === 'clockOffsetMs' || name === 'inventoryDelayMs' ? { ms: value } : { status: value };
   else if (typeof value === 'string') params = { style: value };
   else params = { ...value };
   const scope: FaultScope = {

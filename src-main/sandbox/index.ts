@@ -24,11 +24,13 @@ import type { PastEvent } from '../core/history/past-fill.ts';
 
 export type { InventoryAsset, SandboxAdmin } from './admin.ts';
 export type {
-  DelayFault, FaultConfig, FaultName, FaultScope, ListingSalesFault, MalformedFault, RefusalStyle, SandboxFaults,
-  ServerErrorFault, Storm429Fault,
+  DelayFault, FaultConfig, FaultName, FaultScope, Inventory429Fault, InventoryDelayFault, InventoryMalformedFault, InventoryPrivateFault,
+  InventoryServerErrorFault, ListingSalesFault, MalformedFault, RefusalStyle, SandboxFaults, ServerErrorFault, Storm429Fault,
 } from './faults.ts';
 export type { RateWindowMode } from './rate-limiter.ts';
 export type { AppliedFault, RecordedRequest, SandboxCounters, SandboxLog } from './request-log.ts';
+export type { InventoryRequestRecord } from './steam-inventory.ts';
+export { STEAM_MAX_PAGE } from './steam-inventory.ts';
 export type { Balance, KeyKind, KeyStatus, LinkedAccountProfile, UserAgentState } from './state/accounts.ts';
 export type { SandboxBuyOrder } from './state/buy-orders.ts';
 export type { ListingState, SandboxListing } from './state/listings.ts';

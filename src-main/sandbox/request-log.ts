@@ -1,5 +1,6 @@
 import type { EndpointName } from '../core/api/endpoints.ts';
 import type { KeyKind } from './state/accounts.ts';
+import type { InventoryRequestRecord } from './steam-inventory.ts';
 
 /**
  * What the sandbox received, for tests and benchmarks to assert on: one record
@@ -68,6 +69,10 @@ export interface SandboxCounters {
 
 export interface SandboxLog {
   readonly requests: readonly RecordedRequest[];
+  /** Requests to Steam's community inventory (kept apart: they are not the service's), once answered. */
+  readonly inventoryRequests: readonly InventoryRequestRecord[];
+  /** Inventory requests received and not answered yet (a late answer knob holds them). */
+  readonly inventoryPending: number;
   readonly counters: Readonly<SandboxCounters>;
   /** Forgets the records and zeroes the counters (state is kept). */
   reset(): void;
@@ -105,7 +110,13 @@ function zeroCounters(): SandboxCounters {
 
 export class RequestLog implements SandboxLog {
   readonly requests: RecordedRequest[] = [];
+  readonly inventoryRequests: InventoryRequestRecord[] = [];
+  inventoryPending = 0;
   readonly counters: SandboxCounters = zeroCounters();
+
+  recordInventory(entry: InventoryRequestRecord): void {
+    this.inventoryRequests.push(entry);
+  }
 
   record(entry: RecordedRequest): void {
     this.requests.push(entry);
@@ -127,6 +138,7 @@ export class RequestLog implements SandboxLog {
 
   reset(): void {
     this.requests.length = 0;
+    this.inventoryRequests.length = 0;
     Object.assign(this.counters, zeroCounters());
   }
 }

@@ -8,6 +8,7 @@ import { Refusal } from './refusal.ts';
 import type { AppliedFault, RequestLog } from './request-log.ts';
 import { countItems, matchRoute, rawInput, readBody, validate } from './request-input.ts';
 import type { KeyKind } from './state/accounts.ts';
+import { isInventoryPath, serveInventory } from './steam-inventory.ts';
 import type { World } from './state/world.ts';
 
 /**
@@ -54,6 +55,11 @@ async function serve(deps: ServerDeps, req: IncomingMessage, res: ServerResponse
   const at = clock.now();
   const method = req.method ?? 'GET';
   const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+  // Steam's community inventory, served beside the service: no key, none of the service's limits.
+  if (isInventoryPath(url.pathname)) {
+    await serveInventory({ world, clock, faults, counters: log.counters, record: (r) => log.recordInventory(r), pending: (d) => void (log.inventoryPending += d), closing: deps.closing }, req, res, url);
+    return;
+  }
   const route = matchRoute(method, url.pathname);
   const endpoint = route.kind === 'endpoint' ? route.endpoint : null;
   const header = req.headers['x-api-key'];

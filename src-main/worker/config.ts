@@ -24,6 +24,8 @@ export const deskWorkerConfig = z.strictObject({
   }),
   /** Settings forced at start (tests: live mode against a simulator's URL). */
   initialSettings: settingsPatchSchema.optional(),
+  /** Where live mode reads inventories, when not Steam (tests: the simulator's URL). */
+  inventoryUrl: z.string().max(2_000).optional(),
   /** Check the bridge's outputs against the contract (development and tests). */
   checkOutputs: z.boolean(),
   /** The profile lock's holder: the same for every start of the worker, so a restarted one takes over its own lock. */

@@ -89,6 +89,7 @@ function openingDeps(config: DeskWorkerConfig): ProfileOpeningDeps {
     version: config.version,
     lockToken: config.lockToken,
     ...(config.initialSettings ? { initialSettings: config.initialSettings } : {}),
+    ...(config.inventoryUrl ? { inventoryUrl: config.inventoryUrl } : {}),
     // Only sandbox mode needs the simulator: a live desk never loads it. The app's sandbox is a world worth
     // watching: completed trades move the balance, so History can tell them.
     openSandbox: async (c) => (await import('../sandbox/index.ts')).startSandbox({ clock: c, tradeMoney: true, ...config.sandbox }),

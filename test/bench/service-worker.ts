@@ -15,6 +15,8 @@ export interface ServiceWorkerData {
   readonly scale: number;
   readonly origin: number;
   readonly listings: number;
+  /** Items in the main account's inventory; default the listings and 1,000 more. */
+  readonly inventory?: number;
 }
 
 export interface ServiceReady {
@@ -25,7 +27,7 @@ export interface ServiceReady {
 }
 
 const data = workerData as ServiceWorkerData;
-const sandbox = await startSandbox({ clock: scaledClock(data.scale, data.origin), seed: 21, inventorySize: data.listings + 1_000 });
+const sandbox = await startSandbox({ clock: scaledClock(data.scale, data.origin), seed: 21, inventorySize: data.inventory ?? data.listings + 1_000 });
 const seeded = sandbox.admin.seedListings(data.listings).map((l) => ({
   asset_id: l.asset_id, listing_id: l.listing_id, sku: l.sku, price: l.price, promoted: l.promoted, game: l.game, user_note: l.user_note ?? null, account: l.account,
 }));

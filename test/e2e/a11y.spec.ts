@@ -68,6 +68,23 @@ for (const theme of ['light', 'dark'] as const) {
     await page.keyboard.press('Alt+2');
     await page.getByRole('button', { name: 'Create…' }).click();
     await scan(page, 'listings: create', theme, rows, serious);
+    // The inventory picker with its items read, some ticked and priced; then typed asset IDs, one flagged.
+    const main = show.desk.sandbox.accounts.main;
+    await expect(page.getByRole('status', { name: 'Inventory reads' }).locator(`[data-account="${main}"]`)).toHaveAttribute('data-phase', 'done', { timeout: 60_000 });
+    await page.getByLabel('Search inventory').fill('Unusual');
+    const items = page.getByRole('grid', { name: 'Inventory' }).locator('[role=row][data-key]');
+    await expect(items.first().locator('.item-name')).toHaveAttribute('title', /Unusual/);
+    await items.nth(0).click();
+    await items.nth(2).click({ modifiers: ['Shift'] });
+    await page.getByLabel('Price from').selectOption('listing');
+    await page.getByLabel('Price of items without one (empty: leave them out)').fill('250.00');
+    await expect(page.getByTestId('inventory-preview')).toContainText('3 items priced');
+    await scan(page, 'listings: inventory picker', theme, rows, serious);
+    await page.getByRole('tab', { name: 'Asset IDs' }).click();
+    await page.getByLabel('Asset IDs, one per line').fill(`${show.desk.sandbox.admin.inventory()[0]?.asset_id ?? ''}\n123`);
+    await expect(page.getByTestId('typed-missing')).toContainText('123');
+    await scan(page, 'listings: asset IDs', theme, rows, serious);
+    await page.getByRole('tab', { name: 'From inventory' }).click();
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Import CSV…' }).click();
     await scan(page, 'listings: CSV import', theme, rows, serious);
@@ -98,6 +115,9 @@ for (const theme of ['light', 'dark'] as const) {
     console.log(`\naxe, ${theme} theme: violations per screen (serious and critical fail the test)`);
     console.table(rows.map((r) => ({ screen: r.screen, violations: r.violations, 'serious+critical': r.serious, rules: r.rules })));
     expect(serious).toEqual([]);
+    // The picker and the typed IDs: not a single violation of any impact.
+    expect(rows.filter((r) => r.screen === 'listings: inventory picker' || r.screen === 'listings: asset IDs').map((r) => [r.screen, r.violations, r.rules]))
+      .toEqual([['listings: inventory picker', 0, ''], ['listings: asset IDs', 0, '']]);
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -149,7 +169,8 @@ test('the desk works from the keyboard alone, with the focus always visible', as
   const create = page.getByRole('button', { name: 'Create…' });
   await create.focus();
   await page.keyboard.press('Enter');
-  expect((await focused(page)).tag).toBe('textarea');
+  // The inventory's search: typing goes straight into it.
+  expect((await focused(page)).tag).toBe('input');
   await page.keyboard.press('Escape');
   await expect(create).toBeFocused();
 

@@ -52,6 +52,8 @@ export async function startTestDesk(options: TestDeskOptions = {}): Promise<Test
     clock,
     version: 'e2e',
     initialSettings: options.savedSettings ? undefined : { mode: 'live', serviceUrl: sandbox.url },
+    // Live mode reads inventories from this run's simulator too, never from Steam.
+    inventoryUrl: sandbox.url,
     openSandbox: (c) => startSandbox({ clock: c, seed: 12 }),
   });
 

@@ -49,7 +49,8 @@ test('set a key, draft and apply 1,200 listings, answer a trade, set a trade URL
     expect(assets).toHaveLength(1200);
     await go(page, 2);
     await page.getByRole('button', { name: 'Create…' }).click();
-    await page.getByLabel('Asset IDs').fill(assets.join('\n'));
+    await page.getByRole('tab', { name: 'Asset IDs' }).click();
+    await page.getByLabel('Asset IDs, one per line').fill(assets.join('\n'));
     await page.getByLabel('Price for all').fill('4.50');
     await page.getByRole('button', { name: 'Add 1,200 listings to draft' }).click();
     await expect(page.getByText('1,200 listings added to the draft at $4.50.')).toBeVisible();

@@ -33,7 +33,8 @@ async function draftCreates(page: Page, desk: TestDesk, count: number, from = 0)
   const assets = desk.sandbox.admin.inventory().slice(from, from + count).map((a) => a.asset_id);
   await go(page, 2);
   await page.getByRole('button', { name: 'Create…' }).click();
-  await page.getByLabel('Asset IDs').fill(assets.join('\n'));
+  await page.getByRole('tab', { name: 'Asset IDs' }).click();
+  await page.getByLabel('Asset IDs, one per line').fill(assets.join('\n'));
   await page.getByLabel('Price for all').fill('4.50');
   await page.getByRole('button', { name: `Add ${count.toLocaleString('en-US')} listings to draft` }).click();
   await expect(page.getByText(`${count.toLocaleString('en-US')} listings added to the draft at $4.50.`)).toBeVisible();

@@ -146,7 +146,7 @@ for (const size of SIZES) {
       await page.getByRole('button', { name: 'Create…' }).click();
       await picture(page, `listings-create-${tag}`);
       await page.keyboard.press('Escape');
-      await expect(page.getByRole('form', { name: 'Create listings' })).toHaveCount(0);
+      await expect(page.getByRole('region', { name: 'Create listings' })).toHaveCount(0);
       await page.getByRole('button', { name: 'Import CSV…' }).click();
       await picture(page, `listings-csv-${tag}`);
       await page.keyboard.press('Escape');
@@ -222,6 +222,56 @@ for (const size of SIZES) {
       await expect(page.locator('[role=grid] [role=row][data-key]').first()).toBeVisible();
       expect.soft(await clipped(page, '[role=grid][aria-label="Activity log"] [role=row][data-key] [role=gridcell]:first-child')).toEqual([]);
 
+      expect(errors).toEqual([]);
+      await page.close();
+    });
+  }
+}
+
+/** The inventory picker, as a trader uses it: items ticked by name, a formula priced, and typed IDs flagged. */
+const PICKER_SIZES = [{ width: 1024, height: 700 }, { width: 1920, height: 1080 }] as const;
+
+for (const size of PICKER_SIZES) {
+  for (const scheme of ['light', 'dark'] as const) {
+    test(`the inventory picker at ${size.width}×${size.height}, ${scheme}`, async ({ browser }) => {
+      test.setTimeout(120_000);
+      mkdirSync(DIR, { recursive: true });
+      const tag = `${size.width}-${scheme}`;
+      const page = await browser.newPage({ viewport: size, colorScheme: scheme });
+      const { errors } = await openDesk(page, show.desk.router, server, 'listings');
+      await page.getByRole('button', { name: 'Create…' }).click();
+      const status = page.getByRole('status', { name: 'Inventory reads' });
+      await expect(status.locator(`[data-account="${show.desk.sandbox.accounts.main}"]`)).toHaveAttribute('data-phase', 'done', { timeout: 60_000 });
+
+      // Ten Strange items ticked, priced at 95% of their listed price, up to x.99, $12.00 for the rest.
+      await page.getByLabel('Hide listed and drafted').check();
+      await page.getByLabel('Search inventory').fill('Strange');
+      const rows = page.getByRole('grid', { name: 'Inventory' }).locator('[role=row][data-key]');
+      await expect(rows.first().locator('.item-name')).toHaveAttribute('title', /Strange/);
+      await rows.nth(0).click();
+      await rows.nth(4).click({ modifiers: ['Shift'] });
+      await page.getByLabel('Price from').selectOption('listing');
+      await page.getByLabel('Rounding').selectOption('up');
+      await page.getByLabel('Round to').selectOption('ninety-nine');
+      await page.getByLabel('Price of items without one (empty: leave them out)').fill('12.00');
+      await expect(page.getByTestId('inventory-preview')).toContainText('5 items priced');
+      await picture(page, `picker-${tag}`);
+
+      // Nothing of the picker is cut: its filters, its status lines, its buttons; the Add button is on screen.
+      expect.soft(await clipped(page, '.picker .filters label, .picker .selection, .inv-status li, .pricing button')).toEqual([]);
+      const add = await page.getByTestId('inventory-add').boundingBox();
+      expect.soft(add !== null && add.y + add.height <= size.height && add.x + add.width <= size.width, 'the Add button is on screen').toBe(true);
+      // At least a few rows of items stay in view.
+      expect.soft(await rows.count()).toBeGreaterThanOrEqual(5);
+
+      // Asset IDs typed by hand: one the inventory does not hold is flagged before it is drafted.
+      await page.getByRole('tab', { name: 'Asset IDs' }).click();
+      const own = show.desk.sandbox.admin.inventory()[0]?.asset_id ?? '';
+      await page.getByLabel('Asset IDs, one per line').fill(`${own}\n123\n456`);
+      await page.getByLabel('Price for all').fill('3.00');
+      await expect(page.getByTestId('typed-missing')).toContainText('123');
+      await picture(page, `picker-asset-ids-${tag}`);
+      await page.keyboard.press('Escape');
       expect(errors).toEqual([]);
       await page.close();
     });

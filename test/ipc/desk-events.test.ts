@@ -29,7 +29,7 @@ async function liveDesk(): Promise<{ router: Router; desk: Desk; service: Sandbo
   // A minute of the service lasts 0.2 s.
   const clock = scaledClock(300);
   service = await startSandbox({ seed: 12, clock, tradeSchedule: false });
-  desk = await createDesk({ dataDir: dir, clock, secrets: memoryKeychain(), version: 't', initialSettings: { mode: 'live', serviceUrl: service.url, refuseUnautomatedPosts: false } });
+  desk = await createDesk({ dataDir: dir, clock, secrets: memoryKeychain(), version: 't', initialSettings: { mode: 'live', serviceUrl: service.url, refuseUnautomatedPosts: false }, inventoryUrl: service.url });
   const { router } = createDeskRouter(desk, { openLink: () => undefined }, { checkOutputs: true });
   const events: Array<{ event: EventName; payload: unknown }> = [];
   router.subscribe((event, payload) => events.push({ event, payload }));

@@ -25,7 +25,7 @@ async function liveDesk(timeScale = 1) {
   dir = mkdtempSync(join(tmpdir(), 'router-'));
   const clock = scaledClock(timeScale);
   service = await startSandbox({ seed: 9, clock });
-  desk = await createDesk({ dataDir: dir, clock, secrets: memoryKeychain(), version: 't', initialSettings: { mode: 'live', serviceUrl: service.url } });
+  desk = await createDesk({ dataDir: dir, clock, secrets: memoryKeychain(), version: 't', initialSettings: { mode: 'live', serviceUrl: service.url }, inventoryUrl: service.url });
   const { router } = createDeskRouter(desk, { openLink: () => undefined }, { checkOutputs: true });
   const events: Array<{ event: EventName; payload: unknown }> = [];
   router.subscribe((event, payload) => events.push({ event, payload }));

@@ -21,7 +21,7 @@ export interface LiveDesk {
 export async function startLiveDesk(seed: number): Promise<LiveDesk> {
   const dir = mkdtempSync(join(tmpdir(), 'live-desk-'));
   const service = await startSandbox({ seed });
-  const desk = await createDesk({ dataDir: dir, secrets: memoryKeychain(), version: 't', initialSettings: { mode: 'live', serviceUrl: service.url } });
+  const desk = await createDesk({ dataDir: dir, secrets: memoryKeychain(), version: 't', initialSettings: { mode: 'live', serviceUrl: service.url }, inventoryUrl: service.url });
   const { router } = createDeskRouter(desk, { openLink: () => undefined }, { checkOutputs: true });
   await router.invoke('key:set', { key: service.apiKey });
   // Setting a key makes the desk read the accounts (get_linked_trade_urls allows one a minute).

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createItemNames } from '../../src-main/core/items/index.ts';
 import type { Sandbox } from '../../src-main/sandbox/index.ts';
 import { startSandbox } from '../../src-main/sandbox/index.ts';
-import { drawItem, drawTradeItem } from '../../src-main/sandbox/catalog.ts';
+import { drawItem, drawTradeItem, inventoryMix } from '../../src-main/sandbox/catalog.ts';
 import { streamFor } from '../../src-main/sandbox/prng.ts';
 import { sku as skuField } from '../../src-shared/fields.ts';
 import { manualClock, MINUTE } from './helpers.ts';
@@ -17,13 +17,38 @@ function described(sku: string) {
 }
 
 describe('sandbox catalog', () => {
-  it('draws inventory assets with two-part SKUs that the desk may send back, each a named item', () => {
+  it('draws inventory assets the desk may send back, each a named item, covering every kind of name the desk renders', () => {
     const random = streamFor(7, 1);
-    for (let i = 0; i < 2_000; i++) {
-      const item = drawItem(random);
+    const drawn = Array.from({ length: 4_000 }, () => drawItem(random));
+    for (const item of drawn) {
       expect(skuField.safeParse(item.sku).success).toBe(true);
       expect(item.name).toBe(described(item.sku).name);
     }
+    const parts = drawn.map((i) => described(i.sku));
+    // Unique, Strange, Genuine, Vintage, Haunted, Collector's, Decorated, and Unusual with an effect.
+    expect(new Set(parts.map((p) => p.quality.id))).toEqual(new Set([6, 11, 1, 3, 13, 14, 15, 5]));
+    expect(parts.filter((p) => p.quality.id === 5).every((p) => p.effect !== null)).toBe(true);
+    expect(parts.some((p) => p.quality.id === 5 && p.strange)).toBe(true);
+    expect(new Set(parts.map((p) => p.killstreak?.id ?? 0))).toEqual(new Set([0, 1, 2, 3]));
+    expect(parts.some((p) => p.australium)).toBe(true);
+    expect(parts.some((p) => p.festivized)).toBe(true);
+    expect(parts.some((p) => !p.craftable)).toBe(true);
+    // War paints and case skins, each with its wear and paint kit.
+    expect(parts.some((p) => p.name.includes('War Paint') && p.wear !== null && p.paintKit !== null)).toBe(true);
+    expect(parts.some((p) => p.defindex >= 15_000 && p.defindex < 16_000 && p.wear !== null && p.paintKit !== null)).toBe(true);
+  });
+
+  it('gives each account an inventory of its own mix: a keys bot of keys and metal, a hats bot of cosmetics with many Unusuals', () => {
+    const share = (accountIndex: number, test: (sku: string) => boolean) => {
+      const random = streamFor(7, 1, accountIndex);
+      const drawn = Array.from({ length: 1_000 }, () => drawItem(random, inventoryMix(accountIndex)));
+      return drawn.filter((i) => test(i.sku)).length / drawn.length;
+    };
+    const currency = (sku: string) => ['5021', '5002', '5001'].includes(sku.split(';')[0] ?? '');
+    const unusual = (sku: string) => sku.split(';')[1] === '5';
+    expect(share(2, currency)).toBeGreaterThan(0.6);
+    expect(share(3, unusual)).toBeGreaterThan(0.2);
+    expect(share(3, unusual)).toBeGreaterThan(3 * share(0, unusual));
   });
 
   it('draws trade items whose name, quality, effect and wear agree with the schema', () => {

@@ -48,6 +48,10 @@ describe('sandbox CLI', () => {
       body: JSON.stringify({ items: [{ asset_id: asset, price: 250, promoted: 0, game: '440' }] }),
     });
     expect(await created.json()).toMatchObject({ success: true, created_listings: [{ asset_id: asset }] });
+    // Steam's inventory endpoint, as printed: no key, the same answer shape as Steam's.
+    const inventoryUrl = /curl -s '([^']+\/inventory\/[^']+)'/.exec(text)?.[1];
+    const inventory = await (await fetch(inventoryUrl ?? '')).json() as { assets: unknown[]; success: number };
+    expect([inventory.assets.length, inventory.success]).toEqual([5, 1]);
     child.kill('SIGTERM');
     const [code] = await once(child, 'exit');
     expect(code).toBe(0);

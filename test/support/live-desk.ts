@@ -26,7 +26,7 @@ export function liveDeskFixture(): (scale: number) => Promise<{ clock: Clock; sa
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const secrets = memoryKeychain();
     await secrets.set('api-key:default', sandbox.apiKey);
-    const desk = await createDesk({ dataDir, secrets, clock, version: 'test', initialSettings: { mode: 'live', serviceUrl: sandbox.url } });
+    const desk = await createDesk({ dataDir, secrets, clock, version: 'test', initialSettings: { mode: 'live', serviceUrl: sandbox.url }, inventoryUrl: sandbox.url });
     cleanups.push(() => desk.close());
     return { clock, sandbox, desk };
   };

@@ -47,6 +47,7 @@ export async function openApplyDesk(dir: string, options: { scale: number; seed:
     config: {
       dataDir: dir, version: 'test', clock: { scale: options.scale, origin }, sandbox: {},
       initialSettings: { mode: 'live', serviceUrl: sandbox.url, refuseUnautomatedPosts: false },
+      inventoryUrl: sandbox.url,
       checkOutputs: true,
     },
     platform: { openLink: quiet },

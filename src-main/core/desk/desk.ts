@@ -12,6 +12,7 @@ import { createRepos } from '../store/index.ts';
 import { serviceUrlProblem } from '../../../src-shared/fields.ts';
 import type { DeskStatusView } from '../../../src-shared/views.ts';
 import { createItemNames, type ItemNames } from '../items/index.ts';
+import { STEAM_COMMUNITY_URL } from '../inventory/steam-client.ts';
 import { createKeyChecks } from './key-checks.ts';
 import { createReachTracker } from './service-reach.ts';
 import { openWorkspace, type Workspace } from './workspace.ts';
@@ -92,6 +93,11 @@ export interface DeskDeps {
   lockToken?: string;
   /** A daily backup failed (it is tried again an hour later). */
   onBackupError?: (error: unknown) => void;
+  /**
+   * Where live mode reads inventories: Steam's community site unless a test
+   * points live mode at the simulator (sandbox mode always reads the simulator's).
+   */
+  inventoryUrl?: string;
 }
 
 /** What the desk needs of the embedded simulator: where it listens and a key it accepts. */
@@ -151,6 +157,7 @@ async function openDesk(deps: DeskDeps, clock: Clock, profile: string, lock: Pro
         currentSettings: () => settings.get(),
         onReach,
         apiKey: async () => running.apiKey,
+        inventoryUrl: running.url,
       });
       // A new sandbox profile opens on the simulator's past weeks, so History has something to show.
       const past = running.past?.() ?? null;
@@ -170,6 +177,7 @@ async function openDesk(deps: DeskDeps, clock: Clock, profile: string, lock: Pro
       onResponse: (status) => {
         if (status >= 200 && status < 300) keys.noteAccepted();
       },
+      inventoryUrl: deps.inventoryUrl ?? STEAM_COMMUNITY_URL,
     });
   }
 

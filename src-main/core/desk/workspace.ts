@@ -17,6 +17,10 @@ import type { ItemNames } from '../items/item-names.ts';
 import { createLedgerTables, type LedgerTables } from '../drafts/ledger-tables.ts';
 import { createTradeHistory, type TradeHistory } from '../history/trade-history.ts';
 import { createLedgerExport, type LedgerExport } from '../drafts/ledger-export.ts';
+import { openInventory, type Inventory } from '../inventory/index.ts';
+import type { InventoryTiming } from '../inventory/inventory-service.ts';
+import { STEAM_COMMUNITY_URL } from '../inventory/steam-client.ts';
+import { createItemNames } from '../items/item-names.ts';
 
 /**
  * Everything that talks to one service (the live one or the embedded sandbox)
@@ -48,6 +52,8 @@ export interface Workspace {
   readonly history: TradeHistory;
   /** The ledgers as CSV files (Export CSV on Listings and Buy orders). */
   readonly ledgerExport: LedgerExport;
+  /** The accounts' inventories, read from Steam (the simulator in sandbox mode) in the background. */
+  readonly inventory: Inventory;
   /**
    * "Check ledger": re-read what the service can tell, list the rows in
    * doubt; clear ended rows; `marked` when the trades showed listings sold.
@@ -92,6 +98,10 @@ export interface WorkspaceDeps {
   onReach?: (reach: Reach) => void;
   /** Item names from the game's schema, shared by every workspace of the process. */
   names?: ItemNames;
+  /** Where inventories are read: Steam's community site (the default), or the simulator. */
+  inventoryUrl?: string;
+  /** Inventory read timing (tests shorten it). */
+  inventoryTiming?: Partial<InventoryTiming>;
 }
 
 export function openWorkspace(deps: WorkspaceDeps): Workspace {
@@ -154,6 +164,19 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
   });
   const applyJob = trackApplyJob(apply, drafts, (id) => repos.drafts.get(id) !== null);
   const ledgerExport = createLedgerExport({ store, drafts, settings: repos.settings, names: deps.names ?? null, now: () => clock.now() });
+  const inventory = openInventory({
+    store,
+    clock,
+    baseUrl: deps.inventoryUrl ?? STEAM_COMMUNITY_URL,
+    names: deps.names ?? createItemNames(),
+    accounts: () => {
+      const { main, linked } = accounts.snapshot();
+      return [...(main ? [main.account_id] : []), ...linked.map((a) => a.account_id)];
+    },
+    main: () => accounts.snapshot().main?.account_id ?? null,
+    drafts,
+    ...(deps.inventoryTiming ? { timing: deps.inventoryTiming } : {}),
+  });
   const tables = createLedgerTables({
     store,
     drafts,
@@ -181,6 +204,7 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
     names: deps.names ?? null,
     history,
     ledgerExport,
+    inventory,
     retime(next) {
       heartbeat.setIntervalMs(next.heartbeatIntervalMinutes * 60_000);
       trades.configure({ pollIntervalMs: next.tradePollSeconds * 1000, youngAccountDays: next.youngAccountDays });
@@ -204,6 +228,7 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
       heartbeat.stop();
       trades.stop();
       accounts.stop();
+      await inventory.close();
       scheduler.close();
       applyJob.dispose();
       drafts.dispose();

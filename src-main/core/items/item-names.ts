@@ -1,4 +1,5 @@
-import type { SchemaItem } from 'tf2-item-format';
+import type { EconItem, SchemaItem } from 'tf2-item-format';
+import { skuOfEcon } from './econ-sku.ts';
 import { describeSku } from './describe-sku.ts';
 import type { ItemDescription } from './describe-sku.ts';
 import { loadItemFormat, readSameNamedItems, readSkinDefindexes } from './schema.ts';
@@ -46,6 +47,12 @@ export interface ItemNames {
   suggest(text: string, limit: number): { name: string; sku: string | null; candidates: readonly string[] }[];
   /** The schema's own name of a SKU's item ("Decoder Ring" for 5021;6): tells apart items printed alike. */
   internalName(sku: string): string | null;
+  /**
+   * The SKU of an item of Steam's inventory (an econ item), or null when it
+   * cannot be read as one. Needs the large schema files, as `skuForName` does:
+   * `warm({ reverse: true })` first.
+   */
+  skuOfEcon(econ: EconItem): string | null;
   /**
    * Loads the names on a later turn of the event loop, so that start-up and
    * the first paint never wait for them; resolves once they are ready.
@@ -142,6 +149,7 @@ export function createItemNames(load: () => ItemFormat = loadItemFormat): ItemNa
       const defindex = Number(sku.split(';')[0]);
       return Number.isInteger(defindex) ? index.internalName(defindex) : null;
     },
+    skuOfEcon: (econ) => skuOfEcon(loaded(), econ),
     warm(options) {
       return new Promise((resolve, reject) => {
         setImmediate(() => {

@@ -1,10 +1,11 @@
-import { drawItem, SANDBOX_GAME } from '../catalog.ts';
+import { drawItem, inventoryMix, SANDBOX_GAME } from '../catalog.ts';
 import { streamFor } from '../prng.ts';
 
 /**
  * The seeded items each account owns. Creating a listing names an asset; the
  * sandbox answers with that asset's SKU, so the inventory must exist before any
- * request. Generated once from the seed, so the same seed gives the same assets.
+ * request. Generated once from the seed, so the same seed gives the same assets;
+ * each account draws from its own mix of the catalog (catalog.ts).
  */
 
 export interface Asset {
@@ -35,7 +36,7 @@ export class Inventory {
       const list: Asset[] = [];
       for (let i = 0; i < size; i++) {
         next += 1 + Math.floor(random() * 40);
-        const item = drawItem(random);
+        const item = drawItem(random, inventoryMix(accountIndex));
         const asset: Asset = {
           asset_id: String(next),
           sku: item.sku,

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { LATEST_VERSION, MIGRATIONS, migrate, userVersion } from '../../../src-main/core/store/migrations.ts';
 import { migration as historyMigration } from '../../../src-main/core/store/migrations/012-trade-history-and-balance-readings.ts';
+import { migration as inventories } from '../../../src-main/core/store/migrations/013-inventories-read-from-steam.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -212,6 +213,24 @@ describe('migrations', () => {
     expect(db.prepare('SELECT count(*) AS n FROM trade_history_items').get()).toEqual({ n: 0 });
     db.prepare('INSERT INTO balance_readings (at, balance, pending_balance) VALUES (1, 5, 0)').run();
     expect(() => db.prepare('INSERT INTO balance_readings (at, balance, pending_balance) VALUES (1, 6, 0)').run()).toThrow(/UNIQUE|PRIMARY/);
+    db.close();
+  });
+
+  it(`${inventories.version}: inventories read from Steam, per account and read, gone with their account`, () => {
+    const db = freshAt(inventories.version);
+    insertAccount(db, '1', 'main');
+    db.prepare("INSERT INTO inventory_reads (account, generation, read_at, total) VALUES ('1', 1, 5, 2)").run();
+    const item = db.prepare(`INSERT INTO inventory_items (account, generation, asset_id, position, sku, name, search, quality, strange, effect,
+      killstreak, wear, australium, festivized, craftable, tradable) VALUES (?, 1, ?, 0, '378;5;u13', 'Burning Flames Team Captain', '', 5, 0, 13, ?, NULL, 0, 0, 1, 1)`);
+    item.run('1', '11', 0);
+    expect(() => item.run('1', '11', 0)).toThrow(/UNIQUE/);
+    expect(() => item.run('1', '12a', 0)).toThrow(/CHECK/);
+    expect(() => item.run('1', '13', 4)).toThrow(/CHECK/);
+    expect(() => item.run('2', '14', 0)).toThrow(/FOREIGN KEY/);
+    // A problem has its sentence, and a sentence its kind.
+    expect(() => db.prepare("UPDATE inventory_reads SET problem_kind = 'forbidden' WHERE account = '1'").run()).toThrow(/CHECK/);
+    db.prepare("DELETE FROM accounts WHERE account_id = '1'").run();
+    expect(db.prepare('SELECT (SELECT count(*) FROM inventory_reads) + (SELECT count(*) FROM inventory_items) AS n').get()).toEqual({ n: 0 });
     db.close();
   });
 

@@ -144,8 +144,8 @@ describe('a ledger screen', () => {
     await button('Create…')?.trigger('click');
     await flushPromises();
     expect(open('Create listings')).toBe(true);
-    // The panel's first field takes the focus: typing goes straight into it.
-    expect(document.activeElement?.tagName).toBe('TEXTAREA');
+    // The panel's first field takes the focus: typing goes straight into the inventory search.
+    expect(document.activeElement?.getAttribute('aria-label')).toBe('Search inventory');
     (document.activeElement as HTMLElement).blur();
     await escape();
     expect(open('Create listings')).toBe(false);
@@ -173,6 +173,7 @@ describe('a ledger screen', () => {
   it('keeps a note longer than the service takes as typed in the create panel, and says why it cannot go in yet', async () => {
     const wrapper = await mountListings();
     await wrapper.findAll('button').find((b) => b.text() === 'Create…')?.trigger('click');
+    await wrapper.findAll('[role=tab]').find((b) => b.text() === 'Asset IDs')?.trigger('click');
     const note = 'n'.repeat(216);
     const input = wrapper.findAll('input').find((i) => i.element.closest('label')?.textContent?.includes('Note for all'));
     await input?.setValue(note);

@@ -99,7 +99,7 @@ async function buyOrderCreateVerdicts(field: 'Quantity' | 'Price per unit', text
 
 async function createListingsVerdicts(texts: readonly string[]): Promise<boolean[]> {
   fake = installFakeApi(deskHandlers());
-  const wrapper = mount(CreateListingsPanel, { props: { accounts: [MAIN], mainAccount: MAIN }, global: { plugins: plugins() }, attachTo: document.body });
+  const wrapper = mount(CreateListingsPanel, { props: { accounts: [MAIN], mainAccount: MAIN, mode: 'typed' }, global: { plugins: plugins() }, attachTo: document.body });
   await wrapper.get('textarea').setValue('1001\n1002');
   const price = wrapper.findAll('input').find((i) => i.attributes('placeholder') === '$0.00');
   const verdicts: boolean[] = [];

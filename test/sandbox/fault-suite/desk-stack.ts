@@ -56,6 +56,7 @@ export function deskStackFixture(): (options: DeskStackOptions) => Promise<DeskS
       clock,
       settings: { ...DEFAULT_SETTINGS, mode: 'live', serviceUrl: sandbox.url, ...options.settings },
       apiKey: async () => sandbox.apiKey,
+      inventoryUrl: sandbox.url,
     });
     cleanups.push(() => ws.close());
     if (options.start !== false) ws.start();
