@@ -108,14 +108,14 @@ describe('applying a draft against the sandbox', () => {
     const { id } = s.drafts.create('lossy');
     s.drafts.addChanges(id, [
       ...free.map((a) => ({ kind: 'listing.create', asset_id: a.asset_id, price: 250, promoted: 0 })),
-      ...listed.map((l) => ({ kind: 'listing.edit', asset_id: l.asset_id, price: l.price + 77 })),
+      ...listed.map((l) => ({ kind: 'listing.edit', asset_id: l.asset_id, price: l.price + 7 })),
     ]);
     sandbox.faults.set({ dropAfterProcess: { endpoints: ['create_listing', 'edit_listing'], count: 2 } });
     const final = await s.apply.apply(id).done;
     // The edit sets absolute values: sending it again is harmless, so the retry loop does.
     expect(final).toMatchObject({ state: 'done', itemsUnknown: 30, itemsDone: 10 });
     expect(sandbox.log.requests.filter((r) => r.endpoint === 'edit_listing').map((r) => r.dropped)).toEqual([true, false]);
-    const wanted = new Map(listed.map((l) => [l.asset_id, l.price + 77]));
+    const wanted = new Map(listed.map((l) => [l.asset_id, l.price + 7]));
     expect(s.t.repos.listings.all().filter((l) => wanted.has(l.asset_id)).every((l) => l.price === wanted.get(l.asset_id))).toBe(true);
     const unknown = s.apply.unknownOutcomes();
     expect(unknown.map((u) => [u.endpoint, u.items.length, u.choices.map((c) => c.id)])).toEqual([

@@ -17,7 +17,7 @@ describe('listings the service no longer holds', () => {
     // The trader deleted it on the website.
     sandbox.admin.removeListing(gone?.listing_id ?? '');
     const first = s.drafts.create('reprice');
-    s.drafts.addChanges(first.id, listed.map((l) => ({ kind: 'listing.edit', asset_id: l.asset_id, price: l.price + 77 })));
+    s.drafts.addChanges(first.id, listed.map((l) => ({ kind: 'listing.edit', asset_id: l.asset_id, price: l.price + 7 })));
     expect(await s.apply.apply(first.id).done).toMatchObject({ itemsDone: 9, itemsFailed: 1 });
     expect(s.t.repos.listings.get(gone?.asset_id ?? '')).toMatchObject({
       state: 'not_on_service', state_reason: expect.stringMatching(/no listing/),
@@ -26,7 +26,7 @@ describe('listings the service no longer holds', () => {
 
     // The next apply sends nothing for it, and says why.
     const again = s.drafts.create('reprice again');
-    s.drafts.addChanges(again.id, listed.map((l) => ({ kind: 'listing.edit', asset_id: l.asset_id, price: l.price + 88 })));
+    s.drafts.addChanges(again.id, listed.map((l) => ({ kind: 'listing.edit', asset_id: l.asset_id, price: l.price + 8 })));
     // (Settled while planning, it is not in the job's counts, like a no-op edit.)
     expect(await s.apply.apply(again.id).done).toMatchObject({ itemsDone: 9 });
     expect(edits(sandbox)).toEqual([[400, 10], [200, 9], [200, 9]]);
@@ -53,7 +53,7 @@ describe('listings the service no longer holds', () => {
     s.adopt(listed);
     sandbox.admin.setListingState(listed[1]?.listing_id ?? '', 'sold');
     const { id } = s.drafts.create('reprice');
-    s.drafts.addChanges(id, listed.map((l) => ({ kind: 'listing.edit', asset_id: l.asset_id, price: l.price + 66 })));
+    s.drafts.addChanges(id, listed.map((l) => ({ kind: 'listing.edit', asset_id: l.asset_id, price: l.price + 6 })));
     await s.apply.apply(id).done;
     expect(s.t.repos.listings.get(listed[1]?.asset_id ?? '')?.state).toBe('sold');
   });

@@ -25,7 +25,7 @@ describe('answers that do not say what happened', () => {
     const listed = sandbox.admin.seedListings(20);
     s.adopt(listed);
     const { id } = s.drafts.create('edits');
-    s.drafts.addChanges(id, listed.map((l) => ({ kind: 'listing.edit', asset_id: l.asset_id, price: l.price + 31 })));
+    s.drafts.addChanges(id, listed.map((l) => ({ kind: 'listing.edit', asset_id: l.asset_id, price: l.price + 3 })));
     sandbox.faults.set({ serverErrorAfterProcess: { endpoints: ['edit_listing'], count: 1 } });
     const final = await s.apply.apply(id).done;
     expect(final).toMatchObject({ itemsDone: 20, itemsUnknown: 0, itemsFailed: 0 });

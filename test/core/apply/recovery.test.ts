@@ -15,7 +15,7 @@ describe('recovery after the app stopped mid-apply', () => {
     const { id } = s.drafts.create('interrupted');
     s.drafts.addChanges(id, [
       ...free.map((a) => ({ kind: 'listing.create', asset_id: a.asset_id, price: 321, promoted: 0 })),
-      ...listed.map((l) => ({ kind: 'listing.edit', asset_id: l.asset_id, price: l.price + 42 })),
+      ...listed.map((l) => ({ kind: 'listing.edit', asset_id: l.asset_id, price: l.price + 4 })),
     ]);
     // The process "dies" right after journaling: requests hang and never reach the service.
     const stuck = createScheduler({ client: { call: () => new Promise<never>(() => undefined) }, clock });
@@ -43,6 +43,6 @@ describe('recovery after the app stopped mid-apply', () => {
     expect(sandbox.log.counters.duplicateCreates).toBe(0);
     const live = new Map(sandbox.admin.listings().map((l) => [l.asset_id, l]));
     for (const row of s.t.repos.listings.all()) expect(live.get(row.asset_id)?.listing_id).toBe(row.listing_id);
-    expect(listed.every((l) => live.get(l.asset_id)?.price === l.price + 42)).toBe(true);
+    expect(listed.every((l) => live.get(l.asset_id)?.price === l.price + 4)).toBe(true);
   });
 });
