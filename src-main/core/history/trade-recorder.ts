@@ -76,12 +76,14 @@ export function createTradeRecorder(deps: TradeRecorderDeps): TradeRecorder {
       if (open.length === 0) return;
       const readings = repo.readingsSince(now - MATCH_WINDOW_MS);
       let previous = readings.length > 0 ? repo.readingBefore(readings[0]?.at ?? 0) : null;
+      const windows: (typeof open)[] = [];
       for (const reading of readings) {
         const from = previous?.at ?? -Infinity;
         previous = reading;
-        if (reading.unexplained === null || reading.unexplained === 0) continue;
         // A trade completed between the last load that listed it and the first that did not.
         const candidates = open.filter((t) => t.last_seen_at < reading.at && t.left_at > from);
+        windows.push(candidates);
+        if (reading.unexplained === null || reading.unexplained === 0) continue;
         const picked = matchBalanceMove(candidates.map(effect), reading.unexplained);
         if (picked === null) continue;
         const taken = new Set(picked.map((i) => candidates[i]));
@@ -94,11 +96,23 @@ export function createTradeRecorder(deps: TradeRecorderDeps): TradeRecorder {
         repo.setUnexplained(reading.at, reading.unexplained - sum);
         open = open.filter((t) => !taken.has(t));
       }
+      const masked = cancelledPairs(windows.map((w) => w.filter((t) => open.includes(t))));
       for (const t of open) {
         const after = readings.filter((r) => r.at > t.left_at).length;
-        if (after >= READINGS_TO_VANISH || t.left_at < now - MATCH_WINDOW_MS) repo.setEnding(t.trade_type, t.trade_id, 'vanished', now);
+        // The readings cannot tell a sale and a purchase of one amount that may have gone through together: only time calls them vanished.
+        const byReadings = after >= READINGS_TO_VANISH && !masked.has(t);
+        if (byReadings || t.left_at < now - MATCH_WINDOW_MS) repo.setEnding(t.trade_type, t.trade_id, 'vanished', now);
       }
     });
+  }
+
+  /** Trades left unexplained in one reading's window whose amounts cancel another's there (+252 and −252 move the balance by nothing). */
+  function cancelledPairs(windows: readonly (readonly LeftTradeRow[])[]): Set<LeftTradeRow> {
+    const masked = new Set<LeftTradeRow>();
+    for (const window of windows) {
+      for (const t of window) if (window.some((u) => u !== t && effect(u) === -effect(t))) masked.add(t);
+    }
+    return masked;
   }
 
   function asInput(trade: PendingTrade, own: ReadonlySet<string>): HistoryTradeInput {
