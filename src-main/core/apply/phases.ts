@@ -8,7 +8,7 @@ import type { Repos } from '../store/index.ts';
 import type { BatchRow, RunRow } from '../store/journal-repo.ts';
 import { endedListingVerdict } from './ended-listings.ts';
 import { recordInLedger } from './ledger-effects.ts';
-import { endpointOf, isNoOpEdit, itemOf, planBatches, type LedgerLookup, type Phase, type PlanEntry } from './plan-batches.ts';
+import { endpointOf, isNoOpEdit, itemOf, planBatches, repoLookup, type Phase, type PlanEntry } from './plan-batches.ts';
 
 /**
  * Which batches a run sends next. A phase is planned (journaled as `planned`
@@ -30,14 +30,6 @@ export const taskOf = (b: BatchRow): BatchTask => ({
   input: b.input as RequestOf<EndpointName>,
   itemCount: b.item_count,
 });
-
-/** The ledger read row by row (planning touches only the run's targets). */
-export function repoLookup(repos: Pick<Repos, 'listings' | 'buyOrders'>): LedgerLookup {
-  return {
-    listings: { get: (id) => repos.listings.get(id) ?? undefined },
-    buyOrders: { get: (sku) => repos.buyOrders.get(sku) ?? undefined },
-  };
-}
 
 /** Tasks to start (or restart) a run with: the open batches of its current phase, and more planned if that phase has room. */
 export function resumeTasks(run: RunRow, deps: PhaseDeps): BatchTask[] {
