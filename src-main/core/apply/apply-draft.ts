@@ -1,5 +1,5 @@
 import { createEmitter, type Unsubscribe } from '../events.ts';
-import { notFound, quoted } from '../errors.ts';
+import { conflict, notFound, quoted } from '../errors.ts';
 import type { HeartbeatStatus } from '../heartbeat/heartbeat.ts';
 import type { DraftService } from '../drafts/draft-service.ts';
 import type { Change } from '../drafts/change.ts';
@@ -13,6 +13,7 @@ import { createListingSends, type TradeReads } from './listing-sends.ts';
 import { resumeTasks, type PhaseDeps } from './phases.ts';
 import { createStorePause, type StoreProblem } from './store-pause.ts';
 import { listUnknownOutcomes, recoverJournal, resolveUnknown, type ResolutionChoice, type UnknownOutcome } from './recovery.ts';
+import { undoApply, type UndoResult } from './undo-apply.ts';
 
 /**
  * Apply, exactly once: a draft becomes a scheduler job whose every batch is
@@ -93,6 +94,8 @@ export interface ApplyService {
   unknownOutcomes(): UnknownOutcome[];
   /** Applies the trader's choice to an unknown outcome; returns what is left to resolve. */
   resolve(batchId: string, choice: ResolutionChoice): UnknownOutcome[];
+  /** A new draft, made current, that takes back what an ended apply did (see undo-apply.ts). */
+  undo(runId: number): UndoResult;
   on(event: 'progress', listener: (p: ApplyProgress) => void): Unsubscribe;
   on(event: 'unknownOutcomes', listener: (u: UnknownOutcome[]) => void): Unsubscribe;
 }
@@ -298,6 +301,10 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
       const left = listUnknownOutcomes(repos);
       emitter.emit('unknownOutcomes', left);
       return left;
+    },
+    undo(runId) {
+      if (active.has(runId)) throw conflict('This apply is still running: undo it once it has ended');
+      return undoApply({ repos, drafts }, runId);
     },
     on,
   };

@@ -7,7 +7,7 @@ import { mayHaveApplied } from '../scheduler/send.ts';
 import type { Store } from '../store/db.ts';
 import type { BatchRow, RunRow } from '../store/journal-repo.ts';
 import { settleEndedBeforeSend } from './ended-listings.ts';
-import { recordInLedger } from './ledger-effects.ts';
+import { recordApplied } from './applied-rows.ts';
 import { advance, taskOf, type PhaseDeps } from './phases.ts';
 import { mayHaveBeenApplied, settleRefusal, type RefusalResult, type Settled } from './refusals.ts';
 
@@ -156,8 +156,8 @@ export function createJournal(store: Store, deps: PhaseDeps): Journal {
           missing.push(e);
           continue;
         }
-        recordInLedger(repos, e.change, c);
-      } else recordInLedger(repos, e.change);
+        recordApplied(repos, b.run_id, e.change, c);
+      } else recordApplied(repos, b.run_id, e.change);
       repos.drafts.setStatus(draftId, [e.target], 'done', null);
     }
     for (const e of missing) {

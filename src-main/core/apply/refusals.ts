@@ -70,7 +70,7 @@ function settleItems(repos: Repos, b: BatchRow, run: RunRow, entries: readonly D
     (e.change.kind === 'listing.delete' || e.change.kind === 'buyOrder.delete') && error.kind === 'rejected'
     && ((e.change.if_exists === true && entries.length === 1) || (mayHaveBeenApplied(b) && saysGone(error.message)));
   const gone = entries.filter(deleteOfGone);
-  if (gone.length > 0) settleAsDone(run.draft_id, gone, repos);
+  if (gone.length > 0) settleAsDone(run.draft_id, gone, repos, run.run_id);
   const failed = entries.filter((e) => !gone.includes(e));
   if (failed.length > 0) repos.drafts.setStatus(run.draft_id, failed.map((e) => e.target), 'failed', error);
   for (const e of failed) {
