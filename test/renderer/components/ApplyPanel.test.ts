@@ -8,7 +8,7 @@ import { installFakeApi, type FakeApi } from '../fake-api.ts';
 import { badWording } from '../lib/wording-rules.ts';
 
 const job = (over: Partial<ApplyJobView>): ApplyJobView => ({
-  jobId: 'j1', draftId: 'd1', state: 'running', itemsTotal: 400, itemsDone: 120, itemsFailed: 0, itemsUnknown: 0, itemsLeft: 280,
+  jobId: 'j1', draftId: 'd1', runId: 1, state: 'running', itemsTotal: 400, itemsDone: 120, itemsFailed: 0, itemsUnknown: 0, itemsLeft: 280,
   requestsSent: 3, etaMs: 60_000, startedAt: 0, ...over,
 });
 

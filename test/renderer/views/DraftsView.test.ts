@@ -34,7 +34,7 @@ function row(over: Partial<ChangeRow> = {}): ChangeRow {
 
 function job(over: Partial<ApplyJobView> = {}): ApplyJobView {
   return {
-    jobId: 'j1', draftId: 'd1', state: 'running', itemsTotal: 1200, itemsDone: 300, itemsFailed: 0, itemsUnknown: 0, itemsLeft: 900,
+    jobId: 'j1', draftId: 'd1', runId: 1, state: 'running', itemsTotal: 1200, itemsDone: 300, itemsFailed: 0, itemsUnknown: 0, itemsLeft: 900,
     requestsSent: 3, etaMs: 180_000, startedAt: 0, ...over,
   };
 }
