@@ -95,7 +95,7 @@ export interface ApplyService {
   /** Applies the trader's choice to an unknown outcome; returns what is left to resolve. */
   resolve(batchId: string, choice: ResolutionChoice): UnknownOutcome[];
   /** A new draft, made current, that takes back what an ended apply did (see undo-apply.ts). */
-  undo(runId: number): UndoResult;
+  undo(runId: number): Promise<UndoResult>;
   on(event: 'progress', listener: (p: ApplyProgress) => void): Unsubscribe;
   on(event: 'unknownOutcomes', listener: (u: UnknownOutcome[]) => void): Unsubscribe;
 }
@@ -302,7 +302,7 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
       emitter.emit('unknownOutcomes', left);
       return left;
     },
-    undo(runId) {
+    async undo(runId) {
       if (active.has(runId)) throw conflict('This apply is still running: undo it once it has ended');
       return undoApply({ repos, drafts }, runId);
     },

@@ -46,8 +46,8 @@ export interface AppliedRepo {
   note(row: NewAppliedRow): void;
   /** Just before a delete-all is recorded: every ledger row it removes, as removed by this run. */
   noteRemovedAll(runId: number, slot: AppliedSlot, activeOnly: boolean): void;
-  /** Every row the run changed, in the order they were first changed. */
-  ofRun(runId: number): AppliedRow[];
+  /** Up to `limit` rows the run changed, after `after` in the table's order (listings, then buy orders, by key). */
+  page(runId: number, after: { slot: AppliedSlot; key: string } | null, limit: number): AppliedRow[];
 }
 
 interface Record {
@@ -108,7 +108,8 @@ export function createAppliedRepo(store: Store): AppliedRepo {
     INSERT INTO applied_rows (run_id, slot, key, account, sku, before_price, before_quantity, before_active, before_note, kind, at)
     SELECT :run_id, 'B', sku, account, sku, price, quantity, active, user_note, 'buyOrder.deleteAll', :at FROM buy_orders WHERE true
     ON CONFLICT (run_id, slot, key) DO UPDATE SET ${gone}`);
-  const ofRunStmt = db.prepare('SELECT * FROM applied_rows WHERE run_id = ? ORDER BY at, slot, key');
+  const firstPage = db.prepare('SELECT * FROM applied_rows WHERE run_id = ? ORDER BY slot, key LIMIT ?');
+  const nextPage = db.prepare('SELECT * FROM applied_rows WHERE run_id = ? AND (slot, key) > (?, ?) ORDER BY slot, key LIMIT ?');
 
   return {
     note(row) {
@@ -122,8 +123,9 @@ export function createAppliedRepo(store: Store): AppliedRepo {
       if (slot === 'L') removedListings.run({ run_id: runId, at, active_only: activeOnly ? 1 : 0 });
       else removedBuyOrders.run({ run_id: runId, at });
     },
-    ofRun(runId) {
-      return (ofRunStmt.all(runId) as unknown as Record[]).map((r) => ({
+    page(runId, after, limit) {
+      const rows = after === null ? firstPage.all(runId, limit) : nextPage.all(runId, after.slot, after.key, limit);
+      return (rows as unknown as Record[]).map((r) => ({
         runId: r.run_id, slot: r.slot, key: r.key, account: r.account, sku: r.sku,
         before: valuesOf(r, 'before'), after: valuesOf(r, 'after'), kind: r.kind, at: r.at,
       }));

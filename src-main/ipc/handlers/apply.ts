@@ -65,7 +65,7 @@ export function applyHandlers(desk: Desk, views: DeskViews): Pick<Handlers, Appl
       ws().apply.resolve(id, choice);
       return views.outcomes();
     },
-    'apply:undo': ({ runId }) => undoResultView(ws().apply.undo(runId), ws().names),
+    'apply:undo': async ({ runId }) => undoResultView(await ws().apply.undo(runId), ws().names),
   };
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { undoApply } from '../../../src-main/core/apply/undo-apply.ts';
 import { applyFixture } from './support.ts';
 
 // A minute of the service lasts 0.1 s.
@@ -42,7 +43,7 @@ describe('undoing an apply', () => {
     s.drafts.addChanges(since.id, [{ kind: 'listing.edit', listing_id: listed[1]?.listing_id, price: 777 }]);
     await s.apply.apply(since.id).done;
 
-    const undo = s.apply.undo(handle.runId);
+    const undo = await s.apply.undo(handle.runId);
     expect(undo).toMatchObject({ restored: 26, removed: 4, recreated: 1, unchanged: 0, unresolved: 0 });
     expect(undo.name).toMatch(/^Undo of apply \d{4}-\d\d-\d\d \d\d:\d\d$/);
     expect(s.drafts.current()).toBe(undo.draftId);
@@ -84,17 +85,46 @@ describe('undoing an apply', () => {
     const { sandbox } = s.live;
     const listed = sandbox.admin.seedListings(600);
     s.adopt(listed);
-    expect(() => s.apply.undo(999)).toThrow(expect.objectContaining({ kind: 'not_found' }));
+    await expect(s.apply.undo(999)).rejects.toMatchObject({ kind: 'not_found' });
     const { id } = s.drafts.create('long');
     s.drafts.addChanges(id, listed.map((l) => ({ kind: 'listing.edit', listing_id: l.listing_id, price: l.price + 1 })));
     const handle = s.apply.apply(id);
-    expect(() => s.apply.undo(handle.runId)).toThrow(expect.objectContaining({ kind: 'conflict', message: expect.stringMatching(/still running/) }));
+    await expect(s.apply.undo(handle.runId)).rejects.toMatchObject({ kind: 'conflict', message: expect.stringMatching(/still running/) });
     await new Promise<void>((resolve) => handle.job.on('progress', (p) => {
       if (p.itemsDone > 0) resolve();
     }));
     handle.job.cancel();
     await handle.done;
     // Cancelled after a few batches: what was done can be undone.
-    expect(s.apply.undo(handle.runId).restored).toBeGreaterThan(0);
+    expect((await s.apply.undo(handle.runId)).restored).toBeGreaterThan(0);
+  });
+
+  it('takes back a large apply a slice at a time, named as being made until done; cut short, its draft goes', async () => {
+    const s = await start();
+    const { sandbox } = s.live;
+    const listed = sandbox.admin.seedListings(1_200);
+    s.adopt(listed);
+    const { id } = s.drafts.create('big');
+    s.drafts.addChanges(id, listed.map((l) => ({ kind: 'listing.edit', listing_id: l.listing_id, price: l.price + 3 })));
+    const handle = s.apply.apply(id);
+    expect(await handle.done).toMatchObject({ itemsDone: 1_200 });
+    const drafts = () => s.drafts.list().map((d) => d.name);
+
+    const seen: string[][] = [];
+    const undo = await undoApply({ repos: s.t.repos, drafts: s.drafts, turn: async () => void seen.push(drafts()) }, handle.runId);
+    // Three slices: between them the draft is there, named as being made.
+    expect(seen).toHaveLength(2);
+    for (const names of seen) expect(names).toContain(`${undo.name} (being made)`);
+    expect(drafts()).toEqual(['big', undo.name]);
+    expect(undo.restored).toBe(1_200);
+    expect(s.drafts.review(undo.draftId ?? '').openByKind).toEqual({ 'listing.edit': 1_200 });
+
+    let turns = 0;
+    const cut = undoApply({ repos: s.t.repos, drafts: s.drafts, turn: async () => {
+      turns += 1;
+      if (turns === 2) throw new Error('the workspace closed');
+    } }, handle.runId);
+    await expect(cut).rejects.toThrow('the workspace closed');
+    expect(drafts()).toEqual(['big', undo.name]);
   });
 });
