@@ -97,7 +97,7 @@ export function createJournal(store: Store, deps: PhaseDeps): Journal {
   /** The batch without the items of these targets, as journaled from now on. */
   function without(b: BatchRow, gone: ReadonlySet<string>): BatchRow {
     const { items, ...rest } = b.input as { items: unknown[] };
-    const keep = b.targets.map((t, i) => i).filter((i) => !gone.has(b.targets[i] as string));
+    const keep = b.targets.flatMap((target, i) => (gone.has(target) ? [] : [i]));
     const input = { ...rest, items: keep.map((i) => items[i]) } as BatchTask['input'];
     return repos.journal.reviseBatch(b.batch_id, input, keep.map((i) => b.targets[i] as string));
   }
