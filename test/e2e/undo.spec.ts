@@ -69,6 +69,8 @@ test('"Undo this apply" makes a draft that brings the prices back, and says the 
     await page.screenshot({ path: join(dir, 'undo-button-1280-light.png') });
     await page.keyboard.press('Enter');
     const result = page.getByTestId('undo-result');
+    // The keyboard goes on from what the undo made.
+    await expect(result).toBeFocused();
     await expect(result).toContainText(/“Undo of apply \d{4}-\d\d-\d\d \d\d:\d\d” is ready to review/);
     await expect(result).toContainText(`This draft sets ${edited.length} rows back to their values before the apply. Nothing is sent until you apply it.`);
     await expect(result).toContainText('Cannot come back (1)');
@@ -93,6 +95,8 @@ test('"Undo this apply" makes a draft that brings the prices back, and says the 
       }
     }
 
+    await page.keyboard.press('Tab');
+    await expect(result.getByRole('button', { name: 'Close' })).toBeFocused();
     await page.keyboard.press('Control+Enter');
     const again = page.getByRole('region', { name: 'Apply progress' });
     await expect(again).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
