@@ -119,6 +119,8 @@ export const channels = {
   'apply:cancel': channel(jobRef, d.applyState),
   'apply:unknownOutcomes': channel(none, d.unknownOutcomesView),
   'apply:resolve': channel(z.object({ id, choice: resolutionChoice }).strict(), d.unknownOutcomesView),
+  /** Makes a new draft, made current, that takes back what an ended apply did; nothing is sent. */
+  'apply:undo': channel(z.object({ runId: z.number().int().positive() }).strict(), d.undoResult),
 
   'activity:list': channel(
     z.object({ text: z.string().max(200).optional(), outcome: z.string().max(40).optional(), limit: z.number().int().min(1).max(5000).optional() }).strict(),
@@ -245,6 +247,8 @@ export type DraftPage = z.output<typeof d.draftPage>;
 export type ApplyJobView = z.output<typeof d.applyJob>;
 export type ApplyStateView = z.output<typeof d.applyState>;
 export type UnknownOutcomeView = z.output<typeof d.unknownOutcome>;
+export type UndoResultView = z.output<typeof d.undoResult>;
+export type UndoNoteView = z.output<typeof d.undoNote>;
 export type UnknownOutcomesView = z.output<typeof d.unknownOutcomesView>;
 export type CsvPreview = z.output<typeof d.csvPreview>;
 export type { BulkOp, ChangeInput } from './drafts.ts';

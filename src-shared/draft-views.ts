@@ -138,6 +138,8 @@ export const draftPage = z.object({
 export const applyJob = z.object({
   jobId: z.string(),
   draftId: z.string(),
+  /** The apply run in the journal: what `apply:undo` names. */
+  runId: z.number().int(),
   state: z.enum(['running', 'paused', 'cancelling', 'done', 'cancelled', 'stopped']),
   itemsTotal: z.number().int(),
   itemsDone: z.number().int(),
@@ -154,6 +156,37 @@ export const applyJob = z.object({
 
 /** The apply job main holds: the running one, or the last one of a draft that still exists. */
 export const applyState = z.object({ stamp, job: applyJob.nullable() });
+
+/** Something an undo says of one row: it cannot come back, it changed since the apply (undone anyway), or it comes back in part. */
+export const undoNote = z.object({
+  domain: ledgerDomain,
+  /** The asset ID of a listing, the SKU of a buy order. */
+  key: z.string(),
+  item: itemView.nullable(),
+  outcome: z.enum(['lost', 'changedSince', 'partly']),
+  reason: z.string(),
+});
+
+/** What undoing an apply made: a draft (now the current one) and what it does, and what it cannot do. */
+export const undoResult = z.object({
+  runId: z.number().int(),
+  /** The new draft; null when nothing could be undone (no draft was made). */
+  draftId: z.string().nullable(),
+  name: z.string(),
+  /** Rows the draft edits back to their values before the apply. */
+  restored: z.number().int(),
+  /** Rows the apply created, which the draft deletes. */
+  removed: z.number().int(),
+  /** Buy orders the apply deleted, which the draft creates again. */
+  recreated: z.number().int(),
+  /** Rows already as they were before the apply. */
+  unchanged: z.number().int(),
+  /** Changes of the apply whose outcome is still unknown: resolve them, then undo again to take them back too. */
+  unresolved: z.number().int(),
+  /** The first notes, what cannot come back first; `noteCounts` counts them all. */
+  notes: z.array(undoNote).max(100),
+  noteCounts: z.object({ lost: z.number().int(), changedSince: z.number().int(), partly: z.number().int() }),
+});
 
 export const unknownOutcome = z.object({
   /** The journaled batch. */

@@ -100,6 +100,7 @@ export function applyJobView(p: ApplyProgress | null): ApplyJobView | null {
   return {
     jobId: p.jobId,
     draftId: p.draftId,
+    runId: p.runId,
     state: p.state,
     itemsTotal: p.itemsTotal,
     itemsDone: p.itemsDone,

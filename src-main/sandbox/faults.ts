@@ -9,8 +9,8 @@ export type { Inventory429Fault, InventoryDelayFault, InventoryMalformedFault, I
  * so the client's and scheduler's handling of each can be tested. Every
  * per-request knob can be limited to some endpoints, to the next `count`
  * matching requests, and/or to a `probability` per request (rolled on the
- * sandbox's seeded RNG); the others (clock offset, header and refusal styles,
- * sales) hold until turned off.
+ * sandbox's seeded RNG); the others (clock offset, header and refusal styles
+ * and wordings, sales) hold until turned off.
  */
 
 export interface FaultScope {
@@ -57,6 +57,10 @@ export interface ListingSalesFault {
   readonly meanGapMs: number;
   /** How long each sale's market trade stays pending before it completes; default 5 minutes. */
   readonly tradeMs?: number;
+  /** Sell at most this many listings while the knob is on; unlimited when absent. */
+  readonly limit?: number;
+  /** Only these listings (by listing_id) may sell, e.g. those an apply has not reached yet; any active one when absent. */
+  readonly among?: readonly string[];
 }
 
 export interface BalanceMoveFault extends FaultScope {
@@ -131,6 +135,12 @@ export interface FaultConfig {
   refusalStyle: RefusalStyle;
   /** A create naming an asset (or SKU) that already stands is refused ("… is already listed") instead of skipped. */
   refuseDuplicateCreates: boolean;
+  /**
+   * The strict service: it keeps nothing of a listing that stopped standing
+   * (sold, cancelled), so an edit naming one is refused as naming an unknown
+   * listing ("items.3.listing_id: unknown listing lst_…"), not as sold.
+   */
+  endedListingsUnknown: boolean;
   /** Buyers take active listings over time; each sale's market trade names the seller, SKU and price. */
   listingSales: ListingSalesFault;
   /**
@@ -276,6 +286,10 @@ export class Faults implements SandboxFaults {
     return this.armed.has('refuseDuplicateCreates');
   }
 
+  endedListingsUnknown(): boolean {
+    return this.armed.has('endedListingsUnknown');
+  }
+
   /** The sales knob, with when it was set (sandbox ms): sales start from then. */
   listingSales(): (ListingSalesFault & { readonly since: number }) | null {
     const armed = this.armed.get('listingSales');
@@ -285,6 +299,8 @@ export class Faults implements SandboxFaults {
       meanGapMs: Number(params.meanGapMs),
       since: armed.setAt,
       ...(params.tradeMs === undefined ? {} : { tradeMs: Number(params.tradeMs) }),
+      ...(params.limit === undefined ? {} : { limit: Number(params.limit) }),
+      ...(Array.isArray(params.among) ? { among: params.among.map(String) } : {}),
     };
   }
 

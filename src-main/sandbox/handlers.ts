@@ -15,7 +15,7 @@ export interface HandlerContext {
   readonly now: number;
   readonly counters: SandboxCounters;
   /** Knobs that change how the service answers (see faults.ts). */
-  readonly rules: { readonly refuseDuplicateCreates: boolean; readonly clockOffsetMs: number };
+  readonly rules: { readonly refuseDuplicateCreates: boolean; readonly endedListingsUnknown: boolean; readonly clockOffsetMs: number };
 }
 
 type Input<K extends EndpointName> = z.output<Endpoints[K]['request']>;
@@ -31,8 +31,8 @@ export const HANDLERS: Handlers = {
     return { success: true, created_listings: outcome.created };
   },
 
-  edit_listing({ world, now, counters }, input) {
-    counters.listingsEdited += world.listings.edit(input.items, now);
+  edit_listing({ world, now, counters, rules }, input) {
+    counters.listingsEdited += world.listings.edit(input.items, now, rules.endedListingsUnknown);
     return { success: true };
   },
 

@@ -226,7 +226,7 @@ function process(deps: ServerDeps, endpoint: EndpointName, body: string, query: 
   deps.world.advance(now, deps.log.counters, faults.listingSales());
   try {
     const input = validate(endpoint, rawInput(endpoint, body, query));
-    const rules = { refuseDuplicateCreates: faults.refuseDuplicateCreates(), clockOffsetMs: faults.clockOffsetMs() };
+    const rules = { refuseDuplicateCreates: faults.refuseDuplicateCreates(), endedListingsUnknown: faults.endedListingsUnknown(), clockOffsetMs: faults.clockOffsetMs() };
     const result = handle(endpoint, { world: deps.world, now, counters: deps.log.counters, rules }, input);
     return { status: 200, body: result };
   } catch (error) {

@@ -101,6 +101,26 @@ describe('desk router', () => {
     expect(lastPushed).toEqual(after);
   });
 
+  it('undoes an ended apply into a new current draft; an apply that is not there is not_found, a malformed ID invalid', async () => {
+    const { router, desk: d, service: s } = await liveDesk(30);
+    await d.updateSettings({ refuseUnautomatedPosts: false });
+    expect(await router.invoke('apply:undo', { runId: 4242 })).toEqual({
+      ok: false, error: { kind: 'not_found', message: 'There is no apply 4242; it may have gone with its draft' },
+    });
+    for (const runId of ['1', 0, 1.5, -3]) {
+      expect(await router.invoke('apply:undo', { runId }), String(runId)).toMatchObject({ ok: false, error: { kind: 'invalid', issues: [{ field: 'runId' }] } });
+    }
+    await call(router, 'drafts:addChanges', { changes: creates(s, 40) });
+    await call(router, 'drafts:apply', { draftId: d.workspace().drafts.current() ?? '' });
+    await d.workspace().apply.handles()[0]?.done;
+    const { job } = await call(router, 'apply:state', {});
+    expect(job).toMatchObject({ state: 'done', itemsDone: 40, runId: expect.any(Number) });
+    const undo = await call(router, 'apply:undo', { runId: job?.runId ?? 0 });
+    expect(undo).toMatchObject({ removed: 40, restored: 0, recreated: 0, notes: [], noteCounts: { lost: 0, changedSince: 0, partly: 0 } });
+    expect((await call(router, 'drafts:list', {})).currentId).toBe(undo.draftId);
+    expect((await call(router, 'drafts:review', { draftId: undo.draftId ?? '' })).openByKind).toEqual({ 'listing.delete': 40 });
+  });
+
   it('announces ledger and draft changes with stamps and never sends a whole ledger or draft', async () => {
     const { router, desk: d, events } = await liveDesk();
     const ws = d.workspace();

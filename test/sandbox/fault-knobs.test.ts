@@ -127,6 +127,21 @@ describe('sandbox knobs for how the service speaks', () => {
     expect(sandbox.log.counters).toMatchObject({ duplicateCreates: 0, duplicateBuyOrderCreates: 0 });
   });
 
+  it('as the strict service, refuses an edit of a sold listing as naming an unknown listing, by its listing_id', async () => {
+    const { sandbox } = await start();
+    const [live, sold] = sandbox.admin.seedListings(2);
+    sandbox.admin.setListingState(sold?.listing_id ?? '', 'sold');
+    const items = [live, sold].map((l) => ({ listing_id: l?.listing_id ?? '', price: 5, promoted: 0 as const }));
+    expect(errorOf((await call(sandbox, 'edit_listing', { items })).body)).toBe(`items.1.listing_id: listing ${sold?.listing_id} is sold`);
+    sandbox.faults.set({ endedListingsUnknown: true });
+    const strict = await call(sandbox, 'edit_listing', { items });
+    expect([strict.status, errorOf(strict.body)]).toEqual([400, `items.1.listing_id: unknown listing ${sold?.listing_id}`]);
+    sandbox.faults.set({ refusalStyle: 'message' });
+    expect(errorOf((await call(sandbox, 'edit_listing', { items })).body)).toBe(`unknown listing ${sold?.listing_id}`);
+    // Refused whole: the standing listing was not edited either.
+    expect(sandbox.admin.listings().find((l) => l.listing_id === live?.listing_id)?.price).toBe(live?.price);
+  });
+
   it('lets a test delete a listing behind the desk\'s back, or take an asset away', async () => {
     const { sandbox } = await start();
     const [listed] = sandbox.admin.seedListings(1);

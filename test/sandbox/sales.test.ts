@@ -70,6 +70,21 @@ describe('listings that sell over time', () => {
     expect(selling.map((t) => t.trade_id).sort()).toEqual(sales.map((s) => s.tradeId).sort());
   });
 
+  it('sells only the listings named, and no more than the limit', async () => {
+    const { sandbox, clock } = await start();
+    const listed = sandbox.admin.seedListings(100);
+    const among = listed.slice(60).map((l) => l.listing_id);
+    sandbox.faults.set({ listingSales: { meanGapMs: MINUTE, limit: 10, among } });
+    clock.advance(120 * MINUTE);
+    const sales = sandbox.admin.sales();
+    expect(sales).toHaveLength(10);
+    expect(sales.every((s) => among.includes(s.listingId))).toBe(true);
+    // Set again, the limit counts afresh.
+    sandbox.faults.set({ listingSales: { meanGapMs: MINUTE, limit: 2, among } });
+    clock.advance(120 * MINUTE);
+    expect(sandbox.admin.sales()).toHaveLength(12);
+  });
+
   it('sells the same listings at the same moments for the same seed', async () => {
     const run = async () => {
       const { sandbox, clock } = await start(7);

@@ -1,5 +1,5 @@
 import { createEmitter, type Unsubscribe } from '../events.ts';
-import { notFound, quoted } from '../errors.ts';
+import { conflict, notFound, quoted } from '../errors.ts';
 import { confirmationOf, draftHasFindings } from '../../../src-shared/price-guard.ts';
 import type { GuardConfirmation } from '../../../src-shared/draft-views.ts';
 import type { HeartbeatStatus } from '../heartbeat/heartbeat.ts';
@@ -11,9 +11,11 @@ import type { Repos } from '../store/index.ts';
 import type { RunRow } from '../store/journal-repo.ts';
 import { createQuantityCheck, type BalanceReads } from './buy-order-quantities.ts';
 import { createJournal, type Journal } from './journal.ts';
+import { createListingSends, type TradeReads } from './listing-sends.ts';
 import { resumeTasks, type PhaseDeps } from './phases.ts';
 import { createStorePause, type StoreProblem } from './store-pause.ts';
 import { listUnknownOutcomes, recoverJournal, resolveUnknown, type ResolutionChoice, type UnknownOutcome } from './recovery.ts';
+import { undoApply, type UndoResult } from './undo-apply.ts';
 
 /**
  * Apply, exactly once: a draft becomes a scheduler job whose every batch is
@@ -62,6 +64,12 @@ export interface ApplyServiceDeps {
    * created order stays "may be cut".
    */
   balance?: BalanceReads;
+  /**
+   * The trade watcher's reads: a refusal saying a listing is gone makes the
+   * run read the trades before its next listing batch, so every sale they
+   * show leaves the batches at once. Without it, only the refused listing does.
+   */
+  trades?: TradeReads;
 }
 
 /** An apply turned down before anything was sent, for a reason the trader can act on. */
@@ -93,6 +101,8 @@ export interface ApplyService {
   unknownOutcomes(): UnknownOutcome[];
   /** Applies the trader's choice to an unknown outcome; returns what is left to resolve. */
   resolve(batchId: string, choice: ResolutionChoice): UnknownOutcome[];
+  /** A new draft, made current, that takes back what an ended apply did (see undo-apply.ts). */
+  undo(runId: number): Promise<UndoResult>;
   on(event: 'progress', listener: (p: ApplyProgress) => void): Unsubscribe;
   on(event: 'unknownOutcomes', listener: (u: UnknownOutcome[]) => void): Unsubscribe;
 }
@@ -103,6 +113,7 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
   const journal: Journal = createJournal(store, phaseDeps);
   const quantities = deps.balance ? createQuantityCheck({ store, repos, reads: deps.balance, touched: phaseDeps.touched }) : null;
   const createBatch = (task: BatchTask) => (quantities && task.endpoint === 'create_buy_order' ? repos.journal.batch(task.id) : null);
+  const sends = createListingSends({ clock: store.clock, ...(deps.trades ? { trades: deps.trades } : {}) });
   const active = new Map<number, ApplyHandle>();
   const emitter = createEmitter<{ progress: ApplyProgress; unknownOutcomes: UnknownOutcome[] }>();
   let suspended = false;
@@ -120,6 +131,11 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
   function run(runRow: RunRow, tasks: readonly BatchTask[]): ApplyHandle {
     // Items settled without a request of their own, which the job cannot count.
     const extra = { done: 0, failed: 0, unknown: 0 };
+    const count = (settled: { done: number; failed: number; unknown: number }) => {
+      extra.done += settled.done;
+      extra.failed += settled.failed;
+      extra.unknown += settled.unknown;
+    };
     let started: Job | null = null;
     // A full disk pauses the run: each journal step waits for room, then the job goes on.
     const guard = createStorePause({
@@ -135,22 +151,42 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
       beforeSend: async (task) => {
         const batch = createBatch(task);
         if (batch) await quantities?.beforeSend(batch);
-        // Suspended meanwhile (the balance read, a full disk): it waits in the journal for the next start.
-        const quitting = () => suspended;
-        await guard.clear(quitting);
-        if (quitting()) throw new Error('the app is quitting: it is sent at the next start');
-        await guard.persist(() => journal.markSent(task.id), quitting);
+        await sends.turn(runRow.run_id, task);
+        try {
+          // Suspended meanwhile (the balance read, a full disk): it waits in the journal for the next start.
+          const quitting = () => suspended;
+          await guard.clear(quitting);
+          if (quitting()) throw new Error('the app is quitting: it is sent at the next start');
+          // Listings sold or gone since the batch was planned are settled now and leave it.
+          const prepared = await guard.persist(() => journal.prepareSend(task.id), quitting);
+          count(prepared.settled);
+          if (prepared.task !== null) return prepared.task;
+          sends.done(task.id);
+          return { withdrawn: prepared.followUps };
+        } catch (error) {
+          sends.done(task.id);
+          throw error;
+        }
       },
-      onRetry: (task, error) => guard.persist(() => journal.markRetry(task.id, error)),
+      onRetry: async (task, error) => {
+        try {
+          await guard.persist(() => journal.markRetry(task.id, error));
+        } finally {
+          sends.done(task.id);
+        }
+      },
       onOutcome: async (task, outcome) => {
-        const { followUps, settled, replaced } = await guard.persist(() => journal.recordOutcome(task.id, outcome));
-        extra.done += settled.done;
-        extra.failed += settled.failed;
-        extra.unknown += settled.unknown;
-        if (outcome.status === 'unknown_outcome' || outcome.status === 'failed') emitter.emit('unknownOutcomes', listUnknownOutcomes(repos));
-        const batch = createBatch(task);
-        if (batch) quantities?.afterOutcome(batch);
-        return { followUps, replaced };
+        try {
+          const { followUps, settled, replaced, readTrades } = await guard.persist(() => journal.recordOutcome(task.id, outcome));
+          count(settled);
+          if (readTrades) sends.readTrades();
+          if (outcome.status === 'unknown_outcome' || outcome.status === 'failed') emitter.emit('unknownOutcomes', listUnknownOutcomes(repos));
+          const batch = createBatch(task);
+          if (batch) quantities?.afterOutcome(batch);
+          return { followUps, replaced };
+        } finally {
+          sends.done(task.id);
+        }
       },
     });
     started = job;
@@ -285,6 +321,10 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
       const left = listUnknownOutcomes(repos);
       emitter.emit('unknownOutcomes', left);
       return left;
+    },
+    async undo(runId) {
+      if (active.has(runId)) throw conflict('This apply is still running: undo it once it has ended');
+      return undoApply({ repos, drafts }, runId);
     },
     on,
   };

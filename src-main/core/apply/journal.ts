@@ -6,8 +6,9 @@ import type { BatchOutcome, BatchTask, JobState } from '../scheduler/index.ts';
 import { mayHaveApplied } from '../scheduler/send.ts';
 import type { Store } from '../store/db.ts';
 import type { BatchRow, RunRow } from '../store/journal-repo.ts';
-import { recordInLedger } from './ledger-effects.ts';
-import { advance, type PhaseDeps } from './phases.ts';
+import { settleEndedBeforeSend } from './ended-listings.ts';
+import { recordApplied } from './applied-rows.ts';
+import { advance, taskOf, type PhaseDeps } from './phases.ts';
 import { mayHaveBeenApplied, settleRefusal, type RefusalResult, type Settled } from './refusals.ts';
 
 /**
@@ -20,8 +21,12 @@ import { mayHaveBeenApplied, settleRefusal, type RefusalResult, type Settled } f
 export interface Journal {
   /** Queues the draft's pending and failed changes into a new run. */
   startRun(draftId: string): RunRow;
-  /** Journals the batch as sent (idempotent: the scheduler calls it before every attempt). */
-  markSent(batchId: string): void;
+  /**
+   * Journals the batch as sent (idempotent: the scheduler calls it before
+   * every attempt), after checking its listings against the ledger: those
+   * sold or gone since it was planned are settled now and leave it.
+   */
+  prepareSend(batchId: string): PreparedSend;
   /** An attempt changed nothing (429, not sent, 5xx) and will be made again: unsent until then. */
   markRetry(batchId: string, error: SerializedApiError): void;
   /**
@@ -35,11 +40,22 @@ export interface Journal {
   finishRun(runId: number, jobState: JobState): void;
 }
 
+export interface PreparedSend {
+  /** The batch as it goes (fewer items when some were settled now); null when nothing of it is left to send. */
+  readonly task: BatchTask | null;
+  /** Items settled now, without a request. */
+  readonly settled: Settled;
+  /** For a batch with nothing left to send: the batches planned in its place. */
+  readonly followUps: BatchTask[];
+}
+
 export interface OutcomeResult {
   readonly followUps: BatchTask[];
   readonly settled: Settled;
   /** The batch's items were settled one by one or re-batched: the job must not count the batch itself. */
   readonly replaced: boolean;
+  /** A refusal said a listing is gone: the trades are to be read before more listing batches go. */
+  readonly readTrades: boolean;
 }
 
 export function createJournal(store: Store, deps: PhaseDeps): Journal {
@@ -56,16 +72,34 @@ export function createJournal(store: Store, deps: PhaseDeps): Journal {
     });
   }
 
-  function markSent(batchId: string): void {
-    store.transaction(() => {
+  function prepareSend(batchId: string): PreparedSend {
+    return store.transaction(() => {
+      const settled: Settled = { done: 0, failed: 0, unknown: 0 };
       const b = requireBatch(batchId);
-      if (b.state !== 'planned') return;
+      if (b.state !== 'planned') return { task: taskOf(b), settled, followUps: [] };
       const run = requireRun(b.run_id);
+      const gone = settleEndedBeforeSend(repos, run.draft_id, b, settled);
+      if (gone.size === b.targets.length) {
+        // Never sent, nothing left in it: it goes from the journal, and the run plans on without it.
+        repos.journal.deleteBatch(batchId);
+        deps.touched(run.draft_id, b.targets);
+        return { task: null, settled, followUps: advance(run, deps) };
+      }
+      const row = gone.size === 0 ? b : without(b, gone);
       repos.journal.setBatchState(batchId, 'sent');
-      repos.drafts.setStatus(run.draft_id, b.targets, 'sent');
-      repos.activity.recordSent({ batchId, endpoint: b.endpoint, account: b.proxy ?? mainAccount(), targets: b.targets, itemCount: b.item_count });
+      repos.drafts.setStatus(run.draft_id, row.targets, 'sent');
+      repos.activity.recordSent({ batchId, endpoint: row.endpoint, account: row.proxy ?? mainAccount(), targets: row.targets, itemCount: row.item_count });
       deps.touched(run.draft_id, b.targets);
+      return { task: taskOf(row), settled, followUps: [] };
     });
+  }
+
+  /** The batch without the items of these targets, as journaled from now on. */
+  function without(b: BatchRow, gone: ReadonlySet<string>): BatchRow {
+    const { items, ...rest } = b.input as { items: unknown[] };
+    const keep = b.targets.flatMap((target, i) => (gone.has(target) ? [] : [i]));
+    const input = { ...rest, items: keep.map((i) => items[i]) } as BatchTask['input'];
+    return repos.journal.reviseBatch(b.batch_id, input, keep.map((i) => b.targets[i] as string));
   }
 
   function markRetry(batchId: string, error: SerializedApiError): void {
@@ -89,7 +123,7 @@ export function createJournal(store: Store, deps: PhaseDeps): Journal {
       const settled: Settled = { done: 0, failed: 0, unknown: 0 };
       const b = requireBatch(batchId);
       const run = requireRun(b.run_id);
-      let result: RefusalResult = { followUps: [], replaced: false };
+      let result: RefusalResult = { followUps: [], replaced: false, readTrades: false };
       if (outcome.status === 'done') settleDone(b, repos.drafts.entriesOfBatch(batchId), outcome.response);
       else if (outcome.status === 'unknown_outcome') settleUnknown(b, run, outcome.error);
       else if (outcome.status === 'stopped') {
@@ -103,7 +137,7 @@ export function createJournal(store: Store, deps: PhaseDeps): Journal {
       } else result = settleRefusal(repos, b, run, outcome.error, settled);
       deps.touched(run.draft_id, b.targets);
       const next = outcome.status === 'stopped' ? [] : advance(run, deps);
-      return { followUps: [...result.followUps, ...next], settled, replaced: result.replaced };
+      return { followUps: [...result.followUps, ...next], settled, replaced: result.replaced, readTrades: result.readTrades ?? false };
     });
   }
 
@@ -122,8 +156,8 @@ export function createJournal(store: Store, deps: PhaseDeps): Journal {
           missing.push(e);
           continue;
         }
-        recordInLedger(repos, e.change, c);
-      } else recordInLedger(repos, e.change);
+        recordApplied(repos, b.run_id, e.change, c);
+      } else recordApplied(repos, b.run_id, e.change);
       repos.drafts.setStatus(draftId, [e.target], 'done', null);
     }
     for (const e of missing) {
@@ -164,5 +198,5 @@ export function createJournal(store: Store, deps: PhaseDeps): Journal {
     return r;
   };
 
-  return { startRun, markSent, markRetry, recordOutcome, finishRun };
+  return { startRun, prepareSend, markRetry, recordOutcome, finishRun };
 }

@@ -7,8 +7,9 @@ import type { BatchTask } from '../scheduler/index.ts';
 import type { Repos } from '../store/index.ts';
 import type { BatchRow, RunRow } from '../store/journal-repo.ts';
 import { endedListingVerdict } from './ended-listings.ts';
+import { recordApplied } from './applied-rows.ts';
 import { recordInLedger } from './ledger-effects.ts';
-import { endpointOf, isNoOpEdit, itemOf, planBatches, type LedgerLookup, type Phase, type PlanEntry } from './plan-batches.ts';
+import { endpointOf, isNoOpEdit, itemOf, planBatches, repoLookup, type Phase, type PlanEntry } from './plan-batches.ts';
 
 /**
  * Which batches a run sends next. A phase is planned (journaled as `planned`
@@ -30,14 +31,6 @@ export const taskOf = (b: BatchRow): BatchTask => ({
   input: b.input as RequestOf<EndpointName>,
   itemCount: b.item_count,
 });
-
-/** The ledger read row by row (planning touches only the run's targets). */
-export function repoLookup(repos: Pick<Repos, 'listings' | 'buyOrders'>): LedgerLookup {
-  return {
-    listings: { get: (id) => repos.listings.get(id) ?? undefined },
-    buyOrders: { get: (sku) => repos.buyOrders.get(sku) ?? undefined },
-  };
-}
 
 /** Tasks to start (or restart) a run with: the open batches of its current phase, and more planned if that phase has room. */
 export function resumeTasks(run: RunRow, deps: PhaseDeps): BatchTask[] {
@@ -131,7 +124,7 @@ function planPhase(run: RunRow, phase: Phase, entries: readonly DraftEntry[], ma
   });
   repos.drafts.setStatus(run.draft_id, done.map((e) => e.target), 'done', null, null);
   // A delete of a listing the service no longer holds needs no request; its row leaves the ledger.
-  settleAsDone(run.draft_id, endedDeletes, repos);
+  settleAsDone(run.draft_id, endedDeletes, repos, null);
   for (const f of failed) repos.drafts.setStatus(run.draft_id, [f.entry.target], 'failed', f.error, null);
   deps.touched(run.draft_id, entries.map((e) => e.target));
   return rows.map(taskOf);
@@ -163,8 +156,15 @@ function itemProblem(change: Change): SerializedApiError | null {
   }
 }
 
-/** Marks these entries done in the ledger and the draft (no request needed, or the trader said so). */
-export function settleAsDone(draftId: string, entries: readonly DraftEntry[], repos: Repos): void {
-  for (const e of entries) recordInLedger(repos, e.change);
+/**
+ * Marks these entries done in the ledger and the draft: no request was
+ * needed, or run `runId`'s request did it (a refusal showed it, or the
+ * trader said so), which an undo of that run takes back.
+ */
+export function settleAsDone(draftId: string, entries: readonly DraftEntry[], repos: Repos, runId: number | null): void {
+  for (const e of entries) {
+    if (runId === null) recordInLedger(repos, e.change);
+    else recordApplied(repos, runId, e.change);
+  }
   repos.drafts.setStatus(draftId, entries.map((e) => e.target), 'done', null);
 }

@@ -62,6 +62,14 @@ export interface LedgerLookup {
   readonly buyOrders: { get(sku: string): BuyOrderRow | undefined };
 }
 
+/** The ledger read row by row (planning and the check before sending touch only a run's targets). */
+export function repoLookup(repos: { listings: { get(id: string): ListingRow | null }; buyOrders: { get(sku: string): BuyOrderRow | null } }): LedgerLookup {
+  return {
+    listings: { get: (id) => repos.listings.get(id) ?? undefined },
+    buyOrders: { get: (sku) => repos.buyOrders.get(sku) ?? undefined },
+  };
+}
+
 /** An edit that would set what the ledger already holds: nothing to send. */
 export function isNoOpEdit(change: Change, ledger: LedgerLookup): boolean {
   if (change.kind === 'listing.edit') {

@@ -136,7 +136,7 @@ export function resolveUnknown(batchId: string, choice: ResolutionChoice, deps: 
     const items = repos.drafts.entriesOfBatch(batchId).filter((e) => e.status === 'unknown');
     for (const e of items) {
       const c = e.change;
-      if (choice === 'mark_done') settleAsDone(draftId, [e], repos);
+      if (choice === 'mark_done') settleAsDone(draftId, [e], repos, b.run_id);
       else if (choice === 'drop') repos.drafts.setStatus(draftId, [e.target], 'dropped', null, null);
       else if (choice === 'send_again') {
         const again = c.kind === 'listing.delete' || c.kind === 'buyOrder.delete' ? { ...c, if_exists: true } : c;

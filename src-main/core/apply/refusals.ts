@@ -4,7 +4,7 @@ import type { DraftEntry } from '../drafts/change.ts';
 import type { BatchTask } from '../scheduler/index.ts';
 import type { Repos } from '../store/index.ts';
 import type { BatchRow, RunRow } from '../store/journal-repo.ts';
-import { noteRefusedListing } from './ended-listings.ts';
+import { LISTING_ENDPOINTS, noteGoneAndKeep, noteRefusedListing } from './ended-listings.ts';
 import { settleAsDone, taskOf } from './phases.ts';
 import { refusedItems, saysAlreadyExists, saysGone } from './refused-items.ts';
 
@@ -14,7 +14,11 @@ import { refusedItems, saysAlreadyExists, saysGone } from './refused-items.ts';
  * item is alone. A delete refused because its target is gone counts as done
  * when that was the point (`if_exists`, or an earlier attempt may have done
  * it). A create refused because its asset already stands is evidence for the
- * trader's choice about an earlier create whose outcome is unknown.
+ * trader's choice about an earlier create whose outcome is unknown. A
+ * listing the refusal says is gone (sold, unknown to the service) is marked
+ * so in the ledger and stays in the batch sent again, where the check before
+ * sending settles it; the trades are read first, so every other sale they
+ * show leaves the run's listing batches at once instead of one per refusal.
  */
 
 /** Items settled without a request of their own, which the job's own counts cannot know. */
@@ -28,6 +32,8 @@ export interface RefusalResult {
   readonly followUps: BatchTask[];
   /** The batch's items are settled one by one or re-batched: the job must not count the batch itself. */
   readonly replaced: boolean;
+  /** The refusal said a listing is gone: others may have sold too, so the trades are read before more listing batches go. */
+  readonly readTrades?: boolean;
 }
 
 const isDelete = (endpoint: EndpointName) => endpoint === 'delete_listing' || endpoint === 'delete_buy_order';
@@ -37,13 +43,21 @@ export const mayHaveBeenApplied = (b: Pick<BatchRow, 'outcome'>): boolean => b.o
 
 export function settleRefusal(repos: Repos, b: BatchRow, run: RunRow, error: SerializedApiError, settled: Settled): RefusalResult {
   const entries = repos.drafts.entriesOfBatch(b.batch_id);
-  if ((error.kind === 'rejected' || error.kind === 'invalid') && b.item_count > 1) return split(repos, b, run, entries, error, settled);
+  if ((error.kind === 'rejected' || error.kind === 'invalid') && (b.item_count > 1 || namesGoneListing(b, error))) {
+    return split(repos, b, run, entries, error, settled);
+  }
   const gone = settleItems(repos, b, run, entries, error);
   repos.journal.setBatchState(b.batch_id, gone ? 'done' : 'failed', { status: gone ? 'done' : 'failed', error });
   repos.activity.recordOutcome(b.batch_id, gone ? 'done' : 'failed', error);
   // Refused, yet done: the job would count it failed.
   if (gone) settled.done += b.item_count;
   return { followUps: [], replaced: gone };
+}
+
+/** A refusal of a batch of one listing that names it as gone: sent again, the check before sending settles it with no request. */
+function namesGoneListing(b: BatchRow, error: SerializedApiError): boolean {
+  if (!LISTING_ENDPOINTS.has(b.endpoint) || error.kind !== 'rejected' || !saysGone(error.message) || mayHaveBeenApplied(b)) return false;
+  return refusedItems(error, (b.input as { items: unknown[] }).items).length > 0;
 }
 
 /**
@@ -56,7 +70,7 @@ function settleItems(repos: Repos, b: BatchRow, run: RunRow, entries: readonly D
     (e.change.kind === 'listing.delete' || e.change.kind === 'buyOrder.delete') && error.kind === 'rejected'
     && ((e.change.if_exists === true && entries.length === 1) || (mayHaveBeenApplied(b) && saysGone(error.message)));
   const gone = entries.filter(deleteOfGone);
-  if (gone.length > 0) settleAsDone(run.draft_id, gone, repos);
+  if (gone.length > 0) settleAsDone(run.draft_id, gone, repos, run.run_id);
   const failed = entries.filter((e) => !gone.includes(e));
   if (failed.length > 0) repos.drafts.setStatus(run.draft_id, failed.map((e) => e.target), 'failed', error);
   for (const e of failed) {
@@ -91,14 +105,20 @@ function split(repos: Repos, b: BatchRow, run: RunRow, entries: readonly DraftEn
     const halves = [child((i) => i < half), child((i) => i >= half)].filter((r): r is BatchRow => r !== null);
     return { followUps: halves.map(taskOf), replaced: true };
   }
+  const kept = new Set<number>();
   for (const index of named) {
     const target = b.targets[index];
     const bad = entries.filter((e) => e.target === target);
+    if (!wasMaybeApplied && bad.length === 1 && noteGoneAndKeep(repos, (bad[0] as DraftEntry).change, error)) {
+      kept.add(index);
+      continue;
+    }
     if (settleItems(repos, { ...b, targets: target === undefined ? [] : [target], item_count: 1 }, run, bad, error)) settled.done += 1;
     else settled.failed += 1;
   }
-  const restRow = child((i) => !named.has(i));
-  if (restRow === null) return { followUps: [], replaced: true };
+  const restRow = child((i) => !named.has(i) || kept.has(i));
+  const readTrades = kept.size > 0;
+  if (restRow === null) return { followUps: [], replaced: true, readTrades };
   if (wasMaybeApplied && isDelete(b.endpoint) && saysGone(error.message)) {
     // Asked again, the service says what we deleted is gone: the lost attempt most likely did it all.
     // Sending the rest again would be refused item by item; the trader decides, with that evidence.
@@ -106,7 +126,7 @@ function split(repos: Repos, b: BatchRow, run: RunRow, entries: readonly DraftEn
     settled.unknown += restRow.item_count;
     return { followUps: [], replaced: true };
   }
-  return { followUps: [taskOf(restRow)], replaced: true };
+  return { followUps: [taskOf(restRow)], replaced: true, readTrades };
 }
 
 function parkAsUnknown(repos: Repos, row: BatchRow, run: RunRow, refusal: SerializedApiError): void {

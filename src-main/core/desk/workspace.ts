@@ -159,8 +159,10 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
   const apply = createApplyService({
     store, repos, drafts, scheduler,
     automation: { refusePosts: () => current().refuseUnautomatedPosts, status: () => heartbeat.state.status },
-    // Buy order creates learn their stored quantities from the watcher's balance reads (one in flight at a time).
+    // Buy order creates learn their stored quantities from the watcher's balance reads (one in flight at a time);
+    // a listing refused as gone makes the run read the trades, whose sales the ledger marks (see `sales` above).
     balance: trades,
+    trades,
   });
   const applyJob = trackApplyJob(apply, drafts, (id) => repos.drafts.get(id) !== null);
   const ledgerExport = createLedgerExport({ store, drafts, settings: repos.settings, names: deps.names ?? null, now: () => clock.now() });

@@ -5,7 +5,7 @@ import { createEmitter } from '../events.ts';
 import { finishOffsetMs } from './estimate.ts';
 import { LANE_GLOBAL_HEADROOM, type RateBudget } from './rate-budget.ts';
 import type { SendOptions, SendResult } from './send.ts';
-import type { BatchOutcome, BatchTask, Job, JobOptions, JobProgress, JobState } from './types.ts';
+import type { BatchOutcome, BatchTask, BeforeSendAnswer, Job, JobOptions, JobProgress, JobState } from './types.ts';
 
 /**
  * A job: many batches run side by side. Each endpoint gets as many workers as
@@ -20,12 +20,13 @@ import type { BatchOutcome, BatchTask, Job, JobOptions, JobProgress, JobState } 
 export interface JobContext {
   readonly clock: Clock;
   readonly budget: RateBudget;
-  send<K extends EndpointName>(endpoint: K, input: RequestOf<K>, options: SendOptions): Promise<SendResult<ResponseOf<K>>>;
+  send<K extends EndpointName>(endpoint: K, input: RequestOf<K>, options: SendOptions<K>): Promise<SendResult<ResponseOf<K>>>;
 }
 
 interface Queued {
   readonly seq: number;
-  readonly task: BatchTask;
+  /** The task as it goes now: `beforeSend` may revise it (fewer items). */
+  task: BatchTask;
   /** Set once an attempt was sent and failed transiently: it may be reported as failed on cancel. */
   lastError: ApiError | null;
   sending: boolean;
@@ -120,13 +121,17 @@ export function createJob(id: string, ctx: JobContext, initial: readonly BatchTa
     else if (outcome.status === 'done') itemsDone += item.task.itemCount;
     else if (outcome.status === 'failed') itemsFailed += item.task.itemCount;
     else if (outcome.status === 'unknown_outcome') itemsUnknown += item.task.itemCount;
-    if (followUps.length > 0) {
-      enqueue(followUps);
-      if (state === 'cancelling') drainQueues();
-      if (state === 'stopping') await reportStopped(drainQueues());
-      ensureWorkers();
-    }
+    await join(followUps);
     emit();
+  };
+
+  /** Follow-up tasks join the job, unless it is ending. */
+  const join = async (followUps: readonly BatchTask[]) => {
+    if (followUps.length === 0) return;
+    enqueue(followUps);
+    if (state === 'cancelling') drainQueues();
+    if (state === 'stopping') await reportStopped(drainQueues());
+    ensureWorkers();
   };
 
   /** Runs `fn` with `item` counted as active, so the job does not end while its outcome is being recorded. */
@@ -144,6 +149,20 @@ export function createJob(id: string, ctx: JobContext, initial: readonly BatchTa
     for (const item of items) await track(item, () => settleTask(item, { status: 'stopped', error }));
   };
 
+  /** Tasks that go instead of a withdrawn one. */
+  const withdrawn = new Map<Queued, readonly BatchTask[]>();
+  /** Follows what `beforeSend` said: a revised task replaces the item's (counting only its items), a withdrawn one goes. */
+  const revise = (item: Queued, answer: BeforeSendAnswer): { input: RequestOf<EndpointName> } | 'withdrawn' | undefined => {
+    if (!answer) return undefined;
+    if ('withdrawn' in answer) {
+      withdrawn.set(item, answer.withdrawn);
+      return 'withdrawn';
+    }
+    itemsTotal -= item.task.itemCount - answer.itemCount;
+    item.task = answer;
+    return { input: answer.input };
+  };
+
   const runTask = async (item: Queued, signal: AbortSignal) => {
     const { task } = item;
     let hookFailure: unknown = null;
@@ -152,7 +171,7 @@ export function createJob(id: string, ctx: JobContext, initial: readonly BatchTa
       waitSignal: signal,
       beforeSend: async () => {
         try {
-          await options.beforeSend?.(task);
+          return revise(item, await options.beforeSend?.(item.task));
         } catch (cause) {
           hookFailure = cause;
           throw cause;
@@ -162,10 +181,19 @@ export function createJob(id: string, ctx: JobContext, initial: readonly BatchTa
         item.sending = true;
         requestsSent += 1;
       },
-      onRetry: (error) => options.onRetry?.(task, error.toJSON()),
+      onRetry: (error) => options.onRetry?.(item.task, error.toJSON()),
     });
     item.sending = false;
     if (result.kind === 'ok') return settleTask(item, { status: 'done', response: result.response });
+    if (result.kind === 'withdrawn') {
+      // Its items were settled without a request (and counted by whoever settled them).
+      itemsTotal -= item.task.itemCount;
+      const instead = withdrawn.get(item) ?? [];
+      withdrawn.delete(item);
+      await join(instead);
+      emit();
+      return;
+    }
     if (result.kind === 'aborted') {
       item.lastError = result.lastError ?? item.lastError;
       if (state === 'paused' || state === 'running') return requeue(item);

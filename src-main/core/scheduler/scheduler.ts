@@ -141,6 +141,8 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
           if (gaveUp && options.signal?.aborted !== true) throw gaveUp.error(endpoint, sent, result.lastError);
           throw result.reason;
         }
+        // A single request has no `beforeSend` that could withdraw it.
+        if (result.kind === 'withdrawn') throw new Error(`${endpoint} was withdrawn before it was sent`);
         throw result.error;
       } finally {
         expiry?.cancel();

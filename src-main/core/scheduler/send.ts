@@ -36,14 +36,21 @@ export interface SendContext {
   paused(): void;
 }
 
-export interface SendOptions {
+/** What `beforeSend` says: send as asked (nothing), send this input instead, or send nothing. */
+export type Revision<K extends EndpointName> = void | { readonly input: RequestOf<K> } | 'withdrawn';
+
+export interface SendOptions<K extends EndpointName = EndpointName> {
   lane: Lane;
   /** Aborts waiting (for a turn or a backoff); a request already sent is not cut off by it. */
   waitSignal?: AbortSignal;
   /** Passed to the HTTP call itself. */
   callSignal?: AbortSignal;
-  /** Awaited after the turn is granted, just before each attempt is sent. */
-  beforeSend?: () => Promise<void> | void;
+  /**
+   * Awaited after the turn is granted, just before each attempt is sent: may
+   * say to send another input instead (the same request with fewer items), or
+   * `'withdrawn'` to send nothing (the turn is given back).
+   */
+  beforeSend?: () => Promise<Revision<K>> | Revision<K>;
   /** Each attempt actually sent. */
   onSent?: () => void;
   /** An attempt left the service unchanged and will be made again (errors thrown here are ignored). */
@@ -54,6 +61,8 @@ export interface SendOptions {
 
 export type SendResult<R> =
   | { kind: 'ok'; response: R }
+  /** `beforeSend` said there was nothing left to send: nothing went, the turn was given back. */
+  | { kind: 'withdrawn' }
   | { kind: 'error'; error: ApiError; sent: boolean }
   | { kind: 'aborted'; reason: unknown; lastError: ApiError | null };
 
@@ -103,9 +112,10 @@ export async function sendThroughBudget<K extends EndpointName>(
   ctx: SendContext,
   endpoint: K,
   input: RequestOf<K>,
-  options: SendOptions,
+  options: SendOptions<K>,
 ): Promise<SendResult<ResponseOf<K>>> {
   const clock = ctx.clock;
+  let body = input;
   let retries = 0;
   let lastError: ApiError | null = null;
   let sentAny = false;
@@ -118,21 +128,28 @@ export async function sendThroughBudget<K extends EndpointName>(
       // The gate is closed (blocked or closed): nothing more is sent.
       return { kind: 'error', error: toApiError(reason, endpoint), sent: sentAny };
     }
+    let revision: Revision<K>;
     try {
-      await options.beforeSend?.();
+      revision = await options.beforeSend?.();
     } catch (cause) {
       slot.cancel();
       ctx.dispatcher.poke();
       const message = `not sent: preparing the request failed (${cause instanceof Error ? cause.message : String(cause)})`;
       return { kind: 'error', error: new ApiError('invalid', message, { endpoint, cause }), sent: sentAny };
     }
+    if (revision === 'withdrawn') {
+      slot.cancel();
+      ctx.dispatcher.poke();
+      return { kind: 'withdrawn' };
+    }
+    if (revision) body = revision.input;
     let error: ApiError;
     const epoch = ctx.keyEpoch();
     try {
       options.onSent?.();
       sentAny = true;
       const callOptions = options.callSignal ? { signal: options.callSignal } : undefined;
-      const response = await ctx.client.call(endpoint, input, callOptions);
+      const response = await ctx.client.call(endpoint, body, callOptions);
       slot.release(clock.now());
       ctx.dispatcher.poke();
       return { kind: 'ok', response };

@@ -70,10 +70,18 @@ export interface BatchTask {
   itemCount: number;
 }
 
+/**
+ * What `beforeSend` may say of the batch about to go: nothing (send it as it
+ * is), the batch revised (some of its items were settled meanwhile without a
+ * request: the rest goes, and the job counts only the rest), or withdrawn
+ * (nothing of it is left to send; these tasks, if any, join the job instead).
+ */
+export type BeforeSendAnswer = void | BatchTask | { readonly withdrawn: readonly BatchTask[] };
+
 export interface JobOptions {
   lane?: 'bulk' | 'interactive';
-  /** Awaited just before the batch is sent (journal "sent" here), before every attempt. */
-  beforeSend?: (task: BatchTask) => Promise<void> | void;
+  /** Awaited just before the batch is sent (journal "sent" here), before every attempt; may revise or withdraw it. */
+  beforeSend?: (task: BatchTask) => Promise<BeforeSendAnswer> | BeforeSendAnswer;
   /**
    * Awaited when an attempt ended without changing anything on the service (a
    * 429, a network error before the request left, a 5xx) and the batch will be

@@ -1,6 +1,7 @@
 import type { Store } from './db.ts';
 import { createAccountsRepo, type AccountsRepo } from './accounts-repo.ts';
 import { createActivityRepo, type ActivityRepo } from './activity-repo.ts';
+import { createAppliedRepo, type AppliedRepo } from './applied-repo.ts';
 import { createBuyOrdersRepo, type BuyOrdersRepo } from './buy-orders-repo.ts';
 import { createDraftsRepo, type DraftsRepo } from './drafts-repo.ts';
 import { createJournalRepo, type JournalRepo } from './journal-repo.ts';
@@ -21,6 +22,8 @@ export interface Repos {
   readonly activity: ActivityRepo;
   readonly drafts: DraftsRepo;
   readonly journal: JournalRepo;
+  /** What each apply run changed, for an undo. */
+  readonly applied: AppliedRepo;
 }
 
 export function createRepos(store: Store): Repos {
@@ -33,6 +36,7 @@ export function createRepos(store: Store): Repos {
     activity: createActivityRepo(store),
     drafts: createDraftsRepo(store),
     journal: createJournalRepo(store),
+    applied: createAppliedRepo(store),
   };
 }
 

@@ -81,6 +81,8 @@ export interface JournalRepo {
   batch(batchId: string): BatchRow | null;
   batches(filter: { runId?: number; states?: readonly BatchState[] }): BatchRow[];
   setBatchState(batchId: string, state: BatchState, outcome?: BatchOutcomeRecord | null): void;
+  /** A planned batch loses some items before it is sent (they were settled without it): its request and targets now. */
+  reviseBatch(batchId: string, input: RequestOf<EndpointName>, targets: readonly string[]): BatchRow;
   deleteBatch(batchId: string): void;
   addEvidence(batchId: string, target: string, message: string): void;
   /** What was said about a batch, oldest first. */
@@ -99,6 +101,7 @@ export function createJournalRepo(store: Store): JournalRepo {
   const setSent = db.prepare("UPDATE apply_batches SET state = 'sent', sent_at = coalesce(sent_at, ?) WHERE batch_id = ?");
   const setState = db.prepare('UPDATE apply_batches SET state = ?, outcome_at = ?, outcome = ? WHERE batch_id = ?');
   const setPlanned = db.prepare("UPDATE apply_batches SET state = 'planned', outcome = ? WHERE batch_id = ?");
+  const reviseStmt = db.prepare("UPDATE apply_batches SET input = ?, targets = ?, item_count = ? WHERE batch_id = ? AND state = 'planned'");
   const deleteStmt = db.prepare('DELETE FROM apply_batches WHERE batch_id = ?');
   const insertEvidence = db.prepare('INSERT INTO outcome_evidence (batch_id, target, at, message) VALUES (?, ?, ?, ?)');
   const selectEvidence = db.prepare('SELECT target, at, message FROM outcome_evidence WHERE batch_id = ? ORDER BY id');
@@ -161,6 +164,12 @@ export function createJournalRepo(store: Store): JournalRepo {
       if (state === 'sent') setSent.run(store.clock.now(), id);
       else if (state === 'planned') setPlanned.run(outcome ? JSON.stringify(outcome) : null, id);
       else setState.run(state, store.clock.now(), outcome ? JSON.stringify(outcome) : null, id);
+    },
+    reviseBatch(id, input, targets) {
+      const items = (input as { items?: unknown }).items;
+      if (!Array.isArray(items) || items.length !== targets.length || items.length === 0) throw new Error(`batch ${id} revised to ${targets.length} targets for its items`);
+      if (Number(reviseStmt.run(JSON.stringify(input), JSON.stringify(targets), items.length, id).changes) !== 1) throw new Error(`no planned batch ${id} to revise`);
+      return repo.batch(id) as BatchRow;
     },
     deleteBatch(id) {
       deleteStmt.run(id);

@@ -79,8 +79,8 @@ export interface ListingsRepo {
   byTrade(tradeId: string): ListingRow[];
   /**
    * Up to `count` rows of `account` for this SKU at this price that a sale may
-   * have taken: first those already known sold with no trade named (a refused
-   * edit said so), then active ones, oldest first.
+   * have taken: first those a refused edit already showed ended with no trade
+   * named (said sold, or unknown to the service), then active ones, oldest first.
    */
   saleCandidates(account: string, sku: string, price: number, count: number): ListingRow[];
 }
@@ -109,7 +109,7 @@ export function createListingsRepo(store: Store): ListingsRepo {
   const idUnknownStmt = db.prepare('SELECT * FROM listings WHERE id_unknown = 1 ORDER BY rowid');
   const candidatesStmt = db.prepare(
     `SELECT * FROM listings WHERE account = ? AND sku = ? AND price = ?
-      AND (state = 'active' OR (state = 'sold' AND trade_id IS NULL))
+      AND (state = 'active' OR (state IN ('sold', 'not_on_service') AND trade_id IS NULL))
       ORDER BY state = 'active', rowid LIMIT ?`,
   );
   const removeAllStmt = db.prepare('DELETE FROM listings');

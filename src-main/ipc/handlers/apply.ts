@@ -2,10 +2,11 @@ import type { Desk } from '../../core/desk/desk.ts';
 import { DomainError } from '../../core/errors.ts';
 import type { Handlers } from '../router.ts';
 import type { DeskViews } from '../views.ts';
+import { undoResultView } from './draft-results.ts';
 
 type ApplyChannels =
   | 'drafts:exportCsv' | 'drafts:importCsv' | 'drafts:importCommit' | 'drafts:apply'
-  | 'apply:state' | 'apply:pause' | 'apply:resume' | 'apply:cancel' | 'apply:unknownOutcomes' | 'apply:resolve';
+  | 'apply:state' | 'apply:pause' | 'apply:resume' | 'apply:cancel' | 'apply:unknownOutcomes' | 'apply:resolve' | 'apply:undo';
 
 /** The most refused CSV lines a preview names; it counts them all. */
 const CSV_ERRORS_SHOWN = 200;
@@ -18,7 +19,7 @@ function namesItems(csv: string): boolean {
 
 /**
  * Handlers for importing, exporting and applying drafts, steering the apply
- * job and resolving lost responses. Every reply is the job's or the
+ * job, resolving lost responses and undoing an apply. Every reply is the job's or the
  * outcomes' view after the action, stamped.
  */
 export function applyHandlers(desk: Desk, views: DeskViews): Pick<Handlers, ApplyChannels> {
@@ -64,6 +65,7 @@ export function applyHandlers(desk: Desk, views: DeskViews): Pick<Handlers, Appl
       ws().apply.resolve(id, choice);
       return views.outcomes();
     },
+    'apply:undo': async ({ runId }) => undoResultView(await ws().apply.undo(runId), ws().names),
   };
 }
 

@@ -1,4 +1,5 @@
-import type { AddChangesResult, BulkOutcome, ChangeRow } from '../../../src-shared/contract.ts';
+import type { AddChangesResult, BulkOutcome, ChangeRow, UndoResultView } from '../../../src-shared/contract.ts';
+import type { UndoResult } from '../../core/apply/undo-apply.ts';
 import type { AddChangesResult as CoreAddChanges, BulkResult } from '../../core/drafts/draft-service.ts';
 import type { ReviewRow } from '../../core/drafts/review.ts';
 import type { ItemNames } from '../../core/items/item-names.ts';
@@ -42,4 +43,30 @@ export const changeRowView = (row: ReviewRow, names: ItemNames | null): ChangeRo
   concern: row.concern,
   fields: row.fields.map((f) => ({ ...f })),
   note: row.note,
+});
+
+/** Notes an undo names: what cannot come back first; the counts say how many of each there are. */
+const UNDO_NOTES_SHOWN = 100;
+
+export const undoResultView = (r: UndoResult, names: ItemNames | null): UndoResultView => ({
+  runId: r.runId,
+  draftId: r.draftId,
+  name: r.name,
+  restored: r.restored,
+  removed: r.removed,
+  recreated: r.recreated,
+  unchanged: r.unchanged,
+  unresolved: r.unresolved,
+  notes: r.notes.slice(0, UNDO_NOTES_SHOWN).map((n) => ({
+    domain: n.target.startsWith('B:') ? 'buyOrders' : 'listings',
+    key: n.target.slice(n.target.indexOf(':') + 1),
+    item: names && n.sku ? itemViewOf(names, n.sku) : null,
+    outcome: n.kind,
+    reason: n.reason,
+  })),
+  noteCounts: {
+    lost: r.notes.filter((n) => n.kind === 'lost').length,
+    changedSince: r.notes.filter((n) => n.kind === 'changedSince').length,
+    partly: r.notes.filter((n) => n.kind === 'partly').length,
+  },
 });

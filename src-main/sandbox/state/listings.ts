@@ -114,8 +114,12 @@ export class Listings {
     return listing;
   }
 
-  /** Edits by listing_id; refuses the whole batch if any ID is unknown or no longer standing. */
-  edit(items: readonly EditListingItem[], now: number): number {
+  /**
+   * Edits by listing_id; refuses the whole batch, naming the first bad item,
+   * if any ID is unknown or no longer standing (`endedUnknown`: a listing no
+   * longer standing is named as unknown, as a service keeping no history would).
+   */
+  edit(items: readonly EditListingItem[], now: number, endedUnknown = false): number {
     // Counted before refusing: every request that names an ended listing is one too many.
     for (const item of items) {
       const listing = this.byId.get(item.listing_id);
@@ -124,7 +128,9 @@ export class Listings {
     const targets = items.map((item, index) => {
       const listing = this.byId.get(item.listing_id);
       if (!listing) return refuseItem(index, 'listing_id', `no listing ${item.listing_id}`);
-      if (!isLive(listing)) return refuseItem(index, 'listing_id', `listing ${item.listing_id} is ${listing.state}`);
+      if (!isLive(listing)) {
+        return refuseItem(index, 'listing_id', endedUnknown ? `unknown listing ${item.listing_id}` : `listing ${item.listing_id} is ${listing.state}`);
+      }
       return listing;
     });
     items.forEach((item, index) => {

@@ -34,6 +34,8 @@ export class Sales {
   private readonly listings: Listings;
   private readonly trades: Trades;
   private nextAt: number | null = null;
+  /** Sales made since the knob was (last) set, for its `limit`. */
+  private soldSince: { since: number; count: number } | null = null;
   readonly made: Sale[] = [];
 
   constructor(seed: number, listings: Listings, trades: Trades) {
@@ -42,16 +44,25 @@ export class Sales {
     this.trades = trades;
   }
 
-  /** Makes the sales due up to `now` under `config` (none when off; from `since` when it was turned on); returns how many. */
+  /**
+   * Makes the sales due up to `now` under `config` (none when off; from
+   * `since` when it was turned on, at most `limit` of them); returns how many.
+   */
   advance(now: number, config: (ListingSalesFault & { readonly since: number }) | null): number {
     if (config === null || !(config.meanGapMs > 0)) {
       this.nextAt = null;
+      this.soldSince = null;
       return 0;
     }
+    if (this.soldSince?.since !== config.since) this.soldSince = { since: config.since, count: 0 };
+    const counted = this.soldSince;
     this.nextAt ??= config.since + this.gap(config);
     let sold = 0;
-    while (this.nextAt <= now) {
-      if (this.sellOne(this.nextAt, config)) sold++;
+    while (this.nextAt <= now && counted.count < (config.limit ?? Infinity)) {
+      if (this.sellOne(this.nextAt, config)) {
+        sold++;
+        counted.count++;
+      }
       this.nextAt += this.gap(config);
     }
     return sold;
@@ -59,7 +70,8 @@ export class Sales {
 
   private sellOne(at: number, config: ListingSalesFault): boolean {
     const random = streamFor(this.seed, SALES_STREAM, this.made.length, 1);
-    const candidates = this.listings.active();
+    const among = config.among ? new Set(config.among) : null;
+    const candidates = this.listings.active().filter((l) => among === null || among.has(l.listing_id));
     const listing = candidates[Math.floor(random() * candidates.length)];
     if (!listing) return false;
     this.listings.setState(listing.listing_id, 'sold');

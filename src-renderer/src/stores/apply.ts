@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia';
-import { computed } from 'vue';
-import type { GuardConfirmation, UnknownOutcomeView } from '../../../src-shared/contract.ts';
+import { computed, shallowRef } from 'vue';
+import type { GuardConfirmation, UndoResultView, UnknownOutcomeView } from '../../../src-shared/contract.ts';
 import { call } from '../api.ts';
 import { guarded } from './guarded.ts';
 import { createMirror } from './mirror.ts';
@@ -36,6 +36,16 @@ export const useApplyStore = defineStore('apply', () => {
     if (jobId !== undefined) await guarded(null, async () => void state.accept(await call(action, { jobId })));
   }
 
+  /** What the last undo made (its draft is the current one now), until the trader closes it. */
+  const undone = shallowRef<UndoResultView | null>(null);
+
+  /** Asks main for a draft that takes back an ended apply; throws DeskError for the caller to word. */
+  async function undo(runId: number): Promise<UndoResultView> {
+    const result = await call('apply:undo', { runId });
+    undone.value = result;
+    return result;
+  }
+
   const resolve = (id: string, choice: UnknownOutcomeView['choices'][number]['id']) =>
     guarded(null, async () => void outcomes.accept(await call('apply:resolve', { id, choice })));
 
@@ -47,7 +57,8 @@ export const useApplyStore = defineStore('apply', () => {
   }
 
   return {
-    job, active, unknownOutcomes, apply,
+    job, active, unknownOutcomes, apply, undone, undo,
+    closeUndone: () => void (undone.value = null),
     pause: () => control('apply:pause'),
     resume: () => control('apply:resume'),
     cancel: () => control('apply:cancel'),

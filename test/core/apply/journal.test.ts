@@ -28,8 +28,8 @@ describe('apply journal', () => {
     expect(tasks).toHaveLength(1);
     const task = tasks[0]!;
     expect(t.repos.journal.batch(task.id)?.state).toBe('planned');
-    journal.markSent(task.id);
-    journal.markSent(task.id); // a second attempt of the same batch logs nothing new
+    journal.prepareSend(task.id);
+    journal.prepareSend(task.id); // a second attempt of the same batch logs nothing new
     t.reopen(); // another connection sees it: committed
     expect(t.repos.journal.batch(task.id)).toMatchObject({ state: 'sent', item_count: 3 });
     expect(t.repos.drafts.entriesOfBatch(task.id).map((e) => e.status)).toEqual(['sent', 'sent', 'sent']);
@@ -49,24 +49,24 @@ describe('apply journal', () => {
   it('halves a refused batch when the refusal does not say which item is bad', () => {
     const { id, journal, tasks } = setup(7);
     const task = tasks[0]!;
-    journal.markSent(task.id);
+    journal.prepareSend(task.id);
     const halves = journal.recordOutcome(task.id, { status: 'failed', error: { kind: 'rejected', message: 'create_listing: refused (status 400)' } }).followUps;
     expect(halves.map((h) => h.itemCount)).toEqual([4, 3]);
     expect(t.repos.journal.batch(task.id)?.state).toBe('split');
     // The first half is fine; the second is refused again and splits on.
-    journal.markSent(halves[0]!.id);
+    journal.prepareSend(halves[0]!.id);
     journal.recordOutcome(halves[0]!.id, { status: 'done', response: { success: true, created_listings: ['100', '101', '102', '103'].map((a) => ({ listing_id: `L${a}`, sku: 'x;y', asset_id: a })) } });
-    journal.markSent(halves[1]!.id);
+    journal.prepareSend(halves[1]!.id);
     const quarters = journal.recordOutcome(halves[1]!.id, { status: 'failed', error: { kind: 'rejected', message: 'refused' } }).followUps;
     expect(quarters.map((q) => q.itemCount)).toEqual([2, 1]);
-    journal.markSent(quarters[1]!.id);
+    journal.prepareSend(quarters[1]!.id);
     journal.recordOutcome(quarters[1]!.id, { status: 'failed', error: { kind: 'rejected', message: 'asset 106 is not yours' } });
     expect(drafts.entries(id).find((e) => e.target === 'L:106')).toMatchObject({ status: 'failed', error: { message: 'asset 106 is not yours' } });
   });
 
   it('treats an unreadable response to a write as an unknown outcome, not a failure', () => {
     const { id, journal, tasks } = setup(2);
-    journal.markSent(tasks[0]!.id);
+    journal.prepareSend(tasks[0]!.id);
     journal.recordOutcome(tasks[0]!.id, { status: 'failed', error: { kind: 'bad_response', message: 'not JSON' } });
     expect(drafts.entries(id).map((e) => e.status)).toEqual(['unknown', 'unknown']);
     expect(t.repos.journal.batch(tasks[0]!.id)?.state).toBe('unknown');
@@ -74,11 +74,11 @@ describe('apply journal', () => {
 
   it('puts a batch back to unsent when an attempt changed nothing (429) and it will be tried again', () => {
     const { id, journal, tasks } = setup(2);
-    journal.markSent(tasks[0]!.id);
+    journal.prepareSend(tasks[0]!.id);
     journal.markRetry(tasks[0]!.id, { kind: 'rate_limited', message: '429' });
     expect(t.repos.journal.batch(tasks[0]!.id)?.state).toBe('planned');
     expect(drafts.entries(id).map((e) => e.status)).toEqual(['queued', 'queued']);
-    journal.markSent(tasks[0]!.id);
+    journal.prepareSend(tasks[0]!.id);
     expect(t.repos.activity.list().map((a) => a.status)).toEqual(['sent', 'failed']);
   });
 });

@@ -187,6 +187,28 @@ describe('jobs', () => {
     expect(journal).toEqual(['sent E:0', 'sent delete_listing:0', 'sent E:0', 'done E:0', 'sent delete_listing:0', 'done delete_listing:0']);
   });
 
+  it('sends a batch as beforeSend revised it, sends nothing of one it withdrew, and counts only what went', async () => {
+    const { clock, service, scheduler } = setup();
+    const [first, second, third] = editTasks(300);
+    const later = editTasks(50, 'L');
+    const job = scheduler.startJob([first, second, third] as BatchTask[], {
+      beforeSend: (t) => {
+        // Ten of the first batch's items were settled meanwhile; the second is settled whole, and two batches go instead.
+        if (t.id === 'E:0') return { ...t, input: { items: (t.input as { items: unknown[] }).items.slice(10) } as BatchTask['input'], itemCount: 90 };
+        if (t.id === 'E:1') return { withdrawn: later };
+        return undefined;
+      },
+    });
+    const final = await clock.run(job.done);
+    expect(final).toMatchObject({ state: 'done', itemsTotal: 240, itemsDone: 240, itemsFailed: 0, requestsSent: 3 });
+    const sent = service.log.map((r) => {
+      const items = (r.input as { items: { listing_id: string }[] }).items;
+      return [items[0]?.listing_id, items.length];
+    });
+    expect(sent.sort()).toEqual([['E10', 90], ['E200', 100], ['L0', 50]]);
+    assertWithinLimits(service);
+  });
+
   it('stops when the journal cannot record a send, without sending it', async () => {
     const { clock, service, scheduler } = setup();
     const job = scheduler.startJob(editTasks(300), {

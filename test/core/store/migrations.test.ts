@@ -6,6 +6,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { LATEST_VERSION, MIGRATIONS, migrate, userVersion } from '../../../src-main/core/store/migrations.ts';
 import { migration as historyMigration } from '../../../src-main/core/store/migrations/012-trade-history-and-balance-readings.ts';
 import { migration as inventories } from '../../../src-main/core/store/migrations/013-inventories-read-from-steam.ts';
+import { migration as APPLIED } from '../../../src-main/core/store/migrations/014-what-each-apply-changed.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -231,6 +232,25 @@ describe('migrations', () => {
     expect(() => db.prepare("UPDATE inventory_reads SET problem_kind = 'forbidden' WHERE account = '1'").run()).toThrow(/CHECK/);
     db.prepare("DELETE FROM accounts WHERE account_id = '1'").run();
     expect(db.prepare('SELECT (SELECT count(*) FROM inventory_reads) + (SELECT count(*) FROM inventory_items) AS n').get()).toEqual({ n: 0 });
+    db.close();
+  });
+
+  it(`${APPLIED.version}: what each apply changed, one row per run and ledger row, removed with its run`, () => {
+    const db = freshAt(APPLIED.version);
+    insertAccount(db);
+    db.prepare("INSERT INTO drafts (draft_id, name, created_at, updated_at) VALUES ('d', 'd', 0, 0)").run();
+    db.prepare("INSERT INTO apply_runs (run_id, draft_id, state, started_at) VALUES (1, 'd', 'finished', 0)").run();
+    const insert = db.prepare(`INSERT INTO applied_rows (run_id, slot, key, account, before_price, after_price, kind, at)
+      VALUES (1, ?, ?, '1', ?, ?, 'listing.edit', 0)`);
+    insert.run('L', '10', 300, 250);
+    // A created row has nothing before it, a deleted one nothing after.
+    insert.run('L', '11', null, 250);
+    insert.run('B', '5021;6', 40, null);
+    expect(() => insert.run('L', '10', 300, 250)).toThrow(/UNIQUE|PRIMARY/);
+    expect(() => insert.run('X', '12', 300, 250)).toThrow(/CHECK/);
+    expect(() => insert.run('L', '13', 0, 250)).toThrow(/CHECK/);
+    db.prepare("DELETE FROM drafts WHERE draft_id = 'd'").run();
+    expect(db.prepare('SELECT count(*) AS n FROM applied_rows').get()).toEqual({ n: 0 });
     db.close();
   });
 

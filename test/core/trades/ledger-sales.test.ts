@@ -61,4 +61,12 @@ describe('ledger learns of sales from the trades', () => {
     sales.notePending([sale('907', [{ sku: '378;6', price: 450, quantity: 1 }])]);
     expect(states()).toMatchObject({ 1: ['active', null], 2: ['sold_in_trade', '907'] });
   });
+
+  it('prefers a listing a refused edit showed unknown to the service over an active twin: the sale names its trade', () => {
+    const sales = setup();
+    t.repos.listings.markEnded(['2'], 'not_on_service', { reason: 'items.0.listing_id: unknown listing L2' });
+    sales.notePending([sale('908', [{ sku: '378;6', price: 450, quantity: 1 }])]);
+    expect(states()).toMatchObject({ 1: ['active', null], 2: ['sold_in_trade', '908'] });
+    expect(t.repos.listings.get('2')?.state_reason).toBe('sold in trade 908');
+  });
 });

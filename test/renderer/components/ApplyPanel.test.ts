@@ -1,14 +1,18 @@
 import { createTestingPinia } from '@pinia/testing';
-import { mount } from '@vue/test-utils';
+import { flushPromises, mount } from '@vue/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import ApplyPanel from '../../../src-renderer/src/components/ApplyPanel.vue';
 import type { ApplyJobView } from '../../../src-shared/contract.ts';
 import { deskHandlers } from '../desk-data.ts';
-import { installFakeApi, type FakeApi } from '../fake-api.ts';
+import { installFakeApi, Refusal, type FakeApi } from '../fake-api.ts';
+import { useApplyStore } from '../../../src-renderer/src/stores/apply.ts';
+import { useDraftsStore } from '../../../src-renderer/src/stores/drafts.ts';
+import { useNoticesStore } from '../../../src-renderer/src/stores/notices.ts';
+import type { UndoResultView } from '../../../src-shared/contract.ts';
 import { badWording } from '../lib/wording-rules.ts';
 
 const job = (over: Partial<ApplyJobView>): ApplyJobView => ({
-  jobId: 'j1', draftId: 'd1', state: 'running', itemsTotal: 400, itemsDone: 120, itemsFailed: 0, itemsUnknown: 0, itemsLeft: 280,
+  jobId: 'j1', draftId: 'd1', runId: 1, state: 'running', itemsTotal: 400, itemsDone: 120, itemsFailed: 0, itemsUnknown: 0, itemsLeft: 280,
   requestsSent: 3, etaMs: 60_000, startedAt: 0, ...over,
 });
 
@@ -35,5 +39,48 @@ describe('apply panel', () => {
     const byTrader = mount(ApplyPanel, { props: { job: job({ state: 'paused', etaMs: null }) }, global: { plugins: [pinia] } });
     expect(byTrader.text()).toContain('Paused');
     expect(byTrader.findAll('button').map((b) => b.text())).toEqual(['Resume', 'Cancel']);
+  });
+
+  it('offers "Undo this apply" once a job has ended with something done, and asks main for the undo of its run', async () => {
+    const undo: UndoResultView = {
+      runId: 7, draftId: 'd2', name: 'Undo of apply 2026-01-05 14:03', restored: 3, removed: 1, recreated: 0, unchanged: 0, unresolved: 0,
+      notes: [], noteCounts: { lost: 0, changedSince: 0, partly: 0 },
+    };
+    fake = installFakeApi(deskHandlers({
+      'apply:undo': () => undo,
+      'drafts:list': () => ({ stamp: 2, currentId: 'd2', drafts: [] }),
+    }));
+    const pinia = createTestingPinia({ createSpy: vi.fn, stubActions: false });
+    const buttons = (over: Partial<ApplyJobView>) =>
+      mount(ApplyPanel, { props: { job: job(over) }, global: { plugins: [pinia] } }).findAll('button').map((b) => b.text());
+    expect(buttons({ state: 'running' })).not.toContain('Undo this apply');
+    expect(buttons({ state: 'done', itemsDone: 0, itemsFailed: 400, etaMs: 0 })).not.toContain('Undo this apply');
+    expect(buttons({ state: 'cancelled', itemsDone: 120, etaMs: 0 })).toContain('Undo this apply');
+    // Shown where the job is named in a word (the tray's compact view steers nothing).
+    expect(mount(ApplyPanel, { props: { job: job({ state: 'done' }), compact: true }, global: { plugins: [pinia] } }).text()).not.toContain('Undo');
+
+    const panel = mount(ApplyPanel, { props: { job: job({ state: 'done', itemsDone: 400, runId: 7 }) }, global: { plugins: [pinia] } });
+    await panel.get('button').trigger('click');
+    await flushPromises();
+    expect(fake.callsTo('apply:undo')).toEqual([{ runId: 7 }]);
+    // Main made the undo draft current: the list is read again, and its review shows what is open.
+    expect(useApplyStore().undone).toEqual(undo);
+    expect(useDraftsStore().currentId).toBe('d2');
+    expect(useDraftsStore().show).toBe('open');
+  });
+
+  it('says why an undo was refused, and keeps the panel as it was', async () => {
+    fake = installFakeApi(deskHandlers({
+      'apply:undo': () => {
+        throw new Refusal({ kind: 'conflict', message: 'Nothing of this apply was done, so there is nothing to undo' });
+      },
+    }));
+    const pinia = createTestingPinia({ createSpy: vi.fn, stubActions: false });
+    const panel = mount(ApplyPanel, { props: { job: job({ state: 'stopped', itemsDone: 5 }) }, global: { plugins: [pinia] } });
+    await panel.get('button').trigger('click');
+    await flushPromises();
+    expect(useApplyStore().undone).toBeNull();
+    expect(fake.callsTo('drafts:list')).toEqual([]);
+    expect(useNoticesStore().notices.map((n) => n.text)).toEqual([expect.stringMatching(/^Nothing of this apply was done, so there is nothing to undo/)]);
   });
 });

@@ -10,7 +10,7 @@ import { deskHandlers, trade } from '../desk-data.ts';
 import { flush, installFakeApi, Refusal, type FakeApi } from '../fake-api.ts';
 
 const job: ApplyJobView = {
-  jobId: 'j1', draftId: 'd1', state: 'running', itemsTotal: 10, itemsDone: 2, itemsFailed: 0, itemsUnknown: 0,
+  jobId: 'j1', draftId: 'd1', runId: 1, state: 'running', itemsTotal: 10, itemsDone: 2, itemsFailed: 0, itemsUnknown: 0,
   itemsLeft: 8, requestsSent: 1, etaMs: 1000, startedAt: 0,
 };
 

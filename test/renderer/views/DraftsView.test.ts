@@ -1,7 +1,7 @@
 import { createTestingPinia } from '@pinia/testing';
 import { flushPromises, mount, type VueWrapper } from '@vue/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ApplyJobView, ChangeRow, DraftReview, UnknownOutcomeView } from '../../../src-shared/contract.ts';
+import type { ApplyJobView, ChangeRow, DraftReview, UndoResultView, UnknownOutcomeView } from '../../../src-shared/contract.ts';
 import { useApplyStore } from '../../../src-renderer/src/stores/apply.ts';
 import { useDraftsStore } from '../../../src-renderer/src/stores/drafts.ts';
 import DraftsView from '../../../src-renderer/src/views/DraftsView.vue';
@@ -36,7 +36,7 @@ function row(over: Partial<ChangeRow> = {}): ChangeRow {
 
 function job(over: Partial<ApplyJobView> = {}): ApplyJobView {
   return {
-    jobId: 'j1', draftId: 'd1', state: 'running', itemsTotal: 1200, itemsDone: 300, itemsFailed: 0, itemsUnknown: 0, itemsLeft: 900,
+    jobId: 'j1', draftId: 'd1', runId: 1, state: 'running', itemsTotal: 1200, itemsDone: 300, itemsFailed: 0, itemsUnknown: 0, itemsLeft: 900,
     requestsSent: 3, etaMs: 180_000, startedAt: 0, ...over,
   };
 }
@@ -173,6 +173,51 @@ describe('Drafts & apply screen', () => {
     expect(fake.callsTo('drafts:apply')).toEqual([
       { draftId: 'd1', confirmGuard: { listings: { drops: 29, belowFloor: 0, rises: 0 }, buyOrders: { drops: 0, belowFloor: 0, rises: 0 } } },
     ]);
+  });
+
+  it('after "Undo this apply" shows the undo draft\'s review and what the undo cannot bring back, until closed', async () => {
+    const undo: UndoResultView = {
+      runId: 1, draftId: 'd2', name: 'Undo of apply 2026-01-05 14:03', restored: 29, removed: 1, recreated: 0, unchanged: 0, unresolved: 1,
+      notes: [
+        { domain: 'listings', key: '11000171305', item: KEY, outcome: 'lost', reason: 'deleted by this apply: a deleted listing cannot come back; list the asset again to sell it' },
+        { domain: 'listings', key: '11000171306', item: null, outcome: 'changedSince', reason: 'changed since this apply (now $7.77, it left $0.15); set back to its values before this apply anyway' },
+      ],
+      noteCounts: { lost: 1, changedSince: 3, partly: 0 },
+    };
+    let currentId = 'd1';
+    const wrapper = await mountDrafts({
+      'drafts:list': () => ({
+        stamp: currentId === 'd1' ? 1 : 2, currentId,
+        drafts: [summary({ changeCount: 0, doneCount: 1200 }), { ...summary({ changeCount: 30 }), id: 'd2', name: undo.name }],
+      }),
+      'drafts:review': ({ draftId }) => review({ draftId, openByKind: draftId === 'd2' ? { 'listing.edit': 29, 'listing.delete': 1 } : {} }),
+      'apply:state': () => ({ stamp: 1, job: job({ state: 'done', itemsDone: 1200, itemsLeft: 0, etaMs: 0 }) }),
+      'apply:undo': () => {
+        currentId = 'd2';
+        return undo;
+      },
+    });
+    await wrapper.get('button:not([disabled])[title^="Makes a draft"]').trigger('click');
+    await flushPromises();
+    expect(fake.callsTo('apply:undo')).toEqual([{ runId: 1 }]);
+    expect(fake.callsTo('drafts:review')).toContainEqual({ draftId: 'd2' });
+    expect(wrapper.get('.head h2').text()).toBe(undo.name);
+    const panel = wrapper.get('[data-testid=undo-result]');
+    const text = panel.text().replace(/\s+/g, ' ');
+    expect(text).toContain('“Undo of apply 2026-01-05 14:03” is ready to review');
+    expect(text).toContain('This draft sets 29 rows back to their values before the apply, deletes 1 row the apply created. Nothing is sent until you apply it.');
+    expect(text).toContain('1 change of the apply has an unknown outcome: resolve it, then undo the apply again to take it back too.');
+    expect(text).toContain('Cannot come back (1)');
+    expect(text).toContain('Mann Co. Supply Crate Key');
+    expect(text).toContain('Listing of asset 11000171305');
+    expect(text).toContain('Deleted by this apply: a deleted listing cannot come back; list the asset again to sell it.');
+    expect(text).toContain('Changed since the apply, undone anyway (3)');
+    expect(text).toContain('And 2 more.');
+    expect(badWording(visibleText(wrapper))).toBeNull();
+    // The finished apply belongs to the draft it applied: not shown beside the undo draft.
+    expect(wrapper.find('[aria-label="Apply progress"]').exists()).toBe(false);
+    await panel.get('button').trigger('click');
+    expect(wrapper.find('[data-testid=undo-result]').exists()).toBe(false);
     wrapper.unmount();
   });
 });
