@@ -24,7 +24,7 @@ export interface CsvSlice {
 }
 
 /** Where a slice ends: about this many characters in, at a line break. */
-const SLICE_CHARS = 32 * 1024;
+const SLICE_CHARS = 8 * 1024;
 
 /**
  * The longest a quoted field may run: far beyond any note or name the

@@ -186,6 +186,7 @@ export function createCsvService(deps: CsvServiceDeps): CsvService {
       const r = each(work, priceColumn);
       taken += r.taken;
       found.add([...slice.errors, ...work.errors, ...r.refused]);
+      scratch.flush();
       await turn();
     }
     return { taken, ...found.result() };

@@ -16,6 +16,7 @@ import { draftSummary, type DraftCounts } from './draft-counts.ts';
 import type { DraftSummary } from '../../../src-shared/contract.ts';
 import { createCurrentDraft, newestDraft } from './current-draft.ts';
 import { splitTarget } from '../store/draft-columns.ts';
+import { nextTurn, type Turn } from './turn.ts';
 
 /**
  * Drafts, edited offline. Every change is validated with the shared field
@@ -43,6 +44,8 @@ export interface DraftServiceDeps {
   repos: Repos;
   /** The trader's price guard (Settings); the default without it. */
   guard?: () => PriceGuard;
+  /** How a long job gives the event loop back between its parts; default the next turn. */
+  turn?: Turn;
 }
 
 export interface DraftService {
@@ -75,7 +78,8 @@ export interface DraftService {
   /** The current draft, or a new one made on the spot. */
   ensureCurrent(): string;
   /** The review's summary: open changes by kind, requests per endpoint, ETA, what delete-alls remove, what the price guard marks. */
-  review(draftId: string): DraftReview;
+  /** Counted a part at a time, giving the event loop back between parts. */
+  review(draftId: string): Promise<DraftReview>;
   /** What the price guard marks among the price changes the next apply sends (see src-shared/price-guard.ts). */
   guard(draftId: string): DraftGuard;
   /** A page of the review's rows (before → after), open ones by default, in the order the apply runs them. */
@@ -94,6 +98,7 @@ export interface DraftService {
 export function createDraftService(deps: DraftServiceDeps): DraftService {
   const { store, repos } = deps;
   const guard = deps.guard ?? (() => DEFAULT_PRICE_GUARD);
+  const turn = deps.turn ?? nextTurn;
   const emitter = createEmitter<{ changed: { draftId: string } }>();
   const bulkEdits = createBulkEdits(store);
   const reviewer = createReviewer(store, ledgerLookup(repos));
@@ -147,6 +152,10 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     const result = stageChanges(staged, draftContext(store, repos, id, staged), inputs, first, store.clock.now());
     return { ...result, used: result.nextSeq - first };
   }
+
+  /** What the guard found for a state of a draft, the ledger and the guard's settings. */
+  let lastGuard: { state: string; found: DraftGuard } | null = null;
+  const guardState = (id: string) => JSON.stringify([id, versionOf(id), store.ledgerVersion, guard()]);
 
   /** The last preview, kept for the edit that follows it: the trader confirms what it showed. */
   let lastPreview: { state: string; plan: BulkPlan } | null = null;
@@ -256,13 +265,21 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
       const draft = service.create(`Draft ${new Date(store.clock.now()).toISOString().slice(0, 16).replace('T', ' ')}`);
       return draft.id;
     },
-    review(id) {
+    async review(id) {
       requireDraft(id);
-      return reviewer.review(id, repos.accounts.main()?.account_id ?? '', guard());
+      const state = guardState(id);
+      const review = await reviewer.review(id, repos.accounts.main()?.account_id ?? '', guard(), turn);
+      // Kept for the apply that follows the review, which checks the guard at once (if nothing changed meanwhile).
+      if (state === guardState(id)) lastGuard = { state, found: review.guard };
+      return review;
     },
     guard(id) {
       requireDraft(id);
-      return reviewer.guard(id, repos.accounts.main()?.account_id ?? '', guard());
+      const state = guardState(id);
+      if (lastGuard?.state === state) return lastGuard.found;
+      const found = reviewer.guardNow(id, repos.accounts.main()?.account_id ?? '', guard());
+      lastGuard = { state, found };
+      return found;
     },
     reviewPage(id, query) {
       requireDraft(id);

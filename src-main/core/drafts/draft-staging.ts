@@ -19,6 +19,8 @@ export interface Staging {
   has(target: string): boolean;
   set(target: string, entry: DraftEntry): unknown;
   values(): Iterable<DraftEntry>;
+  /** Reads these targets at once: the next lookups are among them (a store-backed staging). */
+  warm?(targets: readonly string[]): void;
 }
 
 export interface Staged<S extends Staging = Map<string, DraftEntry>> {
@@ -37,6 +39,9 @@ export const tombstone = (ctx: Pick<MergeContext, 'live'>, target: string, seq: 
   return e ? { ...e, seq, status: 'dropped', error: null, batchId: null, updatedAt: now } : null;
 };
 
+/** Inputs whose rows are read at once before they are merged. */
+const WARM_RUN = 2_000;
+
 /**
  * Merges inputs in order into `staged` (which `ctx` must read through), numbering rows from `firstSeq`;
  * `indexBase` is added to each error's index (a chunk of a longer list).
@@ -48,6 +53,7 @@ export function stageChanges<S extends Staging>(
   let seq = firstSeq;
   let added = 0;
   inputs.forEach((raw, i) => {
+    if (i % WARM_RUN === 0) ctx.warm?.(inputs.slice(i, i + WARM_RUN));
     const index = indexBase + i;
     const parsed = changeInput.safeParse(raw);
     if (!parsed.success) {

@@ -32,6 +32,8 @@ export interface MergeContext {
   createsOfHeld(domain: 'listings' | 'buyOrders'): Iterable<DraftEntry>;
   accountExists(accountId: string): boolean;
   readonly mainAccount: string | null;
+  /** Reads at once what these inputs will be checked against (a run of them is about to be merged). */
+  warm?(inputs: readonly unknown[]): void;
 }
 
 /** The ledger, a row at a time. */

@@ -7,6 +7,7 @@ import type { Store } from '../store/db.ts';
 import { ENTRY_COLUMNS, entryOf, type EntryRecord, type Slot } from '../store/draft-columns.ts';
 import type { Change, ChangeError, ChangeKind, ChangeStatus, DraftEntry } from './change.ts';
 import type { LedgerLookup } from './merge.ts';
+import type { Turn } from './turn.ts';
 import { guardTally, type PriceGuard } from './price-guard.ts';
 import { priceConcern, type DraftGuard } from '../../../src-shared/price-guard.ts';
 
@@ -61,6 +62,9 @@ export const BUY_ORDER_CUT_NOTE = 'quantity requested; the service may cut it to
 /** Which changes a page of the review lists. */
 export type ReviewShow = 'open' | 'failed' | 'unknown' | 'all';
 
+/** Rows of the draft counted in one step of a review. */
+const PART = 4_000;
+
 const OPEN_SQL = "('pending', 'queued', 'sent', 'failed', 'unknown')";
 const SENDABLE_SQL = "('pending', 'failed')";
 
@@ -87,6 +91,7 @@ const SENT_ROWS = `
   LEFT JOIN listings l ON e.slot IN ('L', 'LD') AND l.asset_id = e.key
   LEFT JOIN buy_orders b ON e.slot IN ('B', 'BD') AND b.sku = e.key
   WHERE e.draft_id = :draft AND e.status IN ${SENDABLE_SQL}
+    AND (e.slot, e.key) > (:from_slot, :from_key) AND (:to_slot IS NULL OR (e.slot, e.key) <= (:to_slot, :to_key))
     AND NOT (e.kind = 'listing.edit' AND l.asset_id IS NOT NULL AND l.listing_id IS e.listing_id AND l.price = e.price
       AND l.promoted = e.promoted AND (e.user_note IS NULL OR e.user_note = l.user_note))
     AND NOT (e.kind = 'buyOrder.edit' AND b.sku IS NOT NULL AND b.quantity_may_be_cut = 0 AND b.price = e.price
@@ -94,9 +99,12 @@ const SENT_ROWS = `
     AND NOT (e.kind IN ('listing.edit', 'listing.delete') AND l.state IN ('sold_in_trade', 'sold', 'not_on_service'))`;
 
 export interface DraftReviewer {
-  review(draftId: string, mainAccount: string, guard: PriceGuard): DraftReview;
-  /** What the price guard marks among the price changes the next apply sends. */
-  guard(draftId: string, mainAccount: string, guard: PriceGuard): DraftGuard;
+  /** Counted a part of the draft at a time, giving the event loop back (`turn`) between parts. */
+  review(draftId: string, mainAccount: string, guard: PriceGuard, turn: Turn): Promise<DraftReview>;
+  /** What the price guard marks among the price changes the next apply sends (in parts too). */
+  guard(draftId: string, mainAccount: string, guard: PriceGuard, turn: Turn): Promise<DraftGuard>;
+  /** The same in one step, for a check that cannot wait (an apply asked without a review of this version). */
+  guardNow(draftId: string, mainAccount: string, guard: PriceGuard): DraftGuard;
   /** A page of the review's rows, in the order the apply runs them; `version` names the draft's state (for paging on from the last page). */
   page(draftId: string, version: string, query: { show: ReviewShow; kind?: string; offset: number; limit: number }, guard: PriceGuard): { total: number; rows: ReviewRow[] };
 }
@@ -107,39 +115,81 @@ export function createReviewer(store: Pick<Store, 'db'>, ledger: LedgerLookup): 
   const byStatus = db.prepare("SELECT status, count(*) AS n FROM draft_entries WHERE draft_id = ? AND status != 'dropped' GROUP BY status");
   const openByKind = db.prepare(`SELECT kind, count(*) AS n FROM draft_entries WHERE draft_id = ? AND status IN ${OPEN_SQL} GROUP BY kind`);
   const groups = db.prepare(`SELECT kind, proxy, phase, count(*) AS n FROM (${SENT_ROWS}) GROUP BY kind, proxy, phase`);
+  // Where the next part of a draft ends: PART rows on, in key order (null: the draft ends sooner).
+  const partEnd = db.prepare(`SELECT slot, key FROM draft_entries WHERE draft_id = ? AND (slot, key) > (?, ?) ORDER BY slot, key LIMIT 1 OFFSET ${PART - 1}`);
   const priced = db.prepare(`SELECT kind, key, ledger_price, price FROM (${SENT_ROWS}) WHERE kind IN ('listing.edit', 'buyOrder.edit') AND ledger_price IS NOT NULL AND price != ledger_price`);
   const deleteAlls = db.prepare(`SELECT kind, active_only FROM draft_entries WHERE draft_id = ? AND slot IN ('LA', 'BA') AND status IN ${SENDABLE_SQL}`);
   const countListings = db.prepare("SELECT count(*) AS n FROM listings WHERE ? = 0 OR state = 'active'");
   const countBuyOrders = db.prepare('SELECT count(*) AS n FROM buy_orders');
-  const counted = (kind: string, activeOnly: boolean) => (kind === 'listing.deleteAll' ? (countListings.get(activeOnly ? 1 : 0) as { n: number }).n : (countBuyOrders.get() as { n: number }).n);
+  const ledgerCount = (kind: string, activeOnly: boolean) => (kind === 'listing.deleteAll' ? (countListings.get(activeOnly ? 1 : 0) as { n: number }).n : (countBuyOrders.get() as { n: number }).n);
 
   function statusFilter(show: ReviewShow): string {
     if (show === 'all') return "status != 'dropped'";
     return show === 'open' ? `status IN ${OPEN_SQL}` : `status = '${show === 'failed' ? 'failed' : 'unknown'}'`;
   }
 
-  function guardOf(draftId: string, mainAccount: string, guard: PriceGuard): DraftGuard {
-    const listings = guardTally(guard);
-    const buyOrders = guardTally(guard);
-    for (const r of priced.iterate({ draft: draftId, main: mainAccount }) as Iterable<{ kind: string; key: string; ledger_price: number; price: number }>) {
-      (r.kind === 'listing.edit' ? listings : buyOrders).add(r.key, r.ledger_price, r.price);
+  /** The draft's rows in parts of PART keys, as the bounds SENT_ROWS takes. */
+  function* parts(draftId: string, mainAccount: string) {
+    let from: { slot: string; key: string } = { slot: '', key: '' };
+    for (;;) {
+      const to = partEnd.get(draftId, from.slot, from.key) as { slot: string; key: string } | undefined;
+      yield { draft: draftId, main: mainAccount, from_slot: from.slot, from_key: from.key, to_slot: to?.slot ?? null, to_key: to?.key ?? null };
+      if (!to) return;
+      from = to;
     }
-    return { listings: listings.result(), buyOrders: buyOrders.result() };
   }
 
+  /** Tallies the guard's findings part by part, with `between` run after each part. */
+  function guardParts(draftId: string, mainAccount: string, guard: PriceGuard) {
+    const listings = guardTally(guard);
+    const buyOrders = guardTally(guard);
+    return {
+      parts: parts(draftId, mainAccount),
+      add(bounds: ReturnType<typeof parts> extends Generator<infer B> ? B : never) {
+        for (const r of priced.iterate(bounds) as Iterable<{ kind: string; key: string; ledger_price: number; price: number }>) {
+          (r.kind === 'listing.edit' ? listings : buyOrders).add(r.key, r.ledger_price, r.price);
+        }
+      },
+      result: (): DraftGuard => ({ listings: listings.result(), buyOrders: buyOrders.result() }),
+    };
+  }
+
+  async function guardOf(draftId: string, mainAccount: string, guard: PriceGuard, turn: Turn): Promise<DraftGuard> {
+    const tally = guardParts(draftId, mainAccount, guard);
+    for (const bounds of tally.parts) {
+      tally.add(bounds);
+      await turn();
+    }
+    return tally.result();
+  }
+
+  let lastCounts: { id: string; counts: number[] } | null = null;
   /** Where the last page ended, to page on from it. */
   let last: { id: string; offset: number; kind: ChangeKind; after: { seq: number; slot: Slot; key: string } } | null = null;
 
   return {
     guard: guardOf,
-    review(draftId, mainAccount, guard) {
+    guardNow(draftId, mainAccount, guard) {
+      const tally = guardParts(draftId, mainAccount, guard);
+      for (const bounds of tally.parts) tally.add(bounds);
+      return tally.result();
+    },
+    async review(draftId, mainAccount, guard, turn) {
       const statuses: Partial<Record<ChangeStatus, number>> = {};
       for (const r of byStatus.all(draftId) as { status: ChangeStatus; n: number }[]) statuses[r.status] = r.n;
       const kinds: Partial<Record<ChangeKind, number>> = {};
       for (const r of openByKind.all(draftId) as { kind: ChangeKind; n: number }[]) kinds[r.kind] = r.n;
       const perEndpoint: Partial<Record<EndpointName, number>> = {};
       const perPhase = new Map<Phase, Partial<Record<EndpointName, number>>>();
-      for (const g of groups.all({ draft: draftId, main: mainAccount }) as { kind: ChangeKind; phase: Phase; n: number }[]) {
+      const counted = new Map<string, { kind: ChangeKind; phase: Phase; n: number }>();
+      for (const bounds of parts(draftId, mainAccount)) {
+        await turn();
+        for (const g of groups.all(bounds) as { kind: ChangeKind; proxy: string; phase: Phase; n: number }[]) {
+          const key = `${g.kind}|${g.proxy}|${g.phase}`;
+          counted.set(key, { kind: g.kind, phase: g.phase, n: (counted.get(key)?.n ?? 0) + g.n });
+        }
+      }
+      for (const g of counted.values()) {
         const endpoint = endpointOf({ kind: g.kind } as Change);
         // One request per 100 items of a group; a delete-all is one request each.
         const requests = g.kind.endsWith('deleteAll') ? g.n : Math.ceil(g.n / 100);
@@ -155,17 +205,21 @@ export function createReviewer(store: Pick<Store, 'db'>, ledger: LedgerLookup): 
       }
       const removes = { listings: 0, buyOrders: 0 };
       for (const r of deleteAlls.all(draftId) as { kind: string; active_only: number | null }[]) {
-        if (r.kind === 'listing.deleteAll') removes.listings = counted(r.kind, r.active_only === 1);
-        else removes.buyOrders = counted(r.kind, false);
+        if (r.kind === 'listing.deleteAll') removes.listings = ledgerCount(r.kind, r.active_only === 1);
+        else removes.buyOrders = ledgerCount(r.kind, false);
       }
-      return { draftId, openByKind: kinds, byStatus: statuses, requestsPerEndpoint: perEndpoint, etaMs, removes, guard: guardOf(draftId, mainAccount, guard) };
+      await turn();
+      return { draftId, openByKind: kinds, byStatus: statuses, requestsPerEndpoint: perEndpoint, etaMs, removes, guard: await guardOf(draftId, mainAccount, guard, turn) };
     },
     page(draftId, version, query, guard) {
       const kinds = query.kind === undefined ? KIND_ORDER : KIND_ORDER.filter((k) => k === query.kind);
       const where = statusFilter(query.show);
-      const counts = kinds.map((kind) => (db.prepare(`SELECT count(*) AS n FROM draft_entries WHERE draft_id = ? AND kind = ? AND ${where}`).get(draftId, kind) as { n: number }).n);
-      const total = counts.reduce((a, b) => a + b, 0);
       const id = JSON.stringify([draftId, version, query.show, query.kind ?? null]);
+      // Counted once per state of the draft: a scroll asks page after page of the same.
+      const counts = lastCounts?.id === id ? lastCounts.counts
+        : kinds.map((kind) => (db.prepare(`SELECT count(*) AS n FROM draft_entries WHERE draft_id = ? AND kind = ? AND ${where}`).get(draftId, kind) as { n: number }).n);
+      lastCounts = { id, counts };
+      const total = counts.reduce((a, b) => a + b, 0);
       const rows: DraftEntry[] = [];
       let skip = query.offset;
       for (let i = 0; i < kinds.length && rows.length < query.limit; i++) {
@@ -187,7 +241,7 @@ export function createReviewer(store: Pick<Store, 'db'>, ledger: LedgerLookup): 
         const end = records.at(-1);
         if (end) last = { id, offset: query.offset + rows.length, kind, after: { seq: end.seq, slot: end.slot, key: end.key } };
       }
-      return { total, rows: rows.map((e) => rowOf(e, ledger, counted, guard)) };
+      return { total, rows: rows.map((e) => rowOf(e, ledger, ledgerCount, guard)) };
     },
   };
 }

@@ -45,6 +45,8 @@ export interface BuyOrdersRepo {
   /** All rows in the same order, a page at each call (see `rowidPages`). */
   checkedPages(pageSize: number): () => CheckedRows<BuyOrderRow>;
   get(sku: string): BuyOrderRow | null;
+  /** The rows of these keys that exist, in one query. */
+  getMany(skus: readonly string[]): BuyOrderRow[];
   count(): number;
   upsert(input: BuyOrderInput): void;
   upsertMany(inputs: readonly BuyOrderInput[]): void;
@@ -68,6 +70,7 @@ export function createBuyOrdersRepo(store: Store): BuyOrdersRepo {
   const { db } = store;
   const selectAll = db.prepare('SELECT * FROM buy_orders ORDER BY rowid');
   const selectOne = db.prepare('SELECT * FROM buy_orders WHERE sku = ?');
+  const selectMany = db.prepare('SELECT * FROM buy_orders WHERE sku IN (SELECT value FROM json_each(?))');
   const countStmt = db.prepare('SELECT count(*) AS n FROM buy_orders');
   const upsertStmt = db.prepare(`
     INSERT INTO buy_orders (sku, account, price, quantity, quantity_may_be_cut, quantity_at_least, active, user_note, fills_seen, updated_at)
@@ -97,6 +100,7 @@ export function createBuyOrdersRepo(store: Store): BuyOrdersRepo {
   return {
     all: () => parseRows('buy_orders', buyOrderRow, selectAll.all()),
     checkedPages: (pageSize) => rowidPages(db, 'buy_orders', buyOrderRow, pageSize),
+    getMany: (ids) => (ids.length === 0 ? [] : parseRows('buy_orders', buyOrderRow, selectMany.all(JSON.stringify(ids)))),
     get(id) {
       const row = selectOne.get(id);
       return row ? parseRow('buy_orders', buyOrderRow, row) : null;

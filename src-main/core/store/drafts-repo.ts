@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { SQLInputValue } from 'node:sqlite';
 import { z } from 'zod';
 import type { ChangeError, ChangeStatus, DraftEntry } from '../drafts/change.ts';
 import type { Store } from './db.ts';
@@ -57,6 +58,9 @@ export interface DraftsRepo {
   queuedWithoutBatch(draftId: string): number;
 }
 
+/** Rows written by one statement. */
+const WRITE_RUN = 1_000;
+
 export function createDraftsRepo(store: Store): DraftsRepo {
   const { db } = store;
   const cols = ENTRY_COLUMNS.join(', ');
@@ -68,16 +72,16 @@ export function createDraftsRepo(store: Store): DraftsRepo {
   const removeStmt = db.prepare('DELETE FROM drafts WHERE draft_id = ?');
   const takeSeqsStmt = db.prepare('UPDATE drafts SET next_seq = next_seq + ? WHERE draft_id = ? RETURNING next_seq');
   const selectEntry = db.prepare(`SELECT ${cols} FROM draft_entries WHERE draft_id = ? AND slot = ? AND key = ?`);
-  const upsertEntry = db.prepare(`
-    INSERT INTO draft_entries (draft_id, slot, key, seq, kind, account, listing_id, sku, price, promoted, quantity, active, user_note, game,
-      active_only, replaced, if_exists, status, error, batch_id, updated_at)
-    VALUES (:draft_id, :slot, :key, :seq, :kind, :account, :listing_id, :sku, :price, :promoted, :quantity, :active, :user_note, :game,
-      :active_only, :replaced, :if_exists, :status, :error, :batch_id, :updated_at)
-    ON CONFLICT (draft_id, slot, key) DO UPDATE SET seq = excluded.seq, kind = excluded.kind, account = excluded.account,
-      listing_id = excluded.listing_id, sku = excluded.sku, price = excluded.price, promoted = excluded.promoted, quantity = excluded.quantity,
-      active = excluded.active, user_note = excluded.user_note, game = excluded.game, active_only = excluded.active_only,
-      replaced = excluded.replaced, if_exists = excluded.if_exists, status = excluded.status, error = excluded.error,
-      batch_id = excluded.batch_id, updated_at = excluded.updated_at`);
+  // One primary-key lookup a target, in one statement (CROSS JOIN keeps the list outside: SQLite would scan the draft).
+  const entriesForStmt = db.prepare(`SELECT ${ENTRY_COLUMNS.map((c) => `e.${c}`).join(', ')} FROM json_each(?) j
+    CROSS JOIN draft_entries e ON e.draft_id = ? AND e.slot = j.value ->> 0 AND e.key = j.value ->> 1`);
+  // Rows arrive as one JSON array of arrays, a statement for many: binding twenty named values a row costs more than the write.
+  const WRITTEN = ['slot', 'key', 'seq', 'kind', 'account', 'listing_id', 'sku', 'price', 'promoted', 'quantity', 'active', 'user_note', 'game',
+    'active_only', 'replaced', 'if_exists', 'status', 'error', 'batch_id', 'updated_at'] as const;
+  const upsertEntries = db.prepare(`
+    INSERT INTO draft_entries (draft_id, ${WRITTEN.join(', ')})
+    SELECT ?, ${WRITTEN.map((_, i) => `value ->> ${i}`).join(', ')} FROM json_each(?) WHERE true
+    ON CONFLICT (draft_id, slot, key) DO UPDATE SET ${WRITTEN.filter((c) => c !== 'slot' && c !== 'key').map((c) => `${c} = excluded.${c}`).join(', ')}`);
   const deleteEntry = db.prepare('DELETE FROM draft_entries WHERE draft_id = ? AND slot = ? AND key = ?');
   const setStatusStmt = db.prepare(`
     UPDATE draft_entries SET status = ?, error = ?, batch_id = CASE WHEN ? THEN ? ELSE batch_id END, updated_at = ?
@@ -122,12 +126,12 @@ export function createDraftsRepo(store: Store): DraftsRepo {
       return row ? entryOf(row) : null;
     },
     entriesFor(id, targets) {
-      const out: DraftEntry[] = [];
-      for (const t of targets) {
-        const e = repo.entry(id, t);
-        if (e) out.push(e);
-      }
-      return out;
+      if (targets.length === 0) return [];
+      const pairs = JSON.stringify(targets.map((t) => {
+        const { slot, key } = splitTarget(t);
+        return [slot, key];
+      }));
+      return records(entriesForStmt.all(pairs, id));
     },
     entriesPage(id, cursor, limit, only = {}) {
       const kinds = only.kinds ?? [];
@@ -142,13 +146,16 @@ export function createDraftsRepo(store: Store): DraftsRepo {
       if (entries.length === 0) return;
       const at = store.clock.now();
       store.transaction(() => {
-        for (const e of entries) {
-          const columns = changeColumns(e.change);
-          if (targetKey(columns.slot, columns.key) !== e.target) throw new Error(`a change to ${targetKey(columns.slot, columns.key)} was written as ${e.target}`);
-          upsertEntry.run({
-            ...columns, draft_id: id, seq: e.seq, status: e.status, error: e.error ? JSON.stringify(e.error) : null,
-            batch_id: e.batchId, updated_at: e.updatedAt,
+        for (let from = 0; from < entries.length; from += WRITE_RUN) {
+          const rows = entries.slice(from, from + WRITE_RUN).map((e) => {
+            const columns = changeColumns(e.change);
+            if (targetKey(columns.slot, columns.key) !== e.target) throw new Error(`a change to ${targetKey(columns.slot, columns.key)} was written as ${e.target}`);
+            const row: Record<string, SQLInputValue> = {
+              ...columns, seq: e.seq, status: e.status, error: e.error ? JSON.stringify(e.error) : null, batch_id: e.batchId, updated_at: e.updatedAt,
+            };
+            return WRITTEN.map((c) => row[c] ?? null);
           });
+          upsertEntries.run(id, JSON.stringify(rows));
         }
         touchStmt.run(at, id);
       });

@@ -60,6 +60,8 @@ export interface ListingsRepo {
   /** All rows in the same order, a page at each call (see `rowidPages`). */
   checkedPages(pageSize: number): () => CheckedRows<ListingRow>;
   get(assetId: string): ListingRow | null;
+  /** The rows of these keys that exist, in one query. */
+  getMany(assetIds: readonly string[]): ListingRow[];
   byListingId(listingId: string): ListingRow | null;
   count(filter?: { activeOnly?: boolean }): number;
   upsert(input: ListingInput): void;
@@ -89,6 +91,7 @@ export function createListingsRepo(store: Store): ListingsRepo {
   const { db } = store;
   const selectAll = db.prepare('SELECT * FROM listings ORDER BY rowid');
   const selectOne = db.prepare('SELECT * FROM listings WHERE asset_id = ?');
+  const selectMany = db.prepare('SELECT * FROM listings WHERE asset_id IN (SELECT value FROM json_each(?))');
   const selectById = db.prepare('SELECT * FROM listings WHERE listing_id = ?');
   const countAll = db.prepare('SELECT count(*) AS n FROM listings');
   const countActive = db.prepare("SELECT count(*) AS n FROM listings WHERE state = 'active'");
@@ -124,6 +127,7 @@ export function createListingsRepo(store: Store): ListingsRepo {
   const repo: ListingsRepo = {
     all: () => parseRows('listings', listingRow, selectAll.all()),
     checkedPages: (pageSize) => rowidPages(db, 'listings', listingRow, pageSize),
+    getMany: (ids) => (ids.length === 0 ? [] : parseRows('listings', listingRow, selectMany.all(JSON.stringify(ids)))),
     get(id) {
       const row = selectOne.get(id);
       return row ? parseRow('listings', listingRow, row) : null;

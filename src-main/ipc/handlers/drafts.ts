@@ -31,9 +31,9 @@ export function draftHandlers(desk: Desk, stamps: Stamps): Pick<Handlers, DraftC
       const failed = drafts().entries(draftId).filter((e) => e.status === 'failed').map((e) => e.target);
       return { removed: drafts().removeChanges(draftId, failed).added };
     },
-    'drafts:review': ({ draftId }) => {
+    'drafts:review': async ({ draftId }) => {
       const stamp = stamps.of('drafts');
-      const r = drafts().review(draftId);
+      const r = await drafts().review(draftId);
       return {
         stamp, draftId, openByKind: { ...r.openByKind }, byStatus: { ...r.byStatus },
         requestsPerEndpoint: { ...r.requestsPerEndpoint }, etaMs: r.etaMs, removes: { ...r.removes }, guard: r.guard,

@@ -28,7 +28,7 @@ describe('applying a draft against the sandbox', () => {
       { kind: 'buyOrder.create', sku: '5021;6', price: 180, quantity: 3 },
     ]);
     expect(r.errors).toEqual([]);
-    const review = s.drafts.review(id);
+    const review = await s.drafts.review(id);
     expect(review.requestsPerEndpoint).toEqual({ create_listing: 5, edit_listing: 1, delete_listing: 1, create_buy_order: 1 });
     // Five creates fit in one minute's window of create_listing: the limits allow it at once.
     expect(review.etaMs).toBe(0);
@@ -171,7 +171,7 @@ describe('applying a draft against the sandbox', () => {
       // Listing an asset of the ledger again is allowed once the delete-all removes it.
       { kind: 'listing.create', asset_id: listed[5]?.asset_id, price: 111, promoted: 0 },
     ]);
-    const review = s.drafts.review(id);
+    const review = await s.drafts.review(id);
     expect(review.removes).toEqual({ listings: 11, buyOrders: 0 });
     expect(s.drafts.reviewPage(id, { show: 'open', offset: 0, limit: 10 }).rows[0])
       .toMatchObject({ kind: 'listing.deleteAll', fields: [{ field: 'listings', before: 11, after: 0 }] });

@@ -24,7 +24,7 @@ describe('the price guard on an apply', () => {
     tables.bulk('listings', chosen, op);
     // A gentle edit of another listing is not marked.
     s.drafts.addChanges(id, [{ kind: 'listing.edit', asset_id: listed[35]?.asset_id, price: 290 }]);
-    const review = s.drafts.review(id);
+    const review = await s.drafts.review(id);
     expect(review.guard.listings).toMatchObject({ drops: 29, worstDrop: { before: 300, after: 15 } });
     expect(review.guard.buyOrders).toMatchObject({ drops: 0, belowFloor: 0, rises: 0 });
     const rows = s.drafts.reviewPage(id, { show: 'open', offset: 0, limit: 100 }).rows;

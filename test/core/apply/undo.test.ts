@@ -58,7 +58,7 @@ describe('undoing an apply', () => {
     ]);
 
     // Reviewed as any draft: edits back, deletes of what was created, the buy order created again.
-    const review = s.drafts.review(undo.draftId ?? '');
+    const review = await s.drafts.review(undo.draftId ?? '');
     expect(review.openByKind).toEqual({ 'listing.edit': 25, 'buyOrder.edit': 1, 'listing.delete': 3, 'buyOrder.delete': 1, 'buyOrder.create': 1 });
     const page = s.drafts.reviewPage(undo.draftId ?? '', { show: 'open', offset: 0, limit: 100 });
     const first = page.rows.find((row) => row.target === listed[0]?.asset_id);
@@ -123,7 +123,7 @@ describe('undoing an apply', () => {
     for (const names of seen) expect(names).toContain(`${undo.name} (being made)`);
     expect(drafts()).toEqual(['big', undo.name]);
     expect(undo.restored).toBe(1_200);
-    expect(s.drafts.review(undo.draftId ?? '').openByKind).toEqual({ 'listing.edit': 1_200 });
+    expect((await s.drafts.review(undo.draftId ?? '')).openByKind).toEqual({ 'listing.edit': 1_200 });
 
     let turns = 0;
     const cut = undoApply({ repos: s.t.repos, drafts: s.drafts, turn: async () => {
