@@ -59,9 +59,9 @@ let worstStore = 0;
 for (const [name, domain, sel, op] of cases) {
   const c0 = process.cpuUsage();
   const t0 = performance.now();
-  tables.preview(domain, sel, op);
+  await tables.preview(domain, sel, op);
   const t1 = performance.now();
-  const r = tables.bulk(domain, sel, op);
+  const r = await tables.bulk(domain, sel, op);
   const t2 = performance.now();
   const cpu = process.cpuUsage(c0);
   const cpuMs = (cpu.user + cpu.system) / 1000;

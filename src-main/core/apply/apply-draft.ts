@@ -281,6 +281,7 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
       const running = [...active.values()].find((h) => h.draftId === draftId);
       if (running) return running;
       refuseWhileNotAutomated();
+      if (drafts.busy(draftId)) throw new ApplyRefused('A bulk edit is being written into this draft; apply it once it is written (a moment).');
       refuseUnconfirmedPrices(draftId, options.confirmGuard);
       const unfinished = repos.journal.runs({ state: 'running', draftId })[0];
       if (unfinished) {

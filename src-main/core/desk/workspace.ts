@@ -215,6 +215,8 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
     start() {
       // An apply cut short by a crash resumes; lost responses wait for the trader.
       apply.recover();
+      // So does a bulk edit cut short between its parts (a failure leaves its journal row for the next start).
+      drafts.resumeBulkWrites().catch(() => undefined);
       if (settings.heartbeatEnabled) heartbeat.start();
       trades.start();
       // The accounts list feeds the heartbeat's multiaccounts and names the main account:

@@ -8,18 +8,20 @@ import { priceProblem } from './price-check.ts';
 import type { GuardFindings, PriceGuard } from './price-guard.ts';
 import { NO_FINDINGS, priceConcern } from '../../../src-shared/price-guard.ts';
 import type { SelectedRows } from './ledger-query.ts';
+import type { Turn } from './turn.ts';
 
 /**
  * A bulk edit over a selection, in SQL: each selected row is read with the
  * draft laid over it and sorted into "changes", "already so", "left out
- * (why)" or "refused (why)" by one statement (`classified`), which the
- * preview walks once for its figures and the edit reuses to write every
- * changed row with two set-based statements: one updating the draft's open
- * changes in place, one adding an edit built from the ledger for rows the
- * draft did not change yet. Prices go through the one formula the screens
- * show (src-shared/price-formula.ts), registered as a SQL function.
+ * (why)" or "refused (why)" into a scratch table (`classify`, a part of the
+ * selection a step), which the preview walks for its figures and the edit
+ * reuses to write every changed row with set-based statements, a part per
+ * transaction: one updating the draft's open changes in place, one adding an
+ * edit built from the ledger for rows the draft did not change yet. Between
+ * steps the event loop runs (the heartbeat, the sends, the screens). Prices
+ * go through the one formula the screens show (src-shared/price-formula.ts),
+ * registered as a SQL function.
  */
-
 /** Rows grouped by the reason they were left out or refused: a count, a few keys. */
 export interface RowsByReason {
   readonly reason: string;
@@ -57,6 +59,9 @@ const SKIP_REASONS: Readonly<Record<string, string>> = {
 };
 
 const LOCKED = "('queued', 'sent', 'unknown')";
+/** Rows classified in one step of a preview, and written in one transaction of an edit: some milliseconds each. */
+const PART = 2_000;
+const WRITE_PART = 2_500;
 const SETTLED = "('done', 'dropped')";
 
 /**
@@ -139,24 +144,27 @@ const PROBLEM = `CASE WHEN n_price IS NULL OR n_price != CAST(n_price AS INTEGER
 const writes = (a = '') => `${a}skip IS NULL AND ${a}same = 0 AND ${a}problem IS NULL`;
 
 export interface BulkEdits {
-  /** What a bulk edit would do, storing nothing (draftId null: over the ledger alone). */
-  preview(draftId: string | null, domain: BulkDomain, rows: SelectedRows, op: BulkOp, guard: PriceGuard): BulkPlan;
   /**
-   * Writes it into the draft as changes with sequence number `seq`, in the
-   * caller's transaction, unless a row is refused (then nothing is written).
-   * `reuse`: the preview of this same edit ran last and nothing moved since,
-   * so its classified rows are written as they are.
+   * What a bulk edit would do, storing nothing (draftId null: over the ledger
+   * alone): the selection is classified a part at a time into the scratch
+   * table, giving the event loop back (`turn`) between parts. `resumeSeq`
+   * leaves out rows an interrupted write of this edit already wrote.
    */
-  apply(draftId: string, domain: BulkDomain, rows: SelectedRows, op: BulkOp, guard: PriceGuard, seq: number, reuse?: BulkPlan): BulkPlan;
+  preview(draftId: string | null, domain: BulkDomain, rows: SelectedRows, op: BulkOp, guard: PriceGuard, resumeSeq?: number): Promise<BulkPlan>;
+  /**
+   * Writes the rows the last preview classified as changes, with sequence
+   * number `seq`, a part per transaction (see bulk-writes.ts for the
+   * journal that finishes an interrupted one).
+   */
+  write(draftId: string, domain: BulkDomain, op: BulkOp, seq: number, part: (write: () => void, last: boolean) => void): Promise<void>;
 }
 
-export function createBulkEdits(store: Pick<Store, 'db' | 'transaction' | 'clock'>): BulkEdits {
+export function createBulkEdits(store: Pick<Store, 'db' | 'transaction' | 'clock'>, turn: Turn): BulkEdits {
   const { db } = store;
   db.function('scale_price', { deterministic: true }, (price, percent, rounding, size, offset) =>
     scalePrice(Number(price), Number(percent), rounding as 'nearest' | 'up' | 'down', { size: Number(size), offset: Number(offset) }));
   db.function('price_concern', { deterministic: true }, (before, after, maxDrop, floor, maxRise) =>
     priceConcern(Number(before), Number(after), { maxDropPercent: Number(maxDrop), floorCents: floor === null ? null : Number(floor), maxRiseMultiple: Number(maxRise) }));
-  db.exec(TEMP_TABLE);
   const statements = new Map<string, StatementSync>();
   const prepared = (sql: string) => {
     let s = statements.get(sql);
@@ -175,31 +183,47 @@ export function createBulkEdits(store: Pick<Store, 'db' | 'transaction' | 'clock
    * Classifies the selected rows into bulk_rows: their values as the draft
    * leaves them and what the operation makes of them, computed once a row (a
    * materialized step: the formula is a function call), then whether that is
-   * allowed.
+   * allowed. The draft's creates go by key, the ledger's rows by rowid, PART
+   * rows a step.
    */
-  function classify(draftId: string | null, domain: BulkDomain, rows: SelectedRows, op: BulkOp, guard: PriceGuard): void {
+  async function classify(draftId: string | null, domain: BulkDomain, rows: SelectedRows, op: BulkOp, guard: PriceGuard, resumeSeq?: number) {
     const [set, same] = opSql(op);
     const priced = computesPrice(op);
     const changes = `skip IS NULL AND NOT (${same})`;
     const skip = op.op === 'setActive' ? `CASE WHEN ${changes} AND is_create = 1 THEN 'created_pause' ELSE skip END` : 'skip';
-    store.transaction(() => {
-      db.exec('DELETE FROM temp.bulk_rows');
-      prepared(`INSERT INTO temp.bulk_rows (key, e_open, is_create, account, listing_id, e_note, skip, b_price, b_promoted, b_note,
-          b_active, b_quantity, n_price, n_promoted, n_note, n_active, n_quantity, same, problem, concern)
-        WITH base AS MATERIALIZED (SELECT *, ${set} FROM (${classifiedSql(domain, rows.sql)}))
-        SELECT key, e_open, is_create, account, listing_id, e_note, ${skip}, b_price, b_promoted, b_note, b_active, b_quantity,
-          n_price, n_promoted, n_note, n_active, n_quantity, ${same},
-          ${priced ? `CASE WHEN ${changes} THEN ${PROBLEM} END` : 'NULL'},
-          ${priced ? `CASE WHEN ${changes} THEN price_concern(b_price, n_price, :g_drop, :g_floor, :g_rise) END` : 'NULL'}
-        FROM base`).run({
-        ...rows.params, ...opParams(op), draft: draftId ?? '',
-        g_drop: guard.maxDropPercent, g_floor: guard.floorCents, g_rise: guard.maxRiseMultiple,
-      });
-    });
+    const slot = domain === 'listings' ? 'L' : 'B';
+    // Rows an interrupted write of this edit wrote already (they carry its sequence number).
+    const notWritten = resumeSeq === undefined ? '' : `AND key NOT IN (SELECT key FROM draft_entries WHERE draft_id = :draft AND slot = '${slot}' AND seq = :resume_seq)`;
+    const params = {
+      ...rows.params, ...opParams(op), draft: draftId ?? '', resume_seq: resumeSeq ?? null,
+      g_drop: guard.maxDropPercent, g_floor: guard.floorCents, g_rise: guard.maxRiseMultiple,
+    };
+    const insert = (part: string, bounds: Params) => Number(prepared(`INSERT INTO temp.bulk_rows (key, e_open, is_create, account, listing_id, e_note, skip,
+        b_price, b_promoted, b_note, b_active, b_quantity, n_price, n_promoted, n_note, n_active, n_quantity, same, problem, concern)
+      WITH base AS MATERIALIZED (SELECT *, ${set} FROM (${classifiedSql(domain, part)}))
+      SELECT key, e_open, is_create, account, listing_id, e_note, ${skip}, b_price, b_promoted, b_note, b_active, b_quantity,
+        n_price, n_promoted, n_note, n_active, n_quantity, ${same},
+        ${priced ? `CASE WHEN ${changes} THEN ${PROBLEM} END` : 'NULL'},
+        ${priced ? `CASE WHEN ${changes} THEN price_concern(b_price, n_price, :g_drop, :g_floor, :g_rise) END` : 'NULL'}
+      FROM base`).run({ ...params, ...bounds }).changes);
+    // A fresh table: emptying one of fifty thousand rows takes longer than making it again.
+    db.exec(`DROP TABLE IF EXISTS temp.bulk_rows; ${TEMP_TABLE}`);
+    for (let after = ''; ;) {
+      if (insert(`SELECT * FROM (${rows.arms.created}) WHERE key > :c_after ${notWritten} ORDER BY key LIMIT ${PART}`, { c_after: after }) < PART) break;
+      after = (db.prepare('SELECT key FROM temp.bulk_rows ORDER BY rowid DESC LIMIT 1').get() as { key: string }).key;
+      await turn();
+    }
+    const table = domain === 'listings' ? 'listings' : 'buy_orders';
+    const last = Number((db.prepare(`SELECT coalesce(max(rowid), 0) AS n FROM ${table}`).get() as { n: number }).n);
+    for (let lo = 0; lo < last; lo += PART) {
+      await turn();
+      insert(`SELECT * FROM (${rows.arms.ledger}) WHERE t1 > :lo AND t1 <= :hi ${notWritten}`, { lo, hi: lo + PART });
+    }
   }
 
   /** The preview's figures, from the classified rows. */
-  function figures(rows: SelectedRows, op: BulkOp): BulkPlan {
+  async function figures(rows: SelectedRows, op: BulkOp): Promise<BulkPlan> {
+    await turn();
     const sample = (where: string, params: Params = {}) => all<{ key: string }>(`SELECT key FROM temp.bulk_rows WHERE ${where} LIMIT ${SAMPLES}`, params).map((r) => r.key);
     const skipped: RowsByReason[] = all<{ skip: string; n: number }>('SELECT skip, count(*) AS n FROM temp.bulk_rows WHERE skip IS NOT NULL GROUP BY skip ORDER BY min(rowid)')
       .map((g) => ({ reason: SKIP_REASONS[g.skip] ?? g.skip, count: g.n, sample: sample('skip = :skip', { skip: g.skip }) }));
@@ -211,6 +235,7 @@ export function createBulkEdits(store: Pick<Store, 'db' | 'transaction' | 'clock
     const refused: RowsByReason[] = all<{ problem: string; n: number; price: number }>(
       'SELECT problem, count(*) AS n, min(n_price) AS price FROM temp.bulk_rows WHERE problem IS NOT NULL GROUP BY problem ORDER BY min(rowid)',
     ).map((g) => ({ reason: `the new price ${priceProblem(Number(g.price)) ?? 'is invalid'}`, count: g.n, sample: sample('problem = :problem', { problem: g.problem }) }));
+    await turn();
     const totals = all<{ matched: number; changed: number; lo: number | null; hi: number | null }>(
       `SELECT sum(skip IS NULL) AS matched, sum(${writes()}) AS changed, min(CASE WHEN ${writes()} THEN n_price END) AS lo,
         max(CASE WHEN ${writes()} THEN n_price END) AS hi FROM temp.bulk_rows`)[0];
@@ -220,6 +245,7 @@ export function createBulkEdits(store: Pick<Store, 'db' | 'transaction' | 'clock
         .map((r) => ({ key: r.key, before: r.b_price, after: r.n_price }))
       : [];
     const change = (r: { key: string; b_price: number; n_price: number } | undefined) => (r ? { key: r.key, before: r.b_price, after: r.n_price } : null);
+    await turn();
     const counts = new Map(all<{ concern: string; n: number }>('SELECT concern, count(*) AS n FROM temp.bulk_rows WHERE concern IS NOT NULL GROUP BY concern').map((r) => [r.concern, r.n]));
     const guard: GuardFindings = counts.size === 0 ? NO_FINDINGS : {
       drops: counts.get('drop') ?? 0,
@@ -237,19 +263,17 @@ export function createBulkEdits(store: Pick<Store, 'db' | 'transaction' | 'clock
     };
   }
 
-  function preview(draftId: string | null, domain: BulkDomain, rows: SelectedRows, op: BulkOp, guard: PriceGuard): BulkPlan {
+  async function preview(draftId: string | null, domain: BulkDomain, rows: SelectedRows, op: BulkOp, guard: PriceGuard, resumeSeq?: number): Promise<BulkPlan> {
     if ((domain === 'buyOrders' && LISTING_ONLY.has(op.op)) || (domain === 'listings' && BUY_ORDER_ONLY.has(op.op))) {
       const what = op.op === 'setPromoted' ? 'Promoting' : op.op === 'setActive' ? 'Pausing or resuming' : 'Setting a quantity';
       const reason = `${what} does not apply to ${domain === 'listings' ? 'listings' : 'buy orders'}`;
       return { matched: 0, changed: 0, skipped: [], refused: [{ reason, count: 0, sample: [] }], samples: [], minAfter: null, maxAfter: null, guard: NO_FINDINGS };
     }
-    classify(draftId, domain, rows, op, guard);
+    await classify(draftId, domain, rows, op, guard, resumeSeq);
     return figures(rows, op);
   }
 
-  function apply(draftId: string, domain: BulkDomain, rows: SelectedRows, op: BulkOp, guard: PriceGuard, seq: number, reuse?: BulkPlan): BulkPlan {
-    const plan = reuse ?? preview(draftId, domain, rows, op, guard);
-    if (plan.refused.length > 0 || plan.changed === 0) return plan;
+  async function write(draftId: string, domain: BulkDomain, op: BulkOp, seq: number, part: (write: () => void, last: boolean) => void): Promise<void> {
     const listings = domain === 'listings';
     const slot = listings ? 'L' : 'B';
     const params = { draft: draftId, seq, at: store.clock.now() };
@@ -262,26 +286,35 @@ export function createBulkEdits(store: Pick<Store, 'db' | 'transaction' | 'clock
     const insertColumns = listings
       ? `'listing.edit', c.account, c.listing_id, NULL, c.n_price, c.n_promoted, NULL, NULL, ${notes ? 'c.n_note' : 'NULL'}`
       : `'buyOrder.edit', c.account, NULL, c.key, c.n_price, NULL, c.n_quantity, c.n_active, ${notes ? 'c.n_note' : 'NULL'}`;
-    store.transaction(() => {
+    const inPart = 'c.rowid > :lo AND c.rowid <= :hi';
+    // A row an apply took meanwhile (queued, sent, unknown) is never touched: it is the apply's now.
+    const statements = [
       // Rows already pending and in no batch keep those columns: an index on a column a statement sets is written again for each row.
-      prepared(`UPDATE draft_entries AS d SET ${fields}, seq = :seq, updated_at = :at FROM temp.bulk_rows AS c
-        WHERE c.e_open = 1 AND ${writes('c.')} AND d.draft_id = :draft AND d.slot = '${slot}' AND d.key = c.key
-          AND d.status = 'pending' AND d.batch_id IS NULL AND d.error IS NULL`).run(params);
-      prepared(`UPDATE draft_entries AS d SET ${fields}, seq = :seq, status = 'pending', error = NULL, batch_id = NULL, updated_at = :at
+      `UPDATE draft_entries AS d SET ${fields}, seq = :seq, updated_at = :at FROM temp.bulk_rows AS c
+        WHERE ${inPart} AND c.e_open = 1 AND ${writes('c.')} AND d.draft_id = :draft AND d.slot = '${slot}' AND d.key = c.key
+          AND d.status = 'pending' AND d.batch_id IS NULL AND d.error IS NULL`,
+      `UPDATE draft_entries AS d SET ${fields}, seq = :seq, status = 'pending', error = NULL, batch_id = NULL, updated_at = :at
         FROM temp.bulk_rows AS c
-        WHERE c.e_open = 1 AND ${writes('c.')} AND d.draft_id = :draft AND d.slot = '${slot}' AND d.key = c.key
-          AND NOT (d.status = 'pending' AND d.batch_id IS NULL AND d.error IS NULL)`).run(params);
-      prepared(`INSERT INTO draft_entries (draft_id, slot, key, seq, kind, account, listing_id, sku, price, promoted, quantity, active, user_note, status, updated_at)
+        WHERE ${inPart} AND c.e_open = 1 AND ${writes('c.')} AND d.draft_id = :draft AND d.slot = '${slot}' AND d.key = c.key
+          AND NOT (d.status = 'pending' AND d.batch_id IS NULL AND d.error IS NULL) AND d.status NOT IN ${LOCKED}`,
+      `INSERT INTO draft_entries (draft_id, slot, key, seq, kind, account, listing_id, sku, price, promoted, quantity, active, user_note, status, updated_at)
         SELECT :draft, '${slot}', c.key, :seq, ${insertColumns}, 'pending', :at FROM temp.bulk_rows AS c
-        WHERE c.e_open = 0 AND ${writes('c.')}
+        WHERE ${inPart} AND c.e_open = 0 AND ${writes('c.')}
         ON CONFLICT (draft_id, slot, key) DO UPDATE SET seq = excluded.seq, kind = excluded.kind, account = excluded.account,
           listing_id = excluded.listing_id, sku = excluded.sku, price = excluded.price, promoted = excluded.promoted,
           quantity = excluded.quantity, active = excluded.active, user_note = excluded.user_note, game = NULL, active_only = NULL,
-          replaced = NULL, if_exists = NULL, status = 'pending', error = NULL, batch_id = NULL, updated_at = excluded.updated_at`).run(params);
-      prepared('UPDATE drafts SET updated_at = :at WHERE draft_id = :draft').run(params);
-    });
-    return plan;
+          replaced = NULL, if_exists = NULL, status = 'pending', error = NULL, batch_id = NULL, updated_at = excluded.updated_at
+        WHERE draft_entries.status NOT IN ${LOCKED}`,
+    ].map(prepared);
+    const last = Number((db.prepare('SELECT coalesce(max(rowid), 0) AS n FROM temp.bulk_rows').get() as { n: number }).n);
+    for (let lo = 0; lo < last; lo += WRITE_PART) {
+      const bounds = { ...params, lo, hi: lo + WRITE_PART };
+      part(() => {
+        for (const statement of statements) statement.run(bounds);
+      }, lo + WRITE_PART >= last);
+      if (lo + WRITE_PART < last) await turn();
+    }
   }
 
-  return { preview, apply };
+  return { preview, write };
 }

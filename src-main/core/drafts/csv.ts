@@ -101,7 +101,7 @@ interface SliceWork {
 const COLUMNS: Readonly<Record<CsvKind, CsvColumns>> = { listings: LISTING_COLUMNS, buyOrders: BUY_ORDER_COLUMNS, draft: DRAFT_COLUMNS };
 
 /** Rows written or read per step of an export. */
-const EXPORT_PAGE = 2_000;
+const EXPORT_PAGE = 500;
 
 export function createCsvService(deps: CsvServiceDeps): CsvService {
   const { store, repos, drafts } = deps;

@@ -7,6 +7,7 @@ import { isLockedStatus, type Change, type DraftEntry } from './change.ts';
 import type { BulkDomain, BulkOp } from '../../../src-shared/drafts.ts';
 import { DEFAULT_PRICE_GUARD, type DraftGuard, type PriceGuard } from '../../../src-shared/price-guard.ts';
 import { createBulkEdits, type BulkPlan } from './bulk-sql.ts';
+import { createBulkWriter } from './bulk-writes.ts';
 import { draftContext, ledgerLookup } from './draft-context.ts';
 import { dependentsOf, type ChangeIssue } from './merge.ts';
 import type { SelectedRows } from './ledger-query.ts';
@@ -66,10 +67,18 @@ export interface DraftService {
    */
   checkInParts(draftId: string, staging: Staging): (inputs: readonly unknown[], indexBase: number) => AddChangesResult;
   removeChanges(draftId: string, targets: readonly string[]): AddChangesResult;
-  /** Writes a bulk edit over the selected rows into the draft. */
-  bulk(draftId: string, domain: BulkDomain, selection: BulkSelection, op: BulkOp): BulkResult;
-  /** What `bulk` would do, storing nothing (a null draft: over the ledger alone). */
-  preview(draftId: string | null, domain: BulkDomain, selection: BulkSelection, op: BulkOp): BulkResult;
+  /**
+   * Writes a bulk edit over the selected rows into the draft, a part at a
+   * time (journaled: see bulk-writes.ts); the draft takes no other change
+   * until it is written.
+   */
+  bulk(draftId: string, domain: BulkDomain, selection: BulkSelection, op: BulkOp): Promise<BulkResult>;
+  /** What `bulk` would do, storing nothing (a null draft: over the ledger alone), a part at a time. */
+  preview(draftId: string | null, domain: BulkDomain, selection: BulkSelection, op: BulkOp): Promise<BulkResult>;
+  /** Whether a bulk edit is being written into the draft (an apply waits for it). */
+  busy(draftId: string): boolean;
+  /** Finishes the bulk edits a quit or a crash cut short; at start. */
+  resumeBulkWrites(): Promise<void>;
   /** Bumped on every change of the draft: results laid over it are cached by it. */
   version(draftId: string): number;
   /** The draft edits go into: kept in the profile, so every window and restart agrees. */
@@ -100,7 +109,20 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
   const guard = deps.guard ?? (() => DEFAULT_PRICE_GUARD);
   const turn = deps.turn ?? nextTurn;
   const emitter = createEmitter<{ changed: { draftId: string } }>();
-  const bulkEdits = createBulkEdits(store);
+  const bulkEdits = createBulkEdits(store, turn);
+  const bulkWriter = createBulkWriter(store, bulkEdits);
+  // Previews and edits take turns with the scratch table they classify rows into.
+  let bulkTurn: Promise<unknown> = Promise.resolve();
+  const exclusive = <T>(job: () => Promise<T>): Promise<T> => {
+    const run = bulkTurn.then(job, job);
+    bulkTurn = run.catch(() => undefined);
+    return run;
+  };
+  const writing = new Set<string>();
+  /** Refuses a change to a draft a bulk edit is being written into: its parts would cross. */
+  const idle = (id: string) => {
+    if (writing.has(id)) throw conflict('A bulk edit is being written into this draft; try again in a moment');
+  };
   const reviewer = createReviewer(store, ledgerLookup(repos));
   const currentDraft = createCurrentDraft(repos.settings, (id) => repos.drafts.get(id) !== null);
 
@@ -179,6 +201,7 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     },
     discard(id) {
       requireDraft(id);
+      idle(id);
       const counts = countsOf(id);
       if (counts.queued + counts.sent + counts.unknown > 0) {
         throw conflict('This draft has changes being applied or with an unknown outcome; let the apply finish and resolve them before discarding it');
@@ -198,6 +221,7 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
       return out;
     },
     addChanges(id, inputs) {
+      idle(id);
       const { staged, errors, added, used } = stage(id, inputs);
       commit(id, staged, used);
       return { added, errors };
@@ -217,6 +241,7 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     },
     removeChanges(id, targets) {
       requireDraft(id);
+      idle(id);
       const staged = new Map<string, DraftEntry>();
       const ctx = draftContext(store, repos, id, staged);
       const errors: (ChangeIssue & { index: number })[] = [];
@@ -236,20 +261,50 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     },
     bulk(id, domain, selection, op) {
       requireDraft(id);
-      const known = lastPreview?.state === previewState(id, domain, selection, op) ? lastPreview.plan : undefined;
-      const plan: BulkPlan = known ?? bulkEdits.preview(id, domain, selection, op, guard());
-      if (plan.refused.length === 0 && plan.changed > 0) {
-        // One sequence number for the whole edit: its rows were made at once.
-        store.transaction(() => bulkEdits.apply(id, domain, selection, op, guard(), repos.drafts.takeSeqs(id, 1), plan));
-        changed(id);
-      }
-      lastPreview = null;
-      return plan;
+      idle(id);
+      writing.add(id);
+      return exclusive(async () => {
+        try {
+          const state = previewState(id, domain, selection, op);
+          // The preview the trader saw is written as it was classified, if nothing moved since.
+          const plan: BulkPlan = lastPreview?.state === state ? lastPreview.plan : await bulkEdits.preview(id, domain, selection, op, guard());
+          lastPreview = null;
+          if (plan.refused.length === 0 && plan.changed > 0) {
+            // One sequence number for the whole edit: its rows were made at once (and a resumed write knows them by it).
+            await bulkWriter.write({ draftId: id, seq: repos.drafts.takeSeqs(id, 1), domain, rows: selection, op });
+          }
+          return plan;
+        } finally {
+          writing.delete(id);
+          changed(id);
+        }
+      });
     },
     preview(id, domain, selection, op) {
-      const plan = bulkEdits.preview(id, domain, selection, op, guard());
-      lastPreview = { state: previewState(id, domain, selection, op), plan };
-      return plan;
+      return exclusive(async () => {
+        const state = previewState(id, domain, selection, op);
+        const plan = await bulkEdits.preview(id, domain, selection, op, guard());
+        // Kept for the edit that follows only if nothing moved while it was classified.
+        lastPreview = previewState(id, domain, selection, op) === state ? { state, plan } : null;
+        return plan;
+      });
+    },
+    busy: (id) => writing.has(id),
+    resumeBulkWrites() {
+      return exclusive(async () => {
+        for (const edit of bulkWriter.unfinished()) {
+          writing.add(edit.draftId);
+          try {
+            const plan = await bulkEdits.preview(edit.draftId, edit.domain, edit.rows, edit.op, guard(), edit.seq);
+            lastPreview = null;
+            if (plan.refused.length === 0 && plan.changed > 0) await bulkWriter.write(edit);
+            else bulkWriter.drop(edit.draftId);
+          } finally {
+            writing.delete(edit.draftId);
+            changed(edit.draftId);
+          }
+        }
+      });
     },
     version: versionOf,
     current: () => currentDraft.get(),
@@ -290,6 +345,7 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     },
     putEntry(id, target, change) {
       requireDraft(id);
+      idle(id);
       const seq = repos.drafts.takeSeqs(id, 1);
       repos.drafts.writeEntries(id, [{ ...entryOf(change, seq, store.clock.now()), target }]);
       changed(id);

@@ -28,7 +28,7 @@ export interface LedgerExport {
 }
 
 /** Rows read and written per step. */
-const PAGE = 2_000;
+const PAGE = 1_000;
 
 export function createLedgerExport(deps: {
   store: Pick<Store, 'db' | 'ledgerVersion' | 'transaction'>;

@@ -56,6 +56,8 @@ export interface LedgerQueryDeps {
 
 export interface SelectedRows {
   readonly sql: string;
+  /** The same rows arm by arm (see ledger-sql.ts), for a job that reads them a part at a time. */
+  readonly arms: { readonly created: string; readonly ledger: string };
   readonly params: Params;
   /** The keys a selection by ID named, each once; null for a filter. */
   readonly ids: readonly string[] | null;
@@ -234,7 +236,8 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
       const where = ids !== null ? 'key IN (SELECT value FROM json_each(:sel_ids))'
         : except === null ? q.where : `${q.where} AND key NOT IN (SELECT value FROM json_each(:sel_except))`;
       const params: Params = { ...q.params, ...(ids !== null ? { sel_ids: JSON.stringify(ids) } : {}), ...(except !== null ? { sel_except: except } : {}) };
-      return { sql: `SELECT * FROM (${q.arms.created}) WHERE ${where} UNION ALL SELECT * FROM (${q.arms.ledger}) WHERE ${where}`, params, ids };
+      const arms = { created: `SELECT * FROM (${q.arms.created}) WHERE ${where}`, ledger: `SELECT * FROM (${q.arms.ledger}) WHERE ${where}` };
+      return { sql: `${arms.created} UNION ALL ${arms.ledger}`, arms, params, ids };
     },
   };
   return queries;

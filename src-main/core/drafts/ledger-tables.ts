@@ -17,8 +17,8 @@ import type { SettingsRepo } from '../store/settings-repo.ts';
 export interface LedgerTables {
   page(domain: LedgerDomain, filter: LedgerFilter, sort: LedgerSort | null, offset: number, limit: number): LedgerPageResult & { draftId: string | null };
   /** What a bulk edit would do to the selection, storing nothing. */
-  preview(domain: LedgerDomain, selection: LedgerSelection, op: BulkOp): BulkResult;
-  bulk(domain: LedgerDomain, selection: LedgerSelection, op: BulkOp): BulkResult & { draftId: string };
+  preview(domain: LedgerDomain, selection: LedgerSelection, op: BulkOp): Promise<BulkResult>;
+  bulk(domain: LedgerDomain, selection: LedgerSelection, op: BulkOp): Promise<BulkResult & { draftId: string }>;
   /** Marks the selected rows for deletion (a row the draft creates leaves the draft instead). */
   deleteRows(domain: LedgerDomain, selection: LedgerSelection): AddChangesResult & { draftId: string };
   /** Takes the selected rows' changes out of the draft: they show the ledger's values again. */
@@ -59,9 +59,9 @@ export function createLedgerTables(deps: {
       const id = drafts.current();
       return drafts.preview(id, domain, queries.selectedRows(id, domain, selection), op);
     },
-    bulk(domain, selection, op) {
+    async bulk(domain, selection, op) {
       const id = drafts.ensureCurrent();
-      return { ...drafts.bulk(id, domain, queries.selectedRows(id, domain, selection), op), draftId: id };
+      return { ...(await drafts.bulk(id, domain, queries.selectedRows(id, domain, selection), op)), draftId: id };
     },
     deleteRows(domain, selection) {
       const id = drafts.ensureCurrent();

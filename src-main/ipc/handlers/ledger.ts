@@ -26,9 +26,9 @@ export function ledgerHandlers(desk: Desk, stamps: Stamps): Pick<Handlers, Ledge
       const page = ws().tables.page(domain, filter, sort, offset, limit);
       return { keys: page.rows.map((r) => r.key) };
     },
-    'ledger:preview': ({ domain, selection, op }) => bulkOutcomeView(ws().tables.preview(domain, selection, op)),
-    'ledger:bulk': ({ domain, selection, op }) => {
-      const result = ws().tables.bulk(domain, selection, op);
+    'ledger:preview': async ({ domain, selection, op }) => bulkOutcomeView(await ws().tables.preview(domain, selection, op)),
+    'ledger:bulk': async ({ domain, selection, op }) => {
+      const result = await ws().tables.bulk(domain, selection, op);
       return { ...bulkOutcomeView(result), draftId: result.draftId };
     },
     'ledger:delete': ({ domain, selection }) => addChangesView(ws().tables.deleteRows(domain, selection)),

@@ -17,11 +17,11 @@ describe('the price guard on an apply', () => {
     const tables = createLedgerTables({ store: s.t.store, drafts: s.drafts, now: () => s.live.clock.now() });
     const chosen = { ids: listed.slice(0, 29).map((l) => l.asset_id) };
     const op = { op: 'multiply', percent: 5, rounding: 'nearest' } as const;
-    const preview = tables.preview('listings', chosen, op);
+    const preview = await tables.preview('listings', chosen, op);
     expect(preview.guard).toEqual({
       drops: 29, belowFloor: 0, rises: 0, worstDrop: { key: listed[0]?.asset_id, before: 300, after: 15 }, worstRise: null,
     });
-    tables.bulk('listings', chosen, op);
+    await tables.bulk('listings', chosen, op);
     // A gentle edit of another listing is not marked.
     s.drafts.addChanges(id, [{ kind: 'listing.edit', asset_id: listed[35]?.asset_id, price: 290 }]);
     const review = await s.drafts.review(id);

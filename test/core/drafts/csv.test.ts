@@ -182,7 +182,7 @@ describe('CSV export and import of a draft', () => {
     f = csvFixture();
     f.t.repos.listings.upsertMany([ledgerListing('1'), ledgerListing('2')]);
     const { id } = f.drafts.create('d');
-    f.bulk(id, 'listings', { ids: ['1', '2'] }, { op: 'setPrice', cents: 1234 });
+    await f.bulk(id, 'listings', { ids: ['1', '2'] }, { op: 'setPrice', cents: 1234 });
     f.t.repos.drafts.setStatus(id, ['L:2'], 'done');
     f.drafts.refresh(id, ['L:2']);
     expect(await f.csv.exportDraft(id)).toBe(csvOf(

@@ -1,5 +1,6 @@
 import { createDraftService, type BulkResult, type DraftService } from '../../../src-main/core/drafts/draft-service.ts';
 import { createLedgerTables } from '../../../src-main/core/drafts/ledger-tables.ts';
+import type { Turn } from '../../../src-main/core/drafts/turn.ts';
 import type { BulkOp } from '../../../src-shared/drafts.ts';
 import type { LedgerDomain, LedgerSelection } from '../../../src-shared/ledger.ts';
 import { LINKED, MAIN, tempStore, type TempStore } from '../store/temp-store.ts';
@@ -11,15 +12,16 @@ export interface DraftFixture {
   t: TempStore;
   drafts: DraftService;
   /** A bulk edit over a selection into this draft, the way the ledger screens make it. */
-  bulk(draftId: string, domain: LedgerDomain, selection: LedgerSelection, op: BulkOp): BulkResult;
+  bulk(draftId: string, domain: LedgerDomain, selection: LedgerSelection, op: BulkOp): Promise<BulkResult>;
   /** Simulates a restart: new connection, new service; only what is on disk remains. */
   restart(): void;
   dispose(): void;
 }
 
-export function draftFixture(): DraftFixture {
+/** `turn`: how the service's long jobs give the event loop back (a test may count the turns, or stop at one). */
+export function draftFixture(options: { turn?: Turn } = {}): DraftFixture {
   const t = tempStore();
-  const make = () => createDraftService({ store: t.store, repos: t.repos });
+  const make = () => createDraftService({ store: t.store, repos: t.repos, ...(options.turn ? { turn: options.turn } : {}) });
   const f: DraftFixture = {
     t,
     drafts: make(),

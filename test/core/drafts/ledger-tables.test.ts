@@ -16,7 +16,7 @@ function setup(rows = 0): LedgerTables {
 const keysOf = (t: LedgerTables, ...args: Parameters<LedgerTables['page']>) => t.page(...args).rows.map((r) => r.key);
 
 describe('ledger tables: the draft laid over the ledger, one page at a time', () => {
-  it('answers a viewport with totals, and lays the current draft over it', () => {
+  it('answers a viewport with totals, and lays the current draft over it', async () => {
     const t = setup(50_000);
     const empty = t.page('listings', {}, null, 0, 3);
     expect(empty).toMatchObject({ total: 50_000, all: 50_000, changed: 0, draftId: null });
@@ -43,7 +43,7 @@ describe('ledger tables: the draft laid over the ledger, one page at a time', ()
     expect(ledgerPage.safeParse({ ...viewport, domain: 'listings', stamps: { ledger: 1, drafts: 1 }, offset: 25_000 }).success).toBe(true);
   });
 
-  it('counts the rows a draft changes the same way whether or not a filter makes it visit every row', () => {
+  it('counts the rows a draft changes the same way whether or not a filter makes it visit every row', async () => {
     const t = setup(200);
     const { id } = f.drafts.create('d');
     f.drafts.addChanges(id, [
@@ -66,11 +66,11 @@ describe('ledger tables: the draft laid over the ledger, one page at a time', ()
     expect(fast.total).toBe(visited.total);
     expect(fast.changed).toBe(visited.changed);
     expect(fast.changed).toBe(5);
-    t.bulk('listings', { filter: {} }, { op: 'addCents', cents: 3 });
+    await t.bulk('listings', { filter: {} }, { op: 'addCents', cents: 3 });
     expect(t.page('listings', {}, null, 0, 1).changed).toBe(t.page('listings', { minPrice: 0 }, null, 0, 1).changed);
   });
 
-  it('sorts by the row values, keeps rows put while they are repriced, and places created rows in order', () => {
+  it('sorts by the row values, keeps rows put while they are repriced, and places created rows in order', async () => {
     const t = setup(100);
     const { id } = f.drafts.create('d');
     const cheapest = keysOf(t, 'listings', {}, { column: 'price', dir: 'asc' }, 0, 3);
@@ -85,7 +85,7 @@ describe('ledger tables: the draft laid over the ledger, one page at a time', ()
     expect(() => t.page('listings', {}, { column: 'filled', dir: 'asc' }, 0, 1)).toThrow(/cannot be sorted by filled/);
   });
 
-  it('filters by text in asset ID, listing ID, SKU and note, by ranges and flags, and by "changed only"', () => {
+  it('filters by text in asset ID, listing ID, SKU and note, by ranges and flags, and by "changed only"', async () => {
     const t = setup(1_000);
     expect(t.page('listings', { text: 'L1000042' }, null, 0, 10).rows.map((r) => r.key)).toEqual(['1000042']);
     expect(t.page('listings', { text: 'FAST' }, null, 0, 10).total).toBe(143);
@@ -96,20 +96,20 @@ describe('ledger tables: the draft laid over the ledger, one page at a time', ()
     expect(t.page('listings', { changedOnly: true }, null, 0, 10).rows.map((r) => r.key)).toEqual(['1000005']);
   });
 
-  it('resolves "all that match, minus these" in main: a select-all of 50,000 rows is a few bytes', () => {
+  it('resolves "all that match, minus these" in main: a select-all of 50,000 rows is a few bytes', async () => {
     const t = setup(50_000);
     const selection = { filter: { sku: '5003;6' }, except: ['1000003'] };
     expect(JSON.stringify(selection).length).toBeLessThan(100);
-    const r = t.bulk('listings', selection, { op: 'setPrice', cents: 4242 });
+    const r = await t.bulk('listings', selection, { op: 'setPrice', cents: 4242 });
     expect(r.changed).toBe(999);
     expect(f.drafts.entries(r.draftId).some((e) => e.target === 'L:1000003')).toBe(false);
     expect(t.page('listings', { changedOnly: true }, null, 0, 1).total).toBe(999);
   });
 
-  it('edits into the current draft, making one when there is none, and reverts and deletes by selection', () => {
+  it('edits into the current draft, making one when there is none, and reverts and deletes by selection', async () => {
     const t = setup(10);
     expect(f.drafts.current()).toBeNull();
-    const bulk = t.bulk('listings', { ids: ['1000001', '1000002'] }, { op: 'setPromoted', value: 1 });
+    const bulk = await t.bulk('listings', { ids: ['1000001', '1000002'] }, { op: 'setPromoted', value: 1 });
     expect(f.drafts.current()).toBe(bulk.draftId);
     expect(t.revertRows('listings', { ids: ['1000001'] })).toEqual({ draftId: bulk.draftId, reverted: 1 });
     f.drafts.addChanges(bulk.draftId, [{ kind: 'listing.create', asset_id: '88', price: 100, promoted: 0 }]);
@@ -120,7 +120,7 @@ describe('ledger tables: the draft laid over the ledger, one page at a time', ()
     ]);
   });
 
-  it('shows every row a delete-all removes, and says what it does to pending edits before it is drafted', () => {
+  it('shows every row a delete-all removes, and says what it does to pending edits before it is drafted', async () => {
     const t = setup(0);
     f.t.repos.listings.upsertMany([ledgerListing('1'), ledgerListing('2'), ledgerListing('3', { state: 'sold' })]);
     const { id } = f.drafts.create('d');
@@ -141,58 +141,58 @@ describe('ledger tables: the draft laid over the ledger, one page at a time', ()
     ]);
   });
 
-  it('marks a row whose listing ID is unknown as such, and a bulk edit leaves it out with the reason', () => {
+  it('marks a row whose listing ID is unknown as such, and a bulk edit leaves it out with the reason', async () => {
     const t = setup(3);
     f.t.repos.listings.upsert({ ...ledgerListing('7'), listing_id: null, account: MAIN });
     const row = t.page('listings', { text: '7' }, null, 0, 5).rows.find((r) => r.key === '7');
     expect(row).toMatchObject({ state: 'id_unknown', blocked: expect.stringMatching(/listing ID is unknown/) });
-    const r = t.bulk('listings', { filter: {} }, { op: 'addCents', cents: 1 });
+    const r = await t.bulk('listings', { filter: {} }, { op: 'addCents', cents: 1 });
     expect(r.changed).toBe(3);
     expect(r.skipped).toEqual([{ reason: expect.stringMatching(/listing ID is unknown/), count: 1, sample: ['7'] }]);
   });
 
-  it('shows a listing sold in a trade with its reason and trade, and a bulk edit leaves it out saying so', () => {
+  it('shows a listing sold in a trade with its reason and trade, and a bulk edit leaves it out saying so', async () => {
     const t = setup(3);
     f.t.repos.listings.markEnded(['1000001'], 'sold_in_trade', { reason: 'sold in trade 61', tradeId: '61' });
     const row = t.page('listings', {}, null, 0, 5).rows.find((r) => r.key === '1000001');
     expect(row).toMatchObject({ state: 'sold_in_trade', stateReason: 'sold in trade 61', tradeId: '61', blocked: expect.stringMatching(/sold/) });
-    const r = t.bulk('listings', { filter: {} }, { op: 'addCents', cents: 1 });
+    const r = await t.bulk('listings', { filter: {} }, { op: 'addCents', cents: 1 });
     expect(r.changed).toBe(2);
     expect(r.skipped).toEqual([{ reason: expect.stringMatching(/sold or no longer on the service/), count: 1, sample: ['1000001'] }]);
   });
 
-  it('stores what the preview showed, and computes again when the ledger or the draft moved in between', () => {
+  it('stores what the preview showed, and computes again when the ledger or the draft moved in between', async () => {
     const t = setup(100);
     const op = { op: 'addCents', cents: 7 } as const;
     const { id } = f.drafts.create('d');
-    const preview = t.preview('listings', { filter: {} }, op);
-    const stored = t.bulk('listings', { filter: {} }, op);
+    const preview = await t.preview('listings', { filter: {} }, op);
+    const stored = await t.bulk('listings', { filter: {} }, op);
     expect(stored).toMatchObject({ changed: preview.changed, samples: preview.samples });
     // A listing arrives between the preview and the click: the edit covers it too.
-    t.preview('listings', { filter: {} }, op);
+    await t.preview('listings', { filter: {} }, op);
     f.t.repos.listings.upsert(ledgerListing('5', { price: 300 }));
-    const afterArrival = t.bulk('listings', { filter: {} }, op);
+    const afterArrival = await t.bulk('listings', { filter: {} }, op);
     expect(afterArrival.changed).toBe(101);
     // An edit in the draft between the two: its price is the base.
-    t.preview('listings', { ids: ['5'] }, op);
+    await t.preview('listings', { ids: ['5'] }, op);
     f.drafts.addChanges(id, [{ kind: 'listing.edit', asset_id: '5', price: 1000 }]);
-    t.bulk('listings', { ids: ['5'] }, op);
+    await t.bulk('listings', { ids: ['5'] }, op);
     expect(t.page('listings', { text: '5' }, null, 0, 200).rows.find((r) => r.key === '5')?.pending).toEqual({ price: 1007 });
   });
 
-  it('previews a bulk edit from main without storing it: samples, range, rows left out', () => {
+  it('previews a bulk edit from main without storing it: samples, range, rows left out', async () => {
     const t = setup(100);
-    const preview = t.preview('listings', { filter: {} }, { op: 'multiply', percent: 50, rounding: 'down' });
+    const preview = await t.preview('listings', { filter: {} }, { op: 'multiply', percent: 50, rounding: 'down' });
     expect(preview).toMatchObject({ changed: 100, matched: 100, refused: [], minAfter: 50, maxAfter: 99 });
     expect(preview.samples[0]).toEqual({ key: '1000000', before: 100, after: 50 });
     expect(f.drafts.current()).toBeNull();
-    const tooLow = t.preview('listings', { filter: {} }, { op: 'addCents', cents: -150 });
+    const tooLow = await t.preview('listings', { filter: {} }, { op: 'addCents', cents: -150 });
     expect(tooLow.refused).toEqual([{ reason: expect.stringMatching(/more than 0 cents/), count: 51, sample: expect.any(Array) }]);
   });
 });
 
 describe('ledger tables name the items', () => {
-  it('shows the name backpack.tf shows, searches and sorts by it, and shows an unknown SKU as it is', () => {
+  it('shows the name backpack.tf shows, searches and sorts by it, and shows an unknown SKU as it is', async () => {
     f = draftFixture();
     f.t.repos.listings.upsertMany([
       ledgerListing('1', { sku: '5021;6' }),
@@ -212,7 +212,7 @@ describe('ledger tables name the items', () => {
 });
 
 describe('ledger tables page by place and by count alike', () => {
-  it('gives the same rows scrolling page after page (after the last row served) as jumping to each page, for every order', () => {
+  it('gives the same rows scrolling page after page (after the last row served) as jumping to each page, for every order', async () => {
     f = draftFixture();
     // Many equal prices, so ties decide; rows the draft creates among them; edits that move the price after the draft.
     f.t.repos.listings.upsertMany(Array.from({ length: 240 }, (_, i) => ledgerListing(String(500_000 + i), { price: 100 + (i % 7), promoted: (i % 2) as 0 | 1 })));

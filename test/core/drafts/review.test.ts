@@ -120,7 +120,7 @@ describe('draft review', () => {
     f = draftFixture();
     seedListings(f.t, 50_000);
     const { id } = f.drafts.create('big');
-    expect(f.bulk(id, 'listings', { filter: {} }, { op: 'multiply', percent: 95, rounding: 'down' }).changed).toBe(50_000);
+    expect((await f.bulk(id, 'listings', { filter: {} }, { op: 'multiply', percent: 95, rounding: 'down' })).changed).toBe(50_000);
     let turns = 0;
     const ticking = setInterval(() => (turns += 1), 0);
     const r = await f.drafts.review(id);
