@@ -54,6 +54,8 @@ export interface MainProcessDeps {
   readonly timeScale?: { readonly scale: number; readonly origin: number };
   /** The data worker's script; default `desk-worker.js` beside the main bundle. */
   readonly workerScript?: URL | string;
+  /** The worker's Node flags, when they must not be this process's (a bench run under a loader the app does not have). */
+  readonly workerExecArgv?: readonly string[];
   /** Folder of the built main bundle; the preload and renderer sit beside it. */
   readonly mainDir?: string;
   readonly argv?: readonly string[];
@@ -143,7 +145,7 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
     return services;
   };
   const connection = await connectDesk({
-    spawn: () => new Worker(deps.workerScript ?? workerScriptIn(mainDir)),
+    spawn: () => new Worker(deps.workerScript ?? workerScriptIn(mainDir), deps.workerExecArgv ? { execArgv: [...deps.workerExecArgv] } : {}),
     secrets: deps.secrets ?? createKeychainSecretStore(),
     config: {
       dataDir: join(app.getPath('userData'), 'profiles'),

@@ -1,7 +1,7 @@
 /**
  * One fresh process of the scale bench: the real main process
  * (src-main/main-process.ts) booted on the Electron double with the data
- * worker (with the bench's probe in its thread, `probe-worker.ts`), in live
+ * worker (with the bench's probe in its thread, `probe-worker.mjs`), in live
  * mode against the simulator the parent runs. It measures boot → the first
  * Listings page answered through ipcMain (the draft laid over it), the
  * process's RSS after that and a GC, and with `jobs`, each of the desk's
@@ -66,7 +66,7 @@ export interface ChildResult {
 const taskPath = process.argv[2];
 if (!taskPath) throw new Error('usage: child.ts <task.json>');
 const task = JSON.parse(readFileSync(taskPath, 'utf8')) as ChildTask;
-const PROBE_WORKER = new URL('./probe-worker.ts', import.meta.url);
+const PROBE_WORKER = new URL('./probe-worker.mjs', import.meta.url);
 const mb = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
 
 resetFakeElectron();
@@ -81,6 +81,9 @@ const running = await startMainProcess({
   secrets,
   timeScale: task.timeScale,
   workerScript: PROBE_WORKER,
+  // The worker runs as in the app: without this process's TypeScript loader and Electron double (it needs neither;
+  // --expose-gc is the process's, so its gc() is there too).
+  workerExecArgv: [],
   mainDir,
   argv: ['/opt/marketplace-desk/marketplace-desk'],
   log: { level: 'info' },

@@ -2,7 +2,7 @@ import { BroadcastChannel } from 'node:worker_threads';
 
 /**
  * The scale bench's questions to its probe in the data worker
- * (`probe-worker.ts`), over a BroadcastChannel of the process: the worker's
+ * (`probe-worker.mjs`), over a BroadcastChannel of the process: the worker's
  * own event-loop delay and heap can only be read in its thread.
  */
 export const PROBE_CHANNEL = (pid: number) => `desk-scale-probe-${pid}`;

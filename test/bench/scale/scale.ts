@@ -10,7 +10,7 @@
  * the bench.
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,6 +38,7 @@ const PROFILES: Record<ProfileName, { listings: number; draftChanges: number; jo
 
 const WRITE_ENDPOINTS = new Set(['create_listing', 'edit_listing', 'delete_listing', 'create_buy_order', 'edit_buy_order', 'delete_buy_order']);
 const CHILD = fileURLToPath(new URL('./child.ts', import.meta.url));
+const BUILT_WORKER = fileURLToPath(new URL('../../../out/main/desk-worker.js', import.meta.url));
 const HOOKS = new URL('./electron-double-hooks.ts', import.meta.url).href;
 
 export interface ScaleOptions {
@@ -50,6 +51,7 @@ export interface ScaleOptions {
 }
 
 export async function runScaleBench(options: ScaleOptions = {}): Promise<ScaleFigures> {
+  if (!existsSync(BUILT_WORKER)) throw new Error('The scale bench runs the data worker as built: run `npm run build` first.');
   const runs = options.runs ?? 5;
   const log = options.log ?? (() => undefined);
   const started = Date.now();

@@ -1,27 +1,26 @@
 /**
  * The real data worker (`desk-worker.ts`) with the scale bench's probe in
- * its thread: on the BroadcastChannel named `desk-scale-probe-<pid>` it
- * starts a measurement window (the thread's event-loop delay, its heap
- * sampled every few ms) and ends it with the figures, and runs a full GC on
- * request. The desk itself is the app's, untouched: the built bundle when
- * there is one, as the app runs it.
+ * its thread: on the BroadcastChannel named `desk-scale-probe-<pid>` (see
+ * probe.ts) it starts a measurement window (the thread's event-loop delay,
+ * its heap sampled every few ms) and ends it with the figures, and runs a
+ * full GC on request. The desk itself is the app's, untouched: the built
+ * bundle, as the app runs it. Plain JavaScript, so the thread loads no
+ * TypeScript loader the app does not have (its memory is the app's).
  */
-import { existsSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
 import { BroadcastChannel } from 'node:worker_threads';
-import { PROBE_CHANNEL, type ProbeAnswer, type ProbeAsk } from './probe.ts';
 
 const delay = monitorEventLoopDelay({ resolution: 1 });
 const heapMb = () => getHeapStatistics().used_heap_size / 2 ** 20;
-let window: { baseline: number; peak: number; sampler: ReturnType<typeof setInterval> } | null = null;
+let window = null;
 
-const channel = new BroadcastChannel(PROBE_CHANNEL(process.pid));
+const channel = new BroadcastChannel(`desk-scale-probe-${process.pid}`);
 channel.unref();
 channel.onmessage = (event) => {
-  const ask: ProbeAsk | null = typeof event === 'object' && event !== null && 'data' in event ? (event.data as ProbeAsk) : null;
+  const ask = typeof event === 'object' && event !== null && 'data' in event ? event.data : null;
   if (!ask) return;
-  const answer = (value: ProbeAnswer) => channel.postMessage(value);
+  const answer = (value) => channel.postMessage(value);
   if (ask.ask === 'gc') {
     const gc = globalThis.gc;
     gc?.();
@@ -45,6 +44,5 @@ channel.onmessage = (event) => {
   }
 };
 
-// The worker as the app ships it (electron-vite's bundle, `npm run build`), else its sources.
-const built = new URL('../../../out/main/desk-worker.js', import.meta.url);
-await import(existsSync(built) ? built.href : '../../../src-main/worker/desk-worker.ts');
+// The worker as the app ships it (electron-vite's bundle: `npm run build` first).
+await import(new URL('../../../out/main/desk-worker.js', import.meta.url).href);
