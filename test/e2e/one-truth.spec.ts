@@ -244,6 +244,7 @@ test('listings marked done after a lost create are left out of a bulk edit with 
     await page.getByRole('button', { name: 'Select all' }).click();
     await expect(page.getByText(/· 30 selected/)).toBeVisible();
     await page.getByRole('button', { name: 'Bulk edit…' }).click();
+    await page.getByLabel('Operation').selectOption('multiply');
     await page.getByLabel('Percent').fill('90');
     const bulk = page.getByRole('form', { name: 'Bulk edit' });
     await expect(bulk).toContainText('10 listings left out: its listing ID is unknown');

@@ -221,6 +221,7 @@ test('Listings stays quick on a 50,000-listing ledger with a 47,000-change draft
 
     // A bulk formula over all 50,000 rows: main previews it, then stores it; the rows show the new prices.
     await page.getByRole('button', { name: 'Bulk edit…' }).click();
+    await page.getByLabel('Operation').selectOption('multiply');
     await page.getByLabel('Percent').fill('90');
     await expect(page.getByTestId('bulk-preview')).toContainText(/\d+ listings change/, { timeout: 30_000 });
     const before = await firstPendingText(page);

@@ -32,7 +32,7 @@ test('"Undo this apply" makes a draft that brings the prices back, and says the 
   try {
     const { sandbox } = desk;
     const { errors } = await openDesk(page, desk.router, server);
-    await go(page, 8);
+    await go(page, 9);
     await page.locator('#api-key').fill(sandbox.apiKey);
     await page.getByRole('button', { name: /Save key|Replace key/ }).click();
     await expect.poll(() => sandbox.admin.userAgent().automated, { timeout: 30_000 }).toBe(true);
@@ -48,7 +48,7 @@ test('"Undo this apply" makes a draft that brings the prices back, and says the 
       ],
     });
     expect(drafted).toMatchObject({ ok: true, value: { added: 30 } });
-    await go(page, 6);
+    await go(page, 7);
     await expect(page.getByRole('button', { name: 'Apply 30 changes' })).toBeEnabled();
     await page.keyboard.press('Control+Enter');
     const progress = page.getByRole('region', { name: 'Apply progress' });
