@@ -61,7 +61,7 @@ test('Cancel: the Drafts screen is usable again within 2 s of main ending the jo
     await expect(panel).toHaveAttribute('data-state', /cancelling|cancelled/);
 
     // Main's job ends once the requests in flight are answered; the screen follows within 2 s.
-    await expect.poll(() => desk.desk.workspace().apply.handles().length, { timeout: 90_000, intervals: [20] }).toBe(0);
+    await expect.poll(async () => (await desk.ask('apply:state')).job?.state, { timeout: 90_000, intervals: [20] }).toBe('cancelled');
     // By 1.9 s later every message is in (the reply comes 3.2 s after the click, after the job ended: its requests were under way for 3 s).
     await page.waitForTimeout(1900);
     await expect(panel).toHaveAttribute('data-state', 'cancelled', { timeout: 100 });
@@ -174,7 +174,7 @@ test('changing the heartbeat and poll intervals keeps the trades on screen and s
     const after = sandbox.log.requests.slice(seen).map((r) => `${r.method} ${r.path} ${r.status}`);
     expect(after, 'requests sent after the settings change').toEqual([]);
     expect(sandbox.log.counters.count429).toBe(0);
-    expect(desk.desk.settings.get()).toMatchObject({ heartbeatIntervalMinutes: 7, tradePollSeconds: 90 });
+    expect(await desk.ask('settings:get')).toMatchObject({ heartbeatIntervalMinutes: 7, tradePollSeconds: 90 });
     expect(errors).toEqual([]);
   } finally {
     await desk.close();
