@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { formatCents, parseCents } from '../../src-shared/money.ts';
 import { startTestDesk, type TestDesk } from './desk-fixture.ts';
 import { openDesk, serveRenderer, type StaticServer } from './harness.ts';
 
@@ -159,6 +160,8 @@ test('changing the heartbeat and poll intervals keeps the trades on screen and s
 
     await go(page, 9);
     await page.getByLabel('Heartbeat interval in minutes').selectOption('7');
+    // Saved before the next field is typed in (a save's answer redraws the form, as a trader's pause would let it).
+    await expect.poll(async () => (await desk.ask('settings:get')).heartbeatIntervalMinutes).toBe(7);
     const poll = page.getByLabel('Trade poll interval in seconds');
     await poll.fill('90');
     await poll.press('Tab');
@@ -189,13 +192,15 @@ test('Delete all shows the rows it takes and what becomes of pending edits, befo
     const grid = page.getByRole('grid', { name: 'Listings' });
     const rows = grid.locator('[role=row][data-key]');
     await expect(rows.first()).toBeVisible();
-    // Two pending price edits.
+    // Two pending price edits, a few cents up (within the price guard: a deep cut would ask first).
     for (const n of [0, 1]) {
+      const now = parseCents((await rows.nth(n).locator('.money').textContent()) ?? '') ?? 0;
+      const next = formatCents(now + n + 1);
       await rows.nth(n).click();
       await page.keyboard.press('Enter');
-      await page.getByLabel('New price').fill(`${n + 2}.22`);
+      await page.getByLabel('New price').fill(next.replace(/[$,]/g, ''));
       await page.keyboard.press('Enter');
-      await expect(rows.nth(n).locator('.pending')).toHaveText(`$${n + 2}.22`);
+      await expect(rows.nth(n).locator('.pending')).toHaveText(next);
     }
 
     await page.getByRole('button', { name: 'Delete all…' }).click();
