@@ -124,6 +124,13 @@ test('a 95 % cut of 29 listings from the keyboard asks first, sends nothing unti
     await expect(confirm).toBeDisabled();
     await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
     await shot(page, '3-guard-asks');
+    // Tab goes round the dialog's own controls (the confirm button, off, is passed over), never behind it.
+    const inDialog = () => dialog.evaluate((d) => d.contains(d.ownerDocument.activeElement));
+    for (let i = 0; i < 3; i++) {
+      await page.keyboard.press('Tab');
+      expect(await inDialog(), `focus after ${i + 1} Tab`).toBe(true);
+    }
+    await dialog.getByRole('button', { name: 'Cancel' }).focus();
 
     // A stray Ctrl+Enter answers nothing; a stray Enter lands on Cancel. Nothing was sent.
     await page.keyboard.press('Control+Enter');
