@@ -94,6 +94,10 @@ export async function startTestDesk(options: TestDeskOptions = {}): Promise<Test
   const sandbox = await startSandbox({ clock, seed: 11, inventorySize: (options.ledgerSize ?? 0) + 20_000, tradeSchedule: options.tradeSchedule ?? true });
   // One keychain entry per profile folder, so a reopened desk finds its key and runs never collide.
   const keychainService = `Marketplace Desk test ${createHash('sha256').update(dataDir).digest('hex').slice(0, 12)}`;
+  if ((await createKeychainSecretStore({ service: keychainService }).state()) !== 'available') {
+    await sandbox.close();
+    throw new Error('no Secret Service for the API key: run the end-to-end tests through test/with-keyring.sh');
+  }
 
   const seed = (seeder: Seeder) => {
     const store = openStore(profilePath, { clock });
