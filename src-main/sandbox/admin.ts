@@ -32,6 +32,12 @@ export interface SandboxAdmin {
   inventory(account?: string): readonly InventoryAsset[];
   /** Lists the first `count` free assets of `account` (default main) at plausible prices; no budget spent, no counters moved. */
   seedListings(count: number, account?: string, state?: ListingState): ReadonlyArray<Readonly<SandboxListing>>;
+  /**
+   * Lists the free assets `pick` chooses (in inventory order, at most `count`) of `account` (default main), each at
+   * `price` cents: a ledger of one kind of item at one price, as a trader who priced them alike has. Like
+   * `seedListings`, no budget spent; throws when fewer than `count` assets match.
+   */
+  seedListingsOf(count: number, pick: (asset: InventoryAsset) => boolean, price: number, account?: string): ReadonlyArray<Readonly<SandboxListing>>;
   /** Moves a listing to another state (e.g. 'sold', 'cancelled', 'inactive') to test delete-all. */
   setListingState(listingId: string, state: ListingState): Readonly<SandboxListing>;
   /** Deletes a listing the way the trader does on the website: the desk is not told. */
@@ -103,6 +109,13 @@ export function createAdmin(world: World, clock: Clock, counters: SandboxCounter
       return assets.map((a) => ({
         ...listings.insert(owner, { asset_id: a.asset_id, price: a.suggestedPrice, promoted: 0, game: a.game }, state, t),
       }));
+    },
+    seedListingsOf(count, pick, price, account) {
+      const t = now();
+      const owner = accountOrMain(account);
+      const assets = free(owner).filter((a) => pick({ asset_id: a.asset_id, sku: a.sku, game: a.game })).slice(0, count);
+      if (assets.length < count) throw new RangeError(`account ${owner} has only ${assets.length} free assets of that kind`);
+      return assets.map((a) => ({ ...listings.insert(owner, { asset_id: a.asset_id, price, promoted: 0, game: a.game }, 'active', t) }));
     },
     setListingState(listingId, state) {
       now();

@@ -92,6 +92,8 @@ for (const theme of ['light', 'dark'] as const) {
     await page.getByRole('grid', { name: 'Listings' }).focus();
     await page.keyboard.press('Control+a');
     await page.getByRole('button', { name: 'Bulk edit…' }).click();
+    await page.getByLabel('Operation').selectOption('multiply');
+    await page.getByLabel('Percent').fill('95');
     await expect(page.getByTestId('bulk-preview')).toContainText('→');
     await scan(page, 'listings: bulk edit', theme, rows, serious);
     await page.keyboard.press('Escape');
@@ -154,9 +156,16 @@ test('the desk works from the keyboard alone, with the focus always visible', as
   // The table: a grid with column headers, sortable from the keyboard, rows selected with arrows and Space.
   const grid = page.getByRole('grid', { name: 'Listings' });
   await expect(grid.getByRole('columnheader')).toHaveCount(8);
+  // The Price header holds two sorts: by the price, and (the next Tab stop) by the price after the draft.
   const priceHeader = grid.getByRole('columnheader', { name: /Price/ });
-  await priceHeader.getByRole('button').focus();
+  const byPrice = priceHeader.getByRole('button', { name: 'Price', exact: true });
+  await byPrice.focus();
   expect((await focused(page)).ring).toBe(true);
+  await page.keyboard.press('Tab');
+  await expect(priceHeader.getByRole('button', { name: 'Sort by the price after the draft' })).toBeFocused();
+  expect((await focused(page)).ring).toBe(true);
+  await page.keyboard.press('Shift+Tab');
+  await expect(byPrice).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(priceHeader).toHaveAttribute('aria-sort', 'ascending');
   await grid.focus();

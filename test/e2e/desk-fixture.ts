@@ -1,32 +1,68 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { scaledClock } from '../../src-main/core/clock.ts';
-import { createDesk, type Desk } from '../../src-main/core/desk/desk.ts';
+import { DatabaseSync } from 'node:sqlite';
+import { Worker } from 'node:worker_threads';
+import type { ChannelInput, ChannelName, ChannelOutput } from '../../src-shared/contract.ts';
+import { scaledClock, type Clock } from '../../src-main/core/clock.ts';
+import { openStore, type Store } from '../../src-main/core/store/db.ts';
+import { createRepos, type Repos } from '../../src-main/core/store/index.ts';
 import { createKeychainSecretStore } from '../../src-main/desktop/keychain.ts';
-import { createDeskRouter } from '../../src-main/ipc/desk-router.ts';
 import type { Router } from '../../src-main/ipc/router.ts';
 import { startSandbox, type Sandbox } from '../../src-main/sandbox/index.ts';
+import type { SandboxListing } from '../../src-main/sandbox/state/listings.ts';
+import { connectDesk, type DeskConnection } from '../../src-main/worker/desk-connection.ts';
+import { DESK_WORKER } from '../worker/desk-worker-entry.ts';
 
 /**
- * The real app core for end-to-end tests: the desk with its SQLite files in
- * `dataDir`, the API key in the real Secret Service (started by
- * test/with-keyring.sh), and the sandbox simulator over HTTP as the service
- * (live mode pointed at it, so the trader's own key flow is exercised). The
- * router is the one the main process binds to ipcMain.
+ * The app's core for end-to-end tests, arranged as the app arranges it: the
+ * desk runs in its data worker (the built bundle when there is one, as the
+ * app ships it), reached through main's own connection (`desk-connection.ts`),
+ * whose router is the one the main process binds to ipcMain. The API key sits
+ * in the real Secret Service (started by test/with-keyring.sh), kept on this,
+ * the main, thread; live mode is pointed at a simulator in this process (so
+ * the trader's own key flow is exercised, and the test can read and fault
+ * the service), and inventories are read from it too.
+ *
+ * Tests put rows in the store only by writing the profile's SQLite file while
+ * no desk holds it (`seed`, before the worker opens it, or `reopen`), and look
+ * at it through the bridge's channels or a read-only connection (`read`).
  */
 export interface TestDesk {
+  /** The bridge: main's router over the worker, stays the same across `reopen`. */
   readonly router: Router;
   readonly sandbox: Sandbox;
-  readonly desk: Desk;
+  /** Main's connection to the worker now serving the desk (a recovery problem, a kill). */
+  connection(): DeskConnection;
   readonly dataDir: string;
+  /** The live profile's SQLite file, the one the worker opens. */
+  readonly profilePath: string;
   /** Links the app asked to open in the browser. */
   readonly openedLinks: readonly string[];
   /** Every reply and event that crossed the bridge, as JSON text. */
   transcript(): string[];
+  /** What the desk answers on a channel of the bridge, as a screen would ask it; a refusal throws. */
+  ask<C extends ChannelName>(channel: C, input?: ChannelInput<C>): Promise<ChannelOutput<C>>;
+  /** Runs `query` on a read-only connection of its own to the profile's file, beside the worker's. */
+  read<T>(query: (db: DatabaseSync) => T): T;
+  /**
+   * Closes the desk and its worker, runs `seed` on the profile's file, and
+   * opens the desk again in a new worker against the same simulator (its
+   * settings forced at start as the first time): as a restart of the app.
+   */
+  reopen(seed?: Seeder): Promise<void>;
   close(): Promise<void>;
 }
+
+/** What a seeder is given: the profile's store opened in this process (no desk holds it), and the simulator. */
+export interface ProfileSeed {
+  readonly store: Store;
+  readonly repos: Repos;
+  readonly sandbox: Sandbox;
+  readonly clock: Clock;
+}
+export type Seeder = (profile: ProfileSeed) => void;
 
 export interface TestDeskOptions {
   /** Reuse a folder to reopen the same profile; a fresh temp folder otherwise. */
@@ -35,58 +71,126 @@ export interface TestDeskOptions {
   ledgerSize?: number;
   /** How much faster than the wall clock both the desk and the simulator run. */
   timeScale?: number;
-  /** Reopen with the settings the profile saved instead of pointing it at this run's simulator. */
+  /** Open with the settings the profile saved instead of pointing it at this run's simulator. */
   savedSettings?: boolean;
+  /** Writes to the profile's file before the worker opens it (after the `ledgerSize` listings). */
+  seed?: Seeder;
+  /** Trades that arrive on the simulator over time (default on); off where a buyer taking a listing would change what a test counts. */
+  tradeSchedule?: boolean;
 }
+
+/** The data worker as the app ships it (electron-vite's bundle), else its sources. */
+const BUILT_DESK_WORKER = new URL('../../out/main/desk-worker.js', import.meta.url);
+const deskWorker = () => new Worker(existsSync(BUILT_DESK_WORKER) ? BUILT_DESK_WORKER : DESK_WORKER);
 
 export async function startTestDesk(options: TestDeskOptions = {}): Promise<TestDesk> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'desk-e2e-'));
-  const clock = scaledClock(options.timeScale ?? 1);
+  const profilePath = join(dataDir, 'default.sqlite');
+  const scale = options.timeScale ?? 1;
+  // One origin for the simulator here and the desk in its worker, so both read the same time.
+  const origin = Date.now();
+  const clock = scaledClock(scale, origin);
   // The inventory holds the seeded ledger plus room for the listings a test creates.
-  const sandbox = await startSandbox({ clock, seed: 11, inventorySize: (options.ledgerSize ?? 0) + 20_000 });
+  const sandbox = await startSandbox({ clock, seed: 11, inventorySize: (options.ledgerSize ?? 0) + 20_000, tradeSchedule: options.tradeSchedule ?? true });
   // One keychain entry per profile folder, so a reopened desk finds its key and runs never collide.
-  const service = `Marketplace Desk test ${createHash('sha256').update(dataDir).digest('hex').slice(0, 12)}`;
-  const desk = await createDesk({
-    dataDir,
-    secrets: createKeychainSecretStore({ service }),
-    clock,
-    version: 'e2e',
-    initialSettings: options.savedSettings ? undefined : { mode: 'live', serviceUrl: sandbox.url },
-    // Live mode reads inventories from this run's simulator too, never from Steam.
-    inventoryUrl: sandbox.url,
-    openSandbox: (c) => startSandbox({ clock: c, seed: 12 }),
-  });
+  const keychainService = `Marketplace Desk test ${createHash('sha256').update(dataDir).digest('hex').slice(0, 12)}`;
+  if ((await createKeychainSecretStore({ service: keychainService }).state()) !== 'available') {
+    await sandbox.close();
+    throw new Error('no Secret Service for the API key: run the end-to-end tests through test/with-keyring.sh');
+  }
 
-  if (options.ledgerSize) seedLedger(desk, sandbox, options.ledgerSize);
+  const seed = (seeder: Seeder) => {
+    const store = openStore(profilePath, { clock });
+    try {
+      seeder({ store, repos: createRepos(store), sandbox, clock });
+    } finally {
+      store.close();
+    }
+  };
+  if (options.ledgerSize) seed(seedLedger(options.ledgerSize));
+  if (options.seed) seed(options.seed);
 
   const openedLinks: string[] = [];
   const transcript: string[] = [];
-  const { router: inner } = createDeskRouter(desk, { openLink: (url) => void openedLinks.push(url) }, { checkOutputs: true });
+  const quiet = () => undefined;
+  const connect = (savedSettings: boolean) =>
+    connectDesk({
+      spawn: deskWorker,
+      secrets: createKeychainSecretStore({ service: keychainService }),
+      config: {
+        dataDir,
+        version: 'e2e',
+        // Real time is the system clock, as the app runs.
+        clock: scale === 1 ? null : { scale, origin },
+        // Sandbox mode's own simulator, in the worker; its balance moves only when a test says so.
+        sandbox: { seed: 12, tradeMoney: false },
+        ...(savedSettings ? {} : { initialSettings: { mode: 'live' as const, serviceUrl: sandbox.url } }),
+        // Live mode reads inventories from this run's simulator too, never from Steam.
+        inventoryUrl: sandbox.url,
+        checkOutputs: true,
+      },
+      platform: { openLink: (url) => void openedLinks.push(url) },
+      log: { debug: quiet, info: quiet, warn: quiet, error: quiet },
+    });
+  let connection = await connect(options.savedSettings ?? false);
+
+  // The router the page holds: forwards to the connection of the moment, and records what crossed.
+  const subscriptions = new Map<object, { listener: Parameters<Router['subscribe']>[0]; off: () => void }>();
+  const listen = (listener: Parameters<Router['subscribe']>[0]) =>
+    connection.router.subscribe((event, payload) => {
+      transcript.push(JSON.stringify({ event, payload }));
+      listener(event, payload);
+    });
   const router: Router = {
-    channels: inner.channels,
-    events: inner.events,
+    channels: connection.router.channels,
+    events: connection.router.events,
     async invoke(channel, input) {
-      const result = await inner.invoke(channel, input);
+      const result = await connection.router.invoke(channel, input);
       transcript.push(JSON.stringify({ channel, result }));
       return result;
     },
     subscribe(listener) {
-      return inner.subscribe((event, payload) => {
-        transcript.push(JSON.stringify({ event, payload }));
-        listener(event, payload);
-      });
+      const token = {};
+      subscriptions.set(token, { listener, off: listen(listener) });
+      return () => {
+        subscriptions.get(token)?.off();
+        subscriptions.delete(token);
+      };
     },
   };
 
   return {
     router,
     sandbox,
-    desk,
+    connection: () => connection,
     dataDir,
+    profilePath,
     openedLinks,
     transcript: () => [...transcript],
+    async ask(channel, input) {
+      const result = await router.invoke(channel, input ?? {});
+      if (!result.ok) throw new Error(`${channel}: ${result.error.kind} ${result.error.message}`);
+      return result.value as ChannelOutput<typeof channel>;
+    },
+    read(query) {
+      const db = new DatabaseSync(profilePath, { readOnly: true });
+      try {
+        return query(db);
+      } finally {
+        db.close();
+      }
+    },
+    async reopen(seeder) {
+      await connection.close();
+      if (seeder) seed(seeder);
+      connection = await connect(options.savedSettings ?? false);
+      for (const s of subscriptions.values()) {
+        s.off();
+        s.off = listen(s.listener);
+      }
+    },
     async close() {
-      await desk.close();
+      await connection.close();
       await sandbox.close();
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
@@ -94,13 +198,16 @@ export async function startTestDesk(options: TestDeskOptions = {}): Promise<Test
 }
 
 /** Listings that exist on the simulated service and in the ledger, as if adopted earlier. */
-function seedLedger(desk: Desk, sandbox: Sandbox, count: number): void {
-  const { repos } = desk.workspace();
+function seedLedger(count: number): Seeder {
+  return ({ repos, sandbox }) => adopt(repos, sandbox, sandbox.admin.seedListings(count));
+}
+
+/** Puts listings the simulator holds into the ledger, with the accounts, as if the desk had adopted them earlier. */
+export function adopt(repos: Repos, sandbox: Sandbox, listings: ReadonlyArray<Readonly<SandboxListing>>): void {
   repos.accounts.upsert({ account_id: sandbox.accounts.main, kind: 'main' });
   for (const linked of sandbox.accounts.linked) repos.accounts.upsert({ account_id: linked, kind: 'linked', automated: true });
-  const seeded = sandbox.admin.seedListings(count);
   repos.listings.upsertMany(
-    seeded.map((l) => ({
+    listings.map((l) => ({
       asset_id: l.asset_id,
       listing_id: l.listing_id,
       sku: l.sku,
@@ -111,5 +218,4 @@ function seedLedger(desk: Desk, sandbox: Sandbox, count: number): void {
       account: l.account,
     })),
   );
-  desk.workspace().store.markLedgerChanged();
 }

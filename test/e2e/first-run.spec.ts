@@ -79,8 +79,9 @@ test('the first run: sandbox explained, a key tested while exploring, going live
     await expect(guide).toContainText('Dashboard → Settings → API');
     await expect(guide).toContainText('api.liquid.tf');
     await expect(guide.getByRole('button', { name: 'Go live' })).toBeDisabled();
-    await expect.poll(() => desk.desk.workspace().trades.balance(), { timeout: 15_000 }).not.toBeNull();
-    const sandboxBalance = formatCents(desk.desk.workspace().trades.balance()?.balance ?? 0);
+    // The balance the desk read from its own simulator (in its worker), as the bridge tells it.
+    await expect.poll(async () => (await desk.ask('balance:get')).reading, { timeout: 15_000 }).not.toBeNull();
+    const sandboxBalance = formatCents((await desk.ask('balance:get')).reading?.balance ?? 0);
     await expect(page.getByTestId('balance')).toHaveText(sandboxBalance, { timeout: 15_000 });
     const liveBalance = formatCents(live.admin.balance().balance);
     expect(liveBalance, 'the two simulators hold different balances').not.toBe(sandboxBalance);
@@ -109,7 +110,8 @@ test('the first run: sandbox explained, a key tested while exploring, going live
     await expect(page.getByTestId('key-status')).toContainText('accepted by the live service');
     // Still exploring: the sandbox's figures, and its ledger never learned the live account.
     await expect(page.getByTestId('balance')).toHaveText(sandboxBalance);
-    expect(desk.desk.workspace().accounts.ownIds()).not.toContain(live.accounts.main);
+    const accounts = await desk.ask('accounts:list');
+    expect([accounts.main?.id64, ...accounts.linked.map((a) => a.id64)]).not.toContain(live.accounts.main);
     await shot(page, '3-key-tested-in-sandbox');
 
     // 4. Go live: the live account's figures, never the sandbox's; then Done puts the guide away for good.
@@ -131,7 +133,7 @@ test('the first run: sandbox explained, a key tested while exploring, going live
     await shot(page, '4-live');
     await guide.getByRole('button', { name: 'Done' }).click();
     await expect(guide).toHaveCount(0);
-    expect(desk.desk.settings.get()).toMatchObject({ mode: 'live', guideDismissed: true });
+    expect(await desk.ask('settings:get')).toMatchObject({ mode: 'live', guideDismissed: true });
 
     // 5. Live with no key: said at the top of every screen with the way to add one; no screen calls it rejected.
     await go(page, 9);
@@ -143,7 +145,7 @@ test('the first run: sandbox explained, a key tested while exploring, going live
     await expect(page.getByTestId('automation-no-key')).toContainText('No API key set');
     await expect(page.getByRole('button', { name: 'Beat now' })).toBeDisabled();
     // Let the desk's own requests find the key gone (the heartbeat's next try, the trade poll).
-    await expect.poll(() => desk.desk.workspace().scheduler.state.blocked, { timeout: 20_000 }).toBe('auth');
+    await expect.poll(async () => (await desk.ask('scheduler:state')).blocked, { timeout: 20_000 }).toBe('auth');
     await shot(page, '5-live-no-key');
     for (const text of await everyScreenSays(page)) {
       expect(text).not.toMatch(/rejected/i);

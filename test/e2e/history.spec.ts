@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import Papa from 'papaparse';
+import { createTradeHistory } from '../../src-main/core/history/trade-history.ts';
+import { createHistoryRepo } from '../../src-main/core/store/history-repo.ts';
 import type { HistoryPage, HistorySummary } from '../../src-shared/history.ts';
 import { startTestDesk, type TestDesk } from './desk-fixture.ts';
 import { openDesk, serveRenderer, type StaticServer } from './harness.ts';
@@ -22,11 +24,16 @@ let desk: TestDesk;
 test.beforeAll(async () => {
   test.setTimeout(120_000);
   server = await serveRenderer();
-  desk = await startTestDesk();
-  // Before the key: the past fills an empty history only, and the watcher's first load would not wait.
-  const past = desk.sandbox.past();
-  if (!past) throw new Error('the simulator has no past');
-  expect(desk.desk.workspace().history.fillPast(past.events, past.ownIds)).toBeGreaterThan(1_000);
+  // Before the desk opens: the past fills an empty history only, and the watcher's first load would not wait.
+  let filled = 0;
+  desk = await startTestDesk({
+    seed: ({ store, repos, sandbox }) => {
+      const past = sandbox.past();
+      if (!past) throw new Error('the simulator has no past');
+      filled = createTradeHistory({ store, repos, ownIds: () => past.ownIds }).fillPast(past.events, past.ownIds);
+    },
+  });
+  expect(filled).toBeGreaterThan(1_000);
   const r = await desk.router.invoke('key:set', { key: desk.sandbox.apiKey });
   if (!r.ok) throw new Error(r.error.message);
 });
@@ -186,11 +193,12 @@ for (const theme of ['light', 'dark'] as const) {
 
 test('a year of trading (10,000 trades, a reading every five minutes) stays quick on screen', async ({ browser }) => {
   test.setTimeout(120_000);
-  const year = await startTestDesk();
+  const end = new Date();
+  end.setHours(24, 0, 0, 0);
+  const year = await startTestDesk({
+    seed: ({ store, sandbox }) => seedHistoryYear(createHistoryRepo(store), { end: end.getTime(), trades: 10_000, account: sandbox.accounts.main, linked: sandbox.accounts.linked[0] ?? '1' }),
+  });
   try {
-    const end = new Date();
-    end.setHours(24, 0, 0, 0);
-    seedHistoryYear(year.desk.workspace().history.repo, { end: end.getTime(), trades: 10_000, account: year.sandbox.accounts.main, linked: year.sandbox.accounts.linked[0] ?? '1' });
     const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
     const { errors } = await openDesk(page, year.router, server, 'history');
     await expect(page.getByTestId('flow-caption')).toContainText('Trades on');

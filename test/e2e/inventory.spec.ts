@@ -99,9 +99,9 @@ test('pick 20 items by name, price them with a formula, review, apply, and find 
   await expect(page.getByText('20 listings added to the draft.')).toBeVisible();
 
   // Review: every row named on Listings, found by a search for its name, at the formula's price.
-  const ws = desk.desk.workspace();
-  const listed = new Map<string, number>();
-  for (const l of ws.repos.listings.all()) if (l.state === 'active') listed.set(l.sku, Math.min(listed.get(l.sku) ?? Infinity, l.price));
+  // The cheapest active listing of each item, as the ledger in the profile's file holds it.
+  const cheapest = desk.read((db) => db.prepare("SELECT sku, min(price) AS price FROM listings WHERE state = 'active' GROUP BY sku").all()) as Array<{ sku: string; price: number }>;
+  const listed = new Map(cheapest.map((l) => [l.sku, l.price]));
   const grid = page.getByRole('grid', { name: 'Listings' });
   const search = page.getByLabel('Search listings');
   let formulaApplied = 0;
@@ -119,7 +119,7 @@ test('pick 20 items by name, price them with a formula, review, apply, and find 
   test.info().annotations.push({ type: 'formula', description: `${formulaApplied} of 20 priced from a listing of the same item, the rest at $12.00` });
 
   // Apply from Drafts, where the creates are named too.
-  await go(page, 6);
+  await go(page, 7);
   await expect(page.getByRole('button', { name: /Create listing 20/ })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Review' })).toContainText(picked[0]?.name ?? '');
   await page.keyboard.press('Control+Enter');

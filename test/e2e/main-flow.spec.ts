@@ -62,6 +62,7 @@ test('set a key, draft and apply 1,200 listings, answer a trade, set a trade URL
     await grid.locator(`[role=row][data-key="${assets[999]}"]`).click({ modifiers: ['Shift'] });
     await expect(page.getByText(/· 1,000 selected/)).toBeVisible();
     await page.getByRole('button', { name: 'Bulk edit…' }).click();
+    await page.getByLabel('Operation').selectOption('multiply');
     await page.getByLabel('Percent').fill('90');
     await page.getByRole('button', { name: 'Add to draft' }).click();
     await expect(page.getByText('1,000 listings changed in the draft.')).toBeVisible();

@@ -4,22 +4,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import type { Desk } from '../../src-main/core/desk/desk.ts';
 import { backupNow } from '../../src-main/core/profile/backups.ts';
-import { openProfileDesk, type ProfileOpeningDeps } from '../../src-main/core/profile/profile-opening.ts';
 import { createSettingsService } from '../../src-main/core/settings/settings-service.ts';
 import { openStore } from '../../src-main/core/store/db.ts';
 import { createRepos } from '../../src-main/core/store/index.ts';
-import { createDeskRouter } from '../../src-main/ipc/desk-router.ts';
-import { createRecoveryRouter } from '../../src-main/ipc/recovery-router.ts';
-import type { Router } from '../../src-main/ipc/router.ts';
-import { memoryKeychain } from '../support/memory-keychain.ts';
+import { startTestDesk, type TestDesk } from './desk-fixture.ts';
 import { bindDesk, serveRenderer, type StaticServer } from './harness.ts';
 
 /**
  * The recovery screen of a profile of random bytes, in Chromium on the built
- * renderer, with the same routers the data worker serves: the recovery one,
- * then the desk's once the trader's choice opened the profile. At 1024×700
+ * renderer, with the desk's data worker finding it damaged: main's router
+ * answers with the worker's recovery channels, then with the desk's once the
+ * trader's choice opened the profile. At 1024×700
  * and 1920×1080, light and dark: axe finds nothing, the screen says what
  * happened and where the file went, and the keyboard alone restores the
  * backup, after which the desk loads with the backup's settings.
@@ -36,39 +32,11 @@ test.afterAll(async () => {
   await server?.close();
 });
 
-/** A router that answers with the recovery router until the desk's takes over, events included. */
-function switching(first: Router): { router: Router; switchTo(next: Router): void } {
-  let current = first;
-  const listeners = new Map<(event: never, payload: unknown) => void, () => void>();
-  const router: Router = {
-    channels: first.channels,
-    events: first.events,
-    invoke: (channel, input) => current.invoke(channel, input),
-    subscribe(listener) {
-      listeners.set(listener as never, current.subscribe(listener));
-      return () => {
-        listeners.get(listener as never)?.();
-        listeners.delete(listener as never);
-      };
-    },
-  };
-  return {
-    router,
-    switchTo(next) {
-      current = next;
-      for (const [listener, off] of listeners) {
-        off();
-        listeners.set(listener, next.subscribe(listener as never));
-      }
-    },
-  };
-}
-
 for (const size of SIZES) {
   for (const scheme of ['light', 'dark'] as const) {
     test(`a damaged profile's recovery screen at ${size.width}×${size.height}, ${scheme}: clear, accessible, restored from the keyboard`, async ({ browser }) => {
       const dataDir = mkdtempSync(join(tmpdir(), 'desk-e2e-recovery-'));
-      let desk: Desk | null = null;
+      let desk: TestDesk | null = null;
       try {
         const path = join(dataDir, 'default.sqlite');
         const store = openStore(path);
@@ -78,22 +46,16 @@ for (const size of SIZES) {
         const garbage = randomBytes(64 * 1024);
         writeFileSync(path, garbage);
 
-        const deps: ProfileOpeningDeps = { dataDir, secrets: memoryKeychain(), version: 'e2e', initialSettings: { mode: 'live', serviceUrl: 'http://127.0.0.1:9' } };
-        const { problem } = await openProfileDesk(deps);
+        // The worker finds the profile damaged: only the recovery screen's channels answer, until the trader's choice opens it.
+        desk = await startTestDesk({ dataDir });
+        const problem = desk.connection().problem();
         expect(problem?.kind).toBe('damaged');
-        const bridge = switching(createRecoveryRouter({
-          problem: problem!, deps, checkOutputs: true,
-          onOpened(opened) {
-            desk = opened;
-            bridge.switchTo(createDeskRouter(opened, { openLink: () => undefined }, { checkOutputs: true }).router);
-          },
-        }));
 
         const context = await browser.newContext({ viewport: size, colorScheme: scheme });
         const page = await context.newPage();
         const errors: string[] = [];
         page.on('pageerror', (e) => errors.push(e.message));
-        await bindDesk(page, bridge.router, server);
+        await bindDesk(page, desk.router, server);
         await page.goto(server.url);
         await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your profile is damaged');
         await expect(page.getByTestId('recovery-what')).toHaveText(/^The profile’s data file is damaged and cannot be read \(file is not a database\)\. It was moved aside, not deleted\.$/);
@@ -126,7 +88,7 @@ for (const size of SIZES) {
         expect(errors).toEqual([]);
         await context.close();
       } finally {
-        await (desk as Desk | null)?.close();
+        await desk?.close();
         rmSync(dataDir, { recursive: true, force: true });
       }
     });

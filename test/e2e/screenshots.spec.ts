@@ -153,6 +153,8 @@ for (const size of SIZES) {
       await grid.focus();
       await page.keyboard.press('Control+a');
       await page.getByRole('button', { name: 'Bulk edit…' }).click();
+      await page.getByLabel('Operation').selectOption('multiply');
+      await page.getByLabel('Percent').fill('95');
       await expect(page.getByTestId('bulk-preview')).toContainText('→');
       await picture(page, `listings-bulk-${tag}`);
       await page.keyboard.press('Escape');

@@ -1,4 +1,5 @@
 import { expect } from '@playwright/test';
+import { createTradeHistory } from '../../src-main/core/history/trade-history.ts';
 import type { Router } from '../../src-main/ipc/router.ts';
 import { startTestDesk, type TestDesk } from './desk-fixture.ts';
 
@@ -53,29 +54,38 @@ async function until<T>(what: string, read: () => Promise<T>, done: (value: T) =
 }
 
 export async function startShowcase(): Promise<Showcase> {
-  const desk = await startTestDesk({ ledgerSize: 400, timeScale: 60 });
-  const { router, sandbox } = desk;
-  const ws = desk.desk.workspace();
-  // A fortnight of trading before the desk opened, as a sandbox profile starts with (before the key: it fills an empty history only).
-  const past = sandbox.past();
-  if (past) ws.history.fillPast(past.events, past.ownIds);
-  await ok(router, 'key:set', { key: sandbox.apiKey });
-  await until('automation', () => ok<{ status: string }>(router, 'heartbeat:state', {}), (h) => h.status === 'active');
-  await ok(router, 'accounts:refresh', {}).catch(() => undefined);
-
-  // Buy orders, in the ledger as if adopted earlier.
-  const main = sandbox.accounts.main;
-  ws.repos.buyOrders.upsertMany(BUY_ORDERS.map((b, i) => ({ ...b, account: main, active: (i === 2 ? 0 : 1) as 0 | 1, user_note: i === 1 ? 'paying well for Burning Flames' : '' })));
-
-  // Two listings the service no longer holds as the ledger had them.
-  const listings = ws.repos.listings.all();
-  const [sold, gone] = [listings[3], listings[4]];
-  if (!sold || !gone) throw new Error('the seeded ledger is too small');
-  ws.repos.listings.markEnded([sold.asset_id], 'sold_in_trade', { reason: 'sold in trade 6100028960', tradeId: '6100028960' });
-  ws.repos.listings.markEnded([gone.asset_id], 'not_on_service', {
-    reason: 'edit_listing: the service refused the request (status 400): {"success":false,"error":"items.0.listing_id: no such listing"}',
+  // Listings of the ledger the showcase names, picked when the profile is seeded.
+  let picked: { big: string; refusedDelete: string } | null = null;
+  const desk = await startTestDesk({
+    ledgerSize: 400,
+    timeScale: 60,
+    // Written before the desk opens, as a profile that has run for a week has them.
+    seed: ({ store, repos, sandbox }) => {
+      // A fortnight of trading before the desk opened, as a sandbox profile starts with (it fills an empty history only).
+      const past = sandbox.past();
+      if (past) createTradeHistory({ store, repos, ownIds: () => past.ownIds }).fillPast(past.events, past.ownIds);
+      // Buy orders, in the ledger as if adopted earlier.
+      const main = sandbox.accounts.main;
+      repos.buyOrders.upsertMany(BUY_ORDERS.map((b, i) => ({ ...b, account: main, active: (i === 2 ? 0 : 1) as 0 | 1, user_note: i === 1 ? 'paying well for Burning Flames' : '' })));
+      // Two listings the service no longer holds as the ledger had them.
+      const listings = repos.listings.all();
+      const [big, sold, gone, refusedDelete] = [listings[0], listings[3], listings[4], listings[5]];
+      if (!big || !sold || !gone || !refusedDelete) throw new Error('the seeded ledger is too small');
+      repos.listings.markEnded([sold.asset_id], 'sold_in_trade', { reason: 'sold in trade 6100028960', tradeId: '6100028960' });
+      repos.listings.markEnded([gone.asset_id], 'not_on_service', {
+        reason: 'edit_listing: the service refused the request (status 400): {"success":false,"error":"items.0.listing_id: no such listing"}',
+      });
+      // A listing at a price a large reprice takes far up.
+      repos.listings.update(big.asset_id, { price: 76_525 });
+      picked = { big: big.asset_id, refusedDelete: refusedDelete.asset_id };
+    },
   });
-  ws.store.markLedgerChanged();
+  const { router, sandbox } = desk;
+  const { big, refusedDelete } = picked ?? { big: '', refusedDelete: '' };
+  const automated = () => until('automation', () => ok<{ status: string }>(router, 'heartbeat:state', {}), (h) => h.status === 'active');
+  await ok(router, 'key:set', { key: sandbox.apiKey });
+  await automated();
+  await ok(router, 'accounts:refresh', {}).catch(() => undefined);
 
   // Trades that wait for the trader, of both kinds.
   sandbox.admin.addTrade({ trade_type: 'market', role: 'seller', status: 'Action Required' });
@@ -97,15 +107,11 @@ export async function startShowcase(): Promise<Showcase> {
   // Then a week's work: a reprice of the whole ledger, a large one, new listings named by SKU, and one the service refused.
   const page0 = await ok<{ rows: Array<{ key: string }> }>(router, 'ledger:page', { domain: 'listings', offset: 0, limit: 500 });
   await ok(router, 'ledger:bulk', { domain: 'listings', selection: { ids: page0.rows.map((r) => r.key) }, op: { op: 'multiply', percent: 95, rounding: 'down' } });
-  const big = listings[0];
-  if (!big) throw new Error('the seeded ledger is empty');
-  ws.repos.listings.update(big.asset_id, { price: 76_525 });
-  ws.store.markLedgerChanged();
   // Listings sold in scheduled trades meanwhile leave the reprice: enough creates keep the draft above a thousand changes.
   const creates = inventory.slice(2, 630);
   await ok(router, 'drafts:addChanges', {
     changes: [
-      { kind: 'listing.edit', asset_id: big.asset_id, price: 788_873 },
+      { kind: 'listing.edit', asset_id: big, price: 788_873 },
       // One pasted without its SKU: named once the service lists it.
       ...creates.map((a, i) => ({ kind: 'listing.create', asset_id: a.asset_id, ...(i === 3 ? {} : { sku: a.sku }), price: 450 + i, promoted: i % 7 === 0 ? 1 : 0, game: '440' })),
       { kind: 'buyOrder.edit', sku: '5021;6', price: 6_300, quantity: 45 },
@@ -113,27 +119,31 @@ export async function startShowcase(): Promise<Showcase> {
     ],
   });
   const refused = creates[0];
-  const refusedDelete = listings[5];
-  if (!refused || !refusedDelete) throw new Error('no inventory');
-  await ok(router, 'drafts:addChanges', { changes: [{ kind: 'listing.delete', asset_id: refusedDelete.asset_id }] });
-  ws.repos.drafts.setStatus(draft.id, [`L:${refused.asset_id}`], 'failed', {
-    kind: 'rejected', endpoint: 'create_listing', status: 400,
-    message: 'create_listing: the service refused the request (status 400): {"success":false,"error":"items.0.asset_id: asset is not tradable"}',
+  if (!refused) throw new Error('no inventory');
+  await ok(router, 'drafts:addChanges', { changes: [{ kind: 'listing.delete', asset_id: refusedDelete }] });
+
+  // Two changes an earlier apply had refused, as the profile records them: written while the desk is closed (a restart).
+  await desk.reopen(({ repos }) => {
+    repos.drafts.setStatus(draft.id, [`L:${refused.asset_id}`], 'failed', {
+      kind: 'rejected', endpoint: 'create_listing', status: 400,
+      message: 'create_listing: the service refused the request (status 400): {"success":false,"error":"items.0.asset_id: asset is not tradable"}',
+    });
+    repos.drafts.setStatus(draft.id, [`LD:${refusedDelete}`], 'failed', {
+      kind: 'rejected', endpoint: 'delete_listing', status: 403,
+      message: 'delete_listing: the account is not allowed to do this (status 403): {"success":false,"error":"marketplace ban"}',
+    });
   });
-  ws.repos.drafts.setStatus(draft.id, [`LD:${refusedDelete.asset_id}`], 'failed', {
-    kind: 'rejected', endpoint: 'delete_listing', status: 403,
-    message: 'delete_listing: the account is not allowed to do this (status 403): {"success":false,"error":"marketplace ban"}',
-  });
-  ws.drafts.refresh(draft.id, [`L:${refused.asset_id}`, `LD:${refusedDelete.asset_id}`]);
-  const summary = await ok<{ drafts: Array<{ changeCount: number }> }>(router, 'drafts:list', {});
+  await automated();
+  const summary = await ok<{ drafts: Array<{ changeCount: number; failedCount: number }> }>(router, 'drafts:list', {});
   expect(summary.drafts[0]?.changeCount ?? 0).toBeGreaterThanOrEqual(1_000);
+  expect(summary.drafts[0]?.failedCount).toBe(2);
 
   return {
     desk,
     draftId: draft.id,
-    bigPriceAsset: big.asset_id,
+    bigPriceAsset: big,
     refusedAsset: refused.asset_id,
-    refusedDeleteAsset: refusedDelete.asset_id,
+    refusedDeleteAsset: refusedDelete,
     close: () => desk.close(),
   };
 }

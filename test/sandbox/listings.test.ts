@@ -133,4 +133,15 @@ describe('sandbox listings', () => {
     expect(edit.status).toBe(200);
     expect(edit.headers.get('x-ratelimit-remaining')).toBe('4');
   });
+
+  it('seeds listings of one kind at one price, skipping what is listed already, and says when too few match', () => {
+    const strange = (a: { sku: string }) => a.sku.split(';')[1] === '11';
+    const [first] = sandbox.admin.seedListings(1);
+    const seeded = sandbox.admin.seedListingsOf(5, strange, 300);
+    expect(seeded.map((l) => [l.price, strange(l)])).toEqual(Array.from({ length: 5 }, () => [300, true]));
+    expect(seeded.map((l) => l.asset_id)).not.toContain(first?.asset_id);
+    expect(sandbox.log.requests).toHaveLength(0);
+    const left = sandbox.admin.inventory().filter(strange).length;
+    expect(() => sandbox.admin.seedListingsOf(left + 1, strange, 300)).toThrow(`has only ${left} free assets of that kind`);
+  });
 });

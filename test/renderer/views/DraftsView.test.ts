@@ -175,6 +175,22 @@ describe('Drafts & apply screen', () => {
     ]);
   });
 
+  it('asks on the review of the draft as it is when Ctrl+Enter is pressed, not on one read before a bulk edit marked it', async () => {
+    const cut = { drops: 29, belowFloor: 0, rises: 0, worstDrop: { key: '11000171305', before: 300, after: 15 }, worstRise: null };
+    // The screen read the draft before the 95 % cut went in; every read after finds the cut.
+    let reads = 0;
+    const wrapper = await mountDrafts({
+      'drafts:review': () => (reads++ === 0 ? review({ byStatus: { pending: 29 } }) : review({ guard: { listings: cut, buyOrders: NO_FINDINGS }, openByKind: { 'listing.edit': 29 }, byStatus: { pending: 29 } })),
+      'drafts:list': () => ({ stamp: 1, currentId: 'd1', drafts: [summary({ changeCount: 29 })] }),
+      'drafts:apply': () => ({ stamp: 2, job: job() }),
+    });
+    expect(wrapper.find('[data-testid=review-guard]').exists()).toBe(false);
+    window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', ctrlKey: true, bubbles: true, cancelable: true }));
+    await flushPromises();
+    expect(document.querySelector('[role=alertdialog]')?.textContent).toContain('29 listings drop by more than 30 %, the most by 95 % ($3.00 → $0.15).');
+    expect(fake.callsTo('drafts:apply')).toEqual([]);
+  });
+
   it('after "Undo this apply" shows the undo draft\'s review and what the undo cannot bring back, until closed', async () => {
     const undo: UndoResultView = {
       runId: 1, draftId: 'd2', name: 'Undo of apply 2026-01-05 14:03', restored: 29, removed: 1, recreated: 0, unchanged: 0, unresolved: 1,
