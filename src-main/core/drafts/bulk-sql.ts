@@ -213,11 +213,14 @@ export function createBulkEdits(store: Pick<Store, 'db' | 'transaction' | 'clock
       after = (db.prepare('SELECT key FROM temp.bulk_rows ORDER BY rowid DESC LIMIT 1').get() as { key: string }).key;
       await turn();
     }
+    // The ledger's rows PART at a time by rowid, however sparse the rowids (the end of each part found in the index).
     const table = domain === 'listings' ? 'listings' : 'buy_orders';
-    const last = Number((db.prepare(`SELECT coalesce(max(rowid), 0) AS n FROM ${table}`).get() as { n: number }).n);
-    for (let lo = 0; lo < last; lo += PART) {
+    const partEnd = db.prepare(`SELECT rowid AS r FROM ${table} WHERE rowid > ? ORDER BY rowid LIMIT 1 OFFSET ${PART - 1}`);
+    for (let lo: number | null = 0; lo !== null;) {
       await turn();
-      insert(`SELECT * FROM (${rows.arms.ledger}) WHERE t1 > :lo AND t1 <= :hi ${notWritten}`, { lo, hi: lo + PART });
+      const hi: number | null = (partEnd.get(lo) as { r: number } | undefined)?.r ?? null;
+      insert(`SELECT * FROM (${rows.arms.ledger}) WHERE t1 > :lo ${hi === null ? '' : 'AND t1 <= :hi'} ${notWritten}`, { lo, hi });
+      lo = hi;
     }
   }
 
@@ -287,15 +290,17 @@ export function createBulkEdits(store: Pick<Store, 'db' | 'transaction' | 'clock
       ? `'listing.edit', c.account, c.listing_id, NULL, c.n_price, c.n_promoted, NULL, NULL, ${notes ? 'c.n_note' : 'NULL'}`
       : `'buyOrder.edit', c.account, NULL, c.key, c.n_price, NULL, c.n_quantity, c.n_active, ${notes ? 'c.n_note' : 'NULL'}`;
     const inPart = 'c.rowid > :lo AND c.rowid <= :hi';
+    // The part's keys drive each statement (looked up in the draft by primary key), not a walk of the whole draft.
+    const partKeys = `d.key IN (SELECT key FROM temp.bulk_rows WHERE rowid > :lo AND rowid <= :hi)`;
     // A row an apply took meanwhile (queued, sent, unknown) is never touched: it is the apply's now.
     const statements = [
       // Rows already pending and in no batch keep those columns: an index on a column a statement sets is written again for each row.
       `UPDATE draft_entries AS d SET ${fields}, seq = :seq, updated_at = :at FROM temp.bulk_rows AS c
-        WHERE ${inPart} AND c.e_open = 1 AND ${writes('c.')} AND d.draft_id = :draft AND d.slot = '${slot}' AND d.key = c.key
+        WHERE ${inPart} AND c.e_open = 1 AND ${writes('c.')} AND d.draft_id = :draft AND d.slot = '${slot}' AND ${partKeys} AND d.key = c.key
           AND d.status = 'pending' AND d.batch_id IS NULL AND d.error IS NULL`,
       `UPDATE draft_entries AS d SET ${fields}, seq = :seq, status = 'pending', error = NULL, batch_id = NULL, updated_at = :at
         FROM temp.bulk_rows AS c
-        WHERE ${inPart} AND c.e_open = 1 AND ${writes('c.')} AND d.draft_id = :draft AND d.slot = '${slot}' AND d.key = c.key
+        WHERE ${inPart} AND c.e_open = 1 AND ${writes('c.')} AND d.draft_id = :draft AND d.slot = '${slot}' AND ${partKeys} AND d.key = c.key
           AND NOT (d.status = 'pending' AND d.batch_id IS NULL AND d.error IS NULL) AND d.status NOT IN ${LOCKED}`,
       `INSERT INTO draft_entries (draft_id, slot, key, seq, kind, account, listing_id, sku, price, promoted, quantity, active, user_note, status, updated_at)
         SELECT :draft, '${slot}', c.key, :seq, ${insertColumns}, 'pending', :at FROM temp.bulk_rows AS c
