@@ -171,6 +171,35 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
       { ...q.params, ...cursor.params, limit });
   }
 
+  /**
+   * A sort no index serves (by the draft's new price, by name, …) is sorted
+   * once per state of the table into a scratch table of row places, and each
+   * page is read from it by position: scrolling and jumping cost a lookup
+   * each instead of sorting the whole table again for every page.
+   */
+  let sorted: string | null = null;
+  function sortedRows(q: Query, id: string, offset: number, limit: number): Placed[] {
+    if (sorted !== id) {
+      const dir = q.order.desc ? 'DESC' : 'ASC';
+      db.exec('DROP TABLE IF EXISTS temp.page_order; CREATE TEMP TABLE page_order (pos INTEGER PRIMARY KEY, arm INTEGER NOT NULL, t1 INTEGER, t2 TEXT, v ANY)');
+      prepared(`INSERT INTO temp.page_order (arm, t1, t2, v) SELECT arm, t1, t2, v FROM (SELECT arm, t1, t2, ${q.order.value} AS v FROM (${q.arms.created}) WHERE ${q.where}
+          UNION ALL SELECT arm, t1, t2, ${q.order.value} AS v FROM (${q.arms.ledger}) WHERE ${q.where})
+        ORDER BY v ${dir}, arm ${dir}, t1 ${dir}, t2 ${dir}`).run(q.params);
+      sorted = id;
+    }
+    const slice = prepared('SELECT pos, arm, t1, t2, v FROM temp.page_order WHERE pos > :offset ORDER BY pos LIMIT :limit').all({ offset, limit }) as
+      { pos: number; arm: 0 | 1; t1: number; t2: string; v: SQLInputValue }[];
+    const ledgerIds = JSON.stringify(slice.filter((p) => p.arm === 1).map((p) => p.t1));
+    const createdKeys = JSON.stringify(slice.filter((p) => p.arm === 0).map((p) => p.t2));
+    const found = new Map<string, ArmRow>();
+    for (const r of all<ArmRow>(`SELECT * FROM (${q.arms.ledger}) WHERE t1 IN (SELECT value FROM json_each(:s_ids))`, { ...q.params, s_ids: ledgerIds })) found.set(`1|${r.t1}`, r);
+    for (const r of all<ArmRow>(`SELECT * FROM (${q.arms.created}) WHERE key IN (SELECT value FROM json_each(:s_keys))`, { ...q.params, s_keys: createdKeys })) found.set(`0|${r.t2}`, r);
+    return slice.flatMap((p) => {
+      const row = found.get(p.arm === 1 ? `1|${p.t1}` : `0|${p.t2}`);
+      return row ? [{ ...row, v: p.v }] : [];
+    });
+  }
+
   /** Rows `offset…offset+limit` of a table: after the place of the row before when it is known, else counted down to. */
   function rowsAt(q: Query, c: Counts, sort: LedgerSort | null, places: Map<number, RowPlace>, offset: number, limit: number): Placed[] {
     const before = offset === 0 ? null : places.get(offset - 1);
@@ -206,7 +235,8 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
       const id = JSON.stringify([stateOf(draftId), domain, filter, sort]);
       const c = counts(q, domain, JSON.stringify([stateOf(draftId), domain, filter]));
       const places = placesOf(id);
-      const rows = rowsAt(q, c, sort, places, offset, limit);
+      // The ledger's own order and its price have indexes to walk; every other sort is kept sorted (see sortedRows).
+      const rows = sort !== null && sort.column !== 'price' ? sortedRows(q, id, offset, limit) : rowsAt(q, c, sort, places, offset, limit);
       if (places.size > MAX_PLACES) places.clear();
       rows.forEach((r, i) => places.set(offset + i, { v: r.v, arm: r.arm, t1: r.t1, t2: r.t2 }));
       const now = deps.now();
