@@ -13,8 +13,7 @@ import { shellHandlers } from '../ipc/handlers/shell.ts';
 import type { Platform } from '../ipc/handlers/platform.ts';
 import { createPartialRouter, type EmitEvent, type Router } from '../ipc/router.ts';
 import type { DeskWorkerConfig } from './config.ts';
-import { DESK_METHODS, MAIN_METHODS, WORKER_EVENTS } from './desk-methods.ts';
-import type { DeskDiagnostics, DeskShellView } from './desk-shell.ts';
+import { DESK_METHODS, MAIN_METHODS, WORKER_EVENTS, type DeskDiagnostics, type DeskShellView } from './desk-methods.ts';
 
 /**
  * The main thread's side of the data worker (`desk-worker.ts`): it starts the

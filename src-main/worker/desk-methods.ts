@@ -8,10 +8,11 @@ import { heartbeatState } from '../../src-shared/views.ts';
 import { method } from '../core/data/methods.ts';
 import type { KeychainState } from '../core/secrets.ts';
 import { settingsPatchSchema, settingsSchema } from '../core/settings/settings.ts';
+import type { DiagnosticsInput } from '../core/shell/diagnostics.ts';
 import type { TradeForNotice, TradeRef } from '../core/shell/notification-groups.ts';
 import type { ShellState } from '../core/shell/tray-state.ts';
 import { deskWorkerConfig } from './config.ts';
-import type { DeskDiagnostics } from './desk-shell.ts';
+
 
 /**
  * The data boundary's method maps, shared by both sides: what main may call
@@ -40,8 +41,12 @@ export const deskShellView = z.object({
   settings: settingsSchema.pick({ serviceUrl: true, notificationsEnabled: true, autoUpdate: true, heartbeatEnabled: true, startAtLogin: true }),
   appliesRunning: z.number().int().nonnegative(),
 });
+export type DeskShellView = z.infer<typeof deskShellView>;
 
-/** The desk's part of a diagnostics bundle (see `DeskDiagnostics`). */
+/** The desk's part of a diagnostics bundle (the shell adds versions, updates and logs). */
+export type DeskDiagnostics = Pick<DiagnosticsInput, 'settings' | 'key' | 'status' | 'rateBudget' | 'heartbeat' | 'applies' | 'unknownOutcomes'>;
+
+/** The schema of `DeskDiagnostics`. */
 export const deskDiagnostics = z.object({
   settings: z.record(z.string(), z.unknown()),
   key: z.object({ set: z.boolean(), state: z.string(), keychainAvailable: z.boolean() }),
