@@ -4,8 +4,8 @@ import pluginVue from 'eslint-plugin-vue';
 import globals from 'globals';
 
 /** Only the desktop layer, the composition root and the preload may touch Electron. */
-const electronAllowed = ['src-main/desktop/**', 'src-main/index.ts', 'src-main/main-process.ts', 'src-preload/**', 'test/desktop/**'];
-const noElectron = { name: 'electron', message: 'Only src-main/desktop/, src-main/index.ts and src-preload/ may import electron.' };
+const electronAllowed = ['src-main/main-thread/desktop/**', 'src-main/main-thread/index.ts', 'src-main/main-thread/main-process.ts', 'src-preload/**', 'test/desktop/**'];
+const noElectron = { name: 'electron', message: 'Only src-main/main-thread/desktop/, its index.ts and main-process.ts, and src-preload/ may import electron.' };
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },

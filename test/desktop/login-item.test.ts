@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { app, resetFakeElectron } from './fake-electron.ts';
 
 vi.mock('electron', () => import('./fake-electron.ts'));
-const { getStartAtLogin, launchedHidden, setStartAtLogin } = await import('../../src-main/desktop/login-item.ts');
+const { getStartAtLogin, launchedHidden, setStartAtLogin } = await import('../../src-main/main-thread/desktop/login-item.ts');
 
 let config: string;
 beforeEach(async () => { resetFakeElectron(); config = await mkdtemp(join(tmpdir(), 'xdg-config-')); });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { scaledClock } from '../../src-main/core/clock.ts';
 import { createDesk, type Desk } from '../../src-main/core/desk/desk.ts';
-import { createKeychainSecretStore } from '../../src-main/desktop/keychain.ts';
+import { createKeychainSecretStore } from '../../src-main/main-thread/desktop/keychain.ts';
 import { createDeskRouter } from '../../src-main/ipc/desk-router.ts';
 import type { Router } from '../../src-main/ipc/router.ts';
 import { startSandbox, type Sandbox } from '../../src-main/sandbox/index.ts';

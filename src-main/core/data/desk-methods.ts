@@ -1,17 +1,17 @@
 import { z } from 'zod';
-import { EVENT_NAMES } from '../../src-shared/channels.ts';
-import { applyJob } from '../../src-shared/draft-views.ts';
-import { errorView } from '../../src-shared/errors.ts';
-import { buyOrderTrade, marketTrade } from '../../src-shared/trades.ts';
-import { profileProblem } from '../../src-shared/profile.ts';
-import { heartbeatState } from '../../src-shared/views.ts';
-import { method } from '../core/data/methods.ts';
-import type { KeychainState } from '../core/secrets.ts';
-import { settingsPatchSchema, settingsSchema } from '../core/settings/settings.ts';
-import type { DiagnosticsInput } from '../core/shell/diagnostics.ts';
-import type { TradeForNotice, TradeRef } from '../core/shell/notification-groups.ts';
-import type { ShellState } from '../core/shell/tray-state.ts';
-import { deskWorkerConfig } from './config.ts';
+import { EVENT_NAMES } from '../../../src-shared/channels.ts';
+import { applyJob } from '../../../src-shared/draft-views.ts';
+import { errorView } from '../../../src-shared/errors.ts';
+import { buyOrderTrade, marketTrade } from '../../../src-shared/trades.ts';
+import { profileProblem } from '../../../src-shared/profile.ts';
+import { heartbeatState } from '../../../src-shared/views.ts';
+import { method } from './methods.ts';
+import type { KeychainState } from '../secrets.ts';
+import { settingsPatchSchema, settingsSchema } from '../settings/settings.ts';
+import type { DiagnosticsInput } from '../shell/diagnostics.ts';
+import type { TradeForNotice, TradeRef } from '../shell/notification-groups.ts';
+import type { ShellState } from '../shell/tray-state.ts';
+import { deskWorkerConfig } from './desk-worker-config.ts';
 
 
 /**
@@ -19,8 +19,8 @@ import { deskWorkerConfig } from './config.ts';
  * in the data worker (`DESK_METHODS`: the desk's commands for the shell, and
  * the bridge's calls), what the worker may ask of main (`MAIN_METHODS`: the
  * keychain), and the events the worker pushes (`WORKER_EVENTS`). The worker
- * implements the first (`desk-worker.ts`), main the second
- * (`desk-connection.ts`); each side parses what it receives with these
+ * implements the first (`worker/desk-worker.ts`), main the second
+ * (`main-thread/desk-connection.ts`); each side parses what it receives with these
  * schemas. Bridge payloads are parsed by the router against the contract,
  * so here they cross as they are.
  */

@@ -1,6 +1,6 @@
-import { printable } from '../safe-text.ts';
-import { resolveCall, type Implementation, type MethodMap } from './methods.ts';
-import { dataRequest, kindedError, livenessPing, packValue, type DataErrorValue, type DataReply } from './protocol.ts';
+import { printable } from '../core/safe-text.ts';
+import { resolveCall, type Implementation, type MethodMap } from '../core/data/methods.ts';
+import { dataRequest, kindedError, livenessPing, packValue, type DataErrorValue, type DataReply } from '../core/data/protocol.ts';
 
 /**
  * The worker's side of the data boundary: it answers each request by calling

@@ -2,8 +2,8 @@ import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { app } from 'electron';
-import { APP_DISPLAY_NAME } from '../core/shell/app-identity.ts';
-import { autostartEntry, autostartExecPath, START_HIDDEN_FLAG, shouldStartHidden } from '../core/shell/login-item.ts';
+import { APP_DISPLAY_NAME } from '../../core/shell/app-identity.ts';
+import { autostartEntry, autostartExecPath, START_HIDDEN_FLAG, shouldStartHidden } from '../../core/shell/login-item.ts';
 
 /**
  * The "start at login" option. Windows and macOS keep the setting through
