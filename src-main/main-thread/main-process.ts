@@ -24,13 +24,12 @@ import { APP_ENTRY_URL } from '../core/shell/app-origin.ts';
 import { APP_ID } from '../core/shell/app-identity.ts';
 import { appPaths, userDataDirFrom } from '../core/shell/app-paths.ts';
 import type { ExternalLinkPolicy } from '../core/shell/external-links.ts';
-import { shouldStartHidden } from '../core/shell/login-item.ts';
 import { createWindowStateFile } from '../core/shell/window-state-file.ts';
 import { claimSingleInstance, createQuitSwitch, holdQuitFor, revealOnActivate } from './desktop/app-life.ts';
 import { applyDevServerCsp, registerAppScheme, serveRenderer } from './desktop/app-protocol.ts';
 import { bindRouter } from './desktop/ipc.ts';
 import { createKeychainSecretStore } from './desktop/keychain.ts';
-import { setStartAtLogin } from './desktop/login-item.ts';
+import { launchedHidden, setStartAtLogin } from './desktop/login-item.ts';
 import { createAppWindow, type AppWindow } from './desktop/app-window.ts';
 import { createNotifier, prepareNotifications } from './desktop/notifier.ts';
 import { recoverInWindow } from './desktop/profile-recovery.ts';
@@ -266,7 +265,7 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
     ...(deps.onlinePollMs === undefined ? {} : { onlinePollMs: deps.onlinePollMs }),
   });
   // At login the app starts in the tray, with no window until the trader opens it.
-  if (!shouldStartHidden(deps.argv ?? process.argv, app.getLoginItemSettings().wasOpenedAtLogin)) await win.reveal();
+  if (!launchedHidden(deps.argv ?? process.argv)) await win.reveal();
   desk.on('view', ({ view, previous }) => {
     if (view.settings.startAtLogin !== previous.settings.startAtLogin) void setStartAtLogin(view.settings.startAtLogin).catch(() => undefined);
   });

@@ -54,7 +54,6 @@ export const dataEvent = z.strictObject({
   event: z.string().min(1).max(60),
   payload: z.unknown(),
 });
-export type DataEvent = z.infer<typeof dataEvent>;
 
 /**
  * The worker asking main (for what only main may hold: the keychain, whose
@@ -79,7 +78,6 @@ export const livenessPong = z.strictObject({ pong: z.number().int().nonnegative(
 
 /** Everything the worker posts: replies to requests, events, asks, and answers to pings. */
 export const fromWorker = z.union([dataReply, dataEvent, workerAsk, livenessPong]);
-export type FromWorker = z.infer<typeof fromWorker>;
 
 /**
  * A string this long or longer crosses as UTF-8 bytes whose buffer is
