@@ -2,7 +2,8 @@ import type { StatementSync } from 'node:sqlite';
 import type { Store } from '../store/db.ts';
 import { scalePrice } from '../../../src-shared/price-formula.ts';
 import type { BulkDomain, BulkOp } from '../../../src-shared/drafts.ts';
-import { DELETED_REASON, ENDED_REASON, LOCKED_REASON, UNKNOWN_ID_REASON } from './ledger-rows.ts';
+import { LOCKED_REASON, LOCKED_SQL } from './change.ts';
+import { DELETED_REASON, ENDED_REASON, UNKNOWN_ID_REASON } from './ledger-rows.ts';
 import type { Params } from './ledger-sql.ts';
 import { priceProblem } from './price-check.ts';
 import type { GuardFindings, PriceGuard } from './price-guard.ts';
@@ -56,7 +57,6 @@ const SKIP_REASONS: Readonly<Record<string, string>> = {
   created_pause: CREATED_PAUSE_REASON,
 };
 
-const LOCKED = "('queued', 'sent', 'unknown')";
 const SETTLED = "('done', 'dropped')";
 
 /**
@@ -72,7 +72,7 @@ function classifiedSql(domain: BulkDomain, rows: string): string {
   const removedByAll = listings ? "(:deleteAll IS NOT NULL AND (:deleteAll = 0 OR state = 'active'))" : ':deleteAll = 1';
   const eOpen = `(e_status IS NOT NULL AND e_status NOT IN ${SETTLED})`;
   const xOpen = `(x_status IS NOT NULL AND x_status NOT IN ${SETTLED})`;
-  const locked = `(e_status IN ${LOCKED} OR x_status IN ${LOCKED})`;
+  const locked = `(e_status IN ${LOCKED_SQL} OR x_status IN ${LOCKED_SQL})`;
   const isCreate = `(${eOpen} AND e_kind = '${createKind}')`;
   // A row the draft lists again after deleting it takes the create's values, as the table shows it.
   const own = (field: string, ledger: string) => `CASE WHEN ${eOpen} AND e_kind IN ('${createKind}', '${editKind}') AND ${field} IS NOT NULL THEN ${field} ELSE ${ledger} END`;

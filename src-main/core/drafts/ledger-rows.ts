@@ -1,7 +1,7 @@
 import type { BuyOrderRowView, ItemView, ListingRowView } from '../../../src-shared/ledger.ts';
 import { coveredQuantity } from '../../../src-shared/balance-rule.ts';
 import { isEnded, type ListingState } from '../store/listings-repo.ts';
-import { isLockedStatus, isSettled, type ChangeStatus } from './change.ts';
+import { isLockedStatus, isSettled, LOCKED_REASON, type ChangeStatus } from './change.ts';
 import type { ArmRow, DraftScope } from './ledger-sql.ts';
 
 /**
@@ -11,7 +11,6 @@ import type { ArmRow, DraftScope } from './ledger-sql.ts';
  * `pending` holds the draft's values where they differ from the row's own.
  */
 
-export const LOCKED_REASON = 'being applied, or its outcome is unknown';
 export const UNKNOWN_ID_REASON = 'its listing ID is unknown (the create response was lost)';
 export const DELETED_REASON = 'deleted in this draft';
 export const ENDED_REASON = 'it is sold or no longer on the service';
