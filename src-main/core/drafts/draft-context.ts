@@ -1,6 +1,6 @@
 import type { Repos } from '../store/index.ts';
 import type { Store } from '../store/db.ts';
-import { ENTRY_COLUMNS, entryOf, type EntryRecord } from '../store/draft-columns.ts';
+import { entryOf, entrySelect, type EntryRecord } from '../store/draft-columns.ts';
 import { isSettled, type DraftEntry } from './change.ts';
 import { removedByDeleteAll } from './ledger-rows.ts';
 import type { DeleteAllInput, LedgerLookup, MergeContext } from './merge.ts';
@@ -26,7 +26,7 @@ export function draftContext(
   draftId: string,
   staged: Pick<Staging, 'get' | 'has' | 'values'>,
 ): MergeContext {
-  const cols = ENTRY_COLUMNS.map((c) => `e.${c} AS ${c}`).join(', ');
+  const cols = entrySelect('e');
   const ledger = ledgerLookup(repos);
   const accounts = new Set(repos.accounts.list().map((a) => a.account_id));
   const live = (target: string): DraftEntry | undefined => {
