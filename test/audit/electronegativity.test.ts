@@ -1,9 +1,16 @@
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { findingsFromSarif, judgeFindings } from './electronegativity.mjs';
 
 const finding = (check: string, file: string, line = 1) => ({ check, file, line, message: `${check} here` });
 
 describe('electronegativity gate', () => {
+  it('finds the commander 5 it requires without declaring it (the pinned devDependency)', () => {
+    const fromElectronegativity = createRequire(createRequire(import.meta.url).resolve('@doyensec/electronegativity/package.json'));
+    const commander = fromElectronegativity('commander/package.json') as { version: string };
+    expect(commander.version).toMatch(/^5\./);
+  });
+
   it('reads findings from a SARIF report', () => {
     const sarif = { runs: [{ results: [{
       ruleId: 'OPEN_EXTERNAL_JS_CHECK', message: { text: 'Review the use of openExternal' },
