@@ -119,7 +119,7 @@ test('pick 20 items by name, price them with a formula, review, apply, and find 
   test.info().annotations.push({ type: 'formula', description: `${formulaApplied} of 20 priced from a listing of the same item, the rest at $12.00` });
 
   // Apply from Drafts, where the creates are named too.
-  await go(page, 6);
+  await go(page, 7);
   await expect(page.getByRole('button', { name: /Create listing 20/ })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Review' })).toContainText(picked[0]?.name ?? '');
   await page.keyboard.press('Control+Enter');
