@@ -12,7 +12,7 @@ export default defineConfig({
     build: {
       outDir: 'out/main',
       // The data worker is a second entry: the main process starts it as a worker thread beside index.js.
-      rolldownOptions: { input: { index: resolve('src-main/index.ts'), 'desk-worker': resolve('src-main/worker/desk-worker.ts') } },
+      rolldownOptions: { input: { index: resolve('src-main/main-thread/index.ts'), 'desk-worker': resolve('src-main/worker/desk-worker.ts') } },
     },
   },
   preload: {

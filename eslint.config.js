@@ -1,11 +1,139 @@
 // @ts-check
+/**
+ * Folders are named for where their code runs, and the blocks at the end of
+ * this file state, for every folder, which folders it may import:
+ *
+ *   src-main/                     Electron's main process: two threads
+ *     main-thread/                the main thread: main-process.ts (the composition root; index.ts
+ *                                 starts it), desktop/ (the Electron adapters: window, tray,
+ *                                 notifications, keychain, power, updates), the data client and
+ *                                 the desk connection (main's side of the data worker)
+ *     worker/                     the data worker thread: its entry (desk-worker.ts) and what only
+ *                                 it runs (the host of the data boundary, the desk's shell view)
+ *     ipc/                        the bridge's router and handlers, on either thread (the desk's
+ *                                 channels in the worker, the shell's on the main thread)
+ *     core/                       plain Node, any thread: the desk itself (store, drafts, apply,
+ *                                 client, scheduler, ...) and core/data/, the boundary's shared
+ *                                 protocol and method maps
+ *     sandbox/                    the service's simulator: loaded by the worker in sandbox mode,
+ *                                 by tests and benchmarks, and by `npm run sandbox`
+ *   src-preload/                  the preload: the channel names, nothing else
+ *   src-renderer/                 the window's page (Vue): the renderer and src-shared/ only
+ *   src-shared/                   rules and schemas every side checks; imports no other folder
+ *
+ * `electron` is imported only by main-thread/desktop/, main-thread/index.ts,
+ * main-thread/main-process.ts, src-preload/ and the desktop layer's tests.
+ * no-restricted-imports does not look at `import()`, so the same table also
+ * feeds no-restricted-syntax for dynamic imports; the one crossing it lets
+ * through is the worker's: the simulator is imported only when sandbox mode
+ * starts, never statically (type imports aside).
+ */
 import tseslint from 'typescript-eslint';
 import pluginVue from 'eslint-plugin-vue';
 import globals from 'globals';
 
-/** Only the desktop layer, the composition root and the preload may touch Electron. */
-const electronAllowed = ['src-main/desktop/**', 'src-main/index.ts', 'src-main/main-process.ts', 'src-preload/**', 'test/desktop/**'];
-const noElectron = { name: 'electron', message: 'Only src-main/desktop/, src-main/index.ts and src-preload/ may import electron.' };
+/** Where `electron` may be imported. */
+const electronAllowed = ['src-main/main-thread/desktop/**', 'src-main/main-thread/index.ts', 'src-main/main-thread/main-process.ts', 'src-preload/**', 'test/desktop/**'];
+const noElectron = { name: 'electron', message: 'Only src-main/main-thread/desktop/, main-thread/index.ts and main-process.ts, and src-preload/ may import electron.' };
+
+/**
+ * A relative specifier that enters a folder: the folders under src-main/ by
+ * their own name (each name is used once there), the top folders by theirs.
+ */
+const SRC_MAIN_FOLDERS = ['main-thread', 'worker', 'ipc', 'core', 'sandbox'];
+const TOP_FOLDERS = ['src-main', 'src-preload', 'src-renderer', 'src-shared'];
+const entering = (/** @type {string} */ folder) => `^(\\.{1,2}/)+${folder}(/|$)`;
+
+/**
+ * @typedef {{ folder: string, files: string[], may: string[], why: string, electron?: boolean }} Layer
+ * Each folder: the glob of its files, what it may import besides itself and
+ * packages, and why.
+ * @type {Layer[]}
+ */
+const LAYERS = [
+  {
+    folder: 'src-main/core/', files: ['src-main/core/**'], may: ['src-shared'],
+    why: 'core/ runs in any Node thread and is tested under Node alone: the threads, the router and the simulator are given to it, never imported.',
+  },
+  {
+    folder: 'src-main/ipc/', files: ['src-main/ipc/**'], may: ['core', 'src-shared'],
+    why: 'ipc/ runs on either thread: it knows the desk and the contract, not the thread it is bound on.',
+  },
+  {
+    folder: 'src-main/sandbox/', files: ['src-main/sandbox/**'], may: ['core', 'src-shared'],
+    why: 'the simulator stands in for the service: it shares core\'s schemas and nothing of the app.',
+  },
+  {
+    folder: 'src-main/worker/', files: ['src-main/worker/**'], may: ['core', 'ipc', 'src-shared', 'sandbox (dynamic import, or type only)'],
+    why: 'the data worker talks to the main thread only through messages (core/data/).',
+  },
+  {
+    folder: 'src-main/main-thread/', files: ['src-main/main-thread/**'], may: ['core', 'ipc', 'src-shared'],
+    why: 'the main thread starts the data worker by its file and talks to it through messages (core/data/); it never holds the simulator.',
+  },
+  {
+    folder: 'src-shared/', files: ['src-shared/**'], may: [],
+    why: 'src-shared/ runs in the renderer, the preload and both threads: it imports nothing process-specific and no Node built-ins.',
+  },
+  {
+    folder: 'src-preload/', files: ['src-preload/**'], may: ['src-shared/channels.ts', 'electron'],
+    why: 'the preload must stay a few kilobytes: the channel names are all it needs.',
+    electron: true,
+  },
+  {
+    folder: 'src-renderer/', files: ['src-renderer/**'], may: ['src-shared'],
+    why: 'the renderer runs nothing of the main process: what both sides check lives in src-shared/.',
+  },
+];
+
+/** The specifiers a layer may not import, each with the folder it names. @param {Layer} layer */
+function forbiddenFor(layer) {
+  const may = new Set(layer.may.map((m) => m.split(' ')[0]));
+  const own = layer.folder.replace(/^src-main\//, '').replace(/\/$/, '');
+  /** @type {{ target: string, regex: string, dynamicAllowed?: boolean, allowTypeImports?: boolean }[]} */
+  const out = [];
+  if (layer.folder.startsWith('src-main/')) {
+    for (const f of SRC_MAIN_FOLDERS) {
+      if (f === own) continue;
+      if (f === 'sandbox' && own === 'worker') out.push({ target: 'src-main/sandbox/', regex: entering(f), dynamicAllowed: true, allowTypeImports: true });
+      else if (!may.has(f)) out.push({ target: `src-main/${f}/`, regex: entering(f) });
+    }
+    for (const f of TOP_FOLDERS) if (f !== 'src-shared' && f !== 'src-main') out.push({ target: `${f}/`, regex: entering(f) });
+    return out;
+  }
+  for (const f of TOP_FOLDERS) {
+    if (`${f}/` === layer.folder || may.has(f)) continue;
+    if (f === 'src-shared' && may.has('src-shared/channels.ts')) out.push({ target: 'src-shared (but channels.ts)', regex: `${entering(f)}(?!channels\\.ts$)` });
+    else out.push({ target: `${f}/`, regex: entering(f) });
+  }
+  out.push({ target: 'Node built-ins', regex: '^node:' });
+  return out;
+}
+
+const mayList = (/** @type {Layer} */ layer) => (layer.may.length ? layer.may.join(', ') : 'nothing but itself');
+const messageFor = (/** @type {Layer} */ layer, /** @type {string} */ target) => `${layer.folder} may import only ${mayList(layer)}; not ${target}: ${layer.why}`;
+
+/** @param {Layer} layer @param {boolean} electron @returns {import('eslint').Linter.RulesRecord} */
+function layerRules(layer, electron) {
+  const forbidden = forbiddenFor(layer);
+  return {
+    'no-restricted-imports': ['error', {
+      paths: electron ? [] : [noElectron],
+      patterns: forbidden.map((f) => ({
+        regex: f.regex,
+        ...(f.allowTypeImports ? { allowTypeImports: true } : {}),
+        message: f.dynamicAllowed
+          ? 'The data worker loads the simulator only when sandbox mode starts: `await import()` it there (a type import is fine).'
+          : messageFor(layer, f.target),
+      })),
+    }],
+    'no-restricted-syntax': ['error', ...forbidden.filter((f) => !f.dynamicAllowed).map((f) => ({
+      // esquery's regex literal cannot hold a `/`: \x2F is one.
+      selector: `ImportExpression[source.value=/${f.regex.replaceAll('/', '\\x2F')}/]`,
+      message: messageFor(layer, f.target),
+    }))],
+  };
+}
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
@@ -31,59 +159,18 @@ export default tseslint.config(
     files: ['src-renderer/**'],
     languageOptions: { globals: { ...globals.browser } },
   },
+  // Tests, benchmarks, build scripts and configs: no electron outside the desktop layer's tests.
   {
     ignores: electronAllowed,
-    rules: {
-      'no-restricted-imports': ['error', { paths: [noElectron] }],
-    },
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron] }] },
   },
-  // The layers, enforced: each block restates `electron` because a later
-  // no-restricted-imports replaces an earlier one for the same files.
+  // The layers. A later no-restricted-imports replaces an earlier one for the same
+  // file, so each block states the whole rule, `electron` included.
+  ...LAYERS.map((layer) => ({ files: layer.files, rules: layerRules(layer, layer.electron === true) })),
+  // Within the main thread, only the adapters and the composition root touch Electron:
+  // the data client and the desk connection run under plain Node in their tests.
   {
-    files: ['src-main/core/**'],
-    rules: {
-      'no-restricted-imports': ['error', {
-        paths: [noElectron],
-        patterns: [{ group: ['**/sandbox/*', '**/sandbox'], message: 'core/ never imports the simulator: the composition root injects it.' }],
-      }],
-    },
-  },
-  {
-    files: ['src-main/worker/**'],
-    rules: {
-      'no-restricted-imports': ['error', {
-        paths: [noElectron],
-        patterns: [{ group: ['**/sandbox/*', '**/sandbox'], allowTypeImports: true, message: 'The data worker loads the simulator only when sandbox mode starts: import() it there.' }],
-      }],
-    },
-  },
-  {
-    files: ['src-renderer/**'],
-    rules: {
-      'no-restricted-imports': ['error', {
-        paths: [noElectron],
-        patterns: [{ group: ['**/src-main/**'], allowTypeImports: true, message: 'The renderer runs nothing from src-main: shared code lives in src-shared/.' }],
-      }],
-    },
-  },
-  {
-    files: ['src-shared/**'],
-    rules: {
-      'no-restricted-imports': ['error', {
-        paths: [noElectron],
-        patterns: [
-          { group: ['**/src-main/**', '**/src-renderer/**', '**/src-preload/**'], message: 'src-shared/ imports nothing process-specific.' },
-          { group: ['node:*'], message: 'src-shared/ runs in the renderer too: no Node built-ins.' },
-        ],
-      }],
-    },
-  },
-  {
-    files: ['src-preload/**'],
-    rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [{ group: ['**/src-shared/*', '!**/src-shared/channels.ts', '**/src-main/**'], message: 'The preload imports only the names list (src-shared/channels.ts): it must stay a few kilobytes.' }],
-      }],
-    },
+    files: ['src-main/main-thread/desktop/**', 'src-main/main-thread/index.ts', 'src-main/main-thread/main-process.ts'],
+    rules: layerRules(/** @type {Layer} */ (LAYERS.find((l) => l.folder === 'src-main/main-thread/')), true),
   },
 );

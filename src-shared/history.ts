@@ -83,7 +83,6 @@ export const historyPageQuery = z.strictObject({
   offset: z.number().int().min(0).max(10_000_000).default(0),
   limit: z.number().int().min(1).max(500).default(100),
 });
-export type HistoryPageQuery = z.input<typeof historyPageQuery>;
 
 export const historyItem = z.object({ sku: z.string(), name: z.string(), quantity: z.number().int(), price: z.number().int() });
 

@@ -65,7 +65,6 @@ export const ledgerQuery = z.strictObject({
   offset: z.number().int().min(0).max(10_000_000).default(0),
   limit: z.number().int().min(1).max(500).default(100),
 });
-export type LedgerQuery = z.input<typeof ledgerQuery>;
 
 /**
  * An item as a trader reads it: the name backpack.tf shows (the SKU itself

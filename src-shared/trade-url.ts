@@ -70,7 +70,3 @@ export function tradeUrlProblem(value: string, owner?: string | null): string | 
   }
   return null;
 }
-
-export function isTradeUrl(value: string, owner?: string | null): boolean {
-  return tradeUrlProblem(value, owner) === null;
-}

@@ -71,4 +71,3 @@ export const buyOrderTrade = z.object({
 export type MarketTrade = z.infer<typeof marketTrade>;
 export type BuyOrderTrade = z.infer<typeof buyOrderTrade>;
 export type PendingTrade = MarketTrade | BuyOrderTrade;
-export type TradeItem = z.infer<typeof marketTradeItem> | z.infer<typeof buyOrderTradeItem>;

@@ -27,8 +27,6 @@ const ACTIVITY_PUSH_MAX = 200;
 
 export function connectDeskEvents(desk: Desk, emit: EmitEvent, stamps: Stamps, views: DeskViews, options: { announceAtStart: boolean } = { announceAtStart: false }): Unsubscribe {
   let workspaceSubs: Unsubscribe[] = [];
-  let ledgerTimer: ReturnType<typeof setTimeout> | undefined;
-  let historyTimer: ReturnType<typeof setTimeout> | undefined;
   let activityTimer: ReturnType<typeof setTimeout> | undefined;
   /** Ids of entries added or settled since the last push. */
   let activityIds = new Set<number>();
@@ -49,22 +47,18 @@ export function connectDeskEvents(desk: Desk, emit: EmitEvent, stamps: Stamps, v
     stamps.bump(area);
     push[area]();
   };
-  const ledgerChanged = () => {
-    stamps.bump('ledger');
-    ledgerTimer ??= setTimeout(() => {
-      ledgerTimer = undefined;
-      emit('ledger:changed', { stamp: stamps.of('ledger') });
+  /** Areas whose changes come in bursts: the stamp moves at once, the event follows at most every LEDGER_PUSH_MS. */
+  const burstTimers: Partial<Record<'ledger' | 'history', ReturnType<typeof setTimeout>>> = {};
+  const burstArea = (area: 'ledger' | 'history') => () => {
+    stamps.bump(area);
+    burstTimers[area] ??= setTimeout(() => {
+      delete burstTimers[area];
+      emit(`${area}:changed`, { stamp: stamps.of(area) });
     }, LEDGER_PUSH_MS);
   };
-
-  // Each load records its trades: announced as the ledger is, at most every LEDGER_PUSH_MS.
-  const historyChanged = () => {
-    stamps.bump('history');
-    historyTimer ??= setTimeout(() => {
-      historyTimer = undefined;
-      emit('history:changed', { stamp: stamps.of('history') });
-    }, LEDGER_PUSH_MS);
-  };
+  const ledgerChanged = burstArea('ledger');
+  // Each load records its trades: announced as the ledger is.
+  const historyChanged = burstArea('history');
 
   const pushActivity = (ws: Workspace) => {
     activityTimer = undefined;
@@ -137,8 +131,7 @@ export function connectDeskEvents(desk: Desk, emit: EmitEvent, stamps: Stamps, v
   if (options.announceAtStart) pushAll();
 
   return () => {
-    clearTimeout(ledgerTimer);
-    clearTimeout(historyTimer);
+    for (const timer of Object.values(burstTimers)) clearTimeout(timer);
     clearTimeout(activityTimer);
     for (const off of [...workspaceSubs, ...deskSubs]) off();
   };

@@ -57,10 +57,3 @@ export function hexString(random: Random, length: number): string {
   while (out.length < length) out += Math.floor(random() * 16).toString(16);
   return out;
 }
-
-/** A string of `length` decimal digits, the first never 0. */
-export function digitString(random: Random, length: number): string {
-  let out = String(intBetween(random, 1, 9));
-  while (out.length < length) out += String(Math.floor(random() * 10));
-  return out;
-}

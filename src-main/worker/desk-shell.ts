@@ -1,26 +1,19 @@
 import type { Desk } from '../core/desk/desk.ts';
 import type { Workspace } from '../core/desk/workspace.ts';
 import { createEmitter, type Unsubscribe } from '../core/events.ts';
-import type { z } from 'zod';
 import type { SettingsPatch } from '../core/settings/settings.ts';
-import type { DiagnosticsInput } from '../core/shell/diagnostics.ts';
 import type { TradeForNotice, TradeRef } from '../core/shell/notification-groups.ts';
 import { applyJobView, heartbeatView, schedulerView } from '../ipc/views.ts';
 import { shellStateOf } from '../ipc/shell-state.ts';
-import type { deskShellView } from './desk-methods.ts';
+import type { DeskDiagnostics, DeskShellView } from '../core/data/desk-methods.ts';
 
 /**
  * What the desktop shell (tray, taskbar, notifications, power events, logs,
  * updates, quit) needs of the desk, in the shape that crosses from the data
  * worker to the main thread: a view pushed on every change, so the tray is
  * drawn from what main already holds, and a few commands. Built in the
- * worker over the real desk; `desk-connection.ts` is its main-thread side.
+ * worker over the real desk; `../main-thread/desk-connection.ts` is its main-thread side.
  */
-export type DeskShellView = z.infer<typeof deskShellView>;
-
-/** The desk's part of a diagnostics bundle (the shell adds versions, updates and logs). */
-export type DeskDiagnostics = Pick<DiagnosticsInput, 'settings' | 'key' | 'status' | 'rateBudget' | 'heartbeat' | 'applies' | 'unknownOutcomes'>;
-
 export type DeskShellEvents = {
   /** The view changed (sent only when it did). */
   view: DeskShellView;

@@ -8,7 +8,7 @@
  * database file can hold the app's own event loop.
  *
  * What it answers, pushes and asks is the shared method map
- * (`desk-methods.ts`): `desk` (open, close and the shell's commands) and
+ * (`../core/data/desk-methods.ts`): `desk` (open, close and the shell's commands) and
  * `router` (the bridge's calls); the events of WORKER_EVENTS; and of main,
  * the keychain (`secrets`). The simulator is loaded only when sandbox mode
  * starts: a live desk never holds it. When the profile cannot be opened,
@@ -19,8 +19,8 @@
 import { parentPort } from 'node:worker_threads';
 import type { z } from 'zod';
 import { scaledClock, systemClock } from '../core/clock.ts';
-import { createAsker } from '../core/data/asker.ts';
-import { createDataHost, serveDataHost } from '../core/data/host.ts';
+import { createAsker } from './asker.ts';
+import { createDataHost, serveDataHost } from './data-host.ts';
 import type { Implementation } from '../core/data/methods.ts';
 import type { Desk } from '../core/desk/desk.ts';
 import { openProfileDesk, type ProfileOpeningDeps } from '../core/profile/profile-opening.ts';
@@ -30,8 +30,8 @@ import type { SecretStore } from '../core/secrets.ts';
 import { logDeskEvents } from '../core/shell/desk-log.ts';
 import { createDeskRouter } from '../ipc/desk-router.ts';
 import type { Router } from '../ipc/router.ts';
-import { STAMPS_PER_GENERATION, type DeskWorkerConfig } from './config.ts';
-import { DESK_METHODS, MAIN_METHODS, type WORKER_EVENTS, type WorkerEventName, type WorkerLogLine } from './desk-methods.ts';
+import { STAMPS_PER_GENERATION, type DeskWorkerConfig } from '../core/data/desk-worker-config.ts';
+import { DESK_METHODS, MAIN_METHODS, type WORKER_EVENTS, type WorkerEventName, type WorkerLogLine } from '../core/data/desk-methods.ts';
 import { createDeskShell, type DeskShell } from './desk-shell.ts';
 
 const port = parentPort;

@@ -7,6 +7,11 @@
  * occur (a fixed one is removed from the list). It runs under another Node
  * than the pinned 24, under which it is flaky: ELECTRONEGATIVITY_NODE, else
  * the system Node (/usr/bin/node). Its online check is off.
+ *
+ * It requires `commander` without declaring it, and fails on any commander
+ * after 5 (it reads options as properties of the program): package.json pins
+ * commander 5.1.0 at the root for it alone (nothing of ours imports it), so a
+ * newer one another package brings cannot be hoisted there instead.
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';

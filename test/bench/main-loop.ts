@@ -23,7 +23,7 @@ import { Worker } from 'node:worker_threads';
 import { scaledClock, type Clock } from '../../src-main/core/clock.ts';
 import type { SecretStore } from '../../src-main/core/secrets.ts';
 import type { SettingsPatch } from '../../src-main/core/settings/settings.ts';
-import { connectDesk } from '../../src-main/worker/desk-connection.ts';
+import { connectDesk } from '../../src-main/main-thread/desk-connection.ts';
 import { DESK_WORKER } from '../worker/desk-worker-entry.ts';
 import { createDesk, type Desk } from '../../src-main/core/desk/desk.ts';
 import { createDeskRouter } from '../../src-main/ipc/desk-router.ts';

@@ -2,8 +2,8 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { app, type BrowserWindow, fakeEvent, resetFakeElectron } from './fake-electron.ts';
 
 vi.mock('electron', () => import('./fake-electron.ts'));
-const { claimSingleInstance, createQuitSwitch, revealOnActivate } = await import('../../src-main/desktop/app-life.ts');
-const { createMainWindow, revealWindow } = await import('../../src-main/desktop/main-window.ts');
+const { claimSingleInstance, createQuitSwitch, revealOnActivate } = await import('../../src-main/main-thread/desktop/app-life.ts');
+const { createMainWindow, revealWindow } = await import('../../src-main/main-thread/desktop/main-window.ts');
 
 beforeEach(() => resetFakeElectron());
 

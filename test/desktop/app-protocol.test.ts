@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { protocol, resetFakeElectron } from './fake-electron.ts';
 
 vi.mock('electron', () => import('./fake-electron.ts'));
-const { applyDevServerCsp, registerAppScheme, respondWithAsset, serveRenderer } = await import('../../src-main/desktop/app-protocol.ts');
+const { applyDevServerCsp, registerAppScheme, respondWithAsset, serveRenderer } = await import('../../src-main/main-thread/desktop/app-protocol.ts');
 
 let root: string;
 beforeAll(async () => {

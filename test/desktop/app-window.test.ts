@@ -4,7 +4,7 @@ import type { WindowStateStore } from '../../src-main/core/shell/window-state-fi
 import { app, BrowserWindow, resetFakeElectron } from './fake-electron.ts';
 
 vi.mock('electron', () => import('./fake-electron.ts'));
-const { createAppWindow } = await import('../../src-main/desktop/app-window.ts');
+const { createAppWindow } = await import('../../src-main/main-thread/desktop/app-window.ts');
 
 /** A window state file in memory: what the last window saved, the next one reads. */
 function memoryStore(): WindowStateStore & { last: SavedWindowState | null } {

@@ -1,12 +1,12 @@
 import { beforeEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createEmitter } from '../../src-main/core/events.ts';
-import type { Router } from '../../src-main/desktop/ipc.ts';
+import type { Router } from '../../src-main/main-thread/desktop/ipc.ts';
 import type { Router as BridgeRouter } from '../../src-main/ipc/router.ts';
 import { FakeWebContents, ipcMain, resetFakeElectron } from './fake-electron.ts';
 
 vi.mock('electron', () => import('./fake-electron.ts'));
-const { bindRouter, UNTRUSTED_SENDER } = await import('../../src-main/desktop/ipc.ts');
+const { bindRouter, UNTRUSTED_SENDER } = await import('../../src-main/main-thread/desktop/ipc.ts');
 
 /** A router as the bridge builds it: zod on every input, field names in the error. */
 function testRouter() {

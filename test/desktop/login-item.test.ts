@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { app, resetFakeElectron } from './fake-electron.ts';
 
 vi.mock('electron', () => import('./fake-electron.ts'));
-const { getStartAtLogin, launchedHidden, setStartAtLogin } = await import('../../src-main/desktop/login-item.ts');
+const { launchedHidden, setStartAtLogin } = await import('../../src-main/main-thread/desktop/login-item.ts');
 
 let config: string;
 beforeEach(async () => { resetFakeElectron(); config = await mkdtemp(join(tmpdir(), 'xdg-config-')); });
@@ -15,19 +16,16 @@ describe('start at login', () => {
   it('registers a hidden login start with Electron on Windows and macOS', async () => {
     await setStartAtLogin(true, { platform: 'win32' });
     expect(app.setLoginItemSettings).toHaveBeenCalledExactlyOnceWith({ openAtLogin: true, args: ['--hidden'] });
-    await getStartAtLogin({ platform: 'darwin' });
-    expect(app.getLoginItemSettings).toHaveBeenCalledWith({ args: ['--hidden'] });
   });
 
   it('writes and removes an XDG autostart entry on Linux', async () => {
     const deps = { platform: 'linux' as const, env: { XDG_CONFIG_HOME: config, APPIMAGE: '/home/t/Desk.AppImage' }, execPath: '/tmp/.mount/desk' };
-    expect(await getStartAtLogin(deps)).toBe(false);
+    const entryFile = join(config, 'autostart', 'marketplace-desk.desktop');
     await setStartAtLogin(true, deps);
-    const entry = await readFile(join(config, 'autostart', 'marketplace-desk.desktop'), 'utf8');
+    const entry = await readFile(entryFile, 'utf8');
     expect(entry).toContain('Exec="/home/t/Desk.AppImage" --hidden');
-    expect(await getStartAtLogin(deps)).toBe(true);
     await setStartAtLogin(false, deps);
-    expect(await getStartAtLogin(deps)).toBe(false);
+    expect(existsSync(entryFile)).toBe(false);
     expect(app.setLoginItemSettings).not.toHaveBeenCalled();
   });
 

@@ -4,7 +4,7 @@ import type { WindowStateStore } from '../../src-main/core/shell/window-state-fi
 import { type BrowserWindow, fakeEvent, resetFakeElectron, screen, shell } from './fake-electron.ts';
 
 vi.mock('electron', () => import('./fake-electron.ts'));
-const { createMainWindow, revealWindow } = await import('../../src-main/desktop/main-window.ts');
+const { createMainWindow, revealWindow } = await import('../../src-main/main-thread/desktop/main-window.ts');
 
 function memoryStore(initial: SavedWindowState | null = null): WindowStateStore & { saved: SavedWindowState[] } {
   const saved: SavedWindowState[] = [];

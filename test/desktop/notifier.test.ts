@@ -3,7 +3,7 @@ import type { TradeForNotice } from '../../src-main/core/shell/notification-grou
 import { app, Notification, resetFakeElectron } from './fake-electron.ts';
 
 vi.mock('electron', () => import('./fake-electron.ts'));
-const { createNotifier, prepareNotifications } = await import('../../src-main/desktop/notifier.ts');
+const { createNotifier, prepareNotifications } = await import('../../src-main/main-thread/desktop/notifier.ts');
 
 const trade = (id: string, over: Partial<TradeForNotice> = {}): TradeForNotice => ({
   trade_type: 'market', trade_id: id, status: 'Action Required', total: 250,

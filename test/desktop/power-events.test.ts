@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, type Mock, vi } from 'vite
 import { net, powerMonitor, resetFakeElectron } from './fake-electron.ts';
 
 vi.mock('electron', () => import('./fake-electron.ts'));
-const { wirePowerEvents } = await import('../../src-main/desktop/power-events.ts');
+const { wirePowerEvents } = await import('../../src-main/main-thread/desktop/power-events.ts');
 
 type Job = () => Promise<void>;
 let beatNow: Mock<Job>;

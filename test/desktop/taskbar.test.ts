@@ -3,7 +3,7 @@ import type { ShellState } from '../../src-main/core/shell/tray-state.ts';
 import { app, BrowserWindow, resetFakeElectron } from './fake-electron.ts';
 
 vi.mock('electron', () => import('./fake-electron.ts'));
-const { createTaskbarIndicator } = await import('../../src-main/desktop/taskbar.ts');
+const { createTaskbarIndicator } = await import('../../src-main/main-thread/desktop/taskbar.ts');
 
 const calm: ShellState = { heartbeat: 'active', automationPaused: false, tradesNeedingAction: 0, job: null };
 const running = { state: 'running' as const, itemsTotal: 400, itemsDone: 100, itemsFailed: 0, itemsUnknown: 0, etaMs: 60_000 };

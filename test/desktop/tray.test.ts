@@ -4,7 +4,7 @@ import type { ShellState } from '../../src-main/core/shell/tray-state.ts';
 import { resetFakeElectron, Tray } from './fake-electron.ts';
 
 vi.mock('electron', () => import('./fake-electron.ts'));
-const { createTray } = await import('../../src-main/desktop/tray.ts');
+const { createTray } = await import('../../src-main/main-thread/desktop/tray.ts');
 
 const calm: ShellState = { heartbeat: 'active', automationPaused: false, tradesNeedingAction: 0, job: null };
 

@@ -18,7 +18,7 @@ vi.mock('electron', () => import('./fake-electron.ts'));
 // electron-updater requires electron itself, out of vi.mock's reach.
 provideToCommonJs();
 const { AppImageUpdater } = await import('electron-updater');
-const { electronUpdateSource } = await import('../../src-main/desktop/updater.ts');
+const { electronUpdateSource } = await import('../../src-main/main-thread/desktop/updater.ts');
 
 /**
  * The real electron-updater, as a packaged Linux AppImage of version 0.1.0

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { app, fakeEvent, FakeWebContents, resetFakeElectron, shell } from './fake-electron.ts';
 
 vi.mock('electron', () => import('./fake-electron.ts'));
-const { hardenEveryWebContents, hardenSession, hardenWebContents } = await import('../../src-main/desktop/web-hardening.ts');
+const { hardenEveryWebContents, hardenSession, hardenWebContents } = await import('../../src-main/main-thread/desktop/web-hardening.ts');
 
 const links = { serviceOrigins: [] };
 

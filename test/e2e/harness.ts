@@ -127,7 +127,7 @@ export async function serveRenderer(root = resolve('out/renderer')): Promise<Sta
     const token = /^\/__desk\/([\w-]+)$/.exec(new URL(req.url ?? '/', 'http://127.0.0.1').pathname)?.[1];
     const binding = token === undefined ? undefined : bindings.get(token);
     if (!binding) return void socket.destroy();
-    sockets.handleUpgrade(req, socket, head, (ws) => connect(ws, binding));
+    sockets.handleUpgrade(req, socket, head, (client) => connect(client, binding));
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   const { port } = server.address() as AddressInfo;

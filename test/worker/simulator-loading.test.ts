@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BroadcastChannel, Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectDesk, type DeskConnection } from '../../src-main/worker/desk-connection.ts';
+import { connectDesk, type DeskConnection } from '../../src-main/main-thread/desk-connection.ts';
 import type { SettingsPatch } from '../../src-main/core/settings/settings.ts';
 import { memoryKeychain } from '../support/memory-keychain.ts';
 import { call } from '../support/router-call.ts';

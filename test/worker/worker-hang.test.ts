@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { BroadcastChannel, Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src-main/sandbox/index.ts';
-import type { DeskConnection } from '../../src-main/worker/desk-connection.ts';
+import type { DeskConnection } from '../../src-main/main-thread/desk-connection.ts';
 import { auditApply } from '../core/apply/apply-audit.ts';
 import { until } from '../desktop/boot-support.ts';
 import { call } from '../support/router-call.ts';

@@ -5,7 +5,7 @@ import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src-main/sandbox/index.ts';
 import { createRandom } from '../../src-main/sandbox/prng.ts';
-import type { DeskConnection } from '../../src-main/worker/desk-connection.ts';
+import type { DeskConnection } from '../../src-main/main-thread/desk-connection.ts';
 import { auditApply, batchesInFlight } from '../core/apply/apply-audit.ts';
 import { until } from '../desktop/boot-support.ts';
 import { call } from '../support/router-call.ts';

@@ -121,7 +121,3 @@ export type ItemizedEndpoint = {
 export type ItemOf<E extends ItemizedEndpoint> = RequestOf<E> extends { items: Array<infer I> } ? I : never;
 
 export const ENDPOINT_NAMES = Object.keys(ENDPOINTS) as EndpointName[];
-
-export function isItemized(endpoint: EndpointName): endpoint is ItemizedEndpoint {
-  return ENDPOINTS[endpoint].itemized;
-}

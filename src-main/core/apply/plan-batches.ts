@@ -1,6 +1,6 @@
 import type { EndpointName, ItemizedEndpoint, ItemOf, RequestOf } from '../api/endpoints.ts';
 import { splitIntoRequests } from '../api/split-requests.ts';
-import { buyOrderDeleteKey, listingDeleteKey, type Change, type DraftEntry } from '../drafts/change.ts';
+import { buyOrderDeleteKey, listingDeleteKey, type Change } from '../drafts/change.ts';
 import type { BuyOrderRow } from '../store/buy-orders-repo.ts';
 import { isEnded, type ListingRow } from '../store/listings-repo.ts';
 
@@ -154,31 +154,4 @@ export function planBatches(entries: readonly PlanEntry[], phase: Phase, mainAcc
     });
   }
   return batches;
-}
-
-/** The delete targets among these entries: creates of the same asset or SKU wait for them. */
-export function deleteTargetsOf(entries: readonly PlanEntry[]): Set<string> {
-  return new Set(entries.filter((e) => e.change.kind === 'listing.delete' || e.change.kind === 'buyOrder.delete').map((e) => e.target));
-}
-
-/**
- * Requests each endpoint needs for these entries (review and ETA): batches
- * are per endpoint, proxy and phase, as planBatches makes them. No-op edits,
- * and changes to listings the service no longer holds, count for nothing.
- */
-export function requestsPerEndpoint(entries: readonly DraftEntry[], ledger: LedgerLookup, mainAccount: string): Partial<Record<EndpointName, number>> {
-  const deletes = deleteTargetsOf(entries);
-  const counts = new Map<string, number>();
-  const perEndpoint: Partial<Record<EndpointName, number>> = {};
-  for (const e of entries) {
-    if (isNoOpEdit(e.change, ledger) || isToEndedListing(e.change, ledger)) continue;
-    const endpoint = endpointOf(e.change);
-    const key = `${endpoint}|${proxyOf(e.change, mainAccount) ?? ''}|${phaseOf(e.change, deletes)}`;
-    const n = (counts.get(key) ?? 0) + 1;
-    counts.set(key, n);
-    // One request per 100 items of a group; a delete-all is one request each.
-    const perRequest = endpoint === 'delete_all_listings' || endpoint === 'delete_all_buy_orders' ? 1 : 100;
-    if ((n - 1) % perRequest === 0) perEndpoint[endpoint] = (perEndpoint[endpoint] ?? 0) + 1;
-  }
-  return perEndpoint;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DESK_ERROR_KINDS } from '../../../src-shared/errors.ts';
+import { DomainError } from '../errors.ts';
 
 /**
  * The messages between the main thread and the data worker, checked on both
@@ -28,6 +29,21 @@ export const dataErrorValue = z.strictObject({
 });
 export type DataErrorValue = z.infer<typeof dataErrorValue>;
 
+/** Kinds that core code throws on purpose outside DomainError (ApplyRefused, KeyError). */
+const KINDED: ReadonlySet<string> = new Set(['conflict', 'invalid', 'not_found', 'busy', 'keychain_unavailable']);
+
+/** An error thrown on purpose, as the value that crosses; null for a bug. */
+export function kindedError(error: unknown): DataErrorValue | null {
+  if (error instanceof DomainError) return { kind: error.kind, message: error.message.slice(0, 4_000) };
+  if (!(error instanceof Error) || !('kind' in error) || typeof error.kind !== 'string') return null;
+  const kind = error.kind;
+  return isKind(kind) ? { kind, message: error.message.slice(0, 4_000) } : null;
+}
+
+function isKind(kind: string): kind is DataErrorValue['kind'] {
+  return KINDED.has(kind);
+}
+
 export const dataReply = z.discriminatedUnion('ok', [
   z.strictObject({ id: z.number().int(), ok: z.literal(true), value: z.unknown() }),
   z.strictObject({ id: z.number().int(), ok: z.literal(false), error: dataErrorValue }),
@@ -38,7 +54,6 @@ export const dataEvent = z.strictObject({
   event: z.string().min(1).max(60),
   payload: z.unknown(),
 });
-export type DataEvent = z.infer<typeof dataEvent>;
 
 /**
  * The worker asking main (for what only main may hold: the keychain, whose
@@ -63,7 +78,6 @@ export const livenessPong = z.strictObject({ pong: z.number().int().nonnegative(
 
 /** Everything the worker posts: replies to requests, events, asks, and answers to pings. */
 export const fromWorker = z.union([dataReply, dataEvent, workerAsk, livenessPong]);
-export type FromWorker = z.infer<typeof fromWorker>;
 
 /**
  * A string this long or longer crosses as UTF-8 bytes whose buffer is

@@ -2,7 +2,8 @@ import type { StatementSync } from 'node:sqlite';
 import type { Store } from '../store/db.ts';
 import { scalePrice } from '../../../src-shared/price-formula.ts';
 import type { BulkDomain, BulkOp } from '../../../src-shared/drafts.ts';
-import { DELETED_REASON, ENDED_REASON, LOCKED_REASON, UNKNOWN_ID_REASON } from './ledger-rows.ts';
+import { LOCKED_REASON, LOCKED_SQL } from './change.ts';
+import { DELETED_REASON, ENDED_REASON, UNKNOWN_ID_REASON } from './ledger-rows.ts';
 import type { Params } from './ledger-sql.ts';
 import { priceProblem } from './price-check.ts';
 import type { GuardFindings, PriceGuard } from './price-guard.ts';
@@ -58,7 +59,6 @@ const SKIP_REASONS: Readonly<Record<string, string>> = {
   created_pause: CREATED_PAUSE_REASON,
 };
 
-const LOCKED = "('queued', 'sent', 'unknown')";
 /** Rows classified in one step of a preview, and written in one transaction of an edit: some milliseconds each. */
 const PART = 2_000;
 const WRITE_PART = 2_500;
@@ -77,7 +77,7 @@ function classifiedSql(domain: BulkDomain, rows: string): string {
   const removedByAll = listings ? "(:deleteAll IS NOT NULL AND (:deleteAll = 0 OR state = 'active'))" : ':deleteAll = 1';
   const eOpen = `(e_status IS NOT NULL AND e_status NOT IN ${SETTLED})`;
   const xOpen = `(x_status IS NOT NULL AND x_status NOT IN ${SETTLED})`;
-  const locked = `(e_status IN ${LOCKED} OR x_status IN ${LOCKED})`;
+  const locked = `(e_status IN ${LOCKED_SQL} OR x_status IN ${LOCKED_SQL})`;
   const isCreate = `(${eOpen} AND e_kind = '${createKind}')`;
   // A row the draft lists again after deleting it takes the create's values, as the table shows it.
   const own = (field: string, ledger: string) => `CASE WHEN ${eOpen} AND e_kind IN ('${createKind}', '${editKind}') AND ${field} IS NOT NULL THEN ${field} ELSE ${ledger} END`;
@@ -301,7 +301,7 @@ export function createBulkEdits(store: Pick<Store, 'db' | 'transaction' | 'clock
       `UPDATE draft_entries AS d SET ${fields}, seq = :seq, status = 'pending', error = NULL, batch_id = NULL, updated_at = :at
         FROM temp.bulk_rows AS c
         WHERE ${inPart} AND c.e_open = 1 AND ${writes('c.')} AND d.draft_id = :draft AND d.slot = '${slot}' AND ${partKeys} AND d.key = c.key
-          AND NOT (d.status = 'pending' AND d.batch_id IS NULL AND d.error IS NULL) AND d.status NOT IN ${LOCKED}`,
+          AND NOT (d.status = 'pending' AND d.batch_id IS NULL AND d.error IS NULL) AND d.status NOT IN ${LOCKED_SQL}`,
       `INSERT INTO draft_entries (draft_id, slot, key, seq, kind, account, listing_id, sku, price, promoted, quantity, active, user_note, status, updated_at)
         SELECT :draft, '${slot}', c.key, :seq, ${insertColumns}, 'pending', :at FROM temp.bulk_rows AS c
         WHERE ${inPart} AND c.e_open = 0 AND ${writes('c.')}
@@ -309,7 +309,7 @@ export function createBulkEdits(store: Pick<Store, 'db' | 'transaction' | 'clock
           listing_id = excluded.listing_id, sku = excluded.sku, price = excluded.price, promoted = excluded.promoted,
           quantity = excluded.quantity, active = excluded.active, user_note = excluded.user_note, game = NULL, active_only = NULL,
           replaced = NULL, if_exists = NULL, status = 'pending', error = NULL, batch_id = NULL, updated_at = excluded.updated_at
-        WHERE draft_entries.status NOT IN ${LOCKED}`,
+        WHERE draft_entries.status NOT IN ${LOCKED_SQL}`,
     ].map(prepared);
     const last = Number((db.prepare('SELECT coalesce(max(rowid), 0) AS n FROM temp.bulk_rows').get() as { n: number }).n);
     for (let lo = 0; lo < last; lo += WRITE_PART) {

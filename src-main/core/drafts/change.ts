@@ -26,12 +26,16 @@ export type { Change, ChangeInput, ChangeKind, ChangeOf, ChangeStatus, ParsedCha
  * asset, then list it again" is two changes, run in that order.
  */
 
-/** Statuses whose change is still to be sent by the next apply. */
-export const SENDABLE: readonly ChangeStatus[] = ['pending', 'failed'];
-/** Statuses that lock a change: an apply owns it or the trader must resolve it first. */
-export const LOCKED: readonly ChangeStatus[] = ['queued', 'sent', 'unknown'];
-/** `LOCKED.includes(status)`, spelt out: it runs for every row of a bulk operation. */
-export const isLockedStatus = (s: ChangeStatus): boolean => s === 'queued' || s === 'sent' || s === 'unknown';
+/**
+ * Statuses that lock a change: an apply owns it or the trader must resolve it
+ * first. Every check of a locked change or row reads this list (SQL through
+ * LOCKED_SQL) and says why in LOCKED_REASON's words.
+ */
+const LOCKED_STATUSES: ReadonlySet<ChangeStatus> = new Set(['queued', 'sent', 'unknown']);
+export const isLockedStatus = (s: ChangeStatus): boolean => LOCKED_STATUSES.has(s);
+/** The locked statuses as a SQL list: `status IN ${LOCKED_SQL}`. */
+export const LOCKED_SQL = `(${[...LOCKED_STATUSES].map((s) => `'${s}'`).join(', ')})`;
+export const LOCKED_REASON = 'being applied, or its outcome is unknown';
 /** Whether an entry exists and is locked. */
 export const isLockedEntry = (e: DraftEntry | undefined): boolean => e !== undefined && isLockedStatus(e.status);
 

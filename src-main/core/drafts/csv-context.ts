@@ -1,4 +1,4 @@
-import { BUY_ORDERS_DELETE_ALL, buyOrderDeleteKey, buyOrderKey, LISTINGS_DELETE_ALL, listingDeleteKey, listingKey } from './change.ts';
+import { BUY_ORDERS_DELETE_ALL, buyOrderDeleteKey, buyOrderKey, LISTINGS_DELETE_ALL, listingDeleteKey, listingKey, LOCKED_REASON, LOCKED_SQL } from './change.ts';
 import type { Store } from '../store/db.ts';
 import { targetKey, type Slot } from '../store/draft-columns.ts';
 import type { KnownNames, NameResolution } from '../items/index.ts';
@@ -72,7 +72,7 @@ function sameName(a: string, b: string): boolean {
 
 /** Targets locked in any draft: an apply owns them, or the trader must resolve them. */
 export function lockedTargets(store: Pick<Store, 'db'>): Set<string> {
-  const rows = store.db.prepare("SELECT DISTINCT slot, key FROM draft_entries WHERE status IN ('queued', 'sent', 'unknown')").all() as { slot: Slot; key: string }[];
+  const rows = store.db.prepare(`SELECT DISTINCT slot, key FROM draft_entries WHERE status IN ${LOCKED_SQL}`).all() as { slot: Slot; key: string }[];
   return new Set(rows.map((r) => targetKey(r.slot, r.key)));
 }
 
@@ -91,7 +91,7 @@ export function rowAccount(given: string | undefined, ctx: ImportContext): { acc
   return { account: given, reason: known ? null : `account: ${given} is not the main or a linked account` };
 }
 
-const BUSY = 'is being applied or its outcome is unknown; resolve it first';
+const BUSY = `is ${LOCKED_REASON}; resolve it first`;
 
 /** Why adopting this listing now would race an apply; null when it would not. */
 export function listingLockReason(assetId: string, ctx: ImportContext): string | null {

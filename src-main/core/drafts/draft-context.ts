@@ -2,7 +2,7 @@ import type { Repos } from '../store/index.ts';
 import type { Store } from '../store/db.ts';
 import type { BuyOrderRow } from '../store/buy-orders-repo.ts';
 import type { ListingRow } from '../store/listings-repo.ts';
-import { ENTRY_COLUMNS, entryOf, type EntryRecord } from '../store/draft-columns.ts';
+import { entryOf, entrySelect, type EntryRecord } from '../store/draft-columns.ts';
 import { BUY_ORDERS_DELETE_ALL, buyOrderDeleteKey, buyOrderKey, isSettled, listingDeleteKey, listingKey, LISTINGS_DELETE_ALL, type DraftEntry } from './change.ts';
 import { removedByDeleteAll } from './ledger-rows.ts';
 import type { DeleteAllInput, LedgerLookup, MergeContext } from './merge.ts';
@@ -75,7 +75,7 @@ export function draftContext(
   draftId: string,
   staged: Pick<Staging, 'get' | 'has' | 'values' | 'warm'>,
 ): MergeContext {
-  const cols = ENTRY_COLUMNS.map((c) => `e.${c} AS ${c}`).join(', ');
+  const cols = entrySelect('e');
   const ledger = cachedLedger(repos);
   const accounts = new Set(repos.accounts.list().map((a) => a.account_id));
   // Stored rows read for the inputs at hand (null: none); nothing is written to the draft while they are merged.

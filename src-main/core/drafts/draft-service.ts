@@ -3,7 +3,7 @@ import { conflict, notFound, quoted } from '../errors.ts';
 import { createEmitter, type Unsubscribe } from '../events.ts';
 import type { Store } from '../store/db.ts';
 import type { Repos } from '../store/index.ts';
-import { isLockedStatus, type Change, type DraftEntry } from './change.ts';
+import { isLockedStatus, LOCKED_REASON, type Change, type DraftEntry } from './change.ts';
 import type { BulkDomain, BulkOp } from '../../../src-shared/drafts.ts';
 import { DEFAULT_PRICE_GUARD, type DraftGuard, type PriceGuard } from '../../../src-shared/price-guard.ts';
 import { createBulkEdits, type BulkPlan } from './bulk-sql.ts';
@@ -249,7 +249,7 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
       targets.forEach((target, index) => {
         const e = ctx.live(target);
         if (!e) return errors.push({ index, target, field: 'target', message: 'no such change in this draft' });
-        if (isLockedStatus(e.status)) return errors.push({ index, target, field: 'status', message: 'this change is being applied or its outcome is unknown; resolve it instead' });
+        if (isLockedStatus(e.status)) return errors.push({ index, target, field: 'status', message: `this change is ${LOCKED_REASON}; resolve it instead` });
         for (const t of [target, ...dependentsOf(target, ctx)]) {
           const dead = tombstone(ctx, t, 0, now);
           if (dead) staged.set(t, dead);

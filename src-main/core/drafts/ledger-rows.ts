@@ -1,7 +1,7 @@
 import type { BuyOrderRowView, ItemView, ListingRowView } from '../../../src-shared/ledger.ts';
 import { coveredQuantity } from '../../../src-shared/balance-rule.ts';
 import { isEnded, type ListingState } from '../store/listings-repo.ts';
-import { isLockedStatus, isSettled, type ChangeStatus } from './change.ts';
+import { isLockedStatus, isSettled, LOCKED_REASON, type ChangeStatus } from './change.ts';
 import type { ArmRow, DraftScope } from './ledger-sql.ts';
 
 /**
@@ -11,7 +11,6 @@ import type { ArmRow, DraftScope } from './ledger-sql.ts';
  * `pending` holds the draft's values where they differ from the row's own.
  */
 
-export const LOCKED_REASON = 'being applied, or its outcome is unknown';
 export const UNKNOWN_ID_REASON = 'its listing ID is unknown (the create response was lost)';
 export const DELETED_REASON = 'deleted in this draft';
 export const ENDED_REASON = 'it is sold or no longer on the service';
@@ -70,76 +69,92 @@ function draftSide(row: ArmRow) {
 /** Whether a listings delete-all (`active_only` as given) removes a ledger row in this state. */
 export const removedByDeleteAll = (state: string | null, activeOnly: boolean): boolean => !activeOnly || state === 'active';
 
+type DraftSide = ReturnType<typeof draftSide>;
+
+/** What every table shows of a row the draft creates (arm 0). */
+const createdRow = (side: DraftSide, now: number) => ({
+  change: 'create' as const, removedByDeleteAll: false, blocked: side.locked ? LOCKED_REASON : null, updatedAt: side.edit?.updatedAt ?? now, pending: null,
+});
+
+/**
+ * The draft laid over a ledger row, the same in every table. `removed`: the
+ * draft's delete-all takes the row; `kinds`: the domain's create and edit;
+ * `ownReason`: why the domain leaves this row out of bulk edits, if it does
+ * (it comes after a lock and before a delete). A row created again after its
+ * delete shows the new values as pending.
+ */
+function overlay(side: DraftSide, removed: boolean, kinds: { readonly create: string; readonly edit: string }, ownReason: string | null = null) {
+  const again = (side.deleting !== null || removed) && side.edit?.kind === kinds.create;
+  const edits = side.edit !== null && (side.edit.kind === kinds.edit || again);
+  const gone = (side.deleting !== null || removed) && !again;
+  return {
+    /** Whether the draft's values are laid over the row's: the caller fills `pending` then. */
+    edits,
+    change: again ? ('create' as const) : side.deleting !== null || removed ? ('delete' as const) : edits ? ('edit' as const) : null,
+    removedByDeleteAll: removed && side.deleting === null && !again,
+    blocked: side.locked ? LOCKED_REASON : ownReason ?? (gone ? DELETED_REASON : null),
+    /** The values that differ, shown unless the row is deleted. */
+    pendingOf: <P extends object>(pending: P): P | null => (edits && !gone && Object.keys(pending).length > 0 ? pending : null),
+  };
+}
+
+const LISTING_KINDS = { create: 'listing.create', edit: 'listing.edit' } as const;
+const BUY_ORDER_KINDS = { create: 'buyOrder.create', edit: 'buyOrder.edit' } as const;
+
 export function listingView(row: ArmRow, scope: DraftScope, now: number, item: ItemView | null): ListingRowView {
-  const { edit, deleting, locked, common } = draftSide(row);
-  const base = { domain: 'listings' as const, ...common, item };
+  const side = draftSide(row);
+  const base = { domain: 'listings' as const, ...side.common, item };
   if (row.arm === 0) {
     return {
-      ...base, change: 'create', removedByDeleteAll: false, blocked: locked ? LOCKED_REASON : null, updatedAt: edit?.updatedAt ?? now,
+      ...base, ...createdRow(side, now),
       asset_id: row.key, listing_id: null, sku: row.sku, account: row.account, state: 'new', stateReason: null, tradeId: null,
-      price: row.price, promoted: row.promoted, user_note: row.user_note, pending: null,
+      price: row.price, promoted: row.promoted, user_note: row.user_note,
     };
   }
   const removed = scope.deleteAll !== null && removedByDeleteAll(row.state, scope.deleteAll);
-  // Listing an asset again after deleting it: the row shows the new listing's values as pending.
-  const relist = (deleting || removed) && edit?.kind === 'listing.create';
-  const edits = edit !== null && (edit.kind === 'listing.edit' || relist);
+  const own = row.listing_id === null ? UNKNOWN_ID_REASON : isEnded(row.state as ListingState) ? ENDED_REASON : null;
+  const o = overlay(side, removed, LISTING_KINDS, own);
   const pending: NonNullable<ListingRowView['pending']> = {};
-  if (edits) {
+  if (o.edits) {
     if (row.e_price !== null && row.e_price !== row.price) pending.price = row.e_price;
     if (row.e_promoted !== null && row.e_promoted !== row.promoted) pending.promoted = row.e_promoted;
     if (row.e_note !== null && row.e_note !== row.user_note) pending.user_note = row.e_note;
   }
-  const gone = (deleting !== null || removed) && !relist;
   return {
-    ...base,
-    change: relist ? 'create' : deleting || removed ? 'delete' : edits ? 'edit' : null,
-    removedByDeleteAll: removed && !deleting && !relist,
-    blocked: locked ? LOCKED_REASON
-      : row.listing_id === null ? UNKNOWN_ID_REASON
-      : isEnded(row.state as ListingState) ? ENDED_REASON
-      : gone ? DELETED_REASON : null,
-    updatedAt: row.updated_at,
+    ...base, change: o.change, removedByDeleteAll: o.removedByDeleteAll, blocked: o.blocked, updatedAt: row.updated_at,
     asset_id: row.key, listing_id: row.listing_id, sku: row.sku, account: row.account,
     state: row.id_unknown ? 'id_unknown' : (row.state ?? 'active'),
     stateReason: row.state_reason, tradeId: row.trade_id,
     price: row.price, promoted: row.promoted, user_note: row.user_note,
-    pending: edits && !gone && Object.keys(pending).length > 0 ? pending : null,
+    pending: o.pendingOf(pending),
   };
 }
 
 export function buyOrderView(row: ArmRow, scope: DraftScope, now: number, item: ItemView | null, balance: number | null): BuyOrderRowView {
-  const { edit, deleting, locked, common } = draftSide(row);
-  const base = { domain: 'buyOrders' as const, ...common, item };
+  const side = draftSide(row);
+  const base = { domain: 'buyOrders' as const, ...side.common, item };
   if (row.arm === 0) {
     return {
-      ...base, change: 'create', removedByDeleteAll: false, blocked: locked ? LOCKED_REASON : null, updatedAt: edit?.updatedAt ?? now,
+      ...base, ...createdRow(side, now),
       sku: row.sku, account: row.account, price: row.price, quantity: row.quantity, active: 1, filled: 0,
-      quantityMayBeCut: false, balanceCovers: covers(balance, row.price, row.quantity), user_note: row.user_note, pending: null,
+      quantityMayBeCut: false, balanceCovers: covers(balance, row.price, row.quantity), user_note: row.user_note,
     };
   }
-  const removed = scope.deleteAll === true;
-  const recreate = (deleting || removed) && edit?.kind === 'buyOrder.create';
-  const edits = edit !== null && (edit.kind === 'buyOrder.edit' || recreate);
+  const o = overlay(side, scope.deleteAll === true, BUY_ORDER_KINDS);
   const pending: NonNullable<BuyOrderRowView['pending']> = {};
-  if (edits) {
+  if (o.edits) {
     if (row.e_price !== null && row.e_price !== row.price) pending.price = row.e_price;
     if (row.e_quantity !== null && row.e_quantity !== row.quantity) pending.quantity = row.e_quantity;
-    const active = edit.kind === 'buyOrder.edit' ? row.e_active : 1;
+    const active = side.edit?.kind === 'buyOrder.edit' ? row.e_active : 1;
     if (active !== null && active !== row.active) pending.active = active;
     if (row.e_note !== null && row.e_note !== row.user_note) pending.user_note = row.e_note;
   }
-  const gone = (deleting !== null || removed) && !recreate;
   return {
-    ...base,
-    change: recreate ? 'create' : deleting || removed ? 'delete' : edits ? 'edit' : null,
-    removedByDeleteAll: removed && !deleting && !recreate,
-    blocked: locked ? LOCKED_REASON : gone ? DELETED_REASON : null,
-    updatedAt: row.updated_at,
+    ...base, change: o.change, removedByDeleteAll: o.removedByDeleteAll, blocked: o.blocked, updatedAt: row.updated_at,
     sku: row.key, account: row.account, price: row.price, quantity: row.quantity, active: row.active,
     filled: row.filled, quantityMayBeCut: row.may_be_cut === 1, quantityAtLeast: row.at_least,
     balanceCovers: covers(balance, pending.price ?? row.price, (pending.quantity ?? row.quantity) - row.filled), user_note: row.user_note,
-    pending: edits && !gone && Object.keys(pending).length > 0 ? pending : null,
+    pending: o.pendingOf(pending),
   };
 }
 

@@ -6,6 +6,7 @@ import {
   listingDeleteKey,
   listingKey,
   isLockedEntry,
+  LOCKED_REASON,
   type Change,
   type ChangeOf,
   type DraftEntry,
@@ -61,7 +62,7 @@ const done = (write: readonly Change[], drop: readonly string[] = []): MergeOutc
 
 export function mergeChange(input: ParsedChangeInput, ctx: MergeContext): MergeOutcome {
   const locked = lockedTarget(input, ctx);
-  if (locked) return refuse(locked, 'status', 'this change is being applied or its outcome is unknown; resolve it first');
+  if (locked) return refuse(locked, 'status', `this change is ${LOCKED_REASON}; resolve it first`);
   switch (input.kind) {
     case 'listing.create': return createListing(input, ctx);
     case 'listing.edit': return editListing(input, ctx);

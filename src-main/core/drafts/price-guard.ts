@@ -1,7 +1,6 @@
 import { NO_FINDINGS, priceConcern, type GuardFindings, type PriceGuard } from '../../../src-shared/price-guard.ts';
 
 export type { GuardFindings, PriceGuard } from '../../../src-shared/price-guard.ts';
-export type GuardTally = GuardFindings;
 
 /** Adds price changes up into what the guard found (see src-shared/price-guard.ts). */
 export function guardTally(guard: PriceGuard) {

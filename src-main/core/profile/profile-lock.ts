@@ -51,9 +51,6 @@ export interface ProfileLockOptions {
   readonly isAlive?: (pid: number) => boolean;
 }
 
-/** The lock file of a profile's database file (`…/default.sqlite` → `…/default.lock`). */
-export const lockPathOf = (dbPath: string): string => dbPath.replace(/\.sqlite$/, '') + '.lock';
-
 /** Takes the profile's lock, or throws a `conflict` that says who has the profile open. */
 export function acquireProfileLock(options: ProfileLockOptions): ProfileLock {
   const isAlive = options.isAlive ?? processAlive;

@@ -10,7 +10,6 @@ import { parseRow, parseRows, sqlBool, toSqlBool } from './sql.ts';
  * Listings and buy orders name their owning account here.
  */
 export const accountKind = z.enum(['main', 'linked']);
-export type AccountKind = z.infer<typeof accountKind>;
 
 export const accountRow = z.object({
   account_id: accountId,

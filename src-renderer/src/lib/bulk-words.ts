@@ -24,6 +24,13 @@ export function describeOp(op: BulkOp): string {
 }
 
 /** The price grids the bulk panel offers: `label` for the picker, `noun` for the read-back. */
+/** The roundings a price formula offers, as its select lists them. */
+export const ROUNDINGS: ReadonlyArray<{ id: Rounding; label: string }> = [
+  { id: 'nearest', label: 'Nearest' },
+  { id: 'down', label: 'Down' },
+  { id: 'up', label: 'Up' },
+];
+
 export const PRICE_GRIDS: ReadonlyArray<{ id: string; label: string; noun: string; step: PriceStep | undefined }> = [
   { id: 'cent', label: 'every cent', noun: 'cent', step: undefined },
   { id: 'nine', label: 'prices ending in 9¢', noun: 'price ending in 9¢', step: { size: 10, offset: 9 } },

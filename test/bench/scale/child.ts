@@ -1,6 +1,6 @@
 /**
  * One fresh process of the scale bench: the real main process
- * (src-main/main-process.ts) booted on the Electron double with the data
+ * (src-main/main-thread/main-process.ts) booted on the Electron double with the data
  * worker (with the bench's probe in its thread, `probe-worker.mjs`), in live
  * mode against the simulator the parent runs. It measures boot → the first
  * Listings page answered through ipcMain (the draft laid over it), the
@@ -14,7 +14,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { scaledClock } from '../../../src-main/core/clock.ts';
-import { startMainProcess } from '../../../src-main/main-process.ts';
+import { startMainProcess } from '../../../src-main/main-thread/main-process.ts';
 import { fakeBuild, invoke } from '../../desktop/boot-support.ts';
 import { app, resetFakeElectron, Tray } from '../../desktop/fake-electron.ts';
 import { memoryKeychain } from '../../support/memory-keychain.ts';

@@ -1,6 +1,6 @@
 /**
  * Loaded with `--import` into a bench process that boots the real main
- * process (src-main/main-process.ts): `electron` resolves to the typed
+ * process (src-main/main-thread/main-process.ts): `electron` resolves to the typed
  * Electron double of the desktop tests, and `vitest` (which the double
  * imports for its recording mocks) to a small shim, so no test runner is
  * loaded into the process whose memory is measured.

@@ -1,8 +1,8 @@
 import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDataClient, type DataClient, type DataClientState } from '../../../src-main/core/data/client.ts';
-import type { Liveness } from '../../../src-main/core/data/liveness.ts';
-import { createDataHost } from '../../../src-main/core/data/host.ts';
+import { createDataClient, type DataClient, type DataClientState } from '../../../src-main/main-thread/data-client.ts';
+import type { Liveness } from '../../../src-main/main-thread/liveness.ts';
+import { createDataHost } from '../../../src-main/worker/data-host.ts';
 import { DomainError } from '../../../src-main/core/errors.ts';
 import { packValue, TRANSFER_STRING_BYTES, unpackValue } from '../../../src-main/core/data/protocol.ts';
 import { ECHO_MAIN_METHODS, ECHO_METHODS } from './echo-methods.ts';

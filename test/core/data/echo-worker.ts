@@ -5,8 +5,8 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { DomainError } from '../../../src-main/core/errors.ts';
-import { createAsker } from '../../../src-main/core/data/asker.ts';
-import { createDataHost, serveDataHost } from '../../../src-main/core/data/host.ts';
+import { createAsker } from '../../../src-main/worker/asker.ts';
+import { createDataHost, serveDataHost } from '../../../src-main/worker/data-host.ts';
 import type { Implementation } from '../../../src-main/core/data/methods.ts';
 import { ECHO_MAIN_METHODS, ECHO_METHODS } from './echo-methods.ts';
 

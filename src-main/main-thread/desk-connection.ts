@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CHANNEL_NAMES, EVENT_NAMES, events as bridgeEvents, type AppStatus, type EventName, type ProfileProblem } from '../../src-shared/contract.ts';
-import { createDataClient, type DataClientState, type WorkerPort } from '../core/data/client.ts';
-import type { Liveness } from '../core/data/liveness.ts';
+import { createDataClient, type DataClientState, type WorkerPort } from './data-client.ts';
+import type { Liveness } from './liveness.ts';
 import { dispatchEvent, type EventHandlers, type Implementation } from '../core/data/methods.ts';
 import { createEmitter, type Unsubscribe } from '../core/events.ts';
 import type { SecretStore } from '../core/secrets.ts';
@@ -12,12 +12,11 @@ import { boundedView, toErrorView } from '../ipc/error-view.ts';
 import { shellHandlers } from '../ipc/handlers/shell.ts';
 import type { Platform } from '../ipc/handlers/platform.ts';
 import { createPartialRouter, type EmitEvent, type Router } from '../ipc/router.ts';
-import type { DeskWorkerConfig } from './config.ts';
-import { DESK_METHODS, MAIN_METHODS, WORKER_EVENTS } from './desk-methods.ts';
-import type { DeskDiagnostics, DeskShellView } from './desk-shell.ts';
+import type { DeskWorkerConfig } from '../core/data/desk-worker-config.ts';
+import { DESK_METHODS, MAIN_METHODS, WORKER_EVENTS, type DeskDiagnostics, type DeskShellView } from '../core/data/desk-methods.ts';
 
 /**
- * The main thread's side of the data worker (`desk-worker.ts`): it starts the
+ * The main thread's side of the data worker (`../worker/desk-worker.ts`): it starts the
  * worker and opens the desk in it, restarts both when the worker dies (the
  * journal resumes an apply that was under way), and gives the main thread
  *   - the bridge's router: the shell's own channels (logs, updates) answered

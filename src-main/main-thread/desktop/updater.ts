@@ -1,11 +1,11 @@
 import { basename } from 'node:path';
 import type { AppUpdater } from 'electron-updater';
-import { APP_ID } from '../core/shell/app-identity.ts';
-import type { AppLog } from '../core/shell/app-log.ts';
-import type { UpdateSource } from '../core/shell/update-controller.ts';
-import { downgradeRefusal, feedRequestRefusal, UpdateRefused } from '../core/shell/update-policy.ts';
-import { checkUpdateSignature, fileSha512, SIGNATURE_SUFFIX } from '../core/shell/update-signature.ts';
-import { UPDATE_FEED_URL, UPDATE_PUBLIC_KEYS } from '../core/shell/update-trust.ts';
+import { APP_ID } from '../../core/shell/app-identity.ts';
+import type { AppLog } from '../../core/shell/app-log.ts';
+import type { UpdateSource } from '../../core/shell/update-controller.ts';
+import { downgradeRefusal, feedRequestRefusal, UpdateRefused } from '../../core/shell/update-policy.ts';
+import { checkUpdateSignature, fileSha512, SIGNATURE_SUFFIX } from '../../core/shell/update-signature.ts';
+import { UPDATE_FEED_URL, UPDATE_PUBLIC_KEYS } from '../../core/shell/update-trust.ts';
 import { FeedBoundExecutor } from './update-feed-executor.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { DomainError } from '../errors.ts';
-import type { ArgsOf, Call, MethodMap, MethodOf, ResultOf, Target } from './methods.ts';
-import { mainAnswer, type WorkerAsk } from './protocol.ts';
+import { DomainError } from '../core/errors.ts';
+import type { ArgsOf, Call, MethodMap, MethodOf, ResultOf, Target } from '../core/data/methods.ts';
+import { mainAnswer, type WorkerAsk } from '../core/data/protocol.ts';
 
 /**
  * The worker's side of asking main (see `workerAsk`): each ask is a message

@@ -5,7 +5,7 @@ import type { RequestOptions } from 'node:http';
 // hook for a redirect policy or for checking a file before it is taken, so
 // the updater is given this subclass in its place (updater.ts).
 import { ElectronHttpExecutor } from 'electron-updater/out/electronHttpExecutor.js';
-import { UpdateRefused } from '../core/shell/update-policy.ts';
+import { UpdateRefused } from '../../core/shell/update-policy.ts';
 
 export interface FeedPolicy {
   /** Null when the request may be made; otherwise why not. */

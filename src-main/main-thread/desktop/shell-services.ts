@@ -1,11 +1,11 @@
 import { app, type BrowserWindow } from 'electron';
-import type { UpdateView } from '../../src-shared/updates.ts';
-import type { Clock } from '../core/clock.ts';
-import type { AppLog } from '../core/shell/app-log.ts';
-import { diagnosticsBundle } from '../core/shell/diagnostics.ts';
-import { createUpdateController, type UpdateController } from '../core/shell/update-controller.ts';
-import type { SupportHost } from '../ipc/handlers/platform.ts';
-import type { MainDesk } from '../worker/desk-connection.ts';
+import type { UpdateView } from '../../../src-shared/updates.ts';
+import type { Clock } from '../../core/clock.ts';
+import type { AppLog } from '../../core/shell/app-log.ts';
+import { diagnosticsBundle } from '../../core/shell/diagnostics.ts';
+import { createUpdateController, type UpdateController } from '../../core/shell/update-controller.ts';
+import type { SupportHost } from '../../ipc/handlers/platform.ts';
+import type { MainDesk } from '../desk-connection.ts';
 import { createSupport } from './support.ts';
 import { electronUpdateSource, type ElectronUpdateSource } from './updater.ts';
 

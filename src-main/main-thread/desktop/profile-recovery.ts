@@ -1,6 +1,6 @@
 import { app, type BrowserWindow } from 'electron';
-import type { ProfileProblem } from '../../src-shared/profile.ts';
-import type { AppLog } from '../core/shell/app-log.ts';
+import type { ProfileProblem } from '../../../src-shared/profile.ts';
+import type { AppLog } from '../../core/shell/app-log.ts';
 
 /**
  * A profile that could not be opened: instead of ending without a word, the

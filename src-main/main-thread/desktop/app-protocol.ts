@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { protocol, type Session } from 'electron';
-import { APP_SCHEME, resolveAppAsset } from '../core/shell/app-origin.ts';
-import { contentSecurityPolicy } from '../core/shell/csp.ts';
+import { APP_SCHEME, resolveAppAsset } from '../../core/shell/app-origin.ts';
+import { contentSecurityPolicy } from '../../core/shell/csp.ts';
 
 /**
  * Serves the built renderer from `app://desk/` with the CSP as a response

@@ -1,9 +1,9 @@
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { app } from 'electron';
-import { APP_DISPLAY_NAME } from '../core/shell/app-identity.ts';
-import { autostartEntry, autostartExecPath, START_HIDDEN_FLAG, shouldStartHidden } from '../core/shell/login-item.ts';
+import { APP_DISPLAY_NAME } from '../../core/shell/app-identity.ts';
+import { autostartEntry, autostartExecPath, START_HIDDEN_FLAG, shouldStartHidden } from '../../core/shell/login-item.ts';
 
 /**
  * The "start at login" option. Windows and macOS keep the setting through
@@ -39,12 +39,6 @@ export async function setStartAtLogin(enabled: boolean, deps: LoginItemDeps = {}
   const execPath = autostartExecPath(deps.execPath ?? process.execPath, deps.env ?? process.env);
   await mkdir(join(file, '..'), { recursive: true });
   await writeFile(file, autostartEntry({ name: APP_DISPLAY_NAME, execPath, comment: 'Keeps listings marked as automated and watches trades' }), 'utf8');
-}
-
-export async function getStartAtLogin(deps: LoginItemDeps = {}): Promise<boolean> {
-  const platform = deps.platform ?? process.platform;
-  if (platform !== 'linux') return app.getLoginItemSettings({ args: [START_HIDDEN_FLAG] }).openAtLogin;
-  return stat(linuxEntryPath(deps)).then(() => true, () => false);
 }
 
 /** Whether this launch came from the login item and should stay in the tray. */

@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { createEmitter, type Unsubscribe } from '../events.ts';
-import { DomainError } from '../errors.ts';
-import { printable } from '../safe-text.ts';
-import { kindedError } from './host.ts';
+import { createEmitter, type Unsubscribe } from '../core/events.ts';
+import { DomainError } from '../core/errors.ts';
+import { printable } from '../core/safe-text.ts';
 import { DEFAULT_LIVENESS, watchLiveness, type Liveness, type LivenessWatch } from './liveness.ts';
-import { resolveCall, type ArgsOf, type Call, type Implementation, type MethodMap, type MethodOf, type ResultOf, type Target } from './methods.ts';
-import { fromWorker, unpackValue, type DataRequest, type MainAnswer, type WorkerAsk } from './protocol.ts';
+import { resolveCall, type ArgsOf, type Call, type Implementation, type MethodMap, type MethodOf, type ResultOf, type Target } from '../core/data/methods.ts';
+import { fromWorker, kindedError, unpackValue, type DataRequest, type MainAnswer, type WorkerAsk } from '../core/data/protocol.ts';
 
 /**
  * The main thread's side of the data boundary. Every call is a typed method

@@ -1,25 +1,26 @@
 import { z } from 'zod';
-import { EVENT_NAMES } from '../../src-shared/channels.ts';
-import { applyJob } from '../../src-shared/draft-views.ts';
-import { errorView } from '../../src-shared/errors.ts';
-import { buyOrderTrade, marketTrade } from '../../src-shared/trades.ts';
-import { profileProblem } from '../../src-shared/profile.ts';
-import { heartbeatState } from '../../src-shared/views.ts';
-import { method } from '../core/data/methods.ts';
-import type { KeychainState } from '../core/secrets.ts';
-import { settingsPatchSchema, settingsSchema } from '../core/settings/settings.ts';
-import type { TradeForNotice, TradeRef } from '../core/shell/notification-groups.ts';
-import type { ShellState } from '../core/shell/tray-state.ts';
-import { deskWorkerConfig } from './config.ts';
-import type { DeskDiagnostics } from './desk-shell.ts';
+import { EVENT_NAMES } from '../../../src-shared/channels.ts';
+import { applyJob } from '../../../src-shared/draft-views.ts';
+import { errorView } from '../../../src-shared/errors.ts';
+import { buyOrderTrade, marketTrade } from '../../../src-shared/trades.ts';
+import { profileProblem } from '../../../src-shared/profile.ts';
+import { heartbeatState } from '../../../src-shared/views.ts';
+import { method } from './methods.ts';
+import type { KeychainState } from '../secrets.ts';
+import { settingsPatchSchema, settingsSchema } from '../settings/settings.ts';
+import type { DiagnosticsInput } from '../shell/diagnostics.ts';
+import type { TradeForNotice, TradeRef } from '../shell/notification-groups.ts';
+import type { ShellState } from '../shell/tray-state.ts';
+import { deskWorkerConfig } from './desk-worker-config.ts';
+
 
 /**
  * The data boundary's method maps, shared by both sides: what main may call
  * in the data worker (`DESK_METHODS`: the desk's commands for the shell, and
  * the bridge's calls), what the worker may ask of main (`MAIN_METHODS`: the
  * keychain), and the events the worker pushes (`WORKER_EVENTS`). The worker
- * implements the first (`desk-worker.ts`), main the second
- * (`desk-connection.ts`); each side parses what it receives with these
+ * implements the first (`worker/desk-worker.ts`), main the second
+ * (`main-thread/desk-connection.ts`); each side parses what it receives with these
  * schemas. Bridge payloads are parsed by the router against the contract,
  * so here they cross as they are.
  */
@@ -40,8 +41,12 @@ export const deskShellView = z.object({
   settings: settingsSchema.pick({ serviceUrl: true, notificationsEnabled: true, autoUpdate: true, heartbeatEnabled: true, startAtLogin: true }),
   appliesRunning: z.number().int().nonnegative(),
 });
+export type DeskShellView = z.infer<typeof deskShellView>;
 
-/** The desk's part of a diagnostics bundle (see `DeskDiagnostics`). */
+/** The desk's part of a diagnostics bundle (the shell adds versions, updates and logs). */
+export type DeskDiagnostics = Pick<DiagnosticsInput, 'settings' | 'key' | 'status' | 'rateBudget' | 'heartbeat' | 'applies' | 'unknownOutcomes'>;
+
+/** The schema of `DeskDiagnostics`. */
 export const deskDiagnostics = z.object({
   settings: z.record(z.string(), z.unknown()),
   key: z.object({ set: z.boolean(), state: z.string(), keychainAvailable: z.boolean() }),

@@ -1,7 +1,6 @@
-import { DomainError } from '../errors.ts';
-import { printable } from '../safe-text.ts';
-import { resolveCall, type Implementation, type MethodMap } from './methods.ts';
-import { dataRequest, livenessPing, packValue, type DataErrorValue, type DataReply } from './protocol.ts';
+import { printable } from '../core/safe-text.ts';
+import { resolveCall, type Implementation, type MethodMap } from '../core/data/methods.ts';
+import { dataRequest, kindedError, livenessPing, packValue, type DataErrorValue, type DataReply } from '../core/data/protocol.ts';
 
 /**
  * The worker's side of the data boundary: it answers each request by calling
@@ -59,21 +58,6 @@ export function createDataHost<M extends MethodMap<M>>(options: DataHostOptions<
       }
     },
   };
-}
-
-/** Kinds that core code throws on purpose outside DomainError (ApplyRefused, KeyError). */
-const KINDED: ReadonlySet<string> = new Set(['conflict', 'invalid', 'not_found', 'busy', 'keychain_unavailable']);
-
-/** An error thrown on purpose, as the value that crosses; null for a bug. */
-export function kindedError(error: unknown): DataErrorValue | null {
-  if (error instanceof DomainError) return { kind: error.kind, message: error.message.slice(0, 4_000) };
-  if (!(error instanceof Error) || !('kind' in error) || typeof error.kind !== 'string') return null;
-  const kind = error.kind;
-  return isKind(kind) ? { kind, message: error.message.slice(0, 4_000) } : null;
-}
-
-function isKind(kind: string): kind is DataErrorValue['kind'] {
-  return KINDED.has(kind);
 }
 
 function failed(id: number, error: DataErrorValue): HostedReply {

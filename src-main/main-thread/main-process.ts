@@ -1,7 +1,7 @@
 /**
  * The composition root of the main process: with desktop/, the only code that
  * imports `electron`. It starts the data worker, which runs the desk (the
- * core, its store and the IPC router over it: `worker/desk-worker.ts`), and
+ * core, its store and the IPC router over it: `../worker/desk-worker.ts`), and
  * connects the bridge and the thin desktop adapters to it: window, tray,
  * taskbar, notifications, power and network events, logs and updates. The
  * main thread itself holds no store, so nothing the desk does can freeze
@@ -15,22 +15,21 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { app, ipcMain, session } from 'electron';
-import { navigationHash } from '../src-shared/navigation.ts';
-import type { UpdateView } from '../src-shared/updates.ts';
-import { scaledClock, systemClock } from './core/clock.ts';
-import type { SecretStore } from './core/secrets.ts';
-import { openAppLog, type AppLog, type AppLogOptions } from './core/shell/app-log.ts';
-import { APP_ENTRY_URL } from './core/shell/app-origin.ts';
-import { APP_ID } from './core/shell/app-identity.ts';
-import { appPaths, userDataDirFrom } from './core/shell/app-paths.ts';
-import type { ExternalLinkPolicy } from './core/shell/external-links.ts';
-import { shouldStartHidden } from './core/shell/login-item.ts';
-import { createWindowStateFile } from './core/shell/window-state-file.ts';
+import { navigationHash } from '../../src-shared/navigation.ts';
+import type { UpdateView } from '../../src-shared/updates.ts';
+import { scaledClock, systemClock } from '../core/clock.ts';
+import type { SecretStore } from '../core/secrets.ts';
+import { openAppLog, type AppLog, type AppLogOptions } from '../core/shell/app-log.ts';
+import { APP_ENTRY_URL } from '../core/shell/app-origin.ts';
+import { APP_ID } from '../core/shell/app-identity.ts';
+import { appPaths, userDataDirFrom } from '../core/shell/app-paths.ts';
+import type { ExternalLinkPolicy } from '../core/shell/external-links.ts';
+import { createWindowStateFile } from '../core/shell/window-state-file.ts';
 import { claimSingleInstance, createQuitSwitch, holdQuitFor, revealOnActivate } from './desktop/app-life.ts';
 import { applyDevServerCsp, registerAppScheme, serveRenderer } from './desktop/app-protocol.ts';
 import { bindRouter } from './desktop/ipc.ts';
 import { createKeychainSecretStore } from './desktop/keychain.ts';
-import { setStartAtLogin } from './desktop/login-item.ts';
+import { launchedHidden, setStartAtLogin } from './desktop/login-item.ts';
 import { createAppWindow, type AppWindow } from './desktop/app-window.ts';
 import { createNotifier, prepareNotifications } from './desktop/notifier.ts';
 import { recoverInWindow } from './desktop/profile-recovery.ts';
@@ -40,10 +39,10 @@ import { wirePowerEvents } from './desktop/power-events.ts';
 import { createTaskbarIndicator } from './desktop/taskbar.ts';
 import { createTray } from './desktop/tray.ts';
 import { hardenEveryWebContents, hardenSession, openIfAllowed } from './desktop/web-hardening.ts';
-import { withCallLog } from './ipc/call-log.ts';
-import type { Router } from './ipc/router.ts';
-import type { DeskWorkerConfig } from './worker/config.ts';
-import { connectDesk, type DeskConnection, type MainDesk } from './worker/desk-connection.ts';
+import { withCallLog } from '../ipc/call-log.ts';
+import type { Router } from '../ipc/router.ts';
+import type { DeskWorkerConfig } from '../core/data/desk-worker-config.ts';
+import { connectDesk, type DeskConnection, type MainDesk } from './desk-connection.ts';
 
 export interface MainProcessDeps {
   /** Options of the built-in simulator sandbox mode talks to (it runs in the data worker). */
@@ -268,7 +267,7 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
     ...(deps.onlinePollMs === undefined ? {} : { onlinePollMs: deps.onlinePollMs }),
   });
   // At login the app starts in the tray, with no window until the trader opens it.
-  if (!shouldStartHidden(deps.argv ?? process.argv, app.getLoginItemSettings().wasOpenedAtLogin)) await win.reveal();
+  if (!launchedHidden(deps.argv ?? process.argv)) await win.reveal();
   desk.on('view', ({ view, previous }) => {
     if (view.settings.startAtLogin !== previous.settings.startAtLogin) void setStartAtLogin(view.settings.startAtLogin).catch(() => undefined);
   });
@@ -305,7 +304,7 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
  */
 function workerScriptIn(mainDir: string): string {
   const built = join(mainDir, 'desk-worker.js');
-  return existsSync(built) ? built : join(mainDir, 'worker', 'desk-worker.ts');
+  return existsSync(built) ? built : join(mainDir, '..', 'worker', 'desk-worker.ts');
 }
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { settingsPatchSchema } from '../core/settings/settings.ts';
+import { settingsPatchSchema } from '../settings/settings.ts';
 
 /**
  * How the main thread asks the data worker to open the desk: plain data,

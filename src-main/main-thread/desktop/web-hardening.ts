@@ -1,5 +1,5 @@
 import { type App, type Session, shell, type WebContents } from 'electron';
-import { allowedExternalUrl, type ExternalLinkPolicy } from '../core/shell/external-links.ts';
+import { allowedExternalUrl, type ExternalLinkPolicy } from '../../core/shell/external-links.ts';
 
 /**
  * The security checklist's rules for web content, applied in one place:

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { Menu, type MenuItemConstructorOptions, nativeImage, Tray } from 'electron';
-import { type ShellState, type TrayIconName, type TrayMenuId, type TrayMenuItem, trayPresentation } from '../core/shell/tray-state.ts';
+import { type ShellState, type TrayIconName, type TrayMenuId, type TrayMenuItem, trayPresentation } from '../../core/shell/tray-state.ts';
 
 /**
  * The tray icon: the app's face while its window is hidden. What it shows is

@@ -1,8 +1,8 @@
 import { BrowserWindow, type RenderProcessGoneDetails, screen } from 'electron';
-import type { ExternalLinkPolicy } from '../core/shell/external-links.ts';
-import { createReloadBudget } from '../core/shell/renderer-crash.ts';
-import { DEFAULT_WINDOW_SIZING, restoreWindowBounds, type SavedWindowState } from '../core/shell/window-bounds.ts';
-import type { WindowStateStore } from '../core/shell/window-state-file.ts';
+import type { ExternalLinkPolicy } from '../../core/shell/external-links.ts';
+import { createReloadBudget } from '../../core/shell/renderer-crash.ts';
+import { DEFAULT_WINDOW_SIZING, restoreWindowBounds, type SavedWindowState } from '../../core/shell/window-bounds.ts';
+import type { WindowStateStore } from '../../core/shell/window-state-file.ts';
 import { hardenWebContents } from './web-hardening.ts';
 
 /**

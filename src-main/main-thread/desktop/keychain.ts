@@ -1,4 +1,4 @@
-import type { KeychainState, SecretStore } from '../core/secrets.ts';
+import type { KeychainState, SecretStore } from '../../core/secrets.ts';
 
 /**
  * The SecretStore backed by the operating system's keychain through keytar:

@@ -1,6 +1,6 @@
 import { app, type BrowserWindow, nativeImage } from 'electron';
-import { taskbarProgress } from '../core/shell/job-progress.ts';
-import type { ShellState } from '../core/shell/tray-state.ts';
+import { taskbarProgress } from '../../core/shell/job-progress.ts';
+import type { ShellState } from '../../core/shell/tray-state.ts';
 
 /**
  * The taskbar (Windows), dock (macOS) or launcher (Linux Unity) entry: a

@@ -1,7 +1,7 @@
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
-import type { FieldIssue } from '../core/api/errors.ts';
-import type { Unsubscribe } from '../core/events.ts';
-import { isTrustedRendererUrl, type TrustedRenderer } from '../core/shell/app-origin.ts';
+import type { FieldIssue } from '../../core/api/errors.ts';
+import type { Unsubscribe } from '../../core/events.ts';
+import { isTrustedRendererUrl, type TrustedRenderer } from '../../core/shell/app-origin.ts';
 
 /**
  * Binds the IPC router to Electron: every contract channel to

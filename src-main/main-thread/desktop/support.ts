@@ -1,8 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { app, type BrowserWindow, dialog, shell } from 'electron';
-import { diagnosticsFileName } from '../core/shell/diagnostics.ts';
-import type { SupportHost } from '../ipc/handlers/platform.ts';
+import { diagnosticsFileName } from '../../core/shell/diagnostics.ts';
+import type { SupportHost } from '../../ipc/handlers/platform.ts';
 
 /**
  * Settings' "Open logs folder" and "Save diagnostics…": the file manager on

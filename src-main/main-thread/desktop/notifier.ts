@@ -1,5 +1,5 @@
 import { app, Notification } from 'electron';
-import { noticeKey, planTradeNotices, type TradeForNotice, type TradeRef } from '../core/shell/notification-groups.ts';
+import { noticeKey, planTradeNotices, type TradeForNotice, type TradeRef } from '../../core/shell/notification-groups.ts';
 
 /**
  * Native notifications for trades needing action. Which ones, and their
