@@ -109,6 +109,9 @@ let applyAskedAt: number | null = null;
 let applyItemsDone: number | null = null;
 if (task.jobs) {
   const ctx: JobContext = { invoke, probe, clock: scaledClock(task.timeScale.scale, task.timeScale.origin), scale: task.timeScale.scale };
+  // The jobs come after the start's own beats (one, then one more once the linked accounts are read): the heartbeat's
+  // one-a-minute slot is a second of real time here, and a beat planned inside it waits for the slot, not for a job.
+  await new Promise((resolve) => setTimeout(resolve, (2 * 60_000) / task.timeScale.scale));
   const measured = async (job: string, work: () => Promise<void>) => {
     if (!task.only || task.only.includes(job)) jobs.push(await measureJob(ctx, job, work, task.leadsMs?.[job]));
   };
