@@ -31,7 +31,7 @@ export interface LedgerExport {
 const PAGE = 1_000;
 
 export function createLedgerExport(deps: {
-  store: Pick<Store, 'db' | 'ledgerVersion' | 'transaction'>;
+  store: Pick<Store, 'db' | 'ledgerVersion' | 'ledgerRowsVersion' | 'transaction'>;
   drafts: Pick<DraftService, 'version' | 'current'>;
   /** Where the name index notes the schema version it was built with. */
   settings: SettingsRepo;

@@ -43,7 +43,7 @@ export interface LedgerQueries {
 }
 
 export interface LedgerQueryDeps {
-  store: Pick<Store, 'db' | 'ledgerVersion' | 'transaction'>;
+  store: Pick<Store, 'db' | 'ledgerVersion' | 'ledgerRowsVersion' | 'transaction'>;
   /** Bumped on every change of a draft: counts and row places laid over it depend on it. */
   draftVersion(draftId: string): number;
   now(): number;
@@ -118,6 +118,18 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
     return { scope: s, arms: armsOf(domain, withNames), where: f.where, params: { ...scopeParams(s), ...f.params }, order: orderSql(sort), filterEmpty: isEmptyFilter(filter) };
   }
   type Query = ReturnType<typeof query>;
+
+  /**
+   * Which state of the store a table's counts depend on. Unfiltered, with no
+   * delete-all in the draft, they count rows and changes only, which an edit
+   * of a row's price or note (an apply's, a trade's) leaves as they were.
+   */
+  function countsId(q: Query, draftId: string | null, domain: LedgerDomain, filter: LedgerFilter): string {
+    if (q.filterEmpty && q.scope.deleteAll === null) {
+      return JSON.stringify(['rows', deps.store.ledgerRowsVersion, draftId, draftId === null ? 0 : deps.draftVersion(draftId), domain]);
+    }
+    return JSON.stringify([stateOf(draftId), domain, filter]);
+  }
 
   const countCache = new Map<string, Counts>();
   function counts(q: Query, domain: LedgerDomain, id: string): Counts {
@@ -233,7 +245,7 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
     page(draftId, domain, filter, sort, offset, limit) {
       const q = query(draftId, domain, filter, sort);
       const id = JSON.stringify([stateOf(draftId), domain, filter, sort]);
-      const c = counts(q, domain, JSON.stringify([stateOf(draftId), domain, filter]));
+      const c = counts(q, domain, countsId(q, draftId, domain, filter));
       const places = placesOf(id);
       // The ledger's own order and its price have indexes to walk; every other sort is kept sorted (see sortedRows).
       const rows = sort !== null && sort.column !== 'price' ? sortedRows(q, id, offset, limit) : rowsAt(q, c, sort, places, offset, limit);

@@ -28,7 +28,7 @@ export interface LedgerTables {
 }
 
 export function createLedgerTables(deps: {
-  store: Pick<Store, 'db' | 'ledgerVersion' | 'transaction'>;
+  store: Pick<Store, 'db' | 'ledgerVersion' | 'ledgerRowsVersion' | 'transaction'>;
   /** Where the name index notes the schema version it was built with. */
   settings?: SettingsRepo;
   drafts: DraftService;

@@ -110,7 +110,7 @@ export function createBuyOrdersRepo(store: Store): BuyOrdersRepo {
     upsertMany: writes.many,
     update(id, fields) {
       updateStmt.run({ sku: id, price: fields.price, quantity: fields.quantity, active: fields.active, user_note: fields.user_note ?? null, at: store.clock.now() });
-      store.markLedgerChanged();
+      store.markLedgerChanged('values');
     },
     settleQuantity(id, created, stored) {
       const changed = settleStmt.run({
@@ -118,12 +118,12 @@ export function createBuyOrdersRepo(store: Store): BuyOrdersRepo {
         stored: stored.quantity, cut: toSqlBool(stored.mayBeCut), at_least: stored.atLeast, at: store.clock.now(),
       }).changes;
       if (Number(changed) === 0) return false;
-      store.markLedgerChanged();
+      store.markLedgerChanged('values');
       return true;
     },
     addFills(id, count) {
       fillsStmt.run(count, store.clock.now(), id);
-      store.markLedgerChanged();
+      store.markLedgerChanged('values');
     },
     remove(skus) {
       const removed = deleteWhereIn(store, 'buy_orders', 'sku', skus);

@@ -32,7 +32,15 @@ export interface Store {
   setPageLimit(pages: number | null): void;
   /** Bumped whenever listings or buy orders change, so in-memory views can tell they are stale. */
   readonly ledgerVersion: number;
-  markLedgerChanged(): void;
+  /**
+   * Bumped only when rows may have come or gone (not when a row's price,
+   * quantity or note changed): what the table holds, for figures that depend
+   * on nothing else, such as the unfiltered counts an apply's edits leave as
+   * they were.
+   */
+  readonly ledgerRowsVersion: number;
+  /** `values`: only fields of rows already held changed; anything else (the default) may have added or removed rows. */
+  markLedgerChanged(what?: 'rows' | 'values'): void;
   /** Told on every ledger change (the bridge announces them, batched). */
   onLedgerChanged(listener: () => void): () => void;
   close(): void;
@@ -101,6 +109,7 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Store {
     }
   }
   let ledgerVersion = 0;
+  let ledgerRowsVersion = 0;
   const ledgerListeners = new Set<() => void>();
   const store: Store = {
     db,
@@ -109,8 +118,12 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Store {
     get ledgerVersion() {
       return ledgerVersion;
     },
-    markLedgerChanged() {
+    get ledgerRowsVersion() {
+      return ledgerRowsVersion;
+    },
+    markLedgerChanged(what = 'rows') {
       ledgerVersion += 1;
+      if (what === 'rows') ledgerRowsVersion += 1;
       for (const listener of [...ledgerListeners]) listener();
     },
     onLedgerChanged(listener) {

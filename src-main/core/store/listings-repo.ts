@@ -151,7 +151,7 @@ export function createListingsRepo(store: Store): ListingsRepo {
         listing_id: fields.listing_id ?? null,
         at: store.clock.now(),
       });
-      store.markLedgerChanged();
+      store.markLedgerChanged('values');
     },
     remove(ids) {
       const removed = deleteWhereIn(store, 'listings', 'asset_id', ids);

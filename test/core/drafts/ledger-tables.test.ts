@@ -70,6 +70,34 @@ describe('ledger tables: the draft laid over the ledger, one page at a time', ()
     expect(t.page('listings', {}, null, 0, 1).changed).toBe(t.page('listings', { minPrice: 0 }, null, 0, 1).changed);
   });
 
+  it('keeps its unfiltered counts through edits of rows it holds, and counts again when rows come or go', async () => {
+    const t = setup(100);
+    const { id } = f.drafts.create('d');
+    f.drafts.addChanges(id, [
+      { kind: 'listing.edit', asset_id: '1000001', price: 4321 },
+      { kind: 'listing.create', asset_id: '77', price: 900, promoted: 1, sku: '5021;6' },
+    ]);
+    const counts = () => {
+      const { total, all, changed } = t.page('listings', {}, null, 0, 1);
+      return { total, all, changed };
+    };
+    expect(counts()).toEqual({ total: 101, all: 101, changed: 2 });
+    const rowsVersion = f.t.store.ledgerRowsVersion;
+    // A price and a note changed where they are (an apply's edit): the same rows, the same counts.
+    f.t.repos.listings.update('1000002', { price: 77, user_note: 'moved' });
+    expect(f.t.store.ledgerRowsVersion).toBe(rowsVersion);
+    expect(counts()).toEqual({ total: 101, all: 101, changed: 2 });
+    expect(t.page('listings', { text: 'moved' }, null, 0, 5).rows.map((r) => [r.key, r.price])).toEqual([['1000002', 77]]);
+    // Rows come (the draft's create among them, no longer a row it creates) and go (the row it edits).
+    f.t.repos.listings.upsertMany([
+      ledgerListing('77', { price: 900, promoted: 1, sku: '5021;6', user_note: '' }),
+      ledgerListing('78', { price: 10, promoted: 0, sku: '5021;6', user_note: '' }),
+    ]);
+    expect(counts()).toEqual({ total: 102, all: 102, changed: 2 });
+    f.t.repos.listings.remove(['1000001']);
+    expect(counts()).toEqual({ total: 101, all: 101, changed: 1 });
+  });
+
   it('sorts by the row values, keeps rows put while they are repriced, and places created rows in order', async () => {
     const t = setup(100);
     const { id } = f.drafts.create('d');
