@@ -12,7 +12,7 @@ import type { RunRow } from '../store/journal-repo.ts';
 import { createQuantityCheck, type BalanceReads } from './buy-order-quantities.ts';
 import { createJournal, type Journal } from './journal.ts';
 import { createListingSends, type TradeReads } from './listing-sends.ts';
-import { resumeTasks, type PhaseDeps } from './phases.ts';
+import { AHEAD_AT_START, resumeTasks, type PhaseDeps } from './phases.ts';
 import { createStorePause, type StoreProblem } from './store-pause.ts';
 import { listUnknownOutcomes, recoverJournal, resolveUnknown, type ResolutionChoice, type UnknownOutcome } from './recovery.ts';
 import { undoApply, type UndoResult } from './undo-apply.ts';
@@ -291,7 +291,8 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
         if (resumed) return resumed;
       }
       const runRow = journal.startRun(draftId);
-      return run(runRow, resumeTasks(runRow, phaseDeps));
+      // One batch per endpoint, so Apply answers at once; the first outcomes plan the rest of the window.
+      return run(runRow, resumeTasks(runRow, phaseDeps, AHEAD_AT_START));
     },
     handles: () => [...active.values()],
     async suspend() {

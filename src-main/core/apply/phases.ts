@@ -32,10 +32,14 @@ export const taskOf = (b: BatchRow): BatchTask => ({
   itemCount: b.item_count,
 });
 
-/** Tasks to start (or restart) a run with: the open batches of its current phase, and more planned if that phase has room. */
-export function resumeTasks(run: RunRow, deps: PhaseDeps): BatchTask[] {
+/**
+ * Tasks to start (or restart) a run with: the open batches of its current
+ * phase, and more planned if that phase has room (`ahead` batches for each
+ * endpoint and proxy at most).
+ */
+export function resumeTasks(run: RunRow, deps: PhaseDeps, ahead = AHEAD): BatchTask[] {
   const open = deps.repos.journal.batches({ runId: run.run_id, states: ['planned'] });
-  return [...open.filter((b) => b.phase === Math.min(...open.map((o) => o.phase))).map(taskOf), ...advance(run, deps)];
+  return [...open.filter((b) => b.phase === Math.min(...open.map((o) => o.phase))).map(taskOf), ...advance(run, deps, ahead)];
 }
 
 /**
@@ -46,6 +50,14 @@ export function resumeTasks(run: RunRow, deps: PhaseDeps): BatchTask[] {
  * a few hundred of them, and the first request leaves at once.
  */
 const AHEAD = 6;
+
+/**
+ * What a new run plans before its first request: one batch for each endpoint
+ * and proxy, so Apply answers and the first request leaves at once. Each
+ * outcome plans up to AHEAD, so the rest of the first window follows the
+ * first answer (a round trip later, in a window of 60 s).
+ */
+export const AHEAD_AT_START = 1;
 
 /** The phase of each queued change without a batch (see phaseOf), and the request group it goes in. */
 const WAITING = `
@@ -63,7 +75,7 @@ const WAITING = `
  * are done before the creates that need them. A later phase is planned only
  * once the one before has nothing open and nothing waiting.
  */
-export function advance(run: RunRow, deps: PhaseDeps): BatchTask[] {
+export function advance(run: RunRow, deps: PhaseDeps, ahead = AHEAD): BatchTask[] {
   const { repos } = deps;
   const main = repos.accounts.main()?.account_id;
   if (!main) throw new Error('no main account is known; connect the key before applying');
@@ -81,7 +93,7 @@ export function advance(run: RunRow, deps: PhaseDeps): BatchTask[] {
       const endpoint = endpointOf({ kind: g.kind } as Change);
       const proxy = g.proxy === '' ? null : g.proxy;
       const planned = open.filter((b) => b.endpoint === endpoint && b.proxy === proxy && b.state === 'planned').length;
-      const room = (AHEAD - planned) * (g.kind.endsWith('deleteAll') ? 1 : 100);
+      const room = (ahead - planned) * (g.kind.endsWith('deleteAll') ? 1 : 100);
       if (room <= 0) continue;
       const keys = db.prepare(`SELECT slot, key FROM (${WAITING}) WHERE phase = :phase AND kind = :kind AND proxy = :proxy ORDER BY seq, slot, key LIMIT :room`)
         .all({ draft: run.draft_id, main, phase, kind: g.kind, proxy: g.proxy, room }) as { slot: string; key: string }[];

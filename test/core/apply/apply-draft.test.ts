@@ -185,7 +185,7 @@ describe('applying a draft against the sandbox', () => {
 });
 
 describe('starting a large apply', () => {
-  it('plans a few batches ahead per endpoint, so the first request leaves at once, and plans the rest as outcomes come in', async () => {
+  it('plans one batch per endpoint before the first request, a few ahead once answers come, and the rest as outcomes come in', async () => {
     const s = await start();
     const { sandbox } = s.live;
     const listed = sandbox.admin.seedListings(2_000);
@@ -193,15 +193,20 @@ describe('starting a large apply', () => {
     const { id } = s.drafts.create('big');
     expect(s.drafts.addChanges(id, listed.map((l) => ({ kind: 'listing.edit', asset_id: l.asset_id, price: l.price + 3 }))).errors).toEqual([]);
     const handle = s.apply.apply(id);
-    // Twenty requests' worth of edits; six are planned, the rest wait queued without a batch.
-    const planned = s.t.repos.journal.batches({ runId: handle.runId, states: ['planned', 'sent'] });
-    expect(planned.map((b) => b.endpoint)).toEqual(Array(6).fill('edit_listing'));
-    expect(s.t.repos.drafts.queuedWithoutBatch(id)).toBe(2_000 - 600);
+    // Twenty requests' worth of edits: Apply answers with one planned, the rest wait queued without a batch.
+    const open = () => s.t.repos.journal.batches({ runId: handle.runId, states: ['planned', 'sent'] });
+    expect(open().map((b) => b.endpoint)).toEqual(['edit_listing']);
+    expect(s.t.repos.drafts.queuedWithoutBatch(id)).toBe(2_000 - 100);
     expect(handle.progress()).toMatchObject({ itemsTotal: 2_000, itemsDone: 0 });
+    // Once answers come, six wait ready for the endpoint's next turns, besides those in flight (five a window): never the whole draft.
+    let mostOpen = 0;
+    handle.job.on('progress', () => void (mostOpen = Math.max(mostOpen, open().length)));
     const final = await handle.done;
     expect(final).toMatchObject({ state: 'done', itemsTotal: 2_000, itemsDone: 2_000, itemsFailed: 0, itemsLeft: 0 });
     expect(s.drafts.entries(id).every((e) => e.status === 'done')).toBe(true);
     expect(s.t.repos.journal.batches({ runId: handle.runId }).filter((b) => b.state === 'done')).toHaveLength(20);
+    expect(mostOpen).toBeGreaterThanOrEqual(6);
+    expect(mostOpen).toBeLessThanOrEqual(6 + 5);
     const edited = new Map(sandbox.admin.listings().map((l) => [l.asset_id, l.price]));
     for (const l of listed) expect(edited.get(l.asset_id)).toBe(l.price + 3);
   });

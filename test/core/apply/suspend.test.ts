@@ -14,11 +14,16 @@ describe('suspending applies for a quit', () => {
     // Each create takes 0.3 s, so the suspend below finds batches on their way.
     sandbox.faults.set({ delayMs: { ms: 180_000, endpoints: ['create_listing'] } });
     const handle = s.apply.apply(id);
-    while (s.t.repos.journal.batches({ states: ['sent'] }).length === 0) await new Promise((r) => setTimeout(r, 5));
+    // Apply sends one batch first; its answer plans the rest of the window, which goes at once.
+    while (s.t.repos.journal.batches({ states: ['sent'] }).length < 2) await new Promise((r) => setTimeout(r, 5));
 
-    await s.apply.suspend();
+    const suspending = s.apply.suspend();
+    const onTheirWay = s.t.repos.journal.batches({ states: ['sent', 'done'] }).length;
+    await suspending;
     expect(s.t.repos.journal.batches({ states: ['sent'] })).toEqual([]);
-    expect(sandbox.admin.listings()).toHaveLength(500);
+    // What was on its way was answered and journaled; nothing went after.
+    expect(s.t.repos.journal.batches({ states: ['done'] })).toHaveLength(onTheirWay);
+    expect(sandbox.admin.listings()).toHaveLength(onTheirWay * 100);
     expect(() => s.apply.apply(id)).toThrow(/quitting/);
     // Closing the scheduler ends the job; the run stays open in the journal.
     s.live.scheduler.close();
