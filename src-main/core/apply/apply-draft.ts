@@ -12,7 +12,7 @@ import type { RunRow } from '../store/journal-repo.ts';
 import { createQuantityCheck, type BalanceReads } from './buy-order-quantities.ts';
 import { createJournal, type Journal } from './journal.ts';
 import { createListingSends, type TradeReads } from './listing-sends.ts';
-import { AHEAD_AT_START, resumeTasks, type PhaseDeps } from './phases.ts';
+import { advance, AHEAD, AHEAD_AT_START, resumeTasks, type PhaseDeps } from './phases.ts';
 import { createStorePause, type StoreProblem } from './store-pause.ts';
 import { listUnknownOutcomes, recoverJournal, resolveUnknown, type ResolutionChoice, type UnknownOutcome } from './recovery.ts';
 import { undoApply, type UndoResult } from './undo-apply.ts';
@@ -106,6 +106,9 @@ export interface ApplyService {
   on(event: 'progress', listener: (p: ApplyProgress) => void): Unsubscribe;
   on(event: 'unknownOutcomes', listener: (u: UnknownOutcome[]) => void): Unsubscribe;
 }
+
+/** How long the rest of a new run's first window waits for its first requests to leave. */
+const FIRST_REQUESTS_MS = 25;
 
 export function createApplyService(deps: ApplyServiceDeps): ApplyService {
   const { store, repos, drafts, scheduler } = deps;
@@ -261,6 +264,24 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
     );
   }
 
+  /**
+   * Plans the run's window up to `ahead` batches per endpoint, then goes on in
+   * the next step: small steps, so the first requests (and whatever else the
+   * thread answers) pass between them. A run that ended or is stopping needs none.
+   */
+  function topUp(runRow: RunRow, handle: ApplyHandle, ahead: number): void {
+    if (ahead > AHEAD || suspended || !active.has(handle.runId) || finished(handle.job.progress())) return;
+    try {
+      const tasks = store.transaction(() => advance(runRow, phaseDeps, ahead));
+      if (tasks.length > 0) handle.job.add(tasks);
+    } catch {
+      // The store could not plan (closing, a full disk) or the job is ending: its outcomes plan instead,
+      // and what was journaled is found by the next start.
+      return;
+    }
+    setImmediate(() => topUp(runRow, handle, ahead + 1));
+  }
+
   function on(event: 'progress', listener: (p: ApplyProgress) => void): Unsubscribe;
   function on(event: 'unknownOutcomes', listener: (u: UnknownOutcome[]) => void): Unsubscribe;
   function on(event: 'progress' | 'unknownOutcomes', listener: (payload: never) => void): Unsubscribe {
@@ -291,8 +312,11 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
         if (resumed) return resumed;
       }
       const runRow = journal.startRun(draftId);
-      // One batch per endpoint, so Apply answers at once; the first outcomes plan the rest of the window.
-      return run(runRow, resumeTasks(runRow, phaseDeps, AHEAD_AT_START));
+      // One batch per endpoint, so Apply answers at once; the rest of the window follows, a batch a step, once the
+      // first requests had time to leave (each waits for its key from the main thread, which answers between steps).
+      const handle = run(runRow, resumeTasks(runRow, phaseDeps, AHEAD_AT_START));
+      setTimeout(() => topUp(runRow, handle, AHEAD_AT_START + 1), FIRST_REQUESTS_MS);
+      return handle;
     },
     handles: () => [...active.values()],
     async suspend() {

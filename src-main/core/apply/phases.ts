@@ -49,13 +49,12 @@ export function resumeTasks(run: RunRow, deps: PhaseDeps, ahead = AHEAD): BatchT
  * is planned as outcomes come in: starting an apply of 47,000 changes plans
  * a few hundred of them, and the first request leaves at once.
  */
-const AHEAD = 6;
+export const AHEAD = 6;
 
 /**
  * What a new run plans before its first request: one batch for each endpoint
- * and proxy, so Apply answers and the first request leaves at once. Each
- * outcome plans up to AHEAD, so the rest of the first window follows the
- * first answer (a round trip later, in a window of 60 s).
+ * and proxy, so Apply answers and the first request leaves at once; the rest
+ * of the window is planned a batch a step after it (see apply-draft.ts).
  */
 export const AHEAD_AT_START = 1;
 

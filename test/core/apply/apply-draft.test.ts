@@ -185,7 +185,7 @@ describe('applying a draft against the sandbox', () => {
 });
 
 describe('starting a large apply', () => {
-  it('plans one batch per endpoint before the first request, a few ahead once answers come, and the rest as outcomes come in', async () => {
+  it('plans one batch per endpoint before the first request, the rest of the window a step at a time after it, and the rest as outcomes come in', async () => {
     const s = await start();
     const { sandbox } = s.live;
     const listed = sandbox.admin.seedListings(2_000);
@@ -198,7 +198,11 @@ describe('starting a large apply', () => {
     expect(open().map((b) => b.endpoint)).toEqual(['edit_listing']);
     expect(s.t.repos.drafts.queuedWithoutBatch(id)).toBe(2_000 - 100);
     expect(handle.progress()).toMatchObject({ itemsTotal: 2_000, itemsDone: 0 });
-    // Once answers come, six wait ready for the endpoint's next turns, besides those in flight (five a window): never the whole draft.
+    // The next steps plan the rest of the window, a batch a step, whether or not an answer came meanwhile.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let step = 0; step < 6; step++) await new Promise((resolve) => setImmediate(resolve));
+    expect(s.t.repos.journal.batches({ runId: handle.runId }).length).toBeGreaterThanOrEqual(6);
+    // From then on six wait ready for the endpoint's next turns, besides those in flight (five a window): never the whole draft.
     let mostOpen = 0;
     handle.job.on('progress', () => void (mostOpen = Math.max(mostOpen, open().length)));
     const final = await handle.done;
