@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- --json] [-- --time-scale S] [-- --naive-minutes M] [-- --scale] [-- --scale-runs N]
- *   [-- --scale-profiles empty,50k,500k] [-- --scale-jobs review,csvExport,…]`
+ *   [-- --scale-profiles empty,50k,500k] [-- --scale-jobs review,csvExport,ledgerExport,…]`
  *
  * Runs the real client, scheduler, heartbeat and trade watcher against the
  * sandbox over HTTP on 127.0.0.1, with time scaled down by S (a simulated

@@ -120,6 +120,7 @@ if (task.jobs) {
   if (!big || !applyDraft) throw new Error('the jobs need the profile’s two drafts');
   await measured('review', async () => void (await invoke('drafts:review', { draftId: big })));
   await measured('csvExport', async () => void (await invoke('drafts:exportCsv', { draftId: big })));
+  await measured('ledgerExport', async () => void (await invoke('ledger:exportCsv', { domain: 'listings', filter: null })));
   await measured('ledgerCheck', async () => void (await invoke('ledger:check', {})));
   // The CSV jobs go into a draft of their own, so the big draft stays as it was for the bulk edit below.
   await invoke('drafts:create', { name: 'CSV import' });
@@ -136,6 +137,9 @@ if (task.jobs) {
     await invoke('ledger:preview', { domain: 'listings', selection: { filter: {} }, op: { op: 'multiply', percent: 99, rounding: 'nearest' } });
     await invoke('ledger:bulk', { domain: 'listings', selection: { filter: {} }, op: { op: 'multiply', percent: 99, rounding: 'nearest' } });
   });
+  // As the Drafts screen has it when Apply is clicked: the draft shown and its review read.
+  await invoke('drafts:select', { draftId: applyDraft });
+  await invoke('drafts:review', { draftId: applyDraft });
   await measured('apply5000', async () => {
     applyAskedAt = Date.now();
     await invoke('drafts:apply', { draftId: applyDraft });

@@ -175,6 +175,7 @@ export function formatScale(f: ScaleFigures): string {
 const JOB_TITLES: Record<string, string> = {
   review: 'review of the 47k draft',
   csvExport: 'CSV export of the 47k draft',
+  ledgerExport: 'CSV export of the 50k ledger',
   ledgerCheck: 'ledger check',
   csvPreview1M: '1,000,000-row CSV preview',
   csvPreview200k: '200,000-row CSV preview',
