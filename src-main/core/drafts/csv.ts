@@ -3,7 +3,7 @@ import type { Clock } from '../clock.ts';
 import { notFound, quoted } from '../errors.ts';
 import type { Store } from '../store/db.ts';
 import type { Repos } from '../store/index.ts';
-import type { ChangeInput, ChangeKind, DraftEntry } from './change.ts';
+import type { ChangeInput, ChangeStatus, DraftEntry } from './change.ts';
 import { buyOrdersToCsv, BUY_ORDER_COLUMNS, readBuyOrdersImport } from './csv-buy-orders.ts';
 import type { ItemNames } from '../items/index.ts';
 import { columnOf, type PriceColumn } from './csv-cells.ts';
@@ -211,10 +211,10 @@ export function createCsvService(deps: CsvServiceDeps): CsvService {
     }
   }
 
-  /** The name of the item a change is about: its SKU, or the ledger's for its asset. */
-  const changeName = (c: DraftEntry['change']): string => {
+  /** The name of the item a change is about: its SKU, or the ledger's for its asset (`skus`: read for a page at once). */
+  const changeName = (c: DraftEntry['change'], skus?: ReadonlyMap<string, string>): string => {
     if ('sku' in c && typeof c.sku === 'string') return nameOf(c.sku);
-    if ('asset_id' in c && typeof c.asset_id === 'string') return nameOf(ledger.listing(c.asset_id)?.sku ?? '');
+    if ('asset_id' in c && typeof c.asset_id === 'string') return nameOf((skus ? skus.get(c.asset_id) : ledger.listing(c.asset_id)?.sku) ?? '');
     return '';
   };
 
@@ -239,23 +239,34 @@ export function createCsvService(deps: CsvServiceDeps): CsvService {
     exportBuyOrders: () => exportTable(repos.buyOrders.checkedPages(EXPORT_PAGE), (rows) => buyOrdersToCsv(rows, nameOf)),
     async exportDraft(draftId) {
       if (!repos.drafts.get(draftId)) throw notFound(`There is no draft ${quoted(draftId)}; it may have been discarded`);
-      // Deletes first, as the apply runs them: a relist made before a later delete-all must come after it when the file is read back.
-      const ranks: readonly (readonly ChangeKind[])[] = [
-        ['listing.deleteAll', 'buyOrder.deleteAll'], ['listing.delete', 'buyOrder.delete'],
-        ['listing.create', 'listing.edit', 'buyOrder.create', 'buyOrder.edit'],
-      ];
+      // Deletes first, as the apply runs them: a relist made before a later delete-all must come after it when the file
+      // is read back. Delete-alls and deletes go by slot in key order (the primary key: few of a draft's rows, each
+      // independent of the others); creates and edits in the order they were made.
+      const statuses: ChangeStatus[] = ['pending', 'failed'];
       const parts: string[] = [];
-      for (const kinds of ranks) {
-        let cursor: Parameters<Repos['drafts']['entriesPage']>[1] = null;
-        for (;;) {
-          const page = repos.drafts.entriesPage(draftId, cursor, EXPORT_PAGE, { kinds, statuses: ['pending', 'failed'] });
+      const write = async (page: readonly DraftEntry[]) => {
+        const changes = page.map((e) => e.change);
+        // The SKUs of the page's listings in one query, not a row read and checked for each.
+        const skus = repos.listings.skusOf(changes.flatMap((c) => ('asset_id' in c && !('sku' in c && typeof c.sku === 'string') ? [c.asset_id] : [])));
+        const text = changesToCsv(changes, (c) => changeName(c, skus));
+        parts.push(parts.length === 0 ? text : text.slice(text.indexOf('\r\n') + 2));
+        await turn();
+      };
+      for (const slot of ['LA', 'BA', 'LD', 'BD'] as const) {
+        for (let after: string | null = null; ;) {
+          const page = repos.drafts.entriesOfSlot(draftId, slot, after, EXPORT_PAGE, statuses);
           if (page.length === 0) break;
-          const text = changesToCsv(page.map((e) => e.change), changeName);
-          parts.push(parts.length === 0 ? text : text.slice(text.indexOf('\r\n') + 2));
-          const end = page.at(-1) as DraftEntry;
-          cursor = { seq: end.seq, ...splitTarget(end.target) };
-          await turn();
+          await write(page);
+          after = splitTarget((page.at(-1) as DraftEntry).target).key;
         }
+      }
+      const kinds = ['listing.create', 'listing.edit', 'buyOrder.create', 'buyOrder.edit'];
+      for (let cursor: Parameters<Repos['drafts']['entriesPage']>[1] = null; ;) {
+        const page = repos.drafts.entriesPage(draftId, cursor, EXPORT_PAGE, { kinds, statuses });
+        if (page.length === 0) break;
+        await write(page);
+        const end = page.at(-1) as DraftEntry;
+        cursor = { seq: end.seq, ...splitTarget(end.target) };
       }
       return parts.length === 0 ? changesToCsv([], changeName) : parts.join('');
     },

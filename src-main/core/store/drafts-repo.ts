@@ -37,6 +37,12 @@ export interface DraftsRepo {
   entriesFor(draftId: string, targets: readonly string[]): DraftEntry[];
   /** Up to `limit` entries in the order they were made, after `cursor`; dropped ones left out, and only these kinds and statuses when given. */
   entriesPage(draftId: string, cursor: EntryCursor, limit: number, only?: { kinds?: readonly string[]; statuses?: readonly ChangeStatus[] }): DraftEntry[];
+  /**
+   * Up to `limit` entries of one slot in key order, after `afterKey`, with one
+   * of these statuses: the primary key walked, for a slot that holds few of a
+   * draft's rows (its deletes) and that draft order would have to walk whole.
+   */
+  entriesOfSlot(draftId: string, slot: Slot, afterKey: string | null, limit: number, statuses: readonly ChangeStatus[]): DraftEntry[];
   /** Inserts or replaces rows (each checked with the shared schema) and stamps the draft as updated. */
   writeEntries(draftId: string, entries: readonly DraftEntry[]): void;
   deleteEntries(draftId: string, targets: readonly string[]): void;
@@ -141,6 +147,11 @@ export function createDraftsRepo(store: Store): DraftsRepo {
         ${cursor === null ? '' : 'AND (seq, slot, key) > (?, ?, ?)'} ORDER BY seq, slot, key LIMIT ?`;
       const after = cursor === null ? [] : [cursor.seq, cursor.slot, cursor.key];
       return records(db.prepare(sql).all(id, ...kinds, ...statuses, ...after, limit));
+    },
+    entriesOfSlot(id, slot, afterKey, limit, statuses) {
+      const sql = `SELECT ${cols} FROM draft_entries WHERE draft_id = ? AND slot = ? ${afterKey === null ? '' : 'AND key > ?'}
+        AND status IN ${placeholders(statuses)} ORDER BY key LIMIT ?`;
+      return records(db.prepare(sql).all(id, slot, ...(afterKey === null ? [] : [afterKey]), ...statuses, limit));
     },
     writeEntries(id, entries) {
       if (entries.length === 0) return;

@@ -62,6 +62,8 @@ export interface ListingsRepo {
   get(assetId: string): ListingRow | null;
   /** The rows of these keys that exist, in one query. */
   getMany(assetIds: readonly string[]): ListingRow[];
+  /** The SKU of each of these assets the ledger holds (one query, no row checked whole: for naming items). */
+  skusOf(assetIds: readonly string[]): Map<string, string>;
   byListingId(listingId: string): ListingRow | null;
   count(filter?: { activeOnly?: boolean }): number;
   upsert(input: ListingInput): void;
@@ -93,6 +95,7 @@ export function createListingsRepo(store: Store): ListingsRepo {
   const selectOne = db.prepare('SELECT * FROM listings WHERE asset_id = ?');
   const selectMany = db.prepare('SELECT * FROM listings WHERE asset_id IN (SELECT value FROM json_each(?))');
   const selectById = db.prepare('SELECT * FROM listings WHERE listing_id = ?');
+  const selectSkus = db.prepare('SELECT asset_id, sku FROM listings WHERE asset_id IN (SELECT value FROM json_each(?))');
   const countAll = db.prepare('SELECT count(*) AS n FROM listings');
   const countActive = db.prepare("SELECT count(*) AS n FROM listings WHERE state = 'active'");
   const upsertStmt = db.prepare(`
@@ -128,6 +131,7 @@ export function createListingsRepo(store: Store): ListingsRepo {
     all: () => parseRows('listings', listingRow, selectAll.all()),
     checkedPages: (pageSize) => rowidPages(db, 'listings', listingRow, pageSize),
     getMany: (ids) => (ids.length === 0 ? [] : parseRows('listings', listingRow, selectMany.all(JSON.stringify(ids)))),
+    skusOf: (ids) => new Map(ids.length === 0 ? [] : (selectSkus.all(JSON.stringify(ids)) as { asset_id: string; sku: string }[]).map((r) => [r.asset_id, r.sku])),
     get(id) {
       const row = selectOne.get(id);
       return row ? parseRow('listings', listingRow, row) : null;
