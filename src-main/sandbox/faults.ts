@@ -83,6 +83,12 @@ export interface Storm429Fault extends FaultScope {
 export interface FaultConfig {
   /** Wait before handling: the slow-service case. */
   delayMs: number | DelayFault;
+  /**
+   * Handle at once, answer this much later: the answer describes the
+   * service as it was when asked, and arrives after answers to requests
+   * made since (a slow network, a loaded client).
+   */
+  lateAnswerMs: number | DelayFault;
   /** Handle the request (state changes) then destroy the socket with no response. */
   dropAfterProcess: boolean | FaultScope;
   /**
@@ -207,6 +213,11 @@ export class Faults implements SandboxFaults {
 
   delay(endpoint: EndpointName, now: number): number | null {
     const hit = this.roll('delayMs', endpoint, now);
+    return hit ? Number(hit.ms) : null;
+  }
+
+  lateAnswer(endpoint: EndpointName, now: number): number | null {
+    const hit = this.roll('lateAnswerMs', endpoint, now);
     return hit ? Number(hit.ms) : null;
   }
 
@@ -356,7 +367,7 @@ export class Faults implements SandboxFaults {
 function normalize(name: FaultName, value: FaultConfig[FaultName], setAt: number): Armed {
   let params: Record<string, unknown>;
   if (value === true) params = {};
-  else if (typeof value === 'number') params = name === 'delayMs' || name === 'clockOffsetMs' || name === 'inventoryDelayMs' ? { ms: value } : { status: value };
+  else if (typeof value === 'number') params = name === 'delayMs' || name === 'lateAnswerMs' || name === 'clockOffsetMs' || name === 'inventoryDelayMs' ? { ms: value } : { status: value };
   else if (typeof value === 'string') params = { style: value };
   else params = { ...value };
   const scope: FaultScope = {

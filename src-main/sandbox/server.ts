@@ -123,6 +123,11 @@ async function serve(deps: ServerDeps, req: IncomingMessage, res: ServerResponse
         } else {
           reply = process(deps, name, body, url.searchParams, now);
           if (reply.status === 200 && moveBalance(deps, name, now)) applied.push('balanceMove');
+          const late = faults.lateAnswer(name, now);
+          if (late !== null) {
+            applied.push('lateAnswer');
+            await clock.sleep(late, deps.closing);
+          }
           const hostileName = reply.status === 200 ? faults.hostileItemName(name, now) : null;
           if (hostileName !== null) {
             applied.push('hostileItemName');

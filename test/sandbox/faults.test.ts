@@ -19,6 +19,21 @@ describe('sandbox fault knobs', () => {
     expect(sandbox.log.counters.delayed).toBe(1);
   });
 
+  it('answers late what it saw when asked: the state changed meanwhile is not in the answer', async () => {
+    const { sandbox } = await start({ clock: scaledClock(50) });
+    sandbox.admin.setBalance(1_000);
+    sandbox.faults.set({ lateAnswerMs: { ms: 10_000, endpoints: ['get_balance'] } }); // 200 ms of real time
+    const started = performance.now();
+    const asked = call(sandbox, 'get_balance');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    sandbox.admin.setBalance(2_500);
+    const answer = await asked;
+    expect(performance.now() - started).toBeGreaterThanOrEqual(190);
+    expect(balanceResponse.parse(answer.body).balance).toBe(1_000);
+    expect(balanceResponse.parse((await call(sandbox, 'get_balance')).body).balance).toBe(2_500);
+    expect(sandbox.log.requests.map((r) => r.faults)).toEqual([['lateAnswer'], ['lateAnswer']]);
+  });
+
   it('closes while a request is delayed without leaving it running', async () => {
     const sandbox = await startSandbox({ clock: scaledClock(1), inventorySize: 100, tradeSchedule: false });
     sandbox.faults.set({ delayMs: 60_000 });
