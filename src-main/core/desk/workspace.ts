@@ -150,7 +150,8 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
   const ledger = { ...createLedgerChecker({ store, repos, trades, clock }), on: sales.on };
   // After the ledger's sales listeners: a sale's listings are marked by the time the history asks which they were.
   const history = createTradeHistory({ store, repos, ownIds: () => accounts.ownIds() });
-  trades.on('trades', (list) => history.notePending(list, clock.now()));
+  // Seen as of when the load was asked for: a balance read answered before the load may already show a trade's end.
+  trades.on('trades', (list) => history.notePending(list, trades.listedAt() ?? clock.now()));
   trades.on('gone', (gone) => history.noteGone(gone, clock.now()));
   trades.on('balance', (reading) => history.noteBalance(reading));
   const current = deps.currentSettings ?? (() => settings);

@@ -85,6 +85,13 @@ export interface TradeWatcher {
   trades(): readonly WatchedTrade[];
   /** When a load last answered (either list), on the desk's clock; null before the first ("checked 40 s ago"). */
   checkedAt(): number | null;
+  /**
+   * When the load of the trades on hand was asked for: the lists are the
+   * service's as of some moment between this and `checkedAt`, so a trade they
+   * hold was still pending at least until this (History's windows need the
+   * earlier bound: a balance read answered meanwhile may already show it).
+   */
+  listedAt(): number | null;
   balance(): BalanceReading | null;
   /** How the balance reads are going: retrying after a failure (and when), or done. */
   balanceState(): ReadState;
@@ -114,6 +121,7 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
   let announced: readonly string[] | null = null;
   let current: WatchedTrade[] = [];
   let checkedAt: number | null = null;
+  let listedAt: number | null = null;
   let running: AbortController | null = null;
   let check: Promise<void> | null = null;
 
@@ -163,6 +171,7 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
     const known = await loadSeen();
     const told = await loadAnnounced();
     const requestOptions = { lane: 'poll' as const, ...(signal ? { signal } : {}) };
+    const askedAt = clock.now();
     const [market, buyOrder] = await Promise.allSettled([
       scheduler.request('load_pending', {}, requestOptions),
       scheduler.request('load_pending_buy_orders', {}, requestOptions),
@@ -185,6 +194,7 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
     }
     if (loaded.length === 0) throw failures[0];
     checkedAt = now;
+    listedAt = askedAt;
     const diff = diffTrades(known, trades.filter((t) => loaded.includes(t.trade_type)), loaded);
     seen = diff.seen;
     // The seen set keeps the trades of a list that failed to load: their announcements stay too.
@@ -276,6 +286,7 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
     readBalance: (options) => balanceRead.readBalance(options),
     trades: () => current,
     checkedAt: () => checkedAt,
+    listedAt: () => listedAt,
     balance: () => balanceRead.last(),
     balanceState: () => balanceRead.state(),
     configure(settings) {

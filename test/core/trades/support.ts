@@ -20,8 +20,8 @@ export interface World {
   buyOrders: BuyOrderTrade[];
 }
 
-export function world(): World {
-  const { clock, service, scheduler } = fakeStack();
+export function world(options: Parameters<typeof fakeStack>[0] = {}): World {
+  const { clock, service, scheduler } = fakeStack(options);
   const w: World = { clock, service, scheduler, market: [], buyOrders: [] };
   service.respond('load_pending', () => w.market);
   service.respond('load_pending_buy_orders', () => w.buyOrders);

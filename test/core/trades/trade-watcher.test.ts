@@ -27,6 +27,19 @@ describe('trade watcher', () => {
     expect(w.service.log).toHaveLength(count);
   });
 
+  it('says when the trades on hand were asked for, before the load answered (the lists are as of some moment between)', async () => {
+    const w = world({ latencyMs: () => 20_000 });
+    const { watcher } = watch(w, createMemorySeenTradesStore());
+    w.market = [marketTrade('m1', 'Waiting for seller')];
+    const t0 = w.clock.now();
+    watcher.start();
+    await w.clock.advance(30_000);
+    watcher.stop();
+    expect(watcher.trades().map(tradeKey)).toEqual(['market:m1']);
+    expect(watcher.listedAt()).toBe(t0);
+    expect(watcher.checkedAt()).toBe(t0 + 20_000);
+  });
+
   it('announces each trade and status that needs action once, also across a restart', async () => {
     const w = world();
     const store = createMemorySeenTradesStore();
