@@ -35,27 +35,28 @@ export function recordApplied(repos: AppliedRepos, runId: number, change: Change
       return;
     case 'listing.create':
     case 'listing.edit':
-    case 'listing.delete': {
-      const before = repos.listings.get(change.asset_id);
-      recordInLedger(repos, change, created);
-      const after = repos.listings.get(change.asset_id);
-      repos.applied.note({
-        runId, slot: 'L', key: change.asset_id, account: (after ?? before)?.account ?? change.account, sku: (after ?? before)?.sku ?? '',
-        before: listingValues(before), after: listingValues(after), kind: change.kind,
-      });
+    case 'listing.delete':
+      noteAround(repos, runId, change, created, { slot: 'L', key: change.asset_id, sku: '', read: (id) => repos.listings.get(id), values: listingValues });
       return;
-    }
     case 'buyOrder.create':
     case 'buyOrder.edit':
-    case 'buyOrder.delete': {
-      const before = repos.buyOrders.get(change.sku);
-      recordInLedger(repos, change, created);
-      const after = repos.buyOrders.get(change.sku);
-      repos.applied.note({
-        runId, slot: 'B', key: change.sku, account: (after ?? before)?.account ?? change.account, sku: change.sku,
-        before: buyOrderValues(before), after: buyOrderValues(after), kind: change.kind,
-      });
+    case 'buyOrder.delete':
+      noteAround(repos, runId, change, created, { slot: 'B', key: change.sku, sku: change.sku, read: (sku) => repos.buyOrders.get(sku), values: buyOrderValues });
       return;
-    }
   }
+}
+
+/** The ledger row a change is about, read just before and just after the change goes into the ledger, kept for the undo. */
+function noteAround<R extends { readonly account: string; readonly sku: string }>(
+  repos: AppliedRepos, runId: number, change: Change & { readonly account: string }, created: CreatedListing | null,
+  row: { slot: 'L' | 'B'; key: string; sku: string; read: (key: string) => R | null; values: (row: R | null) => RowValues | null },
+): void {
+  const before = row.read(row.key);
+  recordInLedger(repos, change, created);
+  const after = row.read(row.key);
+  const held = after ?? before;
+  repos.applied.note({
+    runId, slot: row.slot, key: row.key, account: held?.account ?? change.account, sku: held?.sku ?? row.sku,
+    before: row.values(before), after: row.values(after), kind: change.kind,
+  });
 }

@@ -1,5 +1,5 @@
-import type { StatementSync } from 'node:sqlite';
 import type { Store } from '../store/db.ts';
+import { statementCache } from '../store/sql.ts';
 import { scalePrice } from '../../../src-shared/price-formula.ts';
 import type { BulkDomain, BulkOp } from '../../../src-shared/drafts.ts';
 import { LOCKED_REASON, LOCKED_SQL } from './change.ts';
@@ -165,18 +165,8 @@ export function createBulkEdits(store: Pick<Store, 'db' | 'transaction' | 'clock
     scalePrice(Number(price), Number(percent), rounding as 'nearest' | 'up' | 'down', { size: Number(size), offset: Number(offset) }));
   db.function('price_concern', { deterministic: true }, (before, after, maxDrop, floor, maxRise) =>
     priceConcern(Number(before), Number(after), { maxDropPercent: Number(maxDrop), floorCents: floor === null ? null : Number(floor), maxRiseMultiple: Number(maxRise) }));
-  const statements = new Map<string, StatementSync>();
-  const prepared = (sql: string) => {
-    let s = statements.get(sql);
-    if (!s) {
-      if (statements.size > 100) statements.clear();
-      s = db.prepare(sql);
-      // The selection's, the operation's and the draft's parameters go together; each statement takes the ones it names.
-      s.setAllowUnknownNamedParameters(true);
-      statements.set(sql, s);
-    }
-    return s;
-  };
+  // The selection's, the operation's and the draft's parameters go together; each statement takes the ones it names.
+  const prepared = statementCache(db, 100);
   const all = <T>(sql: string, params: Params = {}) => prepared(sql).all(params) as T[];
 
   /**

@@ -1,6 +1,7 @@
-import type { SQLInputValue, StatementSync } from 'node:sqlite';
+import type { SQLInputValue } from 'node:sqlite';
 import type { LedgerDomain, LedgerFilter, LedgerRowView, LedgerSelection, LedgerSort } from '../../../src-shared/ledger.ts';
 import type { Store } from '../store/db.ts';
+import { statementCache } from '../store/sql.ts';
 import type { ItemNames } from '../items/item-names.ts';
 import { itemViewOf } from '../items/item-view.ts';
 import {
@@ -75,18 +76,8 @@ const MAX_PLACES = 4_000;
 
 export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
   const { db } = deps.store;
-  const statements = new Map<string, StatementSync>();
-  const prepared = (sql: string): StatementSync => {
-    let s = statements.get(sql);
-    if (!s) {
-      if (statements.size > 200) statements.clear();
-      s = db.prepare(sql);
-      // One parameter set serves both arms and the counts; each statement takes the ones it names.
-      s.setAllowUnknownNamedParameters(true);
-      statements.set(sql, s);
-    }
-    return s;
-  };
+  // One parameter set serves both arms and the counts; each statement takes the ones it names.
+  const prepared = statementCache(db, 200);
   const all = <T>(sql: string, params: Params): T[] => prepared(sql).all(params) as T[];
   const one = <T>(sql: string, params: Params): T => prepared(sql).get(params) as T;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { Store } from './db.ts';
 
 /**
@@ -111,5 +111,24 @@ export function ledgerWrites<I>(store: Pick<Store, 'clock' | 'transaction' | 'ma
       });
       store.markLedgerChanged();
     },
+  };
+}
+
+/**
+ * Statements prepared once per SQL text (for SQL built from a query's shape), up to `max` of them before they are
+ * all prepared again. Each takes the named parameters it uses from a larger set, so one parameter object can serve
+ * several statements.
+ */
+export function statementCache(db: Pick<DatabaseSync, 'prepare'>, max: number): (sql: string) => StatementSync {
+  const statements = new Map<string, StatementSync>();
+  return (sql) => {
+    let s = statements.get(sql);
+    if (!s) {
+      if (statements.size >= max) statements.clear();
+      s = db.prepare(sql);
+      s.setAllowUnknownNamedParameters(true);
+      statements.set(sql, s);
+    }
+    return s;
   };
 }
