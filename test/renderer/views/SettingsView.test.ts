@@ -58,6 +58,29 @@ describe('Settings screen', () => {
     expect(fake.callsTo('settings:update')).toEqual([{ tradePollSeconds: 120 }]);
   });
 
+  it('keeps what is being typed in a field when the answer to another save redraws the form', async () => {
+    const wrapper = await mountSettings();
+    const poll = wrapper.get('input[aria-label="Trade poll interval in seconds"]');
+    const floor = wrapper.get('input[aria-label="Mark prices under this floor in dollars"]');
+    // Typed, not yet committed (no change event): a toggle is saved meanwhile and its answer comes back.
+    (poll.element as HTMLInputElement).value = '90';
+    await poll.trigger('input');
+    (floor.element as HTMLInputElement).value = '0.5';
+    await floor.trigger('input');
+    await checkbox(wrapper, 'Start at login')?.setValue(true);
+    await flushPromises();
+    expect(fake.callsTo('settings:update')).toEqual([{ startAtLogin: true }]);
+    expect((poll.element as HTMLInputElement).value).toBe('90');
+    expect((floor.element as HTMLInputElement).value).toBe('0.5');
+    // Committed, each is saved as typed and then shows what was saved.
+    await poll.trigger('change');
+    await floor.trigger('change');
+    await flushPromises();
+    expect(fake.callsTo('settings:update').slice(1)).toEqual([{ tradePollSeconds: 90 }, { priceGuard: { ...settings.priceGuard, floorCents: 50 } }]);
+    expect((poll.element as HTMLInputElement).value).toBe('90');
+    expect((floor.element as HTMLInputElement).value).toBe('0.50');
+  });
+
   it('sets the theme: system, light or dark', async () => {
     const wrapper = await mountSettings();
     const radios = wrapper.findAll('input[name=theme]');
