@@ -212,9 +212,9 @@ export function createCsvService(deps: CsvServiceDeps): CsvService {
   }
 
   /** The name of the item a change is about: its SKU, or the ledger's for its asset (`skus`: read for a page at once). */
-  const changeName = (c: DraftEntry['change'], skus?: ReadonlyMap<string, string>): string => {
+  const changeName = (c: DraftEntry['change'], skus: ReadonlyMap<string, string>): string => {
     if ('sku' in c && typeof c.sku === 'string') return nameOf(c.sku);
-    if ('asset_id' in c && typeof c.asset_id === 'string') return nameOf((skus ? skus.get(c.asset_id) : ledger.listing(c.asset_id)?.sku) ?? '');
+    if ('asset_id' in c && typeof c.asset_id === 'string') return nameOf(skus.get(c.asset_id) ?? '');
     return '';
   };
 
@@ -247,7 +247,7 @@ export function createCsvService(deps: CsvServiceDeps): CsvService {
       const write = async (page: readonly DraftEntry[]) => {
         const changes = page.map((e) => e.change);
         // The SKUs of the page's listings in one query, not a row read and checked for each.
-        const skus = repos.listings.skusOf(changes.flatMap((c) => ('asset_id' in c && !('sku' in c && typeof c.sku === 'string') ? [c.asset_id] : [])));
+        const skus = repos.listings.skusOf(changes.flatMap((c) => ('asset_id' in c ? [c.asset_id] : [])));
         const text = changesToCsv(changes, (c) => changeName(c, skus));
         parts.push(parts.length === 0 ? text : text.slice(text.indexOf('\r\n') + 2));
         await turn();
@@ -268,7 +268,7 @@ export function createCsvService(deps: CsvServiceDeps): CsvService {
         const end = page.at(-1) as DraftEntry;
         cursor = { seq: end.seq, ...splitTarget(end.target) };
       }
-      return parts.length === 0 ? changesToCsv([], changeName) : parts.join('');
+      return parts.length === 0 ? changesToCsv([]) : parts.join('');
     },
     async previewImport(kind, csvText, context = {}) {
       const { draftId } = context;
