@@ -1,43 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { scaledClock } from '../../src-main/core/clock.ts';
-import { createDesk, type Desk } from '../../src-main/core/desk/desk.ts';
-import { createDeskRouter } from '../../src-main/ipc/desk-router.ts';
-import type { Router } from '../../src-main/ipc/router.ts';
-import { startSandbox, type Sandbox } from '../../src-main/sandbox/index.ts';
+import { describe, expect, it } from 'vitest';
 import type { ChannelOutput, EventName, EventPayload } from '../../src-shared/contract.ts';
-import { memoryKeychain } from '../support/memory-keychain.ts';
 import { until } from '../support/until.ts';
+import { routerDeskFixture } from '../support/live-desk.ts';
 
 /** Main's changes pushed on the bridge: a desk in live mode against the simulator, behind the app's router. */
 
-let desk: Desk | null = null;
-let service: Sandbox | null = null;
-let dir = '';
-afterEach(async () => {
-  await desk?.close();
-  await service?.close();
-  desk = null;
-  service = null;
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function liveDesk(): Promise<{ router: Router; desk: Desk; service: Sandbox; events: Array<{ event: EventName; payload: unknown }> }> {
-  dir = mkdtempSync(join(tmpdir(), 'desk-events-'));
-  // A minute of the service lasts 0.2 s.
-  const clock = scaledClock(300);
-  service = await startSandbox({ seed: 12, clock, tradeSchedule: false });
-  desk = await createDesk({ dataDir: dir, clock, secrets: memoryKeychain(), version: 't', initialSettings: { mode: 'live', serviceUrl: service.url, refuseUnautomatedPosts: false }, inventoryUrl: service.url });
-  const { router } = createDeskRouter(desk, { openLink: () => undefined }, { checkOutputs: true });
-  const events: Array<{ event: EventName; payload: unknown }> = [];
-  router.subscribe((event, payload) => events.push({ event, payload }));
-  await router.invoke('key:set', { key: service.apiKey });
-  const ws = desk.workspace();
-  await until('the main account', () => ws.accounts.snapshot().main);
-  return { router, desk, service, events };
-}
+const open = routerDeskFixture('desk-events-');
+// A minute of the service lasts 0.2 s.
+const liveDesk = () => open({ scale: 300, sandbox: { seed: 12, tradeSchedule: false }, settings: { refuseUnautomatedPosts: false } });
 
 const pushed = (events: Array<{ event: EventName; payload: unknown }>) =>
   events.filter((e) => e.event === 'activity:added').map((e) => e.payload as EventPayload<'activity:added'>);

@@ -1,43 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { scaledClock } from '../../src-main/core/clock.ts';
-import { createDesk, type Desk } from '../../src-main/core/desk/desk.ts';
-import { createDeskRouter } from '../../src-main/ipc/desk-router.ts';
-import { startSandbox, type Sandbox } from '../../src-main/sandbox/index.ts';
-import { memoryKeychain } from '../support/memory-keychain.ts';
-import type { ChannelOutput, EventName } from '../../src-shared/contract.ts';
+import { describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src-main/sandbox/index.ts';
+import type { ChannelOutput } from '../../src-shared/contract.ts';
 import { call } from '../support/router-call.ts';
+import { routerDeskFixture } from '../support/live-desk.ts';
 
-let desk: Desk | null = null;
-let service: Sandbox | null = null;
-let dir = '';
-afterEach(async () => {
-  await desk?.close();
-  await service?.close();
-  desk = null;
-  service = null;
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function liveDesk(timeScale = 1) {
-  dir = mkdtempSync(join(tmpdir(), 'router-'));
-  const clock = scaledClock(timeScale);
-  service = await startSandbox({ seed: 9, clock });
-  desk = await createDesk({ dataDir: dir, clock, secrets: memoryKeychain(), version: 't', initialSettings: { mode: 'live', serviceUrl: service.url }, inventoryUrl: service.url });
-  const { router } = createDeskRouter(desk, { openLink: () => undefined }, { checkOutputs: true });
-  const events: Array<{ event: EventName; payload: unknown }> = [];
-  router.subscribe((event, payload) => events.push({ event, payload }));
-  await router.invoke('key:set', { key: service.apiKey });
-  // Setting a key makes the desk read the accounts (get_linked_trade_urls allows one a minute).
-  const ws = desk.workspace();
-  await new Promise<void>((resolve) => {
-    if (ws.accounts.snapshot().main) resolve();
-    else ws.accounts.on('changed', (s) => s.main && resolve());
-  });
-  return { router, desk, service, events };
-}
+const open = routerDeskFixture('router-');
+const liveDesk = (timeScale = 1) => open({ scale: timeScale, sandbox: { seed: 9 } });
 
 const creates = (s: Sandbox, n: number) =>
   s.admin.inventory().slice(0, n).map((a) => ({ kind: 'listing.create' as const, asset_id: a.asset_id, price: 300, promoted: 0 as const }));

@@ -1,15 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { scaledClock } from '../../src-main/core/clock.ts';
-import { createDesk, type Desk } from '../../src-main/core/desk/desk.ts';
-import { createDeskRouter } from '../../src-main/ipc/desk-router.ts';
-import type { Router } from '../../src-main/ipc/router.ts';
-import { startSandbox, type Sandbox } from '../../src-main/sandbox/index.ts';
-import type { ChannelOutput, EventName } from '../../src-shared/contract.ts';
-import { memoryKeychain } from '../support/memory-keychain.ts';
+import { describe, expect, it } from 'vitest';
+import type { ChannelOutput } from '../../src-shared/contract.ts';
 import { call } from '../support/router-call.ts';
+import { routerDeskFixture } from '../support/live-desk.ts';
 
 /**
  * The inventory over the bridge, as the picker uses it: a read started and
@@ -17,34 +9,9 @@ import { call } from '../support/router-call.ts';
  * from the store, and nothing else in the desk held up by Steam.
  */
 
-let desk: Desk | null = null;
-let service: Sandbox | null = null;
-let dir = '';
-afterEach(async () => {
-  await desk?.close();
-  await service?.close();
-  desk = null;
-  service = null;
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function liveDesk(): Promise<{ router: Router; service: Sandbox; events: Array<{ event: EventName; payload: unknown }> }> {
-  dir = mkdtempSync(join(tmpdir(), 'inventory-ipc-'));
-  // A minute of the desk lasts a second: the gap between Steam requests takes ~17 ms.
-  const clock = scaledClock(60);
-  service = await startSandbox({ seed: 31, clock, inventorySize: 3_000 });
-  desk = await createDesk({ dataDir: dir, clock, secrets: memoryKeychain(), version: 't', initialSettings: { mode: 'live', serviceUrl: service.url }, inventoryUrl: service.url });
-  const { router } = createDeskRouter(desk, { openLink: () => undefined }, { checkOutputs: true });
-  const events: Array<{ event: EventName; payload: unknown }> = [];
-  router.subscribe((event, payload) => events.push({ event, payload }));
-  await router.invoke('key:set', { key: service.apiKey });
-  const ws = desk.workspace();
-  await new Promise<void>((resolve) => {
-    if (ws.accounts.snapshot().main) resolve();
-    else ws.accounts.on('changed', (s) => s.main && resolve());
-  });
-  return { router, service, events };
-}
+const open = routerDeskFixture('inventory-ipc-');
+// A minute of the desk lasts a second: the gap between Steam requests takes ~17 ms.
+const liveDesk = () => open({ scale: 60, sandbox: { seed: 31, inventorySize: 3_000 } });
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
   for (let i = 0; i < 3_000; i++) {
