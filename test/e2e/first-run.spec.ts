@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { formatCents } from '../../src-shared/money.ts';
 import { startTestDesk } from './desk-fixture.ts';
-import { openDesk, serveRenderer, type StaticServer } from './harness.ts';
+import { openDesk, rendererForSpecs, goToScreen as go } from './harness.ts';
 
 /**
  * The first run as a new trader meets it, from an empty profile:
@@ -15,16 +15,9 @@ import { openDesk, serveRenderer, type StaticServer } from './harness.ts';
  * go to test-results/first-run/ (artifacts, not committed).
  */
 
-let server: StaticServer;
-test.beforeAll(async () => {
-  server = await serveRenderer();
-});
-test.afterAll(async () => {
-  await server.close();
-});
+const server = rendererForSpecs();
 
 const DIR = join('test-results', 'first-run');
-const go = (page: Page, n: number) => page.keyboard.press(`Alt+${n}`);
 const shot = async (page: Page, name: string) => {
   mkdirSync(DIR, { recursive: true });
   await page.screenshot({ path: join(DIR, `${name}.png`), fullPage: true });
@@ -67,7 +60,7 @@ test('the first run: sandbox explained, a key tested while exploring, going live
   const desk = await startTestDesk({ savedSettings: true, timeScale: 10 });
   try {
     const live = desk.sandbox;
-    const { errors } = await openDesk(page, desk.router, server);
+    const { errors } = await openDesk(page, desk.router, server());
 
     // 1. Sandbox mode, said for what it is, with the guided start above the cards.
     const banner = page.getByTestId('sandbox-banner');

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { createItemNames } from '../../src-main/core/items/item-names.ts';
 import { adopt, startTestDesk } from './desk-fixture.ts';
-import { openDesk, serveRenderer, type StaticServer } from './harness.ts';
+import { openDesk, rendererForSpecs } from './harness.ts';
 
 /**
  * The keyboard journey that once cut 29 listings by 95 % without a question:
@@ -24,13 +24,7 @@ const names = createItemNames();
 /** Whether a search for "Strange" finds the item, as the desk's name search does. */
 const strange = (sku: string) => names.searchName(sku).includes('strange') || sku.toLowerCase().includes('strange');
 
-let server: StaticServer;
-test.beforeAll(async () => {
-  server = await serveRenderer();
-});
-test.afterAll(async () => {
-  await server.close();
-});
+const server = rendererForSpecs();
 
 const shot = async (page: Page, name: string) => {
   mkdirSync(DIR, { recursive: true });
@@ -74,7 +68,7 @@ test('a 95 % cut of 29 listings from the keyboard asks first, sends nothing unti
     await desk.ask('key:set', { key: sandbox.apiKey });
     await expect.poll(() => sandbox.admin.userAgent().automated, { timeout: 30_000 }).toBe(true);
     const page = await browser.newPage({ viewport: { width: 1024, height: 700 } });
-    const { errors } = await openDesk(page, desk.router, server);
+    const { errors } = await openDesk(page, desk.router, server());
 
     // Listings, `/`, "Strange": the 29.
     await page.keyboard.press('Alt+2');

@@ -4,7 +4,7 @@ import { stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
-import type { Page } from '@playwright/test';
+import { test, type Page } from '@playwright/test';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Router } from '../../src-main/ipc/router.ts';
 
@@ -253,3 +253,24 @@ export async function openDesk(
   await page.locator('nav[aria-label=Screens]').waitFor();
   return { errors, unbind };
 }
+
+/**
+ * For spec files: the built renderer served for the file's tests and closed
+ * after them; call the returned function for it inside a test.
+ */
+export function rendererForSpecs(): () => StaticServer {
+  let server: StaticServer | null = null;
+  test.beforeAll(async () => {
+    server = await serveRenderer();
+  });
+  test.afterAll(async () => {
+    await server?.close();
+  });
+  return () => {
+    if (!server) throw new Error('the renderer is served from beforeAll: ask for it inside a test');
+    return server;
+  };
+}
+
+/** Goes to screen `n` of the sidebar, as its shortcut (Alt+1 … Alt+9) does. */
+export const goToScreen = (page: Page, n: number) => page.keyboard.press(`Alt+${n}`);

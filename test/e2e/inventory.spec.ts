@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { scalePrice } from '../../src-shared/price-formula.ts';
 import { startTestDesk, type TestDesk } from './desk-fixture.ts';
-import { openDesk, serveRenderer, type StaticServer } from './harness.ts';
+import { goToScreen as go, openDesk, serveRenderer, type StaticServer } from './harness.ts';
 
 /**
  * Listing from the inventory, as a trader does it: pick twenty items by name
@@ -22,7 +22,6 @@ test.afterAll(async () => {
   await server.close();
 });
 
-const go = (page: Page, n: number) => page.keyboard.press(`Alt+${n}`);
 
 async function ok<T>(channel: string, input: unknown): Promise<T> {
   const result = await desk.router.invoke(channel, input);

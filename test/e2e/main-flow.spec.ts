@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { formatCents } from '../../src-shared/money.ts';
 import { partnerOf } from '../../src-shared/trade-url.ts';
 import { startTestDesk } from './desk-fixture.ts';
-import { openDesk, serveRenderer, type StaticServer } from './harness.ts';
+import { openDesk, rendererForSpecs, goToScreen as go } from './harness.ts';
 
 /**
  * The day a trader has: set the key, see the balance, draft 1,200 listings
@@ -14,15 +14,7 @@ import { openDesk, serveRenderer, type StaticServer } from './harness.ts';
  * find the draft intact after the app is killed and reopened.
  */
 
-let server: StaticServer;
-test.beforeAll(async () => {
-  server = await serveRenderer();
-});
-test.afterAll(async () => {
-  await server.close();
-});
-
-const go = (page: Page, n: number) => page.keyboard.press(`Alt+${n}`);
+const server = rendererForSpecs();
 
 test('set a key, draft and apply 1,200 listings, answer a trade, set a trade URL, reopen with the draft intact', async ({ page, browser }) => {
   test.setTimeout(240_000);
@@ -30,7 +22,7 @@ test('set a key, draft and apply 1,200 listings, answer a trade, set a trade URL
   let desk = await startTestDesk({ dataDir, timeScale: 60 });
   try {
     const { sandbox } = desk;
-    const { errors } = await openDesk(page, desk.router, server);
+    const { errors } = await openDesk(page, desk.router, server());
 
     // Settings: the key goes in once; the desk shows only its last four characters.
     await go(page, 9);
@@ -137,7 +129,7 @@ test('set a key, draft and apply 1,200 listings, answer a trade, set a trade URL
     await desk.close();
     desk = await startTestDesk({ dataDir, timeScale: 60 });
     const reopened = await browser.newPage();
-    await openDesk(reopened, desk.router, server, 'drafts');
+    await openDesk(reopened, desk.router, server(), 'drafts');
     await expect(reopened.getByRole('button', { name: 'Apply 1 change' })).toBeVisible({ timeout: 20_000 });
     await expect(reopened.getByRole('region', { name: 'Review' })).toContainText('$3.33');
     await reopened.close();

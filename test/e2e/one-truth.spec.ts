@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { formatCents, parseCents } from '../../src-shared/money.ts';
 import { startTestDesk, type TestDesk } from './desk-fixture.ts';
-import { openDesk, serveRenderer, type StaticServer } from './harness.ts';
+import { openDesk, rendererForSpecs, goToScreen as go } from './harness.ts';
 
 /**
  * What the screen shows is what main holds: each case is a way the first
@@ -12,15 +12,7 @@ import { openDesk, serveRenderer, type StaticServer } from './harness.ts';
  * Chromium against the simulator.
  */
 
-let server: StaticServer;
-test.beforeAll(async () => {
-  server = await serveRenderer();
-});
-test.afterAll(async () => {
-  await server.close();
-});
-
-const go = (page: Page, n: number) => page.keyboard.press(`Alt+${n}`);
+const server = rendererForSpecs();
 
 async function saveKey(page: Page, key: string): Promise<void> {
   await go(page, 9);
@@ -47,7 +39,7 @@ test('Cancel: the Drafts screen is usable again within 2 s of main ending the jo
   const desk = await startTestDesk({ timeScale: 1 });
   try {
     // The reply to Cancel ("cancelling") reaches the screen after main's later "cancelled" event.
-    const { errors } = await openDesk(page, desk.router, server, 'overview', { replyDelayMs: { 'apply:cancel': 3200 } });
+    const { errors } = await openDesk(page, desk.router, server(), 'overview', { replyDelayMs: { 'apply:cancel': 3200 } });
     await saveKey(page, desk.sandbox.apiKey);
     // Eight requests of 100: five go at once (5 a minute), three wait for the next minute.
     await draftCreates(page, desk, 800);
@@ -82,7 +74,7 @@ test('a finished apply leaves with its draft: no progress bar after discard, non
   test.setTimeout(90_000);
   const desk = await startTestDesk({ timeScale: 60 });
   try {
-    const { errors } = await openDesk(page, desk.router, server);
+    const { errors } = await openDesk(page, desk.router, server());
     await saveKey(page, desk.sandbox.apiKey);
     await draftCreates(page, desk, 40);
     await go(page, 7);
@@ -114,7 +106,7 @@ test('a good key replacing a rejected one clears "rejected" on every screen at o
   test.setTimeout(90_000);
   const desk = await startTestDesk({ timeScale: 1 });
   try {
-    const { errors } = await openDesk(page, desk.router, server);
+    const { errors } = await openDesk(page, desk.router, server());
     await saveKey(page, desk.sandbox.keys.revoked);
     await expect(page.getByTestId('key-status')).toContainText('rejected', { timeout: 15_000 });
     await go(page, 1);
@@ -140,7 +132,7 @@ test('changing the heartbeat and poll intervals keeps the trades on screen and s
   const desk = await startTestDesk({ timeScale: 1 });
   try {
     const { sandbox } = desk;
-    const { errors } = await openDesk(page, desk.router, server);
+    const { errors } = await openDesk(page, desk.router, server());
     // The trade is there before the key: the first read after the key brings it (the next is a minute away).
     const trade = sandbox.admin.addTrade({ trade_type: 'market', role: 'seller', status: 'Action Required' });
     await saveKey(page, sandbox.apiKey);
@@ -188,7 +180,7 @@ test('Delete all shows the rows it takes and what becomes of pending edits, befo
   test.setTimeout(90_000);
   const desk = await startTestDesk({ timeScale: 60, ledgerSize: 30 });
   try {
-    const { errors } = await openDesk(page, desk.router, server, 'listings');
+    const { errors } = await openDesk(page, desk.router, server(), 'listings');
     const grid = page.getByRole('grid', { name: 'Listings' });
     const rows = grid.locator('[role=row][data-key]');
     await expect(rows.first()).toBeVisible();
@@ -231,7 +223,7 @@ test('listings marked done after a lost create are left out of a bulk edit with 
   const desk = await startTestDesk({ timeScale: 60, ledgerSize: 20 });
   try {
     const { sandbox } = desk;
-    const { errors } = await openDesk(page, desk.router, server);
+    const { errors } = await openDesk(page, desk.router, server());
     await saveKey(page, sandbox.apiKey);
     const created = await draftCreates(page, desk, 10, 100);
     // The service creates them, and the answer is lost.
@@ -271,7 +263,7 @@ test('an unusable live service URL is refused or leaves the desk working with th
   const dataDir = mkdtempSync(join(tmpdir(), 'desk-e2e-'));
   let desk = await startTestDesk({ timeScale: 60, ledgerSize: 20, dataDir });
   try {
-    const { errors } = await openDesk(page, desk.router, server);
+    const { errors } = await openDesk(page, desk.router, server());
     await saveKey(page, desk.sandbox.apiKey);
     const url = page.getByLabel('Live service URL (HTTPS)');
 
@@ -298,7 +290,7 @@ test('an unusable live service URL is refused or leaves the desk working with th
     await desk.close();
     desk = await startTestDesk({ timeScale: 60, dataDir, savedSettings: true });
     const reopened = await browser.newPage();
-    const again = await openDesk(reopened, desk.router, server, 'settings');
+    const again = await openDesk(reopened, desk.router, server(), 'settings');
     await expect(reopened.getByLabel('Live service URL (HTTPS)')).toHaveValue('https://127.0.0.1:9');
     await go(reopened, 2);
     await expect(reopened.getByRole('grid', { name: 'Listings' })).toBeVisible();

@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { formatCents } from '../../src-shared/money.ts';
 import { startTestDesk } from './desk-fixture.ts';
-import { openDesk, serveRenderer, useColorScheme, type StaticServer } from './harness.ts';
+import { openDesk, rendererForSpecs, useColorScheme, goToScreen as go } from './harness.ts';
 
 /**
  * Undo an apply, as a trader does it: an apply that repriced 29 listings
@@ -16,22 +16,14 @@ import { openDesk, serveRenderer, useColorScheme, type StaticServer } from './ha
  * serious on it.
  */
 
-let server: StaticServer;
-test.beforeAll(async () => {
-  server = await serveRenderer();
-});
-test.afterAll(async () => {
-  await server.close();
-});
-
-const go = (page: Page, n: number) => page.keyboard.press(`Alt+${n}`);
+const server = rendererForSpecs();
 
 test('"Undo this apply" makes a draft that brings the prices back, and says the deleted listing cannot come back', async ({ page }) => {
   test.setTimeout(180_000);
   const desk = await startTestDesk({ timeScale: 60, ledgerSize: 30 });
   try {
     const { sandbox } = desk;
-    const { errors } = await openDesk(page, desk.router, server);
+    const { errors } = await openDesk(page, desk.router, server());
     await go(page, 9);
     await page.locator('#api-key').fill(sandbox.apiKey);
     await page.getByRole('button', { name: /Save key|Replace key/ }).click();
