@@ -50,6 +50,8 @@ test('Cancel: the Drafts screen is usable again within 2 s of main ending the jo
     await page.getByRole('button', { name: 'Apply 800 changes' }).click();
     const panel = page.getByRole('region', { name: 'Apply progress' });
     await expect(panel).toHaveAttribute('data-state', 'running');
+    // The first window's five requests are on their way (the run plans them a step at a time after the first).
+    await expect.poll(async () => (await desk.ask('apply:state')).job?.requestsSent, { timeout: 10_000, intervals: [10] }).toBe(5);
     await panel.getByRole('button', { name: 'Cancel' }).click();
     await expect(panel).toHaveAttribute('data-state', /cancelling|cancelled/);
 
