@@ -77,7 +77,8 @@ function classifiedSql(domain: BulkDomain, rows: string): string {
   const removedByAll = listings ? "(:deleteAll IS NOT NULL AND (:deleteAll = 0 OR state = 'active'))" : ':deleteAll = 1';
   const eOpen = `(e_status IS NOT NULL AND e_status NOT IN ${SETTLED})`;
   const xOpen = `(x_status IS NOT NULL AND x_status NOT IN ${SETTLED})`;
-  const locked = `(e_status IN ${LOCKED_SQL} OR x_status IN ${LOCKED_SQL})`;
+  // coalesce: a row with no change has a NULL status, and `NOT (NULL IN …)` is NULL, which would let a deleted row through.
+  const locked = `(coalesce(e_status, '') IN ${LOCKED_SQL} OR coalesce(x_status, '') IN ${LOCKED_SQL})`;
   const isCreate = `(${eOpen} AND e_kind = '${createKind}')`;
   // A row the draft lists again after deleting it takes the create's values, as the table shows it.
   const own = (field: string, ledger: string) => `CASE WHEN ${eOpen} AND e_kind IN ('${createKind}', '${editKind}') AND ${field} IS NOT NULL THEN ${field} ELSE ${ledger} END`;
