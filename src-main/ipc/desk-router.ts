@@ -35,6 +35,29 @@ export interface DeskRouterOptions {
   announceAtStart?: boolean;
 }
 
+/**
+ * Channels that change a draft or read it whole. A bulk edit is confirmed once
+ * journaled and its parts are written after (see core/drafts/bulk-patch.ts):
+ * these wait for that, up to BULK_WAIT_MS, rather than meet a refusal the
+ * trader did not cause by clicking quickly.
+ */
+const AFTER_BULK_WRITES = [
+  'ledger:bulk', 'ledger:delete', 'ledger:revert', 'drafts:discard', 'drafts:addChanges', 'drafts:removeChanges', 'drafts:removeFailed',
+  'drafts:review', 'drafts:exportCsv', 'drafts:importCommit', 'drafts:apply', 'inventory:draft', 'inventory:draftAssets',
+] as const;
+/** Longer than the write of any bulk edit that goes well; a stalled one (full disk) is refused with its reason. */
+const BULK_WAIT_MS = 5_000;
+
+/** The handler of `name`, answering once no bulk edit is being written. */
+function afterBulkWrites<C extends keyof Handlers>(desk: Desk, handlers: Handlers, name: C): Handlers[C] {
+  const handle = handlers[name] as (input: Parameters<Handlers[C]>[0]) => ReturnType<Handlers[C]>;
+  const waiting = async (input: Parameters<Handlers[C]>[0]) => {
+    await desk.workspace().drafts.settled(BULK_WAIT_MS);
+    return handle(input);
+  };
+  return waiting as Handlers[C];
+}
+
 export function createDeskRouter(desk: Desk, platform: Platform, options: DeskRouterOptions): DeskRouter {
   let emit: EmitEvent = () => undefined;
   const stamps = createStamps(options.stampBase);
@@ -52,6 +75,7 @@ export function createDeskRouter(desk: Desk, platform: Platform, options: DeskRo
     ...shellHandlers(platform),
     ...openProfileHandlers(),
   };
+  for (const name of AFTER_BULK_WRITES) Object.assign(handlers, { [name]: afterBulkWrites(desk, handlers, name) });
 
   const router = createRouter(handlers, {
     checkOutputs: options.checkOutputs,

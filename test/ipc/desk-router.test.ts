@@ -109,4 +109,28 @@ describe('desk router', () => {
     const largest = Math.max(...events.map((e) => JSON.stringify(e.payload).length), JSON.stringify(bulk).length, JSON.stringify(page).length);
     expect(largest).toBeLessThan(64 * 1024);
   });
+
+  it('answers a bulk edit once journaled, and an edit sent while its parts are written waits for them instead of being refused', async () => {
+    const { router, desk: d } = await liveDesk();
+    const ws = d.workspace();
+    const account = ws.accounts.snapshot().main?.account_id ?? '';
+    ws.repos.listings.upsertMany(Array.from({ length: 20_000 }, (_, i) => ({
+      asset_id: String(1_000_000 + i), listing_id: `L${i}`, sku: '5021;6', price: 100 + i, promoted: 0 as const, game: '440', account,
+    })));
+    ws.store.markLedgerChanged();
+    const bulk = await call(router, 'ledger:bulk', { domain: 'listings', selection: { filter: {} }, op: { op: 'addCents', cents: 5 } });
+    expect(bulk.changed).toBe(20_000);
+    // Answered with parts still to write: the draft is busy, and the screens read the whole edit meanwhile.
+    const draftId = bulk.draftId;
+    expect(ws.drafts.busy(draftId)).toBe(true);
+    const midway = await call(router, 'ledger:page', { domain: 'listings', offset: 19_990, limit: 10 });
+    expect(midway.changed).toBe(20_000);
+    expect(midway.rows.map((r) => r.pending?.price)).toEqual(Array.from({ length: 10 }, (_, i) => 100 + 19_990 + i + 5));
+    // Sent at once, as a quick trader would: it waits for the parts, then lands on top of them.
+    const edit = await router.invoke('drafts:addChanges', { changes: [{ kind: 'listing.edit', asset_id: '1000000', price: 777 }] });
+    expect(edit).toMatchObject({ ok: true, value: { added: 1 } });
+    expect(ws.drafts.busy(draftId)).toBe(false);
+    const first = await call(router, 'ledger:page', { domain: 'listings', offset: 0, limit: 2 });
+    expect(first.rows.map((r) => r.pending?.price)).toEqual([777, 106]);
+  });
 });

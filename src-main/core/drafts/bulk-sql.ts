@@ -10,6 +10,7 @@ import type { GuardFindings, PriceGuard } from './price-guard.ts';
 import { NO_FINDINGS, priceConcern } from '../../../src-shared/price-guard.ts';
 import type { SelectedRows } from './ledger-query.ts';
 import type { Turn } from './turn.ts';
+import { writes, type BulkPatch } from './bulk-patch.ts';
 
 /**
  * A bulk edit over a selection, in SQL: each selected row is read with the
@@ -141,8 +142,6 @@ const TEMP_TABLE = `CREATE TEMP TABLE IF NOT EXISTS bulk_rows (
 const PROBLEM = `CASE WHEN n_price IS NULL OR n_price != CAST(n_price AS INTEGER) THEN 'fraction'
   WHEN n_price <= 0 THEN 'not-positive' WHEN n_price > 9007199254740991 THEN 'too-large' ELSE NULL END`;
 
-/** A row the edit writes: not left out, not already so, and its price valid (`a`: the table's alias and a dot). */
-const writes = (a = '') => `${a}skip IS NULL AND ${a}same = 0 AND ${a}problem IS NULL`;
 
 export interface BulkEdits {
   /**
@@ -154,10 +153,16 @@ export interface BulkEdits {
   preview(draftId: string | null, domain: BulkDomain, rows: SelectedRows, op: BulkOp, guard: PriceGuard, resumeSeq?: number): Promise<BulkPlan>;
   /**
    * Writes the rows the last preview classified as changes, with sequence
-   * number `seq`, a part per transaction (see bulk-writes.ts for the
-   * journal that finishes an interrupted one).
+   * number `seq` and time `at`, a part per transaction (see bulk-writes.ts
+   * for the journal that finishes an interrupted one). Until the last part
+   * the rows not written yet are the patch (see bulk-patch.ts); after a
+   * failed part it stays, and writing the same edit again goes on from there.
    */
-  write(draftId: string, domain: BulkDomain, op: BulkOp, seq: number, part: (write: () => void, last: boolean) => void): Promise<void>;
+  write(draftId: string, domain: BulkDomain, op: BulkOp, seq: number, at: number, part: (write: () => void, last: boolean) => void): Promise<void>;
+  /** The edit being written into a draft's table, as a patch over it (null when none is). */
+  patch(draftId: string, domain: BulkDomain): BulkPatch | null;
+  /** Forgets a patch whose edit is left for the next start to finish (the screens read the draft as stored). */
+  abandon(): void;
 }
 
 export function createBulkEdits(store: Pick<Store, 'db' | 'transaction' | 'clock'>, turn: Turn): BulkEdits {
@@ -267,10 +272,12 @@ export function createBulkEdits(store: Pick<Store, 'db' | 'transaction' | 'clock
     return figures(rows, op);
   }
 
-  async function write(draftId: string, domain: BulkDomain, op: BulkOp, seq: number, part: (write: () => void, last: boolean) => void): Promise<void> {
+  let live: (BulkPatch & { readonly seq: number }) | null = null;
+
+  async function write(draftId: string, domain: BulkDomain, op: BulkOp, seq: number, at: number, part: (write: () => void, last: boolean) => void): Promise<void> {
     const listings = domain === 'listings';
     const slot = listings ? 'L' : 'B';
-    const params = { draft: draftId, seq, at: store.clock.now() };
+    const params = { draft: draftId, seq, at };
     // A note is written only where the operation sets one, or the change already had one: absent means "leave it".
     const notes = op.op === 'setNote' || op.op === 'clearNote';
     const note = notes ? 'c.n_note' : 'c.e_note';
@@ -303,14 +310,24 @@ export function createBulkEdits(store: Pick<Store, 'db' | 'transaction' | 'clock
         WHERE draft_entries.status NOT IN ${LOCKED_SQL}`,
     ].map(prepared);
     const last = Number((db.prepare('SELECT coalesce(max(rowid), 0) AS n FROM temp.bulk_rows').get() as { n: number }).n);
-    for (let lo = 0; lo < last; lo += WRITE_PART) {
+    const again = live !== null && live.draftId === draftId && live.seq === seq;
+    live = { draftId, domain, notes, at, seq, writtenTo: again && live ? live.writtenTo : 0 };
+    for (let lo = live.writtenTo; lo < last; lo += WRITE_PART) {
+      // A turn before each part, the first too: the edit is answered (and its first page read) before any part is written.
+      await turn();
       const bounds = { ...params, lo, hi: lo + WRITE_PART };
       part(() => {
         for (const statement of statements) statement.run(bounds);
       }, lo + WRITE_PART >= last);
-      if (lo + WRITE_PART < last) await turn();
+      live = { ...live, writtenTo: lo + WRITE_PART };
     }
+    live = null;
   }
 
-  return { preview, write };
+  return {
+    preview,
+    write,
+    patch: (draftId, domain) => (live !== null && live.draftId === draftId && live.domain === domain ? live : null),
+    abandon: () => void (live = null),
+  };
 }

@@ -11,6 +11,10 @@ import type { SelectedRows } from './ledger-query.ts';
  * the query that found it and the operation. Every row written carries the
  * edit's sequence number, so the next start writes the rest: the same
  * operation over the same selection, leaving out the rows that carry it.
+ *
+ * The journal row is stored before any part, on its own: from then on the
+ * edit is the draft's, and the trader is told so while its parts are still
+ * being written (the screens read the rest as a patch, see bulk-patch.ts).
  */
 export interface BulkWrite {
   readonly draftId: string;
@@ -21,8 +25,10 @@ export interface BulkWrite {
 }
 
 export interface BulkWriter {
-  /** Writes what the last preview classified, journaled. */
-  write(edit: BulkWrite): Promise<void>;
+  /** Notes the edit in the journal: from here on a quit or a crash finishes it at the next start. */
+  begin(edit: BulkWrite): void;
+  /** Writes what the last preview classified, the last part removing the journal row; after a failed part, again from there. */
+  write(edit: BulkWrite, at: number): Promise<void>;
   /** Edits a quit or a crash cut short. */
   unfinished(): BulkWrite[];
   /** Forgets an unfinished edit that cannot be finished (its rows are refused now). */
@@ -35,14 +41,12 @@ export function createBulkWriter(store: Pick<Store, 'db' | 'transaction' | 'cloc
   const done = db.prepare('DELETE FROM bulk_writes WHERE draft_id = ?');
   const all = db.prepare('SELECT draft_id, seq, domain, selection, op FROM bulk_writes ORDER BY started_at');
   return {
-    async write(edit) {
-      let first = true;
-      await edits.write(edit.draftId, edit.domain, edit.op, edit.seq, (part, last) => store.transaction(() => {
-        if (first) {
-          const { sql, arms, params, ids } = edit.rows;
-          note.run(edit.draftId, edit.seq, edit.domain, JSON.stringify({ sql, arms, params, ids }), JSON.stringify(edit.op), store.clock.now());
-          first = false;
-        }
+    begin(edit) {
+      const { sql, arms, params, ids } = edit.rows;
+      store.transaction(() => note.run(edit.draftId, edit.seq, edit.domain, JSON.stringify({ sql, arms, params, ids }), JSON.stringify(edit.op), store.clock.now()));
+    },
+    async write(edit, at) {
+      await edits.write(edit.draftId, edit.domain, edit.op, edit.seq, at, (part, last) => store.transaction(() => {
         part();
         if (last) done.run(edit.draftId);
       }));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { conflict, notFound, quoted } from '../errors.ts';
+import { conflict, DomainError, notFound, quoted } from '../errors.ts';
 import { createEmitter, type Unsubscribe } from '../events.ts';
 import type { Store } from '../store/db.ts';
 import type { Repos } from '../store/index.ts';
@@ -7,6 +7,7 @@ import { isLockedStatus, LOCKED_REASON, type Change, type DraftEntry } from './c
 import type { BulkDomain, BulkOp } from '../../../src-shared/drafts.ts';
 import { DEFAULT_PRICE_GUARD, type DraftGuard, type PriceGuard } from '../../../src-shared/price-guard.ts';
 import { createBulkEdits, type BulkPlan } from './bulk-sql.ts';
+import { patchedStatusCountsSql, type BulkPatch } from './bulk-patch.ts';
 import { createBulkWriter } from './bulk-writes.ts';
 import { draftContext, ledgerLookup } from './draft-context.ts';
 import { dependentsOf, type ChangeIssue } from './merge.ts';
@@ -69,14 +70,21 @@ export interface DraftService {
   removeChanges(draftId: string, targets: readonly string[]): AddChangesResult;
   /**
    * Writes a bulk edit over the selected rows into the draft, a part at a
-   * time (journaled: see bulk-writes.ts); the draft takes no other change
-   * until it is written.
+   * time (journaled: see bulk-writes.ts), and resolves once it is written;
+   * the draft takes no other change until then. `journaled` hears of it as
+   * soon as it is the draft's (its journal row stored), while its parts are
+   * still being written: the screens read those as a patch (see bulk-patch.ts),
+   * so the trader can be told at once.
    */
-  bulk(draftId: string, domain: BulkDomain, selection: BulkSelection, op: BulkOp): Promise<BulkResult>;
+  bulk(draftId: string, domain: BulkDomain, selection: BulkSelection, op: BulkOp, journaled?: (plan: BulkResult) => void): Promise<BulkResult>;
   /** What `bulk` would do, storing nothing (a null draft: over the ledger alone), a part at a time. */
   preview(draftId: string | null, domain: BulkDomain, selection: BulkSelection, op: BulkOp): Promise<BulkResult>;
   /** Whether a bulk edit is being written into the draft (an apply waits for it). */
   busy(draftId: string): boolean;
+  /** Resolves once no bulk edit is being written into any draft, or after `withinMs` (a change then meets the refusal). */
+  settled(withinMs: number): Promise<void>;
+  /** The bulk edit being written into a draft's table, as a patch the screens lay over it (see bulk-patch.ts). */
+  patch(draftId: string, domain: BulkDomain): BulkPatch | null;
   /** Finishes the bulk edits a quit or a crash cut short; at start. */
   resumeBulkWrites(): Promise<void>;
   /** Bumped on every change of the draft: results laid over it are cached by it. */
@@ -104,6 +112,12 @@ export interface DraftService {
   dispose(): void;
 }
 
+/** A bulk edit's part that met a full disk or a busy file is tried again after this, doubling up to RETRY_MAX_MS. */
+const RETRY_FIRST_MS = 1_000;
+const RETRY_MAX_MS = 30_000;
+/** How often a change waiting for a bulk edit to be written looks again. */
+const SETTLED_POLL_MS = 10;
+
 export function createDraftService(deps: DraftServiceDeps): DraftService {
   const { store, repos } = deps;
   const guard = deps.guard ?? (() => DEFAULT_PRICE_GUARD);
@@ -118,11 +132,31 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     bulkTurn = run.catch(() => undefined);
     return run;
   };
-  const writing = new Set<string>();
+  /** Drafts a bulk edit is being written into, each with what its last failed part met (null while it goes well). */
+  const writing = new Map<string, Error | null>();
   /** Refuses a change to a draft a bulk edit is being written into: its parts would cross. */
   const idle = (id: string) => {
-    if (writing.has(id)) throw conflict('A bulk edit is being written into this draft; try again in a moment');
+    if (!writing.has(id)) return;
+    const stalled = writing.get(id);
+    throw conflict(stalled
+      ? `A bulk edit is still being written into this draft (${stalled.message}); it is tried again every few seconds`
+      : 'A bulk edit is being written into this draft; try again in a moment');
   };
+  let disposed = false;
+  /** Writes a journaled edit's parts; a failed part is tried again, later and later, until it is written (the journal keeps it meanwhile). */
+  async function writeParts(edit: Parameters<typeof bulkWriter.write>[0], at: number): Promise<void> {
+    for (let waitMs = RETRY_FIRST_MS; ; waitMs = Math.min(waitMs * 2, RETRY_MAX_MS)) {
+      try {
+        await bulkWriter.write(edit, at);
+        return;
+      } catch (e) {
+        // A full disk, an I/O error or another program holding the file passes; anything else is a fault, not a wait.
+        if (disposed || !(e instanceof DomainError && ['disk_full', 'io', 'busy'].includes(e.kind))) throw e;
+        writing.set(edit.draftId, e);
+        await new Promise((resolve) => setTimeout(resolve, waitMs));
+      }
+    }
+  }
   const reviewer = createReviewer(store, ledgerLookup(repos));
   const currentDraft = createCurrentDraft(repos.settings, (id) => repos.drafts.get(id) !== null);
 
@@ -142,7 +176,11 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
   function countsOf(id: string): DraftCounts {
     const cached = countCache.get(id);
     if (cached?.version === versionOf(id)) return cached.counts;
-    const stored = repos.drafts.statusCounts(id);
+    // A bulk edit being written counts as written (see bulk-patch.ts): the draft's figures do not climb part by part.
+    const patch = writing.has(id) ? bulkEdits.patch(id, 'listings') ?? bulkEdits.patch(id, 'buyOrders') : null;
+    const stored = patch === null ? repos.drafts.statusCounts(id) : Object.fromEntries(
+      (store.db.prepare(patchedStatusCountsSql(patch)).all({ draft: id, p_lo: patch.writtenTo }) as { status: string; n: number }[]).map((r) => [r.status, r.n]),
+    ) as Partial<DraftCounts>;
     const counts: DraftCounts = { pending: 0, failed: 0, unknown: 0, done: 0, queued: 0, sent: 0 };
     for (const status of Object.keys(counts) as (keyof DraftCounts)[]) counts[status] = stored[status] ?? 0;
     countCache.set(id, { version: versionOf(id), counts });
@@ -259,10 +297,10 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
       commit(id, staged, 0);
       return { added: staged.size, errors };
     },
-    bulk(id, domain, selection, op) {
+    bulk(id, domain, selection, op, journaled) {
       requireDraft(id);
       idle(id);
-      writing.add(id);
+      writing.set(id, null);
       return exclusive(async () => {
         try {
           const state = previewState(id, domain, selection, op);
@@ -271,9 +309,19 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
           lastPreview = null;
           if (plan.refused.length === 0 && plan.changed > 0) {
             // One sequence number for the whole edit: its rows were made at once (and a resumed write knows them by it).
-            await bulkWriter.write({ draftId: id, seq: repos.drafts.takeSeqs(id, 1), domain, rows: selection, op });
+            const edit = { draftId: id, seq: repos.drafts.takeSeqs(id, 1), domain, rows: selection, op };
+            bulkWriter.begin(edit);
+            // The edit is the draft's: its parts not written yet are read as a patch until they are.
+            const parts = writeParts(edit, store.clock.now());
+            changed(id);
+            journaled?.(plan);
+            await parts;
           }
           return plan;
+        } catch (e) {
+          // A journaled edit left unwritten is finished at the next start; the screens read the draft as stored meanwhile.
+          bulkEdits.abandon();
+          throw e;
         } finally {
           writing.delete(id);
           changed(id);
@@ -290,14 +338,19 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
       });
     },
     busy: (id) => writing.has(id),
+    async settled(withinMs) {
+      const until = Date.now() + withinMs;
+      while (writing.size > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, SETTLED_POLL_MS));
+    },
+    patch: (id, domain) => (writing.has(id) ? bulkEdits.patch(id, domain) : null),
     resumeBulkWrites() {
       return exclusive(async () => {
         for (const edit of bulkWriter.unfinished()) {
-          writing.add(edit.draftId);
+          writing.set(edit.draftId, null);
           try {
             const plan = await bulkEdits.preview(edit.draftId, edit.domain, edit.rows, edit.op, guard(), edit.seq);
             lastPreview = null;
-            if (plan.refused.length === 0 && plan.changed > 0) await bulkWriter.write(edit);
+            if (plan.refused.length === 0 && plan.changed > 0) await writeParts(edit, store.clock.now());
             else bulkWriter.drop(edit.draftId);
           } finally {
             writing.delete(edit.draftId);
@@ -352,6 +405,7 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     },
     on: (event, listener) => emitter.on(event, listener),
     dispose() {
+      disposed = true;
       countCache.clear();
     },
   };

@@ -32,7 +32,7 @@ const PAGE = 1_000;
 
 export function createLedgerExport(deps: {
   store: Pick<Store, 'db' | 'ledgerVersion' | 'ledgerRowsVersion' | 'transaction'>;
-  drafts: Pick<DraftService, 'version' | 'current'>;
+  drafts: Pick<DraftService, 'version' | 'current' | 'patch'>;
   /** Where the name index notes the schema version it was built with. */
   settings: SettingsRepo;
   names: Pick<ItemNames, 'name' | 'describe' | 'searchName'> | null;
@@ -43,7 +43,7 @@ export function createLedgerExport(deps: {
   const turn = deps.turn ?? nextTurn;
   const nameOf = (sku: string) => (names === null || sku === '' ? '' : names.name(sku));
   const queries = createLedgerQueries({
-    store, draftVersion: (id) => drafts.version(id), now: deps.now,
+    store, draftVersion: (id) => drafts.version(id), patch: (id, domain) => drafts.patch(id, domain), now: deps.now,
     ...(names ? { names, nameIndex: schemaNameIndex(store, deps.settings, names) } : {}),
   });
   const listing = store.db.prepare('SELECT * FROM listings WHERE rowid = ?');

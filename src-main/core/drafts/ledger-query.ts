@@ -10,6 +10,7 @@ import {
 } from './ledger-sql.ts';
 import { buyOrderView, listingView } from './ledger-rows.ts';
 import type { NameIndex } from './name-index.ts';
+import { patchNewKeysSql, patchParams, type BulkPatch } from './bulk-patch.ts';
 
 /**
  * Filter, sort, count and page a ledger table with a draft laid over it,
@@ -53,6 +54,8 @@ export interface LedgerQueryDeps {
   nameIndex?: NameIndex;
   /** The last balance read (cents), for what it covers of each buy order; null when not read. */
   balance?: () => number | null;
+  /** The bulk edit being written into a draft's table, laid over what the screens read (see bulk-patch.ts). */
+  patch?: (draftId: string, domain: LedgerDomain) => BulkPatch | null;
 }
 
 export interface SelectedRows {
@@ -99,14 +102,22 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
     namesSynced = state;
   }
 
-  /** The arms' SQL and parameters for a query. */
-  function query(draftId: string | null, domain: LedgerDomain, filter: LedgerFilter, sort: LedgerSort | null) {
+  /**
+   * The arms' SQL and parameters for a query; what the screens read has the
+   * bulk edit being written laid over it (`patched`), while a selection an
+   * edit will work on reads the draft as stored (no edit is written meanwhile).
+   */
+  function query(draftId: string | null, domain: LedgerDomain, filter: LedgerFilter, sort: LedgerSort | null, patched = true) {
     if (sort) checkSortColumn(domain, sort.column);
     const s = scope(draftId, domain);
     const f = filterSql(domain, filter);
     const withNames = deps.nameIndex !== undefined && (f.names || sort?.column === 'name');
     if (withNames) syncNames(draftId);
-    return { scope: s, arms: armsOf(domain, withNames), where: f.where, params: { ...scopeParams(s), ...f.params }, order: orderSql(sort), filterEmpty: isEmptyFilter(filter) };
+    const patch = patched && draftId !== null ? deps.patch?.(draftId, domain) ?? null : null;
+    return {
+      scope: s, arms: armsOf(domain, withNames, patch), where: f.where, patch,
+      params: { ...scopeParams(s), ...f.params, ...(patch ? patchParams(patch) : {}) }, order: orderSql(sort), filterEmpty: isEmptyFilter(filter),
+    };
   }
   type Query = ReturnType<typeof query>;
 
@@ -141,7 +152,9 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
       const c = one<{ n: number }>(`SELECT count(*) AS n FROM (SELECT DISTINCT key FROM draft_entries
           WHERE draft_id = :draft AND slot IN ${slots} AND status NOT IN ('done', 'dropped')) k
         WHERE EXISTS (SELECT 1 FROM ${table} h WHERE h.${key} = k.key)`, { draft: q.scope.draftId }).n;
-      ledger = { n: ledgerAll, c };
+      // A bulk edit being written changes rows the draft has no change of yet, too.
+      const patched = q.patch ? one<{ n: number }>(patchNewKeysSql(table, key), { p_lo: q.patch.writtenTo }).n : 0;
+      ledger = { n: ledgerAll, c: c + patched };
     } else {
       const r = count(q.arms.ledger, q.where);
       ledger = { n: r.n, c: r.c ?? 0 };
@@ -263,7 +276,7 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
     },
     selectedRows(draftId, domain, selection) {
       const byIds = 'ids' in selection;
-      const q = query(draftId, domain, byIds ? {} : selection.filter, null);
+      const q = query(draftId, domain, byIds ? {} : selection.filter, null, false);
       const ids = byIds ? [...new Set(selection.ids)] : null;
       const except = !byIds && selection.except && selection.except.length > 0 ? JSON.stringify(selection.except) : null;
       const where = ids !== null ? 'key IN (SELECT value FROM json_each(:sel_ids))'

@@ -1,6 +1,7 @@
 import type { SQLInputValue } from 'node:sqlite';
 import { BUY_ORDER_COLUMNS, LISTING_COLUMNS, type LedgerColumn, type LedgerDomain, type LedgerFilter, type LedgerSort } from '../../../src-shared/ledger.ts';
 import { DomainError } from '../errors.ts';
+import { patchedColumn, patchJoin, type BulkPatch } from './bulk-patch.ts';
 
 /**
  * The draft laid over the ledger, as SQL: the rows a table shows are two
@@ -32,30 +33,52 @@ const ENTRY = (a: string, p: string) =>
   `${a}.kind AS ${p}kind, ${a}.status AS ${p}status, ${a}.error AS ${p}error, ${a}.price AS ${p}price, ${a}.promoted AS ${p}promoted,
    ${a}.quantity AS ${p}quantity, ${a}.active AS ${p}active, ${a}.user_note AS ${p}note, ${a}.updated_at AS ${p}updated_at`;
 
+/** A bulk edit being written into the draft the arms lay over, read as a patch (see bulk-patch.ts); null for none. */
+export type ArmPatch = Pick<BulkPatch, 'domain' | 'notes'> | null;
+
+/** A column of the row's change (`e`), with the patch laid over it when there is one. */
+const changeColumn = (patch: ArmPatch, column: Parameters<typeof patchedColumn>[1]) => (patch === null ? `e.${column}` : patchedColumn(patch, column));
+
+/** The change's columns (`e_*`), and the join that finds its patch. */
+function changeOf(patch: ArmPatch, key: string): { columns: string; join: string } {
+  if (patch === null) return { columns: ENTRY('e', 'e_'), join: '' };
+  const c = (column: Parameters<typeof patchedColumn>[1], as: string) => `${patchedColumn(patch, column)} AS e_${as}`;
+  return {
+    columns: [c('kind', 'kind'), c('status', 'status'), c('error', 'error'), c('price', 'price'), c('promoted', 'promoted'),
+      c('quantity', 'quantity'), c('active', 'active'), c('user_note', 'note'), c('updated_at', 'updated_at')].join(', '),
+    join: patchJoin(key),
+  };
+}
+
 const SETTLED = "('done', 'dropped')";
 
 /** A change that is still the draft's (not done, not removed). */
 export const openEntry = (p: 'e' | 'x') => `(${p}_status IS NOT NULL AND ${p}_status NOT IN ${SETTLED})`;
 
-function listingArms(withNames: boolean): { ledger: string; created: string } {
+function listingArms(withNames: boolean, patch: ArmPatch): { ledger: string; created: string } {
   const names = (sku: string) => (withNames ? `LEFT JOIN item_names n ON n.sku = ${sku}` : '');
   const name = withNames ? 'n.search' : 'NULL';
+  const held = changeOf(patch, 'l.asset_id');
+  const created = changeOf(patch, 'e.key');
+  const own = (column: Parameters<typeof patchedColumn>[1]) => changeColumn(patch, column);
   return {
     ledger: `SELECT 1 AS arm, l.rowid AS t1, '' AS t2, l.asset_id AS key, 1 AS held,
         l.sku AS sku, l.account AS account, l.price AS price, l.promoted AS promoted, 1 AS active, 1 AS quantity, 0 AS filled,
         l.user_note AS user_note, l.listing_id AS listing_id, l.id_unknown AS id_unknown, l.state AS state,
         l.state_reason AS state_reason, l.trade_id AS trade_id, 0 AS may_be_cut, NULL AS at_least, l.updated_at AS updated_at,
-        ${name} AS name, ${ENTRY('e', 'e_')}, ${ENTRY('x', 'x_')}
+        ${name} AS name, ${held.columns}, ${ENTRY('x', 'x_')}
       FROM listings l
       LEFT JOIN draft_entries e ON e.draft_id = :draft AND e.slot = 'L' AND e.key = l.asset_id
+      ${held.join}
       LEFT JOIN draft_entries x ON x.draft_id = :draft AND x.slot = 'LD' AND x.key = l.asset_id
       ${names('l.sku')}`,
     created: `SELECT 0 AS arm, length(e.key) AS t1, e.key AS t2, e.key AS key, 0 AS held,
-        coalesce(e.sku, '') AS sku, e.account AS account, e.price AS price, e.promoted AS promoted, 1 AS active, 1 AS quantity, 0 AS filled,
-        coalesce(e.user_note, '') AS user_note, NULL AS listing_id, 0 AS id_unknown, 'new' AS state,
-        NULL AS state_reason, NULL AS trade_id, 0 AS may_be_cut, NULL AS at_least, e.updated_at AS updated_at,
-        ${name} AS name, ${ENTRY('e', 'e_')}, ${ENTRY('x', 'x_')}
+        coalesce(e.sku, '') AS sku, e.account AS account, ${own('price')} AS price, ${own('promoted')} AS promoted, 1 AS active, 1 AS quantity, 0 AS filled,
+        coalesce(${own('user_note')}, '') AS user_note, NULL AS listing_id, 0 AS id_unknown, 'new' AS state,
+        NULL AS state_reason, NULL AS trade_id, 0 AS may_be_cut, NULL AS at_least, ${own('updated_at')} AS updated_at,
+        ${name} AS name, ${created.columns}, ${ENTRY('x', 'x_')}
       FROM draft_entries e
+      ${created.join}
       LEFT JOIN draft_entries x ON x.draft_id = :draft AND x.slot = 'LD' AND x.key = e.key
       ${names('e.sku')}
       WHERE e.draft_id = :draft AND e.slot = 'L' AND e.kind = 'listing.create' AND e.status NOT IN ${SETTLED}
@@ -63,25 +86,30 @@ function listingArms(withNames: boolean): { ledger: string; created: string } {
   };
 }
 
-function buyOrderArms(withNames: boolean): { ledger: string; created: string } {
+function buyOrderArms(withNames: boolean, patch: ArmPatch): { ledger: string; created: string } {
   const names = (sku: string) => (withNames ? `LEFT JOIN item_names n ON n.sku = ${sku}` : '');
   const name = withNames ? 'n.search' : 'NULL';
+  const held = changeOf(patch, 'b.sku');
+  const created = changeOf(patch, 'e.key');
+  const own = (column: Parameters<typeof patchedColumn>[1]) => changeColumn(patch, column);
   return {
     ledger: `SELECT 1 AS arm, b.rowid AS t1, '' AS t2, b.sku AS key, 1 AS held,
         b.sku AS sku, b.account AS account, b.price AS price, 0 AS promoted, b.active AS active, b.quantity AS quantity,
         b.fills_seen AS filled, b.user_note AS user_note, NULL AS listing_id, 0 AS id_unknown, NULL AS state,
         NULL AS state_reason, NULL AS trade_id, b.quantity_may_be_cut AS may_be_cut, b.quantity_at_least AS at_least,
-        b.updated_at AS updated_at, ${name} AS name, ${ENTRY('e', 'e_')}, ${ENTRY('x', 'x_')}
+        b.updated_at AS updated_at, ${name} AS name, ${held.columns}, ${ENTRY('x', 'x_')}
       FROM buy_orders b
       LEFT JOIN draft_entries e ON e.draft_id = :draft AND e.slot = 'B' AND e.key = b.sku
+      ${held.join}
       LEFT JOIN draft_entries x ON x.draft_id = :draft AND x.slot = 'BD' AND x.key = b.sku
       ${names('b.sku')}`,
     created: `SELECT 0 AS arm, 0 AS t1, e.key AS t2, e.key AS key, 0 AS held,
-        e.key AS sku, e.account AS account, e.price AS price, 0 AS promoted, 1 AS active, e.quantity AS quantity,
-        0 AS filled, coalesce(e.user_note, '') AS user_note, NULL AS listing_id, 0 AS id_unknown, NULL AS state,
+        e.key AS sku, e.account AS account, ${own('price')} AS price, 0 AS promoted, 1 AS active, ${own('quantity')} AS quantity,
+        0 AS filled, coalesce(${own('user_note')}, '') AS user_note, NULL AS listing_id, 0 AS id_unknown, NULL AS state,
         NULL AS state_reason, NULL AS trade_id, 0 AS may_be_cut, NULL AS at_least,
-        e.updated_at AS updated_at, ${name} AS name, ${ENTRY('e', 'e_')}, ${ENTRY('x', 'x_')}
+        ${own('updated_at')} AS updated_at, ${name} AS name, ${created.columns}, ${ENTRY('x', 'x_')}
       FROM draft_entries e
+      ${created.join}
       LEFT JOIN draft_entries x ON x.draft_id = :draft AND x.slot = 'BD' AND x.key = e.key
       ${names('e.key')}
       WHERE e.draft_id = :draft AND e.slot = 'B' AND e.kind = 'buyOrder.create' AND e.status NOT IN ${SETTLED}
@@ -250,9 +278,9 @@ export function orderSql(sort: LedgerSort | null): TableOrder {
   };
 }
 
-/** The two arms of a table, each `SELECT … FROM (arm) WHERE …` ready for an ORDER BY. */
-export function armsOf(domain: LedgerDomain, withNames: boolean): { ledger: string; created: string } {
-  return domain === 'listings' ? listingArms(withNames) : buyOrderArms(withNames);
+/** The two arms of a table, each `SELECT … FROM (arm) WHERE …` ready for an ORDER BY; with a bulk edit being written laid over them. */
+export function armsOf(domain: LedgerDomain, withNames: boolean, patch: ArmPatch = null): { ledger: string; created: string } {
+  return domain === 'listings' ? listingArms(withNames, patch) : buyOrderArms(withNames, patch);
 }
 
 /** The parameters every arm takes. */

@@ -18,7 +18,8 @@ export interface LedgerTables {
   page(domain: LedgerDomain, filter: LedgerFilter, sort: LedgerSort | null, offset: number, limit: number): LedgerPageResult & { draftId: string | null };
   /** What a bulk edit would do to the selection, storing nothing. */
   preview(domain: LedgerDomain, selection: LedgerSelection, op: BulkOp): Promise<BulkResult>;
-  bulk(domain: LedgerDomain, selection: LedgerSelection, op: BulkOp): Promise<BulkResult & { draftId: string }>;
+  /** Resolves once written; `journaled` hears as soon as the edit is the draft's (see DraftService.bulk). */
+  bulk(domain: LedgerDomain, selection: LedgerSelection, op: BulkOp, journaled?: (result: BulkResult & { draftId: string }) => void): Promise<BulkResult & { draftId: string }>;
   /** Marks the selected rows for deletion (a row the draft creates leaves the draft instead). */
   deleteRows(domain: LedgerDomain, selection: LedgerSelection): AddChangesResult & { draftId: string };
   /** Takes the selected rows' changes out of the draft: they show the ledger's values again. */
@@ -43,6 +44,7 @@ export function createLedgerTables(deps: {
   const queries = createLedgerQueries({
     store,
     draftVersion: (id) => drafts.version(id),
+    patch: (id, domain) => drafts.patch(id, domain),
     now: deps.now,
     ...(names ? { names } : {}),
     ...(nameIndex ? { nameIndex } : {}),
@@ -59,9 +61,10 @@ export function createLedgerTables(deps: {
       const id = drafts.current();
       return drafts.preview(id, domain, queries.selectedRows(id, domain, selection), op);
     },
-    async bulk(domain, selection, op) {
+    async bulk(domain, selection, op, journaled) {
       const id = drafts.ensureCurrent();
-      return { ...(await drafts.bulk(id, domain, queries.selectedRows(id, domain, selection), op)), draftId: id };
+      const told = journaled && ((plan: BulkResult) => journaled({ ...plan, draftId: id }));
+      return { ...(await drafts.bulk(id, domain, queries.selectedRows(id, domain, selection), op, told)), draftId: id };
     },
     deleteRows(domain, selection) {
       const id = drafts.ensureCurrent();

@@ -1,6 +1,7 @@
 import type { ActivityEntry } from '../../../src-shared/contract.ts';
 import type { Desk } from '../../core/desk/desk.ts';
 import type { ActivityRow } from '../../core/store/activity-repo.ts';
+import type { BulkResult } from '../../core/drafts/draft-service.ts';
 import type { Handlers } from '../router.ts';
 import type { Stamps } from '../stamps.ts';
 import { bulkOutcomeView, addChangesView } from './draft-results.ts';
@@ -27,10 +28,11 @@ export function ledgerHandlers(desk: Desk, stamps: Stamps): Pick<Handlers, Ledge
       return { keys: page.rows.map((r) => r.key) };
     },
     'ledger:preview': async ({ domain, selection, op }) => bulkOutcomeView(await ws().tables.preview(domain, selection, op)),
-    'ledger:bulk': async ({ domain, selection, op }) => {
-      const result = await ws().tables.bulk(domain, selection, op);
-      return { ...bulkOutcomeView(result), draftId: result.draftId };
-    },
+    'ledger:bulk': ({ domain, selection, op }) => new Promise((answer, fail) => {
+      // Answered as soon as the edit is the draft's (journaled); its parts are written after, the screens reading them as a patch.
+      const told = (result: BulkResult & { draftId: string }) => answer({ ...bulkOutcomeView(result), draftId: result.draftId });
+      ws().tables.bulk(domain, selection, op, told).then(told, fail);
+    }),
     'ledger:delete': ({ domain, selection }) => addChangesView(ws().tables.deleteRows(domain, selection)),
     'ledger:revert': ({ domain, selection }) => ws().tables.revertRows(domain, selection),
     'ledger:deleteAllImpact': ({ domain, activeOnly }) => ({ domain, ...ws().tables.deleteAllImpact(domain, activeOnly) }),
