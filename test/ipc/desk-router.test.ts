@@ -121,7 +121,8 @@ describe('desk router', () => {
     const bulk = await call(router, 'ledger:bulk', { domain: 'listings', selection: { filter: {} }, op: { op: 'addCents', cents: 5 } });
     expect(bulk.changed).toBe(20_000);
     // Answered with parts still to write: the draft is busy, and the screens read the whole edit meanwhile.
-    const draftId = bulk.draftId;
+    const draftId = bulk.draftId ?? '';
+    expect(draftId).not.toBe('');
     expect(ws.drafts.busy(draftId)).toBe(true);
     const midway = await call(router, 'ledger:page', { domain: 'listings', offset: 19_990, limit: 10 });
     expect(midway.changed).toBe(20_000);
