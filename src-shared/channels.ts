@@ -16,7 +16,7 @@ export const CHANNEL_NAMES = [
   'ledger:page', 'ledger:keys', 'ledger:preview', 'ledger:bulk', 'ledger:delete', 'ledger:revert', 'ledger:deleteAllImpact',
   'ledger:exportCsv', 'items:search', 'history:summary', 'history:page', 'history:exportCsv',
   'drafts:list', 'drafts:create', 'drafts:rename', 'drafts:select', 'drafts:discard', 'drafts:addChanges',
-  'drafts:removeChanges', 'drafts:removeFailed', 'drafts:review', 'drafts:page', 'drafts:exportCsv', 'drafts:importCsv', 'drafts:importCommit',
+  'drafts:removeChanges', 'drafts:removeFailed', 'drafts:review', 'drafts:page', 'drafts:exportCsv', 'drafts:importCsvPart', 'drafts:importCommit',
   'drafts:apply',
   'apply:state', 'apply:pause', 'apply:resume', 'apply:cancel', 'apply:unknownOutcomes', 'apply:resolve', 'apply:undo',
   'activity:list',

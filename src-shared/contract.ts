@@ -7,6 +7,7 @@ import type { ErrorView } from './errors.ts';
 import { ledgerDomain, ledgerFilter, ledgerPage, ledgerQuery, ledgerSelection, ledgerSort, stamp } from './ledger.ts';
 import * as v from './views.ts';
 import { CHANNEL_NAMES, EVENT_NAMES, type ChannelName, type EventName } from './channels.ts';
+import { CSV_PART_MAX_CHARS } from './csv-parts.ts';
 import { updateView } from './updates.ts';
 import { ledgerCheckSchema } from './ledger-check.ts';
 import { profileProblem, recoveryChoice } from './profile.ts';
@@ -34,6 +35,9 @@ const id = z.string().min(1).max(100);
 const draftRef = z.object({ draftId: id }).strict();
 const jobRef = z.object({ jobId: id }).strict();
 const selectionInput = z.object({ domain: ledgerDomain, selection: ledgerSelection }).strict();
+
+/** One part of a CSV file to import (csv-parts.ts says why a file crosses in parts); `last` ends the file. */
+const csvPart = { text: z.string().max(CSV_PART_MAX_CHARS), last: z.boolean() };
 
 /** A file's text for the renderer to save, and how many rows it holds. */
 const csvFile = z.object({ csv: z.string(), rows: z.number().int() });
@@ -105,9 +109,18 @@ export const channels = {
   'drafts:review': channel(draftRef, d.draftReview),
   'drafts:page': channel(d.draftPageQuery, d.draftPage),
   'drafts:exportCsv': channel(draftRef, z.object({ csv: z.string() })),
-  'drafts:importCsv': channel(
-    z.object({ kind: z.enum(['listings', 'buyOrders', 'draft']), csv: z.string().max(50_000_000) }).strict(),
-    d.csvPreview,
+  /**
+   * A CSV file checked as it arrives, a part at a time, in order: the first
+   * part names the kind of import and starts an upload (dropping one under
+   * way), the next ones name the upload. The answer to the last is the
+   * preview (null before); nothing goes into the draft until it is committed.
+   */
+  'drafts:importCsvPart': channel(
+    z.union([
+      z.strictObject({ kind: z.enum(['listings', 'buyOrders', 'draft']), ...csvPart }),
+      z.strictObject({ upload: id, ...csvPart }),
+    ]),
+    z.object({ upload: id, preview: d.csvPreview.nullable() }),
   ),
   /** `refused`: rows the ledger or draft no longer allowed when committed (they changed since the preview). */
   'drafts:importCommit': channel(z.object({ token: id }).strict(), z.object({ imported: z.number().int(), refused: z.number().int() })),

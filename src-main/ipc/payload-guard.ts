@@ -17,7 +17,7 @@ export const PAYLOAD_LIMITS = {
    * the largest input, 100,000 complete listing creates, is about 900,000.
    */
   values: 1_000_000,
-  /** Characters of text in all: drafts:importCsv takes up to 50,000,000. */
+  /** Characters of text in all: far above any input's (a CSV file crosses in parts of at most a mebibyte). */
   textChars: 64 * 1024 * 1024,
 } as const;
 

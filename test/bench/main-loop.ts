@@ -30,7 +30,7 @@ import { createDeskRouter } from '../../src-main/ipc/desk-router.ts';
 import type { Router } from '../../src-main/ipc/router.ts';
 import type { ServiceReady, ServiceWorkerData } from './service-worker.ts';
 import { memoryKeychain } from '../support/memory-keychain.ts';
-import { call } from '../support/router-call.ts';
+import { call, importCsvInParts } from '../support/router-call.ts';
 
 export const MAIN_LOOP_GOALS = { p99Ms: 10, maxMs: 50 } as const;
 
@@ -146,7 +146,8 @@ export async function runMainLoopScenario(scale: number, mode: MainLoopMode): Pr
       }
     });
     const csvWork = (async () => {
-      const [preview, previewMs] = await timed(() => call(router, 'drafts:importCsv', { kind: 'draft', csv }));
+      // Sent as the renderer sends a chosen file: a part at a time.
+      const [preview, previewMs] = await timed(() => importCsvInParts((part) => call(router, 'drafts:importCsvPart', part), 'draft', csv));
       const [, commitMs] = await timed(() => call(router, 'drafts:importCommit', { token: preview.token }));
       return { previewMs, commitMs };
     })();

@@ -3,12 +3,17 @@ import type { PriceColumn } from './csv-cells.ts';
 import { restore, type CsvColumns, type CsvLineError, type CsvRecord } from './csv-format.ts';
 
 /**
- * Reads a CSV file a slice at a time: each slice is parsed on its own (a
- * few tens of kilobytes, a thousand rows or so), so an import can check and
- * store one slice, let the heartbeat and the screens run, and go on, with
- * memory bounded by the slice. Every cell stays a string (asset IDs are
- * 64-bit numbers a float would corrupt); rows keep the line they start on,
- * counted as an editor counts them.
+ * Reads a CSV file as it arrives, a part at a time (a megabyte from the
+ * renderer, or what a caller has), and hands its rows on a slice at a time:
+ * each slice is parsed on its own (a few tens of kilobytes, a thousand rows
+ * or so), so an import can check and store one slice, let the heartbeat and
+ * the screens run, and go on. The reader holds the part it was given and
+ * the unfinished tail of the one before (a row cut by the part's end), never
+ * the file: memory is bounded by a part, whatever the file's size. Where the
+ * parts are cut changes nothing: the rows, the refusals and their line
+ * numbers are those of the whole text read at once. Every cell stays a string
+ * (asset IDs are 64-bit numbers a float would corrupt); rows keep the line
+ * they start on, counted as an editor counts them.
  *
  * A quoted field may run over line breaks (a note written on two lines), so
  * a row cut by a slice's end is read again with more of the file; but a
@@ -33,6 +38,13 @@ const SLICE_CHARS = 8 * 1024;
  */
 const MAX_QUOTED_SPAN = 64 * 1024;
 
+/**
+ * The longest line read: a row of this file is a few hundred characters, and
+ * a file with no line break for this long is not a CSV file (a spreadsheet's
+ * own format, a database); reading it to the next break would hold all of it.
+ */
+const MAX_LINE_CHARS = 64 * 1024;
+
 /** Prices in whole cents, as the previous version exported them: still read, never written. */
 const LEGACY_PRICE = 'price_cents';
 
@@ -41,90 +53,223 @@ const ALIASES: Readonly<Record<string, string>> = { item: 'name' };
 
 const BOM = '\uFEFF';
 
-export interface CsvReading {
-  /** The file's rows, a slice at a time, in order. */
-  readonly slices: Iterable<CsvSlice>;
+const UNCLOSED = 'a quoted field is never closed; close the quote or remove it (the lines after it were read on their own)';
+const TOO_LONG = `the line is longer than ${MAX_LINE_CHARS.toLocaleString('en')} characters, so the rest of the file was not read; is it a CSV file?`;
+
+export interface CsvReader {
+  /**
+   * Takes the next part of the file and yields the slices it completes; a
+   * row cut by the part's end waits for the next part. Read every slice
+   * before giving the next part.
+   */
+  read(part: string): Iterable<CsvSlice>;
+  /** The file has ended: yields the slices of what is left. */
+  end(): Iterable<CsvSlice>;
   /** The column the file's prices are in (known once the header is read). */
   priceColumn(): PriceColumn;
+  /** Characters held now (the unread tail and the last part): what bounds the reader's memory, for its tests. */
+  held(): number;
 }
 
+/** What a boundary needs: a line break found (the offset after it), more of the file, or a line too long to read. */
+type Cut = number | 'more' | 'long';
+
 /**
- * Reads `text` whose first non-blank row is a header. A header that misses a
+ * Reads a file whose first non-blank row is a header. A header that misses a
  * required column or names an unknown one refuses the whole file, saying
  * which columns the file should have: a column named "cost" instead of
  * "price" must not import rows without prices.
  */
-export function readCsvSlices(text: string, columns: CsvColumns): CsvReading {
-  const body = text.startsWith(BOM) ? text.slice(1) : text;
-  const newline = lineBreakOf(body);
+export function csvReader(columns: CsvColumns): CsvReader {
+  /** The file from offset `base` on, as far as it has arrived (`base` is where the last part found the next slice). */
+  let text = '';
+  let base = 0;
+  /** Where the next slice starts, and the line it is on. */
+  let pos = 0;
+  let line = 1;
+  let newline: string | null = null;
+  let started = false;
+  /** Nothing but white space so far. */
+  let blank = true;
+  let ended = false;
+  /** The header was refused, a line was too long, or the file is read to its end: nothing more is read. */
+  let stopped = false;
   let header: string[] | null = null;
   let priceColumn: PriceColumn = 'price';
 
-  function* slices(): Iterable<CsvSlice> {
-    if (body.trim() === '') {
-      yield { records: [], errors: [{ line: 1, reason: 'the file is empty' }] };
-      return;
+  const total = () => base + text.length;
+
+  /** The offset just after the first line break at or after `at` (the file's end when there is none). */
+  function boundary(at: number): Cut {
+    const br = newline as string;
+    if (ended && at >= total()) return total();
+    const i = text.indexOf(br, Math.max(0, at - base));
+    if ((i < 0 ? total() : base + i) - at >= MAX_LINE_CHARS) return 'long';
+    if (i >= 0) return base + i + br.length;
+    return ended ? total() : 'more';
+  }
+
+  /** The file's line break, as the first one written says (CRLF, LF or CR). */
+  function lineBreak(): string | 'more' | 'long' {
+    const i = text.search(/\r\n|\n|\r/);
+    if ((i < 0 ? text.length : i) >= MAX_LINE_CHARS) return 'long';
+    if (i < 0) return ended ? '\n' : 'more';
+    if (text[i] === '\r' && i === text.length - 1 && !ended) return 'more';
+    return text.startsWith('\r\n', i) ? '\r\n' : text[i] === '\r' ? '\r' : '\n';
+  }
+
+  /**
+   * Counts line breaks from `pos` on: rows arrive in order, so the text is
+   * scanned once. Counted as an editor shows them: every LF (so a bare LF
+   * inside a quoted note of a CRLF file counts too), or every CR in a CR-only
+   * file.
+   */
+  function lineCounter() {
+    const br = newline === '\r' ? '\r' : '\n';
+    let at = pos;
+    let n = line;
+    return (offset: number): number => {
+      for (let i = text.indexOf(br, at - base); i !== -1 && base + i < offset; i = text.indexOf(br, i + 1)) n += 1;
+      at = Math.max(at, offset);
+      return n;
+    };
+  }
+
+  /** The rest is not read: a line too long to hold. */
+  function tooLong(at: number, records: CsvRecord[] = [], errors: CsvLineError[] = []): CsvSlice {
+    stopped = true;
+    errors.push({ line: lineCounter()(at), reason: TOO_LONG });
+    return { records, errors };
+  }
+
+  /** The next slice, or 'more' when it needs more of the file than has arrived. */
+  function nextSlice(): CsvSlice | 'more' {
+    if (newline === null) {
+      const found = lineBreak();
+      if (found === 'more') return 'more';
+      if (found === 'long') return tooLong(0);
+      newline = found;
     }
-    const lines = lineCounter(body, newline);
-    let pos = 0;
-    let refused = false;
-    while (pos < body.length && !refused) {
-      let end = boundary(body, pos + SLICE_CHARS, newline);
-      let rows = parseSlice(body, pos, end, newline);
-      // A quoted field still open where the slice ends may close further on: read the row again with more of the file.
-      let last = rows.at(-1);
-      while (last?.unclosed && end < body.length && end - last.start < MAX_QUOTED_SPAN) {
-        end = boundary(body, Math.min(body.length, end + SLICE_CHARS), newline);
-        rows = parseSlice(body, pos, end, newline);
-        last = rows.at(-1);
+    let first = boundary(pos + SLICE_CHARS);
+    if (first === 'more') return 'more';
+    if (first === 'long') {
+      // The rows before the long line are read; the next slice starts at it, and is refused there.
+      const before = text.lastIndexOf(newline, pos + SLICE_CHARS - base);
+      if (before < pos - base) return tooLong(pos);
+      first = base + before + newline.length;
+    }
+    let end = first;
+    let rows = parseSlice(text, base, pos, end, newline);
+    // A quoted field still open where the slice ends may close further on: read the row again with more of the file.
+    let last = rows.at(-1);
+    while (last?.unclosed && !(ended && end >= total()) && end - last.start < MAX_QUOTED_SPAN) {
+      const further = boundary(end + SLICE_CHARS);
+      if (typeof further !== 'number') return further === 'more' ? 'more' : tooLong(end + SLICE_CHARS);
+      end = further;
+      rows = parseSlice(text, base, pos, end, newline);
+      last = rows.at(-1);
+    }
+    // A stray quote that swallowed line breaks: the row's own line is reported and skipped, and the lines it swallowed
+    // are read on their own. Where they start is found before any row is taken, so a slice that must wait for more of
+    // the file is read again whole.
+    const br = newline;
+    const trouble = rows.findIndex((row) => row.unclosed || (row.quoteTrouble && spansLines(text, base, row, br)));
+    let next = end;
+    let skipTo: Cut = end;
+    if (trouble >= 0) {
+      skipTo = boundary((rows[trouble] as ParsedRow).start + 1);
+      if (skipTo === 'more') return 'more';
+    }
+    const lineAt = lineCounter();
+    const records: CsvRecord[] = [];
+    const errors: CsvLineError[] = [];
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i] as ParsedRow;
+      const at = lineAt(row.start);
+      if (i === trouble) {
+        errors.push({ line: at, reason: UNCLOSED });
+        if (skipTo === 'long') return tooLong(row.start + 1, records, errors);
+        next = skipTo;
+        break;
       }
-      const records: CsvRecord[] = [];
-      const errors: CsvLineError[] = [];
-      let next = end;
-      for (const row of rows) {
-        const line = lines.lineAt(row.start);
-        // A stray quote that swallowed line breaks: the row's own line is reported, and the lines it swallowed are read on their own.
-        const swallowed = row.quoteTrouble && spansLines(body, row, newline);
-        if (row.unclosed || swallowed) {
-          errors.push({ line, reason: 'a quoted field is never closed; close the quote or remove it (the lines after it were read on their own)' });
-          // The row's own line is skipped; the next line starts afresh.
-          next = boundary(body, row.start + 1, newline);
-          break;
-        }
-        if (row.cells.every((c) => c.trim() === '')) continue;
-        if (row.errors.length > 0) {
-          errors.push({ line, reason: row.errors.join('; ') });
-          continue;
-        }
-        if (header === null) {
-          header = row.cells.map((c) => c.trim().toLowerCase()).map((name) => ALIASES[name] ?? name);
-          const problems = headerProblems(header, columns);
-          if (problems !== null) {
-            errors.push({ line, reason: problems });
-            refused = true;
-            break;
-          }
-          priceColumn = header.includes(LEGACY_PRICE) ? 'price_cents' : 'price';
-          continue;
-        }
-        if (row.cells.length !== header.length) {
-          errors.push({ line, reason: `the row has ${row.cells.length} fields, the header has ${header.length}` });
-          continue;
-        }
-        const named: Record<string, string> = {};
-        header.forEach((name, i) => {
-          const value = restore(row.cells[i] as string);
-          if (value !== '') named[name] = value;
-        });
-        records.push({ line, cells: named });
+      if (row.cells.every((c) => c.trim() === '')) continue;
+      if (row.errors.length > 0) {
+        errors.push({ line: at, reason: row.errors.join('; ') });
+        continue;
       }
-      if (!refused && header === null && next >= body.length) errors.push({ line: 1, reason: 'the file has no header row' });
-      yield { records, errors };
-      pos = next;
+      if (header === null) {
+        header = row.cells.map((c) => c.trim().toLowerCase()).map((name) => ALIASES[name] ?? name);
+        const problems = headerProblems(header, columns);
+        if (problems !== null) {
+          errors.push({ line: at, reason: problems });
+          stopped = true;
+          return { records, errors };
+        }
+        priceColumn = header.includes(LEGACY_PRICE) ? 'price_cents' : 'price';
+        continue;
+      }
+      if (row.cells.length !== header.length) {
+        errors.push({ line: at, reason: `the row has ${row.cells.length} fields, the header has ${header.length}` });
+        continue;
+      }
+      const named: Record<string, string> = {};
+      header.forEach((name, k) => {
+        const value = restore(row.cells[k] as string);
+        if (value !== '') named[name] = value;
+      });
+      records.push({ line: at, cells: named });
+    }
+    line = lineAt(next);
+    pos = next;
+    if (ended && pos >= total()) {
+      stopped = true;
+      if (header === null) errors.push({ line: 1, reason: 'the file has no header row' });
+    }
+    return { records, errors };
+  }
+
+  function* slices(): Generator<CsvSlice> {
+    while (!stopped) {
+      if (ended && blank) {
+        stopped = true;
+        yield { records: [], errors: [{ line: 1, reason: 'the file is empty' }] };
+        return;
+      }
+      // The last slice was read before the file was known to end there.
+      if (ended && pos >= total()) {
+        stopped = true;
+        if (header === null) yield { records: [], errors: [{ line: 1, reason: 'the file has no header row' }] };
+        return;
+      }
+      const slice = nextSlice();
+      if (slice === 'more') return;
+      yield slice;
     }
   }
 
-  return { slices: { [Symbol.iterator]: () => slices()[Symbol.iterator]() }, priceColumn: () => priceColumn };
+  return {
+    read(part) {
+      if (ended) throw new Error('the file has already ended');
+      let added = part;
+      if (!started && added.length > 0) {
+        started = true;
+        if (added.startsWith(BOM)) added = added.slice(1);
+      }
+      if (blank && /\S/.test(added)) blank = false;
+      if (!stopped) {
+        // What the slices so far have read is let go: the text kept starts where the next slice does.
+        text = text.slice(pos - base) + added;
+        base = pos;
+      }
+      return slices();
+    },
+    end() {
+      ended = true;
+      return slices();
+    },
+    priceColumn: () => priceColumn,
+    held: () => text.length,
+  };
 }
 
 interface ParsedRow {
@@ -139,10 +284,11 @@ interface ParsedRow {
   readonly unclosed: boolean;
 }
 
-function parseSlice(body: string, from: number, to: number, newline: string): ParsedRow[] {
+/** Rows of the file from `from` to `to`, both offsets in the file; `text` holds it from `base` on. */
+function parseSlice(text: string, base: number, from: number, to: number, newline: string): ParsedRow[] {
   const rows: ParsedRow[] = [];
   let rowStart = 0;
-  Papa.parse<string[]>(body.slice(from, to), {
+  Papa.parse<string[]>(text.slice(from - base, to - base), {
     delimiter: ',',
     newline: newline as '\n',
     header: false,
@@ -161,46 +307,14 @@ function parseSlice(body: string, from: number, to: number, newline: string): Pa
 }
 
 /** Whether a line break falls inside a row (not counting the one that ends it). */
-function spansLines(body: string, row: ParsedRow, newline: string): boolean {
-  const i = body.indexOf(newline, row.start);
-  return i >= 0 && i + newline.length < row.end;
-}
-
-/** The offset just after the first line break at or after `at` (the file's end when there is none). */
-function boundary(body: string, at: number, newline: string): number {
-  if (at >= body.length) return body.length;
-  const i = body.indexOf(newline, at);
-  return i < 0 ? body.length : i + newline.length;
-}
-
-/** The file's line break, as the first one written says (CRLF, LF or CR). */
-function lineBreakOf(body: string): string {
-  const i = body.search(/\r\n|\n|\r/);
-  if (i < 0) return '\n';
-  return body.startsWith('\r\n', i) ? '\r\n' : body[i] === '\r' ? '\r' : '\n';
+function spansLines(text: string, base: number, row: ParsedRow, newline: string): boolean {
+  const i = text.indexOf(newline, row.start - base);
+  return i >= 0 && base + i + newline.length < row.end;
 }
 
 function parserReason(e: Papa.ParseError): string {
   if (e.code === 'InvalidQuotes') return 'a field has a stray quote; quote the whole field and double quotes inside it';
   return e.message;
-}
-
-/**
- * Counts line breaks incrementally: rows arrive in order, so the file is
- * scanned once. Counted as an editor shows them: every LF (so a bare LF inside
- * a quoted note of a CRLF file counts too), or every CR in a CR-only file.
- */
-function lineCounter(text: string, newline: string) {
-  const br = newline === '\r' ? '\r' : '\n';
-  let at = 0;
-  let line = 1;
-  return {
-    lineAt(offset: number): number {
-      for (let i = text.indexOf(br, at); i !== -1 && i < offset; i = text.indexOf(br, i + 1)) line += 1;
-      at = Math.max(at, offset);
-      return line;
-    },
-  };
 }
 
 /** What is wrong with a header, then the columns the file should have; null when nothing is. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.ts';
-import { notFound, quoted } from '../errors.ts';
+import { CSV_IMPORT_MAX_CHARS } from '../../../src-shared/csv-parts.ts';
+import { DomainError, notFound, quoted } from '../errors.ts';
 import type { Store } from '../store/db.ts';
 import type { Repos } from '../store/index.ts';
 import type { ChangeInput, ChangeStatus, DraftEntry } from './change.ts';
@@ -11,7 +12,8 @@ import { itemLookup, lockedTargets, type ImportContext } from './csv-context.ts'
 import { changesToCsv, DRAFT_COLUMNS, readDraftImport } from './csv-draft.ts';
 import { byLine, type CsvColumns, type CsvLineError, type CsvRecord, type SeenKeys } from './csv-format.ts';
 import { LISTING_COLUMNS, listingsToCsv, readListingsImport } from './csv-listings.ts';
-import { readCsvSlices } from './csv-reader.ts';
+import { csvReader, type CsvSlice } from './csv-reader.ts';
+import { createSpool, type CsvSpool } from './csv-spool.ts';
 import { ledgerLookup } from './draft-context.ts';
 import type { DraftService } from './draft-service.ts';
 import { createScratch, type Scratch } from './scratch-staging.ts';
@@ -24,8 +26,10 @@ import { splitTarget } from '../store/draft-columns.ts';
  * event loop back between slices so the heartbeat, the sends and the screens
  * never wait behind a file; memory holds a slice, whatever the file's size.
  *
- * An import happens in two steps: `previewImport` reads and checks the whole
- * file (every bad line reported) and stores nothing; `commitImport` applies
+ * An import happens in two steps: the preview reads and checks the whole
+ * file as it arrives, a part at a time (`startImport`, then `importPart`;
+ * every bad line reported), and stores nothing but the file's text, kept
+ * for the commit in the store's temporary database; `commitImport` applies
  * what the trader accepted, a slice per transaction, checked again. Adoption
  * writes the ledger (listings or buy orders already on the market);
  * everything else goes through the draft service, so its merge rules and
@@ -60,7 +64,22 @@ export interface CsvService {
   exportBuyOrders(): Promise<string>;
   /** The changes the next apply would send (pending and failed): deletes first, then the rest in draft order. */
   exportDraft(draftId: string): Promise<string>;
-  previewImport(kind: CsvKind, csvText: string, context?: CsvImportContext): Promise<CsvPreview>;
+  /**
+   * Starts the preview of a file that arrives in parts (`importPart`) and
+   * answers its upload's ID. One at a time: starting another drops this one
+   * (a trader who closed the import half-way, or chose another file), so an
+   * upload left unfinished holds nothing for long. Rejects for a draft that
+   * is not there.
+   */
+  startImport(kind: CsvKind, context?: CsvImportContext): string;
+  /**
+   * Reads the next part of an upload's file, checking the rows it completes;
+   * with `last`, the file has ended and the answer is its preview (null
+   * before). Rejects for an upload that is not under way (dropped by
+   * another, failed, or ended) and for a file past the size limit; a part
+   * that fails drops its upload.
+   */
+  importPart(upload: string, text: string, last: boolean): Promise<CsvPreview | null>;
   /** Applies a preview's rows, checked again against the current ledger and draft. Rejects for an unknown or expired token. */
   commitImport(token: string): Promise<CsvCommitResult>;
 }
@@ -73,8 +92,10 @@ export interface CsvServiceDeps {
   clock?: Clock;
   /** How long a preview can be accepted; default 15 minutes. */
   previewTtlMs?: number;
-  /** Previews kept at once (each holds its file's text); the oldest go first. Default 4. */
+  /** Previews kept at once (each keeps its file's text in the temporary database); the oldest go first. Default 4. */
   maxPreviews?: number;
+  /** The most characters a file may hold; default CSV_IMPORT_MAX_CHARS. */
+  maxImportChars?: number;
   /** Item names for the `name` column (export writes it, import resolves it); without them files carry SKUs only. */
   names?: Pick<ItemNames, 'name' | 'skuForName' | 'knownNames'> | null;
   /** How a job gives the event loop back between slices; default the next turn. */
@@ -85,9 +106,29 @@ export interface CsvServiceDeps {
 
 interface Pending {
   readonly kind: CsvKind;
-  readonly text: string;
+  readonly spool: CsvSpool;
   readonly draftId: string | undefined;
   readonly expiresAt: number;
+}
+
+/** A file being read for a preview, as its parts arrive. */
+interface Upload {
+  readonly id: string;
+  readonly kind: CsvKind;
+  readonly draftId: string | undefined;
+  readonly scratch: Scratch;
+  readonly spool: CsvSpool;
+  readonly job: FileJob;
+  /** Characters received so far. */
+  chars: number;
+  /** The part being read: the next one waits for it. */
+  reading: Promise<unknown>;
+}
+
+/** A file read part by part: `add` takes the next part, `end` the rest once the file has ended. */
+interface FileJob {
+  add(part: string): Promise<void>;
+  end(): Promise<{ taken: number } & CsvRefusals>;
 }
 
 /** One slice of a file, sorted: rows to adopt into the ledger, inputs for the draft, refused lines. */
@@ -110,8 +151,10 @@ export function createCsvService(deps: CsvServiceDeps): CsvService {
   const max = deps.maxPreviews ?? 4;
   const turn = deps.turn ?? nextTurn;
   const listed = deps.errorsListed ?? 200;
+  const maxChars = deps.maxImportChars ?? CSV_IMPORT_MAX_CHARS;
   const ledger = ledgerLookup(repos);
   const previews = new Map<string, Pending>();
+  let upload: Upload | null = null;
   const names = deps.names ?? null;
   const nameOf = (sku: string) => (names === null || sku === '' ? '' : names.name(sku));
   /** The SKUs the trader holds: a name matching one of them means that one. */
@@ -165,36 +208,49 @@ export function createCsvService(deps: CsvServiceDeps): CsvService {
     issues.map((i) => ({ line: work.changes[i.index - base]?.line ?? 1, reason: `${columnOf(i.field, priceColumn)}: ${i.message}` }));
 
   /**
-   * Reads a file slice by slice: `each` checks (or writes) a slice's rows and
-   * says how many it took; refusals are collected in line order.
+   * Reads a file part by part, slice by slice: `each` checks (or writes) a
+   * slice's rows and says how many it took; refusals are collected in line
+   * order. Between slices the event loop is given back; then `checkWanted`
+   * throws for a job no longer wanted, before it touches its tables again.
    */
-  async function overFile(
-    kind: CsvKind, text: string, draftId: string | undefined, scratch: Scratch,
+  function fileJob(
+    kind: CsvKind, draftId: string | undefined, scratch: Scratch,
     each: (work: SliceWork, priceColumn: PriceColumn) => { taken: number; refused: CsvLineError[] },
-  ) {
+    checkWanted: () => void = () => undefined,
+  ): FileJob {
     const found = refusals();
     let taken = 0;
+    const result = () => ({ taken, ...found.result() });
     if (kind === 'draft' && draftId === undefined) {
       found.add([{ line: 1, reason: 'open or create a draft to import changes into' }]);
-      return { taken, ...found.result() };
+      return { add: () => Promise.resolve(), end: () => Promise.resolve(result()) };
     }
     const ctx = contextFor(kind, draftId);
-    const reading = readCsvSlices(text, COLUMNS[kind]);
-    for (const slice of reading.slices) {
-      const priceColumn = reading.priceColumn();
-      const work = sortSlice(kind, slice.records, ctx, priceColumn, scratch.seen);
-      const r = each(work, priceColumn);
-      taken += r.taken;
-      found.add([...slice.errors, ...work.errors, ...r.refused]);
-      scratch.flush();
-      await turn();
-    }
-    return { taken, ...found.result() };
+    const reader = csvReader(COLUMNS[kind]);
+    const take = async (slices: Iterable<CsvSlice>) => {
+      for (const slice of slices) {
+        const priceColumn = reader.priceColumn();
+        const work = sortSlice(kind, slice.records, ctx, priceColumn, scratch.seen);
+        const r = each(work, priceColumn);
+        taken += r.taken;
+        found.add([...slice.errors, ...work.errors, ...r.refused]);
+        scratch.flush();
+        await turn();
+        checkWanted();
+      }
+    };
+    return {
+      add: (part) => take(reader.read(part)),
+      end: async () => {
+        await take(reader.end());
+        return result();
+      },
+    };
   }
 
   /** Runs a job with its own scratch tables, emptied however it ends. */
   async function withScratch<T>(job: (scratch: Scratch) => Promise<T>): Promise<T> {
-    const scratch = createScratch(store);
+    const scratch = createScratch(store, turn);
     try {
       return await job(scratch);
     } finally {
@@ -203,13 +259,26 @@ export function createCsvService(deps: CsvServiceDeps): CsvService {
   }
 
   function forget(now: number) {
-    for (const [token, p] of previews) if (p.expiresAt <= now) previews.delete(token);
-    while (previews.size >= max) {
-      const oldest = previews.keys().next().value;
-      if (oldest === undefined) break;
-      previews.delete(oldest);
+    for (const [token, p] of previews) {
+      if (p.expiresAt > now) continue;
+      previews.delete(token);
+      p.spool.dispose();
+    }
+    for (const [token, p] of previews) {
+      if (previews.size < max) break;
+      previews.delete(token);
+      p.spool.dispose();
     }
   }
+
+  /** Lets go of an upload: its tables and the text it kept. */
+  function drop(u: Upload) {
+    if (upload === u) upload = null;
+    u.scratch.dispose();
+    u.spool.dispose();
+  }
+
+  const gone = () => notFound('This CSV import is no longer under way (another one started, or it stopped at an error); check the file again');
 
   /** The name of the item a change is about: its SKU, or the ledger's for its asset (`skus`: read for a page at once). */
   const changeName = (c: DraftEntry['change'], skus: ReadonlyMap<string, string>): string => {
@@ -270,50 +339,93 @@ export function createCsvService(deps: CsvServiceDeps): CsvService {
       }
       return parts.length === 0 ? changesToCsv([]) : parts.join('');
     },
-    async previewImport(kind, csvText, context = {}) {
+    startImport(kind, context = {}) {
+      if (upload) drop(upload);
       const { draftId } = context;
-      const r = await withScratch((scratch) => {
+      const id = randomUUID();
+      const scratch = createScratch(store, turn);
+      const spool = createSpool(store);
+      try {
         const check = draftId === undefined ? null : drafts.checkInParts(draftId, scratch.staging);
         let index = 0;
-        return overFile(kind, csvText, draftId, scratch, (work, priceColumn) => {
-        let taken = work.listings.length + work.buyOrders.length;
-        let refused: CsvLineError[] = [];
-        if (work.changes.length > 0 && check !== null) {
-          const checked = check(work.changes.map((c) => c.input), index);
-          refused = mergeErrors(work, priceColumn, index, checked.errors);
-          index += work.changes.length;
-          taken += checked.added;
-        }
-        return { taken, refused };
+        const job = fileJob(kind, draftId, scratch, (work, priceColumn) => {
+          let taken = work.listings.length + work.buyOrders.length;
+          let refused: CsvLineError[] = [];
+          if (work.changes.length > 0 && check !== null) {
+            const checked = check(work.changes.map((c) => c.input), index);
+            refused = mergeErrors(work, priceColumn, index, checked.errors);
+            index += work.changes.length;
+            taken += checked.added;
+          }
+          return { taken, refused };
+        }, () => {
+          // Another upload started while this one gave the event loop back: its tables are gone already.
+          if (upload?.id !== id) throw gone();
         });
+        upload = { id, kind, draftId, scratch, spool, job, chars: 0, reading: Promise.resolve() };
+        return id;
+      } catch (e) {
+        scratch.dispose();
+        spool.dispose();
+        throw e;
+      }
+    },
+    async importPart(id, text, last) {
+      const u = upload;
+      if (u === null || u.id !== id) throw gone();
+      // Parts are read in the order they came, one at a time.
+      const read = u.reading.then(async (): Promise<CsvPreview | null> => {
+        if (upload !== u) throw gone();
+        if (u.chars + text.length > maxChars) {
+          throw new DomainError('invalid', `The file is too large to import: a CSV file may hold up to ${maxChars.toLocaleString('en')} characters; split it into smaller files`);
+        }
+        u.chars += text.length;
+        u.spool.append(text);
+        await u.job.add(text);
+        if (!last) return null;
+        const r = await u.job.end();
+        upload = null;
+        u.scratch.dispose();
+        const now = clock.now();
+        forget(now);
+        const token = randomUUID();
+        previews.set(token, { kind: u.kind, spool: u.spool, draftId: u.draftId, expiresAt: now + ttl });
+        return { token, kind: u.kind, validCount: r.taken, errors: r.errors, errorCount: r.errorCount };
       });
-      const now = clock.now();
-      forget(now);
-      const token = randomUUID();
-      previews.set(token, { kind, text: csvText, draftId, expiresAt: now + ttl });
-      return { token, kind, validCount: r.taken, errors: r.errors, errorCount: r.errorCount };
+      u.reading = read.catch(() => undefined);
+      try {
+        return await read;
+      } catch (e) {
+        if (upload === u) drop(u);
+        throw e;
+      }
     },
     async commitImport(token) {
       const pending = previews.get(token);
       previews.delete(token);
       if (!pending || pending.expiresAt <= clock.now()) {
+        pending?.spool.dispose();
         throw notFound('This import preview has expired or was already imported; preview the file again');
       }
-      // Read again: the ledger or the draft may have changed since the preview.
-      const r = await withScratch((scratch) => overFile(pending.kind, pending.text, pending.draftId, scratch, (work, priceColumn) => {
-        store.transaction(() => {
-          if (work.listings.length > 0) repos.listings.upsertMany(work.listings);
-          if (work.buyOrders.length > 0) repos.buyOrders.upsertMany(work.buyOrders);
+      // Read again, from the text the preview kept: the ledger or the draft may have changed since the preview.
+      const r = await withScratch(async (scratch) => {
+        const job = fileJob(pending.kind, pending.draftId, scratch, (work, priceColumn) => {
+          store.transaction(() => {
+            if (work.listings.length > 0) repos.listings.upsertMany(work.listings);
+            if (work.buyOrders.length > 0) repos.buyOrders.upsertMany(work.buyOrders);
+          });
+          let taken = work.listings.length + work.buyOrders.length;
+          let refused: CsvLineError[] = [];
+          if (work.changes.length > 0 && pending.draftId !== undefined) {
+            const added = drafts.addChanges(pending.draftId, work.changes.map((c) => c.input));
+            refused = mergeErrors(work, priceColumn, 0, added.errors);
+            taken += added.added;
+          }
+          return { taken, refused };
         });
-        let taken = work.listings.length + work.buyOrders.length;
-        let refused: CsvLineError[] = [];
-        if (work.changes.length > 0 && pending.draftId !== undefined) {
-          const added = drafts.addChanges(pending.draftId, work.changes.map((c) => c.input));
-          refused = mergeErrors(work, priceColumn, 0, added.errors);
-          taken += added.added;
-        }
-        return { taken, refused };
-      }));
+        for (const part of pending.spool.parts()) await job.add(part);
+        return job.end();
+      }).finally(() => pending.spool.dispose());
       return { imported: r.taken, errors: r.errors, errorCount: r.errorCount };
     },
   };

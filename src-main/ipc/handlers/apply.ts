@@ -5,13 +5,13 @@ import type { DeskViews } from '../views.ts';
 import { undoResultView } from './draft-results.ts';
 
 type ApplyChannels =
-  | 'drafts:exportCsv' | 'drafts:importCsv' | 'drafts:importCommit' | 'drafts:apply'
+  | 'drafts:exportCsv' | 'drafts:importCsvPart' | 'drafts:importCommit' | 'drafts:apply'
   | 'apply:state' | 'apply:pause' | 'apply:resume' | 'apply:cancel' | 'apply:unknownOutcomes' | 'apply:resolve' | 'apply:undo';
 
 /** The most refused CSV lines a preview names; it counts them all. */
 const CSV_ERRORS_SHOWN = 200;
 
-/** Whether a CSV file's header has a `name` column (items named instead of SKUs). */
+/** Whether a CSV file's header has a `name` column (items named instead of SKUs): read from its first part. */
 function namesItems(csv: string): boolean {
   const header = csv.slice(0, 2_000).replace(/^\uFEFF/, '').trimStart().split(/\r?\n|\r/, 1)[0] ?? '';
   return header.split(',').some((cell) => cell.trim().replace(/^"|"$/g, '').toLowerCase() === 'name');
@@ -31,12 +31,18 @@ export function applyHandlers(desk: Desk, views: DeskViews): Pick<Handlers, Appl
   };
   return {
     'drafts:exportCsv': async ({ draftId }) => ({ csv: await ws().csv.exportDraft(draftId) }),
-    'drafts:importCsv': async ({ kind, csv }) => {
-      // A file that names items is read with the name → SKU tables: built once, on a later turn (about a second, the first time).
-      if (namesItems(csv)) await ws().names?.warm({ reverse: true });
-      const draftId = ws().drafts.ensureCurrent();
-      const preview = await ws().csv.previewImport(kind, csv, { draftId });
-      return { ...preview, errors: preview.errors.slice(0, CSV_ERRORS_SHOWN) };
+    'drafts:importCsvPart': async (part) => {
+      const csv = ws().csv;
+      let upload: string;
+      if ('kind' in part) {
+        // A file that names items is read with the name → SKU tables: built once, on a later turn (about a second, the first time).
+        if (namesItems(part.text)) await ws().names?.warm({ reverse: true });
+        upload = csv.startImport(part.kind, { draftId: ws().drafts.ensureCurrent() });
+      } else {
+        upload = part.upload;
+      }
+      const preview = await csv.importPart(upload, part.text, part.last);
+      return { upload, preview: preview && { ...preview, errors: preview.errors.slice(0, CSV_ERRORS_SHOWN) } };
     },
     'drafts:importCommit': async ({ token }) => {
       const result = await ws().csv.commitImport(token);

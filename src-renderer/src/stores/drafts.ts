@@ -1,8 +1,10 @@
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef, watch } from 'vue';
-import type { ChangeInput, ChangeRow, CsvPreview, DraftReview, DraftsView } from '../../../src-shared/contract.ts';
+import type { ChangeInput, ChangeRow, ChannelOutput, CsvPreview, DraftReview, DraftsView } from '../../../src-shared/contract.ts';
+import { textParts } from '../../../src-shared/csv-parts.ts';
 import { call, onEvent } from '../api.ts';
 import { coalesce } from '../lib/coalesce.ts';
+import { fileParts } from '../lib/file-parts.ts';
 import { createPagedRows } from '../lib/paged-rows.ts';
 import { loadQuietly } from './guarded.ts';
 import { useNoticesStore } from './notices.ts';
@@ -103,7 +105,28 @@ export const useDraftsStore = defineStore('drafts', () => {
   }
 
   const exportCsv = async (draftId: string) => (await call('drafts:exportCsv', { draftId })).csv;
-  const importCsv = (kindOf: 'listings' | 'buyOrders' | 'draft', csv: string): Promise<CsvPreview> => call('drafts:importCsv', { kind: kindOf, csv });
+  /**
+   * Sends a CSV file (a chosen file, or pasted text) to main a part at a
+   * time, in order, and answers main's preview of it; null when `signal`
+   * stopped it first (the panel was closed). `onProgress` hears how much of
+   * it main has read, from 0 to 1.
+   */
+  async function importCsv(
+    kindOf: 'listings' | 'buyOrders' | 'draft',
+    source: Blob | string,
+    options: { onProgress?: (done: number) => void; signal?: AbortSignal } = {},
+  ): Promise<CsvPreview | null> {
+    let upload: string | null = null;
+    for await (const part of typeof source === 'string' ? textParts(source) : fileParts(source)) {
+      if (options.signal?.aborted) return null;
+      const { text, last } = part;
+      const answer: ChannelOutput<'drafts:importCsvPart'> = await call('drafts:importCsvPart', upload === null ? { kind: kindOf, text, last } : { upload, text, last });
+      options.onProgress?.(part.done);
+      if (answer.preview) return answer.preview;
+      upload = answer.upload;
+    }
+    throw new Error('The file was sent without its last part');
+  }
   const importCommit = (token: string) => call('drafts:importCommit', { token });
 
   function start(): void {

@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import type { Clock } from '../../../src-main/core/clock.ts';
 import { createCsvService, type CsvKind, type CsvService } from '../../../src-main/core/drafts/csv.ts';
 import type { ItemNames } from '../../../src-main/core/items/index.ts';
+import { textParts } from '../../../src-shared/csv-parts.ts';
 import { csvPreview } from '../../../src-shared/draft-views.ts';
 import { draftFixture, type DraftFixture } from './fixtures.ts';
 
@@ -16,9 +17,12 @@ export function csvFixture(options: { clock?: Clock; maxPreviews?: number; names
   return Object.assign(f, { csv });
 }
 
-/** Previews and checks the answer has the shape the bridge sends. */
-export async function preview(f: CsvFixture, kind: CsvKind, text: string, draftId?: string) {
-  const p = await f.csv.previewImport(kind, text, { draftId });
+/** Previews a file sent a part at a time (`size` characters each), as the bridge does, and checks the answer has the shape the bridge sends. */
+export async function preview(f: CsvFixture, kind: CsvKind, text: string, draftId?: string, size?: number) {
+  const upload = f.csv.startImport(kind, { draftId });
+  let p = null;
+  for (const part of textParts(text, size)) p = await f.csv.importPart(upload, part.text, part.last);
+  if (p === null) throw new Error('the last part was answered without a preview');
   expect(csvPreview.parse(p)).toEqual(p);
   return p;
 }

@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import type { Router } from '../../src-main/ipc/router.ts';
+import type { ChannelInput } from '../../src-shared/contract.ts';
+import { CSV_IMPORT_MAX_CHARS, CSV_PART_MAX_CHARS } from '../../src-shared/csv-parts.ts';
+import { routerDeskFixture } from '../support/live-desk.ts';
+import { call, importCsvInParts } from '../support/router-call.ts';
+import { until } from '../support/until.ts';
+
+/**
+ * CSV import over the bridge as the renderer does it: the file a part at a
+ * time (drafts:importCsvPart), through the app's router over a live desk.
+ * Where the parts are cut changes nothing in the preview or what the commit
+ * imports; an upload another one replaced, or one never started, is refused
+ * with a sentence; a file past the size limit is refused and let go.
+ */
+
+const open = routerDeskFixture('csv-import-');
+
+const send = (router: Router) => (input: ChannelInput<'drafts:importCsvPart'>) => call(router, 'drafts:importCsvPart', input);
+
+/** A draft file of buy-order creates with a quoted note over two lines, a refused row, CRLF line breaks and a byte-order mark. */
+function draftFile(rows: number): string {
+  const lines = ['kind,sku,price,quantity,user_note'];
+  for (let i = 0; i < rows; i++) {
+    lines.push(i === 3 ? `buyOrder.create,${100_000 + i};6,4.50,1,"a note ""quoted"",\r\non two lines"` : `buyOrder.create,${100_000 + i};6,${(1 + i / 100).toFixed(2)},1,`);
+  }
+  lines.push('buyOrder.create,5021;6,not a price,1,');
+  return `\uFEFF${lines.join('\r\n')}\r\n`;
+}
+
+const GONE = 'This CSV import is no longer under way (another one started, or it stopped at an error); check the file again';
+
+describe('CSV import in parts through the router', () => {
+  it('previews a file sent in parts as it does in one, answering the upload until the last part, and commits it', async () => {
+    const { router } = await open({ scale: 1 });
+    await call(router, 'drafts:create', { name: 'CSV' });
+    const text = draftFile(400);
+
+    const whole = await importCsvInParts(send(router), 'draft', text);
+    const answers: unknown[] = [];
+    const sending = async (input: ChannelInput<'drafts:importCsvPart'>) => {
+      const answer = await call(router, 'drafts:importCsvPart', input);
+      answers.push(answer);
+      return answer;
+    };
+    // Parts of 97 characters: the quoted note, CR and LF pairs and rows all fall across parts' ends.
+    const parted = await importCsvInParts(sending, 'draft', text, 97);
+
+    expect(answers.length).toBe(Math.ceil(text.length / 97));
+    const upload = (answers[0] as { upload: string }).upload;
+    expect(answers.slice(0, -1)).toEqual(answers.slice(0, -1).map(() => ({ upload, preview: null })));
+    const { token: _w, ...sameWhole } = whole;
+    const { token, ...sameParted } = parted;
+    expect(sameParted).toEqual(sameWhole);
+    expect(parted).toMatchObject({ kind: 'draft', validCount: 400, errorCount: 1, errors: [{ line: 403, reason: expect.stringMatching(/^price/) }] });
+
+    // The commit reads the file again, from what the preview kept: the same rows, the price it cannot read refused again.
+    expect(await call(router, 'drafts:importCommit', { token })).toEqual({ imported: 400, refused: 1 });
+    const draftId = (await call(router, 'drafts:list', {})).currentId ?? '';
+    const page = await call(router, 'drafts:page', { draftId, show: 'all', offset: 0, limit: 10 });
+    expect(page.total).toBe(400);
+  });
+
+  it('refuses a part of an upload a newer one replaced, or of none, and lets the newer one finish', async () => {
+    const { router } = await open({ scale: 1 });
+    const first = await call(router, 'drafts:importCsvPart', { kind: 'draft', text: 'kind,sku,price,quantity\r\nbuyOrder.create,5021;6,', last: false });
+    const second = await call(router, 'drafts:importCsvPart', { kind: 'draft', text: 'kind,sku,price,quantity\r\n', last: false });
+    expect(second.upload).not.toBe(first.upload);
+
+    expect(await router.invoke('drafts:importCsvPart', { upload: first.upload, text: '4.50,1\r\n', last: true })).toEqual({
+      ok: false, error: expect.objectContaining({ kind: 'not_found', message: GONE }),
+    });
+    expect(await router.invoke('drafts:importCsvPart', { upload: 'never-started', text: '', last: true })).toEqual({
+      ok: false, error: expect.objectContaining({ kind: 'not_found', message: GONE }),
+    });
+    const done = await call(router, 'drafts:importCsvPart', { upload: second.upload, text: 'buyOrder.create,5021;6,4.50,1\r\n', last: true });
+    expect(done.preview).toMatchObject({ validCount: 1, errorCount: 0 });
+    // The upload ended with its preview: a part after the last is refused too.
+    expect(await router.invoke('drafts:importCsvPart', { upload: second.upload, text: '', last: true })).toMatchObject({ ok: false, error: { kind: 'not_found' } });
+  });
+
+  it('stops an upload a newer one replaced while it was being read, and keeps no table of either once they end', async () => {
+    const { router, desk } = await open({ scale: 1 });
+    const store = desk.workspace().store;
+    const tables = (kind: 'csv_spool' | 'scratch_staged') =>
+      (store.db.prepare("SELECT name FROM sqlite_temp_master WHERE type = 'table' AND name GLOB ?").all(`${kind}_*`) as { name: string }[]).length;
+    // The scratch tables of a job are dropped a few a turn once it ends: wait for the count to settle.
+    const settled = (kind: 'csv_spool' | 'scratch_staged', count: number) => until(`${count} ${kind} tables`, () => tables(kind) === count);
+    // A part of a few thousand rows is read over many turns: the second upload starts in one of them.
+    const big = draftFile(5_000).slice(0, 900_000);
+    const replaced = router.invoke('drafts:importCsvPart', { kind: 'draft', text: big, last: false });
+    const second = await call(router, 'drafts:importCsvPart', { kind: 'draft', text: 'kind,sku,price,quantity\r\n', last: false });
+    expect(await replaced).toEqual({ ok: false, error: expect.objectContaining({ kind: 'not_found', message: GONE }) });
+    // The second upload's tables alone: the first's went when it was replaced.
+    await settled('scratch_staged', 8);
+    expect(tables('csv_spool')).toBe(1);
+    const done = await call(router, 'drafts:importCsvPart', { upload: second.upload, text: 'buyOrder.create,5021;6,4.50,1\r\n', last: true });
+    // The preview keeps the file's text for the commit; the commit lets it go.
+    await settled('scratch_staged', 0);
+    expect(tables('csv_spool')).toBe(1);
+    await call(router, 'drafts:importCommit', { token: done.preview?.token ?? '' });
+    expect(tables('csv_spool')).toBe(0);
+    await settled('scratch_staged', 0);
+  });
+
+  it('refuses a file past the size limit with a sentence for the trader, and lets its upload go', async () => {
+    const { router } = await open({ scale: 1 });
+    // A header the import refuses: the parts after it are counted and kept, not read.
+    const { upload } = await call(router, 'drafts:importCsvPart', { kind: 'listings', text: 'cost\n', last: false });
+    const part = 'x'.repeat(1_000_000);
+    let sent = 5;
+    let answer = await router.invoke('drafts:importCsvPart', { upload, text: part, last: false });
+    while (answer.ok) {
+      sent += part.length;
+      answer = await router.invoke('drafts:importCsvPart', { upload, text: part, last: false });
+    }
+    expect(sent).toBeLessThanOrEqual(CSV_IMPORT_MAX_CHARS);
+    expect(sent + part.length).toBeGreaterThan(CSV_IMPORT_MAX_CHARS);
+    expect(answer).toEqual({
+      ok: false,
+      error: expect.objectContaining({ kind: 'invalid', message: 'The file is too large to import: a CSV file may hold up to 50,000,000 characters; split it into smaller files' }),
+    });
+    expect(await router.invoke('drafts:importCsvPart', { upload, text: '', last: true })).toMatchObject({ ok: false, error: { kind: 'not_found', message: GONE } });
+  }, 60_000);
+
+  it('refuses a part longer than the contract allows, before any of it is read', async () => {
+    const { router } = await open({ scale: 1 });
+    const result = await router.invoke('drafts:importCsvPart', { kind: 'listings', text: 'x'.repeat(CSV_PART_MAX_CHARS + 1), last: true });
+    expect(result).toMatchObject({ ok: false, error: { kind: 'invalid' } });
+  });
+});
