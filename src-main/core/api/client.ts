@@ -1,4 +1,3 @@
-import { Pool } from 'undici';
 import type { Clock } from '../clock.ts';
 import { systemClock } from '../clock.ts';
 import { checkBaseUrl } from './base-url.ts';
@@ -9,7 +8,7 @@ import { safeCause } from './redact.ts';
 import { parseDateHeader, type ServiceClock } from './service-clock.ts';
 import { interpretResponse, redactingErrors } from './response.ts';
 import type { RateLimitInfo } from './response.ts';
-import { failureLabel, mayHaveReachedServer, send, unreachableWords } from './transport.ts';
+import { failureLabel, lazyPool, mayHaveReachedServer, send, unreachableWords } from './transport.ts';
 import type { SendOptions } from './transport.ts';
 import { validateRequest } from './validate.ts';
 
@@ -96,7 +95,7 @@ export function createMarketplaceClient(options: ClientOptions): MarketplaceClie
   const timeoutMs = positive(options.timeoutMs, DEFAULT_TIMEOUT_MS, 'timeoutMs');
   const maxResponseBytes = positive(options.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, 'maxResponseBytes');
   const clock = options.clock ?? systemClock;
-  const pool = new Pool(base.origin, {
+  const pool = lazyPool(base.origin, {
     connections: POOL_CONNECTIONS,
     keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
     connectTimeout: connectTimeoutMs,
@@ -126,7 +125,7 @@ export function createMarketplaceClient(options: ClientOptions): MarketplaceClie
     const signal = callerSignal === undefined ? deadline : AbortSignal.any([callerSignal, deadline]);
     const sentAt = clock.now();
     const order = (sentCount += 1);
-    const result = await send(pool, {
+    const result = await send(await pool.get(), {
       ...buildRequest(endpoint, input, key, base.pathPrefix),
       signal,
       maxBodyBytes: (status) => (status >= 200 && status < 300 ? maxResponseBytes : MAX_ERROR_RESPONSE_BYTES),

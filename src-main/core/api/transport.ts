@@ -1,4 +1,4 @@
-import type { Dispatcher } from 'undici';
+import type { Dispatcher, Pool } from 'undici';
 import type { ResponseHeaders } from './rate-headers.ts';
 
 /**
@@ -36,6 +36,28 @@ export interface SendOptions {
   readonly signal: AbortSignal;
   /** Most body bytes kept for a response of this status; beyond it the exchange stops. */
   readonly maxBodyBytes: (status: number) => number;
+}
+
+/** A keep-alive connection pool to one origin, made at its first request. */
+export interface LazyPool {
+  get(): Promise<Dispatcher>;
+  /** Closes the pool if one was made; in-flight requests finish first. */
+  close(): Promise<void>;
+}
+
+/**
+ * undici is loaded when the first request is made, not when the desk
+ * starts: evaluating it is a good part of a start's work, and a desk opens
+ * its profile and answers its first page before it talks to any service.
+ */
+export function lazyPool(origin: string, options: Pool.Options): LazyPool {
+  let pool: Promise<Pool> | null = null;
+  return {
+    get: () => (pool ??= import('undici').then(({ Pool: PoolClass }) => new PoolClass(origin, options))),
+    close: async () => {
+      if (pool) await (await pool).close();
+    },
+  };
 }
 
 /** Never rejects: every outcome is a SendResult. */

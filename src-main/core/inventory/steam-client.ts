@@ -1,9 +1,8 @@
-import { Pool } from 'undici';
 import type { z } from 'zod';
 import { serviceUrlProblem } from '../../../src-shared/fields.ts';
 import { ApiError, type FieldIssue } from '../api/errors.ts';
 import { parseRetryAfterHeader } from '../api/rate-headers.ts';
-import { failureLabel, send, unreachableWords } from '../api/transport.ts';
+import { failureLabel, lazyPool, send, unreachableWords } from '../api/transport.ts';
 import type { Clock } from '../clock.ts';
 import { steamPage, type SteamPage } from './steam-answer.ts';
 
@@ -47,13 +46,13 @@ export function createSteamInventoryClient(options: SteamClientOptions): SteamIn
   const prefix = url.pathname.replace(/\/+$/, '');
   const pageSize = options.pageSize ?? STEAM_PAGE_SIZE;
   const timeoutMs = options.timeoutMs ?? 30_000;
-  const pool = new Pool(url.origin, { connections: 2, connectTimeout: 10_000, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+  const pool = lazyPool(url.origin, { connections: 2, connectTimeout: 10_000, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
 
   async function readPage(account: string, startAssetId: string | null, signal?: AbortSignal): Promise<SteamPage> {
     const what = `Steam's inventory of ${account}`;
     const query = `l=english&count=${pageSize}${startAssetId === null ? '' : `&start_assetid=${startAssetId}`}`;
     const deadline = AbortSignal.timeout(timeoutMs);
-    const result = await send(pool, {
+    const result = await send(await pool.get(), {
       method: 'GET',
       path: `${prefix}/inventory/${account}/440/2?${query}`,
       headers: { accept: 'application/json' },
