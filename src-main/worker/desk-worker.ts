@@ -80,6 +80,19 @@ const current = (): Open => {
 
 type Methods = Implementation<typeof DESK_METHODS>;
 
+/**
+ * The desk answers the window's first rows before it starts talking to the
+ * service (its first requests load the HTTP client) and loading item names:
+ * its services start once the first `ledger:page` is answered, or after
+ * SERVICES_GRACE_MS when no window asks (closed to the tray, another screen).
+ */
+const SERVICES_GRACE_MS = 1_000;
+let firstPageAnswered: () => void = () => undefined;
+const firstPage = new Promise<void>((resolve) => {
+  firstPageAnswered = resolve;
+  setTimeout(resolve, SERVICES_GRACE_MS).unref();
+});
+
 function openingDeps(config: DeskWorkerConfig): ProfileOpeningDeps {
   return {
     dataDir: config.dataDir,
@@ -95,6 +108,7 @@ function openingDeps(config: DeskWorkerConfig): ProfileOpeningDeps {
     openSandbox: async (c) => (await import('../sandbox/index.ts')).startSandbox({ clock: c, tradeMoney: true, ...config.sandbox }),
     onBackupError: (error) => log.warn('the daily backup failed', { error }),
     onOpenFailure: (error) => log.error('the profile could not be opened', { error }),
+    servicesAfter: firstPage,
   };
 }
 
@@ -159,7 +173,12 @@ const desk: Methods['desk'] = {
 };
 
 const router: Methods['router'] = {
-  invoke: (channel, input) => (recovering ?? current().router).invoke(channel, input),
+  async invoke(channel, input) {
+    const result = await (recovering ?? current().router).invoke(channel, input);
+    // After this reply is on its way.
+    if (channel === 'ledger:page') setImmediate(firstPageAnswered);
+    return result;
+  },
 };
 
 const host = createDataHost({

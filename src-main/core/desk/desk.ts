@@ -98,6 +98,11 @@ export interface DeskDeps {
    * points live mode at the simulator (sandbox mode always reads the simulator's).
    */
   inventoryUrl?: string;
+  /**
+   * When the desk starts talking to the service and loading item names:
+   * once this settles (the app: its first screen answered). Default at once.
+   */
+  servicesAfter?: Promise<void>;
 }
 
 /** What the desk needs of the embedded simulator: where it listens and a key it accepts. */
@@ -127,9 +132,7 @@ async function openDesk(deps: DeskDeps, clock: Clock, profile: string, lock: Pro
   const settings = createSettingsService(createRepos(home).settings, deps.initialSettings);
   const keys = createKeyService({ secrets: deps.secrets, profile });
   const events = createEmitter<DeskEvents>();
-  // Loaded off the first paint: the tables show SKUs until the names are ready.
   const names = deps.names ?? createItemNames();
-  void names.warm().catch(() => undefined);
   let online = true;
   let sandbox: SimulatedService | null = null;
   const closeSandbox = async () => {
@@ -236,7 +239,18 @@ async function openDesk(deps: DeskDeps, clock: Clock, profile: string, lock: Pro
   }
   reach.showLatest();
   wire(current);
-  current.start();
+  // The heartbeat, the trade watcher and the accounts start, and the names load (they read large schema files), once
+  // the first screen is answered: a start's first requests load the HTTP client, and the window waits for its rows.
+  let closed = false;
+  let started = false;
+  const startServices = () => {
+    if (started || closed) return;
+    started = true;
+    void names.warm().catch(() => undefined);
+    current.start();
+  };
+  if (deps.servicesAfter) void deps.servicesAfter.then(startServices, startServices);
+  else startServices();
 
   const keyChecks = createKeyChecks({
     keys, clock, settings, current: () => current,
@@ -265,6 +279,7 @@ async function openDesk(deps: DeskDeps, clock: Clock, profile: string, lock: Pro
     wire(current);
     await previous.close();
     await keyChecks.opened(current);
+    started = true;
     current.start();
     events.emit('workspace', current);
     events.emit('status', status());
@@ -322,6 +337,7 @@ async function openDesk(deps: DeskDeps, clock: Clock, profile: string, lock: Pro
     },
     events: { on: (event, listener) => events.on(event, listener) as Unsubscribe },
     async close() {
+      closed = true;
       await queue;
       for (const off of unwire) off();
       await keyChecks.close();

@@ -43,4 +43,27 @@ describe('the heartbeat at start', () => {
       expect(beatsSince(t0).length, `${start} start`).toBe(start === 'first' ? 2 : 1);
     }
   });
+
+  it('sends nothing to the service before its services are let start, and beats at once after', async () => {
+    const clock = scaledClock(120);
+    const service = await startSandbox({ clock, seed: 6, inventorySize: 10, tradeSchedule: false });
+    opened.push(service);
+    const secrets = memoryKeychain();
+    await secrets.set('api-key:default', service.apiKey);
+    let letStart: () => void = () => undefined;
+    const servicesAfter = new Promise<void>((resolve) => (letStart = resolve));
+    const desk = await createDesk({
+      dataDir: tempDir(), secrets, clock, version: 'test', initialSettings: { mode: 'live', serviceUrl: service.url }, servicesAfter,
+    });
+    try {
+      // Two service minutes: a started desk would have beaten and read its trades and accounts by now.
+      await clock.sleep(2 * MIN);
+      expect(service.log.requests).toEqual([]);
+      letStart();
+      await until('the first beat', () => service.admin.userAgent(service.accounts.main).automated, 5_000);
+    } finally {
+      await desk.close();
+    }
+  });
 });
+
