@@ -217,7 +217,7 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
   }
 
   /** Rows `offset…offset+limit` of a table: after the place of the row before when it is known, else counted down to. */
-  function rowsAt(q: Query, c: Counts, sort: LedgerSort | null, places: Map<number, RowPlace>, offset: number, limit: number): Placed[] {
+  function rowsAt(q: Query, domain: LedgerDomain, c: Counts, sort: LedgerSort | null, places: Map<number, RowPlace>, offset: number, limit: number): Placed[] {
     const before = offset === 0 ? null : places.get(offset - 1);
     if (before !== undefined) {
       const merged = [...armAfter(q, 0, before, limit), ...armAfter(q, 1, before, limit)];
@@ -230,8 +230,18 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
         ? all<Placed>(`SELECT *, NULL AS v FROM (${q.arms.created}) WHERE ${q.where} ORDER BY ${q.order.orderBy(0)} LIMIT :limit OFFSET :offset`, { ...q.params, limit, offset })
         : [];
       const rest = limit - fromCreated.length;
-      const fromLedger = rest <= 0 ? [] : all<Placed>(`SELECT *, NULL AS v FROM (${q.arms.ledger}) WHERE ${q.where} ORDER BY ${q.order.orderBy(1)} LIMIT :limit OFFSET :offset`,
-        { ...q.params, limit: rest, offset: Math.max(0, offset - c.created) });
+      const skip = Math.max(0, offset - c.created);
+      if (rest <= 0) return fromCreated;
+      if (q.where === '1' && skip > 0) {
+        // Every ledger row is in the table: the page's first row is found by walking the table's rowids, not by
+        // joining each row skipped to the draft (an apply moves the places on with every outcome; deep pages stay quick).
+        const table = domain === 'listings' ? 'listings' : 'buy_orders';
+        const first = one<{ r: number } | undefined>(`SELECT rowid AS r FROM ${table} ORDER BY rowid LIMIT 1 OFFSET :skip`, { skip });
+        if (first === undefined) return fromCreated;
+        return [...fromCreated, ...all<Placed>(`SELECT *, NULL AS v FROM (${q.arms.ledger}) WHERE t1 >= :first ORDER BY t1 LIMIT :limit`, { ...q.params, first: first.r, limit: rest })];
+      }
+      const fromLedger = all<Placed>(`SELECT *, NULL AS v FROM (${q.arms.ledger}) WHERE ${q.where} ORDER BY ${q.order.orderBy(1)} LIMIT :limit OFFSET :offset`,
+        { ...q.params, limit: rest, offset: skip });
       return [...fromCreated, ...fromLedger];
     }
     const dir = q.order.desc ? 'DESC' : 'ASC';
@@ -252,7 +262,7 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
       const c = counts(q, domain, countsId(q, draftId, domain, filter));
       const places = placesOf(id);
       // The ledger's own order and its price have indexes to walk; every other sort is kept sorted (see sortedRows).
-      const rows = sort !== null && sort.column !== 'price' ? sortedRows(q, id, offset, limit) : rowsAt(q, c, sort, places, offset, limit);
+      const rows = sort !== null && sort.column !== 'price' ? sortedRows(q, id, offset, limit) : rowsAt(q, domain, c, sort, places, offset, limit);
       if (places.size > MAX_PLACES) places.clear();
       rows.forEach((r, i) => places.set(offset + i, { v: r.v, arm: r.arm, t1: r.t1, t2: r.t2 }));
       const now = deps.now();
