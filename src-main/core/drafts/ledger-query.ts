@@ -146,12 +146,15 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
     const ledgerAll = one<{ n: number }>(`SELECT count(*) AS n FROM ${table}`, {}).n;
     let ledger: { n: number; c: number };
     if (q.filterEmpty && q.scope.deleteAll === null) {
-      // Every row matches: the rows changed are counted from the draft's side, a walk over its entries only.
+      // Every row matches: the rows changed are counted from the draft's side, a walk over its entries only: the
+      // ledger rows with an open change, and those with an open delete and no open change (no DISTINCT to sort).
       const key = domain === 'listings' ? 'asset_id' : 'sku';
-      const slots = domain === 'listings' ? "('L', 'LD')" : "('B', 'BD')";
-      const c = one<{ n: number }>(`SELECT count(*) AS n FROM (SELECT DISTINCT key FROM draft_entries
-          WHERE draft_id = :draft AND slot IN ${slots} AND status NOT IN ('done', 'dropped')) k
-        WHERE EXISTS (SELECT 1 FROM ${table} h WHERE h.${key} = k.key)`, { draft: q.scope.draftId }).n;
+      const [edit, del] = domain === 'listings' ? ['L', 'LD'] : ['B', 'BD'];
+      const open = (a: string, slot: string) => `${a}.draft_id = :draft AND ${a}.slot = '${slot}' AND ${a}.status NOT IN ('done', 'dropped')`;
+      const held = (a: string) => `EXISTS (SELECT 1 FROM ${table} h WHERE h.${key} = ${a}.key)`;
+      const c = one<{ n: number }>(`SELECT (SELECT count(*) FROM draft_entries e WHERE ${open('e', edit)} AND ${held('e')})
+        + (SELECT count(*) FROM draft_entries x WHERE ${open('x', del)} AND ${held('x')}
+          AND NOT EXISTS (SELECT 1 FROM draft_entries e WHERE ${open('e', edit)} AND e.key = x.key)) AS n`, { draft: q.scope.draftId }).n;
       // A bulk edit being written changes rows the draft has no change of yet, too.
       const patched = q.patch ? one<{ n: number }>(patchNewKeysSql(table, key), { p_lo: q.patch.writtenTo }).n : 0;
       ledger = { n: ledgerAll, c: c + patched };

@@ -36,6 +36,13 @@ describe('ledger tables: the draft laid over the ledger, one page at a time', ()
     }
     f.drafts.refresh(id, []);
     expect(t.page('listings', {}, null, all.indexOf('1002000'), 3).rows[0]).toMatchObject({ key: '1002000', pending: { price: 4321 } });
+
+    // The changed figure of the whole table (counted from the draft's side) agrees with the rows a "changed" filter finds,
+    // a row both edited and deleted counted once.
+    f.drafts.addChanges(id, [{ kind: 'listing.delete', asset_id: '1002000' }, { kind: 'listing.delete', asset_id: '1000001' }]);
+    const whole = t.page('listings', {}, null, 0, 1);
+    expect(whole.changed).toBe(t.page('listings', { changedOnly: true }, null, 0, 1).total);
+    expect(whole.changed).toBe(4);
   });
 
   it('answers a viewport with totals, and lays the current draft over it', async () => {
