@@ -1,6 +1,6 @@
 import {
   BUY_ORDERS_DELETE_ALL, buyOrderDeleteKey, buyOrderKey, changeInput, LISTINGS_DELETE_ALL, listingDeleteKey, listingKey,
-  type Change, type ChangeInput, type ChangeKind, type ParsedChangeInput,
+  type Change, type ChangeKind, type ParsedChangeInput,
 } from './change.ts';
 import { formatDecimal } from '../../../src-shared/money.ts';
 import { flagCell, idCell, issueReasons, numberCell, priceCell, textCell, type PriceColumn } from './csv-cells.ts';
@@ -76,8 +76,8 @@ export function changesToCsv(changes: Iterable<Change>, nameOf: (c: Change) => s
 }
 
 export interface DraftImport {
-  /** Inputs for the draft service, each with its line; merge rules run when they are added. */
-  readonly changes: { readonly line: number; readonly input: ChangeInput }[];
+  /** Inputs for the draft service as the shared schema parsed them, each with its line; merge rules run when they are added. */
+  readonly changes: { readonly line: number; readonly input: ParsedChangeInput }[];
   readonly errors: CsvLineError[];
 }
 
@@ -106,7 +106,7 @@ export function readDraftImport(records: readonly CsvRecord[], ctx: ImportContex
     const first = key === null ? null : seen(key.key, line);
     if (first !== null && key !== null) reasons.push(`${key.column}: ${key.id} has a change on line ${first} already`);
     if (reasons.length > 0) result.errors.push({ line, reason: reasons.join('; ') });
-    else result.changes.push({ line, input: input as ChangeInput });
+    else if (parsed.success) result.changes.push({ line, input: parsed.data });
   }
   return result;
 }

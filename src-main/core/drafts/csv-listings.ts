@@ -2,7 +2,7 @@ import { DEFAULT_GAME, skuLabel, userNote } from '../../../src-shared/fields.ts'
 import { formatDecimal } from '../../../src-shared/money.ts';
 import { listingInput, type ListingRow } from '../store/listings-repo.ts';
 import type { z } from 'zod';
-import { changeInput, type ChangeInput } from './change.ts';
+import { changeInput, type ParsedChangeInput } from './change.ts';
 import { flagCell, idCell, issueReasons, priceCell, textCell, type PriceColumn } from './csv-cells.ts';
 import { listingLockReason, rowAccount, rowSku, type ImportContext } from './csv-context.ts';
 import { duplicateTracker, writeCsv, type CsvColumns, type CsvLineError, type CsvRecord, type SeenKeys } from './csv-format.ts';
@@ -41,8 +41,8 @@ export type AdoptedListing = z.output<typeof adoptedListing>;
 
 export interface ListingsImport {
   readonly adopt: { readonly line: number; readonly row: AdoptedListing }[];
-  /** Draft inputs (`listing.create`), each with its line. */
-  readonly create: { readonly line: number; readonly input: ChangeInput }[];
+  /** Draft inputs (`listing.create`) as the shared schema parsed them, each with its line. */
+  readonly create: { readonly line: number; readonly input: ParsedChangeInput }[];
   readonly errors: CsvLineError[];
 }
 
@@ -79,7 +79,7 @@ export function readListingsImport(records: readonly CsvRecord[], ctx: ImportCon
       const input = definedOf({ kind: 'listing.create' as const, ...fields });
       const parsed = changeInput.safeParse(input);
       if (!parsed.success) reasons.push(...issueReasons(parsed.error.issues, cells, priceColumn));
-      if (reasons.length === 0) result.create.push({ line, input: input as ChangeInput });
+      if (reasons.length === 0 && parsed.success) result.create.push({ line, input: parsed.data });
     }
     if (reasons.length > 0) result.errors.push({ line, reason: reasons.join('; ') });
   }

@@ -4,7 +4,7 @@ import { CSV_IMPORT_MAX_CHARS } from '../../../src-shared/csv-parts.ts';
 import { DomainError, notFound, quoted } from '../errors.ts';
 import type { Store } from '../store/db.ts';
 import type { Repos } from '../store/index.ts';
-import type { ChangeInput, ChangeStatus, DraftEntry } from './change.ts';
+import type { ChangeStatus, DraftEntry, ParsedChangeInput } from './change.ts';
 import { buyOrdersToCsv, BUY_ORDER_COLUMNS, readBuyOrdersImport } from './csv-buy-orders.ts';
 import type { ItemNames } from '../items/index.ts';
 import { columnOf, type PriceColumn } from './csv-cells.ts';
@@ -135,7 +135,7 @@ interface FileJob {
 interface SliceWork {
   readonly listings: readonly Parameters<Repos['listings']['upsertMany']>[0][number][];
   readonly buyOrders: readonly Parameters<Repos['buyOrders']['upsertMany']>[0][number][];
-  readonly changes: readonly { readonly line: number; readonly input: ChangeInput }[];
+  readonly changes: readonly { readonly line: number; readonly input: ParsedChangeInput }[];
   readonly errors: readonly CsvLineError[];
 }
 

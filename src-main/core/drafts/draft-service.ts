@@ -3,7 +3,7 @@ import { conflict, DomainError, notFound, quoted } from '../errors.ts';
 import { createEmitter, type Unsubscribe } from '../events.ts';
 import type { Store } from '../store/db.ts';
 import type { Repos } from '../store/index.ts';
-import { isLockedStatus, LOCKED_REASON, type Change, type DraftEntry } from './change.ts';
+import { isLockedStatus, LOCKED_REASON, type Change, type DraftEntry, type ParsedChangeInput } from './change.ts';
 import type { BulkDomain, BulkOp } from '../../../src-shared/drafts.ts';
 import { DEFAULT_PRICE_GUARD, type DraftGuard, type PriceGuard } from '../../../src-shared/price-guard.ts';
 import { createBulkEdits, type BulkPlan } from './bulk-sql.ts';
@@ -13,7 +13,7 @@ import { draftContext, ledgerLookup } from './draft-context.ts';
 import { dependentsOf, type ChangeIssue } from './merge.ts';
 import type { SelectedRows } from './ledger-query.ts';
 import { createReviewer, type DraftReview, type ReviewRow, type ReviewShow } from './review.ts';
-import { entryOf, stageChanges, tombstone, type Staging } from './draft-staging.ts';
+import { entryOf, stageChanges, stageParsed, tombstone, type Staging } from './draft-staging.ts';
 import { draftSummary, type DraftCounts } from './draft-counts.ts';
 import type { DraftSummary } from '../../../src-shared/contract.ts';
 import { createCurrentDraft, newestDraft } from './current-draft.ts';
@@ -64,9 +64,11 @@ export interface DraftService {
   /**
    * `checkChanges` for a list too long to hold, in parts: each part sees the
    * ones before it (kept in `staging`), and nothing is stored; `indexBase`
-   * is the first input's index in the whole list.
+   * is the first input's index in the whole list. The inputs are ones the
+   * shared schema (`changeInput`) accepted already, where they came in (a
+   * CSV file's reader): they are merged, not parsed again.
    */
-  checkInParts(draftId: string, staging: Staging): (inputs: readonly unknown[], indexBase: number) => AddChangesResult;
+  checkInParts(draftId: string, staging: Staging): (inputs: readonly ParsedChangeInput[], indexBase: number) => AddChangesResult;
   removeChanges(draftId: string, targets: readonly string[]): AddChangesResult;
   /**
    * Writes a bulk edit over the selected rows into the draft, a part at a
@@ -272,7 +274,7 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
       requireDraft(id);
       let seq = repos.drafts.takeSeqs(id, 0);
       return (inputs, indexBase) => {
-        const r = stageChanges(staging, draftContext(store, repos, id, staging), inputs, seq, store.clock.now(), indexBase);
+        const r = stageParsed(staging, draftContext(store, repos, id, staging), inputs, seq, store.clock.now(), indexBase);
         seq = r.nextSeq;
         return { added: r.added, errors: r.errors };
       };

@@ -72,22 +72,29 @@ export function createScratch(store: Pick<Store, 'db'>, turn: Turn = nextTurn): 
     const staged = `temp.scratch_staged_${id}_${n}`;
     const seen = `temp.scratch_seen_${id}_${n}`;
     db.exec(`CREATE TABLE ${staged} (target TEXT PRIMARY KEY, entry TEXT NOT NULL) WITHOUT ROWID;
-      CREATE TABLE ${seen} (what TEXT NOT NULL, key TEXT NOT NULL, line INTEGER NOT NULL, PRIMARY KEY (what, key)) WITHOUT ROWID;`);
+      CREATE TABLE ${seen} (key TEXT PRIMARY KEY, line INTEGER NOT NULL) WITHOUT ROWID;`);
     return {
       drop: `DROP TABLE IF EXISTS ${staged}; DROP TABLE IF EXISTS ${seen};`,
       get: db.prepare(`SELECT entry FROM ${staged} WHERE target = ?`),
       warm: db.prepare(`SELECT target, entry FROM ${staged} WHERE target IN (SELECT value FROM json_each(?))`),
-      write: db.prepare(`INSERT OR REPLACE INTO ${staged} (target, entry) SELECT value ->> 0, value ->> 1 FROM json_each(?)`),
+      // A JSON array of entries: each element's text is the entry as stored.
+      write: db.prepare(`INSERT OR REPLACE INTO ${staged} (target, entry) SELECT value ->> '$.target', value FROM json_each(?)`),
       all: db.prepare(`SELECT entry FROM ${staged}`),
-      seenGet: db.prepare(`SELECT line FROM ${seen} WHERE what = ? AND key = ?`),
-      seenWrite: db.prepare(`INSERT INTO ${seen} (what, key, line) SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?)`),
+      seenGet: db.prepare(`SELECT line FROM ${seen} WHERE key = ?`),
+      seenWrite: db.prepare(`INSERT INTO ${seen} (key, line) SELECT value ->> 0, value ->> 1 FROM json_each(?)`),
     };
   });
   const shard = (key: string) => shards[shardOf(key)] as (typeof shards)[number];
 
-  // This slice's rows: read (null: none stored) or staged and not yet written.
-  const slice = new Map<string, DraftEntry | null>();
-  const unwritten = new Set<string>();
+  /**
+   * What this slice read (null: none stored), staged and saw, in memory until `flush`. Each slice starts with new
+   * maps rather than clearing these: a cleared (or grown) Map's old table points on to its new one, so once a table
+   * has outlived a scavenge, every table after it, and every entry in them, was kept alive through the scavenges
+   * that followed and moved to the old generation (half of what a preview of a million rows put there).
+   */
+  let slice = new Map<string, DraftEntry | null>();
+  let unwritten = new Set<string>();
+  let newKeys = new Map<string, number>();
   const read = (target: string): DraftEntry | null => {
     const known = slice.get(target);
     if (known !== undefined) return known;
@@ -98,19 +105,14 @@ export function createScratch(store: Pick<Store, 'db'>, turn: Turn = nextTurn): 
   };
 
   const filter = new Uint8Array(FILTER_BITS / 8);
-  const newKeys = new Map<string, number>();
   const bit = (text: string): number => hash(text) % FILTER_BITS;
 
   const flush = () => {
-    for (const [s, targets] of byShard(unwritten, (t) => t)) {
-      shards[s]?.write.run(JSON.stringify(targets.map((t) => [t, JSON.stringify(slice.get(t))])));
-    }
-    unwritten.clear();
-    for (const [s, keys] of byShard(newKeys, ([k]) => k)) {
-      shards[s]?.seenWrite.run(JSON.stringify(keys.map(([k, line]) => [...splitSeen(k), line])));
-    }
-    newKeys.clear();
-    slice.clear();
+    for (const [s, targets] of byShard(unwritten, (t) => t)) shards[s]?.write.run(JSON.stringify(targets.map((t) => slice.get(t))));
+    for (const [s, keys] of byShard(newKeys.keys(), (k) => k)) shards[s]?.seenWrite.run(JSON.stringify(keys.map((k) => [k, newKeys.get(k)])));
+    slice = new Map();
+    unwritten = new Set();
+    newKeys = new Map();
   };
 
   const staging: Staging = {
@@ -135,14 +137,15 @@ export function createScratch(store: Pick<Store, 'db'>, turn: Turn = nextTurn): 
 
   return {
     staging,
+    // `what` is a plain word (asset, sku, …): the first colon ends it, so `what:key` names one key of one kind.
     seen: (what) => (key, line) => {
-      const k = `${what}\u0000${key}`;
+      const k = `${what}:${key}`;
       const b = bit(k);
       const maybe = (filter[b >>> 3] ?? 0) & (1 << (b & 7));
       if (maybe) {
         const pending = newKeys.get(k);
         if (pending !== undefined) return pending;
-        const row = shard(k).seenGet.get(what, key) as { line: number } | undefined;
+        const row = shard(k).seenGet.get(k) as { line: number } | undefined;
         if (row) return row.line;
       }
       filter[b >>> 3] = (filter[b >>> 3] ?? 0) | (1 << (b & 7));
@@ -151,9 +154,9 @@ export function createScratch(store: Pick<Store, 'db'>, turn: Turn = nextTurn): 
     },
     flush,
     dispose() {
-      slice.clear();
-      unwritten.clear();
-      newKeys.clear();
+      slice = new Map();
+      unwritten = new Set();
+      newKeys = new Map();
       void (async () => {
         for (const s of shards) {
           db.exec(s.drop);
@@ -164,8 +167,3 @@ export function createScratch(store: Pick<Store, 'db'>, turn: Turn = nextTurn): 
     },
   };
 }
-
-const splitSeen = (k: string): [string, string] => {
-  const at = k.indexOf('\u0000');
-  return [k.slice(0, at), k.slice(at + 1)];
-};

@@ -53,6 +53,20 @@ function sameInParts(text: string, step = 1) {
 const UNCLOSED = expect.stringContaining('a quoted field is never closed');
 
 describe('the CSV reader over parts', () => {
+  it('reads text with no quote in it (split by the reader itself) as papaparse reads the same cells quoted', () => {
+    for (const newline of ['\n', '\r\n']) {
+      const rows = [['asset_id', 'price', 'user_note'], ['1', '4.50', ' spaced '], [''], ['2', '5.00'], ['3', '', ''], [' ', ' ', ' '], ['4', '1', "'=x"]];
+      const plain = rows.map((r) => r.join(',')).join(newline);
+      const quoted = rows.map((r) => r.map((c) => `"${c}"`).join(',')).join(newline);
+      for (const end of ['', newline]) {
+        const r = sameInParts(plain + end, 7);
+        expect(r).toEqual(whole(quoted + end));
+        expect(r.records.map((rec) => rec.line)).toEqual([2, 5, 7]);
+        expect(r.errors).toEqual([{ line: 4, reason: 'the row has 2 fields, the header has 3' }]);
+      }
+    }
+  });
+
   it('reads a quoted note with a line break in it across a part boundary, CRLF cut between CR and LF, with the lines an editor shows', () => {
     const text = 'asset_id,price,user_note\r\n1,4.50,"line one\r\nline two"\r\n2,5.00,plain\r\n3,6.00,"say ""hi"""\r\n';
     const r = sameInParts(text);

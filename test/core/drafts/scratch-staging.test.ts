@@ -39,6 +39,33 @@ describe('scratch tables', () => {
     scratch.dispose();
   });
 
+  it('gives back a written entry exactly as it was staged, whatever its note holds', () => {
+    t = tempStore();
+    const scratch = createScratch(t.store);
+    const noted: DraftEntry = {
+      ...entry('B:7;6', 3),
+      change: { kind: 'buyOrder.create', account: '1', sku: '7;6', price: 5, quantity: 1, user_note: 'a "quoted", \\ note\n\té 😀 \ud800' },
+    };
+    scratch.staging.set(noted.target, noted);
+    scratch.flush();
+    expect(scratch.staging.get(noted.target)).toEqual(noted);
+    expect([...scratch.staging.values()]).toEqual([noted]);
+    scratch.dispose();
+  });
+
+  it('keeps the keys of each kind apart, before and after they are written', () => {
+    t = tempStore();
+    const scratch = createScratch(t.store);
+    const asset = scratch.seen('asset');
+    const listing = scratch.seen('listing');
+    expect(asset('1:2', 2)).toBeNull();
+    expect(listing('1:2', 3)).toBeNull();
+    expect([asset('1:2', 5), listing('1:2', 5)]).toEqual([2, 3]);
+    scratch.flush();
+    expect([asset('1:2', 6), listing('1:2', 6), asset('1', 6), scratch.seen('sku')('1:2', 6)]).toEqual([2, 3, null, null]);
+    scratch.dispose();
+  });
+
   it('drops its tables a pair a turn, never all in the step that lets them go', async () => {
     t = tempStore();
     const turns: (() => void)[] = [];
