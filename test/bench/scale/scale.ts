@@ -137,11 +137,16 @@ function firstWriteAfter(requests: readonly RecordedRequest[], askedAt: number |
  * times faster, so a worker held past half a second can fail a beat in flight
  * that real time would let through), its request shows when the beat went.
  */
+/** How much earlier than its plan a beat may be stamped by the simulator and still be that beat (real ms). */
+const PLAN_TOLERANCE_REAL_MS = 50;
+
 function withBeatsSeen(result: ChildResult, requests: readonly RecordedRequest[], t: TimeScale): ChildResult {
   const beats = requests.filter((r) => r.endpoint === 'set_user_agent');
   const jobs = result.jobs.map((job) => {
     const plannedAt = job.alignedBeatAt;
-    const arrived = plannedAt === null ? undefined : beats.find((r) => r.at >= plannedAt);
+    // The simulator stamps a request in its own clock, where one real millisecond is `scale` of them: a beat sent on the
+    // dot can be stamped a little before its plan, and the next beat (an interval later) must not be taken for it.
+    const arrived = plannedAt === null ? undefined : beats.find((r) => r.at >= plannedAt - PLAN_TOLERANCE_REAL_MS * t.scale);
     const seenLate = arrived && plannedAt !== null ? Math.round(((arrived.at - plannedAt) / t.scale) * 10) / 10 : null;
     const late = [job.heartbeatLateMs, seenLate].filter((v): v is number => v !== null);
     return { ...job, heartbeatLateMs: late.length > 0 ? Math.max(...late) : null };
