@@ -3,7 +3,7 @@ import { conflict, DomainError, notFound, quoted } from '../errors.ts';
 import { createEmitter, type Unsubscribe } from '../events.ts';
 import type { Store } from '../store/db.ts';
 import type { Repos } from '../store/index.ts';
-import { isLockedStatus, LOCKED_REASON, type Change, type DraftEntry, type ParsedChangeInput } from './change.ts';
+import { isLockedStatus, LOCKED_REASON, type Change, type ChangeStatus, type DraftEntry, type ParsedChangeInput } from './change.ts';
 import type { BulkDomain, BulkOp } from '../../../src-shared/drafts.ts';
 import { DEFAULT_PRICE_GUARD, type DraftGuard, type PriceGuard } from '../../../src-shared/price-guard.ts';
 import { createBulkEdits, type BulkPlan } from './bulk-sql.ts';
@@ -70,6 +70,8 @@ export interface DraftService {
    */
   checkInParts(draftId: string, staging: Staging): (inputs: readonly ParsedChangeInput[], indexBase: number) => AddChangesResult;
   removeChanges(draftId: string, targets: readonly string[]): AddChangesResult;
+  /** Takes every change the service refused out of the draft; how many left. */
+  removeFailed(draftId: string): number;
   /**
    * Writes a bulk edit over the selected rows into the draft, a part at a
    * time (journaled: see bulk-writes.ts), and resolves once it is written;
@@ -190,6 +192,18 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
   }
   const summaryOf = (id: string): DraftSummary => draftSummary(requireDraft(id), countsOf(id));
 
+  /** The draft's changes in the order they were made (those of `statuses` only, when given), a page at a time from the store. */
+  function entriesOf(id: string, statuses?: readonly ChangeStatus[]): DraftEntry[] {
+    const only = statuses ? { statuses } : {};
+    const out: DraftEntry[] = [];
+    for (let page = repos.drafts.entriesPage(id, null, 5_000, only); page.length > 0;) {
+      out.push(...page);
+      const end = page.at(-1) as DraftEntry;
+      page = repos.drafts.entriesPage(id, { seq: end.seq, ...splitTarget(end.target) }, 5_000, only);
+    }
+    return out;
+  }
+
   /** Writes staged rows (a `dropped` one removes its row) in one transaction, then tells. */
   function commit(id: string, staged: ReadonlyMap<string, DraftEntry>, seqs: number) {
     if (staged.size === 0) return;
@@ -252,13 +266,7 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     },
     entries(id) {
       requireDraft(id);
-      const out: DraftEntry[] = [];
-      for (let page = repos.drafts.entriesPage(id, null, 5_000); page.length > 0;) {
-        out.push(...page);
-        const end = page.at(-1) as DraftEntry;
-        page = repos.drafts.entriesPage(id, { seq: end.seq, ...splitTarget(end.target) }, 5_000);
-      }
-      return out;
+      return entriesOf(id);
     },
     addChanges(id, inputs) {
       idle(id);
@@ -278,6 +286,11 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
         seq = r.nextSeq;
         return { added: r.added, errors: r.errors };
       };
+    },
+    removeFailed(id) {
+      requireDraft(id);
+      // Only the failed ones are read: the draft may hold tens of thousands of changes.
+      return service.removeChanges(id, entriesOf(id, ['failed']).map((e) => e.target)).added;
     },
     removeChanges(id, targets) {
       requireDraft(id);

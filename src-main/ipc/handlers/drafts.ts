@@ -27,10 +27,7 @@ export function draftHandlers(desk: Desk, stamps: Stamps): Pick<Handlers, DraftC
       return addChangesView({ ...drafts().addChanges(draftId, changes), draftId });
     },
     'drafts:removeChanges': ({ draftId, changeIds }) => ({ removed: drafts().removeChanges(draftId, changeIds).added }),
-    'drafts:removeFailed': ({ draftId }) => {
-      const failed = drafts().entries(draftId).filter((e) => e.status === 'failed').map((e) => e.target);
-      return { removed: drafts().removeChanges(draftId, failed).added };
-    },
+    'drafts:removeFailed': ({ draftId }) => ({ removed: drafts().removeFailed(draftId) }),
     'drafts:review': async ({ draftId }) => {
       const stamp = stamps.of('drafts');
       const r = await drafts().review(draftId);

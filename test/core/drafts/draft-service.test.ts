@@ -120,6 +120,22 @@ describe('draft service', () => {
     expect(kinds(f, id)).toEqual([['B:b;1', 'buyOrder.create']]);
   });
 
+  it('takes the changes the service refused out of a draft, and only those', () => {
+    f = draftFixture();
+    f.t.repos.listings.upsertMany(['10', '11', '12'].map((a) => ledgerListing(a)));
+    const d = f.drafts.create('Refused');
+    f.drafts.addChanges(d.id, [
+      { kind: 'listing.edit', asset_id: '10', price: 900 },
+      { kind: 'listing.edit', asset_id: '11', price: 901 },
+      { kind: 'listing.delete', asset_id: '12' },
+      { kind: 'listing.create', asset_id: '20', price: 500, promoted: 0 },
+    ]);
+    f.t.repos.drafts.setStatus(d.id, ['L:11', 'LD:12'], 'failed', { kind: 'invalid', message: 'refused by the service' });
+    expect(f.drafts.removeFailed(d.id)).toBe(2);
+    expect(kinds(f, d.id)).toEqual([['L:10', 'listing.edit'], ['L:20', 'listing.create']]);
+    expect(f.drafts.removeFailed(d.id)).toBe(0);
+  });
+
   it('renames and discards drafts', () => {
     f = draftFixture();
     const { id } = f.drafts.create('a');
