@@ -188,7 +188,10 @@ export async function connectDesk(options: DeskConnectionOptions): Promise<DeskC
     async invoke(channel, input) {
       if (typeof channel === 'string' && MAIN_CHANNELS.has(channel)) return local.invoke(channel, input);
       try {
-        return await client.call('router', 'invoke', channel, input);
+        const result = await client.call('router', 'invoke', channel, input);
+        // The status a screen asked for counts as much as one pushed: a worker that dies before it pushed any is still said.
+        if (channel === 'app:status' && result.ok) lastStatus = appStatus(result.value) ?? lastStatus;
+        return result;
       } catch (error) {
         // The worker restarting (busy) or gone; or an input that cannot cross a thread.
         return { ok: false, error: boundedView(toErrorView(error)) };

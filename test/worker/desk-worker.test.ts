@@ -125,4 +125,30 @@ describe('the desk in its worker thread', () => {
     expect(statusAfter.store).toBeUndefined();
     expect(logged.some((l) => l.message === 'data worker stopped')).toBe(true);
   });
+
+  it('tells the screens the store restarts even when the worker dies before it pushed any status', async () => {
+    const fresh = await mkdtemp(join(tmpdir(), 'desk-worker-fresh-'));
+    const quiet = () => undefined;
+    const early = await connectDesk({
+      spawn: () => new Worker(DESK_WORKER),
+      secrets: createKeychainSecretStore({ service: keychainServiceFor(fresh) }),
+      config: { dataDir: fresh, version: 'test', clock: null, sandbox: { seed: 4, inventorySize: 10, tradeSchedule: false }, checkOutputs: true },
+      platform: { openLink: quiet },
+      log: { debug: quiet, info: quiet, warn: quiet, error: quiet },
+    });
+    try {
+      const pushed: { event: string; payload: unknown }[] = [];
+      early.router.subscribe((event, payload) => pushed.push({ event, payload }));
+      // A window that asked for the status, at once: the desk has pushed none yet (its services start after the first page).
+      const status = await call(early.router, 'app:status', {});
+      await early.kill();
+      const restarting = pushed.find((e) => e.event === 'app:status' && (e.payload as { store?: string }).store === 'restarting');
+      expect(restarting?.payload).toMatchObject({ stamp: status.stamp + 1 });
+      await until('the worker to be back', () => early.desk.storeState() === 'ready');
+    } finally {
+      await early.close();
+      await rm(fresh, { recursive: true, force: true });
+    }
+  });
 });
+
