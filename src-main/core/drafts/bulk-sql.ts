@@ -4,7 +4,7 @@ import { scalePrice } from '../../../src-shared/price-formula.ts';
 import type { BulkDomain, BulkOp } from '../../../src-shared/drafts.ts';
 import { LOCKED_REASON, LOCKED_SQL } from './change.ts';
 import { DELETED_REASON, ENDED_REASON, UNKNOWN_ID_REASON } from './ledger-rows.ts';
-import type { Params } from './ledger-sql.ts';
+import { ledgerTable, type Params } from './ledger-sql.ts';
 import { priceProblem } from './price-check.ts';
 import type { GuardFindings, PriceGuard } from './price-guard.ts';
 import { NO_FINDINGS, priceConcern } from '../../../src-shared/price-guard.ts';
@@ -159,8 +159,8 @@ export interface BulkEdits {
    * failed part it stays, and writing the same edit again goes on from there.
    */
   write(draftId: string, domain: BulkDomain, op: BulkOp, seq: number, at: number, part: (write: () => void, last: boolean) => void): Promise<void>;
-  /** The edit being written into a draft's table, as a patch over it (null when none is). */
-  patch(draftId: string, domain: BulkDomain): BulkPatch | null;
+  /** The edit being written into a draft (into its `domain` table, when given), as a patch over it (null when none is). */
+  patch(draftId: string, domain?: BulkDomain): BulkPatch | null;
   /** Forgets a patch whose edit is left for the next start to finish (the screens read the draft as stored). */
   abandon(): void;
 }
@@ -210,7 +210,7 @@ export function createBulkEdits(store: Pick<Store, 'db' | 'transaction' | 'clock
       await turn();
     }
     // The ledger's rows PART at a time by rowid, however sparse the rowids (the end of each part found in the index).
-    const table = domain === 'listings' ? 'listings' : 'buy_orders';
+    const table = ledgerTable(domain);
     const partEnd = db.prepare(`SELECT rowid AS r FROM ${table} WHERE rowid > ? ORDER BY rowid LIMIT 1 OFFSET ${PART - 1}`);
     for (let lo: number | null = 0; lo !== null;) {
       await turn();
@@ -327,7 +327,7 @@ export function createBulkEdits(store: Pick<Store, 'db' | 'transaction' | 'clock
   return {
     preview,
     write,
-    patch: (draftId, domain) => (live !== null && live.draftId === draftId && live.domain === domain ? live : null),
+    patch: (draftId, domain) => (live !== null && live.draftId === draftId && (domain === undefined || live.domain === domain) ? live : null),
     abandon: () => void (live = null),
   };
 }

@@ -119,8 +119,6 @@ export interface DraftService {
 /** A bulk edit's part that met a full disk or a busy file is tried again after this, doubling up to RETRY_MAX_MS. */
 const RETRY_FIRST_MS = 1_000;
 const RETRY_MAX_MS = 30_000;
-/** How often a change waiting for a bulk edit to be written looks again. */
-const SETTLED_POLL_MS = 10;
 
 export function createDraftService(deps: DraftServiceDeps): DraftService {
   const { store, repos } = deps;
@@ -181,7 +179,7 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     const cached = countCache.get(id);
     if (cached?.version === versionOf(id)) return cached.counts;
     // A bulk edit being written counts as written (see bulk-patch.ts): the draft's figures do not climb part by part.
-    const patch = writing.has(id) ? bulkEdits.patch(id, 'listings') ?? bulkEdits.patch(id, 'buyOrders') : null;
+    const patch = writing.has(id) ? bulkEdits.patch(id) : null;
     const stored = patch === null ? repos.drafts.statusCounts(id) : Object.fromEntries(
       (store.db.prepare(patchedStatusCountsSql(patch)).all({ draft: id, p_lo: patch.writtenTo }) as { status: string; n: number }[]).map((r) => [r.status, r.n]),
     ) as Partial<DraftCounts>;
@@ -354,8 +352,12 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     },
     busy: (id) => writing.has(id),
     async settled(withinMs) {
-      const until = Date.now() + withinMs;
-      while (writing.size > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, SETTLED_POLL_MS));
+      if (writing.size === 0) return;
+      // Every bulk edit is written on the exclusive turn: its end is the turn's end, or the time is up (a stalled one).
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timeUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, withinMs)));
+      await Promise.race([bulkTurn, timeUp]);
+      clearTimeout(timer);
     },
     patch: (id, domain) => (writing.has(id) ? bulkEdits.patch(id, domain) : null),
     resumeBulkWrites() {

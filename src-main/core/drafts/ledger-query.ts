@@ -5,7 +5,7 @@ import { statementCache } from '../store/sql.ts';
 import type { ItemNames } from '../items/item-names.ts';
 import { itemViewOf } from '../items/item-view.ts';
 import {
-  armsOf, changedSql, checkSortColumn, filterSql, isEmptyFilter, orderSql, scopeParams,
+  armsOf, changedSql, checkSortColumn, filterSql, isEmptyFilter, ledgerTable, orderSql, scopeParams,
   type ArmRow, type DraftScope, type Params, type RowPlace,
 } from './ledger-sql.ts';
 import { buyOrderView, listingView } from './ledger-rows.ts';
@@ -142,7 +142,7 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
       one<{ n: number; c: number | null }>(`SELECT count(*) AS n, sum(${changed}) AS c FROM (${arm}) WHERE ${where}`, q.params);
     const created = count(q.arms.created, q.where);
     const createdAll = q.filterEmpty ? created : count(q.arms.created, '1');
-    const table = domain === 'listings' ? 'listings' : 'buy_orders';
+    const table = ledgerTable(domain);
     const ledgerAll = one<{ n: number }>(`SELECT count(*) AS n FROM ${table}`, {}).n;
     let ledger: { n: number; c: number };
     if (q.filterEmpty && q.scope.deleteAll === null) {
@@ -238,7 +238,7 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
       if (q.where === '1' && skip > 0) {
         // Every ledger row is in the table: the page's first row is found by walking the table's rowids, not by
         // joining each row skipped to the draft (an apply moves the places on with every outcome; deep pages stay quick).
-        const table = domain === 'listings' ? 'listings' : 'buy_orders';
+        const table = ledgerTable(domain);
         const first = one<{ r: number } | undefined>(`SELECT rowid AS r FROM ${table} ORDER BY rowid LIMIT 1 OFFSET :skip`, { skip });
         if (first === undefined) return fromCreated;
         return [...fromCreated, ...all<Placed>(`SELECT *, NULL AS v FROM (${q.arms.ledger}) WHERE t1 >= :first ORDER BY t1 LIMIT :limit`, { ...q.params, first: first.r, limit: rest })];

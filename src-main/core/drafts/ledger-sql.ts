@@ -52,6 +52,9 @@ function changeOf(patch: ArmPatch, key: string): { columns: string; join: string
 
 const SETTLED = "('done', 'dropped')";
 
+/** The ledger's table of a domain. */
+export const ledgerTable = (domain: LedgerDomain): 'listings' | 'buy_orders' => (domain === 'listings' ? 'listings' : 'buy_orders');
+
 /** A change that is still the draft's (not done, not removed). */
 export const openEntry = (p: 'e' | 'x') => `(${p}_status IS NOT NULL AND ${p}_status NOT IN ${SETTLED})`;
 
