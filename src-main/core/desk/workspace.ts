@@ -236,6 +236,11 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
       await inventory.close();
       scheduler.close();
       applyJob.dispose();
+      try {
+        tables.keepCounts();
+      } catch {
+        // Only the next start's speed depends on it (a full disk, say): it counts again.
+      }
       drafts.dispose();
       await client.close();
       store.close();

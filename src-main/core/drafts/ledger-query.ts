@@ -1,4 +1,5 @@
 import type { SQLInputValue } from 'node:sqlite';
+import { z } from 'zod';
 import type { LedgerDomain, LedgerFilter, LedgerRowView, LedgerSelection, LedgerSort } from '../../../src-shared/ledger.ts';
 import type { Store } from '../store/db.ts';
 import { statementCache } from '../store/sql.ts';
@@ -40,6 +41,8 @@ export interface LedgerQueries {
   selectedRows(draftId: string | null, domain: LedgerDomain, selection: LedgerSelection): SelectedRows;
   /** What the draft's delete-all does to a table. */
   scope(draftId: string | null, domain: LedgerDomain): DraftScope;
+  /** A table's unfiltered counts with the draft laid over, to keep for the next start; null while they cannot be kept (a bulk edit being written, a delete-all). */
+  countsToKeep(draftId: string, domain: LedgerDomain): Counts | null;
   /** Rowids of the ledger's own rows (not the draft's creates) matching a filter, in the ledger's order, after `after`. */
   ledgerRowids(draftId: string | null, domain: LedgerDomain, filter: LedgerFilter, after: number, limit: number): number[];
 }
@@ -56,6 +59,11 @@ export interface LedgerQueryDeps {
   balance?: () => number | null;
   /** The bulk edit being written into a draft's table, laid over what the screens read (see bulk-patch.ts). */
   patch?: (draftId: string, domain: LedgerDomain) => BulkPatch | null;
+  /**
+   * The counts as they stood when the desk last closed (see ledger-tables.ts), which the first page after a start
+   * uses instead of counting every change again, as long as neither the ledger's rows nor that draft have changed since.
+   */
+  kept?: KeptCounts | null;
 }
 
 export interface SelectedRows {
@@ -67,12 +75,17 @@ export interface SelectedRows {
   readonly ids: readonly string[] | null;
 }
 
-interface Counts {
-  readonly created: number;
-  readonly ledger: number;
-  readonly changed: number;
-  readonly all: number;
-}
+const countsSchema = z.object({
+  created: z.number().int().nonnegative(),
+  ledger: z.number().int().nonnegative(),
+  changed: z.number().int().nonnegative(),
+  all: z.number().int().nonnegative(),
+});
+type Counts = z.infer<typeof countsSchema>;
+
+/** A draft's tables' unfiltered counts, as kept in the store between a close and the next start. */
+export const keptCountsSchema = z.object({ draftId: z.string(), listings: countsSchema.optional(), buyOrders: countsSchema.optional() });
+export type KeptCounts = z.infer<typeof keptCountsSchema>;
 
 /** Row places kept per query, for the next page of a scroll. */
 const MAX_PLACES = 4_000;
@@ -133,9 +146,16 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
     return JSON.stringify([stateOf(draftId), domain, filter]);
   }
 
+  // Kept counts hold while the ledger's rows and the draft are as they were when the store was opened.
+  const kept = deps.kept ?? null;
+  const keptAt = kept && { rows: deps.store.ledgerRowsVersion, draft: deps.draftVersion(kept.draftId) };
+  const keptFor = (q: Query, domain: LedgerDomain): Counts | undefined =>
+    kept !== null && keptAt !== null && q.filterEmpty && q.scope.deleteAll === null && q.patch === null && q.scope.draftId === kept.draftId &&
+    deps.store.ledgerRowsVersion === keptAt.rows && deps.draftVersion(kept.draftId) === keptAt.draft ? kept[domain] : undefined;
+
   const countCache = new Map<string, Counts>();
   function counts(q: Query, domain: LedgerDomain, id: string): Counts {
-    const cached = countCache.get(id);
+    const cached = countCache.get(id) ?? keptFor(q, domain);
     if (cached) return cached;
     const changed = changedSql(domain);
     const count = (arm: string, where: string) =>
@@ -223,7 +243,8 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
   function rowsAt(q: Query, domain: LedgerDomain, c: Counts, sort: LedgerSort | null, places: Map<number, RowPlace>, offset: number, limit: number): Placed[] {
     const before = offset === 0 ? null : places.get(offset - 1);
     if (before !== undefined) {
-      const merged = [...armAfter(q, 0, before, limit), ...armAfter(q, 1, before, limit)];
+      // With no created row to show, the created arm is not read: finding none walks every change of the draft.
+      const merged = [...(c.created > 0 ? armAfter(q, 0, before, limit) : []), ...armAfter(q, 1, before, limit)];
       merged.sort(comparePlaces(q.order.desc));
       return merged.slice(0, limit);
     }
@@ -281,6 +302,11 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
       if ('ids' in selection) return [...new Set(selection.ids)];
       const { sql, params } = queries.selectedRows(draftId, domain, selection);
       return all<{ key: string }>(`SELECT key FROM (${sql}) ORDER BY arm, t1, t2`, params).map((r) => r.key);
+    },
+    countsToKeep(draftId, domain) {
+      const q = query(draftId, domain, {}, null);
+      if (q.patch !== null || q.scope.deleteAll !== null) return null;
+      return counts(q, domain, countsId(q, draftId, domain, {}));
     },
     ledgerRowids(draftId, domain, filter, after, limit) {
       const q = query(draftId, domain, filter, null);

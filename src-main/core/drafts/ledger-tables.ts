@@ -3,7 +3,7 @@ import type { BulkOp } from '../../../src-shared/drafts.ts';
 import type { Store } from '../store/db.ts';
 import { buyOrderDeleteKey, buyOrderKey, listingDeleteKey, listingKey } from './change.ts';
 import type { AddChangesResult, BulkResult, DraftService } from './draft-service.ts';
-import { createLedgerQueries, type LedgerPageResult } from './ledger-query.ts';
+import { createLedgerQueries, keptCountsSchema, type KeptCounts, type LedgerPageResult } from './ledger-query.ts';
 import type { ItemNames } from '../items/item-names.ts';
 import { schemaNameIndex } from './name-index.ts';
 import type { SettingsRepo } from '../store/settings-repo.ts';
@@ -26,6 +26,22 @@ export interface LedgerTables {
   revertRows(domain: LedgerDomain, selection: LedgerSelection): { draftId: string | null; reverted: number };
   /** What a delete-all would remove and replace in the current draft, said before the trader confirms it. */
   deleteAllImpact(domain: LedgerDomain, activeOnly: boolean): { removes: number; replacesChanges: number; keepsCreates: number };
+  /** Keeps the current draft's counts in the store for the next start (at close: see `takeKeptCounts`). */
+  keepCounts(): void;
+}
+
+const KEPT_COUNTS_KEY = 'ledger.countsAtClose';
+
+/**
+ * The counts kept at the last close, taken out of the store as it opens: a
+ * desk that ends without closing (a crash, a kill) leaves none behind, so
+ * counts kept are never older than the rows they count. Counting every change
+ * again costs a start about 15 ms at 50,000 changes and 150 ms at 470,000.
+ */
+function takeKeptCounts(settings: SettingsRepo): KeptCounts | null {
+  const kept = settings.get(KEPT_COUNTS_KEY, keptCountsSchema.nullable(), null);
+  if (kept !== null) settings.delete(KEPT_COUNTS_KEY);
+  return kept;
 }
 
 export function createLedgerTables(deps: {
@@ -43,6 +59,7 @@ export function createLedgerTables(deps: {
   const nameIndex = names && deps.settings ? schemaNameIndex(store, deps.settings, names) : undefined;
   const queries = createLedgerQueries({
     store,
+    kept: deps.settings ? takeKeptCounts(deps.settings) : null,
     draftVersion: (id) => drafts.version(id),
     patch: (id, domain) => drafts.patch(id, domain),
     now: deps.now,
@@ -53,6 +70,13 @@ export function createLedgerTables(deps: {
   const count = (sql: string, ...args: (string | number)[]) => (store.db.prepare(sql).get(...args) as { n: number }).n;
 
   return {
+    keepCounts() {
+      const id = drafts.current();
+      if (id === null || !deps.settings) return;
+      const listings = queries.countsToKeep(id, 'listings');
+      const buyOrders = queries.countsToKeep(id, 'buyOrders');
+      deps.settings.set(KEPT_COUNTS_KEY, { draftId: id, ...(listings ? { listings } : {}), ...(buyOrders ? { buyOrders } : {}) } satisfies KeptCounts);
+    },
     page(domain, filter, sort, offset, limit) {
       const id = drafts.current();
       return { ...queries.page(id, domain, filter, sort, offset, limit), draftId: id };

@@ -101,4 +101,27 @@ describe('a workspace', () => {
     expect(balances.length).toBeGreaterThanOrEqual(1);
     expect(ws.trades.balance()?.balance).toBe(10_000);
   });
+
+  it('keeps the shown draft’s counts when it closes, which the next start takes out of the store as it reads them', async () => {
+    const { ws, sandbox, dbPath } = await open();
+    const { id } = ws.drafts.create('kept');
+    ws.drafts.addChanges(id, [{ kind: 'listing.create', asset_id: '991', price: 300, promoted: 0 }, { kind: 'buyOrder.create', sku: '5021;6', price: 100, quantity: 2 }]);
+    expect(ws.tables.page('listings', {}, null, 0, 1)).toMatchObject({ total: 1, changed: 1 });
+    await ws.close();
+
+    const kept = () => {
+      const store = openStore(dbPath, { clock });
+      try {
+        return createRepos(store).settings.keys().includes('ledger.countsAtClose');
+      } finally {
+        store.close();
+      }
+    };
+    expect(kept()).toBe(true);
+    const next = await reopen(sandbox, dbPath);
+    cleanups.push(() => next.close());
+    expect(next.tables.page('buyOrders', {}, null, 0, 1)).toMatchObject({ total: 1, changed: 1 });
+    // Taken at the start: a desk that dies from here on leaves no counts that could be older than its rows.
+    expect(kept()).toBe(false);
+  });
 });

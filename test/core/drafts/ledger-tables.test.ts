@@ -127,6 +127,57 @@ describe('ledger tables: the draft laid over the ledger, one page at a time', ()
     expect(counts()).toEqual({ total: 101, all: 101, changed: 1 });
   });
 
+  it('starts on the counts kept at the last close, and counts again after a desk that did not close or once anything moved', () => {
+    f = draftFixture();
+    seedListings(f.t, 200);
+    const open = () => createLedgerTables({ store: f.t.store, drafts: f.drafts, settings: f.t.repos.settings, now: () => f.t.store.clock.now() });
+    const counts = (t: LedgerTables, filter = {}) => {
+      const { total, all, changed } = t.page('listings', filter, null, 0, 1);
+      return { total, all, changed };
+    };
+    // Rows taken out behind the desk's back (nothing does that while it is closed: the profile is its alone), so
+    // that what a page shows tells kept counts from counted ones.
+    const dropBehind = (asset: string) => f.t.store.db.prepare('DELETE FROM listings WHERE asset_id = ?').run(asset);
+    let t = open();
+    const { id } = f.drafts.create('d');
+    f.drafts.addChanges(id, [{ kind: 'listing.edit', asset_id: '1000001', price: 4321 }, { kind: 'listing.delete', asset_id: '1000002' }]);
+    expect(counts(t)).toEqual({ total: 200, all: 200, changed: 2 });
+    t.keepCounts();
+
+    f.restart();
+    dropBehind('1000003');
+    t = open();
+    expect(counts(t)).toEqual({ total: 200, all: 200, changed: 2 });
+    // Only the unfiltered counts are kept: a filter counts.
+    expect(counts(t, { changedOnly: true })).toEqual({ total: 2, all: 199, changed: 2 });
+    // Once the draft moves, it counts.
+    f.drafts.addChanges(id, [{ kind: 'listing.edit', asset_id: '1000004', price: 1 }]);
+    expect(counts(t)).toEqual({ total: 199, all: 199, changed: 3 });
+
+    // A desk that ends without closing leaves no counts (they were taken out as the store opened): the next start counts.
+    f.restart();
+    dropBehind('1000005');
+    t = open();
+    expect(counts(t)).toEqual({ total: 198, all: 198, changed: 3 });
+    t.keepCounts();
+
+    // Kept, then rows come or go after the start: counted again.
+    f.restart();
+    t = open();
+    expect(counts(t)).toEqual({ total: 198, all: 198, changed: 3 });
+    f.t.repos.listings.remove(['1000001']);
+    f.t.store.markLedgerChanged();
+    expect(counts(t)).toEqual({ total: 197, all: 197, changed: 2 });
+
+    // Another draft shown: its own counts.
+    f.t.repos.settings.set('ledger.countsAtClose', { draftId: id, listings: { created: 0, ledger: 5, changed: 5, all: 5 } });
+    f.restart();
+    const other = f.drafts.create('other');
+    f.drafts.select(other.id);
+    t = open();
+    expect(counts(t)).toEqual({ total: 197, all: 197, changed: 0 });
+  });
+
   it('sorts by the row values, keeps rows put while they are repriced, and places created rows in order', async () => {
     const t = setup(100);
     const { id } = f.drafts.create('d');
