@@ -8,7 +8,8 @@
  * TypeScript loader the app does not have (its memory is the app's).
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { getHeapStatistics } from 'node:v8';
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { BroadcastChannel } from 'node:worker_threads';
 
 const delay = monitorEventLoopDelay({ resolution: 1 });
@@ -22,10 +23,13 @@ channel.onmessage = (event) => {
   if (!ask) return;
   const answer = (value) => channel.postMessage(value);
   if (ask.ask === 'gc') {
-    const gc = globalThis.gc;
-    gc?.();
-    gc?.();
-    answer({ ask: 'gc', heapUsedMb: heapMb(), collected: gc !== undefined });
+    // Exposed when first asked, as the bench's main thread does (a process started with --expose-gc boots its
+    // threads without V8's startup snapshot).
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc');
+    gc();
+    gc();
+    answer({ ask: 'gc', heapUsedMb: heapMb(), collected: true });
   } else if (ask.ask === 'start') {
     if (window) clearInterval(window.sampler);
     delay.reset();

@@ -156,7 +156,7 @@ function withBeatsSeen(result: ChildResult, requests: readonly RecordedRequest[]
 
 function runChild(taskPath: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--expose-gc', '--experimental-strip-types', '--no-warnings', '--import', HOOKS, CHILD, taskPath], {
+    const child = spawn(process.execPath, ['--experimental-strip-types', '--no-warnings', '--import', HOOKS, CHILD, taskPath], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
