@@ -13,7 +13,7 @@ export default defineConfig({
       outDir: 'out/main',
       externalizeDeps: { exclude: ['zod', 'undici', 'papaparse', 'tf2-item-format', 'tf2-static-schema'] },
       // The data worker is a second entry: the main process starts it as a worker thread beside index.js.
-      rolldownOptions: { input: { index: resolve('src-main/main-thread/index.ts'), 'desk-worker': resolve('src-main/worker/desk-worker.ts') } },
+      rolldownOptions: { input: { index: resolve('src-main/main-thread/index.ts'), 'desk-worker': resolve('src-main/worker/compiled-start.ts') } },
     },
   },
   preload: {

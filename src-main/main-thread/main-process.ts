@@ -53,6 +53,8 @@ export interface MainProcessDeps {
   readonly timeScale?: { readonly scale: number; readonly origin: number };
   /** The data worker's script; default `desk-worker.js` beside the main bundle. */
   readonly workerScript?: URL | string;
+  /** Where the data worker keeps V8's compiled code between starts; default `compile-cache` in the user data folder. */
+  readonly compileCache?: string;
   /** The worker's Node flags, when they must not be this process's (a bench run under a loader the app does not have). */
   readonly workerExecArgv?: readonly string[];
   /** Folder of the built main bundle; the preload and renderer sit beside it. */
@@ -144,7 +146,11 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
     return services;
   };
   const connection = await connectDesk({
-    spawn: () => new Worker(deps.workerScript ?? workerScriptIn(mainDir), deps.workerExecArgv ? { execArgv: [...deps.workerExecArgv] } : {}),
+    spawn: () => new Worker(deps.workerScript ?? workerScriptIn(mainDir), {
+      // Read by the worker's entry (worker/compiled-start.ts).
+      workerData: { compileCache: deps.compileCache ?? join(app.getPath('userData'), 'compile-cache') },
+      ...(deps.workerExecArgv ? { execArgv: [...deps.workerExecArgv] } : {}),
+    }),
     secrets: deps.secrets ?? createKeychainSecretStore(),
     config: {
       dataDir: join(app.getPath('userData'), 'profiles'),

@@ -239,14 +239,15 @@ async function openDesk(deps: DeskDeps, clock: Clock, profile: string, lock: Pro
   }
   reach.showLatest();
   wire(current);
-  // The heartbeat, the trade watcher and the accounts start, and the names load (they read large schema files), once
-  // the first screen is answered: a start's first requests load the HTTP client, and the window waits for its rows.
+  // The heartbeat, the trade watcher and the accounts start once the first screen is answered: a start's first
+  // requests load the HTTP client, and the window waits for its rows. The item names those rows show load on the
+  // next turn, while main connects the window (reading their schema files takes about 15 ms).
+  void names.warm().catch(() => undefined);
   let closed = false;
   let started = false;
   const startServices = () => {
     if (started || closed) return;
     started = true;
-    void names.warm().catch(() => undefined);
     current.start();
   };
   if (deps.servicesAfter) void deps.servicesAfter.then(startServices, startServices);

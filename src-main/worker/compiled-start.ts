@@ -1,0 +1,19 @@
+/**
+ * The data worker's entry, built as `desk-worker.js`: V8's compiled code of
+ * the desk's bundle is kept on disk between starts (Node's compile cache,
+ * in the folder main names), so a start does not parse and compile half a
+ * megabyte of JavaScript again. Then the desk itself loads (desk-worker.ts).
+ */
+import { enableCompileCache } from 'node:module';
+import { workerData } from 'node:worker_threads';
+
+const folder: unknown = (workerData as { compileCache?: unknown } | null)?.compileCache;
+if (typeof folder === 'string') {
+  try {
+    // Not there before Node 22.1, and a folder it cannot write only costs the speed-up: the worker starts either way.
+    enableCompileCache?.(folder);
+  } catch {
+    // As above.
+  }
+}
+await import('./desk-worker.ts');
