@@ -12,6 +12,7 @@
  *   node --experimental-strip-types --import ./electron-double-hooks.ts child.ts <task.json>
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -87,6 +88,8 @@ const running = await startMainProcess({
   workerScript: PROBE_WORKER,
   // The worker runs as in the app: without this process's TypeScript loader and Electron double (it needs neither).
   workerExecArgv: [],
+  // Kept beside the runs, as an installed app keeps it between starts (its first run compiles and fills it).
+  compileCache: join(dirname(task.root), 'compile-cache'),
   mainDir,
   argv: ['/opt/marketplace-desk/marketplace-desk'],
   log: { level: 'info' },
