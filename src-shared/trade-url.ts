@@ -1,4 +1,5 @@
 import { URL_MAX_LENGTH } from './field-rules.ts';
+import { groupThousands } from './money.ts';
 
 /**
  * The trade offer URL rule, in plain code (the renderer checks it as the
@@ -39,7 +40,7 @@ const shown = (text: string) => (text.length > 40 ? `${text.slice(0, 40)}…` : 
 export function tradeUrlProblem(value: string, owner?: string | null): string | null {
   const text = value.trim();
   if (text === '') return 'Paste the account’s trade offer URL.';
-  if (text.length > URL_MAX_LENGTH) return `It is longer than ${URL_MAX_LENGTH.toLocaleString('en-US')} characters: not a trade offer URL.`;
+  if (text.length > URL_MAX_LENGTH) return `It is longer than ${groupThousands(URL_MAX_LENGTH)} characters: not a trade offer URL.`;
   let url: URL;
   try {
     url = new URL(text);

@@ -1,4 +1,5 @@
 import type { FieldIssue } from '../../src-shared/errors.ts';
+import { groupThousands } from '../../src-shared/money.ts';
 
 /**
  * The bridge's first check, before any schema: a payload must be plain data
@@ -42,10 +43,10 @@ export function checkPayload(input: unknown, limits: typeof PAYLOAD_LIMITS = PAY
 
   const visit = (value: unknown, depth: number): boolean => {
     values += 1;
-    if (values > limits.values) return fail(`is too large: more than ${limits.values.toLocaleString('en')} values`);
+    if (values > limits.values) return fail(`is too large: more than ${groupThousands(limits.values)} values`);
     if (typeof value === 'string') {
       textChars += value.length;
-      return textChars <= limits.textChars || fail(`is too large: more than ${limits.textChars.toLocaleString('en')} characters of text`);
+      return textChars <= limits.textChars || fail(`is too large: more than ${groupThousands(limits.textChars)} characters of text`);
     }
     if (value === null || value === undefined || typeof value === 'number' || typeof value === 'boolean') return true;
     if (typeof value !== 'object') return fail(`must be plain data (objects, lists, text, numbers), not a ${typeof value}`);

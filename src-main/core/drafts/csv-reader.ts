@@ -1,6 +1,7 @@
 import Papa from 'papaparse';
 import type { PriceColumn } from './csv-cells.ts';
 import { restore, type CsvColumns, type CsvLineError, type CsvRecord } from './csv-format.ts';
+import { groupThousands } from '../../../src-shared/money.ts';
 
 /**
  * Reads a CSV file as it arrives, a part at a time (a megabyte from the
@@ -54,7 +55,7 @@ const ALIASES: Readonly<Record<string, string>> = { item: 'name' };
 const BOM = '\uFEFF';
 
 const UNCLOSED = 'a quoted field is never closed; close the quote or remove it (the lines after it were read on their own)';
-const TOO_LONG = `the line is longer than ${MAX_LINE_CHARS.toLocaleString('en')} characters, so the rest of the file was not read; is it a CSV file?`;
+const TOO_LONG = `the line is longer than ${groupThousands(MAX_LINE_CHARS)} characters, so the rest of the file was not read; is it a CSV file?`;
 
 export interface CsvReader {
   /**

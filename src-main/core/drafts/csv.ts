@@ -19,6 +19,7 @@ import type { DraftService } from './draft-service.ts';
 import { createScratch, type Scratch } from './scratch-staging.ts';
 import { nextTurn, type Turn } from './turn.ts';
 import { splitTarget } from '../store/draft-columns.ts';
+import { groupThousands } from '../../../src-shared/money.ts';
 
 /**
  * CSV export and import of the ledgers and of a draft, as jobs that run a
@@ -377,7 +378,7 @@ export function createCsvService(deps: CsvServiceDeps): CsvService {
       const read = u.reading.then(async (): Promise<CsvPreview | null> => {
         if (upload !== u) throw gone();
         if (u.chars + text.length > maxChars) {
-          throw new DomainError('invalid', `The file is too large to import: a CSV file may hold up to ${maxChars.toLocaleString('en')} characters; split it into smaller files`);
+          throw new DomainError('invalid', `The file is too large to import: a CSV file may hold up to ${groupThousands(maxChars)} characters; split it into smaller files`);
         }
         u.chars += text.length;
         u.spool.append(text);

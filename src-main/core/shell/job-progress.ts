@@ -1,4 +1,5 @@
 import type { JobProgress } from '../scheduler/types.ts';
+import { groupThousands } from '../../../src-shared/money.ts';
 
 /**
  * How a running bulk apply is shown outside the window: one line of words for
@@ -48,7 +49,7 @@ export function taskbarProgress(job: JobProgressView | null): { progress: number
 }
 
 function count(n: number): string {
-  return n.toLocaleString('en-US');
+  return groupThousands(n);
 }
 
 /** Rounded for a glance: the ETA itself is an estimate. */

@@ -205,7 +205,7 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
       announced = news.memory;
       await save(() => announcedStore.save(news.memory));
     }
-    trades = trades.sort((a, b) => a.timestamp - b.timestamp || tradeKey(a).localeCompare(tradeKey(b)));
+    trades = trades.sort((a, b) => a.timestamp - b.timestamp || compareKeys(tradeKey(a), tradeKey(b)));
     current = trades;
     emitter.emit('trades', current);
     if (diff.added.length > 0) emitter.emit('new', diff.added);
@@ -303,4 +303,9 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
     },
     on: (event, listener) => emitter.on(event, listener),
   };
+}
+
+/** Code-unit order: trade keys are IDs, and the order need only be stable (no locale, which loads ICU's data). */
+function compareKeys(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
