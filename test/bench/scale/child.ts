@@ -8,8 +8,8 @@
  * heavy jobs through the bridge (`jobs.ts`). Writes its figures as JSON to
  * the path it is given.
  *
- * Started by `scale.ts` as
- *   node --experimental-strip-types --import ./electron-double-hooks.ts child.ts <task.json>
+ * Built by `build-child.ts` (with `electron` mapped to the Electron double)
+ * and started by `scale.ts` as `node child.mjs <task.json>`.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -27,6 +27,8 @@ import { measureJob, waitUntil, type JobContext, type JobFigures } from './jobs.
 import { probeClient } from './probe.ts';
 
 export interface ChildTask {
+  /** The data worker with the bench's probe (probe-worker.mjs), which loads the built worker. */
+  readonly probeWorker: string;
   readonly root: string;
   readonly userData: string;
   readonly apiKey: string;
@@ -71,7 +73,6 @@ export interface ChildResult {
 const taskPath = process.argv[2];
 if (!taskPath) throw new Error('usage: child.ts <task.json>');
 const task = JSON.parse(readFileSync(taskPath, 'utf8')) as ChildTask;
-const PROBE_WORKER = new URL('./probe-worker.mjs', import.meta.url);
 const mb = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
 
 resetFakeElectron();
@@ -85,7 +86,7 @@ const t0 = performance.now();
 const running = await startMainProcess({
   secrets,
   timeScale: task.timeScale,
-  workerScript: PROBE_WORKER,
+  workerScript: task.probeWorker,
   // The worker runs as in the app: without this process's TypeScript loader and Electron double (it needs neither).
   workerExecArgv: [],
   // Kept beside the runs, as an installed app keeps it between starts (its first run compiles and fills it).

@@ -19,6 +19,7 @@ import { startSandbox, type RecordedRequest } from '../../../src-main/sandbox/in
 import type { ChildResult, ChildTask } from './child.ts';
 import { summarize, type ProfileName, type ScaleFigures } from './scale-report.ts';
 import { seedProfile, type SeededProfile } from './seed-profile.ts';
+import { buildChild } from './build-child.ts';
 
 /**
  * Time runs this much faster for the desk and the simulator alike: the
@@ -37,9 +38,8 @@ const PROFILES: Record<ProfileName, { listings: number; draftChanges: number; jo
 };
 
 const WRITE_ENDPOINTS = new Set(['create_listing', 'edit_listing', 'delete_listing', 'create_buy_order', 'edit_buy_order', 'delete_buy_order']);
-const CHILD = fileURLToPath(new URL('./child.ts', import.meta.url));
 const BUILT_WORKER = fileURLToPath(new URL('../../../out/main/desk-worker.js', import.meta.url));
-const HOOKS = new URL('./electron-double-hooks.ts', import.meta.url).href;
+const PROBE_WORKER = fileURLToPath(new URL('./probe-worker.mjs', import.meta.url));
 
 export interface ScaleOptions {
   /** Fresh processes per profile; default 5. */
@@ -55,6 +55,7 @@ export async function runScaleBench(options: ScaleOptions = {}): Promise<ScaleFi
   const runs = options.runs ?? 5;
   const log = options.log ?? (() => undefined);
   const started = Date.now();
+  const childScript = await buildChild();
   const dir = mkdtempSync(join(tmpdir(), 'desk-scale-'));
   const timeScale = { scale: SCALE_TIME, origin: Date.now() };
   const clock = scaledClock(timeScale.scale, timeScale.origin);
@@ -93,7 +94,7 @@ export async function runScaleBench(options: ScaleOptions = {}): Promise<ScaleFi
         mkdirSync(join(userData, 'profiles'), { recursive: true });
         copyFileSync(join(dir, 'seed', name, 'default.sqlite'), join(userData, 'profiles', 'default.sqlite'));
         const task: ChildTask = {
-          root: runDir, userData, apiKey: service.apiKey, timeScale,
+          probeWorker: PROBE_WORKER, root: runDir, userData, apiKey: service.apiKey, timeScale,
           listings: plan.listings, draftChanges: plan.draftChanges, bigDraft: profile.bigDraft, applyDraft: profile.applyDraft,
           jobs: plan.jobs, ...(options.jobs ? { only: options.jobs } : {}), leadsMs, resultPath: join(runDir, 'result.json'),
         };
@@ -101,7 +102,7 @@ export async function runScaleBench(options: ScaleOptions = {}): Promise<ScaleFi
         writeFileSync(taskPath, JSON.stringify(task));
         const before = Date.now();
         const logged = service.log.requests.length;
-        await runChild(taskPath);
+        await runChild(childScript, taskPath);
         const result = JSON.parse(readFileSync(task.resultPath, 'utf8')) as ChildResult;
         const requests = service.log.requests.slice(logged);
         const applyToFirstRequestMs = firstWriteAfter(requests, result.applyAskedAt, timeScale);
@@ -154,9 +155,9 @@ function withBeatsSeen(result: ChildResult, requests: readonly RecordedRequest[]
   return { ...result, jobs };
 }
 
-function runChild(taskPath: string): Promise<void> {
+function runChild(script: string, taskPath: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--experimental-strip-types', '--no-warnings', '--import', HOOKS, CHILD, taskPath], {
+    const child = spawn(process.execPath, [script, taskPath], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
