@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { conflict, DomainError, notFound, quoted } from '../errors.ts';
+import { conflict, notFound, quoted } from '../errors.ts';
 import { createEmitter, type Unsubscribe } from '../events.ts';
 import type { Store } from '../store/db.ts';
 import type { Repos } from '../store/index.ts';
 import { isLockedStatus, LOCKED_REASON, type Change, type ChangeStatus, type DraftEntry, type ParsedChangeInput } from './change.ts';
 import type { BulkDomain, BulkOp } from '../../../src-shared/drafts.ts';
 import { DEFAULT_PRICE_GUARD, type DraftGuard, type PriceGuard } from '../../../src-shared/price-guard.ts';
-import { createBulkEdits, type BulkPlan } from './bulk-sql.ts';
+import type { BulkPlan } from './bulk-sql.ts';
 import { patchedStatusCountsSql, type BulkPatch } from './bulk-patch.ts';
-import { createBulkWriter } from './bulk-writes.ts';
+import { createBulkJobs } from './bulk-jobs.ts';
 import { draftContext, ledgerLookup } from './draft-context.ts';
 import { dependentsOf, type ChangeIssue } from './merge.ts';
 import type { SelectedRows } from './ledger-query.ts';
@@ -116,49 +116,11 @@ export interface DraftService {
   dispose(): void;
 }
 
-/** A bulk edit's part that met a full disk or a busy file is tried again after this, doubling up to RETRY_MAX_MS. */
-const RETRY_FIRST_MS = 1_000;
-const RETRY_MAX_MS = 30_000;
-
 export function createDraftService(deps: DraftServiceDeps): DraftService {
   const { store, repos } = deps;
   const guard = deps.guard ?? (() => DEFAULT_PRICE_GUARD);
   const turn = deps.turn ?? nextTurn;
   const emitter = createEmitter<{ changed: { draftId: string } }>();
-  const bulkEdits = createBulkEdits(store, turn);
-  const bulkWriter = createBulkWriter(store, bulkEdits);
-  // Previews and edits take turns with the scratch table they classify rows into.
-  let bulkTurn: Promise<unknown> = Promise.resolve();
-  const exclusive = <T>(job: () => Promise<T>): Promise<T> => {
-    const run = bulkTurn.then(job, job);
-    bulkTurn = run.catch(() => undefined);
-    return run;
-  };
-  /** Drafts a bulk edit is being written into, each with what its last failed part met (null while it goes well). */
-  const writing = new Map<string, Error | null>();
-  /** Refuses a change to a draft a bulk edit is being written into: its parts would cross. */
-  const idle = (id: string) => {
-    if (!writing.has(id)) return;
-    const stalled = writing.get(id);
-    throw conflict(stalled
-      ? `A bulk edit is still being written into this draft (${stalled.message}); it is tried again every few seconds`
-      : 'A bulk edit is being written into this draft; try again in a moment');
-  };
-  let disposed = false;
-  /** Writes a journaled edit's parts; a failed part is tried again, later and later, until it is written (the journal keeps it meanwhile). */
-  async function writeParts(edit: Parameters<typeof bulkWriter.write>[0], at: number): Promise<void> {
-    for (let waitMs = RETRY_FIRST_MS; ; waitMs = Math.min(waitMs * 2, RETRY_MAX_MS)) {
-      try {
-        await bulkWriter.write(edit, at);
-        return;
-      } catch (e) {
-        // A full disk, an I/O error or another program holding the file passes; anything else is a fault, not a wait.
-        if (disposed || !(e instanceof DomainError && ['disk_full', 'io', 'busy'].includes(e.kind))) throw e;
-        writing.set(edit.draftId, e);
-        await new Promise((resolve) => setTimeout(resolve, waitMs));
-      }
-    }
-  }
   const reviewer = createReviewer(store, ledgerLookup(repos));
   const currentDraft = createCurrentDraft(repos.settings, (id) => repos.drafts.get(id) !== null);
 
@@ -173,13 +135,14 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     emitter.emit('changed', { draftId });
   };
   const versionOf = (id: string) => versions.get(id) ?? 0;
+  const bulkJobs = createBulkJobs({ store, repos, guard, turn, changed, stateOf: (id) => (id === null ? 0 : versionOf(id)) });
 
   const countCache = new Map<string, { version: number; counts: DraftCounts }>();
   function countsOf(id: string): DraftCounts {
     const cached = countCache.get(id);
     if (cached?.version === versionOf(id)) return cached.counts;
     // A bulk edit being written counts as written (see bulk-patch.ts): the draft's figures do not climb part by part.
-    const patch = writing.has(id) ? bulkEdits.patch(id) : null;
+    const patch = bulkJobs.patch(id);
     const stored = patch === null ? repos.drafts.statusCounts(id) : Object.fromEntries(
       (store.db.prepare(patchedStatusCountsSql(patch)).all({ draft: id, p_lo: patch.writtenTo }) as { status: string; n: number }[]).map((r) => [r.status, r.n]),
     ) as Partial<DraftCounts>;
@@ -231,12 +194,6 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
   let lastGuard: { state: string; found: DraftGuard } | null = null;
   const guardState = (id: string) => JSON.stringify([id, versionOf(id), store.ledgerVersion, guard()]);
 
-  /** The last preview, kept for the edit that follows it: the trader confirms what it showed. */
-  let lastPreview: { state: string; plan: BulkPlan } | null = null;
-  const previewState = (id: string | null, domain: BulkDomain, selection: BulkSelection, op: BulkOp) =>
-    JSON.stringify([id, id === null ? 0 : versionOf(id), store.ledgerVersion, domain, selection.sql, selection.params, op, guard()]);
-  // The preview leaves its classified rows in the store's scratch table: the edit that follows it writes them.
-
   const service: DraftService = {
     list: () => repos.drafts.list().map((d) => summaryOf(d.draft_id)),
     create(name) {
@@ -253,7 +210,7 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     },
     discard(id) {
       requireDraft(id);
-      idle(id);
+      bulkJobs.assertIdle(id);
       const counts = countsOf(id);
       if (counts.queued + counts.sent + counts.unknown > 0) {
         throw conflict('This draft has changes being applied or with an unknown outcome; let the apply finish and resolve them before discarding it');
@@ -267,7 +224,7 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
       return entriesOf(id);
     },
     addChanges(id, inputs) {
-      idle(id);
+      bulkJobs.assertIdle(id);
       const { staged, errors, added, used } = stage(id, inputs);
       commit(id, staged, used);
       return { added, errors };
@@ -292,7 +249,7 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     },
     removeChanges(id, targets) {
       requireDraft(id);
-      idle(id);
+      bulkJobs.assertIdle(id);
       const staged = new Map<string, DraftEntry>();
       const ctx = draftContext(store, repos, id, staged);
       const errors: (ChangeIssue & { index: number })[] = [];
@@ -312,70 +269,14 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     },
     bulk(id, domain, selection, op, journaled) {
       requireDraft(id);
-      idle(id);
-      writing.set(id, null);
-      return exclusive(async () => {
-        try {
-          const state = previewState(id, domain, selection, op);
-          // The preview the trader saw is written as it was classified, if nothing moved since.
-          const plan: BulkPlan = lastPreview?.state === state ? lastPreview.plan : await bulkEdits.preview(id, domain, selection, op, guard());
-          lastPreview = null;
-          if (plan.refused.length === 0 && plan.changed > 0) {
-            // One sequence number for the whole edit: its rows were made at once (and a resumed write knows them by it).
-            const edit = { draftId: id, seq: repos.drafts.takeSeqs(id, 1), domain, rows: selection, op };
-            bulkWriter.begin(edit);
-            // The edit is the draft's: its parts not written yet are read as a patch until they are.
-            const parts = writeParts(edit, store.clock.now());
-            changed(id);
-            journaled?.(plan);
-            await parts;
-          }
-          return plan;
-        } catch (e) {
-          // A journaled edit left unwritten is finished at the next start; the screens read the draft as stored meanwhile.
-          bulkEdits.abandon();
-          throw e;
-        } finally {
-          writing.delete(id);
-          changed(id);
-        }
-      });
+      bulkJobs.assertIdle(id);
+      return bulkJobs.edit(id, domain, selection, op, journaled);
     },
-    preview(id, domain, selection, op) {
-      return exclusive(async () => {
-        const state = previewState(id, domain, selection, op);
-        const plan = await bulkEdits.preview(id, domain, selection, op, guard());
-        // Kept for the edit that follows only if nothing moved while it was classified.
-        lastPreview = previewState(id, domain, selection, op) === state ? { state, plan } : null;
-        return plan;
-      });
-    },
-    busy: (id) => writing.has(id),
-    async settled(withinMs) {
-      if (writing.size === 0) return;
-      // Every bulk edit is written on the exclusive turn: its end is the turn's end, or the time is up (a stalled one).
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const timeUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, withinMs)));
-      await Promise.race([bulkTurn, timeUp]);
-      clearTimeout(timer);
-    },
-    patch: (id, domain) => (writing.has(id) ? bulkEdits.patch(id, domain) : null),
-    resumeBulkWrites() {
-      return exclusive(async () => {
-        for (const edit of bulkWriter.unfinished()) {
-          writing.set(edit.draftId, null);
-          try {
-            const plan = await bulkEdits.preview(edit.draftId, edit.domain, edit.rows, edit.op, guard(), edit.seq);
-            lastPreview = null;
-            if (plan.refused.length === 0 && plan.changed > 0) await writeParts(edit, store.clock.now());
-            else bulkWriter.drop(edit.draftId);
-          } finally {
-            writing.delete(edit.draftId);
-            changed(edit.draftId);
-          }
-        }
-      });
-    },
+    preview: (id, domain, selection, op) => bulkJobs.preview(id, domain, selection, op),
+    busy: (id) => bulkJobs.busy(id),
+    settled: (withinMs) => bulkJobs.settled(withinMs),
+    patch: (id, domain) => bulkJobs.patch(id, domain),
+    resumeBulkWrites: () => bulkJobs.resume(),
     version: versionOf,
     current: () => currentDraft.get(),
     select(id) {
@@ -415,14 +316,14 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     },
     putEntry(id, target, change) {
       requireDraft(id);
-      idle(id);
+      bulkJobs.assertIdle(id);
       const seq = repos.drafts.takeSeqs(id, 1);
       repos.drafts.writeEntries(id, [{ ...entryOf(change, seq, store.clock.now()), target }]);
       changed(id);
     },
     on: (event, listener) => emitter.on(event, listener),
     dispose() {
-      disposed = true;
+      bulkJobs.dispose();
       countCache.clear();
     },
   };
