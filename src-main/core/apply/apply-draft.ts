@@ -131,7 +131,7 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
     }
   };
 
-  function run(runRow: RunRow, tasks: readonly BatchTask[]): ApplyHandle {
+  function run(runRow: RunRow, tasks: readonly BatchTask[], openUntil?: Promise<void>): ApplyHandle {
     // Items settled without a request of their own, which the job cannot count.
     const extra = { done: 0, failed: 0, unknown: 0 };
     const count = (settled: { done: number; failed: number; unknown: number }) => {
@@ -151,6 +151,7 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
     });
     const job = scheduler.startJob(tasks, {
       lane: 'bulk',
+      ...(openUntil ? { openUntil } : {}),
       beforeSend: async (task) => {
         const batch = createBatch(task);
         if (batch) await quantities?.beforeSend(batch);
@@ -312,10 +313,25 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
         if (resumed) return resumed;
       }
       const runRow = journal.startRun(draftId);
-      // One batch per endpoint, so Apply answers at once; the rest of the window follows, a batch a step, once the
-      // first requests had time to leave (each waits for its key from the main thread, which answers between steps).
-      const handle = run(runRow, resumeTasks(runRow, phaseDeps, AHEAD_AT_START));
-      setTimeout(() => topUp(runRow, handle, AHEAD_AT_START + 1), FIRST_REQUESTS_MS);
+      // Journaling the run and queuing its changes is one step; its first batches (one per endpoint) are planned in
+      // the next, after the timers and whatever else waits (a page, a beat), so Apply answers at once. The rest of the
+      // window follows a batch a step, once the first requests had time to leave (each waits for its key from the
+      // main thread, which answers between steps).
+      let planned: () => void = () => undefined;
+      const handle = run(runRow, [], new Promise<void>((resolve) => (planned = resolve)));
+      setTimeout(() => {
+        try {
+          if (!suspended && active.has(handle.runId) && !finished(handle.job.progress())) {
+            const tasks = resumeTasks(runRow, phaseDeps, AHEAD_AT_START);
+            if (tasks.length > 0) handle.job.add(tasks);
+          }
+        } catch {
+          // As in topUp: the store could not plan or the job is ending; the next start finds what was journaled.
+        } finally {
+          planned();
+        }
+        setTimeout(() => topUp(runRow, handle, AHEAD_AT_START + 1), FIRST_REQUESTS_MS);
+      }, 0);
       return handle;
     },
     handles: () => [...active.values()],

@@ -240,11 +240,12 @@ export function createJob(id: string, ctx: JobContext, initial: readonly BatchTa
   };
 
   const idle = () => active.size === 0 && [...workers.values()].every((n) => n === 0);
+  let held = options.openUntil !== undefined;
 
   const settle = async () => {
     if (state === 'running') {
       ensureWorkers();
-      if (idle() && [...queues.values()].every((q) => q.length === 0)) finish('done');
+      if (!held && idle() && [...queues.values()].every((q) => q.length === 0)) finish('done');
       return;
     }
     if (state === 'stopping') await reportStopped(drainQueues());
@@ -272,6 +273,11 @@ export function createJob(id: string, ctx: JobContext, initial: readonly BatchTa
 
   enqueue(initial);
   queueMicrotask(() => void settle());
+  const release = () => {
+    held = false;
+    void settle();
+  };
+  options.openUntil?.then(release, release);
 
   return {
     id,

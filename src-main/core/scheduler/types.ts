@@ -80,6 +80,11 @@ export type BeforeSendAnswer = void | BatchTask | { readonly withdrawn: readonly
 
 export interface JobOptions {
   lane?: 'bulk' | 'interactive';
+  /**
+   * The job is not done, even with nothing queued, before this settles: its
+   * first tasks are still being planned (added with `add`) on a later turn.
+   */
+  openUntil?: Promise<unknown>;
   /** Awaited just before the batch is sent (journal "sent" here), before every attempt; may revise or withdraw it. */
   beforeSend?: (task: BatchTask) => Promise<BeforeSendAnswer> | BeforeSendAnswer;
   /**

@@ -185,7 +185,7 @@ describe('applying a draft against the sandbox', () => {
 });
 
 describe('starting a large apply', () => {
-  it('plans one batch per endpoint before the first request, the rest of the window a step at a time after it, and the rest as outcomes come in', async () => {
+  it('answers Apply with the run journaled, plans one batch per endpoint on the next step, the rest of the window a step at a time after it, and the rest as outcomes come in', async () => {
     const s = await start();
     const { sandbox } = s.live;
     const listed = sandbox.admin.seedListings(2_000);
@@ -193,8 +193,14 @@ describe('starting a large apply', () => {
     const { id } = s.drafts.create('big');
     expect(s.drafts.addChanges(id, listed.map((l) => ({ kind: 'listing.edit', asset_id: l.asset_id, price: l.price + 3 }))).errors).toEqual([]);
     const handle = s.apply.apply(id);
-    // Twenty requests' worth of edits: Apply answers with one planned, the rest wait queued without a batch.
+    // Twenty requests' worth of edits. Apply answers once the run is journaled and its changes queued: the job counts
+    // them all, and plans nothing in the same step.
     const open = () => s.t.repos.journal.batches({ runId: handle.runId, states: ['planned', 'sent'] });
+    expect(open()).toEqual([]);
+    expect(s.t.repos.drafts.queuedWithoutBatch(id)).toBe(2_000);
+    expect(handle.progress()).toMatchObject({ state: 'running', itemsTotal: 2_000, itemsDone: 0 });
+    // The next step, after the timers: one batch planned, the rest waiting queued without a batch.
+    await new Promise((resolve) => setTimeout(resolve, 0));
     expect(open().map((b) => b.endpoint)).toEqual(['edit_listing']);
     expect(s.t.repos.drafts.queuedWithoutBatch(id)).toBe(2_000 - 100);
     expect(handle.progress()).toMatchObject({ itemsTotal: 2_000, itemsDone: 0 });

@@ -53,6 +53,19 @@ function assertWithinLimits(service: FakeService) {
 }
 
 describe('jobs', () => {
+  it('stays open with nothing queued until its first tasks are added, when it is held for them', async () => {
+    const { clock, scheduler } = setup();
+    let planned: () => void = () => undefined;
+    const job = scheduler.startJob([], { openUntil: new Promise<void>((resolve) => (planned = resolve)) });
+    await clock.run(clock.sleep(1_000));
+    expect(job.progress()).toMatchObject({ state: 'running', itemsTotal: 0 });
+    job.add(editTasks(150));
+    planned();
+    expect(await clock.run(job.done)).toMatchObject({ state: 'done', itemsTotal: 150, itemsDone: 150 });
+    // Not held: a job with nothing to do is done at once.
+    expect(await clock.run(scheduler.startJob([]).done)).toMatchObject({ state: 'done', itemsTotal: 0 });
+  });
+
   it('runs a long mixed job without exceeding any limit in any 60-s window, close to the lower bound', async () => {
     // Latency from 20 ms to 8 s, stamped anywhere in the round trip: the accounting rule must hold for all.
     const random = createRandom(7);
