@@ -9,7 +9,7 @@ import type { BatchRow, RunRow } from '../store/journal-repo.ts';
 import { endedListingVerdict } from './ended-listings.ts';
 import { recordApplied } from './applied-rows.ts';
 import { recordInLedger } from './ledger-effects.ts';
-import { endpointOf, isNoOpEdit, itemOf, planBatches, repoLookup, type Phase, type PlanEntry } from './plan-batches.ts';
+import { endpointOf, isNoOpEdit, itemOf, planBatches, readAhead, type Phase, type PlanEntry } from './plan-batches.ts';
 
 /**
  * Which batches a run sends next. A phase is planned (journaled as `planned`
@@ -109,7 +109,7 @@ export function advance(run: RunRow, deps: PhaseDeps, ahead = AHEAD): BatchTask[
 /** Journals one group's batches; settles at once what needs no request (no-ops) or cannot be sent. */
 function planPhase(run: RunRow, phase: Phase, entries: readonly DraftEntry[], main: string, deps: PhaseDeps): BatchTask[] {
   const { repos } = deps;
-  const lookup = repoLookup(repos);
+  const lookup = readAhead(repos, entries.map((e) => e.change));
   const sendable: PlanEntry[] = [];
   const done: DraftEntry[] = [];
   const endedDeletes: DraftEntry[] = [];

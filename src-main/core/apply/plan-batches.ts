@@ -70,6 +70,32 @@ export function repoLookup(repos: { listings: { get(id: string): ListingRow | nu
   };
 }
 
+type LedgerRepos = {
+  listings: { get(id: string): ListingRow | null; getMany(ids: readonly string[]): ListingRow[] };
+  buyOrders: { get(sku: string): BuyOrderRow | null; getMany(skus: readonly string[]): BuyOrderRow[] };
+};
+
+/**
+ * The ledger rows a group of changes is about, read at once (a query for
+ * each table) instead of one by one while each change is planned; a row not
+ * among them is read as `repoLookup` reads it.
+ */
+export function readAhead(repos: LedgerRepos, changes: Iterable<Change>): LedgerLookup {
+  const assetIds = new Set<string>();
+  const skus = new Set<string>();
+  for (const c of changes) {
+    if (c.kind === 'listing.create' || c.kind === 'listing.edit' || c.kind === 'listing.delete') assetIds.add(c.asset_id);
+    else if (c.kind === 'buyOrder.create' || c.kind === 'buyOrder.edit' || c.kind === 'buyOrder.delete') skus.add(c.sku);
+  }
+  const listings = new Map(repos.listings.getMany([...assetIds]).map((r) => [r.asset_id, r]));
+  const orders = new Map(repos.buyOrders.getMany([...skus]).map((r) => [r.sku, r]));
+  const rest = repoLookup(repos);
+  return {
+    listings: { get: (id) => (assetIds.has(id) ? listings.get(id) : rest.listings.get(id)) },
+    buyOrders: { get: (sku) => (skus.has(sku) ? orders.get(sku) : rest.buyOrders.get(sku)) },
+  };
+}
+
 /** An edit that would set what the ledger already holds: nothing to send. */
 export function isNoOpEdit(change: Change, ledger: LedgerLookup): boolean {
   if (change.kind === 'listing.edit') {

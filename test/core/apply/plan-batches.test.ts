@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { phaseOf, planBatches, type PlanEntry } from '../../../src-main/core/apply/plan-batches.ts';
+import { phaseOf, planBatches, readAhead, repoLookup, type PlanEntry } from '../../../src-main/core/apply/plan-batches.ts';
 import { targetOf, type Change } from '../../../src-main/core/drafts/change.ts';
+import { tempStore } from '../store/temp-store.ts';
 
-const MAIN = '100';
+const MAIN = '76561198000000001';
 const LINKED_A = '200';
 const LINKED_B = '300';
 
@@ -60,5 +61,36 @@ describe('phaseOf', () => {
     expect(phaseOf({ kind: 'listing.create', account: MAIN, asset_id: '5', price: 1, promoted: 0, game: '440' }, deletes)).toBe(2);
     expect(phaseOf({ kind: 'listing.create', account: MAIN, asset_id: '6', price: 1, promoted: 0, game: '440' }, deletes)).toBe(1);
     expect(phaseOf({ kind: 'buyOrder.create', account: MAIN, sku: 'x;y', price: 1, quantity: 1 }, deletes)).toBe(2);
+  });
+});
+
+describe('readAhead', () => {
+  it('answers as the row-by-row lookup does, from one read of each table for the changes it is given', () => {
+    const t = tempStore();
+    try {
+      t.repos.listings.upsertMany([1, 2, 3].map((i) => ({ asset_id: `10${i}`, listing_id: `L${i}`, sku: '5021;6', price: 100 * i, promoted: 0 as const, game: '440', account: MAIN })));
+      t.repos.buyOrders.upsertMany([{ sku: '5021;6', price: 50, quantity: 2, active: 1 as const, account: MAIN }]);
+      const changes: Change[] = [
+        { kind: 'listing.edit', account: MAIN, asset_id: '101', listing_id: 'L1', price: 5, promoted: 0 },
+        { kind: 'listing.delete', account: MAIN, asset_id: '109' },
+        { kind: 'buyOrder.edit', account: MAIN, sku: '5021;6', price: 5, quantity: 1, active: 1 },
+        { kind: 'buyOrder.delete', account: MAIN, sku: '5000;6' },
+      ];
+      const reads = { listings: 0, buyOrders: 0 };
+      const counted = {
+        listings: { get: (id: string) => (reads.listings++, t.repos.listings.get(id)), getMany: (ids: readonly string[]) => t.repos.listings.getMany(ids) },
+        buyOrders: { get: (sku: string) => (reads.buyOrders++, t.repos.buyOrders.get(sku)), getMany: (skus: readonly string[]) => t.repos.buyOrders.getMany(skus) },
+      };
+      const ahead = readAhead(counted, changes);
+      const oneByOne = repoLookup(t.repos);
+      for (const id of ['101', '109']) expect(ahead.listings.get(id), id).toEqual(oneByOne.listings.get(id));
+      for (const sku of ['5021;6', '5000;6']) expect(ahead.buyOrders.get(sku), sku).toEqual(oneByOne.buyOrders.get(sku));
+      expect(reads).toEqual({ listings: 0, buyOrders: 0 });
+      // A row no change named is read as it is asked for.
+      expect(ahead.listings.get('102')?.price).toBe(200);
+      expect(reads).toEqual({ listings: 1, buyOrders: 0 });
+    } finally {
+      t.dispose();
+    }
   });
 });
