@@ -294,6 +294,11 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
   const service: ApplyService = {
     recover() {
       const runs = recoverJournal(store, repos, phaseDeps.touched);
+      // A run cut short while its changes were being queued has the rest queued before anything of it is planned.
+      for (const r of runs) {
+        let queued = false;
+        while (!queued) queued = journal.queueMore(r.run_id);
+      }
       const resumed = runs.filter((r) => !active.has(r.run_id)).map((r) => run(r, resumeTasks(r, phaseDeps)));
       return { resumed, unknown: listUnknownOutcomes(repos) };
     },
@@ -313,25 +318,29 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
         if (resumed) return resumed;
       }
       const runRow = journal.startRun(draftId);
-      // Journaling the run and queuing its changes is one step; its first batches (one per endpoint) are planned in
-      // the next, after the timers and whatever else waits (a page, a beat), so Apply answers at once. The rest of the
+      // Apply answers once the run is journaled with the first part of its changes queued. The rest are queued a part
+      // a step, each after the timers and whatever else waits (a page, a beat); then the first batches (one per
+      // endpoint) are planned, since a phase is planned only once the one before has nothing waiting. The rest of the
       // window follows a batch a step, once the first requests had time to leave (each waits for its key from the
       // main thread, which answers between steps).
       let planned: () => void = () => undefined;
       const handle = run(runRow, [], new Promise<void>((resolve) => (planned = resolve)));
-      setTimeout(() => {
+      const alive = () => !suspended && active.has(handle.runId) && !finished(handle.job.progress());
+      const next = () => {
         try {
-          if (!suspended && active.has(handle.runId) && !finished(handle.job.progress())) {
-            const tasks = resumeTasks(runRow, phaseDeps, AHEAD_AT_START);
-            if (tasks.length > 0) handle.job.add(tasks);
+          if (alive() && !journal.queueMore(runRow.run_id)) {
+            setTimeout(next, 0);
+            return;
           }
+          const tasks = alive() ? resumeTasks(runRow, phaseDeps, AHEAD_AT_START) : [];
+          if (tasks.length > 0) handle.job.add(tasks);
         } catch {
-          // As in topUp: the store could not plan or the job is ending; the next start finds what was journaled.
-        } finally {
-          planned();
+          // As in topUp: the store could not queue or plan, or the job is ending; the next start finds what was journaled.
         }
+        planned();
         setTimeout(() => topUp(runRow, handle, AHEAD_AT_START + 1), FIRST_REQUESTS_MS);
-      }, 0);
+      };
+      setTimeout(next, 0);
       return handle;
     },
     handles: () => [...active.values()],

@@ -20,7 +20,10 @@ import { mayHaveBeenApplied, settleRefusal, type RefusalResult, type Settled } f
  */
 export interface Journal {
   /** Queues the draft's pending and failed changes into a new run. */
+  /** Journals a run and queues the first part of its changes (the draft's pending and failed ones). */
   startRun(draftId: string): RunRow;
+  /** Queues the next part of a starting run's changes; true once every one is queued (at once for a run that has). */
+  queueMore(runId: number): boolean;
   /**
    * Journals the batch as sent (idempotent: the scheduler calls it before
    * every attempt), after checking its listings against the ledger: those
@@ -58,18 +61,37 @@ export interface OutcomeResult {
   readonly readTrades: boolean;
 }
 
+/** A starting run's changes are queued this many at a time, a statement each (about 10 ms). */
+export const QUEUE_PART = 2_500;
+
 export function createJournal(store: Store, deps: PhaseDeps): Journal {
   const { repos } = deps;
   const mainAccount = () => repos.accounts.main()?.account_id ?? null;
 
   function startRun(draftId: string): RunRow {
     return store.transaction(() => {
-      const run = repos.journal.createRun(draftId);
-      // One statement: the run's changes are queued without a batch, and planned a few batches ahead as it goes (see phases.ts).
-      repos.drafts.moveStatus(draftId, ['pending', 'failed'], 'queued');
-      deps.touched(draftId, []);
-      return run;
+      // The run takes the changes made so far: those numbered below the draft's next sequence number.
+      const run = repos.journal.createRun(draftId, repos.drafts.takeSeqs(draftId, 0));
+      queuePart(run);
+      return requireRun(run.run_id);
     });
+  }
+
+  /**
+   * Queues the next part of a starting run's changes (without a batch: they are planned a few batches ahead as it
+   * goes, see phases.ts); true once every one is queued.
+   */
+  function queuePart(run: RunRow): boolean {
+    if (run.queue_below === null) return true;
+    const moved = repos.drafts.moveStatus(run.draft_id, ['pending', 'failed'], 'queued', { limit: QUEUE_PART, seqBelow: run.queue_below });
+    const all = moved < QUEUE_PART;
+    if (all) repos.journal.queuedAll(run.run_id);
+    deps.touched(run.draft_id, []);
+    return all;
+  }
+
+  function queueMore(runId: number): boolean {
+    return store.transaction(() => queuePart(requireRun(runId)));
   }
 
   function prepareSend(batchId: string): PreparedSend {
@@ -182,6 +204,7 @@ export function createJournal(store: Store, deps: PhaseDeps): Journal {
       const run = requireRun(runId);
       for (const b of repos.journal.batches({ runId, states: ['planned'] })) repos.journal.deleteBatch(b.batch_id);
       repos.drafts.moveStatus(run.draft_id, ['queued'], 'pending');
+      repos.journal.queuedAll(runId);
       repos.journal.finishRun(runId, jobState === 'cancelled' ? 'cancelled' : jobState === 'stopped' ? 'stopped' : 'finished');
       deps.touched(run.draft_id, []);
     });
@@ -198,5 +221,5 @@ export function createJournal(store: Store, deps: PhaseDeps): Journal {
     return r;
   };
 
-  return { startRun, prepareSend, markRetry, recordOutcome, finishRun };
+  return { startRun, queueMore, prepareSend, markRetry, recordOutcome, finishRun };
 }

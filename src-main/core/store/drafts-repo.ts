@@ -51,8 +51,11 @@ export interface DraftsRepo {
    * row's batch, null clears it.
    */
   setStatus(draftId: string, targets: readonly string[], status: ChangeStatus, error?: ChangeError | null, batchId?: string | null): void;
-  /** Moves up to `limit` rows from one of `from` to `to` (batch cleared), in one statement; returns how many moved. */
-  moveStatus(draftId: string, from: readonly ChangeStatus[], to: ChangeStatus, limit?: number): number;
+  /**
+   * Moves rows from one of `from` to `to` (batch cleared), in one statement: up to `limit` of them, and only those
+   * made before `seqBelow` when given (in draft order then); returns how many moved.
+   */
+  moveStatus(draftId: string, from: readonly ChangeStatus[], to: ChangeStatus, only?: { limit?: number; seqBelow?: number }): number;
   /** Rows with one of these statuses (apply planning and recovery), in draft order; `unbatched`: only rows in no batch. */
   entriesByStatus(draftId: string, statuses: readonly ChangeStatus[], options?: { limit?: number; unbatched?: boolean }): DraftEntry[];
   /** Rows that belong to a journaled batch. */
@@ -192,12 +195,19 @@ export function createDraftsRepo(store: Store): DraftsRepo {
         }
       });
     },
-    moveStatus(id, from, to, limit) {
-      const sql = `UPDATE draft_entries SET status = ?, error = NULL, batch_id = NULL, updated_at = ?
-        WHERE draft_id = ? AND status IN ${placeholders(from)}${limit === undefined ? '' : ` AND (slot, key) IN (
-          SELECT slot, key FROM draft_entries WHERE draft_id = ? AND status IN ${placeholders(from)} LIMIT ?)`}`;
-      const args = limit === undefined ? [to, store.clock.now(), id, ...from] : [to, store.clock.now(), id, ...from, id, ...from, limit];
-      return Number(db.prepare(sql).run(...args).changes);
+    moveStatus(id, from, to, only = {}) {
+      const { limit, seqBelow } = only;
+      const below = seqBelow === undefined ? '' : ' AND seq < ?';
+      const bound = seqBelow === undefined ? [] : [seqBelow];
+      const set = 'UPDATE draft_entries SET status = ?, error = NULL, batch_id = NULL, updated_at = ?';
+      if (limit === undefined) {
+        return Number(db.prepare(`${set} WHERE draft_id = ? AND status IN ${placeholders(from)}${below}`).run(to, store.clock.now(), id, ...from, ...bound).changes);
+      }
+      // A part: the first rows of the status index, each then updated by primary key. Walked in draft order instead,
+      // every part would pass again over the rows the parts before it moved.
+      const sql = `${set} WHERE draft_id = ? AND (slot, key) IN (SELECT slot, key FROM draft_entries INDEXED BY draft_entries_status
+        WHERE draft_id = ? AND status IN ${placeholders(from)}${below} LIMIT ?)`;
+      return Number(db.prepare(sql).run(to, store.clock.now(), id, id, ...from, ...bound, limit).changes);
     },
     entriesByStatus(id, statuses, options = {}) {
       const sql = `SELECT ${cols} FROM draft_entries WHERE draft_id = ? AND status IN ${placeholders(statuses)}

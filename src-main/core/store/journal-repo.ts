@@ -30,6 +30,8 @@ export const runRow = z.object({
   state: runState,
   started_at: z.number().int(),
   finished_at: z.number().int().nullable(),
+  /** While set, the draft's changes below this sequence number are still being queued (see migration 17). */
+  queue_below: z.number().int().nullable(),
 });
 export type RunRow = z.output<typeof runRow>;
 
@@ -73,7 +75,10 @@ export interface NewBatch {
 }
 
 export interface JournalRepo {
-  createRun(draftId: string): RunRow;
+  /** A running run; `queueBelow`: its changes below this sequence number are still to be queued. */
+  createRun(draftId: string, queueBelow?: number | null): RunRow;
+  /** Every change of the run is queued. */
+  queuedAll(runId: number): void;
   run(runId: number): RunRow | null;
   runs(filter?: { state?: RunState; draftId?: string }): RunRow[];
   finishRun(runId: number, state: Exclude<RunState, 'running'>): void;
@@ -91,7 +96,8 @@ export interface JournalRepo {
 
 export function createJournalRepo(store: Store): JournalRepo {
   const { db } = store;
-  const insertRun = db.prepare("INSERT INTO apply_runs (draft_id, state, started_at) VALUES (?, 'running', ?)");
+  const insertRun = db.prepare("INSERT INTO apply_runs (draft_id, state, started_at, queue_below) VALUES (?, 'running', ?, ?)");
+  const queuedAllStmt = db.prepare('UPDATE apply_runs SET queue_below = NULL WHERE run_id = ?');
   const selectRun = db.prepare('SELECT * FROM apply_runs WHERE run_id = ?');
   const finishStmt = db.prepare('UPDATE apply_runs SET state = ?, finished_at = ? WHERE run_id = ?');
   const insertBatchStmt = db.prepare(`
@@ -107,8 +113,8 @@ export function createJournalRepo(store: Store): JournalRepo {
   const selectEvidence = db.prepare('SELECT target, at, message FROM outcome_evidence WHERE batch_id = ? ORDER BY id');
 
   const repo: JournalRepo = {
-    createRun(draftId) {
-      const id = Number(insertRun.run(draftId, store.clock.now()).lastInsertRowid);
+    createRun(draftId, queueBelow = null) {
+      const id = Number(insertRun.run(draftId, store.clock.now(), queueBelow).lastInsertRowid);
       const row = repo.run(id);
       if (!row) throw new Error('run vanished after insert');
       return row;
@@ -130,6 +136,9 @@ export function createJournalRepo(store: Store): JournalRepo {
       }
       const sql = `SELECT * FROM apply_runs ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY run_id`;
       return parseRows('apply_runs', runRow, db.prepare(sql).all(...params));
+    },
+    queuedAll(id) {
+      queuedAllStmt.run(id);
     },
     finishRun(id, state) {
       finishStmt.run(state, store.clock.now(), id);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ENDPOINTS } from '../../../src-main/core/api/endpoints.ts';
+import { createJournal, QUEUE_PART } from '../../../src-main/core/apply/journal.ts';
 import { applyFixture } from './support.ts';
 
 // A minute of the service lasts 0.1 s.
@@ -219,5 +220,41 @@ describe('starting a large apply', () => {
     expect(mostOpen).toBeLessThanOrEqual(6 + 5);
     const edited = new Map(sandbox.admin.listings().map((l) => [l.asset_id, l.price]));
     for (const l of listed) expect(edited.get(l.asset_id)).toBe(l.price + 3);
+  });
+
+  it('queues a draft larger than a part a step at a time before it plans, and a start cut short while queuing finishes it first', async () => {
+    const s = await start();
+    const { sandbox } = s.live;
+    const total = QUEUE_PART + 2_000;
+    const listed = sandbox.admin.seedListings(total);
+    s.adopt(listed);
+    const edits = (cents: number) => listed.map((l) => ({ kind: 'listing.edit', asset_id: l.asset_id, price: l.price + cents }));
+    const { id } = s.drafts.create('larger than a part');
+    expect(s.drafts.addChanges(id, edits(3)).errors).toEqual([]);
+    const handle = s.apply.apply(id);
+    // Apply answers with one part queued and nothing planned: a phase is planned only once nothing of it waits unqueued.
+    expect(s.t.repos.drafts.statusCounts(id)).toEqual({ queued: QUEUE_PART, pending: total - QUEUE_PART });
+    expect(s.t.repos.journal.batches({ runId: handle.runId })).toEqual([]);
+    // The next step queues the rest; then the first batch is planned (and may be on its way already).
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const counts = s.t.repos.drafts.statusCounts(id);
+    expect(counts.pending).toBeUndefined();
+    expect((counts.queued ?? 0) + (counts.sent ?? 0)).toBe(total);
+    expect(s.t.repos.journal.batches({ runId: handle.runId })).toHaveLength(1);
+    expect(s.t.repos.journal.run(handle.runId)?.queue_below).toBeNull();
+    expect(await handle.done).toMatchObject({ state: 'done', itemsTotal: total, itemsDone: total });
+
+    // A run journaled with its first part queued, then the app stopped: the next start queues the rest, then applies all.
+    expect(s.drafts.addChanges(id, edits(5)).errors).toEqual([]);
+    const cut = createJournal(s.t.store, { repos: s.t.repos, db: s.t.store.db, touched: () => undefined }).startRun(id);
+    expect(s.t.repos.drafts.statusCounts(id)).toMatchObject({ queued: QUEUE_PART, pending: total - QUEUE_PART });
+    s.restart();
+    const [resumed] = s.apply.recover().resumed;
+    expect(resumed?.runId).toBe(cut.run_id);
+    expect(await resumed?.done).toMatchObject({ state: 'done', itemsDone: total });
+    expect(s.t.repos.drafts.statusCounts(id)).toEqual({ done: total });
+    const prices = new Map(sandbox.admin.listings().map((l) => [l.asset_id, l.price]));
+    for (const l of listed) expect(prices.get(l.asset_id)).toBe(l.price + 5);
+    expect(sandbox.log.counters.duplicateCreates).toBe(0);
   });
 });

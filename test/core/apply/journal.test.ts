@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createJournal } from '../../../src-main/core/apply/journal.ts';
+import { createJournal, QUEUE_PART } from '../../../src-main/core/apply/journal.ts';
 import { advance } from '../../../src-main/core/apply/phases.ts';
 import { createDraftService, type DraftService } from '../../../src-main/core/drafts/draft-service.ts';
 import { MAIN, tempStore, type TempStore } from '../store/temp-store.ts';
@@ -23,6 +23,24 @@ function setup(creates: number) {
 }
 
 describe('apply journal', () => {
+  it('queues a run\u2019s changes a part at a time, only those made before it started, and knows when all are', () => {
+    const total = 2 * QUEUE_PART + 500;
+    const { id, journal, run } = setup(total);
+    // The first part as the run is journaled; the rest wait, pending, below the sequence number it noted.
+    expect(run.queue_below).not.toBeNull();
+    expect(t.repos.drafts.statusCounts(id)).toEqual({ queued: QUEUE_PART, pending: total - QUEUE_PART });
+    // A change made after the start is not the run's.
+    drafts.addChanges(id, [{ kind: 'listing.create', asset_id: '99999', price: 10, promoted: 0 }]);
+    expect(journal.queueMore(run.run_id)).toBe(false);
+    expect(t.repos.drafts.statusCounts(id)).toEqual({ queued: 2 * QUEUE_PART, pending: 501 });
+    expect(journal.queueMore(run.run_id)).toBe(true);
+    expect(t.repos.drafts.statusCounts(id)).toEqual({ queued: total, pending: 1 });
+    expect(drafts.entries(id).find((e) => e.target === 'L:99999')?.status).toBe('pending');
+    expect(t.repos.journal.run(run.run_id)?.queue_below).toBeNull();
+    expect(journal.queueMore(run.run_id)).toBe(true);
+    expect(t.repos.drafts.statusCounts(id)).toEqual({ queued: total, pending: 1 });
+  });
+
   it('records a batch as sent before the request and its outcome after, each committed', () => {
     const { id, journal, tasks } = setup(3);
     expect(tasks).toHaveLength(1);

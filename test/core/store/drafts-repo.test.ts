@@ -72,8 +72,11 @@ describe('drafts repo: a draft\'s changes as columns', () => {
     t = tempStore();
     const { draft_id: id } = t.repos.drafts.create('d');
     t.repos.drafts.writeEntries(id, EVERY_KIND.map((c, i) => entry(c, i + 1, i < 2 ? { status: 'failed', error: { kind: 'server', message: 'x' } } : {})));
-    expect(t.repos.drafts.moveStatus(id, ['pending', 'failed'], 'queued', 4)).toBe(4);
-    expect(t.repos.drafts.moveStatus(id, ['pending', 'failed'], 'queued')).toBe(7);
+    // Only those made before a sequence number (the entries here are numbered 1…11).
+    expect(t.repos.drafts.moveStatus(id, ['pending', 'failed'], 'queued', { seqBelow: 5 })).toBe(4);
+    expect(t.repos.drafts.entriesByStatus(id, ['queued']).map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+    expect(t.repos.drafts.moveStatus(id, ['pending', 'failed'], 'queued', { limit: 4 })).toBe(4);
+    expect(t.repos.drafts.moveStatus(id, ['pending', 'failed'], 'queued')).toBe(3);
     expect(t.repos.drafts.statusCounts(id)).toEqual({ queued: 11 });
     expect(t.repos.drafts.entriesByStatus(id, ['queued']).every((e) => e.error === null && e.batchId === null)).toBe(true);
   });
