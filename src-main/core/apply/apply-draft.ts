@@ -123,9 +123,10 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
 
   const finished = (p: JobProgress) => p.state === 'done' || p.state === 'cancelled' || p.state === 'stopped';
   /** Changes not yet planned into a batch; none known while the store cannot be read (it is closing). */
-  const waitingCount = (draftId: string): number => {
+  const waitingCount = (run: RunRow): number => {
     try {
-      return repos.drafts.queuedWithoutBatch(draftId);
+      // While the run's changes are being queued, those still pending count too: the total is the run's from the start.
+      return repos.drafts.queuedWithoutBatch(run.draft_id, repos.journal.run(run.run_id)?.queue_below ?? null);
     } catch {
       return 0;
     }
@@ -200,7 +201,7 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
       const itemsDone = p.itemsDone + extra.done;
       const itemsFailed = p.itemsFailed + extra.failed;
       const itemsUnknown = p.itemsUnknown + extra.unknown;
-      const waiting = finished(p) ? 0 : waitingCount(runRow.draft_id);
+      const waiting = finished(p) ? 0 : waitingCount(runRow);
       const itemsTotal = p.itemsTotal + extra.done + extra.failed + extra.unknown + waiting;
       return {
         ...p, itemsTotal, itemsDone, itemsFailed, itemsUnknown, itemsLeft: itemsTotal - itemsDone - itemsFailed - itemsUnknown,

@@ -63,8 +63,11 @@ export interface DraftsRepo {
   /** Replaces a row's change in place (a resolution that adjusts it), keeping its seq. */
   replaceChange(draftId: string, target: string, body: DraftEntry['change'], status: ChangeStatus): void;
   statusCounts(draftId: string): StatusCounts;
-  /** Changes of a running apply not planned into a batch yet (see apply/phases.ts). */
-  queuedWithoutBatch(draftId: string): number;
+  /**
+   * Changes of a running apply not planned into a batch yet (see apply/phases.ts); with `alsoBelow`, the pending and
+   * failed ones made before that sequence number too (the run's changes still being queued as it starts).
+   */
+  queuedWithoutBatch(draftId: string, alsoBelow?: number | null): number;
 }
 
 /** Rows written by one statement. */
@@ -103,6 +106,8 @@ export function createDraftsRepo(store: Store): DraftsRepo {
     WHERE draft_id = :draft_id AND slot = :slot AND key = :key`);
   const countsStmt = db.prepare('SELECT status, count(*) AS n FROM draft_entries WHERE draft_id = ? GROUP BY status');
   const waitingStmt = db.prepare("SELECT count(*) AS n FROM draft_entries WHERE draft_id = ? AND status = 'queued' AND batch_id IS NULL");
+  const unqueuedStmt = db.prepare(`SELECT count(*) AS n FROM draft_entries INDEXED BY draft_entries_status
+    WHERE draft_id = ? AND status IN ('pending', 'failed') AND seq < ?`);
 
   const records = (rows: unknown[]) => (rows as unknown as EntryRecord[]).map(entryOf);
 
@@ -226,7 +231,8 @@ export function createDraftsRepo(store: Store): DraftsRepo {
       for (const row of countsStmt.all(id) as { status: ChangeStatus; n: number }[]) counts[row.status] = row.n;
       return counts;
     },
-    queuedWithoutBatch: (id) => (waitingStmt.get(id) as { n: number }).n,
+    queuedWithoutBatch: (id, alsoBelow = null) =>
+      (waitingStmt.get(id) as { n: number }).n + (alsoBelow === null ? 0 : (unqueuedStmt.get(id, alsoBelow) as { n: number }).n),
   };
   return repo;
 }

@@ -235,6 +235,8 @@ describe('starting a large apply', () => {
     // Apply answers with one part queued and nothing planned: a phase is planned only once nothing of it waits unqueued.
     expect(s.t.repos.drafts.statusCounts(id)).toEqual({ queued: QUEUE_PART, pending: total - QUEUE_PART });
     expect(s.t.repos.journal.batches({ runId: handle.runId })).toEqual([]);
+    // The job counts every change of the run from the start, queued yet or not.
+    expect(handle.progress()).toMatchObject({ state: 'running', itemsTotal: total, itemsLeft: total });
     // The next step queues the rest; then the first batch is planned (and may be on its way already).
     await new Promise((resolve) => setTimeout(resolve, 0));
     const counts = s.t.repos.drafts.statusCounts(id);
