@@ -112,7 +112,7 @@ const FIRST_REQUESTS_MS = 25;
 
 export function createApplyService(deps: ApplyServiceDeps): ApplyService {
   const { store, repos, drafts, scheduler } = deps;
-  const phaseDeps: PhaseDeps = { repos, db: store.db, touched: (draftId, targets) => drafts.refresh(draftId, targets) };
+  const phaseDeps: PhaseDeps = { repos, db: store.db, touched: (draftId, targets) => drafts.refresh(draftId, targets), waiting: new Map() };
   const journal: Journal = createJournal(store, phaseDeps);
   const quantities = deps.balance ? createQuantityCheck({ store, repos, reads: deps.balance, touched: phaseDeps.touched }) : null;
   const createBatch = (task: BatchTask) => (quantities && task.endpoint === 'create_buy_order' ? repos.journal.batch(task.id) : null);
@@ -212,6 +212,7 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
     job.on('progress', (p) => emitter.emit('progress', withRun(p)));
     const done = job.done.then(async (final) => {
       active.delete(runRow.run_id);
+      phaseDeps.waiting?.delete(runRow.run_id);
       // Suspended for a quit: the job ends as the scheduler closes, but the run stays open for the next start.
       if (suspended) return withRun(final);
       try {

@@ -23,6 +23,25 @@ export interface PhaseDeps {
   readonly db: Pick<DatabaseSync, 'prepare'>;
   /** Told which draft rows changed, to refresh in-memory views. */
   readonly touched: (draftId: string, targets: readonly string[]) => void;
+  /** Each run's groups of waiting changes, kept between plannings (see `advance`); read afresh every time without it. */
+  readonly waiting?: WaitingMemo;
+}
+
+/**
+ * A run's groups of waiting changes in its current phase, each with the place
+ * of the last change planned from it. Changes only leave the waiting set once
+ * a run is queued (they are planned or settled), so the next batch of a group
+ * starts after that place instead of counting and walking the draft from its
+ * start for every batch: at 47,000 changes that was about 23 ms of each
+ * outcome's step.
+ */
+export type WaitingMemo = Map<number, WaitingGroup[]>;
+
+interface WaitingGroup {
+  readonly phase: Phase;
+  readonly kind: ChangeKind;
+  readonly proxy: string;
+  after: { seq: number; slot: string; key: string } | null;
 }
 
 export const taskOf = (b: BatchRow): BatchTask => ({
@@ -75,6 +94,16 @@ const WAITING = `
  * once the one before has nothing open and nothing waiting.
  */
 export function advance(run: RunRow, deps: PhaseDeps, ahead = AHEAD): BatchTask[] {
+  try {
+    return planAhead(run, deps, ahead);
+  } catch (error) {
+    // What was planned may be rolled back with the transaction: the places kept could be past changes still waiting.
+    deps.waiting?.delete(run.run_id);
+    throw error;
+  }
+}
+
+function planAhead(run: RunRow, deps: PhaseDeps, ahead: number): BatchTask[] {
   const { repos } = deps;
   const main = repos.accounts.main()?.account_id;
   if (!main) throw new Error('no main account is known; connect the key before applying');
@@ -82,28 +111,51 @@ export function advance(run: RunRow, deps: PhaseDeps, ahead = AHEAD): BatchTask[
   for (;;) {
     const open = repos.journal.batches({ runId: run.run_id, states: ['planned', 'sent'] });
     const openPhase = open.length === 0 ? null : Math.min(...open.map((b) => b.phase));
-    const groups = db.prepare(`SELECT phase, kind, proxy, count(*) AS n FROM (${WAITING}) GROUP BY phase, kind, proxy ORDER BY phase`)
-      .all({ draft: run.draft_id, main }) as { phase: Phase; kind: ChangeKind; proxy: string; n: number }[];
-    const phase = Math.min(openPhase ?? Infinity, ...groups.map((g) => g.phase)) as Phase;
-    if (groups.length === 0 || groups[0]?.phase !== phase) return [];
+    let groups = deps.waiting?.get(run.run_id);
+    if (!groups || groups.length === 0) {
+      // Read afresh whenever the kept phase has nothing left, so a later phase is only ever planned from the store.
+      groups = lowestPhaseGroups(db, run, main);
+      deps.waiting?.set(run.run_id, groups);
+    }
+    const lowest = groups[0]?.phase;
+    if (lowest === undefined || (openPhase !== null && openPhase < lowest)) return [];
     const tasks: BatchTask[] = [];
-    let settledAny = false;
-    for (const g of groups.filter((x) => x.phase === phase)) {
+    let again = false;
+    for (const g of [...groups]) {
       const endpoint = endpointOf({ kind: g.kind } as Change);
       const proxy = g.proxy === '' ? null : g.proxy;
       const planned = open.filter((b) => b.endpoint === endpoint && b.proxy === proxy && b.state === 'planned').length;
       const room = (ahead - planned) * (g.kind.endsWith('deleteAll') ? 1 : 100);
       if (room <= 0) continue;
-      const keys = db.prepare(`SELECT slot, key FROM (${WAITING}) WHERE phase = :phase AND kind = :kind AND proxy = :proxy ORDER BY seq, slot, key LIMIT :room`)
-        .all({ draft: run.draft_id, main, phase, kind: g.kind, proxy: g.proxy, room }) as { slot: string; key: string }[];
+      const after = g.after === null ? '' : 'AND (seq, slot, key) > (:a_seq, :a_slot, :a_key)';
+      const keys = db.prepare(`SELECT seq, slot, key FROM (${WAITING}) WHERE phase = :phase AND kind = :kind AND proxy = :proxy ${after}
+        ORDER BY seq, slot, key LIMIT :room`)
+        .all({ draft: run.draft_id, main, phase: g.phase, kind: g.kind, proxy: g.proxy, room, ...(g.after ? { a_seq: g.after.seq, a_slot: g.after.slot, a_key: g.after.key } : {}) }) as
+        { seq: number; slot: string; key: string }[];
+      const last = keys.at(-1);
+      if (last === undefined) {
+        // The group has nothing left: dropped, and the phase looked at again.
+        groups.splice(groups.indexOf(g), 1);
+        again = true;
+        continue;
+      }
+      g.after = last;
       const entries = repos.drafts.entriesFor(run.draft_id, keys.map((k) => (k.key === '' ? k.slot : `${k.slot}:${k.key}`)));
-      const made = planPhase(run, phase, entries, main, deps);
+      const made = planPhase(run, g.phase, entries, main, deps);
       tasks.push(...made);
-      if (made.length < entries.length) settledAny = true;
+      // Changes settled without a request (no-ops, refused items) may have emptied the phase: look again.
+      if (made.length < entries.length) again = true;
     }
-    // Changes settled without a request (no-ops, refused items) may have emptied the phase: look again.
-    if (tasks.length > 0 || !settledAny) return tasks;
+    if (tasks.length > 0 || !again) return tasks;
   }
+}
+
+/** The groups of waiting changes in the lowest phase that has any, read from the store. */
+function lowestPhaseGroups(db: PhaseDeps['db'], run: RunRow, main: string): WaitingGroup[] {
+  const groups = db.prepare(`SELECT phase, kind, proxy FROM (${WAITING}) GROUP BY phase, kind, proxy ORDER BY phase`)
+    .all({ draft: run.draft_id, main }) as { phase: Phase; kind: ChangeKind; proxy: string }[];
+  const lowest = groups[0]?.phase;
+  return groups.filter((g) => g.phase === lowest).map((g) => ({ phase: g.phase, kind: g.kind, proxy: g.proxy, after: null }));
 }
 
 /** Journals one group's batches; settles at once what needs no request (no-ops) or cannot be sent. */
