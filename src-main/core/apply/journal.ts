@@ -19,7 +19,6 @@ import { mayHaveBeenApplied, settleRefusal, type RefusalResult, type Settled } f
  * so after a crash a batch is either known unsent or has an unknown outcome.
  */
 export interface Journal {
-  /** Queues the draft's pending and failed changes into a new run. */
   /** Journals a run and queues the first part of its changes (the draft's pending and failed ones). */
   startRun(draftId: string): RunRow;
   /** Queues the next part of a starting run's changes; true once every one is queued (at once for a run that has). */
