@@ -1,0 +1,74 @@
+/**
+ * The steps an apply of a 47,000-change draft takes on the data worker's one
+ * thread before and between its requests, each timed: queuing its changes a
+ * part at a time as it starts, then planning its batches as outcomes come in
+ * (each batch marked done here as its outcome, so only the planning is timed). The
+ * goal is that no step holds the thread more than about 20 ms. Run:
+ * `node --experimental-strip-types test/bench/apply-steps.ts` (BENCH_CHANGES
+ * for another draft size).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createJournal } from '../../src-main/core/apply/journal.ts';
+import { advance, AHEAD, AHEAD_AT_START, type PhaseDeps } from '../../src-main/core/apply/phases.ts';
+import { openStore } from '../../src-main/core/store/db.ts';
+import { createRepos } from '../../src-main/core/store/index.ts';
+import { BENCH_MAIN } from './bench-ledger.ts';
+import { seedProfile } from './scale/seed-profile.ts';
+
+const CHANGES = Number(process.env.BENCH_CHANGES ?? 47_000);
+
+const dir = mkdtempSync(join(tmpdir(), 'desk-apply-steps-'));
+try {
+  const path = join(dir, 'default.sqlite');
+  const seeded = seedProfile(path, {
+    account: BENCH_MAIN, settings: {}, serviceListings: [], listings: CHANGES + 3_000, draftChanges: CHANGES, applyDraft: false,
+  });
+  if (!seeded.bigDraft) throw new Error('no draft was seeded');
+  const draftId = seeded.bigDraft;
+  const store = openStore(path);
+  const repos = createRepos(store);
+  const deps: PhaseDeps = { repos, db: store.db, touched: () => undefined, waiting: new Map() };
+  const journal = createJournal(store, deps);
+
+  const timed = <T>(steps: number[], step: () => T): T => {
+    const t = performance.now();
+    const result = step();
+    steps.push(performance.now() - t);
+    return result;
+  };
+  const queueSteps: number[] = [];
+  const run = timed(queueSteps, () => journal.startRun(draftId));
+  while (!timed(queueSteps, () => journal.queueMore(run.run_id)));
+
+  // As the apply plans: one batch first, the window topped up a batch a step, then a batch for each outcome.
+  const planSteps: number[] = [];
+  const open: string[] = [];
+  const plan = (ahead: number) => open.push(...timed(planSteps, () => store.transaction(() => advance(run, deps, ahead))).map((t) => t.id));
+  for (let ahead = AHEAD_AT_START; ahead <= AHEAD; ahead++) plan(ahead);
+  let batches = open.length;
+  for (let id = open.shift(); id !== undefined; id = open.shift()) {
+    const b = repos.journal.batch(id);
+    if (!b) throw new Error(`no batch ${id}`);
+    repos.journal.setBatchState(id, 'done', { status: 'done' });
+    repos.drafts.setStatus(draftId, b.targets, 'done', null);
+    const before = open.length;
+    plan(AHEAD);
+    batches += open.length - before;
+  }
+  store.close();
+
+  const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+  const figure = (xs: number[]) => {
+    const s = sorted(xs);
+    return `${s.length} steps, median ${(s[Math.floor((s.length - 1) / 2)] ?? 0).toFixed(1)} ms, max ${(s.at(-1) ?? 0).toFixed(1)} ms`;
+  };
+  const queuedMs = queueSteps.reduce((a, b) => a + b, 0);
+  console.log(`An apply of ${CHANGES.toLocaleString('en')} price edits (goal: no step over about 20 ms)`);
+  console.log(`  queuing its changes as it starts: ${figure(queueSteps)} (${queuedMs.toFixed(0)} ms in all)`);
+  console.log(`  planning its ${batches} batches (one first, the window topped up to ${AHEAD}, then one an outcome): ${figure(planSteps)}`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
