@@ -87,7 +87,7 @@ const running = await startMainProcess({
   secrets,
   timeScale: task.timeScale,
   workerScript: task.probeWorker,
-  // The worker runs as in the app: without this process's TypeScript loader and Electron double (it needs neither).
+  // The worker runs as in the app, with no Node flags of its own.
   workerExecArgv: [],
   // Kept beside the runs, as an installed app keeps it between starts (its first run compiles and fills it).
   compileCache: join(dirname(task.root), 'compile-cache'),
