@@ -122,11 +122,21 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
   let suspended = false;
 
   const finished = (p: JobProgress) => p.state === 'done' || p.state === 'cancelled' || p.state === 'stopped';
-  /** Changes not yet planned into a batch; none known while the store cannot be read (it is closing). */
+  /**
+   * Changes not yet planned into a batch; none known while the store cannot be read (it is closing). Counted once
+   * for each version of the draft (every journal step moves it), not for every progress the job reports: the count
+   * reads every change of the draft (4 ms at 47,000).
+   */
+  const waitingCounts = new Map<number, { version: number; n: number }>();
   const waitingCount = (run: RunRow): number => {
+    const version = drafts.version(run.draft_id);
+    const known = waitingCounts.get(run.run_id);
+    if (known?.version === version) return known.n;
     try {
       // While the run's changes are being queued, those still pending count too: the total is the run's from the start.
-      return repos.drafts.queuedWithoutBatch(run.draft_id, repos.journal.run(run.run_id)?.queue_below ?? null);
+      const n = repos.drafts.queuedWithoutBatch(run.draft_id, repos.journal.run(run.run_id)?.queue_below ?? null);
+      waitingCounts.set(run.run_id, { version, n });
+      return n;
     } catch {
       return 0;
     }
@@ -213,6 +223,7 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
     const done = job.done.then(async (final) => {
       active.delete(runRow.run_id);
       phaseDeps.waiting?.delete(runRow.run_id);
+      waitingCounts.delete(runRow.run_id);
       // Suspended for a quit: the job ends as the scheduler closes, but the run stays open for the next start.
       if (suspended) return withRun(final);
       try {
