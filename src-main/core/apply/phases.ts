@@ -77,15 +77,20 @@ export const AHEAD = 6;
  */
 export const AHEAD_AT_START = 1;
 
+/** A change of a run not planned into a batch yet. */
+const IS_WAITING = "e.draft_id = :draft AND e.status = 'queued' AND e.batch_id IS NULL";
+const CREATES = "('listing.create', 'buyOrder.create')";
+const DELETE_ALLS = "('listing.deleteAll', 'buyOrder.deleteAll')";
+/** A create waits for the draft's delete of the same asset or SKU (see phaseOf). */
+const AFTER_ITS_DELETE = `EXISTS (SELECT 1 FROM draft_entries d WHERE d.draft_id = e.draft_id
+  AND d.slot = CASE e.slot WHEN 'L' THEN 'LD' ELSE 'BD' END AND d.key = e.key AND d.status != 'dropped')`;
+
 /** The phase of each queued change without a batch (see phaseOf), and the request group it goes in. */
 const WAITING = `
   SELECT e.slot AS slot, e.key AS key, e.kind AS kind, e.seq AS seq,
-    CASE WHEN e.kind IN ('listing.create', 'buyOrder.create') AND e.account != :main THEN e.account ELSE '' END AS proxy,
-    CASE WHEN e.kind IN ('listing.deleteAll', 'buyOrder.deleteAll') THEN 0
-      WHEN e.kind IN ('listing.create', 'buyOrder.create') AND EXISTS (SELECT 1 FROM draft_entries d WHERE d.draft_id = e.draft_id
-        AND d.slot = CASE e.slot WHEN 'L' THEN 'LD' ELSE 'BD' END AND d.key = e.key AND d.status != 'dropped') THEN 2
-      ELSE 1 END AS phase
-  FROM draft_entries e WHERE e.draft_id = :draft AND e.status = 'queued' AND e.batch_id IS NULL`;
+    CASE WHEN e.kind IN ${CREATES} AND e.account != :main THEN e.account ELSE '' END AS proxy,
+    CASE WHEN e.kind IN ${DELETE_ALLS} THEN 0 WHEN e.kind IN ${CREATES} AND ${AFTER_ITS_DELETE} THEN 2 ELSE 1 END AS phase
+  FROM draft_entries e WHERE ${IS_WAITING}`;
 
 /**
  * After an outcome, or to start: tops up the batches of the run's current
@@ -152,10 +157,26 @@ function planAhead(run: RunRow, deps: PhaseDeps, ahead: number): BatchTask[] {
 
 /** The groups of waiting changes in the lowest phase that has any, read from the store. */
 function lowestPhaseGroups(db: PhaseDeps['db'], run: RunRow, main: string): WaitingGroup[] {
-  const groups = db.prepare(`SELECT phase, kind, proxy FROM (${WAITING}) GROUP BY phase, kind, proxy ORDER BY phase`)
-    .all({ draft: run.draft_id, main }) as { phase: Phase; kind: ChangeKind; proxy: string }[];
-  const lowest = groups[0]?.phase;
-  return groups.filter((g) => g.phase === lowest).map((g) => ({ phase: g.phase, kind: g.kind, proxy: g.proxy, after: null }));
+  // The kinds and accounts waiting first (one walk of the draft, no sort of every row: a fifth of grouping them by
+  // phase); only creates need their rows looked at for a phase.
+  const pairs = db.prepare(`SELECT DISTINCT kind, account FROM draft_entries e WHERE ${IS_WAITING}`).all({ draft: run.draft_id }) as
+    { kind: ChangeKind; account: string }[];
+  const groups = new Map<string, Omit<WaitingGroup, 'after'>>();
+  const add = (phase: Phase, kind: ChangeKind, proxy: string) => groups.set(`${phase}|${kind}|${proxy}`, { phase, kind, proxy });
+  for (const { kind, account } of pairs) {
+    if (kind === 'listing.deleteAll' || kind === 'buyOrder.deleteAll') add(0, kind, '');
+    else if (kind !== 'listing.create' && kind !== 'buyOrder.create') add(1, kind, '');
+    else {
+      const phases = db.prepare(`SELECT DISTINCT CASE WHEN ${AFTER_ITS_DELETE} THEN 2 ELSE 1 END AS phase
+        FROM draft_entries e WHERE ${IS_WAITING} AND e.kind = :kind AND e.account = :account`).all({ draft: run.draft_id, kind, account }) as { phase: Phase }[];
+      for (const { phase } of phases) add(phase, kind, account === main ? '' : account);
+    }
+  }
+  const lowest = Math.min(...[...groups.values()].map((g) => g.phase));
+  // In the order grouping in SQL gave them: by kind, then proxy.
+  const order = (g: Omit<WaitingGroup, 'after'>) => `${g.kind}\u0000${g.proxy}`;
+  return [...groups.values()].filter((g) => g.phase === lowest).sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0))
+    .map((g) => ({ ...g, after: null }));
 }
 
 /** Journals one group's batches; settles at once what needs no request (no-ops) or cannot be sent. */

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createJournal } from '../../../src-main/core/apply/journal.ts';
 import { advance, type PhaseDeps, type WaitingMemo } from '../../../src-main/core/apply/phases.ts';
 import { createDraftService, type DraftService } from '../../../src-main/core/drafts/draft-service.ts';
-import { tempStore, type TempStore } from '../store/temp-store.ts';
+import { LINKED, tempStore, type TempStore } from '../store/temp-store.ts';
 
 /**
  * Planning a run phase by phase, with each run's waiting groups kept between
@@ -32,6 +32,8 @@ function startedRun() {
     ...Array.from({ length: 230 }, (_, i) => ({ kind: 'listing.create', asset_id: String(5_000 + i), price: 200, promoted: 0 })),
     ...Array.from({ length: 70 }, (_, i) => ({ kind: 'listing.edit', asset_id: String(5_230 + i), price: 300 })),
     ...Array.from({ length: 150 }, (_, i) => ({ kind: 'listing.create', asset_id: String(9_000 + i), price: 400, promoted: 1 })),
+    // Creates for a linked account go in requests of their own (its proxy).
+    ...Array.from({ length: 40 }, (_, i) => ({ kind: 'listing.create', asset_id: String(9_500 + i), price: 500, promoted: 0, account: LINKED })),
   ]).errors;
   expect(errors).toEqual([]);
   return { t, id };
@@ -78,11 +80,16 @@ describe('planning a run phase by phase', () => {
     expect(kept).toEqual(fresh);
     const targets = kept.flatMap((p) => p.targets);
     expect(new Set(targets).size).toBe(targets.length);
-    expect(targets).toHaveLength(230 + 230 + 70 + 150);
+    expect(targets).toHaveLength(230 + 230 + 70 + 150 + 40);
     // The relists' creates come after every delete.
     const lastDelete = kept.findLastIndex((p) => p.endpoint === 'delete_listing');
     const firstRelist = kept.findIndex((p) => p.phase === 2);
     expect(firstRelist).toBeGreaterThan(lastDelete);
+    // The linked account's creates went in batches of their own.
+    const linked = new Set(Array.from({ length: 40 }, (_, i) => `L:${9_500 + i}`));
+    const linkedBatches = kept.filter((p) => p.targets.some((t) => linked.has(t)));
+    expect(linkedBatches.length).toBeGreaterThan(0);
+    expect(linkedBatches.every((p) => p.targets.every((t) => linked.has(t)))).toBe(true);
   });
 
   it('plans every change once after a planning rolled back with its transaction', () => {
@@ -90,7 +97,7 @@ describe('planning a run phase by phase', () => {
     const planned = planAll(a.t, a.id, new Map(), true);
     const targets = planned.flatMap((p) => p.targets);
     expect(new Set(targets).size).toBe(targets.length);
-    expect(targets).toHaveLength(230 + 230 + 70 + 150);
-    expect(a.t.repos.drafts.statusCounts(a.id)).toEqual({ done: 680 });
+    expect(targets).toHaveLength(230 + 230 + 70 + 150 + 40);
+    expect(a.t.repos.drafts.statusCounts(a.id)).toEqual({ done: 720 });
   });
 });
