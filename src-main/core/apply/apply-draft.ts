@@ -1,14 +1,13 @@
 import { createEmitter, type Unsubscribe } from '../events.ts';
 import { conflict, notFound, quoted } from '../errors.ts';
-import { confirmationOf, draftHasFindings } from '../../../src-shared/price-guard.ts';
 import type { GuardConfirmation } from '../../../src-shared/draft-views.ts';
-import type { HeartbeatStatus } from '../heartbeat/heartbeat.ts';
 import type { DraftService } from '../drafts/draft-service.ts';
 import type { Change } from '../drafts/change.ts';
 import type { BatchTask, Job, JobProgress, Scheduler } from '../scheduler/index.ts';
 import type { Store } from '../store/db.ts';
 import type { Repos } from '../store/index.ts';
 import type { RunRow } from '../store/journal-repo.ts';
+import { ApplyRefused, refuseUnconfirmedPrices, refuseWhileNotAutomated, type AutomationRule } from './apply-checks.ts';
 import { createQuantityCheck, type BalanceReads } from './buy-order-quantities.ts';
 import { createJournal, type Journal } from './journal.ts';
 import { createListingSends, type TradeReads } from './listing-sends.ts';
@@ -57,7 +56,7 @@ export interface ApplyServiceDeps {
    * automated" and the heartbeat's status, read at each apply. Without it
    * nothing is refused (tests of the apply alone).
    */
-  automation?: { refusePosts: () => boolean; status: () => HeartbeatStatus };
+  automation?: AutomationRule;
   /**
    * Balance reads (the trade watcher's), taken around a phase's buy order
    * creates to learn the quantities the service stored. Without them a
@@ -70,13 +69,6 @@ export interface ApplyServiceDeps {
    * show leaves the batches at once. Without it, only the refused listing does.
    */
   trades?: TradeReads;
-}
-
-/** An apply turned down before anything was sent, for a reason the trader can act on. */
-export class ApplyRefused extends Error {
-  override readonly name = 'ApplyRefused';
-  /** The desk is in a state that does not allow this now (see src-shared/errors.ts). */
-  readonly kind = 'conflict';
 }
 
 export interface ApplyService {
@@ -122,6 +114,8 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
   let suspended = false;
 
   const finished = (p: JobProgress) => p.state === 'done' || p.state === 'cancelled' || p.state === 'stopped';
+  /** Whether a run may still be queued into and planned: not ended, not stopping, not suspended for a quit. */
+  const goesOn = (handle: ApplyHandle) => !suspended && active.has(handle.runId) && !finished(handle.job.progress());
   /**
    * Changes not yet planned into a batch; none known while the store cannot be read (it is closing). Counted once
    * for each version of the draft (every journal step moves it), not for every progress the job reports: the count
@@ -250,32 +244,27 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
   }
 
   /**
-   * While the heartbeat is lapsed or off, new listings would show as not
-   * automated: when the trader asked for it, an apply is refused before
-   * anything is sent. (A run resumed after a crash was started while it was
-   * allowed, and goes on.)
+   * A new run's changes not queued yet are queued a part a step, each after
+   * the timers and whatever else waits (a page, a beat); then its first
+   * batches (one per endpoint) are planned, since a phase is planned only once
+   * the one before has nothing waiting, and its job no longer waits for them.
+   * The rest of the window follows a batch a step, once the first requests had
+   * time to leave (each waits for its key from the main thread, which answers
+   * between steps).
    */
-  function refuseWhileNotAutomated(): void {
-    const automation = deps.automation;
-    if (!automation?.refusePosts()) return;
-    const status = automation.status();
-    if (status === 'lapsed' || status === 'off') {
-      throw new ApplyRefused(
-        'Automation is not active, so new listings would show as not automated. Turn automation on and wait for it to show as active, or allow this in Settings.',
-      );
+  function queueThenPlan(runRow: RunRow, handle: ApplyHandle, planned: () => void): void {
+    try {
+      if (goesOn(handle) && !journal.queueMore(runRow.run_id)) {
+        setTimeout(() => queueThenPlan(runRow, handle, planned), 0);
+        return;
+      }
+      const tasks = goesOn(handle) ? resumeTasks(runRow, phaseDeps, AHEAD_AT_START) : [];
+      if (tasks.length > 0) handle.job.add(tasks);
+    } catch {
+      // As in topUp: the store could not queue or plan, or the job is ending; the next start finds what was journaled.
     }
-  }
-
-  /** A draft whose price changes the guard marks goes only with a confirmation of exactly those (a stray shortcut gives none). */
-  function refuseUnconfirmedPrices(draftId: string, confirmed: GuardConfirmation | undefined): void {
-    const found = drafts.guard(draftId);
-    if (!draftHasFindings(found)) return;
-    if (confirmed !== undefined && JSON.stringify(confirmed) === JSON.stringify(confirmationOf(found))) return;
-    const { listings, buyOrders } = found;
-    const marked = listings.drops + listings.belowFloor + listings.rises + buyOrders.drops + buyOrders.belowFloor + buyOrders.rises;
-    throw new ApplyRefused(
-      `This draft holds ${marked} price ${marked === 1 ? 'change' : 'changes'} the price guard marks (a deep cut, a price under your floor, or a big rise). Review them, then confirm them to apply.`,
-    );
+    planned();
+    setTimeout(() => topUp(runRow, handle, AHEAD_AT_START + 1), FIRST_REQUESTS_MS);
   }
 
   /**
@@ -284,7 +273,7 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
    * thread answers) pass between them. A run that ended or is stopping needs none.
    */
   function topUp(runRow: RunRow, handle: ApplyHandle, ahead: number): void {
-    if (ahead > AHEAD || suspended || !active.has(handle.runId) || finished(handle.job.progress())) return;
+    if (ahead > AHEAD || !goesOn(handle)) return;
     try {
       const tasks = store.transaction(() => advance(runRow, phaseDeps, ahead));
       if (tasks.length > 0) handle.job.add(tasks);
@@ -320,9 +309,9 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
       if (!repos.drafts.get(draftId)) throw notFound(`There is no draft ${quoted(draftId)}; it may have been discarded`);
       const running = [...active.values()].find((h) => h.draftId === draftId);
       if (running) return running;
-      refuseWhileNotAutomated();
+      refuseWhileNotAutomated(deps.automation);
       if (drafts.busy(draftId)) throw new ApplyRefused('A bulk edit is being written into this draft; apply it once it is written (a moment).');
-      refuseUnconfirmedPrices(draftId, options.confirmGuard);
+      refuseUnconfirmedPrices(drafts.guard(draftId), options.confirmGuard);
       const unfinished = repos.journal.runs({ state: 'running', draftId })[0];
       if (unfinished) {
         // Left by a crash and not yet recovered: recover first, so nothing sent is sent again.
@@ -330,30 +319,11 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
         const resumed = [...active.values()].find((h) => h.draftId === draftId);
         if (resumed) return resumed;
       }
+      // Apply answers once the run is journaled with the first part of its changes queued; the rest follows in steps.
       const runRow = journal.startRun(draftId);
-      // Apply answers once the run is journaled with the first part of its changes queued. The rest are queued a part
-      // a step, each after the timers and whatever else waits (a page, a beat); then the first batches (one per
-      // endpoint) are planned, since a phase is planned only once the one before has nothing waiting. The rest of the
-      // window follows a batch a step, once the first requests had time to leave (each waits for its key from the
-      // main thread, which answers between steps).
       let planned: () => void = () => undefined;
       const handle = run(runRow, [], new Promise<void>((resolve) => (planned = resolve)));
-      const alive = () => !suspended && active.has(handle.runId) && !finished(handle.job.progress());
-      const next = () => {
-        try {
-          if (alive() && !journal.queueMore(runRow.run_id)) {
-            setTimeout(next, 0);
-            return;
-          }
-          const tasks = alive() ? resumeTasks(runRow, phaseDeps, AHEAD_AT_START) : [];
-          if (tasks.length > 0) handle.job.add(tasks);
-        } catch {
-          // As in topUp: the store could not queue or plan, or the job is ending; the next start finds what was journaled.
-        }
-        planned();
-        setTimeout(() => topUp(runRow, handle, AHEAD_AT_START + 1), FIRST_REQUESTS_MS);
-      };
-      setTimeout(next, 0);
+      setTimeout(() => queueThenPlan(runRow, handle, planned), 0);
       return handle;
     },
     handles: () => [...active.values()],

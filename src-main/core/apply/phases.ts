@@ -10,6 +10,7 @@ import { endedListingVerdict } from './ended-listings.ts';
 import { recordApplied } from './applied-rows.ts';
 import { recordInLedger } from './ledger-effects.ts';
 import { endpointOf, isNoOpEdit, itemOf, planBatches, readAhead, type Phase, type PlanEntry } from './plan-batches.ts';
+import { byCodeUnit } from '../../../src-shared/text-order.ts';
 
 /**
  * Which batches a run sends next. A phase is planned (journaled as `planned`
@@ -174,8 +175,7 @@ function lowestPhaseGroups(db: PhaseDeps['db'], run: RunRow, main: string): Wait
   }
   const lowest = Math.min(...[...groups.values()].map((g) => g.phase));
   // In the order grouping in SQL gave them: by kind, then proxy.
-  const order = (g: Omit<WaitingGroup, 'after'>) => `${g.kind}\u0000${g.proxy}`;
-  return [...groups.values()].filter((g) => g.phase === lowest).sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0))
+  return [...groups.values()].filter((g) => g.phase === lowest).sort((a, b) => byCodeUnit(a.kind, b.kind) || byCodeUnit(a.proxy, b.proxy))
     .map((g) => ({ ...g, after: null }));
 }
 

@@ -12,6 +12,7 @@ import {
 import { buyOrderView, listingView } from './ledger-rows.ts';
 import type { NameIndex } from './name-index.ts';
 import { patchNewKeysSql, patchParams, type BulkPatch } from './bulk-patch.ts';
+import { byCodeUnit } from '../../../src-shared/text-order.ts';
 
 /**
  * Filter, sort, count and page a ledger table with a draft laid over it,
@@ -341,6 +342,6 @@ function compareValues(a: SQLInputValue, b: SQLInputValue): number {
 /** The table's order of two rows: the tuple (value, arm, t1, t2), reversed whole for a descending sort. */
 function comparePlaces(desc: boolean) {
   return (a: RowPlace, b: RowPlace): number =>
-    (desc ? -1 : 1) * (compareValues(a.v, b.v) || a.arm - b.arm || a.t1 - b.t1 || (a.t2 < b.t2 ? -1 : a.t2 > b.t2 ? 1 : 0));
+    (desc ? -1 : 1) * (compareValues(a.v, b.v) || a.arm - b.arm || a.t1 - b.t1 || byCodeUnit(a.t2, b.t2));
 }
 

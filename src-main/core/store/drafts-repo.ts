@@ -52,8 +52,8 @@ export interface DraftsRepo {
    */
   setStatus(draftId: string, targets: readonly string[], status: ChangeStatus, error?: ChangeError | null, batchId?: string | null): void;
   /**
-   * Moves rows from one of `from` to `to` (batch cleared), in one statement: up to `limit` of them, and only those
-   * made before `seqBelow` when given (in draft order then); returns how many moved.
+   * Moves rows from one of `from` to `to` (batch cleared), in one statement: up to `limit` of them (in no particular
+   * order), and only those made before `seqBelow` when given; returns how many moved.
    */
   moveStatus(draftId: string, from: readonly ChangeStatus[], to: ChangeStatus, only?: { limit?: number; seqBelow?: number }): number;
   /** Rows with one of these statuses (apply planning and recovery), in draft order; `unbatched`: only rows in no batch. */

@@ -9,6 +9,7 @@ import { announce, createMemoryAnnouncedTradesStore, type AnnouncedTradesStore }
 import { createBalanceRead, type BalanceReading } from './balance-read.ts';
 import type { SeenTradesStore } from './seen-trades.ts';
 import { diffTrades, needsAction, tradeKey, type GoneTrade, type StatusChange, type TradeType } from './trade-diff.ts';
+import { byCodeUnit } from '../../../src-shared/text-order.ts';
 
 /**
  * Watches the pending trades: polls both trade lists (each allows one request
@@ -205,7 +206,7 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
       announced = news.memory;
       await save(() => announcedStore.save(news.memory));
     }
-    trades = trades.sort((a, b) => a.timestamp - b.timestamp || compareKeys(tradeKey(a), tradeKey(b)));
+    trades = trades.sort((a, b) => a.timestamp - b.timestamp || byCodeUnit(tradeKey(a), tradeKey(b)));
     current = trades;
     emitter.emit('trades', current);
     if (diff.added.length > 0) emitter.emit('new', diff.added);
@@ -303,9 +304,4 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
     },
     on: (event, listener) => emitter.on(event, listener),
   };
-}
-
-/** Code-unit order: trade keys are IDs, and the order need only be stable (no locale, which loads ICU's data). */
-function compareKeys(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

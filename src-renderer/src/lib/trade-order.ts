@@ -1,4 +1,5 @@
 import type { WatchedTradeView } from '../../../src-shared/contract.ts';
+import { byCodeUnit } from '../../../src-shared/text-order.ts';
 
 /**
  * How the trade lists are ordered and worded. The service's statuses differ
@@ -11,7 +12,7 @@ export function orderTrades(trades: readonly WatchedTradeView[]): WatchedTradeVi
   return [...trades].sort((a, b) => {
     if (a.needsAction !== b.needsAction) return a.needsAction ? -1 : 1;
     if (a.timestamp !== b.timestamp) return b.timestamp - a.timestamp;
-    return a.trade_id < b.trade_id ? -1 : a.trade_id > b.trade_id ? 1 : 0;
+    return byCodeUnit(a.trade_id, b.trade_id);
   });
 }
 
