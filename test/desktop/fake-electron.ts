@@ -12,7 +12,7 @@
  * cache under electron's name for them.
  */
 import { EventEmitter } from 'node:events';
-import { request as httpRequest } from 'node:http';
+import type * as Http from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -336,9 +336,13 @@ export const net = {
   isOnline: vi.fn(() => true),
   request(options: Record<string, unknown>) {
     const { session: _session, redirect: _redirect, ...rest } = options;
+    // Required here rather than imported: an ESM import of node:http reads all its exports, whose
+    // WebSocket getter loads Node's own bundled fetch (~750 kB of source), and the scale bench would
+    // count that weight, which Electron's main process never carries, as the app's.
+    const http = createRequire(import.meta.url)('node:http') as typeof Http;
     // A connection per request: builder-util-runtime adds a timeout listener to each
     // request's socket, and Node's keep-alive agent would pile them on one socket.
-    return httpRequest({ ...rest, agent: false });
+    return http.request({ ...rest, agent: false });
   },
 };
 

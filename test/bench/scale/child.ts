@@ -182,7 +182,6 @@ writeFileSync(task.resultPath, JSON.stringify(result));
 const tray = Tray.instances[0];
 tray?.clickItem('quit');
 await waitUntil(async () => app.exitCode !== null, 60_000);
-probe.close();
 process.exit(0);
 
 /**
