@@ -31,7 +31,7 @@ export async function buildChild(): Promise<string> {
       emptyOutDir: true,
       minify: false,
       target: 'node24',
-      rolldownOptions: { external: EXTERNAL, output: { format: 'es', entryFileNames: 'child.mjs' } },
+      rolldownOptions: { external: EXTERNAL, output: { format: 'es', entryFileNames: 'child.mjs', charset: 'ascii', comments: { legal: true, annotation: false, jsdoc: false } } },
     },
   });
   return join(OUT_DIR, 'child.mjs');
