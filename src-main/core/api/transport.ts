@@ -49,11 +49,12 @@ export interface LazyPool {
  * undici is loaded when the first request is made, not when the desk
  * starts: evaluating it is a good part of a start's work, and a desk opens
  * its profile and answers its first page before it talks to any service.
+ * Only its Pool is loaded, not the package's index (see undici-pool.d.ts).
  */
 export function lazyPool(origin: string, options: Pool.Options): LazyPool {
   let pool: Promise<Pool> | null = null;
   return {
-    get: () => (pool ??= import('undici').then(({ Pool: PoolClass }) => new PoolClass(origin, options))),
+    get: () => (pool ??= import('undici/lib/dispatcher/pool.js').then(({ default: PoolClass }) => new PoolClass(origin, options))),
     close: async () => {
       if (pool) await (await pool).close();
     },
