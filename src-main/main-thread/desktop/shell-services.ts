@@ -7,7 +7,7 @@ import { createUpdateController, type UpdateController } from '../../core/shell/
 import type { SupportHost } from '../../ipc/handlers/platform.ts';
 import type { MainDesk } from '../desk-connection.ts';
 import { createSupport } from './support.ts';
-import { electronUpdateSource, type ElectronUpdateSource } from './updater.ts';
+import type { ElectronUpdateSource } from './updater.ts';
 
 /**
  * What a tray app that runs all day needs besides its job: logs a trader can
@@ -99,7 +99,8 @@ export async function createShellServices(deps: ShellServicesDeps): Promise<Shel
 
 async function defaultUpdateSource(log: AppLog): Promise<ElectronUpdateSource | null> {
   if (!app.isPackaged) return null;
-  // Loaded only where it applies: it reads resources/app-update.yml, which only a packaged app has.
-  const { default: electronUpdater } = await import('electron-updater');
+  // Loaded only where it applies: it reads resources/app-update.yml, which only a packaged app has. The
+  // updater's own module comes with it: it loads builder-util-runtime and electron-updater's HTTP client.
+  const [{ default: electronUpdater }, { electronUpdateSource }] = await Promise.all([import('electron-updater'), import('./updater.ts')]);
   return electronUpdateSource(electronUpdater.autoUpdater, log);
 }
