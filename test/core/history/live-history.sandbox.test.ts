@@ -59,9 +59,19 @@ async function recordTwoHours(faults?: Parameters<Sandbox['faults']['set']>[0]):
     expect(truth, `trade ${r.trade_id} called completed`).toBeDefined();
     expect(truth?.amount).toBe(r.side === 'sale' ? r.total : -r.total);
   }
-  const missed = rows.filter((r) => settled.has(`${r.trade_type}:${r.trade_id}`) && afterTwoReadings(r) && !['balance_moved', 'left'].includes(r.ending));
+  // A trade that goes through between two loads is never seen: the balance move of its reading cannot be matched to
+  // the trades the desk knows, so the others that ended with it cannot be told apart (see the README).
+  const seen = new Set(rows.map((r) => `${r.trade_type}:${r.trade_id}`));
+  const readingTimes = history.repo.readingsSince(0).map((r) => r.at);
+  const readingOf = (at: number) => readingTimes.find((t) => t >= at) ?? Infinity;
+  const unseenIn = new Set([...settled.values()].filter((t) => !seen.has(`${t.tradeType}:${t.tradeId}`)).map((t) => readingOf(t.at)));
+  const knowable = (r: { trade_type: string; trade_id: string }) => {
+    const truth = settled.get(`${r.trade_type}:${r.trade_id}`);
+    return truth !== undefined && !unseenIn.has(readingOf(truth.at));
+  };
+  const missed = rows.filter((r) => knowable(r) && afterTwoReadings(r) && !['balance_moved', 'left'].includes(r.ending));
   expect(missed.map((r) => `${r.trade_id} ${r.ending}`)).toEqual([]);
   const vanished = rows.filter((r) => r.ending === 'vanished' && afterTwoReadings(r));
-  for (const r of vanished) expect(settled.has(`${r.trade_type}:${r.trade_id}`), `trade ${r.trade_id} called vanished`).toBe(false);
-  console.log(`two simulated hours, live: ${rows.length} trades seen, ${completed.length} completed, ${vanished.length} vanished, ${count('pending') + count('left')} pending; simulator settled ${settled.size}`);
+  for (const r of vanished.filter(knowable)) expect(settled.has(`${r.trade_type}:${r.trade_id}`), `trade ${r.trade_id} called vanished`).toBe(false);
+  console.log(`two simulated hours, live: ${rows.length} trades seen, ${completed.length} completed, ${vanished.length} vanished, ${count('pending') + count('left')} pending; simulator settled ${settled.size}, ${settled.size - [...settled.keys()].filter((k) => seen.has(k)).length} never seen`);
 }
