@@ -244,27 +244,40 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
   }
 
   /**
-   * A new run's changes not queued yet are queued a part a step, each after
-   * the timers and whatever else waits (a page, a beat); then its first
-   * batches (one per endpoint) are planned, since a phase is planned only once
-   * the one before has nothing waiting, and its job no longer waits for them.
-   * The rest of the window follows a batch a step, once the first requests had
-   * time to leave (each waits for its key from the main thread, which answers
-   * between steps).
+   * A new run's first batches (one per endpoint) are planned on the step after
+   * Apply answers, while its changes not queued yet are queued a part a step,
+   * each after the timers and whatever else waits (a page, a beat). Planning
+   * need not wait for the queue: the run's delete-alls are queued as it starts,
+   * and creates that wait for their own delete are held until every change is
+   * queued (see phases.ts). The rest of the window follows a batch a step, once
+   * the first requests had time to leave (each waits for its key from the main
+   * thread, which answers between steps); the job no longer waits once the
+   * queue is whole and what it held back is planned.
    */
-  function queueThenPlan(runRow: RunRow, handle: ApplyHandle, planned: () => void): void {
+  function planThenQueue(runRow: RunRow, handle: ApplyHandle, planned: () => void): void {
+    try {
+      const tasks = goesOn(handle) ? store.transaction(() => resumeTasks(runRow, phaseDeps, AHEAD_AT_START)) : [];
+      if (tasks.length > 0) handle.job.add(tasks);
+    } catch {
+      // As in topUp: the store could not plan, or the job is ending; outcomes and the next start plan instead.
+    }
+    setTimeout(() => topUp(runRow, handle, AHEAD_AT_START + 1), FIRST_REQUESTS_MS);
+    setTimeout(() => queueRest(runRow, handle, planned), 0);
+  }
+
+  function queueRest(runRow: RunRow, handle: ApplyHandle, planned: () => void): void {
     try {
       if (goesOn(handle) && !journal.queueMore(runRow.run_id)) {
-        setTimeout(() => queueThenPlan(runRow, handle, planned), 0);
+        setTimeout(() => queueRest(runRow, handle, planned), 0);
         return;
       }
-      const tasks = goesOn(handle) ? resumeTasks(runRow, phaseDeps, AHEAD_AT_START) : [];
+      // Every change is queued: what was held back (or found nothing queued to plan) is planned now.
+      const tasks = goesOn(handle) ? store.transaction(() => advance(runRow, phaseDeps, AHEAD_AT_START)) : [];
       if (tasks.length > 0) handle.job.add(tasks);
     } catch {
       // As in topUp: the store could not queue or plan, or the job is ending; the next start finds what was journaled.
     }
     planned();
-    setTimeout(() => topUp(runRow, handle, AHEAD_AT_START + 1), FIRST_REQUESTS_MS);
   }
 
   /**
@@ -296,7 +309,7 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
   const service: ApplyService = {
     recover() {
       const runs = recoverJournal(store, repos, phaseDeps.touched);
-      // A run cut short while its changes were being queued has the rest queued before anything of it is planned.
+      // A run cut short while its changes were being queued has the rest queued before more of it is planned.
       for (const r of runs) {
         let queued = false;
         while (!queued) queued = journal.queueMore(r.run_id);
@@ -323,7 +336,7 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
       const runRow = journal.startRun(draftId);
       let planned: () => void = () => undefined;
       const handle = run(runRow, [], new Promise<void>((resolve) => (planned = resolve)));
-      setTimeout(() => queueThenPlan(runRow, handle, planned), 0);
+      setTimeout(() => planThenQueue(runRow, handle, planned), 0);
       return handle;
     },
     handles: () => [...active.values()],

@@ -1,7 +1,7 @@
 import { ENDPOINTS } from '../api/endpoints.ts';
 import type { SerializedApiError } from '../api/errors.ts';
 import { createListingResponse, type CreatedListing } from '../api/schemas.ts';
-import type { DraftEntry } from '../drafts/change.ts';
+import { BUY_ORDERS_DELETE_ALL, LISTINGS_DELETE_ALL, type DraftEntry } from '../drafts/change.ts';
 import type { BatchOutcome, BatchTask, JobState } from '../scheduler/index.ts';
 import { mayHaveApplied } from '../scheduler/send.ts';
 import type { Store } from '../store/db.ts';
@@ -71,6 +71,15 @@ export function createJournal(store: Store, deps: PhaseDeps): Journal {
     return store.transaction(() => {
       // The run takes the changes made so far: those numbered below the draft's next sequence number.
       const run = repos.journal.createRun(draftId, repos.drafts.takeSeqs(draftId, 0));
+      // The run is planned while the rest of its changes is queued (apply-draft.ts), so some go at once. Those that
+      // failed in an earlier apply (they are few): the parts after take only pending ones, and a change that fails in
+      // this run while they are queued is not taken again. Its delete-alls, whatever part they would fall in: a
+      // delete-all goes before anything else (phases.ts).
+      const queueBelow = run.queue_below ?? 0;
+      repos.drafts.moveStatus(draftId, ['failed'], 'queued', { seqBelow: queueBelow });
+      const deleteAlls = repos.drafts.entriesFor(draftId, [LISTINGS_DELETE_ALL, BUY_ORDERS_DELETE_ALL])
+        .filter((e) => e.status === 'pending' && e.seq < queueBelow);
+      if (deleteAlls.length > 0) repos.drafts.setStatus(draftId, deleteAlls.map((e) => e.target), 'queued', null, null);
       queuePart(run);
       return requireRun(run.run_id);
     });
@@ -82,7 +91,7 @@ export function createJournal(store: Store, deps: PhaseDeps): Journal {
    */
   function queuePart(run: RunRow): boolean {
     if (run.queue_below === null) return true;
-    const moved = repos.drafts.moveStatus(run.draft_id, ['pending', 'failed'], 'queued', { limit: QUEUE_PART, seqBelow: run.queue_below });
+    const moved = repos.drafts.moveStatus(run.draft_id, ['pending'], 'queued', { limit: QUEUE_PART, seqBelow: run.queue_below });
     const all = moved < QUEUE_PART;
     if (all) repos.journal.queuedAll(run.run_id);
     deps.touched(run.draft_id, []);

@@ -64,8 +64,8 @@ export interface DraftsRepo {
   replaceChange(draftId: string, target: string, body: DraftEntry['change'], status: ChangeStatus): void;
   statusCounts(draftId: string): StatusCounts;
   /**
-   * Changes of a running apply not planned into a batch yet (see apply/phases.ts); with `alsoBelow`, the pending and
-   * failed ones made before that sequence number too (the run's changes still being queued as it starts).
+   * Changes of a running apply not planned into a batch yet (see apply/phases.ts); with `alsoBelow`, the pending ones
+   * made before that sequence number too (the run's changes still being queued as it starts).
    */
   queuedWithoutBatch(draftId: string, alsoBelow?: number | null): number;
 }
@@ -107,7 +107,7 @@ export function createDraftsRepo(store: Store): DraftsRepo {
   const countsStmt = db.prepare('SELECT status, count(*) AS n FROM draft_entries WHERE draft_id = ? GROUP BY status');
   const waitingStmt = db.prepare("SELECT count(*) AS n FROM draft_entries WHERE draft_id = ? AND status = 'queued' AND batch_id IS NULL");
   const unqueuedStmt = db.prepare(`SELECT count(*) AS n FROM draft_entries INDEXED BY draft_entries_status
-    WHERE draft_id = ? AND status IN ('pending', 'failed') AND seq < ?`);
+    WHERE draft_id = ? AND status = 'pending' AND seq < ?`);
 
   const records = (rows: unknown[]) => (rows as unknown as EntryRecord[]).map(entryOf);
 
@@ -205,14 +205,13 @@ export function createDraftsRepo(store: Store): DraftsRepo {
       const below = seqBelow === undefined ? '' : ' AND seq < ?';
       const bound = seqBelow === undefined ? [] : [seqBelow];
       const set = 'UPDATE draft_entries SET status = ?, error = NULL, batch_id = NULL, updated_at = ?';
-      if (limit === undefined) {
-        return Number(db.prepare(`${set} WHERE draft_id = ? AND status IN ${placeholders(from)}${below}`).run(to, store.clock.now(), id, ...from, ...bound).changes);
-      }
-      // A part: the first rows of the status index, each then updated by primary key. Walked in draft order instead,
-      // every part would pass again over the rows the parts before it moved.
+      // Through the status index, each row then updated by primary key: without it SQLite walks the whole draft by its
+      // primary key (20 ms at 47,000 changes to find the few that failed), and a part walked in draft order would pass
+      // again over the rows the parts before it moved.
+      const part = limit === undefined ? '' : ' LIMIT ?';
       const sql = `${set} WHERE draft_id = ? AND (slot, key) IN (SELECT slot, key FROM draft_entries INDEXED BY draft_entries_status
-        WHERE draft_id = ? AND status IN ${placeholders(from)}${below} LIMIT ?)`;
-      return Number(db.prepare(sql).run(to, store.clock.now(), id, id, ...from, ...bound, limit).changes);
+        WHERE draft_id = ? AND status IN ${placeholders(from)}${below}${part})`;
+      return Number(db.prepare(sql).run(to, store.clock.now(), id, id, ...from, ...bound, ...(limit === undefined ? [] : [limit])).changes);
     },
     entriesByStatus(id, statuses, options = {}) {
       const sql = `SELECT ${cols} FROM draft_entries WHERE draft_id = ? AND status IN ${placeholders(statuses)}

@@ -222,7 +222,7 @@ describe('starting a large apply', () => {
     for (const l of listed) expect(edited.get(l.asset_id)).toBe(l.price + 3);
   });
 
-  it('queues a draft larger than a part a step at a time before it plans, and a start cut short while queuing finishes it first', async () => {
+  it('plans its first batch on the step after Apply while the rest of a draft larger than a part is queued a step at a time, and a start cut short while queuing finishes it first', async () => {
     const s = await start();
     const { sandbox } = s.live;
     const total = QUEUE_PART + 2_000;
@@ -232,19 +232,24 @@ describe('starting a large apply', () => {
     const { id } = s.drafts.create('larger than a part');
     expect(s.drafts.addChanges(id, edits(3)).errors).toEqual([]);
     const handle = s.apply.apply(id);
-    // Apply answers with one part queued and nothing planned: a phase is planned only once nothing of it waits unqueued.
+    // Apply answers with one part queued and nothing planned yet.
     expect(s.t.repos.drafts.statusCounts(id)).toEqual({ queued: QUEUE_PART, pending: total - QUEUE_PART });
     expect(s.t.repos.journal.batches({ runId: handle.runId })).toEqual([]);
     // The job counts every change of the run from the start, queued yet or not.
     expect(handle.progress()).toMatchObject({ state: 'running', itemsTotal: total, itemsLeft: total });
-    // The next step queues the rest; then the first batch is planned (and may be on its way already).
+    // The next step plans the first batch (which may be on its way already) with the rest not queued yet.
     await new Promise((resolve) => setTimeout(resolve, 0));
-    const counts = s.t.repos.drafts.statusCounts(id);
-    expect(counts.pending).toBeUndefined();
-    expect((counts.queued ?? 0) + (counts.sent ?? 0)).toBe(total);
     expect(s.t.repos.journal.batches({ runId: handle.runId })).toHaveLength(1);
+    expect(s.t.repos.drafts.statusCounts(id).pending).toBe(total - QUEUE_PART);
+    expect(s.t.repos.journal.run(handle.runId)?.queue_below).not.toBeNull();
+    // The steps after it queue the rest.
+    for (let step = 0; step < 5 && s.t.repos.journal.run(handle.runId)?.queue_below !== null; step++) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
     expect(s.t.repos.journal.run(handle.runId)?.queue_below).toBeNull();
+    expect(s.t.repos.drafts.statusCounts(id).pending).toBeUndefined();
     expect(await handle.done).toMatchObject({ state: 'done', itemsTotal: total, itemsDone: total });
+    expect(s.t.repos.drafts.statusCounts(id)).toEqual({ done: total });
 
     // A run journaled with its first part queued, then the app stopped: the next start queues the rest, then applies all.
     expect(s.drafts.addChanges(id, edits(5)).errors).toEqual([]);
@@ -258,5 +263,58 @@ describe('starting a large apply', () => {
     const prices = new Map(sandbox.admin.listings().map((l) => [l.asset_id, l.price]));
     for (const l of listed) expect(prices.get(l.asset_id)).toBe(l.price + 5);
     expect(sandbox.log.counters.duplicateCreates).toBe(0);
+  });
+
+  it('holds the creates that wait for their own delete until every change of the run is queued, and sends each after its delete', async () => {
+    const s = await start();
+    const { sandbox } = s.live;
+    const listed = sandbox.admin.seedListings(QUEUE_PART + 100);
+    s.adopt(listed);
+    const { id } = s.drafts.create('relists');
+    // Each listed again at another price: each create waits for its own delete (phase 2 of phases.ts). Creates come
+    // first in the draft's status index (slot L before LD), so the first part queued is creates without their deletes.
+    expect(s.drafts.addChanges(id, listed.flatMap((l) => [
+      { kind: 'listing.delete', asset_id: l.asset_id },
+      { kind: 'listing.create', asset_id: l.asset_id, price: l.price + 50, promoted: 0 },
+    ])).errors).toEqual([]);
+    const handle = s.apply.apply(id);
+    // Planned while a delete is not queued yet, a create would be settled as failed ("its delete is unfinished").
+    const createsTakenWhileQueuing = () => s.t.repos.journal.run(handle.runId)?.queue_below !== null &&
+      ((s.t.repos.drafts.statusCounts(id).failed ?? 0) > 0 ||
+        s.t.repos.journal.batches({ runId: handle.runId }).some((b) => b.endpoint === 'create_listing'));
+    let early = false;
+    let ended = false;
+    void handle.done.then(() => (ended = true));
+    while (!ended) {
+      early ||= createsTakenWhileQueuing();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(early).toBe(false);
+    expect(await handle.done).toMatchObject({ state: 'done', itemsFailed: 0, itemsUnknown: 0 });
+    const writes = sandbox.log.requests.filter((q) => q.status === 200 && (q.endpoint === 'delete_listing' || q.endpoint === 'create_listing'));
+    const lastDelete = writes.map((q) => q.endpoint).lastIndexOf('delete_listing');
+    const firstCreate = writes.map((q) => q.endpoint).indexOf('create_listing');
+    expect(firstCreate).toBeGreaterThan(lastDelete);
+    const prices = new Map(sandbox.admin.listings().filter((l) => l.state === 'active').map((l) => [l.asset_id, l.price]));
+    for (const l of listed) expect(prices.get(l.asset_id)).toBe(l.price + 50);
+    expect(sandbox.log.counters.duplicateCreates).toBe(0);
+  });
+
+  it('queues a delete-all as the run starts, whatever part it would fall in, and sends it before anything else', async () => {
+    const s = await start();
+    const { sandbox } = s.live;
+    const listed = sandbox.admin.seedListings(QUEUE_PART + 100);
+    s.adopt(listed);
+    const { id } = s.drafts.create('edits, then a delete-all');
+    expect(s.drafts.addChanges(id, listed.map((l) => ({ kind: 'listing.edit', asset_id: l.asset_id, price: l.price + 3 }))).errors).toEqual([]);
+    // Made last, it is the last of the draft's status index: the first part would not take it.
+    expect(s.drafts.addChanges(id, [{ kind: 'buyOrder.deleteAll' }]).errors).toEqual([]);
+    const handle = s.apply.apply(id);
+    expect(s.drafts.entries(id).find((e) => e.change.kind === 'buyOrder.deleteAll')?.status).toBe('queued');
+    expect(s.t.repos.drafts.statusCounts(id)).toEqual({ queued: QUEUE_PART + 1, pending: listed.length - QUEUE_PART });
+    expect(await handle.done).toMatchObject({ state: 'done', itemsFailed: 0, itemsUnknown: 0 });
+    const writes = sandbox.log.requests.filter((q) => q.status === 200 && q.endpoint !== null && ENDPOINTS[q.endpoint].write).map((q) => q.endpoint);
+    expect(writes[0]).toBe('delete_all_buy_orders');
+    expect(writes.filter((e) => e === 'edit_listing')).toHaveLength(Math.ceil(listed.length / 100));
   });
 });

@@ -41,6 +41,27 @@ describe('apply journal', () => {
     expect(t.repos.drafts.statusCounts(id)).toEqual({ queued: total, pending: 1 });
   });
 
+  it('queues what failed in an earlier apply as the run starts, and never takes again a change that fails while the rest is queued', () => {
+    const total = QUEUE_PART + 500;
+    t = tempStore();
+    drafts = createDraftService({ store: t.store, repos: t.repos });
+    const { id } = drafts.create('d');
+    drafts.addChanges(id, Array.from({ length: total }, (_, i) => ({ kind: 'listing.create', asset_id: String(100 + i), price: 10, promoted: 0 })));
+    // Two changes failed in an earlier apply; made last, they are last in the status index.
+    t.repos.drafts.setStatus(id, [`L:${100 + total - 1}`, `L:${100 + total - 2}`], 'failed', { kind: 'rejected', message: 'refused' }, null);
+    const deps = { repos: t.repos, db: t.store.db, touched: () => undefined };
+    const journal = createJournal(t.store, deps);
+    const run = journal.startRun(id);
+    expect(t.repos.drafts.statusCounts(id)).toEqual({ queued: QUEUE_PART + 2, pending: total - 2 - QUEUE_PART });
+    // One of the first part fails meanwhile (its batch refused): the part after does not queue it again.
+    const early = drafts.entries(id).find((e) => e.status === 'queued' && Number(e.target.slice(2)) < 100 + QUEUE_PART);
+    t.repos.drafts.setStatus(id, [early?.target ?? ''], 'failed', { kind: 'rejected', message: 'refused' }, null);
+    expect(t.repos.drafts.queuedWithoutBatch(id, run.queue_below)).toBe(total - 1);
+    expect(journal.queueMore(run.run_id)).toBe(true);
+    expect(t.repos.drafts.statusCounts(id)).toEqual({ queued: total - 1, failed: 1 });
+    expect(drafts.entries(id).find((e) => e.target === early?.target)?.status).toBe('failed');
+  });
+
   it('records a batch as sent before the request and its outcome after, each committed', () => {
     const { id, journal, tasks } = setup(3);
     expect(tasks).toHaveLength(1);
