@@ -317,10 +317,11 @@ function workerScriptIn(mainDir: string): string {
 /**
  * The data worker's young generation, at most. Left to V8 it grows to 16 MB
  * of new space under a start's allocations, and about 7 MB of it stays
- * resident until the app has been idle a while. Capped at 6 MB, 3 MB stay (the scale bench: 4-5 MB less
- * RSS after the first page). The jobs that allocate most take 4-8 % longer
- * (CSV preview and commit) and keep their event-loop goals. A lower cap saves
- * little more; caps from 8 to 16 MB save nothing measurable.
+ * resident until the app has been idle a while. Capped at 6 MB, 3 MB stay
+ * (the scale bench: 4-5 MB less RSS after the first page). The jobs that
+ * allocate most take 4-8 % longer (CSV preview and commit) and keep their
+ * event-loop goals. A lower cap saves little more; caps from 8 to 16 MB save
+ * nothing measurable.
  */
 const WORKER_YOUNG_GENERATION_MB = 6;
 
