@@ -147,7 +147,6 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
   };
   const connection = await connectDesk({
     spawn: () => new Worker(deps.workerScript ?? workerScriptIn(mainDir), {
-      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
       // Read by the worker's entry (worker/compiled-start.ts).
       workerData: { compileCache: deps.compileCache ?? join(app.getPath('userData'), 'compile-cache') },
       ...(deps.workerExecArgv ? { execArgv: [...deps.workerExecArgv] } : {}),
@@ -313,17 +312,6 @@ function workerScriptIn(mainDir: string): string {
   const built = join(mainDir, 'desk-worker.js');
   return existsSync(built) ? built : join(mainDir, '..', 'worker', 'desk-worker.ts');
 }
-
-/**
- * The data worker's young generation, at most. Left to V8 it grows to 16 MB
- * of new space under a start's allocations, and about 7 MB of it stays
- * resident until the app has been idle a while. Capped at 6 MB, 3 MB stay
- * (the scale bench: 4-5 MB less RSS after the first page). The jobs that
- * allocate most take 4-8 % longer (CSV preview and commit) and keep their
- * event-loop goals. A lower cap saves little more; caps from 8 to 16 MB save
- * nothing measurable.
- */
-const WORKER_YOUNG_GENERATION_MB = 6;
 
 /**
  * How long a quit waits for batches in flight. The client's own timeouts end
