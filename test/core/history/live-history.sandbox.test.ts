@@ -60,11 +60,15 @@ async function recordTwoHours(faults?: Parameters<Sandbox['faults']['set']>[0]):
     expect(truth?.amount).toBe(r.side === 'sale' ? r.total : -r.total);
   }
   // A trade that goes through between two loads is never seen: the balance move of its reading cannot be matched to
-  // the trades the desk knows, so the others that ended with it cannot be told apart (see the README).
+  // the trades the desk knows, so the others that ended with it cannot be told apart (see the README). Its move shows
+  // in the first reading after it went through, or in the one after that when the reading was asked as it did.
   const seen = new Set(rows.map((r) => `${r.trade_type}:${r.trade_id}`));
   const readingTimes = history.repo.readingsSince(0).map((r) => r.at);
   const readingOf = (at: number) => readingTimes.find((t) => t >= at) ?? Infinity;
-  const unseenIn = new Set([...settled.values()].filter((t) => !seen.has(`${t.tradeType}:${t.tradeId}`)).map((t) => readingOf(t.at)));
+  const unseenIn = new Set([...settled.values()].filter((t) => !seen.has(`${t.tradeType}:${t.tradeId}`)).flatMap((t) => {
+    const at = readingOf(t.at);
+    return [at, readingTimes.find((r) => r > at) ?? Infinity];
+  }));
   const knowable = (r: { trade_type: string; trade_id: string }) => {
     const truth = settled.get(`${r.trade_type}:${r.trade_id}`);
     return truth !== undefined && !unseenIn.has(readingOf(truth.at));
