@@ -19,7 +19,10 @@ import { mayHaveBeenApplied, settleRefusal, type RefusalResult, type Settled } f
  * so after a crash a batch is either known unsent or has an unknown outcome.
  */
 export interface Journal {
-  /** Journals a run and queues the first part of its changes (the draft's pending and failed ones). */
+  /**
+   * Journals a run of the draft's changes made so far (pending and failed) and queues those that must go at once (the
+   * failed ones and the delete-alls) with the first part of the rest; `queueMore` queues the others.
+   */
   startRun(draftId: string): RunRow;
   /** Queues the next part of a starting run's changes; true once every one is queued (at once for a run that has). */
   queueMore(runId: number): boolean;
@@ -70,12 +73,12 @@ export function createJournal(store: Store, deps: PhaseDeps): Journal {
   function startRun(draftId: string): RunRow {
     return store.transaction(() => {
       // The run takes the changes made so far: those numbered below the draft's next sequence number.
-      const run = repos.journal.createRun(draftId, repos.drafts.takeSeqs(draftId, 0));
+      const queueBelow = repos.drafts.takeSeqs(draftId, 0);
+      const run = repos.journal.createRun(draftId, queueBelow);
       // The run is planned while the rest of its changes is queued (apply-draft.ts), so some go at once. Those that
       // failed in an earlier apply (they are few): the parts after take only pending ones, and a change that fails in
       // this run while they are queued is not taken again. Its delete-alls, whatever part they would fall in: a
       // delete-all goes before anything else (phases.ts).
-      const queueBelow = run.queue_below ?? 0;
       repos.drafts.moveStatus(draftId, ['failed'], 'queued', { seqBelow: queueBelow });
       const deleteAlls = repos.drafts.entriesFor(draftId, [LISTINGS_DELETE_ALL, BUY_ORDERS_DELETE_ALL])
         .filter((e) => e.status === 'pending' && e.seq < queueBelow);
