@@ -3,9 +3,15 @@
  * the desk's bundle is kept on disk between starts (Node's compile cache,
  * in the folder main names), so a start does not parse and compile half a
  * megabyte of JavaScript again. Then the desk itself loads (desk-worker.ts).
+ * Before either, WebAssembly is kept on V8's baseline compiler
+ * (wasm-baseline.ts).
  */
 import { enableCompileCache } from 'node:module';
 import { workerData } from 'node:worker_threads';
+import { keepWasmOnBaseline } from './wasm-baseline.ts';
+
+// Before the compile cache is on: V8's flags are part of its tag.
+keepWasmOnBaseline();
 
 const folder: unknown = (workerData as { compileCache?: unknown } | null)?.compileCache;
 if (typeof folder === 'string') {

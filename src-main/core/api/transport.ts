@@ -1,6 +1,5 @@
 import type { Dispatcher, Pool } from 'undici';
 import type { ResponseHeaders } from './rate-headers.ts';
-import { keepWasmOnBaseline } from './wasm-baseline.ts';
 
 /**
  * One HTTP exchange over an undici dispatcher, reporting whether the request
@@ -50,17 +49,12 @@ export interface LazyPool {
  * undici is loaded when the first request is made, not when the desk
  * starts: evaluating it is a good part of a start's work, and a desk opens
  * its profile and answers its first page before it talks to any service.
- * Only its Pool is loaded, not the package's index (see undici-pool.d.ts),
- * and its parser stays on V8's baseline compiler (see wasm-baseline.ts).
+ * Only its Pool is loaded, not the package's index (see undici-pool.d.ts).
  */
 export function lazyPool(origin: string, options: Pool.Options): LazyPool {
   let pool: Promise<Pool> | null = null;
-  const load = () => {
-    keepWasmOnBaseline();
-    return import('undici/lib/dispatcher/pool.js');
-  };
   return {
-    get: () => (pool ??= load().then(({ default: PoolClass }) => new PoolClass(origin, options))),
+    get: () => (pool ??= import('undici/lib/dispatcher/pool.js').then(({ default: PoolClass }) => new PoolClass(origin, options))),
     close: async () => {
       if (pool) await (await pool).close();
     },

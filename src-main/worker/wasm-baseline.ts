@@ -13,9 +13,11 @@ let kept = false;
  * responses are few and small, and Liftoff's parser is as quick for them:
  * an 80 kB response takes 0.10 ms either way.
  *
- * The flags are process-wide and apply to modules compiled after they are
- * set, so this runs before undici is loaded (`lazyPool`). The desk compiles
- * no other WebAssembly.
+ * The flags are process-wide, apply to modules compiled after they are set,
+ * and are part of the version tag of Node's compile cache: the worker's entry
+ * sets them before it turns that cache on (compiled-start.ts), or every start
+ * would look for its compiled code under another tag and compile afresh. The
+ * desk compiles no other WebAssembly.
  */
 export function keepWasmOnBaseline(): void {
   if (kept) return;
