@@ -217,10 +217,29 @@ for (const size of SIZES) {
       const overrun = await review.locator('[role=row][data-key] .target').evaluateAll((cells) => cells.filter((c) => {
         const name = c.querySelector('.item-name')?.lastElementChild?.getBoundingClientRect();
         const id = c.querySelector('.id')?.getBoundingClientRect();
-        return name !== undefined && id !== undefined && name.right > id.left + 0.5;
+        // In the smallest window the ID is left to the row's details (not drawn: no box).
+        return name !== undefined && id !== undefined && id.width > 0 && name.right > id.left + 0.5;
       }).map((c) => (c.textContent ?? '').trim().slice(0, 60)));
       expect.soft(overrun, 'names running over the asset ID').toEqual([]);
+      // Every column in view at once, down to the smallest window, with the kinds and statuses whole.
+      const sideways = await review.locator('.vt-scroller').evaluate((el) => el.scrollWidth - el.clientWidth);
+      expect.soft(sideways, 'the review scrolls sideways').toBeLessThanOrEqual(1);
+      expect.soft(await clipped(page, '[role=grid][aria-label="Draft changes"] [role=row][data-key] [role=gridcell]:first-child')).toEqual([]);
+      // A refusal's reason may be cut: the row's details below give it whole.
+      const statuses = await clipped(page, '[role=grid][aria-label="Draft changes"] [role=row][data-key] [role=gridcell]:last-child');
+      expect.soft(statuses.filter((text) => !text.startsWith('refused:'))).toEqual([]);
       await picture(page, `drafts-review-${tag}`);
+      // A row chosen: its details give whole what the table cuts, the asset ID with it.
+      const first = review.locator('[role=row][data-key]').first();
+      const cut = (await first.locator('.fields').textContent()) ?? '';
+      await first.click();
+      const details = page.getByTestId('review-focused');
+      await expect(details.locator('.fields')).toHaveText(cut);
+      expect.soft(await clipped(page, '[data-testid=review-focused] .fields')).toEqual([]);
+      expect.soft(await inside(page, '[data-testid=review-focused] .fields > :last-child', '[data-testid=review-focused]'), 'the change shows whole').toBe(true);
+      await expect(details.locator(':scope > .mono')).toHaveText(/^\d+$/);
+      await details.scrollIntoViewIfNeeded();
+      await picture(page, `drafts-review-row-${tag}`);
       await page.getByRole('button', { name: 'Discard' }).click();
       await picture(page, `drafts-discard-${tag}`);
       await page.keyboard.press('Escape');
