@@ -152,6 +152,20 @@ describe('VirtualTable', () => {
     expect(rowEls().map((r) => r.attributes('tabindex'))).toEqual(['-1', '0', '-1', '-1', '-1']);
     wrapper.unmount();
   });
+  it('keeps the focus on the active row when a new page redraws the rows (a sort), rather than dropping it to the page', async () => {
+    const list = rows.slice(0, 5);
+    const wrapper = await mountTable(list);
+    (wrapper.get('[role=grid]').element as HTMLElement).focus();
+    expect(document.activeElement?.getAttribute('data-key')).toBe('r0');
+    // Sorted the other way: the row that had the focus goes out, another takes its place.
+    const sorted = [...rows.slice(5, 10)];
+    await wrapper.setProps({ rowAt: (i: number) => sorted[i], version: 1 });
+    await nextTick();
+    expect(document.activeElement?.getAttribute('data-key')).toBe('r5');
+    expect(document.activeElement?.getAttribute('tabindex')).toBe('0');
+    wrapper.unmount();
+  });
+
   it('reads its height once it is in the document, before drawing a row, and follows resizes', async () => {
     const observed: Array<() => void> = [];
     const Observer = vi.fn(function (this: unknown, callback: () => void) {
