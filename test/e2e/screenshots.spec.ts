@@ -35,10 +35,23 @@ test.afterAll(async () => {
   await server?.close();
 });
 
-/** Texts an element cuts (ellipsis or overflow): each named by what it shows. */
+/**
+ * Texts an element cuts (ellipsis or overflow): each named by what it shows.
+ * scrollWidth and clientWidth are whole pixels, so a text a fraction of a
+ * pixel too wide (cut, with its ellipsis) passes them; its drawn width,
+ * measured over its contents, does not.
+ */
 async function clipped(page: Page, selector: string): Promise<string[]> {
   return page.locator(selector).evaluateAll((els) =>
-    els.filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => (el.textContent ?? '').trim().slice(0, 60)));
+    els.filter((el) => {
+      if (el.scrollWidth > el.clientWidth + 1) return true;
+      const style = el.ownerDocument.defaultView?.getComputedStyle(el);
+      if (style === undefined || style.overflowX === 'visible') return false;
+      const range = el.ownerDocument.createRange();
+      range.selectNodeContents(el);
+      const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      return range.getBoundingClientRect().width > room + 0.1;
+    }).map((el) => (el.textContent ?? '').trim().slice(0, 60)));
 }
 
 /** Whether two elements' boxes overlap (both drawn). */
