@@ -1,7 +1,5 @@
 import { setFlagsFromString } from 'node:v8';
 
-let kept = false;
-
 /**
  * Keeps WebAssembly on V8's baseline compiler (Liftoff) for the rest of the
  * process's life. undici parses HTTP/1.1 with llhttp compiled to
@@ -20,8 +18,6 @@ let kept = false;
  * desk compiles no other WebAssembly.
  */
 export function keepWasmOnBaseline(): void {
-  if (kept) return;
-  kept = true;
   // --liftoff-only would say it in one flag, but its implications are applied only at V8's start.
   setFlagsFromString('--no-wasm-dynamic-tiering');
   setFlagsFromString('--no-wasm-tier-up');
