@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Router } from '../../src-main/ipc/router.ts';
-import type { ChannelInput } from '../../src-shared/contract.ts';
+import type { ChannelInput, ChannelOutput } from '../../src-shared/contract.ts';
 import { CSV_IMPORT_MAX_CHARS, CSV_PART_MAX_CHARS } from '../../src-shared/csv-parts.ts';
+import { fileParts } from '../../src-renderer/src/lib/file-parts.ts';
 import { routerDeskFixture } from '../support/live-desk.ts';
 import { call, importCsvInParts } from '../support/router-call.ts';
 import { until } from '../support/until.ts';
@@ -125,6 +126,29 @@ describe('CSV import in parts through the router', () => {
       ok: false, error: { kind: 'invalid', message: expect.stringContaining('part 2 came again (part 3 was expected)') },
     });
     expect(desk.workspace().repos.buyOrders.count()).toBe(0);
+  });
+
+  it('refuses each line of a chosen file that is not UTF-8, at its line however the parts fall, and stores none of them', async () => {
+    const { router, desk } = await open({ scale: 1 });
+    // Notes saved as Latin-1 (E9 is "é" there, not UTF-8; the first starts a part of 7 bytes), amid notes that are UTF-8.
+    const file = new Blob([
+      'sku,price,quantity,user_note\r\n5021;6,4.50,1,übergroß ✓\r\n5022;6,4.50,1,caf', new Uint8Array([0xe9]),
+      '\r\n5023;6,4.50,1,fine\r\n5024;6,4.50,1,', new Uint8Array([0xe9, 0xe9]), '\r\n',
+    ]);
+    const notUtf8 = expect.stringMatching(/^the line holds bytes that are not UTF-8 text/);
+    for (const size of [7, 64, 1_000_000]) {
+      let upload: string | null = null;
+      let preview = null;
+      // The renderer's own sender: its bytes decoded a part at a time.
+      for await (const { seq, text, last } of fileParts(file, size)) {
+        const answer: ChannelOutput<'drafts:importCsvPart'> = await call(router, 'drafts:importCsvPart', upload === null ? { kind: 'buyOrders', seq, text, last } : { upload, seq, text, last });
+        upload = answer.upload;
+        preview = answer.preview;
+      }
+      expect(preview).toMatchObject({ validCount: 2, errorCount: 2, errors: [{ line: 3, reason: notUtf8 }, { line: 5, reason: notUtf8 }] });
+      expect(await call(router, 'drafts:importCommit', { token: preview?.token ?? '' })).toEqual({ imported: 2, refused: 2 });
+    }
+    expect(desk.workspace().repos.buyOrders.all().map((b) => [b.sku, b.user_note])).toEqual([['5021;6', 'übergroß ✓'], ['5023;6', 'fine']]);
   });
 
   it('refuses a file past the size limit with a sentence for the trader, and lets its upload go', async () => {
