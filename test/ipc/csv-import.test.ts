@@ -151,6 +151,13 @@ describe('CSV import in parts through the router', () => {
     expect(desk.workspace().repos.buyOrders.all().map((b) => [b.sku, b.user_note])).toEqual([['5021;6', 'übergroß ✓'], ['5023;6', 'fine']]);
   });
 
+  it('answers a refusal with an excerpt of a 60,000-character line, not the line', async () => {
+    const { router } = await open({ scale: 1 });
+    const long = 'z'.repeat(60_000);
+    const preview = await importCsvInParts(send(router), 'buyOrders', `sku,price,quantity\r\n${long},4.50,1\r\n${long},4.50,1\r\n`, 20_000);
+    expect(preview.errors).toEqual([{ line: 2, reason: 'sku: must have the shape <part>;<part> (more ;parts allowed)' }, { line: 3, reason: `sku: ${'z'.repeat(80)}… (59920 more characters) is on line 2 already; sku: must have the shape <part>;<part> (more ;parts allowed)` }]);
+  });
+
   it('refuses a file past the size limit with a sentence for the trader, and lets its upload go', async () => {
     const { router } = await open({ scale: 1 });
     // A header the import refuses: the parts after it are counted and kept, not read.

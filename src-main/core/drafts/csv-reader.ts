@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 import type { PriceColumn } from './csv-cells.ts';
-import { restore, type CsvColumns, type CsvLineError, type CsvRecord } from './csv-format.ts';
+import { echoed, restore, type CsvColumns, type CsvLineError, type CsvRecord } from './csv-format.ts';
 import { groupThousands } from '../../../src-shared/money.ts';
 
 /**
@@ -371,11 +371,11 @@ function headerProblems(header: readonly string[], columns: CsvColumns): string 
   const unknown: string[] = [];
   header.forEach((name, i) => {
     if (name === '') problems.push(`column ${i + 1} has no name`);
-    else if (seen.has(name)) problems.push(`column ${name} appears twice`);
+    else if (seen.has(name)) problems.push(`column ${echoed(name)} appears twice`);
     else if (!known(name)) unknown.push(name);
     seen.add(name);
   });
-  if (unknown.length > 0) problems.unshift(`unknown ${unknown.length === 1 ? 'column' : 'columns'} ${unknown.slice(0, 5).join(', ')}${unknown.length > 5 ? '…' : ''}`);
+  if (unknown.length > 0) problems.unshift(`unknown ${unknown.length === 1 ? 'column' : 'columns'} ${unknown.slice(0, 5).map(echoed).join(', ')}${unknown.length > 5 ? '…' : ''}`);
   if (seen.has('price') && seen.has(LEGACY_PRICE)) problems.push('give price or price_cents, not both');
   for (const name of columns.required) {
     if (!seen.has(name) && !(name === 'price' && seen.has(LEGACY_PRICE))) problems.push(`missing column ${name}`);
