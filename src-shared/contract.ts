@@ -36,8 +36,12 @@ const draftRef = z.object({ draftId: id }).strict();
 const jobRef = z.object({ jobId: id }).strict();
 const selectionInput = z.object({ domain: ledgerDomain, selection: ledgerSelection }).strict();
 
-/** One part of a CSV file to import (csv-parts.ts says why a file crosses in parts); `last` ends the file. */
-const csvPart = { text: z.string().max(CSV_PART_MAX_CHARS), last: z.boolean() };
+/**
+ * One part of a CSV file to import (csv-parts.ts says why a file crosses in
+ * parts); `seq` numbers an upload's parts from 1, so main takes them only in
+ * order and whole; `last` ends the file.
+ */
+const csvPart = { seq: z.number().int().min(1), text: z.string().max(CSV_PART_MAX_CHARS), last: z.boolean() };
 
 /** A file's text for the renderer to save, and how many rows it holds. */
 const csvFile = z.object({ csv: z.string(), rows: z.number().int() });

@@ -22,6 +22,8 @@ export const CSV_IMPORT_MAX_CHARS = 50_000_000;
 
 /** One part of a file to send, and how far into the file it ends (0 to 1, for progress). */
 export interface CsvPart {
+  /** The part's number in its file, from 1: main refuses a part that is not the next. */
+  readonly seq: number;
   readonly text: string;
   readonly last: boolean;
   readonly done: number;
@@ -34,11 +36,13 @@ export interface CsvPart {
  */
 export function* textParts(text: string, size = CSV_PART_SIZE): Generator<CsvPart> {
   let at = 0;
+  let seq = 0;
   do {
     let end = Math.min(text.length, at + size);
     const code = text.charCodeAt(end - 1);
     if (end < text.length && end - 1 > at && code >= 0xd800 && code <= 0xdbff) end -= 1;
-    yield { text: text.slice(at, end), last: end >= text.length, done: text.length === 0 ? 1 : end / text.length };
+    seq += 1;
+    yield { seq, text: text.slice(at, end), last: end >= text.length, done: text.length === 0 ? 1 : end / text.length };
     at = end;
   } while (at < text.length);
 }

@@ -2,8 +2,6 @@ import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readdirSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { describeUpdate } from '../../src-shared/updates.ts';
@@ -12,7 +10,8 @@ import { openAppLog } from '../../src-main/core/shell/app-log.ts';
 import { createUpdateController } from '../../src-main/core/shell/update-controller.ts';
 import { generateSigningKey, signUpdate } from '../../src-main/core/shell/update-signature.ts';
 import { scaledClock } from '../../src-main/core/clock.ts';
-import { app, provideToCommonJs, resetFakeElectron } from './fake-electron.ts';
+import { app, provideToCommonJs } from './fake-electron.ts';
+import { leavePackagedAppImage, packagedAppImage } from './updater-support.ts';
 
 vi.mock('electron', () => import('./fake-electron.ts'));
 // electron-updater requires electron itself, out of vi.mock's reach.
@@ -100,27 +99,11 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  resetFakeElectron();
   feed = goodFeed();
   requests.length = 0;
-  root = await mkdtemp(join(tmpdir(), 'desk-updater-'));
-  // What a packaged AppImage has: resources/app-update.yml (electron-builder writes it from `publish`).
-  await writeFile(join(root, 'app-update.yml'), `provider: generic\nurl: ${feedUrl}\nupdaterCacheDirName: marketplace-desk-updater\n`);
-  await writeFile(join(root, 'old.AppImage'), 'old version');
-  Object.defineProperty(process, 'resourcesPath', { value: root, configurable: true });
-  vi.stubEnv('APPIMAGE', join(root, 'old.AppImage'));
-  // electron-updater's cache folder, per platform.
-  vi.stubEnv('XDG_CACHE_HOME', join(root, 'cache'));
-  vi.stubEnv('LOCALAPPDATA', join(root, 'cache'));
-  if (process.platform === 'darwin') vi.stubEnv('HOME', root);
-  app.isPackaged = true;
-  app.version = INSTALLED;
-  app.setPath('userData', join(root, 'user-data'));
+  root = await packagedAppImage(feedUrl, INSTALLED);
 });
-afterEach(async () => {
-  vi.unstubAllEnvs();
-  await rm(root, { recursive: true, force: true });
-});
+afterEach(() => leavePackagedAppImage(root));
 
 function setUp(options: { applyRunning?: () => boolean; realInstall?: boolean } = {}) {
   const updater = new AppImageUpdater();

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Router } from '../../src-main/ipc/router.ts';
-import type { ChannelInput } from '../../src-shared/contract.ts';
+import type { ChannelInput, ChannelOutput } from '../../src-shared/contract.ts';
 import { CSV_IMPORT_MAX_CHARS, CSV_PART_MAX_CHARS } from '../../src-shared/csv-parts.ts';
+import { fileParts } from '../../src-renderer/src/lib/file-parts.ts';
 import { routerDeskFixture } from '../support/live-desk.ts';
 import { call, importCsvInParts } from '../support/router-call.ts';
 import { until } from '../support/until.ts';
@@ -63,20 +64,20 @@ describe('CSV import in parts through the router', () => {
 
   it('refuses a part of an upload a newer one replaced, or of none, and lets the newer one finish', async () => {
     const { router } = await open({ scale: 1 });
-    const first = await call(router, 'drafts:importCsvPart', { kind: 'draft', text: 'kind,sku,price,quantity\r\nbuyOrder.create,5021;6,', last: false });
-    const second = await call(router, 'drafts:importCsvPart', { kind: 'draft', text: 'kind,sku,price,quantity\r\n', last: false });
+    const first = await call(router, 'drafts:importCsvPart', { kind: 'draft', seq: 1, text: 'kind,sku,price,quantity\r\nbuyOrder.create,5021;6,', last: false });
+    const second = await call(router, 'drafts:importCsvPart', { kind: 'draft', seq: 1, text: 'kind,sku,price,quantity\r\n', last: false });
     expect(second.upload).not.toBe(first.upload);
 
-    expect(await router.invoke('drafts:importCsvPart', { upload: first.upload, text: '4.50,1\r\n', last: true })).toEqual({
+    expect(await router.invoke('drafts:importCsvPart', { upload: first.upload, seq: 2, text: '4.50,1\r\n', last: true })).toEqual({
       ok: false, error: expect.objectContaining({ kind: 'not_found', message: GONE }),
     });
-    expect(await router.invoke('drafts:importCsvPart', { upload: 'never-started', text: '', last: true })).toEqual({
+    expect(await router.invoke('drafts:importCsvPart', { upload: 'never-started', seq: 2, text: '', last: true })).toEqual({
       ok: false, error: expect.objectContaining({ kind: 'not_found', message: GONE }),
     });
-    const done = await call(router, 'drafts:importCsvPart', { upload: second.upload, text: 'buyOrder.create,5021;6,4.50,1\r\n', last: true });
+    const done = await call(router, 'drafts:importCsvPart', { upload: second.upload, seq: 2, text: 'buyOrder.create,5021;6,4.50,1\r\n', last: true });
     expect(done.preview).toMatchObject({ validCount: 1, errorCount: 0 });
     // The upload ended with its preview: a part after the last is refused too.
-    expect(await router.invoke('drafts:importCsvPart', { upload: second.upload, text: '', last: true })).toMatchObject({ ok: false, error: { kind: 'not_found' } });
+    expect(await router.invoke('drafts:importCsvPart', { upload: second.upload, seq: 3, text: '', last: true })).toMatchObject({ ok: false, error: { kind: 'not_found' } });
   });
 
   it('stops an upload a newer one replaced while it was being read, and keeps no table of either once they end', async () => {
@@ -88,13 +89,13 @@ describe('CSV import in parts through the router', () => {
     const settled = (kind: 'csv_spool' | 'scratch_staged', count: number) => until(`${count} ${kind} tables`, () => tables(kind) === count);
     // A part of a few thousand rows is read over many turns: the second upload starts in one of them.
     const big = draftFile(5_000).slice(0, 900_000);
-    const replaced = router.invoke('drafts:importCsvPart', { kind: 'draft', text: big, last: false });
-    const second = await call(router, 'drafts:importCsvPart', { kind: 'draft', text: 'kind,sku,price,quantity\r\n', last: false });
+    const replaced = router.invoke('drafts:importCsvPart', { kind: 'draft', seq: 1, text: big, last: false });
+    const second = await call(router, 'drafts:importCsvPart', { kind: 'draft', seq: 1, text: 'kind,sku,price,quantity\r\n', last: false });
     expect(await replaced).toEqual({ ok: false, error: expect.objectContaining({ kind: 'not_found', message: GONE }) });
     // The second upload's tables alone: the first's went when it was replaced.
     await settled('scratch_staged', 8);
     expect(tables('csv_spool')).toBe(1);
-    const done = await call(router, 'drafts:importCsvPart', { upload: second.upload, text: 'buyOrder.create,5021;6,4.50,1\r\n', last: true });
+    const done = await call(router, 'drafts:importCsvPart', { upload: second.upload, seq: 2, text: 'buyOrder.create,5021;6,4.50,1\r\n', last: true });
     // The preview keeps the file's text for the commit; the commit lets it go.
     await settled('scratch_staged', 0);
     expect(tables('csv_spool')).toBe(1);
@@ -103,16 +104,72 @@ describe('CSV import in parts through the router', () => {
     await settled('scratch_staged', 0);
   });
 
+  it('refuses a part that is not the next, naming it, and keeps nothing of its file', async () => {
+    const { router, desk } = await open({ scale: 1 });
+    // Cut inside the prices: in this order the first row costs 12.50; parts 1, 3, 2 would read it at 1.00.
+    const parts = ['sku,price,quantity\r\n5021;6,1', '2.50,1\r\n5022;6,1', '.00,1\r\n'];
+    const { upload } = await call(router, 'drafts:importCsvPart', { kind: 'buyOrders', seq: 1, text: parts[0] ?? '', last: false });
+    expect(await router.invoke('drafts:importCsvPart', { upload, seq: 3, text: parts[2] ?? '', last: true })).toEqual({
+      ok: false,
+      error: expect.objectContaining({
+        kind: 'invalid',
+        message: 'The CSV file arrived out of order: part 3 came where part 2 was expected (part 2 is missing or out of order), so nothing from it was kept; check the file again',
+      }),
+    });
+    expect(await router.invoke('drafts:importCsvPart', { upload, seq: 2, text: parts[1] ?? '', last: false })).toMatchObject({ ok: false, error: { kind: 'not_found', message: GONE } });
+    expect(desk.workspace().repos.buyOrders.count()).toBe(0);
+
+    // A part sent twice, as a retry after a lost answer would: refused the same way.
+    const again = await call(router, 'drafts:importCsvPart', { kind: 'buyOrders', seq: 1, text: parts[0] ?? '', last: false });
+    await call(router, 'drafts:importCsvPart', { upload: again.upload, seq: 2, text: parts[1] ?? '', last: false });
+    expect(await router.invoke('drafts:importCsvPart', { upload: again.upload, seq: 2, text: parts[1] ?? '', last: false })).toMatchObject({
+      ok: false, error: { kind: 'invalid', message: expect.stringContaining('part 2 came again (part 3 was expected)') },
+    });
+    expect(desk.workspace().repos.buyOrders.count()).toBe(0);
+  });
+
+  it('refuses each line of a chosen file that is not UTF-8, at its line however the parts fall, and stores none of them', async () => {
+    const { router, desk } = await open({ scale: 1 });
+    // Notes saved as Latin-1 (E9 is "é" there, not UTF-8; the first starts a part of 7 bytes), amid notes that are UTF-8.
+    const file = new Blob([
+      'sku,price,quantity,user_note\r\n5021;6,4.50,1,übergroß ✓\r\n5022;6,4.50,1,caf', new Uint8Array([0xe9]),
+      '\r\n5023;6,4.50,1,fine\r\n5024;6,4.50,1,', new Uint8Array([0xe9, 0xe9]), '\r\n',
+    ]);
+    const notUtf8 = expect.stringMatching(/^the line holds bytes that are not UTF-8 text/);
+    for (const size of [7, 64, 1_000_000]) {
+      let upload: string | null = null;
+      let preview = null;
+      // The renderer's own sender: its bytes decoded a part at a time.
+      for await (const { seq, text, last } of fileParts(file, size)) {
+        const answer: ChannelOutput<'drafts:importCsvPart'> = await call(router, 'drafts:importCsvPart', upload === null ? { kind: 'buyOrders', seq, text, last } : { upload, seq, text, last });
+        upload = answer.upload;
+        preview = answer.preview;
+      }
+      expect(preview).toMatchObject({ validCount: 2, errorCount: 2, errors: [{ line: 3, reason: notUtf8 }, { line: 5, reason: notUtf8 }] });
+      expect(await call(router, 'drafts:importCommit', { token: preview?.token ?? '' })).toEqual({ imported: 2, refused: 2 });
+    }
+    expect(desk.workspace().repos.buyOrders.all().map((b) => [b.sku, b.user_note])).toEqual([['5021;6', 'übergroß ✓'], ['5023;6', 'fine']]);
+  });
+
+  it('answers a refusal with an excerpt of a 60,000-character line, not the line', async () => {
+    const { router } = await open({ scale: 1 });
+    const long = 'z'.repeat(60_000);
+    const preview = await importCsvInParts(send(router), 'buyOrders', `sku,price,quantity\r\n${long},4.50,1\r\n${long},4.50,1\r\n`, 20_000);
+    expect(preview.errors).toEqual([{ line: 2, reason: 'sku: must have the shape <part>;<part> (more ;parts allowed)' }, { line: 3, reason: `sku: ${'z'.repeat(80)}… (59920 more characters) is on line 2 already; sku: must have the shape <part>;<part> (more ;parts allowed)` }]);
+  });
+
   it('refuses a file past the size limit with a sentence for the trader, and lets its upload go', async () => {
     const { router } = await open({ scale: 1 });
     // A header the import refuses: the parts after it are counted and kept, not read.
-    const { upload } = await call(router, 'drafts:importCsvPart', { kind: 'listings', text: 'cost\n', last: false });
+    const { upload } = await call(router, 'drafts:importCsvPart', { kind: 'listings', seq: 1, text: 'cost\n', last: false });
     const part = 'x'.repeat(1_000_000);
     let sent = 5;
-    let answer = await router.invoke('drafts:importCsvPart', { upload, text: part, last: false });
+    let seq = 2;
+    let answer = await router.invoke('drafts:importCsvPart', { upload, seq, text: part, last: false });
     while (answer.ok) {
       sent += part.length;
-      answer = await router.invoke('drafts:importCsvPart', { upload, text: part, last: false });
+      seq += 1;
+      answer = await router.invoke('drafts:importCsvPart', { upload, seq, text: part, last: false });
     }
     expect(sent).toBeLessThanOrEqual(CSV_IMPORT_MAX_CHARS);
     expect(sent + part.length).toBeGreaterThan(CSV_IMPORT_MAX_CHARS);
@@ -120,12 +177,12 @@ describe('CSV import in parts through the router', () => {
       ok: false,
       error: expect.objectContaining({ kind: 'invalid', message: 'The file is too large to import: a CSV file may hold up to 50,000,000 characters; split it into smaller files' }),
     });
-    expect(await router.invoke('drafts:importCsvPart', { upload, text: '', last: true })).toMatchObject({ ok: false, error: { kind: 'not_found', message: GONE } });
+    expect(await router.invoke('drafts:importCsvPart', { upload, seq: seq + 1, text: '', last: true })).toMatchObject({ ok: false, error: { kind: 'not_found', message: GONE } });
   }, 60_000);
 
   it('refuses a part longer than the contract allows, before any of it is read', async () => {
     const { router } = await open({ scale: 1 });
-    const result = await router.invoke('drafts:importCsvPart', { kind: 'listings', text: 'x'.repeat(CSV_PART_MAX_CHARS + 1), last: true });
+    const result = await router.invoke('drafts:importCsvPart', { kind: 'listings', seq: 1, text: 'x'.repeat(CSV_PART_MAX_CHARS + 1), last: true });
     expect(result).toMatchObject({ ok: false, error: { kind: 'invalid' } });
   });
 });

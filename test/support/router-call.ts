@@ -22,7 +22,8 @@ export async function importCsvInParts(
 ): Promise<NonNullable<PartAnswer['preview']>> {
   let upload: string | null = null;
   for (const part of textParts(text, size)) {
-    const answer = await send(upload === null ? { kind, text: part.text, last: part.last } : { upload, text: part.text, last: part.last });
+    const { seq, text: partText, last } = part;
+    const answer = await send(upload === null ? { kind, seq, text: partText, last } : { upload, seq, text: partText, last });
     if (answer.preview) return answer.preview;
     upload = answer.upload;
   }

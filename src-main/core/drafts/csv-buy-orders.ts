@@ -4,7 +4,7 @@ import { buyOrderInput, type BuyOrderRow } from '../store/buy-orders-repo.ts';
 import { formatDecimal } from '../../../src-shared/money.ts';
 import { flagCell, idCell, issueReasons, numberCell, priceCell, textCell, type PriceColumn } from './csv-cells.ts';
 import { buyOrderLockReason, rowAccount, rowSku, type ImportContext } from './csv-context.ts';
-import { duplicateTracker, writeCsv, type CsvColumns, type CsvLineError, type CsvRecord, type SeenKeys } from './csv-format.ts';
+import { duplicateTracker, echoed, writeCsv, type CsvColumns, type CsvLineError, type CsvRecord, type SeenKeys } from './csv-format.ts';
 
 /**
  * The buy orders ledger as CSV. Importing adopts buy orders placed elsewhere
@@ -52,7 +52,7 @@ export function readBuyOrdersImport(records: readonly CsvRecord[], ctx: ImportCo
     else if (item.sku === undefined) reasons.push('sku: is required (or an item name in the name column)');
     const sku = item.sku;
     const first = sku === undefined ? null : seen(sku, line);
-    if (first !== null) reasons.push(`sku: ${sku} is on line ${first} already`);
+    if (first !== null) reasons.push(`sku: ${echoed(sku ?? '')} is on line ${first} already`);
     const owner = rowAccount(idCell(cells.account), ctx);
     if (owner.reason) reasons.push(owner.reason);
     const existing = sku === undefined ? undefined : (ctx.ledger.buyOrder(sku) ?? undefined);

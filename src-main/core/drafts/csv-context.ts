@@ -3,6 +3,7 @@ import type { Store } from '../store/db.ts';
 import { targetKey, type Slot } from '../store/draft-columns.ts';
 import type { KnownNames, NameResolution } from '../items/index.ts';
 import { idCell } from './csv-cells.ts';
+import { echoed } from './csv-format.ts';
 import type { LedgerLookup } from './merge.ts';
 
 /**
@@ -58,7 +59,7 @@ export function rowSku(cells: Readonly<Record<string, string>>, ctx: ImportConte
     if (sameName(items.nameOf(sku), name)) return { sku, reason: null };
     const r = items.skuFor(name);
     if (r.ok && r.sku === sku) return { sku, reason: null };
-    return { sku, reason: `name: “${name}” is not the item of sku ${sku} (${items.nameOf(sku)}); correct one of them, or leave name empty` };
+    return { sku, reason: `name: “${echoed(name)}” is not the item of sku ${echoed(sku)} (${echoed(items.nameOf(sku))}); correct one of them, or leave name empty` };
   }
   const resolved = items.skuFor(name);
   return resolved.ok ? { sku: resolved.sku, reason: null } : { sku: undefined, reason: `name: ${resolved.message}` };
@@ -88,7 +89,7 @@ export function rowAccount(given: string | undefined, ctx: ImportContext): { acc
       : { account: ctx.mainAccount, reason: null };
   }
   const known = !/^\d{1,20}$/.test(given) || ctx.accounts.has(given);
-  return { account: given, reason: known ? null : `account: ${given} is not the main or a linked account` };
+  return { account: given, reason: known ? null : `account: ${echoed(given)} is not the main or a linked account` };
 }
 
 const BUSY = `is ${LOCKED_REASON}; resolve it first`;

@@ -5,7 +5,7 @@ import {
 import { formatDecimal } from '../../../src-shared/money.ts';
 import { flagCell, idCell, issueReasons, numberCell, priceCell, textCell, type PriceColumn } from './csv-cells.ts';
 import { rowSku, type ImportContext } from './csv-context.ts';
-import { duplicateTracker, writeCsv, type CellValue, type CsvColumns, type CsvLineError, type CsvRecord, type SeenKeys } from './csv-format.ts';
+import { duplicateTracker, echoed, writeCsv, type CellValue, type CsvColumns, type CsvLineError, type CsvRecord, type SeenKeys } from './csv-format.ts';
 import { definedOf } from './merge.ts';
 
 /**
@@ -104,7 +104,7 @@ export function readDraftImport(records: readonly CsvRecord[], ctx: ImportContex
     else reasons.push(...ownerMismatch(parsed.data, idCell(cells.account), ctx));
     const key = duplicateKey(kind, item.sku === undefined ? cells : { ...cells, sku: item.sku }, ctx);
     const first = key === null ? null : seen(key.key, line);
-    if (first !== null && key !== null) reasons.push(`${key.column}: ${key.id} has a change on line ${first} already`);
+    if (first !== null && key !== null) reasons.push(`${key.column}: ${echoed(key.id)} has a change on line ${first} already`);
     if (reasons.length > 0) result.errors.push({ line, reason: reasons.join('; ') });
     else if (parsed.success) result.changes.push({ line, input: parsed.data });
   }

@@ -1,4 +1,5 @@
 import Papa from 'papaparse';
+import { printable } from '../safe-text.ts';
 
 /**
  * The CSV shapes the ledgers and drafts share, and writing them through
@@ -32,6 +33,14 @@ export interface CsvColumns {
 }
 
 export type CellValue = string | number | boolean | null | undefined;
+
+/** The most of a cell a refusal quotes: a line may run to 64k characters, and a reason is read in a line of the preview. */
+const ECHO_CHARS = 80;
+
+/** A cell (or a header name) as a refusal quotes it: an excerpt at most, with nothing in it that could break its line. */
+export function echoed(cell: string): string {
+  return printable(cell, ECHO_CHARS);
+}
 
 /**
  * Writes rows under a header in a fixed column order, quoting only where

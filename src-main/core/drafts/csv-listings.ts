@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { changeInput, type ParsedChangeInput } from './change.ts';
 import { flagCell, idCell, issueReasons, priceCell, textCell, type PriceColumn } from './csv-cells.ts';
 import { listingLockReason, rowAccount, rowSku, type ImportContext } from './csv-context.ts';
-import { duplicateTracker, writeCsv, type CsvColumns, type CsvLineError, type CsvRecord, type SeenKeys } from './csv-format.ts';
+import { duplicateTracker, echoed, writeCsv, type CsvColumns, type CsvLineError, type CsvRecord, type SeenKeys } from './csv-format.ts';
 import { definedOf } from './merge.ts';
 
 /**
@@ -56,9 +56,9 @@ export function readListingsImport(records: readonly CsvRecord[], ctx: ImportCon
     const asset = idCell(cells.asset_id);
     const listingId = idCell(cells.listing_id);
     const firstAsset = asset === undefined ? null : seenAsset(asset, line);
-    if (firstAsset !== null) reasons.push(`asset_id: ${asset} is on line ${firstAsset} already`);
+    if (firstAsset !== null) reasons.push(`asset_id: ${echoed(asset ?? '')} is on line ${firstAsset} already`);
     const firstListing = listingId === undefined ? null : seenListing(listingId, line);
-    if (firstListing !== null) reasons.push(`listing_id: ${listingId} is on line ${firstListing} already`);
+    if (firstListing !== null) reasons.push(`listing_id: ${echoed(listingId ?? '')} is on line ${firstListing} already`);
     const owner = rowAccount(idCell(cells.account), ctx);
     if (owner.reason) reasons.push(owner.reason);
     const item = rowSku(cells, ctx);

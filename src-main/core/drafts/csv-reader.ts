@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 import type { PriceColumn } from './csv-cells.ts';
-import { restore, type CsvColumns, type CsvLineError, type CsvRecord } from './csv-format.ts';
+import { echoed, restore, type CsvColumns, type CsvLineError, type CsvRecord } from './csv-format.ts';
 import { groupThousands } from '../../../src-shared/money.ts';
 
 /**
@@ -53,6 +53,14 @@ const LEGACY_PRICE = 'price_cents';
 const ALIASES: Readonly<Record<string, string>> = { item: 'name' };
 
 const BOM = '\uFEFF';
+
+/**
+ * What a decoder puts where bytes are not UTF-8 (the renderer decodes a file
+ * leniently, file-parts.ts says why): a line holding it is refused at the
+ * line it is on, never stored with the character lost.
+ */
+const REPLACEMENT = '\uFFFD';
+const NOT_UTF8 = 'the line holds bytes that are not UTF-8 text (shown as \uFFFD); save the file as UTF-8 (in Excel: CSV UTF-8) and check it again';
 
 const UNCLOSED = 'a quoted field is never closed; close the quote or remove it (the lines after it were read on their own)';
 const TOO_LONG = `the line is longer than ${groupThousands(MAX_LINE_CHARS)} characters, so the rest of the file was not read; is it a CSV file?`;
@@ -184,9 +192,11 @@ export function csvReader(columns: CsvColumns): CsvReader {
     const lineAt = lineCounter();
     const records: CsvRecord[] = [];
     const errors: CsvLineError[] = [];
+    const undecodable = text.slice(pos - base, end - base).includes(REPLACEMENT);
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i] as ParsedRow;
       const at = lineAt(row.start);
+      const lost = undecodable ? text.slice(row.start - base, row.end - base).indexOf(REPLACEMENT) : -1;
       if (i === trouble) {
         errors.push({ line: at, reason: UNCLOSED });
         if (skipTo === 'long') return tooLong(row.start + 1, records, errors);
@@ -194,6 +204,13 @@ export function csvReader(columns: CsvColumns): CsvReader {
         break;
       }
       if (row.cells.every((c) => c.trim() === '')) continue;
+      if (lost >= 0) {
+        // The line it is on, which in a note quoted over lines is not the row's first.
+        errors.push({ line: lineAt(row.start + lost), reason: header === null ? `${NOT_UTF8} (it is the header, so the file was not read further)` : NOT_UTF8 });
+        if (header !== null) continue;
+        stopped = true;
+        return { records, errors };
+      }
       if (row.errors.length > 0) {
         errors.push({ line: at, reason: row.errors.join('; ') });
         continue;
@@ -354,11 +371,11 @@ function headerProblems(header: readonly string[], columns: CsvColumns): string 
   const unknown: string[] = [];
   header.forEach((name, i) => {
     if (name === '') problems.push(`column ${i + 1} has no name`);
-    else if (seen.has(name)) problems.push(`column ${name} appears twice`);
+    else if (seen.has(name)) problems.push(`column ${echoed(name)} appears twice`);
     else if (!known(name)) unknown.push(name);
     seen.add(name);
   });
-  if (unknown.length > 0) problems.unshift(`unknown ${unknown.length === 1 ? 'column' : 'columns'} ${unknown.slice(0, 5).join(', ')}${unknown.length > 5 ? '…' : ''}`);
+  if (unknown.length > 0) problems.unshift(`unknown ${unknown.length === 1 ? 'column' : 'columns'} ${unknown.slice(0, 5).map(echoed).join(', ')}${unknown.length > 5 ? '…' : ''}`);
   if (seen.has('price') && seen.has(LEGACY_PRICE)) problems.push('give price or price_cents, not both');
   for (const name of columns.required) {
     if (!seen.has(name) && !(name === 'price' && seen.has(LEGACY_PRICE))) problems.push(`missing column ${name}`);

@@ -10,6 +10,7 @@ import type { ItemNames } from '../items/index.ts';
 import { columnOf, type PriceColumn } from './csv-cells.ts';
 import { itemLookup, lockedTargets, type ImportContext } from './csv-context.ts';
 import { changesToCsv, DRAFT_COLUMNS, readDraftImport } from './csv-draft.ts';
+import { partOrderRefusal, type CsvPartInput } from './csv-part-order.ts';
 import { byLine, type CsvColumns, type CsvLineError, type CsvRecord, type SeenKeys } from './csv-format.ts';
 import { LISTING_COLUMNS, listingsToCsv, readListingsImport } from './csv-listings.ts';
 import { csvReader, type CsvSlice } from './csv-reader.ts';
@@ -77,10 +78,11 @@ export interface CsvService {
    * Reads the next part of an upload's file, checking the rows it completes;
    * with `last`, the file has ended and the answer is its preview (null
    * before). Rejects for an upload that is not under way (dropped by
-   * another, failed, or ended) and for a file past the size limit; a part
-   * that fails drops its upload.
+   * another, failed, or ended), for a part that is not the next one (its
+   * `seq`), and for a file past the size limit; a part that fails drops its
+   * upload.
    */
-  importPart(upload: string, text: string, last: boolean): Promise<CsvPreview | null>;
+  importPart(upload: string, part: CsvPartInput): Promise<CsvPreview | null>;
   /** Applies a preview's rows, checked again against the current ledger and draft. Rejects for an unknown or expired token. */
   commitImport(token: string): Promise<CsvCommitResult>;
 }
@@ -122,6 +124,8 @@ interface Upload {
   readonly job: FileJob;
   /** Characters received so far. */
   chars: number;
+  /** Parts received so far: the next must be numbered one more. */
+  received: number;
   /** The part being read: the next one waits for it. */
   reading: Promise<unknown>;
 }
@@ -363,7 +367,7 @@ export function createCsvService(deps: CsvServiceDeps): CsvService {
           // Another upload started while this one gave the event loop back: its tables are gone already.
           if (upload?.id !== id) throw gone();
         });
-        upload = { id, kind, draftId, scratch, spool, job, chars: 0, reading: Promise.resolve() };
+        upload = { id, kind, draftId, scratch, spool, job, chars: 0, received: 0, reading: Promise.resolve() };
         return id;
       } catch (e) {
         scratch.dispose();
@@ -371,9 +375,15 @@ export function createCsvService(deps: CsvServiceDeps): CsvService {
         throw e;
       }
     },
-    async importPart(id, text, last) {
+    async importPart(id, { seq, text, last }) {
       const u = upload;
       if (u === null || u.id !== id) throw gone();
+      const outOfOrder = partOrderRefusal(seq, u.received);
+      if (outOfOrder) {
+        drop(u);
+        throw outOfOrder;
+      }
+      u.received += 1;
       // Parts are read in the order they came, one at a time.
       const read = u.reading.then(async (): Promise<CsvPreview | null> => {
         if (upload !== u) throw gone();

@@ -1,6 +1,7 @@
 import type { DefaultItemAttributes, ItemAttributesInNumbers, ItemDefindexes, SchemaItem } from 'tf2-item-format';
 import type { ItemDescription } from './describe-sku.ts';
 import type { ItemFormat } from './schema.ts';
+import { printable } from '../safe-text.ts';
 
 /** Why a name gives no SKU. */
 export type NameRefusal = 'empty' | 'no_such_item' | 'not_understood' | 'ambiguous';
@@ -50,7 +51,7 @@ export function resolveName(parts: NameResolverParts, input: string, known?: Kno
   const held = known?.get(name.toLowerCase()) ?? [];
   if (held.length === 1) return { ok: true, sku: held[0] ?? '' };
   if (held.length > 1) {
-    return refuse('ambiguous', `"${name}" matches ${held.length} of your items (${held.join(', ')}): give the SKU instead.`, held);
+    return refuse('ambiguous', `"${said(name)}" matches ${held.length} of your items (${held.join(', ')}): give the SKU instead.`, held);
   }
 
   const { format, schema } = parts.format;
@@ -58,10 +59,10 @@ export function resolveName(parts: NameResolverParts, input: string, known?: Kno
   try {
     attributes = format.parseString(name, true, true);
   } catch {
-    return refuse('not_understood', `"${name}" could not be read as an item name.`);
+    return refuse('not_understood', `"${said(name)}" could not be read as an item name.`);
   }
   if (typeof attributes.defindex !== 'number' || Number.isNaN(attributes.defindex)) {
-    return refuse('no_such_item', `No item in the game's schema is called "${name}" (names are read as backpack.tf writes them).`);
+    return refuse('no_such_item', `No item in the game's schema is called "${said(name)}" (names are read as backpack.tf writes them).`);
   }
   if (attributes.texture !== undefined) {
     const skin = parts.skins().get(`${schema.getName(attributes.defindex)}|${attributes.texture}`);
@@ -76,7 +77,7 @@ export function resolveName(parts: NameResolverParts, input: string, known?: Kno
       const only = canonical.length === 1 ? canonical[0] : undefined;
       if (only === undefined) {
         const candidates = group.map((i) => format.toSKU({ ...attributes, defindex: i.defindex }));
-        return refuse('ambiguous', `"${name}" is the name of ${group.length} different items (${candidates.join(', ')}): give the SKU instead.`, candidates);
+        return refuse('ambiguous', `"${said(name)}" is the name of ${group.length} different items (${candidates.join(', ')}): give the SKU instead.`, candidates);
       }
       attributes = { ...attributes, defindex: only.defindex };
     }
@@ -84,10 +85,10 @@ export function resolveName(parts: NameResolverParts, input: string, known?: Kno
 
   const sku = format.toSKU(attributes);
   const read = parts.describe(sku);
-  if (!read.known) return refuse('not_understood', `"${name}" could not be read as an item the game's schema knows.`);
+  if (!read.known) return refuse('not_understood', `"${said(name)}" could not be read as an item the game's schema knows.`);
   const asTyped = attributes.isUniqueHat === true ? name.replace(/^The /, '') : name;
   if (!sameWords(read.name, asTyped)) {
-    return refuse('not_understood', `"${name}" could not be read whole; the nearest item is "${read.name}".`);
+    return refuse('not_understood', `"${said(name)}" could not be read whole; the nearest item is "${read.name}".`);
   }
   return { ok: true, sku };
 }
@@ -101,6 +102,11 @@ export function normalizeName(input: string): string {
 function sameWords(a: string, b: string): boolean {
   const words = (s: string) => s.split(' ').sort().join(' ');
   return words(a) === words(b);
+}
+
+/** The name as a refusal quotes it: what was typed (a CSV cell may run to 64k characters), as an excerpt at most. */
+function said(name: string): string {
+  return printable(name, 80);
 }
 
 function refuse(reason: NameRefusal, message: string, candidates: readonly string[] = []): NameResolution {

@@ -1,5 +1,6 @@
 import type { UpdateView } from '../../../src-shared/updates.ts';
 import type { Clock } from '../clock.ts';
+import { CHECK_DEADLINE_MS, checkTimedOut } from './update-limits.ts';
 import { UpdateRefused } from './update-policy.ts';
 
 /**
@@ -10,8 +11,12 @@ import { UpdateRefused } from './update-policy.ts';
  * asked for then, it waits for the apply to end.
  */
 export interface UpdateSource {
-  /** Looks at the feed; the newer version's number, or null when up to date. Rejects with `UpdateRefused` for an older one. */
-  check(): Promise<string | null>;
+  /**
+   * Looks at the feed; the newer version's number, or null when up to date.
+   * Rejects with `UpdateRefused` for an older one. Ends its requests when
+   * `signal` aborts (the check's deadline), rejecting with the signal's reason.
+   */
+  check(signal: AbortSignal): Promise<string | null>;
   /**
    * Downloads and verifies the update found; rejects when it cannot, with
    * `UpdateRefused` when the update failed a check (its signature, its
@@ -36,6 +41,8 @@ export interface UpdateControllerDeps {
   readonly intervalMs?: number;
   /** The first check, after start settles. Default 30 s. */
   readonly firstCheckMs?: number;
+  /** How long a check may take in all, however slowly the feed answers. Default `CHECK_DEADLINE_MS`. */
+  readonly checkDeadlineMs?: number;
 }
 
 export interface UpdateController {
@@ -56,6 +63,7 @@ export const UPDATE_INTERVAL_MS = 4 * 3_600_000;
 export function createUpdateController(deps: UpdateControllerDeps): UpdateController {
   const intervalMs = deps.intervalMs ?? UPDATE_INTERVAL_MS;
   const firstCheckMs = deps.firstCheckMs ?? 30_000;
+  const checkDeadlineMs = deps.checkDeadlineMs ?? CHECK_DEADLINE_MS;
   let view: UpdateView = idleView();
   let timer: AbortController | null = null;
   let running: Promise<UpdateView> | null = null;
@@ -75,7 +83,7 @@ export function createUpdateController(deps: UpdateControllerDeps): UpdateContro
     if (view.state === 'ready') return view;
     set({ state: 'checking', message: null });
     try {
-      const version = await source.check();
+      const version = await checkWithin(source, checkDeadlineMs);
       set({ checkedAt: deps.clock.now() });
       if (version === null) {
         set({ state: 'idle', version: null, percent: null });
@@ -151,4 +159,25 @@ export function createUpdateController(deps: UpdateControllerDeps): UpdateContro
       timer = null;
     },
   };
+}
+
+/**
+ * The source's check, ended at the deadline: the source is told through the
+ * signal (so its requests stop), and the check rejects then even if the source
+ * does not. The deadline is wall-clock network time, not the app's clock: a
+ * socket does not run faster under a scaled or faked clock.
+ */
+async function checkWithin(source: UpdateSource, deadlineMs: number): Promise<string | null> {
+  const control = new AbortController();
+  const deadline = AbortSignal.timeout(deadlineMs);
+  const onDeadline = () => control.abort(checkTimedOut(deadlineMs));
+  deadline.addEventListener('abort', onDeadline, { once: true });
+  const expired = new Promise<never>((_, reject) => {
+    control.signal.addEventListener('abort', () => reject(control.signal.reason as Error), { once: true });
+  });
+  try {
+    return await Promise.race([source.check(control.signal), expired]);
+  } finally {
+    deadline.removeEventListener('abort', onDeadline);
+  }
 }

@@ -41,7 +41,7 @@ export function applyHandlers(desk: Desk, views: DeskViews): Pick<Handlers, Appl
       } else {
         upload = part.upload;
       }
-      const preview = await csv.importPart(upload, part.text, part.last);
+      const preview = await csv.importPart(upload, { seq: part.seq, text: part.text, last: part.last });
       return { upload, preview: preview && { ...preview, errors: preview.errors.slice(0, CSV_ERRORS_SHOWN) } };
     },
     'drafts:importCommit': async ({ token }) => {

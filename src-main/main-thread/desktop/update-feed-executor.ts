@@ -5,6 +5,7 @@ import type { RequestOptions } from 'node:http';
 // hook for a redirect policy or for checking a file before it is taken, so
 // the updater is given this subclass in its place (updater.ts).
 import { ElectronHttpExecutor } from 'electron-updater/out/electronHttpExecutor.js';
+import { FEED_FILE_MAX_BYTES, feedFileTooLarge } from '../../core/shell/update-limits.ts';
 import { UpdateRefused } from '../../core/shell/update-policy.ts';
 
 export interface FeedPolicy {
@@ -25,9 +26,18 @@ export interface FeedPolicy {
  * The file is checked there, after electron-updater's own sha512 check and
  * before it is renamed into the cache, handed to Squirrel.Mac or announced:
  * a refused file is deleted by electron-updater's own clean-up.
+ *
+ * `doApiRequest` reads a feed file whole into a string, with no limit of its
+ * own: here its request is aborted as soon as the answer passes
+ * `FEED_FILE_MAX_BYTES`, and, during `check`, as soon as the check's signal
+ * aborts (its deadline), whose reason the request then rejects with.
  */
 export class FeedBoundExecutor extends ElectronHttpExecutor {
   private readonly policy: FeedPolicy;
+  /** The running check's signal; electron-updater's check takes no cancellation of its own. */
+  private checkSignal: AbortSignal | null = null;
+  /** Request processors already bounded: a redirect hands its processor on to the next request. */
+  private readonly bounded = new WeakSet<object>();
   constructor(policy: FeedPolicy, proxyLogin?: ConstructorParameters<typeof ElectronHttpExecutor>[0]) {
     super(proxyLogin);
     this.policy = policy;
@@ -39,9 +49,38 @@ export class FeedBoundExecutor extends ElectronHttpExecutor {
     requestProcessor: Parameters<ElectronHttpExecutor['doApiRequest']>[2],
     redirectCount = 0,
   ): Promise<string> {
-    const refused = this.policy.refusal(urlOf(options));
+    const url = urlOf(options);
+    const refused = this.policy.refusal(url);
     if (refused) return Promise.reject(refused);
-    return super.doApiRequest(options, cancellationToken, requestProcessor, redirectCount);
+    if (this.bounded.has(requestProcessor)) return super.doApiRequest(options, cancellationToken, requestProcessor, redirectCount);
+    const signal = this.checkSignal;
+    if (signal?.aborted) return Promise.reject(signal.reason as Error);
+    let stopCurrent: ((error: Error) => void) | null = null;
+    const onAbort = () => stopCurrent?.(signal?.reason as Error);
+    const processor: typeof requestProcessor = (request, reject) => {
+      const stop = (error: Error) => {
+        reject(error);
+        request.abort();
+      };
+      stopCurrent = stop;
+      request.on('response', (response) => {
+        limitBody(response, () => stop(feedFileTooLarge(url)));
+      });
+      requestProcessor(request, reject);
+    };
+    this.bounded.add(processor);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    return super.doApiRequest(options, cancellationToken, processor, redirectCount).finally(() => signal?.removeEventListener('abort', onAbort));
+  }
+
+  /** Runs a check whose feed requests end when `signal` aborts. */
+  async during<T>(signal: AbortSignal, check: () => Promise<T>): Promise<T> {
+    this.checkSignal = signal;
+    try {
+      return await check();
+    } finally {
+      this.checkSignal = null;
+    }
   }
 
   protected override doDownload(requestOptions: RequestOptions, options: DownloadCallOptions, redirectCount: number): void {
@@ -81,6 +120,26 @@ export class FeedBoundExecutor extends ElectronHttpExecutor {
       throw error;
     }
   }
+}
+
+/**
+ * Calls `tooLarge` once the answer declares or delivers more than
+ * `FEED_FILE_MAX_BYTES`; the caller aborts the request then, so no more of it is read.
+ */
+function limitBody(response: Electron.IncomingMessage, tooLarge: () => void): void {
+  const declared = Number(response.headers['content-length']);
+  if (declared > FEED_FILE_MAX_BYTES) {
+    tooLarge();
+    return;
+  }
+  let received = 0;
+  const count = (chunk: Buffer | string) => {
+    received += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
+    if (received <= FEED_FILE_MAX_BYTES) return;
+    response.removeListener('data', count);
+    tooLarge();
+  };
+  response.on('data', count);
 }
 
 /** The address request options name, as builder-util-runtime builds them from a URL. */

@@ -90,9 +90,9 @@ export function electronUpdateSource(updater: AppUpdater, log: AppLog, trust: Up
     throw error;
   };
   return {
-    async check() {
+    async check(signal) {
       offered = null;
-      const result = await updater.checkForUpdates().catch(refused);
+      const result = await executor.during(signal, () => updater.checkForUpdates()).catch(refused);
       if (!result) return null;
       const version = result.updateInfo.version;
       // electron-updater reports an older version as "no update"; an older one offered is a warning sign, said as such.

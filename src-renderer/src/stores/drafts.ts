@@ -107,7 +107,7 @@ export const useDraftsStore = defineStore('drafts', () => {
   const exportCsv = async (draftId: string) => (await call('drafts:exportCsv', { draftId })).csv;
   /**
    * Sends a CSV file (a chosen file, or pasted text) to main a part at a
-   * time, in order, and answers main's preview of it; null when `signal`
+   * time, in order, each numbered, and answers main's preview of it; null when `signal`
    * stopped it first (the panel was closed). `onProgress` hears how much of
    * it main has read, from 0 to 1.
    */
@@ -119,8 +119,8 @@ export const useDraftsStore = defineStore('drafts', () => {
     let upload: string | null = null;
     for await (const part of typeof source === 'string' ? textParts(source) : fileParts(source)) {
       if (options.signal?.aborted) return null;
-      const { text, last } = part;
-      const answer: ChannelOutput<'drafts:importCsvPart'> = await call('drafts:importCsvPart', upload === null ? { kind: kindOf, text, last } : { upload, text, last });
+      const { seq, text, last } = part;
+      const answer: ChannelOutput<'drafts:importCsvPart'> = await call('drafts:importCsvPart', upload === null ? { kind: kindOf, seq, text, last } : { upload, seq, text, last });
       options.onProgress?.(part.done);
       if (answer.preview) return answer.preview;
       upload = answer.upload;

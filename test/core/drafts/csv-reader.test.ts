@@ -114,6 +114,21 @@ describe('the CSV reader over parts', () => {
     expect(sameInParts('x,"a"b\n\n\n').errors).toEqual([{ line: 1, reason: UNCLOSED }, { line: 1, reason: 'the file has no header row' }]);
   });
 
+  it('refuses each line holding bytes that are not UTF-8 at the line they are on (a quoted note\'s second line), however the parts fall', () => {
+    // A note typed as Latin-1 ("café", é is the byte E9), one quoted over two lines with a stray FF in its second, and
+    // characters that are UTF-8 (é, ✓, an emoji), decoded as the renderer decodes a file: each bad byte is U+FFFD.
+    const bytes = Buffer.concat([
+      Buffer.from('asset_id,listing_id,price,user_note\r\n1,a,4.50,café ✓ 🎩\r\n2,b,4.50,caf', 'utf8'), Buffer.from([0xe9]),
+      Buffer.from('\r\n3,c,4.50,"two\r\nlin', 'utf8'), Buffer.from([0xff]), Buffer.from('es"\r\n4,d,4.50,fine\r\n', 'utf8'),
+    ]);
+    const read = sameInParts(new TextDecoder().decode(bytes), 5);
+    const NOT_UTF8 = 'the line holds bytes that are not UTF-8 text (shown as \uFFFD); save the file as UTF-8 (in Excel: CSV UTF-8) and check it again';
+    expect(read.errors).toEqual([{ line: 3, reason: NOT_UTF8 }, { line: 5, reason: NOT_UTF8 }]);
+    expect(read.records.map((r) => [r.line, r.cells.user_note])).toEqual([[2, 'café ✓ 🎩'], [6, 'fine']]);
+    // In the header, it refuses the file: its columns cannot be told.
+    expect(whole(`asset_id,listing_id,pr\uFFFDce\r\n1,a,4.50\r\n`)).toEqual({ records: [], errors: [{ line: 1, reason: `${NOT_UTF8} (it is the header, so the file was not read further)` }], priceColumn: 'price' });
+  });
+
   it('reads a header with no line break after it, and refuses a header with an unknown column, reading no further', () => {
     expect(sameInParts('asset_id,price')).toEqual({ records: [], errors: [], priceColumn: 'price' });
     const refused = sameInParts('asset_id,cost\n1,4.50\n');

@@ -21,7 +21,7 @@ export function csvFixture(options: { clock?: Clock; maxPreviews?: number; names
 export async function preview(f: CsvFixture, kind: CsvKind, text: string, draftId?: string, size?: number) {
   const upload = f.csv.startImport(kind, { draftId });
   let p = null;
-  for (const part of textParts(text, size)) p = await f.csv.importPart(upload, part.text, part.last);
+  for (const part of textParts(text, size)) p = await f.csv.importPart(upload, part);
   if (p === null) throw new Error('the last part was answered without a preview');
   expect(csvPreview.parse(p)).toEqual(p);
   return p;

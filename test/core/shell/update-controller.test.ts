@@ -20,13 +20,14 @@ function fakeSource(versions: Array<string | null>, download: () => Promise<void
   return source;
 }
 
-function controller(source: UpdateSource | null, over: { enabled?: () => boolean; applyRunning?: () => boolean } = {}) {
+function controller(source: UpdateSource | null, over: { enabled?: () => boolean; applyRunning?: () => boolean; checkDeadlineMs?: number } = {}) {
   const clock = createVirtualClock();
   const restart = vi.fn();
   const views: string[] = [];
   const c = createUpdateController({
     source, clock, restart, enabled: over.enabled ?? (() => true), applyRunning: over.applyRunning ?? (() => false),
     onChange: (v) => views.push(v.state), firstCheckMs: 30_000, intervalMs: 4 * HOUR,
+    ...(over.checkDeadlineMs === undefined ? {} : { checkDeadlineMs: over.checkDeadlineMs }),
   });
   return { c, clock, restart, views };
 }
@@ -87,6 +88,28 @@ describe('createUpdateController', () => {
     };
     const { c } = controller(source);
     expect(await c.checkNow()).toMatchObject({ state: 'refused', version: '0.0.9', message: 'it is older than the installed version 0.1.0.' });
+  });
+
+  it('ends a check that outlasts its deadline: the source is told to stop, and the view says why', async () => {
+    let told: unknown = null;
+    // A feed that never finishes answering, until the check's signal ends it.
+    const source: UpdateSource = {
+      check: (signal) => new Promise((_, reject) => signal.addEventListener('abort', () => { told = signal.reason; reject(signal.reason as Error); })),
+      download: async () => undefined,
+    };
+    const { c } = controller(source, { checkDeadlineMs: 50 });
+    const view = await c.checkNow();
+    expect(view).toMatchObject({ state: 'error', version: null, percent: null });
+    expect(view.message).toBe('the update feed did not answer in full within 50 ms, so the check was stopped.');
+    expect((told as Error).message).toBe(view.message);
+  });
+
+  it('ends a check at its deadline even when the source ignores the signal', async () => {
+    const source: UpdateSource = { check: () => new Promise(() => undefined), download: async () => undefined };
+    const { c } = controller(source, { checkDeadlineMs: 50 });
+    expect(await c.checkNow()).toMatchObject({ state: 'error', message: expect.stringMatching(/^the update feed did not answer in full within 50 ms/) });
+    // The next check runs: the stuck one no longer holds the controller.
+    expect((await c.checkNow()).state).toBe('error');
   });
 
   it('never restarts while an apply runs: the restart waits for the apply to end', async () => {

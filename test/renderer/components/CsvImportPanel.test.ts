@@ -42,7 +42,7 @@ describe('CSV import panel', () => {
     await wrapper.get('textarea').setValue('sku,price,quantity\n5021;6,4.50,1\n');
     await checkButton(wrapper)?.trigger('click');
     await flushPromises();
-    expect(fake.callsTo('drafts:importCsvPart')).toEqual([{ kind: 'buyOrders', text: 'sku,price,quantity\n5021;6,4.50,1\n', last: true }]);
+    expect(fake.callsTo('drafts:importCsvPart')).toEqual([{ kind: 'buyOrders', seq: 1, text: 'sku,price,quantity\n5021;6,4.50,1\n', last: true }]);
     const text = wrapper.text();
     expect(text).toContain('1 row ready');
     expect(text).toContain('1 line refused');
@@ -50,7 +50,7 @@ describe('CSV import panel', () => {
     expect(badWording(text)).toBeNull();
   });
 
-  it('sends a chosen file a part at a time, in order, never into the text box, with a character cut at a part’s end whole', async () => {
+  it('sends a chosen file a part at a time, numbered in order, never into the text box, with a character cut at a part’s end whole', async () => {
     const progress: string[] = [];
     let wrapper: VueWrapper | null = null;
     fake = installFakeApi(deskHandlers({ 'drafts:importCsvPart': uploads(() => progress.push(wrapper?.find('[role=status]').text() ?? '')) }));
@@ -68,6 +68,7 @@ describe('CSV import panel', () => {
     const parts = fake.callsTo('drafts:importCsvPart') as Part[];
     expect(parts).toHaveLength(3);
     expect(parts.map((p) => ('kind' in p ? 'kind' : p.upload))).toEqual(['kind', 'u1', 'u1']);
+    expect(parts.map((p) => p.seq)).toEqual([1, 2, 3]);
     expect(parts.map((p) => p.last)).toEqual([false, false, true]);
     expect(parts.map((p) => p.text).join('')).toBe(text);
     expect(parts.every((p) => p.text.length <= CSV_PART_MAX_CHARS)).toBe(true);
@@ -87,7 +88,7 @@ describe('CSV import panel', () => {
     expect(wrapper.text()).not.toContain('chosen.csv');
     await checkButton(wrapper)?.trigger('click');
     await flushPromises();
-    expect(fake.callsTo('drafts:importCsvPart')).toEqual([{ kind: 'buyOrders', text: 'sku,price,quantity\n5021;6,4.50,1\n', last: true }]);
+    expect(fake.callsTo('drafts:importCsvPart')).toEqual([{ kind: 'buyOrders', seq: 1, text: 'sku,price,quantity\n5021;6,4.50,1\n', last: true }]);
 
     // A paste of three parts, the panel closed while the first is read: nothing more is sent.
     await wrapper.get('textarea').setValue(`big${'x'.repeat(2 * CSV_PART_SIZE + 10)}`);
