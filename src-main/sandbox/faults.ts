@@ -1,7 +1,7 @@
 import type { EndpointName } from '../core/api/endpoints.ts';
 import type {
-  Inventory429Fault, InventoryDelayFault, InventoryEndlessFault, InventoryLyingTotalFault, InventoryMalformedFault, InventoryPrivateFault,
-  InventoryServerErrorFault,
+  Inventory429Fault, InventoryDelayFault, InventoryEndlessFault, InventoryEndlessKind, InventoryLyingTotalFault, InventoryMalformedFault,
+  InventoryPrivateFault, InventoryServerErrorFault,
 } from './inventory-faults.ts';
 import type { Random } from './prng.ts';
 
@@ -357,10 +357,10 @@ export class Faults implements SandboxFaults {
   }
 
   /** How this inventory answer goes on past its last page, or null when it ends there. */
-  inventoryEndless(now: number): { kind: 'same' | 'empty' | 'new_ids'; perPage: number | null } | null {
+  inventoryEndless(now: number): { kind: InventoryEndlessKind; perPage: number | null } | null {
     const hit = this.roll('inventoryEndless', null, now);
     if (!hit) return null;
-    const kind = hit.kind === 'empty' || hit.kind === 'new_ids' ? hit.kind : 'same';
+    const kind = hit.kind === 'empty' || hit.kind === 'new_ids' || hit.kind === 'same_start' ? hit.kind : 'same';
     return { kind, perPage: hit.perPage === undefined ? null : Math.max(1, Math.floor(Number(hit.perPage))) };
   }
 

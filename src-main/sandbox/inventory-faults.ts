@@ -46,12 +46,16 @@ export interface InventoryDelayFault {
  * `more_items`. `same`: the page of its oldest items again, with the same
  * `last_assetid`; `empty`: pages with no assets, each naming a new
  * `last_assetid`; `new_ids`: pages of assets never sent before, new IDs each
- * time. The pages before the end are the real ones.
+ * time; `same_start`: such a page whose `last_assetid` is the
+ * `start_assetid` asked (Steam points back to the page just read). The pages
+ * before the end are the real ones.
  */
+export type InventoryEndlessKind = 'same' | 'empty' | 'new_ids' | 'same_start';
+
 export interface InventoryEndlessFault {
   /** Default `same`. */
-  readonly kind?: 'same' | 'empty' | 'new_ids';
-  /** Assets a `new_ids` page carries; as many as asked when absent. */
+  readonly kind?: InventoryEndlessKind;
+  /** Assets a `new_ids` or `same_start` page carries; as many as asked when absent. */
   readonly perPage?: number;
   readonly count?: number;
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../core/clock.ts';
 import type { Faults } from './faults.ts';
+import type { InventoryEndlessKind } from './inventory-faults.ts';
 import type { SandboxCounters } from './request-log.ts';
 import { econDescriptionOf, instanceIdOf, type EconDescription } from './steam-econ.ts';
 import type { Asset } from './state/inventory.ts';
@@ -162,24 +163,25 @@ function page(world: World, account: string, count: number, start: string | null
  * more, and past it Steam answers as the knob's kind says (InventoryEndlessFault).
  */
 function goOn(
-  world: World, account: string, count: number, start: string | null, body: SteamPage, endless: { kind: 'same' | 'empty' | 'new_ids'; perPage: number | null },
+  world: World, account: string, count: number, start: string | null, body: SteamPage, endless: { kind: InventoryEndlessKind; perPage: number | null },
 ): SteamPage {
   const owned = ownedBy(world, account);
   const last = body.assets?.at(-1);
   const oldest = owned[0];
   if (last !== undefined) return { ...body, more_items: 1, last_assetid: last.assetid };
+  const below = BigInt(start ?? oldest?.asset_id ?? '1');
+  if (endless.kind === 'empty') return { ...body, more_items: 1, last_assetid: String(below > 1n ? below - 1n : 1n) };
   if (oldest === undefined) return body;
-  const below = BigInt(start ?? oldest.asset_id);
   if (endless.kind === 'same') {
     const shown = owned.slice(0, count).reverse();
     return { ...body, ...pageOf(shown), ...moreAfter(shown) };
   }
-  if (endless.kind === 'empty') return { ...body, more_items: 1, last_assetid: String(below > 1n ? below - 1n : 1n) };
   const size = Math.min(count, endless.perPage ?? count);
   // Each new asset is a copy of an owned one under an ID never sent: the IDs below the page's start.
   const fresh = Array.from({ length: size }, (_, i) => ({ ...(owned[i % owned.length] ?? oldest), asset_id: String(below - BigInt(i + 1)) }))
     .filter((a) => BigInt(a.asset_id) > 0n);
-  return { ...body, ...pageOf(fresh), ...moreAfter(fresh) };
+  const next = endless.kind === 'same_start' && start !== null ? { more_items: 1 as const, last_assetid: start } : moreAfter(fresh);
+  return { ...body, ...pageOf(fresh), ...next };
 }
 
 function ownedBy(world: World, account: string): readonly Asset[] {

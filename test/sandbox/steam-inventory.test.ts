@@ -196,6 +196,17 @@ describe('sandbox: Steam community inventory', () => {
     }
   });
 
+  it('never ends with the endless knob: past the last page, new asset IDs naming the start asked as the next one', async () => {
+    const sb = await open();
+    const main = sb.accounts.main;
+    sb.faults.set({ inventoryEndless: { kind: 'same_start', perPage: 30 } });
+    const pages = await firstPages(sb, main, 100, 6);
+    expect(pages.map((p) => idsOf(p).length)).toEqual([100, 100, 50, 30, 30, 30]);
+    const oldest = sb.admin.inventory(main)[0]?.asset_id;
+    expect(pages.slice(2).map((p) => p.last_assetid)).toEqual([oldest, oldest, oldest, oldest]);
+    expect(pages.slice(3).map(idsOf).every((ids) => ids.every((id) => BigInt(id) < BigInt(oldest ?? '0')))).toBe(true);
+  });
+
   it('says a wrong total_inventory_count with the lying-total knob, and ends as before once it is off', async () => {
     const sb = await open();
     const main = sb.accounts.main;
