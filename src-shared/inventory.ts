@@ -87,8 +87,11 @@ export const inventoryPhase = z.enum(['idle', 'reading', 'waiting', 'done', 'fai
 
 /** Why an inventory could not be read, as the screen says it. */
 export const inventoryProblem = z.object({
-  /** private: Steam refuses to show it; rate_limited: Steam asks to wait; unreachable: no answer; unreadable: an answer the desk cannot read. */
-  kind: z.enum(['private', 'rate_limited', 'unreachable', 'unreadable']),
+  /**
+   * private: Steam refuses to show it; rate_limited: Steam asks to wait; unreachable: no answer; unreadable: an answer the desk cannot read;
+   * stopped: an answer that would not end, so the read stopped (what it read is shown, the phase is `done`).
+   */
+  kind: z.enum(['private', 'rate_limited', 'unreachable', 'unreadable', 'stopped']),
   /** A sentence for the trader, naming the account and what to do. */
   message: z.string(),
   at: z.number(),

@@ -1,8 +1,14 @@
 import type { EndpointName } from '../core/api/endpoints.ts';
-import type { Inventory429Fault, InventoryDelayFault, InventoryMalformedFault, InventoryPrivateFault, InventoryServerErrorFault } from './inventory-faults.ts';
+import type {
+  Inventory429Fault, InventoryDelayFault, InventoryEndlessFault, InventoryEndlessKind, InventoryLyingTotalFault, InventoryMalformedFault,
+  InventoryPrivateFault, InventoryServerErrorFault,
+} from './inventory-faults.ts';
 import type { Random } from './prng.ts';
 
-export type { Inventory429Fault, InventoryDelayFault, InventoryMalformedFault, InventoryPrivateFault, InventoryServerErrorFault };
+export type {
+  Inventory429Fault, InventoryDelayFault, InventoryEndlessFault, InventoryLyingTotalFault, InventoryMalformedFault, InventoryPrivateFault,
+  InventoryServerErrorFault,
+};
 
 /**
  * Knobs that make the sandbox misbehave the ways a real service and network do,
@@ -165,6 +171,10 @@ export interface FaultConfig {
   inventoryServerError: boolean | number | InventoryServerErrorFault;
   /** Steam's community inventory answers late (ms, or with a count). */
   inventoryDelayMs: number | InventoryDelayFault;
+  /** Steam's community inventory never ends: `more_items` past the last page. */
+  inventoryEndless: boolean | InventoryEndlessFault;
+  /** Steam's community inventory counts wrong: `total_inventory_count` is another number. */
+  inventoryLyingTotal: InventoryLyingTotalFault;
 }
 
 export type FaultName = keyof FaultConfig;
@@ -344,6 +354,20 @@ export class Faults implements SandboxFaults {
   inventoryDelay(now: number): number | null {
     const hit = this.roll('inventoryDelayMs', null, now);
     return hit ? Number(hit.ms) : null;
+  }
+
+  /** How this inventory answer goes on past its last page, or null when it ends there. */
+  inventoryEndless(now: number): { kind: InventoryEndlessKind; perPage: number | null } | null {
+    const hit = this.roll('inventoryEndless', null, now);
+    if (!hit) return null;
+    const kind = hit.kind === 'empty' || hit.kind === 'new_ids' || hit.kind === 'same_start' ? hit.kind : 'same';
+    return { kind, perPage: hit.perPage === undefined ? null : Math.max(1, Math.floor(Number(hit.perPage))) };
+  }
+
+  /** The `total_inventory_count` this answer says instead of the real one, or null. */
+  inventoryLyingTotal(now: number): number | null {
+    const hit = this.roll('inventoryLyingTotal', null, now);
+    return hit ? Math.max(0, Math.floor(Number(hit.total))) : null;
   }
 
   /** Whether the fault fires for this request; spends one of its `count` when it does. */

@@ -24,8 +24,8 @@ import type { PastEvent } from '../core/history/past-fill.ts';
 
 export type { InventoryAsset, SandboxAdmin } from './admin.ts';
 export type {
-  DelayFault, FaultConfig, FaultName, FaultScope, Inventory429Fault, InventoryDelayFault, InventoryMalformedFault, InventoryPrivateFault,
-  InventoryServerErrorFault, ListingSalesFault, MalformedFault, RefusalStyle, SandboxFaults, ServerErrorFault, Storm429Fault,
+  DelayFault, FaultConfig, FaultName, FaultScope, Inventory429Fault, InventoryDelayFault, InventoryEndlessFault, InventoryLyingTotalFault,
+  InventoryMalformedFault, InventoryPrivateFault, InventoryServerErrorFault, ListingSalesFault, MalformedFault, RefusalStyle, SandboxFaults, ServerErrorFault, Storm429Fault,
 } from './faults.ts';
 export type { RateWindowMode } from './rate-limiter.ts';
 export type { AppliedFault, RecordedRequest, SandboxCounters, SandboxLog } from './request-log.ts';

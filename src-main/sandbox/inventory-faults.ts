@@ -13,7 +13,10 @@ export interface InventoryPrivateFault {
 export interface Inventory429Fault {
   /** Answer this many inventory requests with a 429, then stop. Unlimited when absent. */
   readonly count?: number;
-  /** Send `Retry-After` with this many seconds; Steam's own 429s carry none. */
+  /**
+   * Send `Retry-After` with this many seconds, however many (9,999,999,999:
+   * the wait a broken proxy asks for); Steam's own 429s carry none.
+   */
   readonly retryAfterSec?: number;
 }
 
@@ -35,5 +38,30 @@ export interface InventoryServerErrorFault {
 export interface InventoryDelayFault {
   /** Sandbox-clock ms to wait before answering an inventory request. */
   readonly ms: number;
+  readonly count?: number;
+}
+
+/**
+ * An inventory whose answer never ends: past its last page Steam keeps saying
+ * `more_items`. `same`: the page of its oldest items again, with the same
+ * `last_assetid`; `empty`: pages with no assets, each naming a new
+ * `last_assetid`; `new_ids`: pages of assets never sent before, new IDs each
+ * time; `same_start`: such a page whose `last_assetid` is the
+ * `start_assetid` asked (Steam points back to the page just read). The pages
+ * before the end are the real ones.
+ */
+export type InventoryEndlessKind = 'same' | 'empty' | 'new_ids' | 'same_start';
+
+export interface InventoryEndlessFault {
+  /** Default `same`. */
+  readonly kind?: InventoryEndlessKind;
+  /** Assets a `new_ids` or `same_start` page carries; as many as asked when absent. */
+  readonly perPage?: number;
+  readonly count?: number;
+}
+
+/** Every page's `total_inventory_count` says this many items, whatever the inventory holds. */
+export interface InventoryLyingTotalFault {
+  readonly total: number;
   readonly count?: number;
 }

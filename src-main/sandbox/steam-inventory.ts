@@ -1,8 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../core/clock.ts';
 import type { Faults } from './faults.ts';
+import type { InventoryEndlessKind } from './inventory-faults.ts';
 import type { SandboxCounters } from './request-log.ts';
 import { econDescriptionOf, instanceIdOf, type EconDescription } from './steam-econ.ts';
+import type { Asset } from './state/inventory.ts';
 import type { World } from './state/world.ts';
 
 /**
@@ -106,7 +108,12 @@ function answerFor(
   const count = countText === null ? DEFAULT_PAGE : Number(countText);
   const startOk = start === null || /^\d{1,20}$/.test(start);
   if (appId !== '440' || contextId !== '2' || !Number.isInteger(count) || count < 1 || count > STEAM_MAX_PAGE || !startOk) return json(400, null);
-  const body = page(deps.world, account, count, start);
+  let body = page(deps.world, account, count, start);
+  // Only a page that ends the inventory spends the endless knob: the pages before it are Steam's own.
+  const endless = body.more_items === 1 ? null : faults.inventoryEndless(now);
+  if (endless !== null) body = goOn(deps.world, account, count, start, body, endless);
+  const lyingTotal = faults.inventoryLyingTotal(now);
+  if (lyingTotal !== null) body = { ...body, total_inventory_count: lyingTotal };
   const broken = faults.inventoryMalformed(now);
   if (broken === 'invalid_json') {
     const text = JSON.stringify(body);
@@ -142,33 +149,60 @@ interface SteamPage {
 
 /** One page, newest asset first, after `start` (exclusive) when given. */
 function page(world: World, account: string, count: number, start: string | null): SteamPage {
-  const owned = world.accounts.all().includes(account) ? world.inventory.owned(account) : [];
+  const owned = ownedBy(world, account);
   const total = owned.length;
   if (total === 0) return { total_inventory_count: 0, success: 1, rwgrsn: -2 };
   // Owned assets are in increasing ID order; Steam lists the newest first.
-  const assets: SteamAsset[] = [];
+  const from = start === null ? owned.length - 1 : firstBelow(owned, start);
+  const shown = owned.slice(Math.max(0, from + 1 - count), from + 1).reverse();
+  return { ...pageOf(shown), total_inventory_count: total, ...(from + 1 > count ? moreAfter(shown) : {}), success: 1, rwgrsn: -2 };
+}
+
+/**
+ * The endless knob's page: the page that ended the inventory says there is
+ * more, and past it Steam answers as the knob's kind says (InventoryEndlessFault).
+ */
+function goOn(
+  world: World, account: string, count: number, start: string | null, body: SteamPage, endless: { kind: InventoryEndlessKind; perPage: number | null },
+): SteamPage {
+  const owned = ownedBy(world, account);
+  const last = body.assets?.at(-1);
+  const oldest = owned[0];
+  if (last !== undefined) return { ...body, more_items: 1, last_assetid: last.assetid };
+  const below = BigInt(start ?? oldest?.asset_id ?? '1');
+  if (endless.kind === 'empty') return { ...body, more_items: 1, last_assetid: String(below > 1n ? below - 1n : 1n) };
+  if (oldest === undefined) return body;
+  if (endless.kind === 'same') {
+    const shown = owned.slice(0, count).reverse();
+    return { ...body, ...pageOf(shown), ...moreAfter(shown) };
+  }
+  const size = Math.min(count, endless.perPage ?? count);
+  // Each new asset is a copy of an owned one under an ID never sent: the IDs below the page's start.
+  const fresh = Array.from({ length: size }, (_, i) => ({ ...(owned[i % owned.length] ?? oldest), asset_id: String(below - BigInt(i + 1)) }))
+    .filter((a) => BigInt(a.asset_id) > 0n);
+  const next = endless.kind === 'same_start' && start !== null ? { more_items: 1 as const, last_assetid: start } : moreAfter(fresh);
+  return { ...body, ...pageOf(fresh), ...next };
+}
+
+function ownedBy(world: World, account: string): readonly Asset[] {
+  return world.accounts.all().includes(account) ? world.inventory.owned(account) : [];
+}
+
+/** The assets and descriptions of these assets, in this order. */
+function pageOf(shown: readonly Asset[]): Pick<SteamPage, 'assets' | 'descriptions'> {
   const descriptions = new Map<string, EconDescription>();
-  let more = false;
-  for (let i = start === null ? owned.length - 1 : firstBelow(owned, start); i >= 0; i--) {
-    const asset = owned[i];
-    if (asset === undefined) continue;
-    if (assets.length === count) {
-      more = true;
-      break;
-    }
+  const assets = shown.map((asset): SteamAsset => {
     const description = econDescriptionOf(asset.sku);
     descriptions.set(`${description.classid}_${description.instanceid}`, description);
-    assets.push({ appid: 440, contextid: '2', assetid: asset.asset_id, classid: description.classid, instanceid: instanceIdOf(asset.sku), amount: '1' });
-  }
-  const last = assets.at(-1);
-  return {
-    assets,
-    descriptions: [...descriptions.values()],
-    total_inventory_count: total,
-    ...(more && last ? { more_items: 1 as const, last_assetid: last.assetid } : {}),
-    success: 1,
-    rwgrsn: -2,
-  };
+    return { appid: 440, contextid: '2', assetid: asset.asset_id, classid: description.classid, instanceid: instanceIdOf(asset.sku), amount: '1' };
+  });
+  return { assets, descriptions: [...descriptions.values()] };
+}
+
+/** `more_items` with where the next page starts: after the last of these assets. */
+function moreAfter(shown: readonly Asset[]): Pick<SteamPage, 'more_items' | 'last_assetid'> {
+  const last = shown.at(-1);
+  return last === undefined ? {} : { more_items: 1, last_assetid: last.asset_id };
 }
 
 /** Compares two asset IDs (digit strings) as numbers. */

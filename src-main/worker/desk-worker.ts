@@ -104,8 +104,9 @@ function openingDeps(config: DeskWorkerConfig): ProfileOpeningDeps {
     ...(config.initialSettings ? { initialSettings: config.initialSettings } : {}),
     ...(config.inventoryUrl ? { inventoryUrl: config.inventoryUrl } : {}),
     // Only sandbox mode needs the simulator: a live desk never loads it. The app's sandbox is a world worth
-    // watching: completed trades move the balance, so History can tell them.
-    openSandbox: async (c) => (await import('../sandbox/index.ts')).startSandbox({ clock: c, tradeMoney: true, ...config.sandbox }),
+    // watching: completed trades move the balance, so History can tell them; and its inventories are ones a
+    // TF2 backpack can hold (3,000), which a read of Steam's takes whole.
+    openSandbox: async (c) => (await import('../sandbox/index.ts')).startSandbox({ clock: c, tradeMoney: true, inventorySize: 2_500, ...config.sandbox }),
     onBackupError: (error) => log.warn('the daily backup failed', { error }),
     onOpenFailure: (error) => log.error('the profile could not be opened', { error }),
     servicesAfter: firstPage,

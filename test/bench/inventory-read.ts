@@ -1,8 +1,9 @@
 /**
- * What reading an inventory costs the desk's thread: a 20,400-item inventory
- * read from the simulator twice (the first read of a process loads the
- * schema's item list for the parser), with the event loop's delay while each
- * runs (its longest step), then a few pages of the picker and its facets.
+ * What reading an inventory costs the desk's thread: the largest inventory a
+ * read takes (MAX_INVENTORY_ITEMS, 5,000 items) read from the simulator
+ * twice (the first read of a process loads the schema's item list for the
+ * parser), with the event loop's delay while each runs (its longest step),
+ * then a few pages of the picker and its facets.
  * The simulator runs in a worker thread of its own (as Steam is elsewhere),
  * so only the desk's work counts. Steam's pacing is left out (no gap between
  * requests).
@@ -17,11 +18,12 @@ import { Worker } from 'node:worker_threads';
 import { systemClock } from '../../src-main/core/clock.ts';
 import { createDraftService } from '../../src-main/core/drafts/draft-service.ts';
 import { openInventory } from '../../src-main/core/inventory/index.ts';
+import { MAX_INVENTORY_ITEMS } from '../../src-main/core/inventory/read-bounds.ts';
 import { createItemNames } from '../../src-main/core/items/index.ts';
 import { createRepos, openStore } from '../../src-main/core/store/index.ts';
 import type { ServiceReady, ServiceWorkerData } from './service-worker.ts';
 
-const ITEMS = 20_400;
+const ITEMS = MAX_INVENTORY_ITEMS;
 const service = new Worker(new URL('./service-worker.ts', import.meta.url), {
   workerData: { scale: 1, origin: Date.now(), listings: 0, inventory: ITEMS } satisfies ServiceWorkerData,
 });

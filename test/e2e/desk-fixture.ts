@@ -90,8 +90,9 @@ export async function startTestDesk(options: TestDeskOptions = {}): Promise<Test
   // One origin for the simulator here and the desk in its worker, so both read the same time.
   const origin = Date.now();
   const clock = scaledClock(scale, origin);
-  // The inventory holds the seeded ledger plus room for the listings a test creates.
-  const sandbox = await startSandbox({ clock, seed: 11, inventorySize: (options.ledgerSize ?? 0) + 20_000, tradeSchedule: options.tradeSchedule ?? true });
+  // The inventory holds the seeded ledger plus room for the listings a test creates: with the small ledgers of
+  // the picker's specs, no more than a TF2 backpack holds (3,000), so a read of Steam's takes it whole.
+  const sandbox = await startSandbox({ clock, seed: 11, inventorySize: (options.ledgerSize ?? 0) + 2_000, tradeSchedule: options.tradeSchedule ?? true });
   // One keychain entry per profile folder, so a reopened desk finds its key and runs never collide.
   const keychainService = `Marketplace Desk test ${createHash('sha256').update(dataDir).digest('hex').slice(0, 12)}`;
   if ((await createKeychainSecretStore({ service: keychainService }).state()) !== 'available') {

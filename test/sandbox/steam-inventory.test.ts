@@ -50,6 +50,21 @@ async function readAll(sb: Sandbox, account: string, count: number): Promise<Pag
   }
 }
 
+/** The first `n` pages an inventory answers, following `last_assetid` while it says there are more. */
+async function firstPages(sb: Sandbox, account: string, count: number, n: number): Promise<Page[]> {
+  const pages: Page[] = [];
+  let start: string | undefined;
+  while (pages.length < n) {
+    const page = JSON.parse((await get(sb, account, `count=${count}${start ? `&start_assetid=${start}` : ''}`)).text) as Page;
+    pages.push(page);
+    if (page.more_items !== 1) break;
+    start = page.last_assetid;
+  }
+  return pages;
+}
+
+const idsOf = (page: Page | undefined) => (page?.assets ?? []).map((a) => a.assetid);
+
 describe('sandbox: Steam community inventory', () => {
   it('serves each account its own inventory a page at a time, newest first, every owned asset once', async () => {
     const sb = await open();
@@ -131,6 +146,76 @@ describe('sandbox: Steam community inventory', () => {
     const bare = await get(sb, main, 'count=10');
     expect([bare.status, bare.headers.get('retry-after'), bare.text]).toEqual([429, null, 'null']);
     expect(sb.log.inventoryRequests.map((r) => r.status)).toEqual([429, 200, 429]);
+  });
+
+  it('sends a Retry-After of any size, as a broken proxy does', async () => {
+    const sb = await open();
+    sb.faults.set({ inventory429: { count: 1, retryAfterSec: 9_999_999_999 } });
+    const limited = await get(sb, sb.accounts.main, 'count=10');
+    expect([limited.status, limited.headers.get('retry-after')]).toEqual([429, '9999999999']);
+  });
+
+  it('never ends with the endless knob: past the last page, the oldest page again with the same last_assetid', async () => {
+    const sb = await open();
+    const main = sb.accounts.main;
+    const owned = sb.admin.inventory(main).map((a) => a.asset_id);
+    sb.faults.set({ inventoryEndless: { kind: 'same' } });
+    const pages = await firstPages(sb, main, 100, 6);
+    expect(pages).toHaveLength(6);
+    expect(pages.every((p) => p.more_items === 1)).toBe(true);
+    // 250 items: two full pages and one of 50 are Steam's own; after them the oldest 100 come again and again.
+    expect(pages.slice(0, 3).flatMap(idsOf)).toEqual([...owned].reverse());
+    const oldest = owned.slice(0, 100).reverse();
+    expect(pages.slice(3).map(idsOf)).toEqual([oldest, oldest, oldest]);
+    expect(new Set(pages.slice(2).map((p) => p.last_assetid))).toEqual(new Set([owned[0]]));
+  });
+
+  it('never ends with the endless knob: empty pages past the last, each naming a new last_assetid', async () => {
+    const sb = await open();
+    const main = sb.accounts.main;
+    sb.faults.set({ inventoryEndless: { kind: 'empty' } });
+    const pages = await firstPages(sb, main, 100, 6);
+    expect(pages.map((p) => idsOf(p).length)).toEqual([100, 100, 50, 0, 0, 0]);
+    expect(pages.every((p) => p.more_items === 1 && p.total_inventory_count === 250)).toBe(true);
+    const lasts = pages.slice(2).map((p) => p.last_assetid);
+    expect(new Set(lasts).size).toBe(lasts.length);
+  });
+
+  it('never ends with the endless knob: past the last page, new asset IDs each time, each described', async () => {
+    const sb = await open();
+    const main = sb.accounts.main;
+    sb.faults.set({ inventoryEndless: { kind: 'new_ids', perPage: 30 } });
+    const pages = await firstPages(sb, main, 100, 8);
+    expect(pages.map((p) => idsOf(p).length)).toEqual([100, 100, 50, 30, 30, 30, 30, 30]);
+    const ids = pages.flatMap(idsOf);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const p of pages) {
+      const described = new Set((p.descriptions ?? []).map((d) => `${d.classid}_${d.instanceid}`));
+      expect((p.assets ?? []).every((a) => described.has(`${a.classid}_${a.instanceid}`))).toBe(true);
+      expect(p.more_items).toBe(1);
+    }
+  });
+
+  it('never ends with the endless knob: past the last page, new asset IDs naming the start asked as the next one', async () => {
+    const sb = await open();
+    const main = sb.accounts.main;
+    sb.faults.set({ inventoryEndless: { kind: 'same_start', perPage: 30 } });
+    const pages = await firstPages(sb, main, 100, 6);
+    expect(pages.map((p) => idsOf(p).length)).toEqual([100, 100, 50, 30, 30, 30]);
+    const oldest = sb.admin.inventory(main)[0]?.asset_id;
+    expect(pages.slice(2).map((p) => p.last_assetid)).toEqual([oldest, oldest, oldest, oldest]);
+    expect(pages.slice(3).map(idsOf).every((ids) => ids.every((id) => BigInt(id) < BigInt(oldest ?? '0')))).toBe(true);
+  });
+
+  it('says a wrong total_inventory_count with the lying-total knob, and ends as before once it is off', async () => {
+    const sb = await open();
+    const main = sb.accounts.main;
+    sb.faults.set({ inventoryLyingTotal: { total: 2 } });
+    const lying = await firstPages(sb, main, 100, 10);
+    expect(lying.map((p) => p.total_inventory_count)).toEqual([2, 2, 2]);
+    expect(lying.flatMap(idsOf)).toHaveLength(250);
+    sb.faults.set({ inventoryLyingTotal: false });
+    expect((await firstPages(sb, main, 2_000, 1))[0]?.total_inventory_count).toBe(250);
   });
 
   it('answers malformed bodies of three kinds', async () => {

@@ -3,35 +3,36 @@ import type { Clock } from '../clock.ts';
 import type { ItemNames } from '../items/item-names.ts';
 import type { InventoryProblemRecord, InventoryRepo } from '../store/inventory-repo.ts';
 import { rowsOfPage } from './econ-items.ts';
+import { problemOf, stoppedProblem } from './problem-words.ts';
+import { freshAssets, plausibleTotal, retryWaitMs, saysMore, stopAfter, type ReadSoFar } from './read-bounds.ts';
 import type { SteamInventoryClient } from './steam-client.ts';
-import { problemOf } from './problem-words.ts';
 
 /**
  * One read of one account's inventory, page after page, written to the store
  * as it comes (under a new copy, swapped in at the end). Steam's 429 is
- * waited out, never fought: the wait it asks for (Retry-After) or, without
- * one, a wait that doubles each time; a network failure or a 5xx is tried
- * again a few times the same way. A private inventory, or an answer that
- * cannot be read, ends the read with the reason; the copy read before stays.
+ * waited out, never fought: the wait it asks for (Retry-After, up to a cap)
+ * or, without one, a wait that doubles each time; a network failure or a 5xx
+ * is tried again a few times the same way. A wait ends the call and the read
+ * is taken up again from the page it was on, so the other accounts are read
+ * meanwhile. A private inventory, or an answer that cannot be read, ends the
+ * read with the reason; the copy read before stays. An answer that would not
+ * end is cut short at the bounds of read-bounds.ts, and what it read is kept.
  */
 
-/** Paces every request to Steam (one IP, one budget): a gap between requests, and Steam's own wait after a 429. */
+/** Paces every request to Steam (one IP, one budget): a gap between requests. */
 export interface SteamGate {
   /** Resolves when the next request may go. */
   wait(signal: AbortSignal): Promise<void>;
   /** A request went now. */
   sent(): void;
-  /** Steam asked for a wait of `ms` (or the desk chose one): no request before it ends. */
-  hold(ms: number): number;
 }
 
 export function createSteamGate(clock: Clock, gapMs: number): SteamGate {
   let lastSentAt = -Infinity;
-  let heldUntil = -Infinity;
   return {
     async wait(signal) {
       for (;;) {
-        const at = Math.max(lastSentAt + gapMs, heldUntil);
+        const at = lastSentAt + gapMs;
         const now = clock.now();
         if (at <= now) return;
         await clock.sleep(at - now, signal);
@@ -39,10 +40,6 @@ export function createSteamGate(clock: Clock, gapMs: number): SteamGate {
     },
     sent() {
       lastSentAt = clock.now();
-    },
-    hold(ms) {
-      heldUntil = Math.max(heldUntil, clock.now() + ms);
-      return heldUntil;
     },
   };
 }
@@ -65,65 +62,98 @@ export interface AccountReadDeps {
   readonly turn: () => Promise<void>;
 }
 
-export interface ReadHooks {
-  progress(read: number, total: number | null): void;
-  /** The read waits until `until` (ms), for `problem`'s reason. */
-  waiting(until: number, problem: InventoryProblemRecord): void;
+/** A read of one account under way: where it is, kept while it waits. */
+export interface AccountRead extends ReadSoFar {
+  readonly account: string;
+  readonly generation: number;
+  /** The next page's start_assetid; null for the first page. */
+  start: string | null;
+  position: number;
+  pages: number;
+  /** 429s in a row, and failures of the network or of Steam's servers in a row. */
+  limited: number;
+  transient: number;
+  readonly assets: Set<string>;
+  readonly starts: Set<string>;
+  /** Descriptions read in this pass (rowsOfPage's `seen`). */
+  readonly described: Parameters<typeof rowsOfPage>[2];
 }
 
-export type ReadEnd = { readonly ok: true; readonly items: number } | { readonly ok: false; readonly problem: InventoryProblemRecord };
+export interface ReadHooks {
+  /** `total` is Steam's count when it can be true, else null. */
+  progress(read: number, total: number | null): void;
+}
 
-export async function readAccount(deps: AccountReadDeps, account: string, signal: AbortSignal, hooks: ReadHooks): Promise<ReadEnd> {
-  const { client, repo, clock, gate } = deps;
-  const generation = repo.beginRead(account);
+export type ReadEnd =
+  /** The read is the account's copy; `stopped` says why it ended before Steam said it had. */
+  | { readonly kind: 'done'; readonly items: number; readonly stopped: InventoryProblemRecord | null }
+  | { readonly kind: 'failed'; readonly problem: InventoryProblemRecord }
+  /** Steam asked for a wait (or a failure is tried again later): the read goes on at `until`, from the page it was on. */
+  | { readonly kind: 'wait'; readonly until: number; readonly problem: InventoryProblemRecord };
+
+/** Starts a read of `account`: a new copy to write to, the old copies but the current one deleted. */
+export async function beginAccountRead(deps: AccountReadDeps, account: string): Promise<AccountRead> {
+  const generation = deps.repo.beginRead(account);
   await pruneAll(deps, account, generation);
-  const seen = new Map<string, ReturnType<typeof rowsOfPage>[number]>();
-  let start: string | null = null;
-  let position = 0;
-  let limited = 0;
-  let transient = 0;
+  return {
+    account, generation, start: null, position: 0, pages: 0, limited: 0, transient: 0, assets: new Set(), starts: new Set(), described: new Map(),
+  };
+}
+
+/** Reads on from where `read` is until it ends, fails, or must wait. */
+export async function readAccount(deps: AccountReadDeps, read: AccountRead, signal: AbortSignal, hooks: ReadHooks): Promise<ReadEnd> {
+  const { client, repo, clock, gate } = deps;
+  const { account } = read;
   for (;;) {
     await gate.wait(signal);
     gate.sent();
     let page;
     try {
-      page = await client.readPage(account, start, signal);
+      page = await client.readPage(account, read.start, signal);
     } catch (error) {
       if (signal.aborted) throw error;
       const apiError = isApiError(error) ? error : null;
+      const now = clock.now();
       if (apiError?.kind === 'rate_limited') {
-        limited += 1;
-        const until = gate.hold(apiError.retryAfterMs ?? deps.backoffMs(limited));
-        hooks.waiting(until, problemOf(account, apiError, clock.now()));
-        continue;
+        read.limited += 1;
+        const until = now + retryWaitMs(apiError.retryAfterMs, () => deps.backoffMs(read.limited));
+        return { kind: 'wait', until, problem: problemOf(account, apiError, now) };
       }
-      if (apiError !== null && (apiError.kind === 'network' || apiError.kind === 'server') && transient < deps.maxTransientFailures) {
-        transient += 1;
-        const until = gate.hold(deps.backoffMs(transient));
-        hooks.waiting(until, problemOf(account, apiError, clock.now()));
-        continue;
+      if (apiError !== null && (apiError.kind === 'network' || apiError.kind === 'server') && read.transient < deps.maxTransientFailures) {
+        read.transient += 1;
+        return { kind: 'wait', until: now + deps.backoffMs(read.transient), problem: problemOf(account, apiError, now) };
       }
       await pruneAll(deps, account);
-      return { ok: false, problem: problemOf(account, apiError ?? (error as ApiError), clock.now()) };
+      return { kind: 'failed', problem: problemOf(account, apiError ?? (error as ApiError), now) };
     }
-    limited = 0;
-    transient = 0;
+    read.limited = 0;
+    read.transient = 0;
+    read.pages += 1;
+    if (read.start !== null) read.starts.add(read.start);
+    const { fresh, cut } = freshAssets(read, page);
+    const kept = { ...page, assets: fresh };
     // A page is read and written a slice at a time, so no step holds the thread long.
-    const count = page.assets?.length ?? 0;
-    for (let from = 0; from < count; from += deps.sliceSize) {
-      const rows = rowsOfPage(page, deps.names, seen, from, Math.min(count, from + deps.sliceSize));
-      repo.writePage(account, generation, position, rows);
-      position += rows.length;
+    for (let from = 0; from < fresh.length; from += deps.sliceSize) {
+      const rows = rowsOfPage(kept, deps.names, read.described, from, Math.min(fresh.length, from + deps.sliceSize));
+      repo.writePage(account, read.generation, read.position, rows);
+      for (const row of rows) read.assets.add(row.asset_id);
+      read.position += rows.length;
       await deps.turn();
     }
-    hooks.progress(position, page.total_inventory_count);
-    if (page.more_items === 1 || page.more_items === true) {
-      start = page.last_assetid ?? null;
+    hooks.progress(read.position, plausibleTotal(page.total_inventory_count, read.position));
+    const stop = stopAfter(read, page, fresh.length, cut);
+    if (stop === null && saysMore(page)) {
+      read.start = page.last_assetid ?? null;
       continue;
     }
-    repo.finishRead(account, generation, clock.now(), page.total_inventory_count);
+    const stopped = stop === null ? null : stoppedProblem(stop, read.position, clock.now());
+    if (stopped !== null && read.position === 0) {
+      await pruneAll(deps, account);
+      return { kind: 'failed', problem: stopped };
+    }
+    repo.finishRead(account, read.generation, clock.now(), read.position);
     await pruneAll(deps, account);
-    return { ok: true, items: position };
+    return { kind: 'done', items: read.position, stopped };
   }
 }
 

@@ -4,7 +4,7 @@ import { createEmitter, type Unsubscribe } from '../events.ts';
 import type { ItemNames } from '../items/item-names.ts';
 import type { Store } from '../store/db.ts';
 import { createInventoryRepo, type InventoryProblemRecord, type InventoryRepo } from '../store/inventory-repo.ts';
-import { createSteamGate, readAccount, type AccountReadDeps } from './account-read.ts';
+import { beginAccountRead, createSteamGate, readAccount, type AccountRead, type AccountReadDeps, type ReadEnd } from './account-read.ts';
 import type { SteamInventoryClient } from './steam-client.ts';
 
 /**
@@ -13,7 +13,8 @@ import type { SteamInventoryClient } from './steam-client.ts';
  * hard): nothing in the desk waits for them, and screens are told when a
  * read moves on or a new copy is in. A read is asked for by the trader
  * (Refresh) or by the picker when what is kept is old; an account is read
- * again at most every few minutes, and after a 429 not before Steam allows.
+ * again at most every few minutes, and after a 429 not before Steam allows
+ * (up to a cap): while one account waits, the others are read.
  */
 export interface InventoryTiming {
   /** Least time between two complete reads of one account. */
@@ -81,6 +82,8 @@ interface Live {
   lastTryAt: number | null;
   /** A read of this account is under way (reading, or waiting inside it). */
   busy: boolean;
+  /** The read under way, kept while it waits so it goes on from the page it was on. */
+  read: AccountRead | null;
 }
 
 export function createInventoryService(deps: InventoryServiceDeps): InventoryService {
@@ -107,7 +110,7 @@ export function createInventoryService(deps: InventoryServiceDeps): InventorySer
 
   const liveOf = (account: string): Live => {
     let l = live.get(account);
-    if (!l) live.set(account, (l = { phase: 'idle', progress: null, nextAt: null, wantedAt: null, waitProblem: null, lastTryAt: null, busy: false }));
+    if (!l) live.set(account, (l = { phase: 'idle', progress: null, nextAt: null, wantedAt: null, waitProblem: null, lastTryAt: null, busy: false, read: null }));
     return l;
   };
 
@@ -118,7 +121,8 @@ export function createInventoryService(deps: InventoryServiceDeps): InventorySer
       const read = reads.get(account);
       const l = liveOf(account);
       const stored = read?.problem_kind && read.problem ? { kind: read.problem_kind, message: read.problem, at: read.problem_at ?? 0 } : null;
-      const phase = l.phase !== 'idle' ? l.phase : stored ? 'failed' : read?.read_at != null ? 'done' : 'idle';
+      const failed = stored !== null && stored.kind !== 'stopped';
+      const phase = l.phase !== 'idle' ? l.phase : failed ? 'failed' : read?.read_at != null ? 'done' : 'idle';
       return {
         account,
         phase,
@@ -176,28 +180,33 @@ export function createInventoryService(deps: InventoryServiceDeps): InventorySer
   }
 
   async function readOne(account: string, l: Live): Promise<void> {
-    Object.assign(l, { phase: 'reading', progress: { read: 0, total: null }, nextAt: null, waitProblem: null, lastTryAt: clock.now(), busy: true });
+    const resumed = l.read !== null;
+    Object.assign(l, { phase: 'reading', progress: { read: l.read?.position ?? 0, total: null }, nextAt: null, waitProblem: null, busy: true });
+    if (!resumed) l.lastTryAt = clock.now();
     announce();
-    let problem: InventoryProblemRecord | null = null;
+    let end: ReadEnd;
     try {
-      const end = await readAccount(readDeps, account, stopping.signal, {
+      l.read ??= await beginAccountRead(readDeps, account);
+      end = await readAccount(readDeps, l.read, stopping.signal, {
         progress(read, total) {
           Object.assign(l, { phase: 'reading', progress: { read, total }, nextAt: null, waitProblem: null });
           announce();
         },
-        waiting(until, why) {
-          Object.assign(l, { phase: 'waiting', nextAt: until, waitProblem: why });
-          announce();
-        },
       });
-      if (!end.ok) problem = end.problem;
     } catch (error) {
       if (stopping.signal.aborted) return;
-      problem = { kind: 'unreadable', at: clock.now(), message: `The desk could not read this inventory (${error instanceof Error ? error.message : String(error)}). Choose Refresh to try again.` };
+      end = { kind: 'failed', problem: { kind: 'unreadable', at: clock.now(), message: `The desk could not read this inventory (${error instanceof Error ? error.message : String(error)}). Choose Refresh to try again.` } };
     }
-    repo.noteProblem(account, problem);
+    if (end.kind === 'wait') {
+      // The read waits its turn again, at the time Steam allows; the pump reads the other accounts meanwhile.
+      Object.assign(l, { phase: 'waiting', nextAt: end.until, wantedAt: end.until, waitProblem: end.problem });
+      announce();
+      return;
+    }
+    l.read = null;
+    repo.noteProblem(account, end.kind === 'failed' ? end.problem : end.stopped);
     Object.assign(l, { phase: 'idle', progress: null, nextAt: null, waitProblem: null, busy: false });
-    if (problem === null) {
+    if (end.kind === 'done') {
       itemsVersion += 1;
       emitter.emit('items', { account });
     }

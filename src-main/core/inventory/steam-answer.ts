@@ -56,5 +56,6 @@ export const steamPage = z.object({
   success: z.union([z.literal(1), z.literal(true)], { error: 'must be 1 (Steam says the read failed)' }),
 });
 
+export type SteamAsset = z.infer<typeof steamAsset>;
 export type SteamDescription = z.infer<typeof steamDescription>;
 export type SteamPage = z.infer<typeof steamPage>;

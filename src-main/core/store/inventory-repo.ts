@@ -9,14 +9,15 @@ import { parseRow, parseRows, toSqlBool } from './sql.ts';
  * the last page is in: until then, and if it is cut short, the last complete
  * copy is the one shown. Old copies are deleted a chunk at a time after.
  */
-export const inventoryProblemKind = z.enum(['private', 'rate_limited', 'unreachable', 'unreadable']);
+/** Why the last read failed; `stopped`: it ended early (an answer that would not end) and its items are the copy. */
+export const inventoryProblemKind = z.enum(['private', 'rate_limited', 'unreachable', 'unreadable', 'stopped']);
 
 export const inventoryReadRow = z.object({
   account: z.string(),
   generation: z.number().int(),
   /** When the current copy's read ended (ms); null before the first complete read. */
   read_at: z.number().int().nullable(),
-  /** Items Steam counted at that read. */
+  /** Items that read found (the desk's own count, not Steam's). */
   total: z.number().int().nullable(),
   problem_kind: inventoryProblemKind.nullable(),
   problem: z.string().nullable(),
@@ -41,7 +42,7 @@ export interface InventoryRepo {
    * says its effect, not "Unusual", and a trader searches for both.
    */
   writePage(account: string, generation: number, position: number, rows: readonly InventoryRow[]): void;
-  /** The read is whole: its items become the account's copy, read at `at`, of `total` items; the problem is cleared. */
+  /** The read is over: its items become the account's copy, read at `at`, `total` of them; the problem is cleared. */
   finishRead(account: string, generation: number, at: number, total: number): void;
   /** Deletes up to `limit` items of `account` from copies other than the current one and `keep`; returns how many. */
   prune(account: string, limit: number, keep?: number): number;

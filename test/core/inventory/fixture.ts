@@ -31,13 +31,21 @@ export interface InventoryFixture {
  * 429's wait or a backoff takes no real time, and the simulator's log shows
  * exactly when each request was made.
  */
-export function inventoryFixture(): (options?: { inventorySize?: number; timing?: Partial<InventoryTiming>; seed?: number }) => Promise<InventoryFixture> {
+export interface InventoryFixtureOptions {
+  inventorySize?: number;
+  timing?: Partial<InventoryTiming>;
+  seed?: number;
+  /** The clock of the simulator, the store and the reads; a manual one whose sleeps pass at once when absent. */
+  clock?: Clock & { advance(ms: number): void };
+}
+
+export function inventoryFixture(): (options?: InventoryFixtureOptions) => Promise<InventoryFixture> {
   const cleanups: Array<() => Promise<void> | void> = [];
   afterEach(async () => {
     for (const c of cleanups.splice(0).reverse()) await c();
   });
   return async (options = {}) => {
-    const clock = manualClock();
+    const clock = options.clock ?? manualClock();
     const sandbox = await startSandbox({ clock, seed: options.seed ?? 5, inventorySize: options.inventorySize ?? 2_500, tradeSchedule: false });
     cleanups.push(() => sandbox.close());
     const t = tempStore({ clock, seedAccounts: false });
