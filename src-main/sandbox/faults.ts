@@ -3,12 +3,14 @@ import type {
   Inventory429Fault, InventoryDelayFault, InventoryEndlessFault, InventoryEndlessKind, InventoryLyingTotalFault, InventoryMalformedFault,
   InventoryPrivateFault, InventoryServerErrorFault,
 } from './inventory-faults.ts';
+import type { KeySpelling, TradeEchoField } from './key-echo.ts';
 import type { Random } from './prng.ts';
 
 export type {
   Inventory429Fault, InventoryDelayFault, InventoryEndlessFault, InventoryLyingTotalFault, InventoryMalformedFault, InventoryPrivateFault,
   InventoryServerErrorFault,
 };
+export type { KeySpelling, TradeEchoField };
 
 /**
  * Knobs that make the sandbox misbehave the ways a real service and network do,
@@ -53,6 +55,16 @@ export interface ServerErrorFault extends FaultScope {
 export interface MalformedFault extends FaultScope {
   /** `invalid_json` (default): a 200 whose body is not JSON; `missing_field`: valid JSON lacking a required field. */
   readonly kind?: 'invalid_json' | 'missing_field';
+}
+
+export interface KeyEchoFault extends FaultScope {
+  /** How the key is spelled back (see key-echo.ts); default `raw`. */
+  readonly spelling?: KeySpelling;
+}
+
+export interface TradeKeyEchoFault extends KeyEchoFault {
+  /** Which fields carry it: every item's `name` (the default), the trade's `status`, its `verification_code`. */
+  readonly fields?: readonly TradeEchoField[];
 }
 
 /** How a refusal names the item it refuses; the interface does not say, so the client must cope with each. */
@@ -127,6 +139,16 @@ export interface FaultConfig {
    * without padding, upper-case hex, and base64 wrapped over lines.
    */
   echoKeyEncoded: boolean | FaultScope;
+  /** Error replies quote the key the request carried in the message, spelled as asked (any case, escaped, cut, encoded). */
+  echoKeyInError: boolean | KeyEchoFault;
+  /** Replies (successes too) carry the key the request carried in a debug header, spelled as asked. */
+  echoKeyInHeader: boolean | KeyEchoFault;
+  /**
+   * The pending trades answered (load_pending, load_pending_buy_orders)
+   * carry the key the request carried, spelled as asked, in the fields
+   * asked: a successful answer whose data holds the key.
+   */
+  echoKeyInTrades: boolean | TradeKeyEchoFault;
   /** Handle the request (state changes), then answer a 5xx anyway: the "502 after commit" case. */
   serverErrorAfterProcess: boolean | number | ServerErrorFault;
   /** Accept the request and never answer (nothing processed): the connection stays open until the client gives up. */
@@ -268,6 +290,20 @@ export class Faults implements SandboxFaults {
 
   echoKeyEncoded(endpoint: EndpointName, now: number): boolean {
     return this.roll('echoKeyEncoded', endpoint, now) !== null;
+  }
+
+  /** The spelling to quote the key in, in an error reply or a header, or null. */
+  keyEcho(name: 'echoKeyInError' | 'echoKeyInHeader', endpoint: EndpointName, now: number): KeySpelling | null {
+    const hit = this.roll(name, endpoint, now);
+    return hit ? ((hit.spelling as KeySpelling | undefined) ?? 'raw') : null;
+  }
+
+  /** The spelling and the fields to quote the key in, in the pending trades answered, or null. */
+  keyEchoInTrades(endpoint: EndpointName, now: number): { spelling: KeySpelling; fields: readonly TradeEchoField[] } | null {
+    if (endpoint !== 'load_pending' && endpoint !== 'load_pending_buy_orders') return null;
+    const hit = this.roll('echoKeyInTrades', endpoint, now);
+    if (!hit) return null;
+    return { spelling: (hit.spelling as KeySpelling | undefined) ?? 'raw', fields: (hit.fields as readonly TradeEchoField[] | undefined) ?? ['name'] };
   }
 
   storm(endpoint: EndpointName, now: number): number | null {

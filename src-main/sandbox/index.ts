@@ -25,7 +25,8 @@ import type { PastEvent } from '../core/history/past-fill.ts';
 export type { InventoryAsset, SandboxAdmin } from './admin.ts';
 export type {
   DelayFault, FaultConfig, FaultName, FaultScope, Inventory429Fault, InventoryDelayFault, InventoryEndlessFault, InventoryLyingTotalFault,
-  InventoryMalformedFault, InventoryPrivateFault, InventoryServerErrorFault, ListingSalesFault, MalformedFault, RefusalStyle, SandboxFaults, ServerErrorFault, Storm429Fault,
+  InventoryMalformedFault, InventoryPrivateFault, InventoryServerErrorFault, KeyEchoFault, KeySpelling, ListingSalesFault, MalformedFault,
+  RefusalStyle, SandboxFaults, ServerErrorFault, Storm429Fault, TradeEchoField, TradeKeyEchoFault,
 } from './faults.ts';
 export type { RateWindowMode } from './rate-limiter.ts';
 export type { AppliedFault, RecordedRequest, SandboxCounters, SandboxLog } from './request-log.ts';

@@ -3,6 +3,7 @@ import type { EndpointName } from '../core/api/endpoints.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Faults, RefusalStyle } from './faults.ts';
 import { handle } from './handlers.ts';
+import { echoingKey, echoingKeyEncoded, keyEchoHeader, withKeyInError, withKeyInTrades } from './key-echo.ts';
 import type { RateLimiter, RateStatus } from './rate-limiter.ts';
 import { Refusal } from './refusal.ts';
 import type { AppliedFault, RequestLog } from './request-log.ts';
@@ -133,6 +134,11 @@ async function serve(deps: ServerDeps, req: IncomingMessage, res: ServerResponse
             applied.push('hostileItemName');
             reply = { ...reply, body: renamedItems(reply.body, hostileName) };
           }
+          const tradeEcho = reply.status === 200 ? faults.keyEchoInTrades(name, now) : null;
+          if (tradeEcho !== null && typeof header === 'string') {
+            applied.push('echoKeyInTrades');
+            reply = { ...reply, body: withKeyInTrades(reply.body, header, tradeEcho.spelling, tradeEcho.fields) };
+          }
           if (reply.status === 200) {
             const afterProcess = afterProcessFault(faults, name, now);
             if (typeof afterProcess === 'object' && afterProcess !== null) {
@@ -170,6 +176,16 @@ async function serve(deps: ServerDeps, req: IncomingMessage, res: ServerResponse
   if (endpoint !== null && reply.status >= 400 && sentKey && faults.echoKeyEncoded(endpoint, clock.now())) {
     applied.push('echoKeyEncoded');
     reply = echoingKeyEncoded(reply, sentKey);
+  }
+  const errorEcho = endpoint !== null && reply.status >= 400 && sentKey ? faults.keyEcho('echoKeyInError', endpoint, clock.now()) : null;
+  if (errorEcho !== null && sentKey) {
+    applied.push('echoKeyInError');
+    reply = withKeyInError(reply, sentKey, errorEcho);
+  }
+  const headerEcho = endpoint !== null && sentKey ? faults.keyEcho('echoKeyInHeader', endpoint, clock.now()) : null;
+  if (headerEcho !== null && sentKey) {
+    applied.push('echoKeyInHeader');
+    reply = { ...reply, headers: { ...reply.headers, ...keyEchoHeader(sentKey, headerEcho) } };
   }
   rate ??= limiter.peek(limiterKey, endpoint, clock.now());
   // Some services describe only the global limit, whichever one refused.
@@ -250,23 +266,6 @@ function countItemsSafely(endpoint: EndpointName, body: string, query: URLSearch
 
 function refusal(status: number, field: string, reason: string): Reply {
   return { status, body: { success: false, error: `${field}: ${reason}` } };
-}
-
-/** An error reply that quotes the key raw, in a JSON error quoted as a string, and URL-encoded. */
-function echoingKey(reply: Reply, key: string): Reply {
-  const body = typeof reply.body === 'object' && reply.body !== null ? reply.body : {};
-  const upstream = JSON.stringify({ error: 'upstream refused', key });
-  return { ...reply, body: { ...body, key, upstream, help: `https://sandbox.invalid/keys?k=${encodeURIComponent(key)}` } };
-}
-
-/** An error reply that quotes the key encoded: base64 at two alignments, URL-safe, hex, and wrapped over lines. */
-function echoingKeyEncoded(reply: Reply, key: string): Reply {
-  const body = typeof reply.body === 'object' && reply.body !== null ? reply.body : {};
-  const basic = Buffer.from(`desk:${key}`).toString('base64');
-  const urlSafe = Buffer.from(`k=${key}`).toString('base64url');
-  const hex = Buffer.from(key).toString('hex').toUpperCase();
-  const wrapped = Buffer.from(key).toString('base64').replace(/.{12}/g, '$&\r\n');
-  return { ...reply, body: { ...body, authorization: `Basic ${basic}`, trace: urlSafe, key_hex: hex, pem: wrapped } };
 }
 
 /** A Refusal in the wording the `refusalStyle` knob asks for (only a refusal of an item changes). */

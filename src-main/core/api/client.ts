@@ -46,6 +46,8 @@ export interface ClientOptions {
    * after it has already been answered.
    */
   onReach?: (reach: Reach) => void;
+  /** Told when an answer (an error or a success) held the API key, which was taken out before anything read it. */
+  onKeyEcho?: (endpoint: EndpointName) => void;
 }
 
 /** Whether the last exchange reached the service; `why` in the trader's words when not. */
@@ -141,6 +143,7 @@ export function createMarketplaceClient(options: ClientOptions): MarketplaceClie
         nowMs: receivedAt,
         maxResponseBytes,
         ...(options.onRateLimit === undefined ? {} : { onRateLimit: options.onRateLimit }),
+        ...(options.onKeyEcho === undefined ? {} : { onKeyEcho: options.onKeyEcho }),
       });
     }
 

@@ -1,69 +1,182 @@
+import { DROPPED, fold, normalise, readNormal, startsEscape, type NormalChar } from './key-normal.ts';
+
 /**
- * Every way a server, a gateway or a proxy could plausibly spell the API key
- * back at us, for `redactSecret` to search. Two lists: forms whose case
- * matters (the key itself, base64), and forms written in hex digits, whose
- * case a server may choose either way (searched in text with ASCII letters
- * lowered).
+ * Finding the API key in a text whatever its spelling: the text is read in
+ * its normal form (key-normal.ts: escapes decoded, case folded, separators
+ * dropped) and compared with the normal forms of the key itself, of its
+ * base64 (at the three byte alignments it can have inside a longer encoded
+ * value) and of its hex. Any run of KEY_RUN consecutive characters of one
+ * of those forms counts as the key, so an echo cut short, broken by
+ * dashes, or escaped only in part is found too.
+ *
+ * Linear and cheap: the last SEED normal characters are kept as one
+ * integer (6 bits each, shifted in), tested against a 64 Ki-bit filter of
+ * the key's seeds; only where a seed of the key stands is the text followed
+ * further, to see whether a whole run does. Nothing is allocated per
+ * character.
  */
+
+/**
+ * How many consecutive characters of the key's normal form count as the
+ * key. A key is a long random string: 12 of its characters are 48 bits of
+ * a hex key (62 of a base-36 one). A 20,000-trade answer holds some 10^7
+ * positions and the key some 150 runs of this length across its forms, so
+ * ordinary data matches one by chance about once in 10^5 such answers
+ * (10^7 × 150 / 2^48); shorter runs would start to match ordinary IDs and
+ * hashes. An echo that gives away fewer characters than this leaves most
+ * of a key (32 characters or more) unknown.
+ */
+export const KEY_RUN = 12;
+
+/** Characters of a seed: 5 × 6 bits fit a small integer, and few positions of other text pass. */
+const SEED = 5;
+const FILTER_BITS = 1 << 16;
+
 export interface KeyForms {
-  readonly exact: readonly string[];
-  readonly anyCase: readonly string[];
+  /** Characters a run must have: KEY_RUN, or the whole normal form of a shorter key. */
+  readonly run: number;
+  /** Characters of a seed (SEED, or fewer for a key shorter than that). */
+  readonly seed: number;
+  /** Normal forms of the key, its base64 and its hex (the last two only for a key of KEY_RUN characters or more). */
+  readonly forms: readonly string[];
+  /** Each seed of a form (its characters' symbols, 6 bits each) → where it stands: [form index, position]. */
+  readonly seeds: ReadonlyMap<number, ReadonlyArray<readonly [number, number]>>;
+  /** One bit per seed bucket: most positions are ruled out by this alone. */
+  readonly filter: Uint8Array;
+  /** A key with no letter or digit at all is looked for as written. */
+  readonly verbatim: string | null;
 }
 
-/** Base64 runs shorter than this could match ordinary text by chance; a real key gives far longer ones. */
-const MIN_BASE64_RUN = 8;
+/** What an ASCII character reads as on the fast path: a symbol (0–9 digits, 10–35 letters), NONE, or ESCAPE. */
+const ESCAPE = -2;
+/** DROPPED, bound here: the scan loop reads it for every character, and an imported binding can cost a lookup each time. */
+const NONE = DROPPED;
+const SYMBOLS = Int8Array.from({ length: 0x80 }, (_, c) => (startsEscape(c) ? ESCAPE : symbolOf(fold(c))));
+
+/** 0–9 for a digit, 10–35 for a (folded) letter, DROPPED for anything else. */
+function symbolOf(folded: number): number {
+  if (folded === DROPPED) return DROPPED;
+  return folded <= 0x39 ? folded - 0x30 : folded - 0x61 + 10;
+}
 
 export function keyForms(secret: string): KeyForms {
-  const escaped = escapedForms(secret);
-  const urls = escaped.flatMap((s) => [encodeURIComponent(s), new URLSearchParams({ k: s }).toString().slice(2), encodeURIComponent(encodeURIComponent(s))]);
-  const lowerHex = urls.map((u) => u.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()));
-  const base64 = base64Runs(Buffer.from(secret, 'utf8'));
-  const base64InUrls = base64.map((b) => encodeURIComponent(b));
-  const exact = [...escaped, ...urls, ...lowerHex, ...base64, ...base64InUrls];
-
+  const plain = normalise(secret);
+  const run = Math.min(KEY_RUN, plain.length);
+  const seed = Math.min(SEED, run);
   const bytes = Buffer.from(secret, 'utf8');
-  const hex = bytes.toString('hex');
-  const anyCase = [hex, hex.replace(/../g, '%$&'), ...base64InUrls.filter((b) => b.includes('%')).map(asciiLower)];
-  return { exact: longestFirst(exact), anyCase: longestFirst(anyCase) };
+  const encoded = plain.length >= KEY_RUN ? [...base64Runs(bytes), bytes.toString('hex')].map(normalise) : [];
+  const forms = [plain, ...encoded].filter((form) => run > 0 && form.length >= run);
+  const seeds = new Map<number, Array<readonly [number, number]>>();
+  const filter = new Uint8Array(FILTER_BITS / 8);
+  for (const [f, form] of forms.entries()) {
+    for (let p = 0; p + run <= form.length; p++) {
+      let value = 0;
+      for (let k = 0; k < seed; k++) value = (value << 6) | symbolOf(form.charCodeAt(p + k));
+      seeds.set(value, [...(seeds.get(value) ?? []), [f, p]]);
+      const b = bucket(value);
+      filter[b >>> 3] = (filter[b >>> 3] ?? 0) | (1 << (b & 7));
+    }
+  }
+  return { run, seed, forms, seeds, filter, verbatim: plain === '' ? secret : null };
 }
 
 /**
- * The key raw; JSON-escaped once, twice and three times (an error body
- * quoted as a string inside another JSON body doubles the backslashes
- * before a `"`), also with `/` escaped and with every character as `\uXXXX`.
+ * Where in `text` the key lies: [start, end) of each run, in `text`'s own
+ * positions, in order, not overlapping; only the first when `firstOnly`
+ * (enough to know that it is there). One pass.
  */
-function escapedForms(secret: string): string[] {
-  const json = (s: string) => JSON.stringify(s).slice(1, -1);
-  const escaped = [secret, json(secret), json(json(secret)), json(json(json(secret)))];
-  escaped.push(json(secret).replaceAll('/', '\\/'));
-  escaped.push([...secret].map((c) => [...c].map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')).join(''));
-  return escaped;
+export function findKey(text: string, key: KeyForms, firstOnly = false): Array<[number, number]> {
+  if (key.verbatim !== null) return findVerbatim(text, key.verbatim, firstOnly);
+  const found: Array<[number, number]> = [];
+  const { run, seed: seedLength, filter, seeds } = key;
+  if (text.length < run) return found;
+  const mask = 2 ** (6 * seedLength) - 1;
+  // Where the last characters started, to say where a run does.
+  const starts = new Int32Array(8);
+  const char: NormalChar = { code: 0, end: 0 };
+  let seed = 0;
+  let count = 0;
+  for (let i = 0; i < text.length; ) {
+    const start = i;
+    const raw = text.charCodeAt(i);
+    let symbol = raw < 0x80 ? (SYMBOLS[raw] ?? NONE) : NONE;
+    if (symbol === ESCAPE) {
+      readNormal(text, i, char);
+      symbol = symbolOf(char.code);
+      i = char.end;
+    } else {
+      i++;
+    }
+    if (symbol === NONE) continue;
+    seed = ((seed << 6) | symbol) & mask;
+    starts[count & 7] = start;
+    count++;
+    if (count < seedLength) continue;
+    const b = bucket(seed);
+    if (((filter[b >>> 3] ?? 0) & (1 << (b & 7))) === 0) continue;
+    const at = seeds.get(seed);
+    if (at === undefined) continue;
+    const { end, length } = follow(text, i, key, at);
+    if (length < run) continue;
+    found.push([starts[(count - seedLength) & 7] ?? 0, end]);
+    if (firstOnly) break;
+    i = end;
+    seed = 0;
+    count = 0;
+  }
+  return found;
+}
+
+/**
+ * How far the forms that hold the seed just read (ending at raw position
+ * `from`) go on matching the text: where the longest stretch ends and how
+ * many characters it has, seed included. An echo of the whole key is one
+ * run, not several.
+ */
+function follow(text: string, from: number, key: KeyForms, at: ReadonlyArray<readonly [number, number]>): { end: number; length: number } {
+  let alive = at.map(([f, q]) => ({ form: key.forms[f] ?? '', next: q + key.seed }));
+  let end = from;
+  let length = key.seed;
+  const char: NormalChar = { code: 0, end: 0 };
+  for (let i = from; i < text.length; i = char.end) {
+    readNormal(text, i, char);
+    if (char.code === DROPPED) continue;
+    alive = alive.filter((a) => a.form.charCodeAt(a.next) === char.code);
+    if (alive.length === 0) break;
+    for (const a of alive) a.next++;
+    end = char.end;
+    length++;
+  }
+  return { end, length };
+}
+
+function findVerbatim(text: string, secret: string, firstOnly: boolean): Array<[number, number]> {
+  const found: Array<[number, number]> = [];
+  for (let i = text.indexOf(secret); i !== -1; i = text.indexOf(secret, i + secret.length)) {
+    found.push([i, i + secret.length]);
+    if (firstOnly) break;
+  }
+  return found;
+}
+
+function bucket(seed: number): number {
+  return (seed ^ (seed >>> 14)) & (FILTER_BITS - 1);
 }
 
 /**
  * The base64 characters that encode the key's bytes alone, at each of the
  * three byte alignments it can have inside a longer encoded value
- * ("user:key", a JSON document…), in the standard and the URL-safe alphabet.
- * Padding and the characters shared with neighbouring bytes are left out, so
- * one run matches the key whatever surrounds it, padded or not.
+ * ("user:key", a JSON document…). Padding and the characters shared with
+ * neighbouring bytes are left out, so one run matches the key whatever
+ * surrounds it. The URL-safe alphabet differs only in `+` and `/`, which
+ * the normal form drops.
  */
 function base64Runs(bytes: Buffer): string[] {
   const runs: string[] = [];
   for (let offset = 0; offset < 3; offset++) {
     const encoded = Buffer.concat([Buffer.alloc(offset), bytes, Buffer.alloc(2)]).toString('base64');
     // Character i covers bits [6i, 6i + 6); the key's bits are [8·offset, 8·(offset + n)).
-    const run = encoded.slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + bytes.length)) / 6));
-    if (run.length < MIN_BASE64_RUN) continue;
-    runs.push(run, run.replaceAll('+', '-').replaceAll('/', '_'));
+    runs.push(encoded.slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + bytes.length)) / 6)));
   }
   return runs;
-}
-
-/** ASCII letters lowered, nothing else touched: the length stays the same, so positions carry over. */
-export function asciiLower(text: string): string {
-  return text.replace(/[A-Z]+/g, (s) => s.toLowerCase());
-}
-
-function longestFirst(forms: string[]): string[] {
-  return [...new Set(forms.filter((f) => f !== ''))].sort((x, y) => y.length - x.length);
 }

@@ -5,14 +5,17 @@ import type { ApiErrorDetails, ApiErrorKind } from './errors.ts';
 import { parseRetryAfterBody, parseRetryAfterHeader, readRateHeaders } from './rate-headers.ts';
 import type { RateHeaders } from './rate-headers.ts';
 import { parseDateHeader } from './service-clock.ts';
+import { echoedKeyFilter, type EchoedKeyFilter } from './echoed-key.ts';
 import { MAX_ERROR_BODY_CHARS, MAX_MESSAGE_EXCERPT_CHARS, redactSecret, truncate } from './redact.ts';
 import type { RawResponse } from './transport.ts';
 import { describeIssues, toFieldIssues } from './validate.ts';
 
 /**
  * What a received response means: the parsed value of the endpoint's response
- * schema, or an ApiError of the kind the scheduler and the UI act on. Every
- * error built here has the key redacted from its message, body and issues.
+ * schema, or an ApiError of the kind the scheduler and the UI act on. The key,
+ * in any spelling, is taken out of the answer (body and headers, errors and
+ * successes alike) before anything reads it, and every error built here has
+ * it redacted from its message, body and issues once more.
  */
 
 /** Rate-limit facts of one response, handed to `onRateLimit`. */
@@ -30,6 +33,8 @@ export interface ResponseContext {
   readonly nowMs: number;
   readonly maxResponseBytes: number;
   readonly onRateLimit?: (info: RateLimitInfo) => void;
+  /** Told when the answer held the key (which was taken out before anything read it). */
+  readonly onKeyEcho?: (endpoint: EndpointName) => void;
 }
 
 /** Builds ApiErrors with the key scrubbed from every text they carry. */
@@ -56,11 +61,27 @@ export function interpretResponse<K extends EndpointName>(
   raw: RawResponse,
   ctx: ResponseContext,
 ): ResponseOf<K> {
+  const filter = echoedKeyFilter(ctx.secret);
+  try {
+    return interpret(endpoint, { ...raw, headers: filter.headers(raw.headers) }, ctx, filter);
+  } finally {
+    if (filter.found) tell(() => ctx.onKeyEcho?.(endpoint));
+  }
+}
+
+function interpret<K extends EndpointName>(endpoint: K, raw: RawResponse, ctx: ResponseContext, filter: EchoedKeyFilter): ResponseOf<K> {
   const { status } = raw;
   const fail = redactingErrors(ctx.secret);
   const text = raw.body.toString('utf8');
-  const body = truncate(redactSecret(text, ctx.secret), MAX_ERROR_BODY_CHARS);
-  const excerpt = body === '' ? '' : `: ${truncate(body.replace(/\s+/g, ' ').trim(), MAX_MESSAGE_EXCERPT_CHARS)}`;
+  // Built when an error needs it: a large successful answer is not copied for nothing.
+  let kept: { body: string; excerpt: string } | null = null;
+  const errorBody = () => {
+    if (kept === null) {
+      const body = truncate(filter.text(text), MAX_ERROR_BODY_CHARS);
+      kept = { body, excerpt: body === '' ? '' : `: ${truncate(body.replace(/\s+/g, ' ').trim(), MAX_MESSAGE_EXCERPT_CHARS)}` };
+    }
+    return kept;
+  };
 
   // The service's absolute times are on its clock, which its Date header shows: an HTTP-date
   // Retry-After is measured against that, and X-RateLimit-Reset moved onto ours.
@@ -73,44 +94,46 @@ export function interpretResponse<K extends EndpointName>(
   if (rate.resetAt !== undefined) rate.resetAt -= skew;
   report(ctx, { endpoint, status, ...rate, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
 
-  const base = { endpoint, status, body };
+  const base = () => ({ endpoint, status, body: errorBody().body });
+  const excerpt = () => errorBody().excerpt;
   if (status === 401) {
-    throw fail('auth', `${endpoint}: the service refused the API key (status 401)`, base);
+    throw fail('auth', `${endpoint}: the service refused the API key (status 401)`, base());
   }
   if (status === 403) {
-    throw fail('forbidden', `${endpoint}: the account is not allowed to do this (status 403)${excerpt}`, base);
+    throw fail('forbidden', `${endpoint}: the account is not allowed to do this (status 403)${excerpt()}`, base());
   }
   if (status === 429) {
     const wait = retryAfterMs === undefined ? '' : `; retry after ${Math.ceil(retryAfterMs / 1000)} s`;
     throw fail('rate_limited', `${endpoint}: rate limit exceeded (status 429)${wait}`, {
-      ...base,
+      ...base(),
       ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
     });
   }
   if (status >= 500) {
-    throw fail('server', `${endpoint}: the service failed (status ${status})${excerpt}`, base);
+    throw fail('server', `${endpoint}: the service failed (status ${status})${excerpt()}`, base());
   }
   if (status >= 400) {
-    throw fail('rejected', `${endpoint}: the service refused the request (status ${status})${excerpt}`, base);
+    throw fail('rejected', `${endpoint}: the service refused the request (status ${status})${excerpt()}`, base());
   }
   if (status < 200 || status >= 300) {
-    throw fail('bad_response', `${endpoint}: unexpected status ${status}`, base);
+    throw fail('bad_response', `${endpoint}: unexpected status ${status}`, base());
   }
 
   if (raw.truncated) {
-    throw fail('bad_response', `${endpoint}: the response is larger than ${ctx.maxResponseBytes} bytes`, base);
+    throw fail('bad_response', `${endpoint}: the response is larger than ${ctx.maxResponseBytes} bytes`, base());
   }
-  const json = parseJson(text);
-  if (json === NOT_JSON) {
-    throw fail('bad_response', `${endpoint}: the response is not valid JSON${excerpt}`, base);
+  const parsedJson = parseJson(text);
+  if (parsedJson === NOT_JSON) {
+    throw fail('bad_response', `${endpoint}: the response is not valid JSON${excerpt()}`, base());
   }
+  const json = filter.json(parsedJson, text);
   if (typeof json === 'object' && json !== null && (json as { success?: unknown }).success === false) {
-    throw fail('rejected', `${endpoint}: the service answered success: false${excerpt}`, base);
+    throw fail('rejected', `${endpoint}: the service answered success: false${excerpt()}`, base());
   }
   const parsed = ENDPOINTS[endpoint].response.safeParse(json);
   if (!parsed.success) {
     const issues = toFieldIssues(parsed.error.issues);
-    throw fail('bad_response', `${endpoint}: ${describeIssues(issues)}`, { ...base, issues });
+    throw fail('bad_response', `${endpoint}: ${describeIssues(issues)}`, { ...base(), issues });
   }
   return parsed.data as ResponseOf<K>;
 }
@@ -141,9 +164,13 @@ function parseJson(text: string): unknown {
 }
 
 function report(ctx: ResponseContext, info: RateLimitInfo): void {
-  if (ctx.onRateLimit === undefined) return;
+  const { onRateLimit } = ctx;
+  if (onRateLimit !== undefined) tell(() => onRateLimit(info));
+}
+
+function tell(listener: () => void): void {
   try {
-    ctx.onRateLimit(info);
+    listener();
   } catch {
     // A listener's own failure must not turn a received response into an
     // error: the request's outcome is already decided by the service.

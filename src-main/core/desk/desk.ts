@@ -15,6 +15,7 @@ import { createItemNames, type ItemNames } from '../items/index.ts';
 import { STEAM_COMMUNITY_URL } from '../inventory/steam-client.ts';
 import { createKeyChecks } from './key-checks.ts';
 import { createReachTracker } from './service-reach.ts';
+import { keyEchoNotice } from './key-echo-notice.ts';
 import { openWorkspace, type Workspace } from './workspace.ts';
 import { withProfileLock, type ProfileLock } from '../profile/profile-lock.ts';
 import { profilePaths } from '../profile/profile-paths.ts';
@@ -143,6 +144,7 @@ async function openDesk(deps: DeskDeps, clock: Clock, profile: string, lock: Pro
   let queue: Promise<unknown> = Promise.resolve();
   // Whether the shown workspace's service answered; answers of a workspace being replaced do not count.
   const reach = createReachTracker(clock, () => events.emit('status', status()));
+  const onKeyEcho = keyEchoNotice();
 
   async function open(s: Settings): Promise<Workspace> {
     const onReach = reach.listenerForNext();
@@ -159,6 +161,7 @@ async function openDesk(deps: DeskDeps, clock: Clock, profile: string, lock: Pro
         names,
         currentSettings: () => settings.get(),
         onReach,
+        onKeyEcho,
         apiKey: async () => running.apiKey,
         inventoryUrl: running.url,
       });
@@ -176,6 +179,7 @@ async function openDesk(deps: DeskDeps, clock: Clock, profile: string, lock: Pro
       names,
       currentSettings: () => settings.get(),
       onReach,
+      onKeyEcho,
       apiKey: () => keys.read(),
       onResponse: (status) => {
         if (status >= 200 && status < 300) keys.noteAccepted();

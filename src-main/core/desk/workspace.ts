@@ -21,6 +21,7 @@ import { openInventory, type Inventory } from '../inventory/index.ts';
 import type { InventoryTiming } from '../inventory/inventory-service.ts';
 import { STEAM_COMMUNITY_URL } from '../inventory/steam-client.ts';
 import { createItemNames } from '../items/item-names.ts';
+import type { KeyEchoNotice } from './key-echo-notice.ts';
 
 /**
  * Everything that talks to one service (the live one or the embedded sandbox)
@@ -96,6 +97,8 @@ export interface WorkspaceDeps {
   onResponse?: (status: number) => void;
   /** After every exchange: did the service answer, and if not, why. */
   onReach?: (reach: Reach) => void;
+  /** An answer held the API key (the client took it out): the trader is told in the activity log. */
+  onKeyEcho?: KeyEchoNotice;
   /** Item names from the game's schema, shared by every workspace of the process. */
   names?: ItemNames;
   /** Where inventories are read: Steam's community site (the default), or the simulator. */
@@ -123,6 +126,7 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
       deps.onResponse?.(info.status);
     },
     ...(deps.onReach ? { onReach: deps.onReach } : {}),
+    onKeyEcho: (endpoint) => deps.onKeyEcho?.(endpoint, repos.activity),
   });
   const scheduler = createScheduler({ client, clock });
   noteRateLimit = (info) => scheduler.noteRateLimit(info);

@@ -1,4 +1,4 @@
-import { REDACTED, redactSecret, truncate } from '../api/redact.ts';
+import { redactSecret, truncate } from '../api/redact.ts';
 
 /**
  * What may go into a log line. The log is what a trader sends with a bug
@@ -11,6 +11,8 @@ import { REDACTED, redactSecret, truncate } from '../api/redact.ts';
 
 /** Field names whose values are never written, whatever they hold. */
 const SECRET_FIELD = /api[-_]?key|authori[sz]ation|secret|password|passphrase|token|cookie/i;
+/** What a secret-named field is written as. */
+const HIDDEN = '[redacted]';
 /** C0 and C1 controls, DEL, line and paragraph separators, bidi embeddings, overrides and isolates. */
 const UNSAFE_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
@@ -51,7 +53,7 @@ export function cleanLogValue(value: unknown, secrets: Iterable<string>, depth =
       out['…'] = 'more fields left out';
       break;
     }
-    out[cleanLogText(key, list)] = SECRET_FIELD.test(key) ? REDACTED : cleanLogValue(v, list, depth + 1);
+    out[cleanLogText(key, list)] = SECRET_FIELD.test(key) ? HIDDEN : cleanLogValue(v, list, depth + 1);
   }
   return out;
 }

@@ -5,6 +5,7 @@ import { createMarketplaceClient } from '../../../src-main/core/api/client.ts';
 import type { MarketplaceClient } from '../../../src-main/core/api/client.ts';
 import { ApiError } from '../../../src-main/core/api/errors.ts';
 import type { ApiErrorKind } from '../../../src-main/core/api/errors.ts';
+import { REDACTED } from '../../../src-main/core/api/redact.ts';
 import { startSandbox } from '../../../src-main/sandbox/index.ts';
 import { closedPort, json, rejection, startSilentTcpServer, startTestServer } from './test-server.ts';
 import type { TestServer } from './test-server.ts';
@@ -257,7 +258,7 @@ describe('a key with a quote, echoed escaped twice or URL-encoded', () => {
       String((error as ApiError).body),
     ].join('\n');
     for (const form of FORMS) expect(renderings, form).not.toContain(form);
-    expect(renderings).toContain('[redacted]');
+    expect(renderings).toContain(REDACTED);
   });
 });
 
