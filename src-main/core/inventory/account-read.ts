@@ -1,5 +1,6 @@
 import { isApiError, type ApiError } from '../api/errors.ts';
-import type { Clock } from '../clock.ts';
+import { boundedRetryAfterMs } from '../api/rate-headers.ts';
+import { wallTimeOf, type Clock } from '../clock.ts';
 import type { ItemNames } from '../items/item-names.ts';
 import type { InventoryProblemRecord, InventoryRepo } from '../store/inventory-repo.ts';
 import { rowsOfPage } from './econ-items.ts';
@@ -21,28 +22,29 @@ export interface SteamGate {
   wait(signal: AbortSignal): Promise<void>;
   /** A request went now. */
   sent(): void;
-  /** Steam asked for a wait of `ms` (or the desk chose one): no request before it ends. */
+  /** Steam asked for a wait of `ms` (or the desk chose one; at most MAX_RETRY_AFTER_MS): no request before it ends, returned as a wall-clock time. */
   hold(ms: number): number;
 }
 
 export function createSteamGate(clock: Clock, gapMs: number): SteamGate {
+  // Monotonic instants: the gap and the holds are durations, whatever the wall clock does.
   let lastSentAt = -Infinity;
   let heldUntil = -Infinity;
   return {
     async wait(signal) {
       for (;;) {
         const at = Math.max(lastSentAt + gapMs, heldUntil);
-        const now = clock.now();
+        const now = clock.monotonic();
         if (at <= now) return;
         await clock.sleep(at - now, signal);
       }
     },
     sent() {
-      lastSentAt = clock.now();
+      lastSentAt = clock.monotonic();
     },
     hold(ms) {
-      heldUntil = Math.max(heldUntil, clock.now() + ms);
-      return heldUntil;
+      heldUntil = Math.max(heldUntil, clock.monotonic() + boundedRetryAfterMs(ms));
+      return wallTimeOf(clock, heldUntil);
     },
   };
 }
