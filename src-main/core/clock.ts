@@ -11,7 +11,7 @@
  * steps.
  */
 export interface Clock {
-  /** Milliseconds since the Unix epoch, in the clock's own time: for showing times, never for measuring them. */
+  /** Whole milliseconds since the Unix epoch, in the clock's own time: for showing times, never for measuring them. */
   now(): number;
   /** Milliseconds from an arbitrary origin that never steps back or jumps: for every duration. */
   monotonic(): number;
@@ -48,8 +48,19 @@ export const systemClock: Clock = {
 export function scaledClock(scale: number, origin: number = systemClock.now(), base: Clock = systemClock): Clock {
   if (!(scale > 0)) throw new RangeError('time scale must be a positive number');
   const monotonicOrigin = base.monotonic();
+  // The base's wall time is read as its monotonic time plus this offset, so the two readings agree to a
+  // fraction of a millisecond (Date.now has whole ones, and a scaled millisecond is many): a wall time
+  // shown for a monotonic instant does not jitter. A step of the base's wall clock moves the offset.
+  let wallOffset = base.now() - monotonicOrigin;
+  const baseWall = () => {
+    const mono = base.monotonic();
+    const offset = base.now() - mono;
+    if (Math.abs(offset - wallOffset) > 1) wallOffset = offset;
+    return mono + wallOffset;
+  };
   return {
-    now: () => origin + (base.now() - origin) * scale,
+    // Whole milliseconds, as Date.now gives: the store keeps times as integers.
+    now: () => Math.round(origin + (baseWall() - origin) * scale),
     monotonic: () => monotonicOrigin + (base.monotonic() - monotonicOrigin) * scale,
     sleep: (ms, signal) => base.sleep(ms / scale, signal),
   };

@@ -40,6 +40,20 @@ describe('clock', () => {
     expect(clock.now() - wall).toBe(60_000 + 2 * HOUR * 60);
   });
 
+  it('a scaled clock\'s two readings move together: a wall time shown for a monotonic instant does not jitter by a scaled millisecond', async () => {
+    vi.useRealTimers();
+    const clock = scaledClock(600);
+    const gaps: number[] = [];
+    for (let i = 0; i < 50; i++) {
+      gaps.push(clock.now() - clock.monotonic());
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    // The two reads are microseconds apart, which a scale of 600 makes milliseconds; Date.now's whole
+    // milliseconds would make up to 600.
+    expect(Math.max(...gaps) - Math.min(...gaps)).toBeLessThan(100);
+    expect(Number.isInteger(clock.now())).toBe(true);
+  });
+
   it('a sleep longer than a timer can hold is made of chunks: it neither fires early nor spins', async () => {
     const timers = vi.spyOn(globalThis, 'setTimeout');
     const long = MAX_TIMER_MS + 5_000;
