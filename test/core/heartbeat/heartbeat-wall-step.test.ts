@@ -1,6 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../src-main/core/api/errors.ts';
 import type { HeartbeatStatus } from '../../../src-main/core/heartbeat/heartbeat.ts';
+import { systemClock } from '../../../src-main/core/clock.ts';
+import { createHeartbeat } from '../../../src-main/core/heartbeat/heartbeat.ts';
+import { createScheduler } from '../../../src-main/core/scheduler/scheduler.ts';
+import type { Scheduler } from '../../../src-main/core/scheduler/types.ts';
+import { createFakeService } from '../scheduler/support/fake-service.ts';
 import { beats, longestUnmarked, MIN, setup } from './support.ts';
 
 /**
@@ -67,4 +72,30 @@ describe('heartbeat at a resume', () => {
     expect((last?.sentAt ?? Infinity) - woke).toBeLessThanOrEqual(1_000);
     expect(heartbeat.state.status).toBe('active');
   });
+});
+
+describe('heartbeat on the system clock, the wall stepped with vi.setSystemTime', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  for (const step of [-2 * HOUR, 2 * HOUR]) {
+    it(`beats every 5 minutes through a step ${step < 0 ? 'back' : 'forward'}: Date steps, performance.now and the timers do not`, async () => {
+      vi.useFakeTimers();
+      const hook: { scheduler?: Scheduler } = {};
+      const service = createFakeService({ clock: systemClock, onRateLimit: (n) => hook.scheduler?.noteRateLimit(n) });
+      const scheduler = createScheduler({ client: service, clock: systemClock, random: () => 0.5 });
+      hook.scheduler = scheduler;
+      const heartbeat = createHeartbeat({ scheduler, clock: systemClock, linkedAccounts: () => [], random: () => 0.5 });
+      const t0 = performance.now();
+      heartbeat.start();
+      await vi.advanceTimersByTimeAsync(3 * MIN);
+      vi.setSystemTime(Date.now() + step);
+      await vi.advanceTimersByTimeAsync(30 * MIN);
+      heartbeat.stop();
+      expect(beats(service).length).toBeGreaterThanOrEqual(6);
+      expect(longestUnmarked(service, t0, performance.now())).toBeLessThan(6 * MIN);
+      expect(service.log.filter((r) => r.status === 429)).toEqual([]);
+    });
+  }
 });
