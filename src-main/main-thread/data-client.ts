@@ -226,7 +226,8 @@ export async function createDataClient<M extends MethodMap<M>, A extends MethodM
     for (const w of waiting.values()) w.reject(storeRestarting());
     waiting.clear();
     if (state === 'closed') return;
-    const now = Date.now();
+    // Deaths are counted over a window of time: a duration, on the monotonic clock.
+    const now = performance.now();
     deaths.push(now);
     while ((deaths[0] ?? now) < now - RESTART_WINDOW_MS) deaths.shift();
     if (deaths.length > maxRestarts) {

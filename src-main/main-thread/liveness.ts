@@ -40,11 +40,12 @@ export function watchLiveness(
   let stopped = false;
   const ping = () => {
     if (stopped || !on.current()) return;
-    const sentAt = Date.now();
+    // A duration: measured on the monotonic clock, which a wall-clock step does not move.
+    const sentAt = performance.now();
     hang = setTimeout(() => {
       if (stopped || !on.current()) return;
       stopped = true;
-      on.onHang(Date.now() - sentAt);
+      on.onHang(Math.round(performance.now() - sentAt));
     }, liveness.hangAfterMs);
     hang.unref?.();
     port.postMessage({ ping: ++seq });

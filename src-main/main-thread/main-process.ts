@@ -180,7 +180,7 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
     links,
     isQuitting: () => recovering || quit.quitting,
     iconPath: paths.appIcon,
-    now: () => clock.now(),
+    now: () => clock.monotonic(),
     onError: (error) => log.warn('window', { error }),
     onRendererGone: (details, reloaded) => log.error('renderer process gone', { reason: details.reason, exitCode: details.exitCode, reloaded }),
     onOpened: () => {
@@ -268,8 +268,8 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
     checkTradesNow: () => desk.checkTradesNow(),
     onConnectivity: (online) => void desk.setOnline(online).catch(() => undefined),
     onError: (error) => log.debug('wake failed', { error }),
-    // The desk's clock: the same as Date.now in the app, and the boot test's fast time.
-    now: () => clock.now(),
+    // The desk's monotonic clock (the gap between wakes is a duration): performance.now in the app, and the boot test's fast time.
+    now: () => clock.monotonic(),
     ...(deps.onlinePollMs === undefined ? {} : { onlinePollMs: deps.onlinePollMs }),
   });
   // At login the app starts in the tray, with no window until the trader opens it.

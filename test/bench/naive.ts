@@ -34,11 +34,11 @@ async function runPrepared(live: Live, drafts: readonly Draft[], sliceMs: number
   const { sandbox, client, clock } = live;
   try {
     sandbox.log.reset();
-    const t0 = clock.now();
+    const t0 = clock.monotonic();
     let done = 0;
     let requests = 0;
     for (const draft of drafts) {
-      if (clock.now() - t0 >= sliceMs) break;
+      if (clock.monotonic() - t0 >= sliceMs) break;
       const input = { items: [draft.item] } as RequestOf<typeof draft.endpoint>;
       for (;;) {
         requests += 1;
@@ -49,11 +49,11 @@ async function runPrepared(live: Live, drafts: readonly Draft[], sliceMs: number
         } catch (error) {
           if (!isApiError(error) || !error.transient) break;
           await clock.sleep(error.retryAfterMs ?? 1_000);
-          if (clock.now() - t0 >= sliceMs) break;
+          if (clock.monotonic() - t0 >= sliceMs) break;
         }
       }
     }
-    const elapsed = clock.now() - t0;
+    const elapsed = clock.monotonic() - t0;
     const extrapolatedMs = done === 0 ? Infinity : (elapsed * drafts.length) / done;
     const lowerBoundMs = estimateDurationMs(requestCounts(packDraft(drafts)));
     return {

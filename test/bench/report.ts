@@ -33,8 +33,10 @@ function row(label: string, left: string, right: string): string {
 export function formatScenario(r: ScenarioResult): string {
   const s = r.scheduler;
   const n = r.naive;
+  const steps = s.wallSteps === null ? [] : [`  the desk's wall clock stepped ${s.wallSteps} (the service's ran on; the naive run's was not stepped)`];
   return [
     `${r.title}: ${s.items.toLocaleString('en')} items, ${s.requests} requests of ≤100 items`,
+    ...steps,
     row('', 'scheduler (batched, side by side)', 'naive (1 item/request, in order)'),
     row('time taken (simulated)', minutes(s.timeTakenMs), `${minutes(n.extrapolatedMs)} (extrapolated*)`),
     row('lower bound', minutes(s.lowerBoundMs), minutes(n.lowerBoundMs)),
@@ -42,6 +44,7 @@ export function formatScenario(r: ScenarioResult): string {
     row('429 responses', String(s.count429), `${n.count429} (in the slice)`),
     row('heartbeat lateness', `${seconds(s.heartbeatLateMs)} sent, ${seconds(s.heartbeatArrivalLateMs)} arrived`, '(not run)'),
     row('heartbeat', `${s.beats} beats, ${s.heartbeatLapsed ? 'LAPSED' : 'never lapsed'}, ≥${minutes(s.heartbeatMinMarkLeftMs)} left`, ''),
+    row('mark lapses (service)', String(s.markLapses), ''),
     row('done/failed/unknown', `${s.itemsDone}/${s.itemsFailed}/${s.itemsUnknown}`, `${n.itemsInSlice} in the slice`),
     row('busiest 60-s window', `${(s.worstWindowUse * 100).toFixed(0)}% of its limit`, ''),
     `  * naive: ran for ${minutes(n.sliceMs)} of simulated time (${n.itemsInSlice} items, ${n.requestsInSlice} requests),`,

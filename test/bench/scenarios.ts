@@ -12,12 +12,22 @@ import { startLive, type Live, type LiveOptions } from '../core/scheduler/suppor
 
 export type Draft = { [E in ItemizedEndpoint]: { endpoint: E; item: ItemOf<E> } }[ItemizedEndpoint];
 
+/** The desk's wall clock steps by `stepMs` this long (simulated ms) after the run starts. */
+export interface WallStep {
+  readonly afterMs: number;
+  readonly stepMs: number;
+}
+
 export interface Scenario {
-  readonly id: 'edits' | 'mixed';
+  readonly id: 'edits' | 'mixed' | 'clock-step';
   readonly title: string;
   /** Seeds the sandbox and returns the draft, in draft order. */
   prepare(live: Live): Promise<Draft[]>;
+  /** Steps of the desk's wall clock during the run (NTP, a manual change); the service's clock does not step. */
+  readonly wallSteps?: readonly WallStep[];
 }
+
+const HOUR = 3_600_000;
 
 /** Packs a draft into ≤100-item batches per endpoint, keeping draft order within each. */
 export function packDraft(drafts: readonly Draft[]): BatchTask[] {
@@ -63,6 +73,20 @@ export const SCENARIOS: readonly Scenario[] = [
         ...standing.slice(0, 300).map((o): Draft => ({ endpoint: 'edit_buy_order', item: { sku: o.sku, price: 160, quantity: 2, active: 1 } })),
         ...standing.slice(300).map((o): Draft => ({ endpoint: 'delete_buy_order', item: { sku: o.sku } })),
       ];
+    },
+  },
+  {
+    id: 'clock-step',
+    title: '(c) 5,000 listing price edits, the wall clock stepped 2 h back at 2 min, then 2 h forward at 4 and at 6 min',
+    wallSteps: [
+      { afterMs: 2 * 60_000, stepMs: -2 * HOUR },
+      { afterMs: 4 * 60_000, stepMs: 2 * HOUR },
+      { afterMs: 6 * 60_000, stepMs: 2 * HOUR },
+    ],
+    async prepare({ sandbox }) {
+      return sandbox.admin
+        .seedListings(5_000)
+        .map((l) => ({ endpoint: 'edit_listing', item: { listing_id: l.listing_id, price: l.price + 5, promoted: 0 } }));
     },
   },
 ];

@@ -14,6 +14,7 @@ export function manualClock(start = Date.UTC(2026, 0, 5, 12, 0, 0)): ManualClock
   let now = start;
   return {
     now: () => now,
+    monotonic: () => now,
     advance(ms) {
       now += ms;
     },

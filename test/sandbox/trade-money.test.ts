@@ -11,7 +11,7 @@ afterEach(async () => {
 
 function clockAt(start: number): Clock & { set(ms: number): void } {
   let now = start;
-  return { now: () => now, sleep: () => Promise.resolve(), set: (ms) => void (now = ms) };
+  return { now: () => now, monotonic: () => now, sleep: () => Promise.resolve(), set: (ms) => void (now = ms) };
 }
 
 async function sandbox(tradeMoney: boolean) {

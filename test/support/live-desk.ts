@@ -10,21 +10,24 @@ import type { Router } from '../../src-main/ipc/router.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src-main/sandbox/index.ts';
 import type { EventName } from '../../src-shared/contract.ts';
 import { memoryKeychain } from './memory-keychain.ts';
+import { steppingClock, type SteppingClock } from './wall-step.ts';
 
 /**
  * For test files: `const start = liveDeskFixture()`; each test gets the whole
  * desk in live mode, its key already in a memory keychain, against the
  * simulator over HTTP on one scaled clock (a minute lasts 60/scale s), all
- * closed after the test.
+ * closed after the test. The desk reads that clock through one whose wall
+ * time the test may step (`clock.stepWall`); the simulator's does not step.
  */
-export function liveDeskFixture(): (scale: number) => Promise<{ clock: Clock; sandbox: Sandbox; desk: Desk }> {
+export function liveDeskFixture(): (scale: number) => Promise<{ clock: SteppingClock; serviceClock: Clock; sandbox: Sandbox; desk: Desk }> {
   const cleanups: (() => Promise<void> | void)[] = [];
   afterEach(async () => {
     for (const c of cleanups.splice(0).reverse()) await c();
   });
   return async (scale) => {
-    const clock = scaledClock(scale);
-    const sandbox = await startSandbox({ clock, tradeSchedule: false, inventorySize: 100 });
+    const serviceClock = scaledClock(scale);
+    const clock = steppingClock(serviceClock);
+    const sandbox = await startSandbox({ clock: serviceClock, tradeSchedule: false, inventorySize: 100 });
     cleanups.push(() => sandbox.close());
     const dataDir = mkdtempSync(join(tmpdir(), 'live-desk-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -32,7 +35,7 @@ export function liveDeskFixture(): (scale: number) => Promise<{ clock: Clock; sa
     await secrets.set('api-key:default', sandbox.apiKey);
     const desk = await createDesk({ dataDir, secrets, clock, version: 'test', initialSettings: { mode: 'live', serviceUrl: sandbox.url }, inventoryUrl: sandbox.url });
     cleanups.push(() => desk.close());
-    return { clock, sandbox, desk };
+    return { clock, serviceClock, sandbox, desk };
   };
 }
 

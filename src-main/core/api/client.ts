@@ -34,7 +34,11 @@ export interface ClientOptions {
   connectTimeoutMs?: number;
   /** Total time for one request, default 30 000 ms. */
   timeoutMs?: number;
-  /** Reads "now" for an HTTP-date Retry-After; default the system clock. */
+  /**
+   * Reads "now" for the service's absolute times (an HTTP-date Retry-After,
+   * X-RateLimit-Reset) and times each exchange for the service clock; default
+   * the system clock.
+   */
   clock?: Clock;
   /** Largest success body accepted, default 16 MiB (larger is 'bad_response'). */
   maxResponseBytes?: number;
@@ -125,7 +129,7 @@ export function createMarketplaceClient(options: ClientOptions): MarketplaceClie
     // socket does not run faster under a scaled or faked clock.
     const deadline = AbortSignal.timeout(timeoutMs);
     const signal = callerSignal === undefined ? deadline : AbortSignal.any([callerSignal, deadline]);
-    const sentAt = clock.now();
+    const sentAt = clock.monotonic();
     const order = (sentCount += 1);
     const result = await send(await pool.get(), {
       ...buildRequest(endpoint, input, key, base.pathPrefix),
@@ -135,12 +139,11 @@ export function createMarketplaceClient(options: ClientOptions): MarketplaceClie
     if (result.ok) {
       answeredUpTo = Math.max(answeredUpTo, order);
       options.onReach?.({ reached: true });
-      const receivedAt = clock.now();
       const dateMs = parseDateHeader(result.response.headers['date']);
-      if (dateMs !== undefined) options.serviceClock?.observe(dateMs, sentAt, receivedAt);
+      if (dateMs !== undefined) options.serviceClock?.observe(dateMs, sentAt, clock.monotonic());
       return interpretResponse(endpoint, result.response, {
         secret: key,
-        nowMs: receivedAt,
+        nowMs: clock.now(),
         maxResponseBytes,
         ...(options.onRateLimit === undefined ? {} : { onRateLimit: options.onRateLimit }),
         ...(options.onKeyEcho === undefined ? {} : { onKeyEcho: options.onKeyEcho }),

@@ -1,11 +1,15 @@
 import { z } from 'zod';
 import { rateLimitedBody } from './schemas.ts';
 
+export { boundedRetryAfterMs, MAX_RETRY_AFTER_MS } from '../../../src-shared/rate-wait.ts';
+
 /**
  * Reading the service's rate-limit signals: the X-RateLimit-* headers of every
  * response, and for a 429 how long to wait (the JSON body's `retry_after`
  * first, the `Retry-After` header second). The scheduler learns its budget
- * from these, so a malformed value is dropped rather than guessed at.
+ * from these, so a malformed value is dropped rather than guessed at. What
+ * the service asks is read as it is; the wait is bounded (MAX_RETRY_AFTER_MS)
+ * where it is turned into one.
  */
 
 /** Header values as undici hands them over. */
@@ -14,7 +18,7 @@ export type ResponseHeaders = Record<string, string | string[] | undefined>;
 export interface RateHeaders {
   limit?: number;
   remaining?: number;
-  /** When the window resets, in ms since the epoch (the header is Unix seconds). */
+  /** When the window resets, in ms since the epoch on the service's clock (the header is Unix seconds). */
   resetAt?: number;
 }
 

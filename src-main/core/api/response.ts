@@ -6,6 +6,7 @@ import { parseRetryAfterBody, parseRetryAfterHeader, readRateHeaders } from './r
 import type { RateHeaders } from './rate-headers.ts';
 import { parseDateHeader } from './service-clock.ts';
 import { echoedKeyFilter, type EchoedKeyFilter } from './echoed-key.ts';
+import { boundedRetryAfterMs, MAX_RETRY_AFTER_MS, MAX_RETRY_AFTER_WORDS } from '../../../src-shared/rate-wait.ts';
 import { MAX_ERROR_BODY_CHARS, MAX_MESSAGE_EXCERPT_CHARS, redactSecret, truncate } from './redact.ts';
 import type { RawResponse } from './transport.ts';
 import { describeIssues, toFieldIssues } from './validate.ts';
@@ -18,11 +19,17 @@ import { describeIssues, toFieldIssues } from './validate.ts';
  * it redacted from its message, body and issues once more.
  */
 
-/** Rate-limit facts of one response, handed to `onRateLimit`. */
-export interface RateLimitInfo extends RateHeaders {
+/**
+ * Rate-limit facts of one response, handed to `onRateLimit`. The service's
+ * absolute times are turned into durations from the moment the answer came,
+ * so no wall-clock step between then and their use can move them.
+ */
+export interface RateLimitInfo extends Omit<RateHeaders, 'resetAt'> {
   endpoint: EndpointName;
   status: number;
-  /** For a 429: how long the service asked us to wait. */
+  /** How long after the answer came the window resets (X-RateLimit-Reset, read on the service's clock). */
+  resetInMs?: number;
+  /** For a 429: how long the service asked us to wait, at most MAX_RETRY_AFTER_MS. */
   retryAfterMs?: number;
 }
 
@@ -84,15 +91,18 @@ function interpret<K extends EndpointName>(endpoint: K, raw: RawResponse, ctx: R
   };
 
   // The service's absolute times are on its clock, which its Date header shows: an HTTP-date
-  // Retry-After is measured against that, and X-RateLimit-Reset moved onto ours.
-  const skew = serviceSkew(raw, ctx.nowMs);
-  const retryAfterMs =
-    status === 429
-      ? (parseRetryAfterBody(parseJson(text)) ?? parseRetryAfterHeader(raw.headers, ctx.nowMs + skew))
-      : undefined;
-  const rate = readRateHeaders(raw.headers);
-  if (rate.resetAt !== undefined) rate.resetAt -= skew;
-  report(ctx, { endpoint, status, ...rate, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
+  // Retry-After and X-RateLimit-Reset are measured against that, as durations from now.
+  const serviceNow = ctx.nowMs + serviceSkew(raw, ctx.nowMs);
+  const askedMs = status === 429 ? (parseRetryAfterBody(parseJson(text)) ?? parseRetryAfterHeader(raw.headers, serviceNow)) : undefined;
+  const retryAfterMs = askedMs === undefined ? undefined : boundedRetryAfterMs(askedMs);
+  const { resetAt, ...counts } = readRateHeaders(raw.headers);
+  report(ctx, {
+    endpoint,
+    status,
+    ...counts,
+    ...(resetAt === undefined ? {} : { resetInMs: Math.max(0, resetAt - serviceNow) }),
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+  });
 
   const base = () => ({ endpoint, status, body: errorBody().body });
   const excerpt = () => errorBody().excerpt;
@@ -103,7 +113,7 @@ function interpret<K extends EndpointName>(endpoint: K, raw: RawResponse, ctx: R
     throw fail('forbidden', `${endpoint}: the account is not allowed to do this (status 403)${excerpt()}`, base());
   }
   if (status === 429) {
-    const wait = retryAfterMs === undefined ? '' : `; retry after ${Math.ceil(retryAfterMs / 1000)} s`;
+    const wait = retryAfterMs === undefined ? '' : `; retry after ${Math.ceil(retryAfterMs / 1000)} s${waitCapped(askedMs)}`;
     throw fail('rate_limited', `${endpoint}: rate limit exceeded (status 429)${wait}`, {
       ...base(),
       ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
@@ -151,6 +161,12 @@ function serviceSkew(raw: RawResponse, nowMs: number): number {
   if (date === undefined) return 0;
   const skew = date - nowMs;
   return Math.abs(skew) > CLOCK_NOISE_MS ? skew : 0;
+}
+
+/** Says so when the service asked for more than the desk waits. */
+function waitCapped(askedMs: number | undefined): string {
+  if (askedMs === undefined || askedMs <= MAX_RETRY_AFTER_MS) return '';
+  return ` (the service asked for ${Math.ceil(askedMs / 1000)} s; the desk waits at most ${MAX_RETRY_AFTER_WORDS})`;
 }
 
 const NOT_JSON: unique symbol = Symbol('not JSON');

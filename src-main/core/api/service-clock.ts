@@ -1,24 +1,30 @@
+import { systemClock, type Clock } from '../clock.ts';
+
 /**
- * The service's clock as seen from the desk's. The desk plans from durations
- * on its own clock; the service's absolute times (`refresh_at`,
- * `X-RateLimit-Reset`) are only compared after correcting by the offset its
- * `Date` header shows, and a desk clock far off the service's is shown to the
- * trader. The header has whole seconds, so one reading pins the offset to
- * within a second plus the round trip; the tightest recent reading wins.
+ * The service's clock as seen from the desk. The desk plans from durations on
+ * its monotonic clock; the service's absolute times (`refresh_at`) become
+ * instants of that clock through the offset its `Date` header shows, so a
+ * desk wall clock that steps moves nothing. The offset to the desk's wall
+ * clock is only for showing the trader a desk clock far off. The header has
+ * whole seconds, so one reading pins the offset to within a second plus the
+ * round trip; the tightest recent reading wins.
  */
 export interface ServiceClock {
   /**
    * Notes one response: its `Date` (ms, as parsed), when the request was sent
-   * and when the answer came, both on the desk's clock.
+   * and when the answer came, both on the desk's monotonic clock.
    */
   observe(dateMs: number, sentAt: number, receivedAt: number): void;
-  /** Service clock minus desk clock, ms; null before any response carried a `Date`. */
+  /** Service clock minus the desk's wall clock now, ms; null before any response carried a `Date`. */
   offsetMs(): number | null;
-  /** The interval the offset surely lies in, from the tightest recent reading; null before one. */
+  /**
+   * The interval the service clock minus the desk's monotonic clock surely
+   * lies in, from the tightest recent reading; null before one.
+   */
   offsetRange(): { low: number; high: number } | null;
 }
 
-/** Readings kept: enough to ride out one slow answer, few enough to follow a clock that was set. */
+/** Readings kept: enough to ride out one slow answer, few enough to follow a clock that moved. */
 const KEPT = 8;
 
 /** The interval the offset lies in: its width is the round trip plus the second the header rounds away. */
@@ -27,14 +33,18 @@ interface Reading {
   high: number;
 }
 
-export function createServiceClock(): ServiceClock {
-  const readings: Reading[] = [];
+export function createServiceClock(clock: Clock = systemClock): ServiceClock {
+  let readings: Reading[] = [];
   return {
     observe(dateMs, sentAt, receivedAt) {
       if (!Number.isFinite(dateMs) || receivedAt < sentAt) return;
       // The service stamped the header somewhere in [sentAt, receivedAt] of ours, as a time in
       // [dateMs, dateMs + 1 s) of its own: the offset lies in [dateMs − receivedAt, dateMs + 1 s − sentAt].
-      readings.push({ low: dateMs - receivedAt, high: dateMs + 1_000 - sentAt });
+      const reading = { low: dateMs - receivedAt, high: dateMs + 1_000 - sentAt };
+      // Every true reading holds the true offset, so two that do not overlap cannot both be true: the
+      // older one is from before a clock moved (the service's was set, or the desk slept).
+      readings = readings.filter((r) => r.low <= reading.high && reading.low <= r.high);
+      readings.push(reading);
       if (readings.length > KEPT) readings.shift();
     },
     offsetRange() {
@@ -44,7 +54,8 @@ export function createServiceClock(): ServiceClock {
     },
     offsetMs() {
       const range = this.offsetRange();
-      return range === null ? null : Math.round((range.low + range.high) / 2);
+      if (range === null) return null;
+      return Math.round((range.low + range.high) / 2 - (clock.now() - clock.monotonic()));
     },
   };
 }

@@ -115,7 +115,7 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
   // client to exist first, so the hook is connected right after.
   let noteRateLimit: (info: RateLimitInfo) => void = () => undefined;
   // The service's clock as its Date headers show it: the heartbeat reads refresh_at through it.
-  const serviceClock = createServiceClock();
+  const serviceClock = createServiceClock(clock);
   const client = createMarketplaceClient({
     baseUrl: deps.baseUrl,
     apiKey: deps.apiKey,

@@ -111,6 +111,7 @@ interface Pending {
   readonly kind: CsvKind;
   readonly spool: CsvSpool;
   readonly draftId: string | undefined;
+  /** On the monotonic clock: the preview lasts a duration. */
   readonly expiresAt: number;
 }
 
@@ -397,7 +398,7 @@ export function createCsvService(deps: CsvServiceDeps): CsvService {
         const r = await u.job.end();
         upload = null;
         u.scratch.dispose();
-        const now = clock.now();
+        const now = clock.monotonic();
         forget(now);
         const token = randomUUID();
         previews.set(token, { kind: u.kind, spool: u.spool, draftId: u.draftId, expiresAt: now + ttl });
@@ -414,7 +415,7 @@ export function createCsvService(deps: CsvServiceDeps): CsvService {
     async commitImport(token) {
       const pending = previews.get(token);
       previews.delete(token);
-      if (!pending || pending.expiresAt <= clock.now()) {
+      if (!pending || pending.expiresAt <= clock.monotonic()) {
         pending?.spool.dispose();
         throw notFound('This import preview has expired or was already imported; preview the file again');
       }

@@ -1,7 +1,7 @@
 import { RATE_WINDOW_MS, USER_AGENT_TTL_SECONDS } from '../api/endpoints.ts';
 import { ApiError, isApiError, type SerializedApiError } from '../api/errors.ts';
 import type { ServiceClock } from '../api/service-clock.ts';
-import type { Clock } from '../clock.ts';
+import { wallTimeOf, type Clock } from '../clock.ts';
 import { createEmitter, type Unsubscribe } from '../events.ts';
 import { INTERACTIVE_DEADLINE_MS, type Scheduler } from '../scheduler/types.ts';
 
@@ -13,6 +13,11 @@ import { INTERACTIVE_DEADLINE_MS, type Scheduler } from '../scheduler/types.ts';
  * mark expires. Bots that lost their "automated" badge mostly did so because
  * a failed pulse was never retried or its expiry was thrown away; here the
  * expiry is kept, shown, and drives the next beat.
+ *
+ * The plan is kept in instants of the clock's monotonic time: a wall clock
+ * stepped back two hours must not hold the next beat for two hours while the
+ * screen says "active". The state shows them as wall-clock times, converted
+ * when it is made.
  */
 
 export type HeartbeatStatus = 'active' | 'expiring' | 'lapsed' | 'off';
@@ -25,13 +30,14 @@ export interface HeartbeatState {
    */
   status: HeartbeatStatus;
   /**
-   * When the mark runs out (ms, desk clock): 600 s after the beat was sent,
-   * or earlier when the service's `refresh_at`, read on its own clock, says so.
+   * When the mark runs out (wall-clock ms, for showing): 600 s after the beat
+   * was sent, or earlier when the service's `refresh_at`, read on its own
+   * clock, says so.
    */
   refreshAt: number | null;
-  /** When the last successful beat was sent (ms). */
+  /** When the last successful beat was sent (wall-clock ms). */
   lastBeatAt: number | null;
-  /** When the next beat is planned (ms). */
+  /** When the next beat is planned (wall-clock ms). */
   nextBeatAt: number | null;
   /** Linked accounts named in the last beat. */
   accounts: string[];
@@ -84,14 +90,15 @@ const FIRST_RETRY_MS = 15_000;
 const MAX_RETRY_MS = 2 * 60_000;
 
 /**
- * When a mark made by a beat sent at `sentAt` runs out, on the desk's clock.
- * The service counts 600 s from when it saw the request, which is no earlier
- * than when we sent it, so send time + 600 s is measured on our clock alone.
- * `refresh_at` is the service's absolute time: it is read only through the
- * clock offset its `Date` shows, and only to end the mark sooner (a service
- * that counts less than it documents), by what is certain: the latest end the
- * offset's interval allows. A reading that puts the end before the answer
- * came is a clock estimate gone wrong, not news.
+ * When a mark made by a beat sent at `sentAt` runs out, on the desk's
+ * monotonic clock. The service counts 600 s from when it saw the request,
+ * which is no earlier than when we sent it, so send time + 600 s is measured
+ * on our clock alone. `refresh_at` is the service's absolute time: it is read
+ * only through the offset its `Date` shows (service time minus our monotonic
+ * time), and only to end the mark sooner (a service that counts less than it
+ * documents), by what is certain: the latest end the offset's interval
+ * allows. A reading that puts the end before the answer came is a clock
+ * estimate gone wrong, not news.
  */
 export function markEnds(sentAt: number, receivedAt: number, refreshAtSec: number, offset: { low: number; high: number } | null): number {
   const byDuration = sentAt + USER_AGENT_TTL_SECONDS * 1000;
@@ -108,6 +115,7 @@ export function createHeartbeat(options: HeartbeatOptions): Heartbeat {
   const emitter = createEmitter<{ state: HeartbeatState }>();
 
   let running = false;
+  // Instants of clock.monotonic(); the state shows them as wall-clock times.
   let refreshAt: number | null = null;
   let lastBeatAt: number | null = null;
   let nextBeatAt: number | null = null;
@@ -128,8 +136,14 @@ export function createHeartbeat(options: HeartbeatOptions): Heartbeat {
   }
 
   function snapshot(): HeartbeatState {
+    const shown = (at: number | null) => (at === null ? null : wallTimeOf(clock, at));
     return {
-      status: statusAt(clock.now()), refreshAt, lastBeatAt, nextBeatAt, accounts: [...accounts], lastError,
+      status: statusAt(clock.monotonic()),
+      refreshAt: shown(refreshAt),
+      lastBeatAt: shown(lastBeatAt),
+      nextBeatAt: shown(nextBeatAt),
+      accounts: [...accounts],
+      lastError,
       clockOffsetMs: options.serviceClock?.offsetMs() ?? null,
     };
   }
@@ -145,14 +159,14 @@ export function createHeartbeat(options: HeartbeatOptions): Heartbeat {
     statusTimer?.abort();
     statusTimer = null;
     if (!running || refreshAt === null) return;
-    const now = clock.now();
+    const now = clock.monotonic();
     const at = [refreshAt - EXPIRY_MARGIN_MS, refreshAt].find((t) => t > now);
     if (at === undefined) return;
     const timer = new AbortController();
     statusTimer = timer;
     clock.sleep(at - now, timer.signal).then(
       () => {
-        if (statusTimer === timer && statusAt(clock.now()) !== state.status) publish();
+        if (statusTimer === timer && statusAt(clock.monotonic()) !== state.status) publish();
       },
       () => undefined,
     );
@@ -163,7 +177,7 @@ export function createHeartbeat(options: HeartbeatOptions): Heartbeat {
     nextBeatAt = at;
     const timer = new AbortController();
     beatTimer = timer;
-    clock.sleep(Math.max(0, at - clock.now()), timer.signal).then(
+    clock.sleep(Math.max(0, at - clock.monotonic()), timer.signal).then(
       () => void beat(),
       () => undefined,
     );
@@ -176,7 +190,7 @@ export function createHeartbeat(options: HeartbeatOptions): Heartbeat {
 
   const nextAfterFailure = () => {
     const delay = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** (failures - 1));
-    return clock.now() + Math.round(delay * (0.5 + random() * 0.5));
+    return clock.monotonic() + Math.round(delay * (0.5 + random() * 0.5));
   };
 
   async function runBeat(): Promise<void> {
@@ -185,14 +199,14 @@ export function createHeartbeat(options: HeartbeatOptions): Heartbeat {
     nextBeatAt = null;
     accounts = [...options.linkedAccounts()];
     const input = accounts.length > 0 ? { multiaccounts: accounts } : {};
-    const sentAt = clock.now();
+    const sentAt = clock.monotonic();
     const signal = stopSignal.signal;
     try {
       // One try with a deadline: a failure shows at once (lastError) and this loop plans the next try,
       // instead of the scheduler retrying a silent server for minutes behind the trader's back. The
       // deadline counts from the send: a beat waiting for the endpoint's one slot a minute has not failed.
       const response = await scheduler.request('set_user_agent', input, { lane: 'heartbeat', signal, answerWithinMs: INTERACTIVE_DEADLINE_MS, retries: 0 });
-      refreshAt = markEnds(sentAt, clock.now(), response.refresh_at, options.serviceClock?.offsetRange() ?? null);
+      refreshAt = markEnds(sentAt, clock.monotonic(), response.refresh_at, options.serviceClock?.offsetRange() ?? null);
       lastBeatAt = sentAt;
       lastError = null;
       failures = 0;
@@ -240,7 +254,7 @@ export function createHeartbeat(options: HeartbeatOptions): Heartbeat {
       intervalMs = ms;
       // Only a beat waiting on the interval is moved: one under way, or a retry, keeps its plan.
       if (!running || inFlight || beatTimer === null || failures > 0 || lastBeatAt === null) return;
-      planBeat(Math.max(clock.now(), nextAfterSuccess(lastBeatAt)));
+      planBeat(Math.max(clock.monotonic(), nextAfterSuccess(lastBeatAt)));
       publish();
     },
     get state() {

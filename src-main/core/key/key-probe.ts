@@ -41,7 +41,7 @@ interface Probe {
   /** The list behind `accounts`, as the service gave it (trade URLs included). */
   accountsRead: LinkedTradeUrls | null;
   balance: BalanceAnswer | null;
-  /** The rate headers of each endpoint's last answer, and when (ms). */
+  /** The rate headers of each endpoint's last answer, and when (monotonic ms). */
   readonly notes: Map<EndpointName, { info: RateLimitInfo; at: number }>;
 }
 
@@ -71,7 +71,7 @@ export function createKeyProbes(deps: { keys: Pick<KeyService, 'read' | 'noteAcc
       onRateLimit(info) {
         // Only requests the scheduler below sends come back here.
         scheduler.noteRateLimit(info);
-        notes.set(info.endpoint, { info, at: clock.now() });
+        notes.set(info.endpoint, { info, at: clock.monotonic() });
         if (info.status >= 200 && info.status < 300) keys.noteAccepted();
       },
       onReach: (r) => {
@@ -137,7 +137,7 @@ export function createKeyProbes(deps: { keys: Pick<KeyService, 'read' | 'noteAcc
     },
     handOver(serviceUrl, to) {
       if (!probe || probe.url !== serviceUrl) return;
-      const now = clock.now();
+      const now = clock.monotonic();
       for (const { info, at } of probe.notes.values()) {
         if (now - at < RATE_WINDOW_MS) to.scheduler.noteRateLimit(info);
       }

@@ -148,9 +148,16 @@ export function outcomeOf(errors: readonly SerializedApiError[], answered: boole
   return 'failed';
 }
 
-/** An answer read with this key (since it was stored) in the last minute, or null. */
+/**
+ * An answer read with this key (since it was stored) in the last minute, or
+ * null. The times are the wall clock's, which steps: an answer that seems to
+ * come from the future was read before the clock was set back, and is not
+ * taken as recent.
+ */
 export function recentAnswer<T extends { at: number }>(answer: T | null, since: number, now: number): T | null {
-  return answer !== null && answer.at >= since && now - answer.at < ANSWER_REUSE_MS ? answer : null;
+  if (answer === null || answer.at < since) return null;
+  const age = now - answer.at;
+  return age >= 0 && age < ANSWER_REUSE_MS ? answer : null;
 }
 
 /**

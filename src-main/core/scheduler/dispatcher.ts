@@ -8,7 +8,9 @@ import { LANES, type Lane } from './types.ts';
  * of the budget; whenever a slot may have freed (a response, a pause ending, a
  * window moving on) the queue is looked at again and waiting turns are granted
  * by lane priority, then in arrival order. One timer, set to the earliest time
- * a waiting turn could go, drives the "window moving on" case.
+ * a waiting turn could go, drives the "window moving on" case. Every time here
+ * is an instant of the clock's monotonic time, so a wall clock that steps
+ * neither stalls a turn nor frees a slot early.
  */
 export interface Dispatcher {
   /** Waits for a turn to send on `endpoint`; resolves with the slot taken for it. */
@@ -32,7 +34,7 @@ interface Ticket {
 export function createDispatcher(deps: {
   clock: Clock;
   budget: RateBudget;
-  /** Called after every look at the queue (pauses may have ended). */
+  /** Called after every look at the queue (pauses may have ended), with the monotonic time of that look. */
   afterPump?: (now: number) => void;
 }): Dispatcher {
   const { clock, budget } = deps;
@@ -63,7 +65,7 @@ export function createDispatcher(deps: {
   };
 
   const pump = () => {
-    const now = clock.now();
+    const now = clock.monotonic();
     let next = Infinity;
     for (const lane of LANES) {
       const queue = queues.get(lane) ?? [];

@@ -64,7 +64,7 @@ export function createJob(id: string, ctx: JobContext, initial: readonly BatchTa
     };
     for (const queue of queues.values()) queue.forEach(count);
     active.forEach(count);
-    const now = ctx.clock.now();
+    const now = ctx.clock.monotonic();
     return finishOffsetMs(counts, (scope) => ctx.budget.busyOffsets(scope, now), GLOBAL_LIMIT_PER_MINUTE - LANE_GLOBAL_HEADROOM[lane]);
   };
 

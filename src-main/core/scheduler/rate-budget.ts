@@ -11,6 +11,10 @@ import type { Lane, RateScope } from './types.ts';
  * server stamped it somewhere in between, so however long the round trip, no
  * 60-s span on the server's side ever holds more requests than the limit,
  * whether the server counts in a sliding or a fixed window.
+ *
+ * Every time here (`now`, `at`, `until`) is an instant of the clock's
+ * monotonic time: a slot is held for a duration, and a wall clock stepped
+ * back must not hold it for hours, nor one stepped forward free it early.
  */
 
 /**

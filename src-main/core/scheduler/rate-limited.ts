@@ -1,6 +1,7 @@
 import type { RateLimitInfo } from '../api/client.ts';
 import { ENDPOINTS, GLOBAL_LIMIT_PER_MINUTE, RATE_WINDOW_MS, type EndpointName } from '../api/endpoints.ts';
 import type { ApiError } from '../api/errors.ts';
+import { boundedRetryAfterMs } from '../api/rate-headers.ts';
 import type { RateBudget } from './rate-budget.ts';
 import type { RateScope } from './types.ts';
 
@@ -27,15 +28,18 @@ export function rateLimitedScope(
   return 'unsure';
 }
 
-/** How long the service asked us to wait; one window when it did not say. */
-export function rateLimitedWaitMs(note: RateLimitInfo | undefined, error: ApiError, now: number): number {
+/**
+ * How long the service asked us to wait; one window when it did not say.
+ * Never more than MAX_RETRY_AFTER_MS, however far away it says.
+ */
+export function rateLimitedWaitMs(note: RateLimitInfo | undefined, error: ApiError): number {
   const asked = error.retryAfterMs ?? note?.retryAfterMs;
-  if (asked !== undefined) return asked;
-  if (note?.resetAt !== undefined && note.resetAt > now) return note.resetAt - now;
+  if (asked !== undefined) return boundedRetryAfterMs(asked);
+  if (note?.resetInMs !== undefined && note.resetInMs > 0) return boundedRetryAfterMs(note.resetInMs);
   return RATE_WINDOW_MS;
 }
 
-/** Pauses the right scope for a 429 received at `now` (a global pause names the endpoint that met it). */
+/** Pauses the right scope for a 429 received at `now` (monotonic; a global pause names the endpoint that met it). */
 export function applyRateLimited(
   budget: RateBudget,
   endpoint: EndpointName,
@@ -43,7 +47,7 @@ export function applyRateLimited(
   error: ApiError,
   now: number,
 ): void {
-  const until = now + rateLimitedWaitMs(note, error, now);
+  const until = now + rateLimitedWaitMs(note, error);
   const scope = rateLimitedScope(endpoint, note, error);
   if (scope === 'global') {
     budget.pause('global', until, endpoint);

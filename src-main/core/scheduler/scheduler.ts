@@ -1,7 +1,7 @@
 import type { RateLimitInfo } from '../api/client.ts';
 import type { EndpointName } from '../api/endpoints.ts';
 import { ApiError } from '../api/errors.ts';
-import type { Clock } from '../clock.ts';
+import { wallTimeOf, type Clock } from '../clock.ts';
 import { createEmitter } from '../events.ts';
 import { createDispatcher } from './dispatcher.ts';
 import { createJob, type JobContext } from './job.ts';
@@ -84,9 +84,13 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   }
   const samePauses = (a: SchedulerState['pauses'], b: SchedulerState['pauses']) =>
     a.length === b.length && a.every((p, i) => p.scope === b[i]?.scope && p.until === b[i]?.until);
+  /** The pauses as the budget holds them (monotonic); the state shows them as wall-clock times. */
+  let pausesHeld: SchedulerState['pauses'] = [];
   const refreshPauses = (now: number) => {
     const pauses = budget.pauses(now);
-    if (!samePauses(pauses, state.pauses)) setState({ ...state, pauses });
+    if (samePauses(pauses, pausesHeld)) return;
+    pausesHeld = pauses;
+    setState({ ...state, pauses: pauses.map((p) => ({ scope: p.scope, until: wallTimeOf(clock, p.until) })) });
   };
 
   const dispatcher = createDispatcher({ clock, budget, afterPump: refreshPauses });
@@ -108,7 +112,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       dispatcher.setGate(error);
       setState({ ...state, blocked: error.kind === 'forbidden' ? 'forbidden' : 'auth', blockedError: error.toJSON() });
     },
-    paused: () => refreshPauses(clock.now()),
+    paused: () => refreshPauses(clock.monotonic()),
     keyEpoch: () => keyEpoch,
   };
 
@@ -161,7 +165,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
 
     noteRateLimit(note) {
       if (note.status === 429) rateNotes.set(note.endpoint, note);
-      else budget.note(note, clock.now());
+      else budget.note(note, clock.monotonic());
     },
 
     get state() {
@@ -172,14 +176,14 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
 
     usage() {
       const limit = limitOf('global');
-      return { used: limit - budget.remaining('global', clock.now()), limit };
+      return { used: limit - budget.remaining('global', clock.monotonic()), limit };
     },
     unblock,
     newKey() {
       if (closed) return;
       keyEpoch += 1;
       budget.forget();
-      refreshPauses(clock.now());
+      refreshPauses(clock.monotonic());
       unblock();
       dispatcher.poke();
     },

@@ -150,14 +150,14 @@ export async function sendThroughBudget<K extends EndpointName>(
       sentAny = true;
       const callOptions = options.callSignal ? { signal: options.callSignal } : undefined;
       const response = await ctx.client.call(endpoint, body, callOptions);
-      slot.release(clock.now());
+      slot.release(clock.monotonic());
       ctx.dispatcher.poke();
       return { kind: 'ok', response };
     } catch (thrown) {
       // Refused by the client before a byte left (no key set, invalid input):
       // the service never counted it, so neither does the budget.
       if (neverSent(thrown)) slot.cancel();
-      else slot.release(clock.now());
+      else slot.release(clock.monotonic());
       ctx.dispatcher.poke();
       error = toApiError(thrown, endpoint);
       if (options.callSignal?.aborted) {
@@ -169,7 +169,7 @@ export async function sendThroughBudget<K extends EndpointName>(
     lastError = error;
     const note = ctx.takeRateLimitInfo(endpoint);
     if (error.kind === 'rate_limited') {
-      applyRateLimited(ctx.budget, endpoint, note, error, clock.now());
+      applyRateLimited(ctx.budget, endpoint, note, error, clock.monotonic());
       ctx.paused();
       await notifyRetry(options, error);
       continue;

@@ -31,7 +31,7 @@ export interface SchedulerState {
    */
   blocked: null | 'auth' | 'forbidden';
   blockedError: SerializedApiError | null;
-  /** 429 pauses in force: nothing is sent in that scope until `until` (ms). */
+  /** 429 pauses in force: nothing is sent in that scope until `until` (wall-clock ms, for showing; at most MAX_RETRY_AFTER_MS away). */
   pauses: readonly { scope: RateScope; until: number }[];
 }
 

@@ -11,6 +11,7 @@ export interface ReloadBudgetOptions {
   readonly max?: number;
   /** Default one minute. */
   readonly withinMs?: number;
+  /** A monotonic clock (ms): `withinMs` is a duration. */
   readonly now: () => number;
 }
 

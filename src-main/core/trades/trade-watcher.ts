@@ -246,9 +246,9 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
   const loop = async (signal: AbortSignal, interval: () => number, step: () => Promise<unknown>, waits?: Set<AbortController>) => {
     while (!signal.aborted) {
       await step();
-      const endedAt = clock.now();
+      const endedAt = clock.monotonic();
       for (;;) {
-        const wait = endedAt + interval() - clock.now();
+        const wait = endedAt + interval() - clock.monotonic();
         if (wait <= 0) break;
         const wake = new AbortController();
         waits?.add(wake);

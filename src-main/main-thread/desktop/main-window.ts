@@ -30,7 +30,7 @@ export interface MainWindowDeps {
   readonly saveDelayMs?: number;
   /** Told when the renderer process died, and whether the window reloads it (for the log). */
   readonly onRendererGone?: (details: RenderProcessGoneDetails, reloaded: boolean) => void;
-  /** The clock the reload budget reads. Default Date.now. */
+  /** The monotonic clock the reload budget reads (it counts reloads within a duration). Default performance.now. */
   readonly now?: () => number;
 }
 
@@ -98,7 +98,7 @@ export async function createMainWindow(deps: MainWindowDeps): Promise<BrowserWin
   });
 
   // A dead renderer leaves a blank window while main keeps working: bring the page back.
-  const reloads = createReloadBudget({ now: deps.now ?? Date.now });
+  const reloads = createReloadBudget({ now: deps.now ?? (() => performance.now()) });
   win.webContents.on('render-process-gone', (_event, details) => {
     // 'clean-exit' is the window closing; while quitting nothing should come back.
     const reload = details.reason !== 'clean-exit' && !deps.isQuitting() && reloads.take();

@@ -20,6 +20,7 @@ export interface PowerEventDeps {
    * spend the heartbeat's 1-per-minute budget. Default 30 s.
    */
   readonly minGapMs?: number;
+  /** A monotonic clock (ms) for that gap; default performance.now. */
   readonly now?: () => number;
 }
 
@@ -32,7 +33,7 @@ export interface PowerEvents {
 }
 
 export function wirePowerEvents(deps: PowerEventDeps): PowerEvents {
-  const now = deps.now ?? Date.now;
+  const now = deps.now ?? (() => performance.now());
   const minGapMs = deps.minGapMs ?? 30_000;
   let lastWakeAt = Number.NEGATIVE_INFINITY;
   let online = net.isOnline();

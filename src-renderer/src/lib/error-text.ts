@@ -1,4 +1,5 @@
 import type { DeskErrorKind, ErrorView } from '../../../src-shared/errors.ts';
+import { MAX_RETRY_AFTER_MS, MAX_RETRY_AFTER_WORDS } from '../../../src-shared/rate-wait.ts';
 import { endpointAsk } from './endpoint-words.ts';
 import { jsonIn, splitTechnical, type Worded } from './technical-text.ts';
 import { plural } from './words.ts';
@@ -32,7 +33,10 @@ const WORDS: Record<DeskErrorKind, (error: ErrorView, words: string) => string> 
   // Without a status the request never reached the service (no key is set, or it could not be read): not a rejection.
   auth: (error, words) => (error.status === undefined ? sentence(words, 'No API key is set') : 'The API key was rejected — replace it in Settings.'),
   forbidden: () => 'The service refused this for your account (not permitted). Check the account’s standing on the marketplace.',
-  rate_limited: (error) => `The service asked the desk to wait ${waitSeconds(error.retryAfterMs)} s; nothing is lost.`,
+  rate_limited: (error) =>
+    (error.retryAfterMs ?? 0) >= MAX_RETRY_AFTER_MS
+      ? `The service asked the desk to wait ${MAX_RETRY_AFTER_WORDS} or more; the desk waits at most ${MAX_RETRY_AFTER_WORDS}, then tries again. Nothing is lost.`
+      : `The service asked the desk to wait ${waitSeconds(error.retryAfterMs)} s; nothing is lost.`,
   network: () => 'The service cannot be reached (offline?). Nothing is lost; work resumes when the connection is back.',
   invalid: (error, words) => invalidText(error, words),
   rejected: (error, words) => {

@@ -54,7 +54,7 @@ export async function runScaleBench(options: ScaleOptions = {}): Promise<ScaleFi
   if (!existsSync(BUILT_WORKER)) throw new Error('The scale bench runs the data worker as built: run `npm run build` first.');
   const runs = options.runs ?? 5;
   const log = options.log ?? (() => undefined);
-  const started = Date.now();
+  const started = performance.now();
   const childScript = await buildChild();
   const dir = mkdtempSync(join(tmpdir(), 'desk-scale-'));
   const timeScale = { scale: SCALE_TIME, origin: Date.now() };
@@ -100,7 +100,7 @@ export async function runScaleBench(options: ScaleOptions = {}): Promise<ScaleFi
         };
         const taskPath = join(runDir, 'task.json');
         writeFileSync(taskPath, JSON.stringify(task));
-        const before = Date.now();
+        const before = performance.now();
         const logged = service.log.requests.length;
         await runChild(childScript, taskPath);
         const result = JSON.parse(readFileSync(task.resultPath, 'utf8')) as ChildResult;
@@ -111,11 +111,11 @@ export async function runScaleBench(options: ScaleOptions = {}): Promise<ScaleFi
         log(`  run ${run}/${runs}, ${name}: first page ${result.bootToFirstPageMs} ms, RSS ${result.rssMb} MB` +
           (result.applyItemsDone === null ? '' : `, apply ${result.applyItemsDone} of 5,000 done`) +
           (plan.jobs ? `, jobs ${result.jobs.map((j) => `${j.job} ${j.ms} ms`).join(', ')}` : '') +
-          ` (${((Date.now() - before) / 1000).toFixed(0)} s)`);
+          ` (${((performance.now() - before) / 1000).toFixed(0)} s)`);
         rmSync(runDir, { recursive: true, force: true });
       }
     }
-    return summarize(results, runs, (Date.now() - started) / 1000);
+    return summarize(results, runs, (performance.now() - started) / 1000);
   } finally {
     await service.close();
     rmSync(dir, { recursive: true, force: true });

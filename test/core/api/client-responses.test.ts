@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ClientOptions, RateLimitInfo } from '../../../src-main/core/api/client.ts';
+import { MAX_RETRY_AFTER_MS } from '../../../src-main/core/api/rate-headers.ts';
 import { apiRejection, json, testHarness } from './test-server.ts';
 import type { TestHandler } from './test-server.ts';
 
@@ -107,7 +108,7 @@ describe('status mapping', () => {
 
   it('429: a header-only Retry-After as an HTTP-date, measured on the injected clock', async () => {
     const now = Date.UTC(2030, 0, 1, 12, 0, 0);
-    const clock = { now: () => now, sleep: () => Promise.resolve() };
+    const clock = { now: () => now, monotonic: () => 1_000, sleep: () => Promise.resolve() };
     const at = new Date(now + 90_000).toUTCString();
     const date = new Date(now).toUTCString();
     const { client } = await setup((_req, res) => json(res, 429, '', { 'retry-after': at, date }), { clock });
@@ -116,9 +117,10 @@ describe('status mapping', () => {
     expect(error.retryAfterMs).toBe(90_000);
   });
 
-  it('reads the service\'s absolute times on its own clock, as its Date header shows it, and reports that clock', async () => {
+  it('reads the service\'s absolute times on its own clock, as its Date header shows it, as durations from the answer', async () => {
     const now = Date.UTC(2030, 0, 1, 12, 0, 0);
-    const clock = { now: () => now, sleep: () => Promise.resolve() };
+    // The exchange is timed on the monotonic clock, which has nothing to do with the wall's epoch.
+    const clock = { now: () => now, monotonic: () => 1_000, sleep: () => Promise.resolve() };
     // The service's clock is 15 minutes behind ours.
     const service = now - 15 * 60_000;
     const headers = {
@@ -137,8 +139,28 @@ describe('status mapping', () => {
     });
     const error = await apiRejection(client.call('get_balance', {}));
     expect(error.retryAfterMs).toBe(90_000);
-    expect(seen[0]?.resetAt).toBe(now + 40_000);
-    expect(observed).toEqual([-15 * 60_000, 0]);
+    expect(seen[0]?.resetInMs).toBe(40_000);
+    expect(observed).toEqual([service - 1_000, 0]);
+  });
+
+  it('429: a huge Retry-After (header or body) is waited at most the cap, and the message says so', async () => {
+    const replies: Array<{ body: unknown; headers: Record<string, string> }> = [
+      { body: '', headers: { 'retry-after': '9999999999' } },
+      { body: { error: 'rate limit exceeded', retry_after: 9_999_999_999 }, headers: {} },
+    ];
+    for (const reply of replies) {
+      const { client } = await setup((_req, res) => json(res, 429, reply.body, reply.headers));
+      const error = await apiRejection(client.call('get_balance', {}));
+      expect(error.retryAfterMs).toBe(MAX_RETRY_AFTER_MS);
+      expect(error.message).toContain('retry after 900 s (the service asked for 9999999999 s; the desk waits at most 15 min)');
+    }
+  });
+
+  it('an X-RateLimit-Reset far away reaches onRateLimit as the long duration it is (the scheduler bounds the wait)', async () => {
+    const seen: RateLimitInfo[] = [];
+    const { client } = await setup((_req, res) => json(res, 429, '', { 'x-ratelimit-reset': '9999999999' }), { onRateLimit: (info) => seen.push(info) });
+    await apiRejection(client.call('get_balance', {}));
+    expect(seen[0]?.resetInMs).toBeGreaterThan(MAX_RETRY_AFTER_MS);
   });
 
   it('429 without any retry hint leaves retryAfterMs unset', async () => {
@@ -151,12 +173,13 @@ describe('status mapping', () => {
 
 describe('rate-limit headers', () => {
   it('hands every response’s X-RateLimit-* headers to onRateLimit, errors included', async () => {
+    const resetSec = Math.ceil(Date.now() / 1000) + 60;
     const seen: RateLimitInfo[] = [];
     let n = 0;
     const { client } = await setup(
       (_req, res) => {
         n += 1;
-        const headers = { 'x-ratelimit-limit': '80', 'x-ratelimit-remaining': String(80 - n), 'x-ratelimit-reset': '1700000060' };
+        const headers = { 'x-ratelimit-limit': '80', 'x-ratelimit-remaining': String(80 - n), 'x-ratelimit-reset': String(resetSec) };
         if (n === 1) json(res, 200, { balance: 1, pending_balance: 2 }, headers);
         else if (n === 2) json(res, 429, { error: 'limit', retry_after: 3 }, headers);
         else json(res, 500, 'oops', headers);
@@ -166,10 +189,12 @@ describe('rate-limit headers', () => {
     await client.call('get_balance', {});
     await apiRejection(client.call('get_balance', {}));
     await apiRejection(client.call('load_pending', {}));
+    // The reset, a minute ahead on the service's clock (its Date header), arrives as a duration.
+    const resetInMs = expect.toSatisfy((ms: number) => ms > 55_000 && ms <= 61_000);
     expect(seen).toEqual([
-      { endpoint: 'get_balance', status: 200, limit: 80, remaining: 79, resetAt: 1_700_000_060_000 },
-      { endpoint: 'get_balance', status: 429, limit: 80, remaining: 78, resetAt: 1_700_000_060_000, retryAfterMs: 3_000 },
-      { endpoint: 'load_pending', status: 500, limit: 80, remaining: 77, resetAt: 1_700_000_060_000 },
+      { endpoint: 'get_balance', status: 200, limit: 80, remaining: 79, resetInMs },
+      { endpoint: 'get_balance', status: 429, limit: 80, remaining: 78, resetInMs, retryAfterMs: 3_000 },
+      { endpoint: 'load_pending', status: 500, limit: 80, remaining: 77, resetInMs },
     ]);
   });
 

@@ -16,6 +16,7 @@ function gatedClock(): Clock & { release(): void } {
   const waiting: Array<() => void> = [];
   return {
     now: () => systemClock.now(),
+    monotonic: () => systemClock.monotonic(),
     sleep: () => new Promise<void>((resolve) => waiting.push(resolve)),
     release: () => {
       for (const go of waiting.splice(0)) go();

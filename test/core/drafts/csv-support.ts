@@ -33,5 +33,5 @@ export const csvOf = (...lines: string[]) => `${lines.join('\r\n')}\r\n`;
 /** A clock tests move by hand. */
 export function manualClock(start = 1_700_000_000_000): Clock & { advance(ms: number): void } {
   let now = start;
-  return { now: () => now, sleep: () => Promise.resolve(), advance: (ms) => void (now += ms) };
+  return { now: () => now, monotonic: () => now, sleep: () => Promise.resolve(), advance: (ms) => void (now += ms) };
 }

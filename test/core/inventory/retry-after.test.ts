@@ -25,6 +25,7 @@ function fakeTimerClock() {
   let sleeping = 0;
   const clock: Clock & { advance(ms: number): void } = {
     now: () => Date.now(),
+    monotonic: () => performance.now(),
     sleep(ms, signal) {
       sleeps.push(ms);
       sleeping += 1;
@@ -49,7 +50,7 @@ function fakeTimerClock() {
 
 describe('inventory reads: a huge Retry-After', () => {
   it('waits at most the cap, on timers that never overflow and never spin, while the other accounts are read', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: Date.UTC(2026, 0, 5, 12, 0, 0) });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date', 'performance'], now: Date.UTC(2026, 0, 5, 12, 0, 0) });
     try {
       const { clock, sleeps, pass } = fakeTimerClock();
       const f = await open({ clock });

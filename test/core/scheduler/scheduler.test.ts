@@ -98,9 +98,9 @@ describe('scheduler failures', () => {
 
   it('pauses every endpoint for a global 429', async () => {
     const { clock, service, scheduler } = setup();
-    service.failNext('edit_listing', (stamp) => {
+    service.failNext('edit_listing', () => {
       // What the client reports from the headers of this 429: X-RateLimit-Limit 80 = the global limit.
-      scheduler.noteRateLimit({ endpoint: 'edit_listing', status: 429, limit: 80, remaining: 0, resetAt: stamp + 20_000 });
+      scheduler.noteRateLimit({ endpoint: 'edit_listing', status: 429, limit: 80, remaining: 0, resetInMs: 20_000 });
       return new ApiError('rate_limited', 'slow down', { endpoint: 'edit_listing', status: 429, retryAfterMs: 20_000 });
     });
     const t0 = clock.now();

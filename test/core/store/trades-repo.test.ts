@@ -34,7 +34,7 @@ describe('trades repo', () => {
 
   it('replaces pending trades, keeping when each was first seen', () => {
     let now = 1000;
-    t = tempStore({ clock: { now: () => now, sleep: async () => undefined } });
+    t = tempStore({ clock: { now: () => now, monotonic: () => now, sleep: async () => undefined } });
     t.repos.trades.replacePending([trade('1', 'Action Required'), trade('2', 'Waiting for seller')]);
     now = 2000;
     t.repos.trades.replacePending([trade('1', 'Waiting for seller')]);

@@ -21,7 +21,7 @@ function setup(balance: () => Promise<unknown>) {
   const checker = createLedgerChecker({
     store: t.store,
     repos: t.repos,
-    clock: { now: () => 1_000, sleep: () => Promise.resolve() },
+    clock: { now: () => 1_000, monotonic: () => 1_000, sleep: () => Promise.resolve() },
     trades: {
       checkNow: async () => void asked.push('trades'),
       refreshBalance: async () => (asked.push('balance'), balance()) as never,

@@ -9,6 +9,10 @@ describe('error wording', () => {
   it('gives the wait of a 429 in whole seconds and says nothing is lost', () => {
     expect(describeError({ kind: 'rate_limited', message: 'x', retryAfterMs: 41_200 })).toBe('The service asked the desk to wait 42 s; nothing is lost.');
     expect(describeError({ kind: 'rate_limited', message: 'x', retryAfterMs: 10 })).toContain('wait 1 s');
+    // A wait the desk bounded says the bound.
+    expect(describeError({ kind: 'rate_limited', message: 'x', retryAfterMs: 15 * 60_000 })).toBe(
+      'The service asked the desk to wait 15 min or more; the desk waits at most 15 min, then tries again. Nothing is lost.',
+    );
   });
 
   it('words offline as offline, not as an error code', () => {

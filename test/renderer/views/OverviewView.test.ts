@@ -64,6 +64,13 @@ describe('Overview', () => {
     expect(wrapper.find('[data-testid=clock-warning]').exists()).toBe(false);
   });
 
+  it('says the service asked for a wait, when it ends, and that the desk waits at most 15 min', async () => {
+    const wrapper = await mountOverview({
+      'scheduler:state': () => ({ stamp: 1, blocked: null, used: 3, limit: 80, pausedUntil: Date.now() + 14 * 60_000 }),
+    });
+    expect(wrapper.text()).toMatch(/The service asked us to wait: resuming in [^.]+ \(the desk waits at most 15 min\)\. Nothing is lost\./);
+  });
+
   it('says why the balance and the accounts could not be read, and when they are tried again', async () => {
     const next = Date.now() + 40_500;
     const wrapper = await mountOverview({

@@ -16,7 +16,9 @@ import type { RequestSender } from '../../../../src-main/core/scheduler/types.ts
  * tests on a virtual clock: each call takes `latencyMs`, is stamped by the
  * "server" part-way through, is refused with a 429 when it breaks a limit in
  * the server's own sliding window, and otherwise answers from `respond`
- * (or throws what a test scripted with `failNext`).
+ * (or throws what a test scripted with `failNext`). The service keeps its
+ * own time: the clock's monotonic time, which a step of the desk's wall clock
+ * (`stepWall`) does not move.
  */
 export interface ServedRequest {
   endpoint: EndpointName;
@@ -103,11 +105,11 @@ export function createFakeService(options: FakeServiceOptions): FakeService {
     async call<K extends EndpointName>(endpoint: K, input: RequestOf<K>): Promise<ResponseOf<K>> {
       const latency = options.latencyMs?.(endpoint) ?? 200;
       const before = latency * (options.stampFraction?.() ?? 0.5);
-      const sentAt = clock.now();
+      const sentAt = clock.monotonic();
       inFlight += 1;
       try {
         await clock.sleep(before);
-        const stampAt = clock.now();
+        const stampAt = clock.monotonic();
         const entry: ServedRequest = { endpoint, input, sentAt, stampAt, status: 0 };
         const endpointCount = countInWindow(stampAt, endpoint) + 1;
         const globalCount = countInWindow(stampAt, null) + 1;

@@ -3,6 +3,7 @@ import { ENDPOINTS, GLOBAL_LIMIT_PER_MINUTE, type EndpointName } from '../../../
 import { scaledClock, type Clock } from '../../../../src-main/core/clock.ts';
 import { createScheduler } from '../../../../src-main/core/scheduler/scheduler.ts';
 import type { RequestSender, Scheduler } from '../../../../src-main/core/scheduler/types.ts';
+import { steppingClock, type SteppingClock } from '../../../support/wall-step.ts';
 import { maxInAnyWindow } from './fake-service.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../../../src-main/sandbox/index.ts';
 
@@ -10,10 +11,15 @@ import { startSandbox, type Sandbox, type SandboxOptions } from '../../../../src
  * The real parts wired as the app wires them: the sandbox over HTTP on
  * loopback, the client, and the scheduler learning from the client's
  * rate-limit hook, all on one scaled clock (with scale S a minute of the
- * service lasts 60/S seconds).
+ * service lasts 60/S seconds). The desk's side reads it through a clock
+ * whose wall time a test may step (`clock.stepWall`); the sandbox's does not
+ * step, and `serviceClock` reads it.
  */
 export interface Live {
-  clock: Clock;
+  /** The desk's clock (client, scheduler, and whatever the test builds on them). */
+  clock: SteppingClock;
+  /** The simulator's clock: the service's time, which a step of the desk's wall clock does not move. */
+  serviceClock: Clock;
   sandbox: Sandbox;
   client: MarketplaceClient;
   scheduler: Scheduler;
@@ -22,13 +28,14 @@ export interface Live {
 
 export interface LiveOptions {
   sandbox?: SandboxOptions;
-  /** Sees every request the scheduler hands to the client, when it does (for lateness measures). */
+  /** Sees every request the scheduler hands to the client, when it does (desk's monotonic ms, for lateness measures). */
   onSend?: (endpoint: EndpointName, at: number) => void;
 }
 
 export async function startLive(scale: number, options: LiveOptions = {}): Promise<Live> {
-  const clock = scaledClock(scale);
-  const sandbox = await startSandbox({ clock, tradeSchedule: false, ...options.sandbox });
+  const serviceClock = scaledClock(scale);
+  const clock = steppingClock(serviceClock);
+  const sandbox = await startSandbox({ clock: serviceClock, tradeSchedule: false, ...options.sandbox });
   const hook: { scheduler?: Scheduler } = {};
   const client = createMarketplaceClient({
     baseUrl: sandbox.url,
@@ -40,7 +47,7 @@ export async function startLive(scale: number, options: LiveOptions = {}): Promi
   const sender: RequestSender = onSend
     ? {
         call: (endpoint, input, callOptions) => {
-          onSend(endpoint, clock.now());
+          onSend(endpoint, clock.monotonic());
           return client.call(endpoint, input, callOptions);
         },
       }
@@ -49,6 +56,7 @@ export async function startLive(scale: number, options: LiveOptions = {}): Promi
   hook.scheduler = scheduler;
   return {
     clock,
+    serviceClock,
     sandbox,
     client,
     scheduler,

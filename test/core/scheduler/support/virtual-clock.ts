@@ -4,11 +4,15 @@ import type { Clock } from '../../../../src-main/core/clock.ts';
  * A clock that stands still until the test moves it. `sleep` resolves when
  * the test advances time past its deadline; between deadlines every pending
  * promise chain is let run, so code under test sees time pass exactly as it
- * would, only without waiting.
+ * would, only without waiting. Its monotonic time starts at the same number
+ * as its wall time and the two move together, until the test steps the wall
+ * clock alone (`stepWall`), as NTP or a trader setting the clock does.
  */
 export interface VirtualClock extends Clock {
   /** Moves time forward by `ms`, firing every sleep that falls due on the way, in order. */
   advance(ms: number): Promise<void>;
+  /** Steps the wall clock by `ms` (negative: back); monotonic time and the sleeps do not move. */
+  stepWall(ms: number): void;
   /** Moves time forward from deadline to deadline until `promise` settles; fails after `maxMs`. */
   run<T>(promise: Promise<T>, maxMs?: number): Promise<T>;
   /** Lets every pending promise chain run without moving time. */
@@ -24,7 +28,9 @@ interface Timer {
 }
 
 export function createVirtualClock(start = Date.UTC(2025, 0, 6, 9, 0, 0)): VirtualClock {
+  // `now` is the monotonic time; the wall clock is it plus every step so far.
   let now = start;
+  let wallStep = 0;
   let seq = 0;
   const timers: Timer[] = [];
 
@@ -51,7 +57,11 @@ export function createVirtualClock(start = Date.UTC(2025, 0, 6, 9, 0, 0)): Virtu
   };
 
   return {
-    now: () => now,
+    now: () => now + wallStep,
+    monotonic: () => now,
+    stepWall(ms) {
+      wallStep += ms;
+    },
     sleep(ms, signal) {
       return new Promise<void>((resolve, reject) => {
         if (signal?.aborted) return reject(signal.reason);
