@@ -1,5 +1,6 @@
 import { isApiError, type ApiError } from '../api/errors.ts';
-import type { Clock } from '../clock.ts';
+import { boundedRetryAfterMs } from '../api/rate-headers.ts';
+import { wallTimeOf, type Clock } from '../clock.ts';
 import type { ItemNames } from '../items/item-names.ts';
 import type { InventoryProblemRecord, InventoryRepo } from '../store/inventory-repo.ts';
 import { rowsOfPage } from './econ-items.ts';
@@ -28,18 +29,19 @@ export interface SteamGate {
 }
 
 export function createSteamGate(clock: Clock, gapMs: number): SteamGate {
+  // Monotonic instants: the gap and the holds are durations, whatever the wall clock does.
   let lastSentAt = -Infinity;
   return {
     async wait(signal) {
       for (;;) {
         const at = lastSentAt + gapMs;
-        const now = clock.now();
+        const now = clock.monotonic();
         if (at <= now) return;
         await clock.sleep(at - now, signal);
       }
     },
     sent() {
-      lastSentAt = clock.now();
+      lastSentAt = clock.monotonic();
     },
   };
 }
@@ -88,8 +90,8 @@ export type ReadEnd =
   /** The read is the account's copy; `stopped` says why it ended before Steam said it had. */
   | { readonly kind: 'done'; readonly items: number; readonly stopped: InventoryProblemRecord | null }
   | { readonly kind: 'failed'; readonly problem: InventoryProblemRecord }
-  /** Steam asked for a wait (or a failure is tried again later): the read goes on at `until`, from the page it was on. */
-  | { readonly kind: 'wait'; readonly until: number; readonly problem: InventoryProblemRecord };
+  /** Steam asked for a wait (or a failure is tried again later): the read goes on `waitMs` from now, from the page it was on. */
+  | { readonly kind: 'wait'; readonly waitMs: number; readonly problem: InventoryProblemRecord };
 
 /** Starts a read of `account`: a new copy to write to, the old copies but the current one deleted. */
 export async function beginAccountRead(deps: AccountReadDeps, account: string): Promise<AccountRead> {
@@ -116,12 +118,12 @@ export async function readAccount(deps: AccountReadDeps, read: AccountRead, sign
       const now = clock.now();
       if (apiError?.kind === 'rate_limited') {
         read.limited += 1;
-        const until = now + retryWaitMs(apiError.retryAfterMs, () => deps.backoffMs(read.limited));
-        return { kind: 'wait', until, problem: problemOf(account, apiError, now) };
+        const waitMs = retryWaitMs(apiError.retryAfterMs, () => deps.backoffMs(read.limited));
+        return { kind: 'wait', waitMs, problem: problemOf(account, apiError, now) };
       }
       if (apiError !== null && (apiError.kind === 'network' || apiError.kind === 'server') && read.transient < deps.maxTransientFailures) {
         read.transient += 1;
-        return { kind: 'wait', until: now + deps.backoffMs(read.transient), problem: problemOf(account, apiError, now) };
+        return { kind: 'wait', waitMs: deps.backoffMs(read.transient), problem: problemOf(account, apiError, now) };
       }
       await pruneAll(deps, account);
       return { kind: 'failed', problem: problemOf(account, apiError ?? (error as ApiError), now) };

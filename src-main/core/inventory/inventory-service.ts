@@ -1,5 +1,5 @@
 import type { InventoryAccountState } from '../../../src-shared/inventory.ts';
-import type { Clock } from '../clock.ts';
+import { wallTimeOf, type Clock } from '../clock.ts';
 import { createEmitter, type Unsubscribe } from '../events.ts';
 import type { ItemNames } from '../items/item-names.ts';
 import type { Store } from '../store/db.ts';
@@ -71,11 +71,15 @@ export interface InventoryService {
   close(): Promise<void>;
 }
 
+/**
+ * An account's read as it goes. Its times are monotonic instants (the waits
+ * are durations, whatever the wall clock does), shown as wall times.
+ */
 interface Live {
   phase: InventoryAccountState['phase'];
   progress: InventoryAccountState['progress'];
   nextAt: number | null;
-  /** A read is wanted from this time on (ms); null when none is. */
+  /** A read is wanted from this instant on; null when none is. */
   wantedAt: number | null;
   /** A wait's reason while waiting (a 429, a failure tried again). */
   waitProblem: InventoryProblemRecord | null;
@@ -129,7 +133,7 @@ export function createInventoryService(deps: InventoryServiceDeps): InventorySer
         readAt: read?.read_at ?? null,
         items: counts.get(account) ?? 0,
         progress: l.phase === 'reading' || l.phase === 'waiting' ? l.progress : null,
-        nextAt: l.phase === 'waiting' ? l.nextAt : null,
+        nextAt: l.phase === 'waiting' && l.nextAt !== null ? wallTimeOf(clock, l.nextAt) : null,
         problem: l.phase === 'waiting' ? l.waitProblem : stored,
       };
     });
@@ -137,11 +141,17 @@ export function createInventoryService(deps: InventoryServiceDeps): InventorySer
 
   const announce = () => emitter.emit('state', state());
 
-  /** When a read of `account` may start, given its last read or try. */
+  /**
+   * The instant a read of `account` may start, given its last read (a wall
+   * time kept in the store, so the least interval holds across restarts) or
+   * its last try in this run.
+   */
   function earliest(account: string): number {
     const read = repo.read(account);
     const l = liveOf(account);
-    const afterRead = read?.read_at == null ? -Infinity : read.read_at + timing.minIntervalMs;
+    const now = clock.monotonic();
+    // A read stamped in the future is a wall clock set back since: it waits no longer than the interval.
+    const afterRead = read?.read_at == null ? -Infinity : now + Math.min(timing.minIntervalMs, read.read_at + timing.minIntervalMs - clock.now());
     const afterTry = l.lastTryAt === null || read?.problem_kind == null ? -Infinity : l.lastTryAt + timing.retryIntervalMs;
     return Math.max(afterRead, afterTry);
   }
@@ -152,9 +162,10 @@ export function createInventoryService(deps: InventoryServiceDeps): InventorySer
       if (!own.has(account)) continue;
       const l = liveOf(account);
       if (l.busy || l.wantedAt !== null) continue;
-      l.wantedAt = Math.max(clock.now(), earliest(account));
+      const now = clock.monotonic();
+      l.wantedAt = Math.max(now, earliest(account));
       // Waiting: for the least time between reads, or (due now) for its turn after the accounts before it.
-      Object.assign(l, { phase: 'waiting', nextAt: l.wantedAt > clock.now() ? l.wantedAt : null, waitProblem: null });
+      Object.assign(l, { phase: 'waiting', nextAt: l.wantedAt > now ? l.wantedAt : null, waitProblem: null });
     }
     announce();
     wake?.abort();
@@ -168,7 +179,7 @@ export function createInventoryService(deps: InventoryServiceDeps): InventorySer
         .sort(([, a], [, b]) => (a.wantedAt ?? 0) - (b.wantedAt ?? 0))[0];
       if (next === undefined) return;
       const [account, l] = next;
-      const delay = (l.wantedAt ?? 0) - clock.now();
+      const delay = (l.wantedAt ?? 0) - clock.monotonic();
       if (delay > 0) {
         wake = new AbortController();
         await clock.sleep(delay, AbortSignal.any([wake.signal, stopping.signal])).catch(() => undefined);
@@ -182,7 +193,7 @@ export function createInventoryService(deps: InventoryServiceDeps): InventorySer
   async function readOne(account: string, l: Live): Promise<void> {
     const resumed = l.read !== null;
     Object.assign(l, { phase: 'reading', progress: { read: l.read?.position ?? 0, total: null }, nextAt: null, waitProblem: null, busy: true });
-    if (!resumed) l.lastTryAt = clock.now();
+    if (!resumed) l.lastTryAt = clock.monotonic();
     announce();
     let end: ReadEnd;
     try {
@@ -199,7 +210,8 @@ export function createInventoryService(deps: InventoryServiceDeps): InventorySer
     }
     if (end.kind === 'wait') {
       // The read waits its turn again, at the time Steam allows; the pump reads the other accounts meanwhile.
-      Object.assign(l, { phase: 'waiting', nextAt: end.until, wantedAt: end.until, waitProblem: end.problem });
+      const until = clock.monotonic() + end.waitMs;
+      Object.assign(l, { phase: 'waiting', nextAt: until, wantedAt: until, waitProblem: end.problem });
       announce();
       return;
     }

@@ -90,3 +90,28 @@ describe('inventory reads: a huge Retry-After', () => {
     }
   });
 });
+
+describe('inventory reads: a wall-clock step during a wait', () => {
+  it('waits out Retry-After on the monotonic clock: a clock set back two hours neither stalls the read nor moves it', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date', 'performance'], now: Date.UTC(2026, 0, 5, 12, 0, 0) });
+    try {
+      const { clock, pass } = fakeTimerClock();
+      const f = await open({ clock });
+      const reading = () => f.inventory.reads.state().some((a) => a.phase === 'reading');
+      const main = f.sandbox.accounts.main;
+      f.sandbox.faults.set({ inventory429: { count: 1, retryAfterSec: 60 } });
+      f.inventory.reads.refresh([main]);
+      await pass(reading, 5_000);
+      expect(f.inventory.reads.state()[0]).toMatchObject({ phase: 'waiting', problem: { kind: 'rate_limited' } });
+
+      // The wall clock goes back two hours (an NTP correction, a hand-set clock): the minute's wait is still a minute.
+      vi.setSystemTime(Date.now() - 2 * 60 * 60_000);
+      await pass(reading, 60_000);
+      const statuses = f.sandbox.log.inventoryRequests.filter((r) => r.account === main).map((r) => r.status);
+      expect(statuses.slice(0, 2)).toEqual([429, 200]);
+      expect(f.inventory.reads.state()[0]).toMatchObject({ phase: 'done', items: 2_500 });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
