@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import { systemClock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
+import { watchForSleep } from '../sleep-watch.ts';
 import { createEmitter, type Emitter, type Unsubscribe } from '../events.ts';
 import { createKeyService, type KeyService } from '../key/key-service.ts';
 import type { KeyTester } from '../key/key-test.ts';
@@ -257,6 +258,14 @@ async function openDesk(deps: DeskDeps, clock: Clock, profile: string, lock: Pro
   if (deps.servicesAfter) void deps.servicesAfter.then(startServices, startServices);
   else startServices();
 
+  function wake(): void {
+    const ws = current;
+    if (settings.get().heartbeatEnabled) void ws.heartbeat.beatNow().catch(() => undefined);
+    void ws.trades.checkNow().catch(() => undefined);
+  }
+  // A night with the lid closed stops the monotonic clock the heartbeat plans on: the wall clock tells.
+  const sleepWatch = watchForSleep({ clock, onWake: wake });
+
   const keyChecks = createKeyChecks({
     keys, clock, settings, current: () => current,
     unreachableWhy: () => (reach.current().state === 'unreachable' ? reach.current().why : null),
@@ -335,14 +344,11 @@ async function openDesk(deps: DeskDeps, clock: Clock, profile: string, lock: Pro
       online = next;
       events.emit('status', status());
     },
-    wake() {
-      const ws = current;
-      if (settings.get().heartbeatEnabled) void ws.heartbeat.beatNow().catch(() => undefined);
-      void ws.trades.checkNow().catch(() => undefined);
-    },
+    wake,
     events: { on: (event, listener) => events.on(event, listener) as Unsubscribe },
     async close() {
       closed = true;
+      sleepWatch.stop();
       await queue;
       for (const off of unwire) off();
       await keyChecks.close();
