@@ -9,7 +9,8 @@ import type { InventoryRequestRecord } from './steam-inventory.ts';
  */
 
 /** Which fault knob shaped the response, if any. */
-export type AppliedFault = 'delay' | 'drop' | 'resetMidBody' | 'serverError' | 'serverErrorAfterProcess' | 'malformed' | 'storm429' | 'silent' | 'echoKey' | 'echoKeyEncoded' | 'hostileItemName' | 'balanceMove' | 'lateAnswer';
+export type AppliedFault = 'delay' | 'drop' | 'resetMidBody' | 'serverError' | 'serverErrorAfterProcess' | 'malformed' | 'storm429' | 'silent' | 'echoKey' | 'echoKeyEncoded' | 'hostileItemName' | 'balanceMove' | 'lateAnswer'
+  | 'relistCompleted' | 'hostileTradeNumber' | 'negativeTradeTotal' | 'tradeFlood';
 
 export interface RecordedRequest {
   /** Sandbox clock ms when the request arrived. */

@@ -9,6 +9,7 @@ import type { AppliedFault, RequestLog } from './request-log.ts';
 import { countItems, matchRoute, rawInput, readBody, validate } from './request-input.ts';
 import type { KeyKind } from './state/accounts.ts';
 import { isInventoryPath, serveInventory } from './steam-inventory.ts';
+import { applyTradeListFaults } from './trade-faults.ts';
 import type { World } from './state/world.ts';
 
 /**
@@ -132,6 +133,11 @@ async function serve(deps: ServerDeps, req: IncomingMessage, res: ServerResponse
           if (hostileName !== null) {
             applied.push('hostileItemName');
             reply = { ...reply, body: renamedItems(reply.body, hostileName) };
+          }
+          if (reply.status === 200) {
+            const listed = applyTradeListFaults(faults, deps.world, name, now, reply.body);
+            applied.push(...listed.applied);
+            reply = { ...reply, body: listed.body };
           }
           if (reply.status === 200) {
             const afterProcess = afterProcessFault(faults, name, now);
