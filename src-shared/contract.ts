@@ -273,7 +273,7 @@ export type { LedgerDomain, LedgerFilter, LedgerPage, LedgerRowView, ListingRowV
 export type { UpdateView } from './updates.ts';
 export type { LedgerCheck as LedgerCheckView } from './ledger-check.ts';
 export type { KeyTestResult } from './key-test.ts';
-export type { HistoryPage, HistoryRange, HistoryRowView, HistoryShow, HistorySummary, HistoryPeriod, TradeEnding } from './history.ts';
+export type { HistoryPage, HistoryRange, HistoryRefusal, HistoryRowView, HistoryShow, HistorySummary, HistoryPeriod, TradeEnding } from './history.ts';
 export type { ItemSearch, ItemMatch, ItemCandidate } from './item-search.ts';
 export type {
   InventoryAccountState, InventoryDraftOutcome, InventoryFilter, InventoryItemView, InventoryPage, InventoryPricing, InventoryPricingOutcome,

@@ -45,6 +45,26 @@ const period = z.object({
 });
 export type HistoryPeriod = z.infer<typeof period>;
 
+/** What the service said that History refused to keep: a trade's or the balance's field out of bounds, with why. */
+export const historyRefusal = z.object({
+  /** The trade's type, or `balance` for a balance reading. */
+  kind: z.enum(['market', 'buy_order', 'balance']),
+  /** The trade's ID ('' for the balance). */
+  ref: z.string(),
+  /** As the service names it: `total`, `timestamp`, `items.0.price`. */
+  field: z.string(),
+  value: z.string(),
+  reason: z.string(),
+  /** When the desk first and last read it so, and how many times. */
+  firstAt: z.number().int(),
+  lastAt: z.number().int(),
+  times: z.number().int(),
+});
+export type HistoryRefusal = z.infer<typeof historyRefusal>;
+
+/** Refusals a summary lists at most (the newest); `count` says how many the range has. */
+export const HISTORY_REFUSALS_SHOWN = 20;
+
 export const historySummary = z.object({
   stamp,
   from: z.number().int(),
@@ -65,6 +85,8 @@ export const historySummary = z.object({
     sku: z.string(), name: z.string(),
     sold: tally, bought: tally,
   })).max(20),
+  /** What the service said in the range that History refused to keep, newest first. */
+  refused: z.object({ count: z.number().int(), recent: z.array(historyRefusal).max(HISTORY_REFUSALS_SHOWN) }),
   /** From the desk's listing to the sale, for sales whose listing the desk made. */
   listingToSale: z.object({
     sales: z.number().int(),

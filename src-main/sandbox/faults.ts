@@ -5,12 +5,16 @@ import type {
 } from './inventory-faults.ts';
 import type { KeySpelling, TradeEchoField } from './key-echo.ts';
 import type { Random } from './prng.ts';
+import {
+  TRADE_LISTS, type HostileTradeField, type HostileTradeNumberFault, type NegativeTradeTotalFault, type RelistCompletedFault, type TradeFloodFault,
+} from './trade-faults.ts';
 
 export type {
   Inventory429Fault, InventoryDelayFault, InventoryEndlessFault, InventoryLyingTotalFault, InventoryMalformedFault, InventoryPrivateFault,
   InventoryServerErrorFault,
 };
 export type { KeySpelling, TradeEchoField };
+export type { HostileTradeNumberFault, NegativeTradeTotalFault, RelistCompletedFault, TradeFloodFault };
 
 /**
  * Knobs that make the sandbox misbehave the ways a real service and network do,
@@ -183,6 +187,18 @@ export interface FaultConfig {
    * two balance readings around a batch of buy order creates then disagree.
    */
   balanceMove: BalanceMoveFault;
+  /**
+   * The trade lists answer again, as they were while pending, trades that
+   * went through in the last `withinMs` (with `tradeMoney`, which settles
+   * them): a completed trade listed again.
+   */
+  relistCompleted: boolean | RelistCompletedFault;
+  /** A trade's total, timestamp, or first item's price or quantity is answered as 2^53 − 1 (or `value`). */
+  hostileTradeNumber: boolean | HostileTradeNumberFault;
+  /** Trades are answered with a total below zero. */
+  negativeTradeTotal: boolean | NegativeTradeTotalFault;
+  /** Each trade list answer carries `count` more trades at once, made when the knob was set; they leave when it is turned off. */
+  tradeFlood: TradeFloodFault;
   /** Steam's community inventory (not the service): the inventory is private. */
   inventoryPrivate: boolean | InventoryPrivateFault;
   /** Steam's community inventory: 429 Too Many Requests. */
@@ -271,6 +287,31 @@ export class Faults implements SandboxFaults {
     const name = typeof hit.name === 'string' ? hit.name : DEFAULT_HOSTILE_NAME;
     const length = Number(hit.length ?? 0);
     return length > name.length ? name + 'x'.repeat(length - name.length) : name;
+  }
+
+  /** How far back trades that went through are listed again (ms), or null. */
+  relistCompleted(endpoint: EndpointName, now: number): number | null {
+    const hit = this.rollTradeList('relistCompleted', endpoint, now);
+    return hit ? Number(hit.withinMs ?? 10 * 60_000) : null;
+  }
+
+  hostileTradeNumber(endpoint: EndpointName, now: number): { field: HostileTradeField; value: number; tradeIds?: readonly string[] } | null {
+    const hit = this.rollTradeList('hostileTradeNumber', endpoint, now);
+    if (!hit) return null;
+    return { field: (hit.field as HostileTradeField | undefined) ?? 'total', value: Number(hit.value ?? Number.MAX_SAFE_INTEGER), ...tradeIds(hit) };
+  }
+
+  negativeTradeTotal(endpoint: EndpointName, now: number): { cents?: number; tradeIds?: readonly string[] } | null {
+    const hit = this.rollTradeList('negativeTradeTotal', endpoint, now);
+    if (!hit) return null;
+    return { ...(hit.cents === undefined ? {} : { cents: Number(hit.cents) }), ...tradeIds(hit) };
+  }
+
+  /** How many trades the flood adds to this answer, and when it was set (sandbox ms: its trades are made then). */
+  tradeFlood(endpoint: EndpointName, now: number): { count: number; since: number } | null {
+    const since = this.armed.get('tradeFlood')?.setAt ?? 0;
+    const hit = this.rollTradeList('tradeFlood', endpoint, now);
+    return hit ? { count: Math.max(0, Math.floor(Number(hit.count))), since } : null;
   }
 
   serverError(endpoint: EndpointName, now: number): number | null {
@@ -406,6 +447,11 @@ export class Faults implements SandboxFaults {
     return hit ? Math.max(0, Math.floor(Number(hit.total))) : null;
   }
 
+  /** A knob of the trade lists alone: other requests neither fire it nor spend its `count`. */
+  private rollTradeList(name: FaultName, endpoint: EndpointName, now: number): Record<string, unknown> | null {
+    return TRADE_LISTS.includes(endpoint) ? this.roll(name, endpoint, now) : null;
+  }
+
   /** Whether the fault fires for this request; spends one of its `count` when it does. */
   private roll(name: FaultName, endpoint: EndpointName | null, now: number): Record<string, unknown> | null {
     const armed = this.armed.get(name);
@@ -437,3 +483,6 @@ function normalize(name: FaultName, value: FaultConfig[FaultName], setAt: number
   const count = params.count === undefined ? Infinity : Number(params.count);
   return { scope, remaining: count, params, setAt };
 }
+
+const tradeIds = (params: Record<string, unknown>): { tradeIds?: readonly string[] } =>
+  (Array.isArray(params.tradeIds) ? { tradeIds: params.tradeIds.map(String) } : {});

@@ -9,7 +9,9 @@ import type { InventoryRequestRecord } from './steam-inventory.ts';
  */
 
 /** Which fault knob shaped the response, if any. */
-export type AppliedFault = 'delay' | 'drop' | 'resetMidBody' | 'serverError' | 'serverErrorAfterProcess' | 'malformed' | 'storm429' | 'silent' | 'echoKey' | 'echoKeyEncoded' | 'echoKeyInError' | 'echoKeyInHeader' | 'echoKeyInTrades' | 'hostileItemName' | 'balanceMove' | 'lateAnswer';
+export type AppliedFault = 'delay' | 'drop' | 'resetMidBody' | 'serverError' | 'serverErrorAfterProcess' | 'malformed' | 'storm429' | 'silent' | 'echoKey' | 'echoKeyEncoded'
+  | 'echoKeyInError' | 'echoKeyInHeader' | 'echoKeyInTrades' | 'hostileItemName' | 'balanceMove' | 'lateAnswer'
+  | 'relistCompleted' | 'hostileTradeNumber' | 'negativeTradeTotal' | 'tradeFlood';
 
 export interface RecordedRequest {
   /** Sandbox clock ms when the request arrived. */

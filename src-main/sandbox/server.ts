@@ -10,6 +10,7 @@ import type { AppliedFault, RequestLog } from './request-log.ts';
 import { countItems, matchRoute, rawInput, readBody, validate } from './request-input.ts';
 import type { KeyKind } from './state/accounts.ts';
 import { isInventoryPath, serveInventory } from './steam-inventory.ts';
+import { applyTradeListFaults } from './trade-faults.ts';
 import type { World } from './state/world.ts';
 
 /**
@@ -138,6 +139,11 @@ async function serve(deps: ServerDeps, req: IncomingMessage, res: ServerResponse
           if (tradeEcho !== null && typeof header === 'string') {
             applied.push('echoKeyInTrades');
             reply = { ...reply, body: withKeyInTrades(reply.body, header, tradeEcho.spelling, tradeEcho.fields) };
+          }
+          if (reply.status === 200) {
+            const listed = applyTradeListFaults(faults, deps.world, name, now, reply.body);
+            applied.push(...listed.applied);
+            reply = { ...reply, body: listed.body };
           }
           if (reply.status === 200) {
             const afterProcess = afterProcessFault(faults, name, now);

@@ -3,8 +3,11 @@
  * and a balance reading every five minutes (105,120), in a real SQLite file.
  * Prints the time of each question the screen asks: the figures for a year,
  * a month and a week, the first page of the table and a page deep in it, the
- * CSV of the year.
- * Run: `node --experimental-strip-types test/bench/history.ts`.
+ * CSV of the year. Then what recording one answer of 10,000 and of 20,000
+ * trades costs the data worker (history-record.ts): the time of each step
+ * and the event loop's longest delay meanwhile.
+ * Run: `node --experimental-strip-types test/bench/history.ts` (Node 24
+ * from node_modules/.bin, as npm scripts and npx put it first on PATH).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +17,8 @@ import { createTradeHistory } from '../../src-main/core/history/trade-history.ts
 import { openStore } from '../../src-main/core/store/db.ts';
 import { createRepos } from '../../src-main/core/store/index.ts';
 import { seedHistoryYear } from '../support/history-year.ts';
+import { benchLoad, benchRecording } from './history-record.ts';
+import { loadavg } from 'node:os';
 
 const dir = mkdtempSync(join(tmpdir(), 'desk-history-bench-'));
 const store = openStore(join(dir, 'profile.sqlite'));
@@ -50,3 +55,19 @@ console.log('\nHistory with a year of trading (10,000 trades), median of 9 runs:
 console.table(Object.fromEntries(rows.map(([what, figure]) => [what, { time: figure }])));
 store.close();
 rmSync(dir, { recursive: true, force: true });
+
+console.log(`\nRecording one answer of N pending trades (pending list, ledger sales, History), load average ${loadavg()[0]?.toFixed(1)}:`);
+const recorded = [];
+for (const n of [10_000, 20_000]) recorded.push(await benchRecording(n));
+const ms = (v: number) => `${Math.round(v)} ms`;
+console.table(Object.fromEntries(recorded.map((r) => [`${r.trades.toLocaleString('en-US')} trades`, {
+  'listed': ms(r.listedMs), 'all gone': ms(r.goneMs), '2 readings (all matched)': ms(r.readingsMs),
+  'loop delay max': `${r.loopDelayMaxMs.toFixed(1)} ms`, 'loop delay p99': `${r.loopDelayP99Ms.toFixed(1)} ms`, 'parts': r.turns, 'completed': r.completed,
+}])));
+
+console.log(`\nOne load of N trades as the app makes it (HTTP from the simulator in its own thread, parse, watcher, recording), load average ${loadavg()[0]?.toFixed(1)}:`);
+const loads = [];
+for (const n of [10_000, 20_000]) loads.push(await benchLoad(n));
+console.table(Object.fromEntries(loads.map((r) => [`${r.trades.toLocaleString('en-US')} trades`, {
+  'load, asked to recorded': ms(r.loadMs), 'loop delay max': `${r.loopDelayMaxMs.toFixed(1)} ms`, 'loop delay p99': `${r.loopDelayP99Ms.toFixed(1)} ms`, 'recorded': r.recorded,
+}])));

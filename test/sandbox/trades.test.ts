@@ -4,7 +4,7 @@ import type { PendingTrade } from '../../src-shared/trades.ts';
 import type { Sandbox } from '../../src-main/sandbox/index.ts';
 import { RAW_STATUS, TRADE_STATUS } from '../../src-main/sandbox/index.ts';
 import type { ManualClock } from './helpers.ts';
-import { call, MINUTE, sandboxFixture } from './helpers.ts';
+import { call, manualClock, MINUTE, sandboxFixture } from './helpers.ts';
 
 const fixture = sandboxFixture();
 const start = (seed = 1, tradeSchedule = true) => fixture({ seed, tradeSchedule });
@@ -28,6 +28,24 @@ describe('sandbox pending trades', () => {
     expect(timeline(b.sandbox, b.clock, 6)).toEqual(ta);
     expect(timeline(c.sandbox, c.clock, 6)).not.toEqual(ta);
     expect(ta[0]?.length).toBeGreaterThan(0);
+  });
+
+  it('never gives a trade\'s ID to another trade when started again later with the same seed', async () => {
+    const first = await start(7);
+    const ids = new Map<string, number>();
+    for (const list of timeline(first.sandbox, first.clock, 3)) for (const t of list) ids.set(t.trade_id, t.timestamp);
+    // The same seed, started an hour later (as the app starts its sandbox each time it opens, on the same profile).
+    const later = manualClock(first.clock.now() - 3 * 60 * MINUTE + 60 * MINUTE);
+    const { sandbox, clock } = await fixture({ seed: 7, tradeSchedule: true, clock: later });
+    let listed = 0;
+    for (const list of timeline(sandbox, clock, 3)) {
+      for (const t of list) {
+        listed += 1;
+        if (ids.has(t.trade_id)) expect(t.timestamp, `trade ${t.trade_id}`).toBe(ids.get(t.trade_id));
+      }
+    }
+    expect(ids.size).toBeGreaterThan(20);
+    expect(listed).toBeGreaterThan(20);
   });
 
   it('makes trades appear, change status and leave over time', async () => {

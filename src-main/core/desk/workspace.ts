@@ -9,6 +9,7 @@ import { createRepos, openStore, type Repos, type Store } from '../store/index.t
 import { createTradeWatcher, type TradeWatcher } from '../trades/index.ts';
 import { createLedgerChecker, type LedgerChecker } from '../trades/ledger-check.ts';
 import { createLedgerSales, type LedgerSales } from '../trades/ledger-sales.ts';
+import { createTradeRecording } from '../trades/trade-recording.ts';
 import { createDraftService, type DraftService } from '../drafts/draft-service.ts';
 import { createCsvService, type CsvService } from '../drafts/csv.ts';
 import { createApplyService, type ApplyService } from '../apply/apply-draft.ts';
@@ -138,6 +139,13 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
     serviceClock,
     intervalMs: settings.heartbeatIntervalMinutes * 60_000,
   });
+  // The trades name what sold: the ledger marks those listings (the service cannot list them).
+  const sales = createLedgerSales({ store, repos, ownIds: () => accounts.ownIds() });
+  const serviceNow = () => clock.now() + (serviceClock.offsetMs() ?? 0);
+  const history = createTradeHistory({ store, repos, ownIds: () => accounts.ownIds(), serviceNow });
+  // Each load kept as the pending list, in the ledger and in History, a part at a time (History sees a trade as of
+  // when its load was asked for: a balance read answered before the load may already show its end).
+  const recording = createTradeRecording({ store, repos, sales, history });
   const trades = createTradeWatcher({
     scheduler,
     clock,
@@ -145,19 +153,10 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
     announced: repos.trades.announced,
     pollIntervalMs: settings.tradePollSeconds * 1000,
     youngAccountDays: settings.youngAccountDays,
+    record: (load) => recording.load(load),
   });
-  trades.on('trades', (list) => repos.trades.replacePending(list));
-  // The trades name what sold: the ledger marks those listings (the service cannot list them).
-  const sales = createLedgerSales({ store, repos, ownIds: () => accounts.ownIds() });
-  trades.on('trades', (list) => sales.notePending(list));
-  trades.on('gone', (gone) => sales.noteGone(gone));
+  trades.on('balance', (reading) => void recording.balance(reading));
   const ledger = { ...createLedgerChecker({ store, repos, trades, clock }), on: sales.on };
-  // After the ledger's sales listeners: a sale's listings are marked by the time the history asks which they were.
-  const history = createTradeHistory({ store, repos, ownIds: () => accounts.ownIds() });
-  // Seen as of when the load was asked for: a balance read answered before the load may already show a trade's end.
-  trades.on('trades', (list) => history.notePending(list, trades.listedAt() ?? clock.now()));
-  trades.on('gone', (gone) => history.noteGone(gone, clock.now()));
-  trades.on('balance', (reading) => history.noteBalance(reading));
   const current = deps.currentSettings ?? (() => settings);
   const drafts = createDraftService({ store, repos, guard: () => current().priceGuard });
   const csv = createCsvService({ store, repos, drafts, clock, names: deps.names ?? null });
@@ -236,6 +235,10 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
       drained.abort();
       heartbeat.stop();
       trades.stop();
+      // A load being recorded is finished (its trades left the seen set already), within the same bound.
+      const recorded = new AbortController();
+      await Promise.race([recording.idle(), clock.sleep(CLOSE_DRAIN_MS, recorded.signal).catch(() => undefined)]);
+      recorded.abort();
       accounts.stop();
       await inventory.close();
       scheduler.close();

@@ -37,3 +37,29 @@ export function matchBalanceMove(effects: readonly number[], delta: number): num
   }
   return best;
 }
+
+/**
+ * The indexes of `effects` that belong to some group summing to nothing
+ * (+308 −392 +84): trades the balance cannot tell gone through from not.
+ * Every group is tried up to EXHAUSTIVE_MAX trades; above, pairs only.
+ */
+export function cancellingTrades(effects: readonly number[]): Set<number> {
+  const out = new Set<number>();
+  const n = effects.length;
+  if (n > EXHAUSTIVE_MAX) {
+    const counts = new Map<number, number>();
+    for (const e of effects) counts.set(e, (counts.get(e) ?? 0) + 1);
+    // A trade of amount 0 cancels alone; another needs its opposite.
+    effects.forEach((e, i) => {
+      if (e === 0 || (counts.get(-e) ?? 0) > 0) out.add(i);
+    });
+    return out;
+  }
+  for (let mask = 1; mask < 1 << n; mask++) {
+    let sum = 0;
+    for (let i = 0; i < n; i++) if (mask & (1 << i)) sum += effects[i] ?? 0;
+    if (sum !== 0) continue;
+    for (let i = 0; i < n; i++) if (mask & (1 << i)) out.add(i);
+  }
+  return out;
+}

@@ -1,5 +1,6 @@
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
-import type { HistoryPeriod, HistoryShow, HistorySummary } from '../../../src-shared/history.ts';
+import { HISTORY_REFUSALS_SHOWN, historyRefusal, type HistoryPeriod, type HistoryShow, type HistorySummary } from '../../../src-shared/history.ts';
+import { parseRows } from '../store/sql.ts';
 import { COMPLETED_ENDINGS } from '../store/history-repo.ts';
 
 /**
@@ -77,8 +78,17 @@ export function historySummary(db: DatabaseSync, range: HistoryRangeInput): Hist
     weeks: periods(weeks, weekRows),
     balance: balanceSeries(db, range),
     topItems: topItems(db, range),
+    refused: refusals(db, range),
     listingToSale: listingToSale(db, range),
   };
+}
+
+/** Refusals the desk last read in the range (whatever the account: a refused trade's own account may be the value refused). */
+function refusals(db: DatabaseSync, range: HistoryRangeInput): HistorySummaryFigures['refused'] {
+  const count = Number((db.prepare('SELECT count(*) AS n FROM history_refusals WHERE last_at >= ? AND last_at < ?').get(range.from, range.to) as { n: number }).n);
+  const rows = db.prepare(`SELECT kind, ref, field, value, reason, first_at AS firstAt, last_at AS lastAt, times FROM history_refusals
+    WHERE last_at >= ? AND last_at < ? ORDER BY last_at DESC, kind, ref, field LIMIT ${HISTORY_REFUSALS_SHOWN}`).all(range.from, range.to);
+  return { count, recent: parseRows('history_refusals', historyRefusal, rows) };
 }
 
 /**

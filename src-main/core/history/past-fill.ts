@@ -1,5 +1,6 @@
 import type { PendingTrade } from '../../../src-shared/trades.ts';
 import type { HistoryRepo } from '../store/history-repo.ts';
+import { atOnce } from './record-parts.ts';
 import type { TradeRecorder } from './trade-recorder.ts';
 
 /**
@@ -32,10 +33,10 @@ export function fillPast(repo: HistoryRepo, recorder: TradeRecorder, events: Ite
   repo.store.transaction(() => {
     for (const e of events) {
       count += 1;
-      if (e.kind === 'seen') recorder.notePending(e.trades, e.at);
-      else if (e.kind === 'gone') recorder.noteGone(e.gone, e.at);
+      if (e.kind === 'seen') atOnce(recorder.notePending(e.trades, e.at));
+      else if (e.kind === 'gone') atOnce(recorder.noteGone(e.gone, e.at));
       else if (e.kind === 'listed') repo.soldListings(e.tradeType, e.tradeId, [], e.listedAt);
-      else recorder.noteBalance({ balance: e.balance, pending_balance: e.pending_balance, readAt: e.at });
+      else atOnce(recorder.noteBalance({ balance: e.balance, pending_balance: e.pending_balance, readAt: e.at }));
     }
   });
   return count;

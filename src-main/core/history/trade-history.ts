@@ -7,20 +7,31 @@ import { historySummary, type HistoryRangeInput, type HistorySummaryFigures } fr
 import { createHistoryTable } from './history-table.ts';
 import { createListingEvidence } from './listing-evidence.ts';
 import { fillPast, type PastEvent } from './past-fill.ts';
+import { inTurns, type Steps } from './record-parts.ts';
 import { createTradeRecorder, type TradeRecorder } from './trade-recorder.ts';
+import { nextTurn, type Turn } from '../drafts/turn.ts';
+
+/** The recorder's methods as the live watcher calls them: run a part at a time, resolving with their result. */
+type Recorded<T> = { [K in keyof T]: T[K] extends (...args: infer A) => Steps<infer R> ? (...args: A) => Promise<R> : never };
 
 /**
  * The trade history of one workspace: the recorder the trade watcher feeds,
  * the figures and the table the History screen asks for, and the fill of a
- * sandbox's past. `changed` fires after anything was recorded, so the screen
- * asks again.
+ * sandbox's past. Recordings run one after another, each a part at a time
+ * with a turn of the event loop between two parts (record-parts.ts).
+ * `changed` fires after anything was recorded, so the screen asks again.
  */
-export interface TradeHistory extends TradeRecorder {
+
+export interface TradeHistory extends Recorded<TradeRecorder> {
   readonly repo: HistoryRepo;
   summary(range: HistoryRangeInput): HistorySummaryFigures;
   page(range: HistoryRangeInput, show: HistoryShow, offset: number, limit: number): { total: number; rows: HistoryRowView[] };
   csv(range: HistoryRangeInput, show: HistoryShow): { csv: string; rows: number };
-  /** Records a service's past into an empty history, once (see past-fill.ts); `ownIds`: the accounts of that past. */
+  /**
+   * Records a service's past into an empty history, once (see past-fill.ts),
+   * in one go: the sandbox's past, filled as its profile opens, before the
+   * watcher records anything. `ownIds`: the accounts of that past.
+   */
   fillPast(events: Iterable<PastEvent>, ownIds?: readonly string[]): number;
   on(event: 'changed', listener: () => void): Unsubscribe;
   /** The last write that failed (disk full, a locked file), null when none: the watcher goes on regardless. */
@@ -31,11 +42,17 @@ export function createTradeHistory(deps: {
   store: Store;
   repos: Pick<Repos, 'listings'>;
   ownIds: () => readonly string[];
+  /** The service's clock, for the bound on trade timestamps; default the store's. */
+  serviceNow?: () => number;
+  /** How a recording gives the event loop back between its parts. */
+  turn?: Turn;
 }): TradeHistory {
   const { store } = deps;
+  const turn = deps.turn ?? nextTurn;
   const repo = createHistoryRepo(store);
   const evidence = createListingEvidence(store, deps.repos);
-  const recorder = createTradeRecorder({ repo, ownIds: deps.ownIds, listings: evidence });
+  const serviceNow = deps.serviceNow ? { serviceNow: deps.serviceNow } : {};
+  const recorder = createTradeRecorder({ repo, ownIds: deps.ownIds, listings: evidence, ...serviceNow });
   const table = createHistoryTable(store.db);
   const emitter = createEmitter<{ changed: undefined }>();
   const changed = () => emitter.emit('changed', undefined);
@@ -45,16 +62,21 @@ export function createTradeHistory(deps: {
    * problem, never thrown into the watcher's loop. The screen is told only
    * when what it shows changed (a load that saw nothing new tells nothing).
    */
-  const record = (write: () => boolean): boolean => {
-    let wrote = true;
-    try {
-      wrote = write();
-      problem = null;
-    } catch (error) {
-      problem = error instanceof Error ? error.message : String(error);
-    }
-    if (wrote) changed();
-    return wrote;
+  let queue: Promise<unknown> = Promise.resolve();
+  const record = (steps: () => Steps<boolean>): Promise<boolean> => {
+    const run = queue.then(async () => {
+      let wrote = true;
+      try {
+        wrote = await inTurns(steps(), turn);
+        problem = null;
+      } catch (error) {
+        problem = error instanceof Error ? error.message : String(error);
+      }
+      if (wrote) changed();
+      return wrote;
+    });
+    queue = run;
+    return run;
   };
 
   return {
@@ -67,7 +89,7 @@ export function createTradeHistory(deps: {
     page: (range, show, offset, limit) => table.page(range, show, offset, limit),
     csv: (range, show) => table.csv(range, show),
     fillPast(events, ownIds) {
-      const pastRecorder = ownIds === undefined ? recorder : createTradeRecorder({ repo, ownIds: () => ownIds, listings: evidence });
+      const pastRecorder = ownIds === undefined ? recorder : createTradeRecorder({ repo, ownIds: () => ownIds, listings: evidence, ...serviceNow });
       const n = fillPast(repo, pastRecorder, events, store.clock.now());
       if (n > 0) changed();
       return n;

@@ -1,7 +1,9 @@
 import type { PendingTrade } from '../../../src-shared/trades.ts';
 import { printable } from '../safe-text.ts';
-import type { HistoryRepo, HistoryTradeInput, LeftTradeRow } from '../store/history-repo.ts';
-import { matchBalanceMove } from './balance-match.ts';
+import type { HistoryRepo, HistoryTradeInput } from '../store/history-repo.ts';
+import { inParts, RECORD_PART, type Steps } from './record-parts.ts';
+import { balanceRefusal, tradeRefusal } from './trade-bounds.ts';
+import { decideEndings } from './trade-endings.ts';
 
 /**
  * Keeps what the trade watcher sees: every trade with its last status, when
@@ -15,15 +17,21 @@ import { matchBalanceMove } from './balance-match.ts';
  * - `vanished`: neither, two readings after it left (or three hours on):
  *   declined or expired, most likely. A listing found gone later still
  *   turns a vanished sale into `listing_sold`.
- * Every method is synchronous and writes at once, so a crash loses nothing
- * that was seen.
+ * A decided ending stays, whatever the service lists later; a trade or
+ * reading with a number out of bounds (trade-bounds.ts), or listed again
+ * with another timestamp, is kept as a refusal and changes nothing else.
+ * Every part is written as one transaction, so a crash loses nothing of
+ * what a part saw.
  */
 export interface TradeRecorder {
-  /** A load listed these trades at `at`. Each method returns whether what History shows changed. */
-  notePending(trades: readonly PendingTrade[], at: number): boolean;
+  /**
+   * A load listed these trades at `at`. Each recording yields between its
+   * parts (record-parts.ts) and returns whether what History shows changed.
+   */
+  notePending(trades: readonly PendingTrade[], at: number): Steps<boolean>;
   /** These trades were not in the load at `at` (the watcher's `gone`). */
-  noteGone(gone: readonly { readonly tradeType: string; readonly tradeId: string }[], at: number): boolean;
-  noteBalance(reading: { readonly balance: number; readonly pending_balance: number; readonly readAt: number }): boolean;
+  noteGone(gone: readonly { readonly tradeType: string; readonly tradeId: string }[], at: number): Steps<boolean>;
+  noteBalance(reading: { readonly balance: number; readonly pending_balance: number; readonly readAt: number }): Steps<boolean>;
 }
 
 /** What the ledger tells about the listings a sale took. */
@@ -41,79 +49,15 @@ export interface TradeRecorderDeps {
   /** Every account ID of the key; the trade's own side is found from them. */
   readonly ownIds: () => readonly string[];
   readonly listings?: ListingEvidence;
+  /** The service's clock (the desk's corrected by its `Date`), which a trade's timestamp must not run ahead of; default the store's. */
+  readonly serviceNow?: () => number;
 }
 
-/** Readings this far back are looked at again when a trade leaves: its completion may lie in any of them. */
-const MATCH_WINDOW_MS = 3 * 3_600_000;
-/** A left trade no reading explained after this many readings is vanished. */
-const READINGS_TO_VANISH = 2;
-/** Vanished sales a later listing refusal may still explain. */
-const LISTING_EVIDENCE_MS = 30 * 86_400_000;
 const NAME_MAX = 200;
 
 export function createTradeRecorder(deps: TradeRecorderDeps): TradeRecorder {
   const { repo, listings } = deps;
-
-  const effect = (t: Pick<LeftTradeRow, 'side' | 'total'>) => (t.side === 'sale' ? t.total : -t.total);
-
-  function checkListings(trades: readonly LeftTradeRow[], now: number): Set<string> {
-    const settled = new Set<string>();
-    if (!listings) return settled;
-    for (const t of trades) {
-      if (t.side !== 'sale' || t.sold_assets.length === 0) continue;
-      if (!listings.goneOrRefused(t.sold_assets, t.trade_id)) continue;
-      repo.setEnding(t.trade_type, t.trade_id, 'listing_sold', now);
-      settled.add(`${t.trade_type}:${t.trade_id}`);
-    }
-    return settled;
-  }
-
-  /** Matches balance moves of the recent readings to trades that left, then says which are vanished. */
-  function resolve(now: number): void {
-    repo.store.transaction(() => {
-      const settled = checkListings(repo.unexplained(['left', 'vanished'], now - LISTING_EVIDENCE_MS), now);
-      let open = repo.unexplained(['left'], 0).filter((t) => !settled.has(`${t.trade_type}:${t.trade_id}`));
-      if (open.length === 0) return;
-      const readings = repo.readingsSince(now - MATCH_WINDOW_MS);
-      let previous = readings.length > 0 ? repo.readingBefore(readings[0]?.at ?? 0) : null;
-      const windows: (typeof open)[] = [];
-      for (const reading of readings) {
-        const from = previous?.at ?? -Infinity;
-        previous = reading;
-        // A trade completed between the last load that listed it and the first that did not.
-        const candidates = open.filter((t) => t.last_seen_at < reading.at && t.left_at > from);
-        windows.push(candidates);
-        if (reading.unexplained === null || reading.unexplained === 0) continue;
-        const picked = matchBalanceMove(candidates.map(effect), reading.unexplained);
-        if (picked === null) continue;
-        const taken = new Set(picked.map((i) => candidates[i]));
-        let sum = 0;
-        for (const t of taken) {
-          if (!t) continue;
-          sum += effect(t);
-          repo.setEnding(t.trade_type, t.trade_id, 'balance_moved', reading.at);
-        }
-        repo.setUnexplained(reading.at, reading.unexplained - sum);
-        open = open.filter((t) => !taken.has(t));
-      }
-      const masked = cancelledPairs(windows.map((w) => w.filter((t) => open.includes(t))));
-      for (const t of open) {
-        const after = readings.filter((r) => r.at > t.left_at).length;
-        // The readings cannot tell a sale and a purchase of one amount that may have gone through together: only time calls them vanished.
-        const byReadings = after >= READINGS_TO_VANISH && !masked.has(t);
-        if (byReadings || t.left_at < now - MATCH_WINDOW_MS) repo.setEnding(t.trade_type, t.trade_id, 'vanished', now);
-      }
-    });
-  }
-
-  /** Trades left unexplained in one reading's window whose amounts cancel another's there (+252 and −252 move the balance by nothing). */
-  function cancelledPairs(windows: readonly (readonly LeftTradeRow[])[]): Set<LeftTradeRow> {
-    const masked = new Set<LeftTradeRow>();
-    for (const window of windows) {
-      for (const t of window) if (window.some((u) => u !== t && effect(u) === -effect(t))) masked.add(t);
-    }
-    return masked;
-  }
+  const serviceNow = deps.serviceNow ?? (() => repo.store.clock.now());
 
   function asInput(trade: PendingTrade, own: ReadonlySet<string>): HistoryTradeInput {
     const sale = own.has(trade.supplier_id) || (!own.has(trade.buyer_id) && trade.supplier_id === trade.user_id);
@@ -130,37 +74,59 @@ export function createTradeRecorder(deps: TradeRecorderDeps): TradeRecorder {
     };
   }
 
+  /** Records one trade of a load; returns whether what History shows changed. */
+  function notePendingTrade(trade: PendingTrade, own: ReadonlySet<string>, at: number, now: number): boolean {
+    const refused = tradeRefusal(trade, now);
+    if (refused) return repo.refuse({ kind: trade.trade_type, ref: trade.trade_id, ...refused }, at);
+    const input = asInput(trade, own.has(trade.user_id) ? own : new Set([...own, trade.user_id]));
+    const outcome = repo.seen(input, at);
+    if (typeof outcome === 'object') {
+      const first = String(Math.floor(outcome.otherTimestamp / 1000));
+      return repo.refuse({
+        kind: trade.trade_type, ref: trade.trade_id, field: 'timestamp', value: String(trade.timestamp),
+        reason: `differs from ${first}, the timestamp it was first listed with`,
+      }, at);
+    }
+    if (outcome === 'ended') return false;
+    const changed = outcome !== 'unchanged';
+    if (!listings || input.side !== 'sale' || trade.trade_type !== 'market') return changed;
+    // Looked up once per sale: the listing time is a search of the activity log.
+    if (repo.knowsSoldListings(trade.trade_type, trade.trade_id)) return changed;
+    const assets = listings.soldBy(trade.trade_id);
+    if (assets.length === 0) return changed;
+    const listed = assets.map((a) => listings.listedAt(a, input.created_at)).filter((t): t is number => t !== null);
+    repo.soldListings(trade.trade_type, trade.trade_id, assets, listed.length > 0 ? Math.min(...listed) : null);
+    return true;
+  }
+
   return {
-    notePending(trades, at) {
-      const own = new Set([...deps.ownIds()]);
-      return repo.store.transaction(() => {
-        let changed = false;
-        for (const trade of trades) {
-          const input = asInput(trade, new Set([...own, trade.user_id]));
-          if (repo.seen(input, at)) changed = true;
-          if (!listings || input.side !== 'sale' || trade.trade_type !== 'market') continue;
-          // Looked up once per sale: the listing time is a search of the activity log.
-          if (repo.knowsSoldListings(trade.trade_type, trade.trade_id)) continue;
-          const assets = listings.soldBy(trade.trade_id);
-          if (assets.length === 0) continue;
-          const listed = assets.map((a) => listings.listedAt(a, input.created_at)).filter((t): t is number => t !== null);
-          repo.soldListings(trade.trade_type, trade.trade_id, assets, listed.length > 0 ? Math.min(...listed) : null);
-          changed = true;
-        }
-        return changed;
-      });
+    *notePending(trades, at) {
+      const own = new Set(deps.ownIds());
+      const now = serviceNow();
+      let changed = false;
+      for (const part of inParts(trades, RECORD_PART)) {
+        const wrote = repo.store.transaction(() => part.reduce((any, trade) => notePendingTrade(trade, own, at, now) || any, false));
+        changed ||= wrote;
+        yield;
+      }
+      return changed;
     },
-    noteGone(gone, at) {
+    *noteGone(gone, at) {
       if (gone.length === 0) return false;
-      repo.left(gone.map((g) => ({ trade_type: g.tradeType, trade_id: g.tradeId })), at);
-      resolve(at);
+      for (const part of inParts(gone, RECORD_PART)) {
+        repo.left(part.map((g) => ({ trade_type: g.tradeType, trade_id: g.tradeId })), at);
+        yield;
+      }
+      yield* decideEndings(repo, listings, at);
       return true;
     },
-    noteBalance(reading) {
+    *noteBalance(reading) {
+      const refused = balanceRefusal(reading);
+      if (refused) return repo.refuse({ kind: 'balance', ref: '', ...refused }, reading.readAt);
       const before = repo.readingBefore(reading.readAt);
       const delta = before === null ? null : reading.balance - before.balance;
       if (!repo.addReading({ at: reading.readAt, balance: reading.balance, pending_balance: reading.pending_balance }, delta)) return false;
-      resolve(reading.readAt);
+      yield* decideEndings(repo, listings, reading.readAt);
       return true;
     },
   };

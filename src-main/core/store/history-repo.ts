@@ -4,15 +4,31 @@ import { jsonColumn, parseRows } from './sql.ts';
 
 /**
  * The trade history and the balance readings: what the trade watcher saw,
- * kept after the trades leave the pending lists (see migration 010). Writes
- * only; the History screen's figures are SQL over these tables
- * (core/history/history-report.ts).
+ * kept after the trades leave the pending lists (see migration 012), and
+ * what the service said that History refused (migration 018). Writes only;
+ * the History screen's figures are SQL over these tables
+ * (core/history/history-report.ts). A trade's record is never deleted, and
+ * one that ended never goes back to pending, whatever the service lists.
  */
 
 export const TRADE_ENDINGS = ['pending', 'left', 'balance_moved', 'listing_sold', 'vanished'] as const;
 export type TradeEnding = (typeof TRADE_ENDINGS)[number];
 /** Endings that say the trade went through: only these count as sales and purchases. */
 export const COMPLETED_ENDINGS = ['balance_moved', 'listing_sold'] as const satisfies readonly TradeEnding[];
+/** Endings the desk decided: a trade listed again after one keeps it. */
+export const DECIDED_ENDINGS: readonly TradeEnding[] = ['balance_moved', 'listing_sold', 'vanished'];
+
+/** What `seen` did with a trade: new, its status or its return to the lists kept, nothing to change, or refused (another timestamp). */
+export type SeenOutcome = 'added' | 'updated' | 'unchanged' | 'ended' | { readonly otherTimestamp: number };
+
+/** What History refused of the service's word: a trade's (or the balance's, ref '') field, and why. */
+export interface RefusalInput {
+  readonly kind: 'market' | 'buy_order' | 'balance';
+  readonly ref: string;
+  readonly field: string;
+  readonly value: string;
+  readonly reason: string;
+}
 
 export interface HistoryTradeInput {
   readonly trade_type: 'market' | 'buy_order';
@@ -51,11 +67,14 @@ export type ReadingRow = z.output<typeof readingRow>;
 export interface HistoryRepo {
   readonly store: Store;
   /**
-   * Records a trade seen pending at `at`: new, or its last status. A trade ID
-   * seen again with another timestamp is another trade. Returns whether
-   * anything shown changed (not only when it was last seen).
+   * Records a trade seen pending at `at`: new, or its last status. A trade
+   * whose ending was decided keeps it ('ended'); one listed again with
+   * another timestamp is left as it was, and the timestamp it was first
+   * listed with returned (the caller refuses the listing).
    */
-  seen(trade: HistoryTradeInput, at: number): boolean;
+  seen(trade: HistoryTradeInput, at: number): SeenOutcome;
+  /** Keeps a refusal seen at `at` (again: its last time and count); returns whether it is new or says something new. */
+  refuse(refusal: RefusalInput, at: number): boolean;
   /** The trades left the lists at `at` (first load without them). */
   left(keys: readonly { readonly trade_type: string; readonly trade_id: string }[], at: number): void;
   /** Whether the listings a sale took are recorded already. */
@@ -63,8 +82,14 @@ export interface HistoryRepo {
   /** The listings a sale took, and when the desk listed them (null when it does not know). */
   soldListings(tradeType: string, tradeId: string, assets: readonly string[], listedAt: number | null): void;
   setEnding(tradeType: string, tradeId: string, ending: Exclude<TradeEnding, 'pending' | 'left'>, at: number): void;
-  /** Trades with these endings that left the lists at `since` or later, oldest first (a left trade's `at` is when it left). */
-  unexplained(endings: readonly TradeEnding[], since: number): LeftTradeRow[];
+  /**
+   * Trades that left the lists and wait for their ending, a page at a time
+   * in key order: up to `limit` after `after` (the last of the page before;
+   * null for the first page).
+   */
+  leftTrades(after: Pick<LeftTradeRow, 'trade_type' | 'trade_id'> | null, limit: number): LeftTradeRow[];
+  /** Sales whose listings the ledger knows, left or vanished at `since` or later: a listing found gone may still explain them. */
+  salesWithListings(since: number): LeftTradeRow[];
   /** Stores a reading; returns false when one at the same moment is kept already. */
   addReading(reading: { at: number; balance: number; pending_balance: number }, unexplained: number | null): boolean;
   /** The reading just before `at` (null when none). */
@@ -84,11 +109,16 @@ export function createHistoryRepo(store: Store): HistoryRepo {
   const insertTrade = db.prepare(`
     INSERT INTO trade_history (trade_type, trade_id, side, account, partner, status, total, created_at, first_seen_at, last_seen_at, at)
     VALUES (:trade_type, :trade_id, :side, :account, :partner, :status, :total, :created_at, :seen, :seen, :created_at)`);
+  // A trade that left and is listed again is pending again; one whose ending was decided is never touched here.
   const updateSeen = db.prepare(`
     UPDATE trade_history SET status = ?, last_seen_at = max(last_seen_at, ?),
       ending = 'pending', left_at = NULL, ended_at = NULL, at = created_at
-    WHERE trade_type = ? AND trade_id = ?`);
-  const deleteTrade = db.prepare('DELETE FROM trade_history WHERE trade_type = ? AND trade_id = ?');
+    WHERE trade_type = ? AND trade_id = ? AND ending IN ('pending', 'left')`);
+  const upsertRefusal = db.prepare(`
+    INSERT INTO history_refusals (kind, ref, field, value, reason, first_at, last_at) VALUES (:kind, :ref, :field, :value, :reason, :at, :at)
+    ON CONFLICT (kind, ref, field) DO UPDATE SET value = excluded.value, reason = excluded.reason,
+      last_at = max(last_at, excluded.last_at), times = times + 1`);
+  const selectRefusal = db.prepare('SELECT value, reason FROM history_refusals WHERE kind = ? AND ref = ? AND field = ?');
   const insertItem = db.prepare('INSERT INTO trade_history_items (trade_type, trade_id, position, sku, name, quantity, price) VALUES (?, ?, ?, ?, ?, ?, ?)');
   const markLeft = db.prepare(`UPDATE trade_history SET left_at = ?, at = ?, ending = 'left' WHERE trade_type = ? AND trade_id = ? AND ending = 'pending'`);
   const selectSold = db.prepare(`SELECT 1 AS yes FROM trade_history WHERE trade_type = ? AND trade_id = ? AND (sold_assets != '[]' OR listed_at IS NOT NULL)`);
@@ -102,6 +132,12 @@ export function createHistoryRepo(store: Store): HistoryRepo {
   const upsertMeta = db.prepare('INSERT INTO history_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
   const countTrades = db.prepare('SELECT count(*) AS n FROM trade_history');
   const countReadings = db.prepare('SELECT count(*) AS n FROM balance_readings');
+  const leftColumns = 'trade_type, trade_id, side, total, last_seen_at, left_at, ending, sold_assets';
+  // In key order on the index of the left trades alone (migration 018): a page is one seek however many left at one moment.
+  const selectLeft = db.prepare(`SELECT ${leftColumns} FROM trade_history INDEXED BY trade_history_left
+    WHERE (trade_type, trade_id) > (?, ?) AND ending = 'left' ORDER BY trade_type, trade_id LIMIT ?`);
+  const selectSalesWithListings = db.prepare(`SELECT ${leftColumns} FROM trade_history
+    WHERE ending IN ('left', 'vanished') AND at >= ? AND side = 'sale' AND sold_assets != '[]' ORDER BY at`);
 
   function insert(trade: HistoryTradeInput, at: number): void {
     insertTrade.run({
@@ -114,20 +150,20 @@ export function createHistoryRepo(store: Store): HistoryRepo {
   return {
     store,
     seen(trade, at) {
-      const existing = selectOne.get(trade.trade_type, trade.trade_id) as { created_at: number; status: string; ending: string } | undefined;
+      const existing = selectOne.get(trade.trade_type, trade.trade_id) as { created_at: number; status: string; ending: TradeEnding } | undefined;
       if (existing === undefined) {
         insert(trade, at);
-        return true;
+        return 'added';
       }
-      if (existing.created_at !== trade.created_at) {
-        store.transaction(() => {
-          deleteTrade.run(trade.trade_type, trade.trade_id);
-          insert(trade, at);
-        });
-        return true;
-      }
+      if (existing.created_at !== trade.created_at) return { otherTimestamp: existing.created_at };
+      if (DECIDED_ENDINGS.includes(existing.ending)) return 'ended';
       updateSeen.run(trade.status, at, trade.trade_type, trade.trade_id);
-      return existing.status !== trade.status || existing.ending !== 'pending';
+      return existing.status !== trade.status || existing.ending !== 'pending' ? 'updated' : 'unchanged';
+    },
+    refuse(refusal, at) {
+      const before = selectRefusal.get(refusal.kind, refusal.ref, refusal.field) as { value: string; reason: string } | undefined;
+      upsertRefusal.run({ ...refusal, at });
+      return before === undefined || before.value !== refusal.value || before.reason !== refusal.reason;
     },
     left(keys, at) {
       store.transaction(() => {
@@ -141,11 +177,11 @@ export function createHistoryRepo(store: Store): HistoryRepo {
     setEnding(tradeType, tradeId, ending, at) {
       setEndingStmt.run(ending, at, tradeType, tradeId);
     },
-    unexplained(endings, since) {
-      const sql = `SELECT trade_type, trade_id, side, total, last_seen_at, left_at, ending, sold_assets FROM trade_history
-        WHERE ending IN (${endings.map(() => '?').join(', ')}) AND at >= ? ORDER BY at`;
-      return parseRows('trade_history', leftTradeRow, db.prepare(sql).all(...endings, since));
+    leftTrades(after, limit) {
+      const rows = selectLeft.all(after?.trade_type ?? '', after?.trade_id ?? '', limit);
+      return parseRows('trade_history', leftTradeRow, rows);
     },
+    salesWithListings: (since) => parseRows('trade_history', leftTradeRow, selectSalesWithListings.all(since)),
     addReading(reading, unexplained) {
       return Number(insertReading.run(reading.at, reading.balance, reading.pending_balance, unexplained).changes) > 0;
     },

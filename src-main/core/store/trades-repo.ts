@@ -29,6 +29,14 @@ const announcedRow = z.object({ key: z.string() });
 export interface TradesRepo {
   /** Replaces the stored pending trades with what the service listed now. */
   replacePending(trades: readonly PendingTrade[]): void;
+  /**
+   * The same in parts, for a load of thousands: each part of the load is
+   * kept as pending with the load's time `at` (keeping when each was first
+   * seen), then the trades no part kept are dropped, `limit` at a time
+   * (returns how many: fewer than `limit` when none is left).
+   */
+  keepPending(trades: readonly PendingTrade[], at: number): void;
+  dropPendingNotKeptAt(at: number, limit: number): number;
   pending(): PendingTradeRow[];
   /** The SeenTradesStore port of the trade watcher, over this database. */
   readonly seen: SeenTradesStore;
@@ -44,8 +52,8 @@ export function createTradesRepo(store: Store): TradesRepo {
     VALUES (?, ?, ?, ?, ?, ?)
     ON CONFLICT (trade_type, trade_id) DO UPDATE SET status = excluded.status, body = excluded.body,
       updated_at = excluded.updated_at`);
-  const clearMark = db.prepare('UPDATE pending_trades SET updated_at = -1');
-  const removeStale = db.prepare('DELETE FROM pending_trades WHERE updated_at = -1');
+  const removeStale = db.prepare(`DELETE FROM pending_trades WHERE (trade_type, trade_id) IN
+    (SELECT trade_type, trade_id FROM pending_trades WHERE updated_at != ? LIMIT ?)`);
   const selectSeen = db.prepare('SELECT key, status FROM seen_trades');
   const clearSeen = db.prepare('DELETE FROM seen_trades');
   const insertSeen = db.prepare('INSERT INTO seen_trades (key, status) VALUES (?, ?)');
@@ -53,18 +61,21 @@ export function createTradesRepo(store: Store): TradesRepo {
   const clearAnnounced = db.prepare('DELETE FROM announced_trades');
   const insertAnnounced = db.prepare('INSERT OR IGNORE INTO announced_trades (key, seq) VALUES (?, ?)');
 
+  const keepPending = (trades: readonly PendingTrade[], at: number) => store.transaction(() => {
+    for (const t of trades) upsertPending.run(t.trade_type, t.trade_id, t.status, JSON.stringify(t), at, at);
+  });
+  const dropPendingNotKeptAt = (at: number, limit: number) => store.transaction(() => Number(removeStale.run(at, limit).changes));
+
   return {
     replacePending(trades) {
       const at = store.clock.now();
       store.transaction(() => {
-        // Keep first_seen_at of trades still pending; drop the ones gone.
-        clearMark.run();
-        for (const t of trades) {
-          upsertPending.run(t.trade_type, t.trade_id, t.status, JSON.stringify(t), at, at);
-        }
-        removeStale.run();
+        keepPending(trades, at);
+        dropPendingNotKeptAt(at, -1);
       });
     },
+    keepPending,
+    dropPendingNotKeptAt,
     pending: () => parseRows('pending_trades', pendingTradeRow, selectPending.all()),
     seen: {
       async load() {

@@ -8,6 +8,7 @@ import { INTERACTIVE_DEADLINE_MS, type Scheduler } from '../scheduler/types.ts';
 import { announce, createMemoryAnnouncedTradesStore, type AnnouncedTradesStore } from './announced-trades.ts';
 import { createBalanceRead, type BalanceReading } from './balance-read.ts';
 import type { SeenTradesStore } from './seen-trades.ts';
+import type { RecordedLoad } from './trade-recording.ts';
 import { diffTrades, needsAction, tradeKey, type GoneTrade, type StatusChange, type TradeType } from './trade-diff.ts';
 import { byCodeUnit } from '../../../src-shared/text-order.ts';
 
@@ -57,6 +58,8 @@ export interface TradeWatcherOptions {
   balanceIntervalMs?: number;
   /** Partners whose account is younger than this many days are flagged; default 30. */
   youngAccountDays?: number;
+  /** Records each load (trade-recording.ts); a load ends once recorded, so whoever waits for one finds its sales in the ledger. */
+  record?: (load: RecordedLoad) => Promise<void>;
 }
 
 export interface TradeWatcher {
@@ -213,6 +216,7 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
     if (diff.changed.length > 0) emitter.emit('changed', diff.changed);
     if (diff.gone.length > 0) emitter.emit('gone', diff.gone);
     if (news.fresh.length > 0) emitter.emit('needsAction', news.fresh);
+    await options.record?.({ trades: current, gone: diff.gone, listedAt: askedAt, at: now });
   };
 
   let followUp: Promise<void> | null = null;

@@ -92,7 +92,8 @@ export class TradeSchedule {
     const random = streamFor(this.seed, SCHEDULE_STREAM, index);
     const appearAt = this.nextAppearAt;
     const timestamp = Math.floor(appearAt / 1000);
-    const tradeId = String(6_100_000_000 + index * 1_000 + (deriveSeed(this.seed, SCHEDULE_STREAM, index) % 1_000));
+    // From when it appears (trades appear seconds apart): a sandbox started again later never gives an ID to another trade.
+    const tradeId = `${timestamp}${String(deriveSeed(this.seed, SCHEDULE_STREAM, index) % 1_000).padStart(3, '0')}`;
     const kind = random() < 0.5 ? 'market' : 'buy_order';
     const role: TradeRole = random() < 0.55 ? 'seller' : 'buyer';
     let body = kind === 'market'

@@ -18,6 +18,8 @@ export type TradeSeed =
   | ({ trade_type: 'buy_order'; role?: TradeRole } & Partial<Omit<BuyOrderTrade, 'trade_type'>>);
 
 const MANUAL_STREAM = 4;
+/** The trades of a flood (the `tradeFlood` knob): a stream of their own, so they change nothing else. */
+const FLOOD_STREAM = 11;
 /** Whether a scheduled trade went through: a stream of its own, so the schedule draws the same trades with or without money moving. */
 const OUTCOME_STREAM = 10;
 /** Scheduled trades declined or expired instead of going through. */
@@ -32,6 +34,9 @@ export class Trades {
   private readonly removed = new Set<string>();
   private readonly ctx: TradeContext;
   private readonly seed: number;
+  /** Trades that went through, as they were listed while pending (for the `relistCompleted` knob), oldest first. */
+  private readonly completed: Array<{ readonly at: number; readonly trade: PendingTrade }> = [];
+  private readonly flooded = new Map<PendingTrade['trade_type'], { readonly key: string; readonly trades: PendingTrade[] }>();
 
   constructor(seed: number, start: number, ctx: TradeContext, scheduled: boolean) {
     this.seed = seed;
@@ -99,12 +104,13 @@ export class Trades {
    */
   settle(from: number, to: number, balance: { balance: number }, soldListing: (tradeId: string) => boolean = () => false): number {
     let settled = 0;
-    const pay = (trade: Pick<PendingTrade, 'supplier_id' | 'total' | 'trade_id' | 'trade_type'>, at: number) => {
+    const pay = (trade: PendingTrade, at: number) => {
       const sale = this.ctx.accounts.all().includes(trade.supplier_id);
       if (!sale && balance.balance < trade.total) return;
       const amount = sale ? trade.total : -trade.total;
       balance.balance += amount;
       this.settled.push({ tradeType: trade.trade_type, tradeId: trade.trade_id, amount, at });
+      this.completed.push({ at, trade });
       settled += 1;
     };
     for (const { trade, index } of this.schedule?.endedBetween(from, to) ?? []) {
@@ -112,18 +118,45 @@ export class Trades {
       if (this.removed.has(id)) continue;
       // A trade that took a listing went through: the listing is sold already.
       if (!soldListing(id) && streamFor(this.seed, OUTCOME_STREAM, index)() < DECLINED) continue;
-      pay(trade.body, trade.goneAt);
+      const last = trade.phases.at(-1);
+      pay({ ...trade.body, status: last?.status ?? '', raw_status: last?.raw_status ?? '', ...this.overrides.get(id) } as PendingTrade, trade.goneAt);
     }
     for (const trade of this.manual) {
       const goneAt = this.goneAt.get(trade.trade_id);
       if (goneAt === undefined || goneAt <= from || goneAt > to || this.removed.has(trade.trade_id)) continue;
-      pay(trade, goneAt);
+      pay({ ...trade, ...this.overrides.get(trade.trade_id) }, goneAt);
     }
     return settled;
   }
 
   /** The trades `settle` let through, with what each moved the balance by and when, oldest first. */
   readonly settled: Array<{ readonly tradeType: string; readonly tradeId: string; readonly amount: number; readonly at: number }> = [];
+
+  /** Trades of this kind that went through at `since` or later, as they were listed while pending. */
+  completedSince(type: PendingTrade['trade_type'], since: number): PendingTrade[] {
+    return this.completed.filter((c) => c.at >= since && c.trade.trade_type === type).map((c) => structuredClone(c.trade));
+  }
+
+  /**
+   * `count` trades of this kind made at `since` (the `tradeFlood` knob): the
+   * same ones for as long as the knob holds, their IDs apart from any other.
+   */
+  flood(type: PendingTrade['trade_type'], count: number, since: number): PendingTrade[] {
+    const key = `${count}:${since}`;
+    const made = this.flooded.get(type);
+    if (made?.key === key) return made.trades;
+    const timestamp = Math.floor(since / 1000);
+    const trades = Array.from({ length: count }, (_, i): PendingTrade => {
+      const random = streamFor(this.seed, FLOOD_STREAM, i);
+      const role: TradeRole = random() < 0.5 ? 'seller' : 'buyer';
+      const tradeId = `${timestamp}${String(i).padStart(6, '0')}`;
+      return type === 'market'
+        ? { ...marketTradeBody(random, this.ctx, tradeId, timestamp, role), ...initialStatus(type, role) }
+        : { ...buyOrderTradeBody(random, this.ctx, tradeId, timestamp, role), ...initialStatus(type, role) };
+    });
+    this.flooded.set(type, { key, trades });
+    return trades;
+  }
 
   /** Forces a trade's status from now on (scheduled or injected); `raw_status` follows the status when omitted. */
   setStatus(tradeId: string, status: string, rawStatus?: string): void {

@@ -7,6 +7,7 @@ import { LATEST_VERSION, MIGRATIONS, migrate, userVersion } from '../../../src-m
 import { migration as historyMigration } from '../../../src-main/core/store/migrations/012-trade-history-and-balance-readings.ts';
 import { migration as inventories } from '../../../src-main/core/store/migrations/013-inventories-read-from-steam.ts';
 import { migration as APPLIED } from '../../../src-main/core/store/migrations/014-what-each-apply-changed.ts';
+import { migration as REFUSALS } from '../../../src-main/core/store/migrations/018-refusals-of-what-the-service-said.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -251,6 +252,42 @@ describe('migrations', () => {
     expect(() => insert.run('L', '13', 0, 250)).toThrow(/CHECK/);
     db.prepare("DELETE FROM drafts WHERE draft_id = 'd'").run();
     expect(db.prepare('SELECT count(*) AS n FROM applied_rows').get()).toEqual({ n: 0 });
+    db.close();
+  });
+
+  it(`${REFUSALS.version}: refusals of what the service said, one a trade and field; rows kept before with numbers out of bounds become refusals`, () => {
+    const db = freshAt(REFUSALS.version - 1);
+    const T = Date.UTC(2025, 0, 6);
+    const trade = db.prepare(`INSERT INTO trade_history (trade_type, trade_id, side, account, partner, status, total, created_at, first_seen_at, last_seen_at, at, ending)
+      VALUES ('market', ?, 'sale', '1', '2', 'Action Required', ?, ?, ${T}, ${T}, ${T}, 'balance_moved')`);
+    const item = db.prepare("INSERT INTO trade_history_items (trade_type, trade_id, position, sku, name, quantity, price) VALUES ('market', ?, 0, '5021;6', 'Key', ?, ?)");
+    trade.run('ok', 700, T - 60_000);
+    item.run('ok', 1, 700);
+    trade.run('huge', Number.MAX_SAFE_INTEGER, T - 60_000);
+    trade.run('negative', -700, T - 60_000);
+    // A timestamp near 2^53 seconds, kept as ms: far beyond what a JavaScript number reads back.
+    db.exec(`INSERT INTO trade_history (trade_type, trade_id, side, account, partner, status, total, created_at, first_seen_at, last_seen_at, at, ending)
+      VALUES ('market', 'far', 'sale', '1', '2', 'Action Required', 900, 9007199254740991 * 1000, ${T}, ${T}, ${T}, 'left')`);
+    trade.run('pricey', 700, T - 60_000);
+    item.run('pricey', 1, -5);
+    db.prepare('INSERT INTO balance_readings (at, balance, pending_balance) VALUES (?, ?, 0)').run(T, 5_000);
+    db.prepare('INSERT INTO balance_readings (at, balance, pending_balance) VALUES (?, ?, 0)').run(T + 1, Number.MAX_SAFE_INTEGER);
+    expect(migrate(db, REFUSALS.version)).toBe(REFUSALS.version);
+
+    expect(db.prepare('SELECT trade_id FROM trade_history ORDER BY trade_id').all()).toEqual([{ trade_id: 'ok' }]);
+    expect(db.prepare("SELECT count(*) AS n FROM trade_history_items WHERE trade_id != 'ok'").get()).toEqual({ n: 0 });
+    expect(db.prepare('SELECT kind, ref, field, value FROM history_refusals ORDER BY kind, ref').all()).toEqual([
+      { kind: 'balance', ref: '', field: 'balance', value: String(Number.MAX_SAFE_INTEGER) },
+      { kind: 'market', ref: 'far', field: 'timestamp', value: '9007199254740991' },
+      { kind: 'market', ref: 'huge', field: 'total', value: String(Number.MAX_SAFE_INTEGER) },
+      { kind: 'market', ref: 'negative', field: 'total', value: '-700' },
+      { kind: 'market', ref: 'pricey', field: 'items.0', value: '1 × -5' },
+    ]);
+    expect(db.prepare('SELECT at FROM balance_readings').all()).toEqual([{ at: T }]);
+    const refuse = db.prepare("INSERT INTO history_refusals (kind, ref, field, value, reason, first_at, last_at) VALUES (?, '9', 'total', '1', 'x', 0, 0)");
+    refuse.run('market');
+    expect(() => refuse.run('market')).toThrow(/UNIQUE|PRIMARY/);
+    expect(() => refuse.run('barter')).toThrow(/CHECK/);
     db.close();
   });
 

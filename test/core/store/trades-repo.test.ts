@@ -43,4 +43,16 @@ describe('trades repo', () => {
     expect(rows[0]).toMatchObject({ trade_id: '1', status: 'Waiting for seller', first_seen_at: 1000, updated_at: 2000 });
     expect(rows[0]?.body.items[0]?.sku).toBe('5021;6');
   });
+
+  it('keeps a load in parts: each part as pending, then the trades no part kept dropped a few at a time', () => {
+    t = tempStore();
+    t.repos.trades.keepPending([trade('1', 'a'), trade('2', 'a'), trade('3', 'a'), trade('4', 'a')], 1000);
+    expect(t.repos.trades.dropPendingNotKeptAt(1000, 10)).toBe(0);
+    t.repos.trades.keepPending([trade('4', 'b')], 2000);
+    t.repos.trades.keepPending([trade('5', 'b')], 2000);
+    expect(t.repos.trades.dropPendingNotKeptAt(2000, 2)).toBe(2);
+    expect(t.repos.trades.dropPendingNotKeptAt(2000, 2)).toBe(1);
+    expect(t.repos.trades.dropPendingNotKeptAt(2000, 2)).toBe(0);
+    expect(t.repos.trades.pending().map((r) => [r.trade_id, r.status, r.first_seen_at])).toEqual([['4', 'b', 1000], ['5', 'b', 2000]]);
+  });
 });
