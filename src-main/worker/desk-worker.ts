@@ -106,6 +106,7 @@ function openingDeps(config: DeskWorkerConfig): ProfileOpeningDeps {
     // Only sandbox mode needs the simulator: a live desk never loads it. The app's sandbox is a world worth
     // watching: completed trades move the balance, so History can tell them.
     openSandbox: async (c) => (await import('../sandbox/index.ts')).startSandbox({ clock: c, tradeMoney: true, ...config.sandbox }),
+    onBackup: (made) => log.info('daily backup made', { file: made.path }),
     onBackupError: (error) => log.warn('the daily backup failed', { error }),
     onOpenFailure: (error) => log.error('the profile could not be opened', { error }),
     servicesAfter: firstPage,

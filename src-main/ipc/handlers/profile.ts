@@ -1,4 +1,4 @@
-import type { ProfileProblem, RecoveryChoice } from '../../../src-shared/profile.ts';
+import type { ProfileProblem, RecoverInput } from '../../../src-shared/profile.ts';
 import { DomainError } from '../../core/errors.ts';
 import type { Handlers } from '../router.ts';
 
@@ -17,13 +17,13 @@ export function openProfileHandlers(): ProfileHandlers {
 /** What the recovery router needs: the problem as it stands, and the choice carried out (opened, or the problem it still has). */
 export interface ProfileRecovery {
   problem(): ProfileProblem | null;
-  recover(choice: RecoveryChoice): Promise<{ opened: boolean; problem: ProfileProblem | null }>;
+  recover(input: RecoverInput): Promise<{ opened: boolean; problem: ProfileProblem | null }>;
 }
 
 /** The profile channels while the profile could not be opened: the recovery screen's two calls. */
 export function recoveryHandlers(recovery: ProfileRecovery): ProfileHandlers {
   return {
     'profile:problem': () => ({ problem: recovery.problem() }),
-    'profile:recover': ({ choice }) => recovery.recover(choice),
+    'profile:recover': (input) => recovery.recover(input),
   };
 }
