@@ -10,7 +10,7 @@ import { CHANNEL_NAMES, EVENT_NAMES, type ChannelName, type EventName } from './
 import { CSV_PART_MAX_CHARS } from './csv-parts.ts';
 import { updateView } from './updates.ts';
 import { ledgerCheckSchema } from './ledger-check.ts';
-import { profileProblem, recoverInput } from './profile.ts';
+import { backupsList, profileProblem, recoverInput, restoreBackupInput, restoreBackupResult } from './profile.ts';
 import { historyPage, historyPageQuery, historyRange, historyShow, historySummary } from './history.ts';
 import { itemSearch, itemSearchInput } from './item-search.ts';
 import * as inv from './inventory.ts';
@@ -166,6 +166,14 @@ export const channels = {
    * fresh, try again) and opens the profile: `opened`, or the problem it still has.
    */
   'profile:recover': channel(recoverInput, z.object({ opened: z.boolean(), problem: profileProblem.nullable() })),
+  // ---- Backups of the open profile ----
+  /** Every backup of the profile, newest first, with what each holds; and why the last daily one failed. */
+  'backups:list': channel(none, backupsList),
+  /**
+   * Restores the chosen backup over the open profile: backs the profile up
+   * as it is, closes the desk, puts the backup in place and opens it again.
+   */
+  'backups:restore': channel(restoreBackupInput, restoreBackupResult),
   // ---- The inventory picker ----
   /** Each account's read and what the kept items hold; `ensureFresh` reads (in the background) what is old or was never read. */
   'inventory:state': channel(z.object({ ensureFresh: z.boolean().optional() }).strict(), inv.inventoryState),

@@ -24,6 +24,8 @@ import { createDataHost, serveDataHost } from './data-host.ts';
 import type { Implementation } from '../core/data/methods.ts';
 import type { Desk } from '../core/desk/desk.ts';
 import { openProfileDesk, type ProfileOpeningDeps } from '../core/profile/profile-opening.ts';
+import { profilePaths } from '../core/profile/profile-paths.ts';
+import { DomainError } from '../core/errors.ts';
 import { createRecoveryRouter } from '../ipc/recovery-router.ts';
 import type { Unsubscribe } from '../core/events.ts';
 import type { SecretStore } from '../core/secrets.ts';
@@ -33,6 +35,7 @@ import type { Router } from '../ipc/router.ts';
 import { STAMPS_PER_GENERATION, type DeskWorkerConfig } from '../core/data/desk-worker-config.ts';
 import { DESK_METHODS, MAIN_METHODS, type WORKER_EVENTS, type WorkerEventName, type WorkerLogLine } from '../core/data/desk-methods.ts';
 import { createDeskShell, type DeskShell } from './desk-shell.ts';
+import { createProfileBackups, type ProfileBackups } from './profile-backups.ts';
 
 const port = parentPort;
 if (!port) throw new Error('desk-worker.ts runs as a worker thread');
@@ -73,8 +76,16 @@ let open: Open | null = null;
 /** While the profile could not be opened: the recovery screen's router, until a choice opens it. */
 let recovering: Router | null = null;
 
+/** The profile's backups (Settings), once the desk was asked to open. */
+let backups: ProfileBackups | null = null;
+/** Set while a restore has closed the desk and not yet opened it again. */
+let reopening = false;
+
 const current = (): Open => {
-  if (!open) throw new Error('the desk is not open');
+  if (!open) {
+    if (reopening) throw new DomainError('busy', 'The desk is opening again on the restored backup. Try again in a moment');
+    throw new Error('the desk is not open');
+  }
   return open;
 };
 
@@ -106,8 +117,14 @@ function openingDeps(config: DeskWorkerConfig): ProfileOpeningDeps {
     // Only sandbox mode needs the simulator: a live desk never loads it. The app's sandbox is a world worth
     // watching: completed trades move the balance, so History can tell them.
     openSandbox: async (c) => (await import('../sandbox/index.ts')).startSandbox({ clock: c, tradeMoney: true, ...config.sandbox }),
-    onBackup: (made) => log.info('daily backup made', { file: made.path }),
-    onBackupError: (error) => log.warn('the daily backup failed', { error }),
+    onBackup: (made) => {
+      log.info('daily backup made', { file: made.path });
+      backups?.made(made);
+    },
+    onBackupError: (error) => {
+      log.warn('the daily backup failed', { error });
+      backups?.failed(error);
+    },
     onOpenFailure: (error) => log.error('the profile could not be opened', { error }),
     servicesAfter: firstPage,
   };
@@ -121,6 +138,7 @@ function serve(opened: Desk, config: DeskWorkerConfig) {
     stampBase: config.generation * STAMPS_PER_GENERATION,
     // Screens that were showing the desk before its worker died read everything again.
     announceAtStart: config.generation > 0,
+    ...(backups ? { backups } : {}),
   });
   const shell = createDeskShell(opened);
   const subs = [
@@ -135,25 +153,62 @@ function serve(opened: Desk, config: DeskWorkerConfig) {
   return shell.view();
 }
 
+/** Opens the profile and serves the desk, or, when it cannot be opened, the recovery screen until a choice opens it. */
+async function openAndServe(config: DeskWorkerConfig, deps: ProfileOpeningDeps) {
+  const outcome = await openProfileDesk(deps);
+  if (outcome.desk) return { view: serve(outcome.desk, config), problem: null };
+  // Only the recovery screen's channels answer, until the trader's choice opens the profile.
+  recovering = createRecoveryRouter({
+    problem: outcome.problem,
+    deps,
+    checkOutputs: config.checkOutputs,
+    onUnexpected: (where, error) => log.error('unexpected failure', { where, error }),
+    onOpened(opened) {
+      recovering = null;
+      post('opened', serve(opened, config));
+    },
+  });
+  return { view: null, problem: outcome.problem };
+}
+
+/** Closes the desk served now: nothing more is pushed, its store is checkpointed and its lock let go. */
+async function closeServed(): Promise<void> {
+  const was = open;
+  open = null;
+  recovering = null;
+  if (!was) return;
+  for (const off of was.subs) off();
+  was.shell.dispose();
+  await was.desk.close();
+}
+
 const desk: Methods['desk'] = {
   /** Opens the desk: its first view, or the problem that kept the profile from opening. */
   async open(config) {
     if (open || recovering) throw new Error('the desk is already open');
     const deps = openingDeps(config);
-    const outcome = await openProfileDesk(deps);
-    if (outcome.desk) return { view: serve(outcome.desk, config), problem: null };
-    // Only the recovery screen's channels answer, until the trader's choice opens the profile.
-    recovering = createRecoveryRouter({
-      problem: outcome.problem,
-      deps,
-      checkOutputs: config.checkOutputs,
-      onUnexpected: (where, error) => log.error('unexpected failure', { where, error }),
-      onOpened(opened) {
-        recovering = null;
-        post('opened', serve(opened, config));
+    const paths = profilePaths(config.dataDir, config.profile ?? 'default');
+    backups = createProfileBackups({
+      homePath: paths.home,
+      lockPath: paths.lock,
+      lockToken: config.lockToken,
+      clock: deps.clock ?? systemClock,
+      desk: () => open?.desk ?? null,
+      async close() {
+        reopening = true;
+        await closeServed();
+      },
+      // The desk opens again as at start; main is told with its first view, as after the recovery screen.
+      async reopen() {
+        try {
+          const again = await openAndServe(config, deps);
+          if (again.view) post('opened', again.view);
+        } finally {
+          reopening = false;
+        }
       },
     });
-    return { view: null, problem: outcome.problem };
+    return openAndServe(config, deps);
   },
   view: () => current().shell.view(),
   updateSettings: (patch) => current().shell.updateSettings(patch),
@@ -162,15 +217,7 @@ const desk: Methods['desk'] = {
   setOnline: (online) => current().shell.setOnline(online),
   diagnostics: () => current().shell.diagnostics(),
   suspendApplies: () => current().shell.suspendApplies(),
-  async close() {
-    const was = open;
-    open = null;
-    recovering = null;
-    if (!was) return;
-    for (const off of was.subs) off();
-    was.shell.dispose();
-    await was.desk.close();
-  },
+  close: closeServed,
 };
 
 const router: Methods['router'] = {
