@@ -14,7 +14,9 @@
  * starts: a live desk never holds it. When the profile cannot be opened,
  * `open` answers the problem instead of a view, only the recovery screen's
  * channels (`profile:*`) answer, and once the trader's choice opens the
- * profile the worker posts `opened` with the desk's first view.
+ * profile the worker posts `opened` with the desk's first view. A backup
+ * restored from Settings (`profile-backups.ts`) closes the desk and opens it
+ * again the same way, posting `opened` once it is.
  */
 import { parentPort } from 'node:worker_threads';
 import type { z } from 'zod';
