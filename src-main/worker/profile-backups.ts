@@ -58,11 +58,12 @@ export function createProfileBackups(deps: ProfileBackupsDeps): ProfileBackups {
       }
       restoring = true;
       try {
-        await deps.close();
         let saved: Backup;
         try {
+          await deps.close();
           saved = swapInBackup({ homePath: deps.homePath, chosen, now: deps.clock.now(), lock: { path: deps.lockPath, token: deps.lockToken, now: () => deps.clock.now() } });
         } catch (error) {
+          // Nothing was put in place: the desk opens again on the profile as it was.
           await deps.reopen();
           const reason = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
           throw new DomainError('conflict', `The backup could not be restored (${reason}); the profile is as it was`);
