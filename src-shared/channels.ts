@@ -28,6 +28,8 @@ export const CHANNEL_NAMES = [
   'key:test',
   // A profile that could not be opened.
   'profile:problem', 'profile:recover',
+  // Backups of the open profile.
+  'backups:list', 'backups:restore',
   // The inventory picker.
   'inventory:state', 'inventory:refresh', 'inventory:page', 'inventory:keys', 'inventory:preview', 'inventory:draft',
   'inventory:checkAssets', 'inventory:draftAssets',

@@ -10,7 +10,7 @@ import { CHANNEL_NAMES, EVENT_NAMES, type ChannelName, type EventName } from './
 import { CSV_PART_MAX_CHARS } from './csv-parts.ts';
 import { updateView } from './updates.ts';
 import { ledgerCheckSchema } from './ledger-check.ts';
-import { profileProblem, recoveryChoice } from './profile.ts';
+import { backupsList, profileProblem, recoverInput, restoreBackupInput, restoreBackupResult } from './profile.ts';
 import { historyPage, historyPageQuery, historyRange, historyShow, historySummary } from './history.ts';
 import { itemSearch, itemSearchInput } from './item-search.ts';
 import * as inv from './inventory.ts';
@@ -166,10 +166,18 @@ export const channels = {
   /** Why the profile could not be opened and what the trader may do; null while it is open. */
   'profile:problem': channel(none, z.object({ problem: profileProblem.nullable() })),
   /**
-   * Carries out the trader's choice (restore the newest backup, start fresh,
-   * try again) and opens the profile: `opened`, or the problem it still has.
+   * Carries out the trader's choice (restore the backup they chose, start
+   * fresh, try again) and opens the profile: `opened`, or the problem it still has.
    */
-  'profile:recover': channel(z.object({ choice: recoveryChoice }).strict(), z.object({ opened: z.boolean(), problem: profileProblem.nullable() })),
+  'profile:recover': channel(recoverInput, z.object({ opened: z.boolean(), problem: profileProblem.nullable() })),
+  // ---- Backups of the open profile ----
+  /** Every backup of the profile, newest first, with what each holds; and why the last daily one failed. */
+  'backups:list': channel(none, backupsList),
+  /**
+   * Restores the chosen backup over the open profile: backs the profile up
+   * as it is, closes the desk, puts the backup in place and opens it again.
+   */
+  'backups:restore': channel(restoreBackupInput, restoreBackupResult),
   // ---- The inventory picker ----
   /** Each account's read and what the kept items hold; `ensureFresh` reads (in the background) what is old or was never read. */
   'inventory:state': channel(z.object({ ensureFresh: z.boolean().optional() }).strict(), inv.inventoryState),
@@ -241,7 +249,7 @@ export interface DeskApi {
 }
 
 export type KeyStatus = z.output<typeof v.keyStatus>;
-export type { ProfileProblem, RecoveryChoice } from './profile.ts';
+export type { BackupView, BackupsList, ProfileProblem, RecoverInput, RecoveryChoice, RestoreBackupResult } from './profile.ts';
 export type AppStatus = z.output<typeof v.appStatus>;
 export type Settings = z.output<typeof v.settings>;
 export type HeartbeatView = z.output<typeof v.heartbeatState>;

@@ -9,7 +9,7 @@ import { historyHandlers } from './handlers/history.ts';
 import { ledgerCheckHandlers } from './handlers/ledger-check.ts';
 import { keyTestHandlers } from './handlers/key-test.ts';
 import { shellHandlers } from './handlers/shell.ts';
-import { openProfileHandlers } from './handlers/profile.ts';
+import { backupHandlers, openProfileHandlers, type BackupsHost } from './handlers/profile.ts';
 import type { Platform } from './handlers/platform.ts';
 import { createRouter, type EmitEvent, type Handlers, type Router } from './router.ts';
 import { createStamps } from './stamps.ts';
@@ -33,6 +33,8 @@ export interface DeskRouterOptions {
   stampBase?: number;
   /** Push every area at once when connected: screens of a desk reopened under them read everything again. */
   announceAtStart?: boolean;
+  /** The profile's backups (the data worker); without it their channels say they do not run here. */
+  backups?: BackupsHost;
 }
 
 /**
@@ -74,6 +76,7 @@ export function createDeskRouter(desk: Desk, platform: Platform, options: DeskRo
     ...inventoryHandlers(desk, stamps),
     ...shellHandlers(platform),
     ...openProfileHandlers(),
+    ...backupHandlers(options.backups),
   };
   for (const name of AFTER_BULK_WRITES) Object.assign(handlers, { [name]: afterBulkWrites(desk, handlers, name) });
 

@@ -1,4 +1,4 @@
-import type { ProfileProblem } from '../../src-shared/profile.ts';
+import type { ProfileProblem, RecoverInput } from '../../src-shared/profile.ts';
 import type { Desk } from '../core/desk/desk.ts';
 import { recoverProfileDesk, type ProfileOpeningDeps } from '../core/profile/profile-opening.ts';
 import { recoveryHandlers } from './handlers/profile.ts';
@@ -21,9 +21,9 @@ export function createRecoveryRouter(options: RecoveryRouterOptions): Router {
   let problem: ProfileProblem | null = options.problem;
   // One choice at a time: a second click waits for the first, then finds the profile open.
   let queue: Promise<unknown> = Promise.resolve();
-  const recover = async (choice: Parameters<typeof recoverProfileDesk>[2]) => {
+  const recover = async (input: RecoverInput) => {
     if (problem === null) return { opened: true, problem: null };
-    const outcome = await recoverProfileDesk(options.deps, problem, choice);
+    const outcome = await recoverProfileDesk(options.deps, problem, input);
     if (!outcome.desk) {
       problem = outcome.problem;
       return { opened: false, problem };
@@ -34,8 +34,8 @@ export function createRecoveryRouter(options: RecoveryRouterOptions): Router {
   };
   return createPartialRouter(recoveryHandlers({
     problem: () => problem,
-    recover(choice) {
-      const run = queue.then(() => recover(choice));
+    recover(input) {
+      const run = queue.then(() => recover(input));
       queue = run.catch(() => undefined);
       return run;
     },

@@ -14,7 +14,9 @@
  * starts: a live desk never holds it. When the profile cannot be opened,
  * `open` answers the problem instead of a view, only the recovery screen's
  * channels (`profile:*`) answer, and once the trader's choice opens the
- * profile the worker posts `opened` with the desk's first view.
+ * profile the worker posts `opened` with the desk's first view. A backup
+ * restored from Settings (`profile-backups.ts`) closes the desk and opens it
+ * again the same way, posting `opened` once it is.
  */
 import { parentPort } from 'node:worker_threads';
 import type { z } from 'zod';
@@ -24,6 +26,8 @@ import { createDataHost, serveDataHost } from './data-host.ts';
 import type { Implementation } from '../core/data/methods.ts';
 import type { Desk } from '../core/desk/desk.ts';
 import { openProfileDesk, type ProfileOpeningDeps } from '../core/profile/profile-opening.ts';
+import { profilePaths } from '../core/profile/profile-paths.ts';
+import { DomainError } from '../core/errors.ts';
 import { createRecoveryRouter } from '../ipc/recovery-router.ts';
 import type { Unsubscribe } from '../core/events.ts';
 import type { SecretStore } from '../core/secrets.ts';
@@ -33,6 +37,7 @@ import type { Router } from '../ipc/router.ts';
 import { STAMPS_PER_GENERATION, type DeskWorkerConfig } from '../core/data/desk-worker-config.ts';
 import { DESK_METHODS, MAIN_METHODS, type WORKER_EVENTS, type WorkerEventName, type WorkerLogLine } from '../core/data/desk-methods.ts';
 import { createDeskShell, type DeskShell } from './desk-shell.ts';
+import { createProfileBackups, type ProfileBackups } from './profile-backups.ts';
 
 const port = parentPort;
 if (!port) throw new Error('desk-worker.ts runs as a worker thread');
@@ -73,8 +78,16 @@ let open: Open | null = null;
 /** While the profile could not be opened: the recovery screen's router, until a choice opens it. */
 let recovering: Router | null = null;
 
+/** The profile's backups (Settings), once the desk was asked to open. */
+let backups: ProfileBackups | null = null;
+/** Set while a restore has closed the desk and not yet opened it again. */
+let reopening = false;
+
 const current = (): Open => {
-  if (!open) throw new Error('the desk is not open');
+  if (!open) {
+    if (reopening) throw new DomainError('busy', 'The desk is opening again on the restored backup. Try again in a moment');
+    throw new Error('the desk is not open');
+  }
   return open;
 };
 
@@ -107,7 +120,14 @@ function openingDeps(config: DeskWorkerConfig): ProfileOpeningDeps {
     // watching: completed trades move the balance, so History can tell them; and its inventories are ones a
     // TF2 backpack can hold (3,000), which a read of Steam's takes whole.
     openSandbox: async (c) => (await import('../sandbox/index.ts')).startSandbox({ clock: c, tradeMoney: true, inventorySize: 2_500, ...config.sandbox }),
-    onBackupError: (error) => log.warn('the daily backup failed', { error }),
+    onBackup: (made) => {
+      log.info('daily backup made', { file: made.path });
+      backups?.made(made);
+    },
+    onBackupError: (error) => {
+      log.warn('the daily backup failed', { error });
+      backups?.failed(error);
+    },
     onOpenFailure: (error) => log.error('the profile could not be opened', { error }),
     servicesAfter: firstPage,
   };
@@ -121,6 +141,7 @@ function serve(opened: Desk, config: DeskWorkerConfig) {
     stampBase: config.generation * STAMPS_PER_GENERATION,
     // Screens that were showing the desk before its worker died read everything again.
     announceAtStart: config.generation > 0,
+    ...(backups ? { backups } : {}),
   });
   const shell = createDeskShell(opened);
   const subs = [
@@ -135,25 +156,62 @@ function serve(opened: Desk, config: DeskWorkerConfig) {
   return shell.view();
 }
 
+/** Opens the profile and serves the desk, or, when it cannot be opened, the recovery screen until a choice opens it. */
+async function openAndServe(config: DeskWorkerConfig, deps: ProfileOpeningDeps) {
+  const outcome = await openProfileDesk(deps);
+  if (outcome.desk) return { view: serve(outcome.desk, config), problem: null };
+  // Only the recovery screen's channels answer, until the trader's choice opens the profile.
+  recovering = createRecoveryRouter({
+    problem: outcome.problem,
+    deps,
+    checkOutputs: config.checkOutputs,
+    onUnexpected: (where, error) => log.error('unexpected failure', { where, error }),
+    onOpened(opened) {
+      recovering = null;
+      post('opened', serve(opened, config));
+    },
+  });
+  return { view: null, problem: outcome.problem };
+}
+
+/** Closes the desk served now: nothing more is pushed, its store is checkpointed and its lock let go. */
+async function closeServed(): Promise<void> {
+  const was = open;
+  open = null;
+  recovering = null;
+  if (!was) return;
+  for (const off of was.subs) off();
+  was.shell.dispose();
+  await was.desk.close();
+}
+
 const desk: Methods['desk'] = {
   /** Opens the desk: its first view, or the problem that kept the profile from opening. */
   async open(config) {
     if (open || recovering) throw new Error('the desk is already open');
     const deps = openingDeps(config);
-    const outcome = await openProfileDesk(deps);
-    if (outcome.desk) return { view: serve(outcome.desk, config), problem: null };
-    // Only the recovery screen's channels answer, until the trader's choice opens the profile.
-    recovering = createRecoveryRouter({
-      problem: outcome.problem,
-      deps,
-      checkOutputs: config.checkOutputs,
-      onUnexpected: (where, error) => log.error('unexpected failure', { where, error }),
-      onOpened(opened) {
-        recovering = null;
-        post('opened', serve(opened, config));
+    const paths = profilePaths(config.dataDir, config.profile ?? 'default');
+    backups = createProfileBackups({
+      homePath: paths.home,
+      lockPath: paths.lock,
+      lockToken: config.lockToken,
+      clock: deps.clock ?? systemClock,
+      desk: () => open?.desk ?? null,
+      async close() {
+        reopening = true;
+        await closeServed();
+      },
+      // The desk opens again as at start; main is told with its first view, as after the recovery screen.
+      async reopen() {
+        try {
+          const again = await openAndServe(config, deps);
+          if (again.view) post('opened', again.view);
+        } finally {
+          reopening = false;
+        }
       },
     });
-    return { view: null, problem: outcome.problem };
+    return openAndServe(config, deps);
   },
   view: () => current().shell.view(),
   updateSettings: (patch) => current().shell.updateSettings(patch),
@@ -162,15 +220,7 @@ const desk: Methods['desk'] = {
   setOnline: (online) => current().shell.setOnline(online),
   diagnostics: () => current().shell.diagnostics(),
   suspendApplies: () => current().shell.suspendApplies(),
-  async close() {
-    const was = open;
-    open = null;
-    recovering = null;
-    if (!was) return;
-    for (const off of was.subs) off();
-    was.shell.dispose();
-    await was.desk.close();
-  },
+  close: closeServed,
 };
 
 const router: Methods['router'] = {

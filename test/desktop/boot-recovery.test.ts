@@ -93,7 +93,7 @@ describe('the main process on a profile that cannot be opened', () => {
       kind: 'damaged',
       file: path,
       message: expect.stringMatching(/^The profile’s data file is damaged and cannot be read/),
-      backup: { takenAt: backupTakenAt },
+      backups: [{ takenAt: backupTakenAt, rows: { drafts: 1 } }],
       choices: ['restore', 'fresh'],
     });
     // Moved aside, never deleted.
@@ -101,7 +101,7 @@ describe('the main process on a profile that cannot be opened', () => {
     // No desk yet: the rest of the bridge says so rather than answering.
     await expect(invoke('drafts:list')).rejects.toThrow(/drafts:list failed/);
 
-    expect(await invoke('profile:recover', { choice: 'restore' })).toEqual({ opened: true, problem: null });
+    expect(await invoke('profile:recover', { choice: 'restore', backup: problem.backups[0]?.name })).toEqual({ opened: true, problem: null });
     const running = await main.started;
     expect(running).not.toBeNull();
     // The same window is the desk's now, with the tray beside it.
@@ -120,11 +120,37 @@ describe('the main process on a profile that cannot be opened', () => {
     damagedProfileWithBackup();
     const main = boot();
     const problem = await problemShown();
-    BrowserWindow.instances[0]?.close();
+    // The recovery channels answer before the window is open: closing comes after it showed.
+    (await until('the window to show', () => (BrowserWindow.instances[0]?.visible ? BrowserWindow.instances[0] : null))).close();
     expect(await main.started).toBeNull();
     await until('the app to quit', () => app.exitCode !== null);
     expect(app.exitCode).toBe(0);
     expect(existsSync(problem.movedTo ?? '')).toBe(true);
     expect(existsSync(join(profiles(), 'default.sqlite'))).toBe(false);
+  });
+
+  it('shows the recovery screen again on the next start after a quit, instead of opening an empty profile in the file’s place', async () => {
+    const { path, garbage } = damagedProfileWithBackup();
+    const first = boot();
+    const problem = await problemShown();
+    // The recovery channels answer before the window is open: closing comes after it showed.
+    (await until('the window to show', () => (BrowserWindow.instances[0]?.visible ? BrowserWindow.instances[0] : null))).close();
+    expect(await first.started).toBeNull();
+    await until('the app to quit', () => app.exitCode !== null);
+
+    // The trader starts the app again.
+    resetFakeElectron();
+    app.setPath('userData', join(dir, 'user-data'));
+    const second = boot();
+    expect(await problemShown()).toEqual(problem);
+    expect(existsSync(path)).toBe(false);
+    await expect(invoke('drafts:list')).rejects.toThrow(/drafts:list failed/);
+    // This time the trader restores the backup: the desk opens on it.
+    expect(await invoke('profile:recover', { choice: 'restore', backup: problem.backups[0]?.name })).toEqual({ opened: true, problem: null });
+    expect(await second.started).not.toBeNull();
+    await invoke('settings:update', { mode: 'live' });
+    const listed = await invoke<{ drafts: Array<{ name: string }> }>('drafts:list');
+    expect(listed.drafts.map((d) => d.name)).toEqual(['kept in the backup']);
+    expect(readFileSync(problem.movedTo ?? '')).toEqual(garbage);
   });
 });

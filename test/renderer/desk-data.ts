@@ -76,6 +76,7 @@ export function deskHandlers(over: Handlers = {}): Handlers {
     'ledger:page': pagesOf([]),
     'drafts:list': () => ({ stamp: 1, currentId: null, drafts: [] }),
     'apply:state': () => ({ stamp: 1, job: null }),
+    'backups:list': () => ({ backups: [], problem: null }),
     'apply:unknownOutcomes': () => ({ stamp: 1, outcomes: [] }),
     'activity:list': () => [],
     'inventory:state': () => ({ stamp: 1, accounts: [], facets: { qualities: [], effects: [], killstreaks: [] } }),

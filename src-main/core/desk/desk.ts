@@ -21,6 +21,7 @@ import { openWorkspace, type Workspace } from './workspace.ts';
 import { withProfileLock, type ProfileLock } from '../profile/profile-lock.ts';
 import { profilePaths } from '../profile/profile-paths.ts';
 import { openHomeStore } from '../profile/home-store.ts';
+import type { Backup } from '../profile/backup-files.ts';
 import type { PastEvent } from '../history/past-fill.ts';
 
 /**
@@ -93,6 +94,8 @@ export interface DeskDeps {
    * own lock over. Default: a new one, so another desk on the profile is refused.
    */
   lockToken?: string;
+  /** A daily backup was made. */
+  onBackup?: (backup: Backup) => void;
   /** A daily backup failed (it is tried again an hour later). */
   onBackupError?: (error: unknown) => void;
   /**
@@ -130,7 +133,11 @@ export function createDesk(deps: DeskDeps): Promise<Desk> {
 
 async function openDesk(deps: DeskDeps, clock: Clock, profile: string, lock: ProfileLock): Promise<Desk> {
   // The home database holds the settings and the live ledger, and is backed up; the sandbox has its own file.
-  const { store: home, backups } = openHomeStore(profilePaths(deps.dataDir, profile).home, clock, deps.onBackupError);
+  const { store: home, backups } = openHomeStore(profilePaths(deps.dataDir, profile).home, {
+    clock, version: deps.version,
+    ...(deps.onBackup ? { onBackup: deps.onBackup } : {}),
+    ...(deps.onBackupError ? { onBackupError: deps.onBackupError } : {}),
+  });
   const settings = createSettingsService(createRepos(home).settings, deps.initialSettings);
   const keys = createKeyService({ secrets: deps.secrets, profile });
   const events = createEmitter<DeskEvents>();

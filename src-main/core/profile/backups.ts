@@ -1,83 +1,25 @@
-import { copyFileSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { closeSync, copyFileSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { backup, DatabaseSync } from 'node:sqlite';
+import type { BackupKind } from '../../../src-shared/profile.ts';
+import { backupBaseName, backupPrefixOf, backupsDirOf, latestBackup, listBackups, type Backup } from './backup-files.ts';
+import { backupsToKeep } from './backup-retention.ts';
 
 /**
  * Automatic backups of a profile's database, made with SQLite's own means
  * so each is a consistent, openable database: `VACUUM INTO` before a
- * migration (the app is starting, nothing else runs), and the online backup
- * API once a day (it copies a few pages a step, so the desk keeps running
- * between steps). They sit in `backups/` beside the profile, named
- * `<profile>.backup-<UTC time>.sqlite`; the newest few are kept. A profile
- * that cannot be opened is offered the newest one.
+ * migration (the app is starting, nothing else runs) and before a restore
+ * (the desk is closed), and the online backup API once a day (it copies a
+ * few pages a step, so the desk keeps running between steps). Each is
+ * written under a temporary name, checked with SQLite's quick check, and
+ * only then given its name; one that fails the check is removed and the
+ * failure thrown. Backups are kept by age (backup-retention.ts).
  */
 
-/** How many backups of one profile are kept. */
-export const BACKUPS_KEPT = 5;
+export { backupsDirOf, latestBackup, listBackups, type Backup };
+
 /** How old the newest backup may be before the daily one is due. */
 export const BACKUP_EVERY_MS = 24 * 60 * 60 * 1000;
-
-export interface Backup {
-  readonly path: string;
-  /** When it was taken (ms since the epoch, UTC). */
-  readonly takenAt: number;
-}
-
-/** The backups folder beside a profile's database. */
-export const backupsDirOf = (dbPath: string): string => join(dirname(dbPath), 'backups');
-
-const profileName = (dbPath: string) => basename(dbPath).replace(/\.sqlite$/, '');
-
-/** `2025-11-26T10:32:05.123Z` → `20251126T103205123Z`: sortable, and a valid file name everywhere. */
-const stampOf = (ms: number) => new Date(ms).toISOString().replace(/[-:.]/g, '');
-const STAMP = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(\d{3})Z$/;
-function timeOf(stamp: string): number | null {
-  const m = STAMP.exec(stamp);
-  if (!m) return null;
-  const [, y, mo, d, h, mi, s, ms] = m.map(Number) as number[];
-  return Date.UTC(y as number, (mo as number) - 1, d, h, mi, s, ms);
-}
-
-/** The profile's backups, newest first. */
-export function listBackups(dbPath: string): Backup[] {
-  const dir = backupsDirOf(dbPath);
-  const prefix = `${profileName(dbPath)}.backup-`;
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [];
-  }
-  const found: Backup[] = [];
-  for (const name of names) {
-    if (!name.startsWith(prefix) || !name.endsWith('.sqlite')) continue;
-    const takenAt = timeOf(name.slice(prefix.length, -'.sqlite'.length));
-    if (takenAt !== null) found.push({ path: join(dir, name), takenAt });
-  }
-  return found.sort((a, b) => b.takenAt - a.takenAt);
-}
-
-/** The newest backup, or null when there is none. */
-export const latestBackup = (dbPath: string): Backup | null => listBackups(dbPath)[0] ?? null;
-
-/** The newest backup that passes SQLite's quick check (a backup of a profile already damaged is passed over). */
-export function latestSoundBackup(dbPath: string): Backup | null {
-  return listBackups(dbPath).find((b) => soundness(b.path) === 'ok') ?? null;
-}
-
-/** SQLite's quick check of a database file: 'ok', or what it found wrong. */
-function soundness(path: string): string {
-  let db: DatabaseSync | null = null;
-  try {
-    db = new DatabaseSync(path, { readOnly: true });
-    const row = db.prepare('PRAGMA quick_check(1)').get() as { quick_check?: string } | undefined;
-    return String(row?.quick_check);
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  } finally {
-    db?.close();
-  }
-}
 
 /** Whether the daily backup is due: none yet, or the newest is a day old (or from the future: a clock set back). */
 export function backupDue(dbPath: string, now: number): boolean {
@@ -85,25 +27,33 @@ export function backupDue(dbPath: string, now: number): boolean {
   return latest === null || now - latest.takenAt >= BACKUP_EVERY_MS || latest.takenAt > now;
 }
 
-/**
- * Backs the open database up with `VACUUM INTO` (synchronous: for the moment
- * before a migration). Written under a temporary name and renamed, so a
- * backup cut short is never taken for one; the oldest beyond `keep` go.
- */
-export function backupNow(db: DatabaseSync, dbPath: string, now: number, keep: number = BACKUPS_KEPT): Backup {
-  const target = targetOf(dbPath, now);
+export interface BackupOptions {
+  /** Default `daily`. */
+  readonly kind?: BackupKind;
+  /** Told the written file before it is checked (tests damage it here, as a failing disk would). */
+  readonly onWritten?: (file: string) => void;
+}
+
+/** A backup that did not pass SQLite's check once written: it was removed, and this says so. */
+export class BackupCheckError extends Error {
+  override readonly name = 'BackupCheckError';
+}
+
+/** Backs the open database up with `VACUUM INTO` (synchronous: for the moment before a migration or a restore). */
+export function backupNow(db: DatabaseSync, dbPath: string, now: number, options: BackupOptions = {}): Backup {
+  const target = targetOf(dbPath, now, options.kind ?? 'daily');
   try {
     db.exec(`VACUUM INTO ${sqlString(target.temp)}`);
   } catch (error) {
     rmSync(target.temp, { force: true });
     throw error;
   }
-  return placed(dbPath, target, keep);
+  return placed(dbPath, target, options);
 }
 
 /** The same with SQLite's online backup API, a few pages a step, so the desk answers meanwhile (the daily backup). */
-export async function backupOnline(db: DatabaseSync, dbPath: string, now: number, keep: number = BACKUPS_KEPT): Promise<Backup> {
-  const target = targetOf(dbPath, now);
+export async function backupOnline(db: DatabaseSync, dbPath: string, now: number, options: BackupOptions = {}): Promise<Backup> {
+  const target = targetOf(dbPath, now, options.kind ?? 'daily');
   try {
     await backup(db, target.temp, { rate: 64 });
     // The copy comes in WAL mode, as its source is: a backup is one self-contained file.
@@ -117,42 +67,81 @@ export async function backupOnline(db: DatabaseSync, dbPath: string, now: number
     rmSync(target.temp, { force: true });
     throw error;
   }
-  return placed(dbPath, target, keep);
+  return placed(dbPath, target, options);
 }
 
 interface Target extends Backup {
   readonly temp: string;
 }
 
-function targetOf(dbPath: string, now: number): Target {
+function targetOf(dbPath: string, now: number, kind: BackupKind): Target {
   const dir = backupsDirOf(dbPath);
   mkdirSync(dir, { recursive: true });
-  const prefix = `${profileName(dbPath)}.backup-`;
   // A backup cut short by a crash left its temporary file: it was never one.
-  for (const name of readdirSync(dir)) if (name.startsWith(prefix) && name.endsWith('.writing')) rmSync(join(dir, name), { force: true });
-  const name = `${prefix}${stampOf(now)}`;
-  return { path: join(dir, `${name}.sqlite`), temp: join(dir, `${name}.writing`), takenAt: now };
+  for (const name of readdirSync(dir)) if (name.startsWith(backupPrefixOf(dbPath)) && name.endsWith('.writing')) rmSync(join(dir, name), { force: true });
+  const name = backupBaseName(dbPath, now, kind);
+  return { path: join(dir, `${name}.sqlite`), temp: join(dir, `${name}.writing`), takenAt: now, kind };
 }
 
-/** Renames the written backup into place and lets the oldest beyond `keep` go. */
-function placed(dbPath: string, target: Target, keep: number): Backup {
+/** Checks the written backup, renames it into place and lets go of those no longer kept. */
+function placed(dbPath: string, target: Target, options: BackupOptions): Backup {
+  options.onWritten?.(target.temp);
+  const found = soundness(target.temp);
+  if (found !== 'ok') {
+    rmSync(target.temp, { force: true });
+    throw new BackupCheckError(`The backup written at ${new Date(target.takenAt).toISOString()} did not pass SQLite’s check (${found}), so it was removed`);
+  }
   renameSync(target.temp, target.path);
-  for (const old of listBackups(dbPath).slice(Math.max(1, keep))) rmSync(old.path, { force: true });
-  return { path: target.path, takenAt: target.takenAt };
+  const keep = backupsToKeep(listBackups(dbPath));
+  for (const old of listBackups(dbPath)) if (!keep.has(old.path) && old.path !== target.path) rmSync(old.path, { force: true });
+  return { path: target.path, takenAt: target.takenAt, kind: target.kind };
+}
+
+/** SQLite's quick check of a database file: 'ok', or what it found wrong. */
+export function soundness(path: string): string {
+  let db: DatabaseSync | null = null;
+  try {
+    db = new DatabaseSync(path, { readOnly: true });
+    const row = db.prepare('PRAGMA quick_check(1)').get() as { quick_check?: string } | undefined;
+    return String(row?.quick_check);
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  } finally {
+    db?.close();
+  }
 }
 
 /**
  * Puts a backup in the profile's place: checked first (a backup that does
  * not pass SQLite's quick check is refused, and the profile's place is left
- * as it was), then copied beside it and renamed over it. The profile's own
- * file and its -wal/-shm must have been moved aside before.
+ * as it was), then copied beside it and renamed over it. A -wal and -shm
+ * left beside the place are the old file's, and must not be laid over the
+ * backup: the caller has moved the old file aside with them, or backed it
+ * up after its desk closed (which checkpoints its WAL); they are removed.
  */
 export function restoreBackup(backupPath: string, dbPath: string): void {
+  placeStaged(stageBackup(backupPath, dbPath), dbPath);
+}
+
+/** The first half of `restoreBackup`: the backup checked and copied beside the profile (`<profile>.restoring`), flushed. */
+export function stageBackup(backupPath: string, dbPath: string): string {
   const found = soundness(backupPath);
   if (found !== 'ok') throw new Error(`the backup ${backupPath} cannot be used: ${found}`);
-  const temp = `${dbPath}.restoring`;
-  copyFileSync(backupPath, temp);
-  renameSync(temp, dbPath);
+  const staged = `${dbPath}.restoring`;
+  copyFileSync(backupPath, staged);
+  const fd = openSync(staged, 'r+');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  return staged;
+}
+
+/** The second half: the staged copy renamed over the profile, the old file's -wal and -shm gone first. */
+export function placeStaged(staged: string, dbPath: string): void {
+  for (const suffix of ['-wal', '-shm']) rmSync(dbPath + suffix, { force: true });
+  renameSync(staged, dbPath);
 }
 
 /** A path as an SQL string literal. */

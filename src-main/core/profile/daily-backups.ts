@@ -1,13 +1,14 @@
 import type { Clock } from '../clock.ts';
 import type { Store } from '../store/db.ts';
-import { backupDue, backupOnline, type Backup } from './backups.ts';
+import { backupDue, backupOnline, type Backup, type BackupOptions } from './backups.ts';
 
 /**
  * The daily backup of an open profile: one shortly after open when the
  * newest is a day old (or there is none; not at once, so it does not compete
  * with the first screens), then checked again every hour, so a desk that
  * lives in the tray for weeks keeps a fresh one. A backup that fails (a
- * full disk) is told and tried at the next check; the profile is untouched.
+ * full disk, a copy that does not pass SQLite's check) is told and tried at
+ * the next check; the profile is untouched.
  */
 export interface DailyBackups {
   /** Waits for a backup under way, and makes no more (before the store closes). */
@@ -23,6 +24,8 @@ export interface DailyBackupsDeps {
   readonly firstCheckAfterMs?: number;
   readonly onBackup?: (backup: Backup) => void;
   readonly onError?: (error: unknown) => void;
+  /** Passed to each backup (tests damage the written copy). */
+  readonly backupOptions?: BackupOptions;
 }
 
 export function startDailyBackups(deps: DailyBackupsDeps): DailyBackups {
@@ -33,7 +36,9 @@ export function startDailyBackups(deps: DailyBackupsDeps): DailyBackups {
       const now = deps.clock.now();
       if (backupDue(deps.store.path, now)) {
         try {
-          deps.onBackup?.(await backupOnline(deps.store.db, deps.store.path, now));
+          // Made whether or not anyone listens: the app passes no listener of its own.
+          const made = await backupOnline(deps.store.db, deps.store.path, now, deps.backupOptions);
+          deps.onBackup?.(made);
         } catch (error) {
           if (!stopped.signal.aborted) deps.onError?.(error);
         }

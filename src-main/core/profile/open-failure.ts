@@ -1,20 +1,22 @@
 import { existsSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { ProfileProblem, RecoveryChoice } from '../../../src-shared/profile.ts';
+import type { ProfileProblem } from '../../../src-shared/profile.ts';
 import { NotADatabaseError, StoreOpenError } from '../store/db.ts';
 import { LATEST_VERSION, NewerProfileError } from '../store/migrations.ts';
-import { latestSoundBackup } from './backups.ts';
+import { describeBackups } from './backup-contents.ts';
 import { ProfileLockedError } from './profile-lock.ts';
+import { writeRecoveryMarker, type RecoveryMarker } from './recovery-marker.ts';
 
 /**
  * Why a profile could not be opened, said as the recovery screen shows it,
  * and the one thing done about it at once: a database that is damaged, or
  * written by a newer version of the app, is moved aside (with its -wal and
- * -shm, renamed `<file>.broken-<UTC time>`), never deleted, so the trader
- * can restore the newest backup into its place or start fresh, and the file
- * stays for whoever can still read it. Anything else (a read-only folder, a
- * full disk, another desk holding the profile, an error nobody foresaw) is
- * left where it is, and the trader may try again once it is dealt with.
+ * -shm, renamed `<file>.broken-<UTC time>`), never deleted, and noted in
+ * the recovery marker, so every start shows the screen again until the
+ * trader restores a backup into its place or starts fresh; the file stays
+ * for whoever can still read it. Anything else (a read-only folder, a full
+ * disk, another desk holding the profile, an error nobody foresaw) is left
+ * where it is, and the trader may try again once it is dealt with.
  */
 
 /** SQLite's primary result codes that say what kind of failure an open met. */
@@ -25,25 +27,41 @@ type Kind = ProfileProblem['kind'];
 export interface DiagnoseOptions {
   /** The profile's home database, the file the lock and the backups belong to. */
   readonly homePath: string;
+  /** The profile's recovery marker (recovery-marker.ts). */
+  readonly markerPath: string;
   readonly now: number;
 }
 
-/** Turns the error of a failed open into the problem the screen shows, moving the file aside when that is the remedy. */
+/** Turns the error of a failed open into the problem the screen shows, moving the file aside (and noting it) when that is the remedy. */
 export function diagnoseOpenFailure(error: unknown, options: DiagnoseOptions): ProfileProblem {
   const file = error instanceof StoreOpenError ? error.path : error instanceof ProfileLockedError ? error.path : options.homePath;
   const kind = kindOf(error);
-  const movedTo = kind === 'damaged' || kind === 'newer' ? moveAside(file, options.now) : null;
-  // Only the home database is backed up: the sandbox's ledger is the simulator's, and starts again.
-  const backup = movedTo !== null && file === options.homePath ? latestSoundBackup(file) : null;
-  const choices: RecoveryChoice[] = movedTo === null ? ['retry'] : backup ? ['restore', 'fresh'] : ['fresh'];
-  return {
-    kind,
-    message: messageOf(kind, error, file, movedTo !== null),
-    file,
-    movedTo,
-    backup: backup ? { takenAt: backup.takenAt, file: backup.path } : null,
-    choices,
-  };
+  if (kind === 'damaged' || kind === 'newer') {
+    const movedTo = moveAside(file, options.now);
+    if (movedTo !== null) {
+      const marker: RecoveryMarker = { kind, message: messageOf(kind, error, file, true), file, movedTo, at: options.now };
+      try {
+        writeRecoveryMarker(options.markerPath, marker);
+        return problemOf(marker, options.homePath);
+      } catch {
+        // Not remembered, the file must not stay aside: the next start would open an empty profile in its place.
+        putBack(movedTo, file);
+      }
+    }
+  }
+  return { kind, message: messageOf(kind, error, file, false), file, movedTo: null, backups: [], choices: ['retry'] };
+}
+
+/**
+ * The problem a moved-aside file leaves until the trader decides: every
+ * backup of the profile (only the home database is backed up: the
+ * sandbox's ledger is the simulator's, and starts again), restore offered
+ * when one of them can be restored, and a fresh start.
+ */
+export function problemOf(marker: RecoveryMarker, homePath: string): ProfileProblem {
+  const backups = marker.file === homePath ? describeBackups(homePath) : [];
+  const restorable = backups.some((b) => b.refusal === null);
+  return { kind: marker.kind, message: marker.message, file: marker.file, movedTo: marker.movedTo, backups, choices: restorable ? ['restore', 'fresh'] : ['fresh'] };
 }
 
 /**
@@ -53,7 +71,10 @@ export function diagnoseOpenFailure(error: unknown, options: DiagnoseOptions): P
  * not be moved (a read-only folder).
  */
 export function moveAside(file: string, now: number): string | null {
-  const target = `${file}.broken-${new Date(now).toISOString().replace(/[-:.]/g, '')}`;
+  const stamped = `${file}.broken-${new Date(now).toISOString().replace(/[-:.]/g, '')}`;
+  let target = stamped;
+  // Never over another file moved aside in the same millisecond.
+  for (let n = 1; existsSync(target); n++) target = `${stamped}-${n}`;
   try {
     renameSync(file, target);
   } catch {
@@ -67,6 +88,17 @@ export function moveAside(file: string, now: number): string | null {
     }
   }
   return target;
+}
+
+/** Undoes `moveAside`. */
+function putBack(movedTo: string, file: string): void {
+  for (const suffix of ['', '-wal', '-shm']) {
+    try {
+      if (existsSync(movedTo + suffix)) renameSync(movedTo + suffix, file + suffix);
+    } catch {
+      // Left aside under its telling name: still never deleted.
+    }
+  }
 }
 
 function kindOf(error: unknown): Kind {

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { hostname } from 'node:os';
 import { z } from 'zod';
 import { DomainError } from '../errors.ts';
+import { processIdentity } from './process-identity.ts';
 
 /**
  * One desk per profile, held by the core itself: a lock file beside the
@@ -13,11 +14,16 @@ import { DomainError } from '../errors.ts';
  *
  * The file is linked into place whole and only where there is none, so of
  * two desks starting together one wins.
- * A lock whose process is gone (same host, dead PID) is stale and taken
- * over; one left by an earlier data worker of the same app (a worker
- * restarted after it died, in the same process) carries the same token and
- * is taken over too. A lock from another host cannot be checked and counts
- * as held: the refusal names the file to delete if that desk is gone.
+ * A lock is judged by more than its process ID: it names its owner's
+ * process identity too (the ID with the process's start time as the system
+ * keeps it, process-identity.ts). One whose process is gone (same host,
+ * dead PID), or whose PID now belongs to another process (a different
+ * identity: the ID was handed on after the owner ended, or the machine
+ * restarted), is stale and taken over; one left by an earlier data worker
+ * of the same app (a worker restarted after it died, in the same process)
+ * carries the same token and is taken over too. A lock from another host
+ * cannot be checked and counts as held: the refusal names the file to
+ * delete if that desk is gone.
  */
 export const lockOwner = z.object({
   pid: z.number().int(),
@@ -28,6 +34,8 @@ export const lockOwner = z.object({
   lockedAt: z.number(),
   /** Who holds it within the process: a desk restarted by the same owner passes the same token. */
   token: z.string(),
+  /** The owner's process identity (process-identity.ts); null where the system does not say, or the lock is older than it. */
+  identity: z.string().nullable().default(null),
 });
 export type LockOwner = z.infer<typeof lockOwner>;
 
@@ -49,17 +57,22 @@ export interface ProfileLockOptions {
   readonly processStartedAt?: number;
   /** Default: a signal-0 probe (no such process: dead). */
   readonly isAlive?: (pid: number) => boolean;
+  /** Default: the system's (process-identity.ts). */
+  readonly identityOf?: (pid: number) => string | null;
 }
 
 /** Takes the profile's lock, or throws a `conflict` that says who has the profile open. */
 export function acquireProfileLock(options: ProfileLockOptions): ProfileLock {
   const isAlive = options.isAlive ?? processAlive;
+  const identityOf = options.identityOf ?? processIdentity;
+  const pid = options.pid ?? process.pid;
   const owner: LockOwner = {
-    pid: options.pid ?? process.pid,
+    pid,
     host: options.host ?? hostname(),
     processStartedAt: options.processStartedAt ?? Math.round(Date.now() - process.uptime() * 1000),
     lockedAt: options.now(),
     token: options.token,
+    identity: identityOf(pid),
   };
   for (let attempt = 0; attempt < 5; attempt++) {
     if (tryCreate(options.path, owner)) return held(options.path, owner);
@@ -67,11 +80,18 @@ export function acquireProfileLock(options: ProfileLockOptions): ProfileLock {
     if (current === undefined) continue; // removed meanwhile: try again
     const stale = current === null
       || current.token === owner.token
-      || (current.host === owner.host && (!isAlive(current.pid) || reusedPid(current, owner)));
+      || (current.host === owner.host && (!isAlive(current.pid) || anotherProcess(current, identityOf) || reusedPid(current, owner)));
     if (!stale) throw heldBy(current, options.path);
     takeOver(options.path, current);
   }
   throw new DomainError('conflict', `The profile’s lock file ${options.path} keeps changing, so another Marketplace Desk may be starting on this profile. Try again in a moment`);
+}
+
+/** The lock's PID is alive, but the process holding it now is not the one that wrote the lock. */
+function anotherProcess(current: LockOwner, identityOf: (pid: number) => string | null): boolean {
+  if (current.identity === null) return false;
+  const now = identityOf(current.pid);
+  return now !== null && now !== current.identity;
 }
 
 /** The lock names this very PID but a process started at another time: an earlier process whose PID this one was given. */
@@ -96,6 +116,17 @@ export function withProfileLock<T>(options: ProfileLockOptions, open: (lock: Pro
   // The opening itself is handed back untouched: its caller sees it settle exactly when it does.
   opening.catch(() => lock.release());
   return opening;
+}
+
+/** Runs `work` (something quick and synchronous, such as putting a file in the profile's place) holding the profile's lock. */
+export function holdingProfileLock<T>(options: ProfileLockOptions, work: () => T): T {
+  mkdirSync(dirname(options.path), { recursive: true });
+  const lock = acquireProfileLock(options);
+  try {
+    return work();
+  } finally {
+    lock.release();
+  }
 }
 
 function held(path: string, owner: LockOwner): ProfileLock {

@@ -1,17 +1,24 @@
-import type { ProfileProblem, RecoveryChoice } from '../../../src-shared/profile.ts';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import type { ProfileProblem, RecoverInput } from '../../../src-shared/profile.ts';
 import { systemClock } from '../clock.ts';
 import { createDesk, type Desk, type DeskDeps } from '../desk/desk.ts';
-import { profilePaths } from './profile-paths.ts';
 import { DomainError } from '../errors.ts';
+import { chooseBackup } from './backup-choice.ts';
 import { restoreBackup } from './backups.ts';
-import { diagnoseOpenFailure } from './open-failure.ts';
+import { diagnoseOpenFailure, moveAside, problemOf } from './open-failure.ts';
+import { holdingProfileLock } from './profile-lock.ts';
+import { profilePaths } from './profile-paths.ts';
+import { clearRecoveryMarker, readRecoveryMarker } from './recovery-marker.ts';
 
 /**
  * Opening the desk on its profile, with a way back when that fails: instead
  * of an exception (which ended the app without a word), the caller gets the
  * problem to show (open-failure.ts: a damaged or newer file is already moved
- * aside), and `recoverProfileDesk` carries out the trader's choice, then
- * opens again.
+ * aside, and noted), and `recoverProfileDesk` carries out the trader's
+ * choice, then opens again. While the note of a moved file is there, every
+ * open answers the same problem, whoever opens (a new start, a restarted
+ * data worker): only the trader's choice removes it.
  */
 export type ProfileOpening =
   | { readonly desk: Desk; readonly problem: null }
@@ -23,35 +30,50 @@ export interface ProfileOpeningDeps extends DeskDeps {
 }
 
 export async function openProfileDesk(deps: ProfileOpeningDeps): Promise<ProfileOpening> {
+  const clock = deps.clock ?? systemClock;
+  const paths = profilePaths(deps.dataDir, deps.profile ?? 'default');
+  const marker = readRecoveryMarker(paths.recovery, paths.home);
+  if (marker) return { desk: null, problem: problemOf(marker, paths.home) };
   try {
     return { desk: await createDesk(deps), problem: null };
   } catch (error) {
     deps.onOpenFailure?.(error);
-    const clock = deps.clock ?? systemClock;
-    const homePath = profilePaths(deps.dataDir, deps.profile ?? 'default').home;
-    return { desk: null, problem: diagnoseOpenFailure(error, { homePath, now: clock.now() }) };
+    return { desk: null, problem: diagnoseOpenFailure(error, { homePath: paths.home, markerPath: paths.recovery, now: clock.now() }) };
   }
 }
 
 /**
- * The trader's choice: `restore` copies the newest sound backup into the
- * profile's place (the damaged file is already aside), `fresh` opens with a
- * new, empty profile there, `retry` opens the profile as it is (once the
- * folder is writable, the disk has room, the other desk has closed). Refuses
- * a choice the problem does not offer.
+ * The trader's choice: `restore` copies the backup they chose into the
+ * profile's place (the damaged file is already aside; one from a newer data
+ * version is refused, an empty one needs `confirmEmpty`), `fresh` opens
+ * with a new, empty profile there, `retry` opens the profile as it is (once
+ * the folder is writable, the disk has room, the other desk has closed).
+ * Refuses a choice the problem does not offer.
  */
-export async function recoverProfileDesk(deps: ProfileOpeningDeps, problem: ProfileProblem, choice: RecoveryChoice): Promise<ProfileOpening> {
-  if (!problem.choices.includes(choice)) {
-    throw new DomainError('invalid', `“${choice}” is not one of the choices for this profile (${problem.choices.join(', ')})`);
+export async function recoverProfileDesk(deps: ProfileOpeningDeps, problem: ProfileProblem, input: RecoverInput): Promise<ProfileOpening> {
+  if (!problem.choices.includes(input.choice)) {
+    throw new DomainError('invalid', `“${input.choice}” is not one of the choices for this profile (${problem.choices.join(', ')})`);
   }
-  if (choice === 'restore') {
-    if (!problem.backup) throw new DomainError('invalid', 'There is no backup of this profile to restore');
-    try {
-      restoreBackup(problem.backup.file, problem.file);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new DomainError('conflict', `The backup could not be put in place (${reason}); nothing was changed. Start fresh instead, or try again`);
-    }
-  }
+  if (input.choice !== 'retry') settle(deps, problem, input);
   return openProfileDesk(deps);
+}
+
+/** Restore or fresh: the profile's place made ready under the profile's lock, and the note removed: the trader has decided. */
+function settle(deps: ProfileOpeningDeps, problem: ProfileProblem, input: RecoverInput): void {
+  const clock = deps.clock ?? systemClock;
+  const paths = profilePaths(deps.dataDir, deps.profile ?? 'default');
+  const chosen = input.choice === 'restore' ? chooseBackup(paths.home, { name: input.backup, confirmEmpty: input.confirmEmpty }) : null;
+  holdingProfileLock({ path: paths.lock, token: deps.lockToken ?? randomUUID(), now: () => clock.now() }, () => {
+    // A file that came to the place meanwhile (put back by hand) is moved aside too, never overwritten.
+    if (existsSync(problem.file)) moveAside(problem.file, clock.now());
+    if (chosen) {
+      try {
+        restoreBackup(chosen.backup.path, problem.file);
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new DomainError('conflict', `The backup could not be put in place (${reason}); nothing was changed. Start fresh instead, or try again`);
+      }
+    }
+    clearRecoveryMarker(paths.recovery);
+  });
 }

@@ -5,7 +5,7 @@ import type { AppLog } from '../../core/shell/app-log.ts';
 /**
  * A profile that could not be opened: instead of ending without a word, the
  * app opens its window, whose page shows the recovery screen (what
- * happened, where the file went, the backup or a fresh start), and waits
+ * happened, where the file went, every backup or a fresh start), and waits
  * until the trader's choice opens the profile. Closing the window then ends
  * the app: there is no desk to keep in the tray.
  */
@@ -23,7 +23,7 @@ export interface RecoveryDeps {
 /** The window once the profile opened (it stays the desk's window); null when the trader closed it first. */
 export async function recoverInWindow(deps: RecoveryDeps): Promise<{ window: BrowserWindow } | null> {
   const { problem, log } = deps;
-  log.error('the profile could not be opened', { kind: problem.kind, file: problem.file, movedTo: problem.movedTo, backup: problem.backup?.file ?? null });
+  log.error('the profile could not be opened', { kind: problem.kind, file: problem.file, movedTo: problem.movedTo, backups: problem.backups.length });
   deps.setRecovering(true);
   const closed = new Promise<'closed'>((resolve) => app.on('window-all-closed', () => resolve('closed')));
   const window = await deps.openWindow();

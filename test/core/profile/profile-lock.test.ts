@@ -1,6 +1,8 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { hostname } from 'node:os';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { processIdentity } from '../../../src-main/core/profile/process-identity.ts';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DomainError } from '../../../src-main/core/errors.ts';
@@ -73,5 +75,30 @@ describe('one desk per profile', () => {
     expect(() => acquireProfileLock({ path, token: 'me', now, host: 'this-host' })).toThrow(/Another Marketplace Desk has this profile open/);
     // The refused desk removed nothing.
     expect(written(path).token).toBe('t');
+  });
+
+  // Windows keeps no start time a lock can read without a second's worth of PowerShell: a live PID counts as held there.
+  const noIdentity = process.platform === 'win32' ? 'Windows: the process start time is not read, so a live PID counts as held' : null;
+  it.skipIf(noIdentity !== null)(`takes over a lock whose PID is alive but now another program's (a different start time), and refuses the same process${noIdentity ? ` (skipped: ${noIdentity})` : ''}`, async () => {
+    const path = lockAt();
+    // An unrelated program, alive for the whole test, whose PID the lock names as if it had been handed on.
+    const stranger = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' });
+    try {
+      const pid = stranger.pid ?? 0;
+      const identity = processIdentity(pid);
+      expect(identity).not.toBeNull();
+      const lockOf = (id: string | null) => JSON.stringify({ pid, host: hostname(), processStartedAt: 1, lockedAt: now(), token: 'gone-desk', identity: id });
+      // The desk that wrote the lock was another process with that ID: started at another time.
+      writeFileSync(path, lockOf(`${identity}0`));
+      const lock = acquireProfileLock({ path, token: 'me', now });
+      expect(written(path)).toMatchObject({ token: 'me', pid: process.pid, identity: processIdentity(process.pid) });
+      lock.release();
+      // The very process that wrote it, still running: held.
+      writeFileSync(path, lockOf(identity));
+      expect(() => acquireProfileLock({ path, token: 'me', now })).toThrow(new RegExp(`^Another Marketplace Desk has this profile open \\(process ${pid} on `));
+      expect(written(path).token).toBe('gone-desk');
+    } finally {
+      stranger.kill();
+    }
   });
 });

@@ -2,44 +2,90 @@ import { flushPromises, mount } from '@vue/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import ProfileRecoveryView from '../../../src-renderer/src/views/ProfileRecoveryView.vue';
 import type { ProfileProblem } from '../../../src-shared/contract.ts';
+import { backupView, EMPTY_ROWS } from '../backup-views.ts';
 import { installFakeApi, Refusal, type FakeApi } from '../fake-api.ts';
 import { badWording } from '../lib/wording-rules.ts';
 
-const TAKEN = new Date(2025, 10, 25, 8, 0, 0).getTime();
+const newer = backupView(6, {
+  dataVersion: 19, appVersion: '2.0.0',
+  refusal: 'It was saved by a newer version of Marketplace Desk (data version 19; this version reads up to 17), so this version cannot restore it.',
+});
+const full = backupView(5);
+const older = backupView(4, { kind: 'before-migration', appVersion: null, dataVersion: 16 });
+const empty = backupView(0, { rows: EMPTY_ROWS, empty: true, sizeBytes: 180_224 });
 const damaged: ProfileProblem = {
   kind: 'damaged',
   message: 'The profile’s data file is damaged and cannot be read (file is not a database). It was moved aside, not deleted.',
   file: '/home/t/.config/Marketplace Desk/profiles/default.sqlite',
   movedTo: '/home/t/.config/Marketplace Desk/profiles/default.sqlite.broken-20251126T103205000Z',
-  backup: { takenAt: TAKEN, file: '/home/t/.config/Marketplace Desk/profiles/backups/default.backup-20251125T080000000Z.sqlite' },
+  backups: [newer, full, older, empty],
   choices: ['restore', 'fresh'],
 };
+
+/** The dialog's body and its confirm button, once a restore was asked for. */
+const dialog = () => document.body.querySelector<HTMLElement>('[role=alertdialog]');
 
 describe('the profile recovery screen', () => {
   let fake: FakeApi;
   afterEach(() => fake.uninstall());
 
-  it('says what happened and where the file went, and offers the backup by its date or a fresh start', async () => {
+  it('says what happened, lists every backup with its date, what it holds and what wrote it, and restores the chosen one once confirmed', async () => {
     fake = installFakeApi({ 'profile:recover': () => ({ opened: true, problem: null }) });
-    const wrapper = mount(ProfileRecoveryView, { props: { problem: damaged } });
+    const wrapper = mount(ProfileRecoveryView, { props: { problem: damaged }, attachTo: document.body });
     expect(wrapper.get('h1').text()).toBe('Your profile is damaged');
     expect(wrapper.get('[data-testid=recovery-what]').text()).toBe(damaged.message);
     expect(wrapper.get('[data-testid=recovery-moved]').text()).toBe(damaged.movedTo);
-    const buttons = wrapper.findAll('[role=group] button');
-    expect(buttons.map((b) => b.text())).toEqual(['Restore the backup of 2025-11-25 08:00:00', 'Start fresh with an empty profile']);
-    expect(buttons[0]?.classes()).toContain('primary');
+    const rows = wrapper.findAll('tbody tr').map((r) => r.findAll('th, td').map((c) => c.text()));
+    expect(rows).toEqual([
+      ['2025-11-26 08:00:00Daily', '2.4 MB', '1,204 listings, 31 buy orders, 2 drafts (57 changes), 1 trade', 'Marketplace Desk 2.0.0, data version 19', newer.refusal],
+      ['2025-11-25 08:00:00Daily', '2.4 MB', '1,204 listings, 31 buy orders, 2 drafts (57 changes), 1 trade', 'Marketplace Desk 1.4.0, data version 17', 'Restore…'],
+      ['2025-11-24 08:00:00Before an update of the data', '2.4 MB', '1,204 listings, 31 buy orders, 2 drafts (57 changes), 1 trade', 'Data version 16', 'Restore…'],
+      ['2025-11-20 08:00:00Daily', '180 KB', 'Nothing: an empty profile', 'Marketplace Desk 1.4.0, data version 17', 'Restore…'],
+    ]);
+    // The newest this version can restore is the main action; the one from a newer version has no button.
+    const restores = wrapper.findAll('tbody button');
+    expect(restores.map((b) => b.attributes('aria-label'))).toEqual([
+      'Restore the backup of 2025-11-25 08:00:00', 'Restore the backup of 2025-11-24 08:00:00', 'Restore the backup of 2025-11-20 08:00:00',
+    ]);
+    expect(restores[0]?.classes()).toContain('primary');
+    expect(wrapper.findAll('[role=group] button').map((b) => b.text())).toEqual(['Start fresh with an empty profile']);
     expect(badWording(wrapper.text())).toBeNull();
 
-    await buttons[0]?.trigger('click');
+    // Asked first, with what it holds; cancelled, nothing is sent.
+    await restores[1]?.trigger('click');
+    expect(dialog()?.querySelector('h2')?.textContent).toBe('Restore the backup of 2025-11-24 08:00:00?');
+    expect(dialog()?.querySelector('dl')?.textContent).toBe('Holds1,204 listings, 31 buy orders, 2 drafts (57 changes), 1 tradeSaved byData version 16');
+    dialog()?.querySelector<HTMLButtonElement>('button')?.click();
     await flushPromises();
-    expect(fake.callsTo('profile:recover')).toEqual([{ choice: 'restore' }]);
+    expect(dialog()).toBeNull();
+    expect(fake.callsTo('profile:recover')).toEqual([]);
+
+    await restores[0]?.trigger('click');
+    const confirm = [...(dialog()?.querySelectorAll('button') ?? [])].find((b) => b.textContent === 'Restore this backup');
+    confirm?.click();
+    await flushPromises();
+    expect(fake.callsTo('profile:recover')).toEqual([{ choice: 'restore', backup: full.name }]);
     expect(wrapper.emitted('opened')).toHaveLength(1);
+    wrapper.unmount();
+  });
+
+  it('an empty backup says so before it is restored, and is sent as confirmed only from that dialog', async () => {
+    fake = installFakeApi({ 'profile:recover': () => ({ opened: true, problem: null }) });
+    const wrapper = mount(ProfileRecoveryView, { props: { problem: damaged }, attachTo: document.body });
+    await wrapper.get(`[data-backup="${empty.name}"] button`).trigger('click');
+    expect(dialog()?.querySelector('[data-testid=restore-empty]')?.textContent).toMatch(/^\s*This backup is empty: restoring it is the same as starting fresh/);
+    const confirm = [...(dialog()?.querySelectorAll('button') ?? [])].find((b) => b.textContent === 'Restore the empty backup');
+    expect(confirm?.className).toContain('danger');
+    confirm?.click();
+    await flushPromises();
+    expect(fake.callsTo('profile:recover')).toEqual([{ choice: 'restore', backup: empty.name, confirmEmpty: true }]);
+    wrapper.unmount();
   });
 
   it('shows the problem that is left when trying again does not open it, and a refusal in words', async () => {
     const locked: ProfileProblem = {
       kind: 'locked', message: 'Another Marketplace Desk has this profile open (process 4242 on desk-pc, since 2025-11-26 10:32 UTC). Close it first.',
-      file: '/p/default.sqlite', movedTo: null, backup: null, choices: ['retry'],
+      file: '/p/default.sqlite', movedTo: null, backups: [], choices: ['retry'],
     };
     let answers = 0;
     fake = installFakeApi({
@@ -51,7 +97,9 @@ describe('the profile recovery screen', () => {
     });
     const wrapper = mount(ProfileRecoveryView, { props: { problem: locked } });
     expect(wrapper.find('[data-testid=recovery-moved]').exists()).toBe(false);
+    expect(wrapper.find('table').exists()).toBe(false);
     expect(wrapper.text()).not.toContain('Start fresh');
+    expect(wrapper.get('[data-choice=retry]').classes()).toContain('primary');
     await wrapper.get('[data-choice=retry]').trigger('click');
     await flushPromises();
     expect(wrapper.get('[data-testid=recovery-what]').text()).toMatch(/Still open\.$/);
