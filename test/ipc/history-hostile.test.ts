@@ -17,7 +17,7 @@ import { until } from '../support/until.ts';
  * timestamp near 2^53 or a negative total, an answer of thousands of trades.
  * Every completed sale stays in the figures; every page and export answers;
  * what was refused is named. The desk runs in live mode against the
- * simulator, on a clock where a service minute lasts 0.1 s.
+ * simulator, on a clock where a service minute lasts 0.2 s.
  */
 
 const MIN = 60_000;
@@ -31,7 +31,7 @@ afterEach(async () => {
 interface Live { desk: Desk; router: Router; sandbox: Sandbox; clock: Clock }
 
 async function start(): Promise<Live> {
-  const clock = scaledClock(600);
+  const clock = scaledClock(300);
   const sandbox = await startSandbox({ clock, seed: 44, pastDays: 0, tradeSchedule: false, tradeMoney: true });
   const dir = mkdtempSync(join(tmpdir(), 'history-hostile-'));
   const desk = await createDesk({ dataDir: dir, secrets: memoryKeychain(), version: 't', clock, initialSettings: { mode: 'live', serviceUrl: sandbox.url } });

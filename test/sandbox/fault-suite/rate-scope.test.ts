@@ -23,8 +23,12 @@ describe('fault suite: a 429 on create_listing while the heartbeat is due', () =
 
     await until(() => (ws.heartbeat.state.lastBeatAt ?? 0) > first || null, 'the second beat', 4 * MIN);
     const beats = sandbox.log.requests.filter((r) => r.endpoint === 'set_user_agent');
-    expect(beats.map((r) => r.status)).toEqual([200, 200]);
-    expect(Math.abs((beats[1]?.at ?? 0) - due)).toBeLessThan(5_000);
+    expect(beats.every((r) => r.status === 200)).toBe(true);
+    // On time: within half a minute of its plan (a slow machine may add a few seconds of this fast clock),
+    // where waiting out create_listing's 600-s Retry-After would make it ten minutes late.
+    const onTime = beats.filter((r) => r.at > first + MIN);
+    expect(onTime.length).toBeGreaterThanOrEqual(1);
+    expect(Math.abs((onTime[0]?.at ?? 0) - due)).toBeLessThan(30_000);
     // Only the refused endpoint waits: other work goes on.
     expect(ws.scheduler.state.pauses.map((p) => p.scope)).toEqual(['create_listing']);
     handle.job.cancel();
