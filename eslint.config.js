@@ -18,7 +18,9 @@
  *     sandbox/                    the service's simulator: loaded by the worker in sandbox mode,
  *                                 by tests and benchmarks, and by `npm run sandbox`
  *   src-preload/                  the preload: the channel names, nothing else
- *   src-renderer/                 the window's page (Vue): the renderer and src-shared/ only
+ *   src-renderer/                 the window's page (Vue): the renderer and src-shared/ only; its
+ *                                 components, views and composables reach main through the stores,
+ *                                 which alone import the bridge (api.ts)
  *   src-shared/                   rules and schemas every side checks; imports no other folder
  *
  * `electron` is imported only by main-thread/desktop/, main-thread/index.ts,
@@ -135,6 +137,28 @@ function layerRules(layer, electron) {
   };
 }
 
+/**
+ * The renderer's screens (components, views, composables) talk to the Pinia
+ * stores, and only the stores talk to the bridge (src-renderer/src/api.ts).
+ */
+const RENDERER_SCREENS = ['src-renderer/src/components/**', 'src-renderer/src/views/**', 'src-renderer/src/composables/**'];
+const bridgeRefused = {
+  regex: '(^|/)api(\\.ts)?$',
+  message: 'Components, views and composables reach main through the Pinia store of the area, never api.ts: the store is the one place '
+    + 'that knows the area\'s channels and keeps main\'s answers, so every screen shows the same state. Add the call to that store (src-renderer/src/stores/).',
+};
+
+/** The renderer layer's rules, the bridge refused besides (a later block replaces a rule whole). @returns {import('eslint').Linter.RulesRecord} */
+function rendererScreenRules() {
+  const rules = layerRules(/** @type {Layer} */ (LAYERS.find((l) => l.folder === 'src-renderer/')), false);
+  const [severity, options] = /** @type {['error', { paths: object[], patterns: object[] }]} */ (rules['no-restricted-imports']);
+  const syntax = /** @type {['error', ...object[]]} */ (rules['no-restricted-syntax']);
+  return {
+    'no-restricted-imports': [severity, { ...options, patterns: [...options.patterns, bridgeRefused] }],
+    'no-restricted-syntax': [...syntax, { selector: `ImportExpression[source.value=/${bridgeRefused.regex.replaceAll('/', '\\x2F')}/]`, message: bridgeRefused.message }],
+  };
+}
+
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
   ...tseslint.configs.recommended,
@@ -173,4 +197,5 @@ export default tseslint.config(
     files: ['src-main/main-thread/desktop/**', 'src-main/main-thread/index.ts', 'src-main/main-thread/main-process.ts'],
     rules: layerRules(/** @type {Layer} */ (LAYERS.find((l) => l.folder === 'src-main/main-thread/')), true),
   },
+  { files: RENDERER_SCREENS, rules: rendererScreenRules() },
 );

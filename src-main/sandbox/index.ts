@@ -4,7 +4,7 @@ import type { Clock } from '../core/clock.ts';
 import { systemClock } from '../core/clock.ts';
 import type { SandboxAdmin } from './admin.ts';
 import { createAdmin } from './admin.ts';
-import type { SandboxFaults } from './faults.ts';
+import type { SandboxFaults } from './fault-config.ts';
 import { Faults } from './faults.ts';
 import { streamFor } from './prng.ts';
 import type { RateWindowMode } from './rate-limiter.ts';
@@ -24,10 +24,14 @@ import type { PastEvent } from '../core/history/past-fill.ts';
 
 export type { InventoryAsset, SandboxAdmin } from './admin.ts';
 export type {
-  DelayFault, FaultConfig, FaultName, FaultScope, Inventory429Fault, InventoryDelayFault, InventoryEndlessFault, InventoryLyingTotalFault,
-  InventoryMalformedFault, InventoryPrivateFault, InventoryServerErrorFault, KeyEchoFault, KeySpelling, ListingSalesFault, MalformedFault,
-  RefusalStyle, SandboxFaults, ServerErrorFault, Storm429Fault, TradeEchoField, TradeKeyEchoFault,
-} from './faults.ts';
+  DelayFault, FaultConfig, FaultName, FaultScope, KeyEchoFault, ListingSalesFault, MalformedFault, RefusalStyle, SandboxFaults, ServerErrorFault,
+  Storm429Fault, TradeKeyEchoFault,
+} from './fault-config.ts';
+export type {
+  Inventory429Fault, InventoryDelayFault, InventoryEndlessFault, InventoryLyingTotalFault, InventoryMalformedFault, InventoryPrivateFault,
+  InventoryServerErrorFault,
+} from './inventory-faults.ts';
+export type { KeySpelling, TradeEchoField } from './key-echo.ts';
 export type { RateWindowMode } from './rate-limiter.ts';
 export type { AppliedFault, RecordedRequest, SandboxCounters, SandboxLog } from './request-log.ts';
 export type { InventoryRequestRecord } from './steam-inventory.ts';

@@ -1,11 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EndpointName } from '../core/api/endpoints.ts';
 import type { Clock } from '../core/clock.ts';
-import type { Faults, RefusalStyle } from './faults.ts';
+import type { Faults } from './faults.ts';
 import { handle } from './handlers.ts';
 import { echoingKey, echoingKeyEncoded, keyEchoHeader, withKeyInError, withKeyInTrades } from './key-echo.ts';
 import type { RateLimiter, RateStatus } from './rate-limiter.ts';
 import { Refusal } from './refusal.ts';
+import { malform, refusal, refusalReply, send, sendHalfThenReset, tooMany, type Reply, type SendOptions } from './reply.ts';
 import type { AppliedFault, RequestLog } from './request-log.ts';
 import { countItems, matchRoute, rawInput, readBody, validate } from './request-input.ts';
 import type { KeyKind } from './state/accounts.ts';
@@ -29,14 +30,6 @@ export interface ServerDeps {
   readonly log: RequestLog;
   /** Aborted on close, so a delayed request does not outlive the sandbox. */
   readonly closing: AbortSignal;
-}
-
-interface Reply {
-  status: number;
-  /** JSON value, or raw text for a malformed body. */
-  body: unknown;
-  raw?: string;
-  headers?: Record<string, string>;
 }
 
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -270,80 +263,3 @@ function countItemsSafely(endpoint: EndpointName, body: string, query: URLSearch
   }
 }
 
-function refusal(status: number, field: string, reason: string): Reply {
-  return { status, body: { success: false, error: `${field}: ${reason}` } };
-}
-
-/** A Refusal in the wording the `refusalStyle` knob asks for (only a refusal of an item changes). */
-function refusalReply(error: Refusal, style: RefusalStyle): Reply {
-  const item = /^items\.(\d+)(\..*)?$/.exec(error.field);
-  if (item === null || style === 'path') return refusal(error.status, error.field, error.reason);
-  if (style === 'bracket') return refusal(error.status, `items[${item[1]}]${item[2] ?? ''}`, error.reason);
-  return { status: error.status, body: { success: false, error: error.reason } };
-}
-
-function tooMany(retryAfterSec: number, error: string): Reply {
-  return { status: 429, body: { error, retry_after: retryAfterSec }, headers: { 'Retry-After': String(retryAfterSec) } };
-}
-
-/** A 200 whose body a careful client must reject: cut-off JSON, or JSON missing a required field. */
-function malform(reply: Reply, kind: 'invalid_json' | 'missing_field'): Reply {
-  const text = JSON.stringify(reply.body);
-  if (kind === 'invalid_json') return { ...reply, raw: text.slice(0, Math.max(1, Math.floor(text.length / 2))) };
-  return { ...reply, body: withoutAField(reply.body) };
-}
-
-function withoutAField(body: unknown): unknown {
-  if (Array.isArray(body)) {
-    if (body.length === 0) return {};
-    const [first, ...rest] = body as Array<Record<string, unknown>>;
-    const { trade_id: _dropped, ...kept } = first ?? {};
-    return [kept, ...rest];
-  }
-  if (typeof body === 'object' && body !== null) {
-    const entries = Object.entries(body);
-    return Object.fromEntries(entries.slice(1));
-  }
-  return {};
-}
-
-interface SendOptions {
-  /** Now on the service's clock (the sandbox's plus the offset knob), for `Date`. */
-  readonly serviceNow: number;
-  /** The offset knob, for `X-RateLimit-Reset` (computed on the sandbox clock). */
-  readonly offsetMs: number;
-  /** Whether to say which limit the numbers describe (`X-RateLimit-Scope`, a sandbox extra). */
-  readonly withScope: boolean;
-}
-
-function send(res: ServerResponse, reply: Reply, rate: RateStatus | null, options: SendOptions): void {
-  const text = reply.raw ?? JSON.stringify(reply.body);
-  res.writeHead(reply.status, replyHeaders(reply, text, rate, options));
-  res.end(text);
-}
-
-/** The answer's status, headers and first half, then (after `wait`) a reset: the body never completes. */
-async function sendHalfThenReset(res: ServerResponse, reply: Reply, rate: RateStatus | null, options: SendOptions, wait: () => Promise<void>): Promise<void> {
-  const text = reply.raw ?? JSON.stringify(reply.body);
-  res.writeHead(reply.status, replyHeaders(reply, text, rate, options));
-  res.write(text.slice(0, Math.floor(text.length / 2)));
-  await wait().catch(() => undefined);
-  res.socket?.resetAndDestroy();
-}
-
-function replyHeaders(reply: Reply, text: string, rate: RateStatus | null, options: SendOptions): Record<string, string> {
-  const headers: Record<string, string> = {
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': String(Buffer.byteLength(text)),
-    // Node would stamp the wall clock; the service's clock is the sandbox's (scaled, maybe offset).
-    Date: new Date(options.serviceNow).toUTCString(),
-    ...reply.headers,
-  };
-  if (rate) {
-    headers['X-RateLimit-Limit'] = String(rate.limit);
-    headers['X-RateLimit-Remaining'] = String(rate.remaining);
-    headers['X-RateLimit-Reset'] = String(rate.resetSec + Math.round(options.offsetMs / 1000));
-    if (options.withScope) headers['X-RateLimit-Scope'] = rate.scope;
-  }
-  return headers;
-}

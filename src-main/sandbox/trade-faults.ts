@@ -1,5 +1,6 @@
 import type { EndpointName } from '../core/api/endpoints.ts';
-import type { FaultScope, Faults } from './faults.ts';
+import type { FaultScope } from './fault-config.ts';
+import type { Faults } from './faults.ts';
 import type { AppliedFault } from './request-log.ts';
 import type { World } from './state/world.ts';
 

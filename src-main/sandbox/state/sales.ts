@@ -2,7 +2,7 @@ import type { MarketTrade } from '../../../src-shared/trades.ts';
 import { describeSku } from '../catalog.ts';
 import type { SoldItem } from './trade-factory.ts';
 import { soldItems } from './trade-factory.ts';
-import type { ListingSalesFault } from '../faults.ts';
+import type { ListingSalesFault } from '../fault-config.ts';
 import { streamFor } from '../prng.ts';
 import type { Listings } from './listings.ts';
 import { TRADE_STATUS } from './trade-factory.ts';

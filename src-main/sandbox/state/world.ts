@@ -1,4 +1,4 @@
-import type { ListingSalesFault } from '../faults.ts';
+import type { ListingSalesFault } from '../fault-config.ts';
 import { streamFor } from '../prng.ts';
 import type { SandboxCounters } from '../request-log.ts';
 import { Accounts } from './accounts.ts';

@@ -1,6 +1,6 @@
 import { ref, shallowRef, type Ref, type ShallowRef } from 'vue';
 import type { ErrorView } from '../../../src-shared/contract.ts';
-import { errorViewOf } from '../api.ts';
+import { failureOf } from '../stores/guarded.ts';
 
 /**
  * One action the trader started from a card (beat now, refresh, test the
@@ -28,15 +28,9 @@ export function useAttempt(): Attempt {
     last = work;
     running.value = true;
     failure.value = null;
-    try {
-      await work();
-      return true;
-    } catch (err) {
-      failure.value = errorViewOf(err);
-      return false;
-    } finally {
-      running.value = false;
-    }
+    failure.value = await failureOf(work);
+    running.value = false;
+    return failure.value === null;
   }
 
   return {

@@ -104,6 +104,12 @@ export const useDraftsStore = defineStore('drafts', () => {
     await call('drafts:removeChanges', { draftId: id, changeIds });
   }
 
+  /** Drops the changes the service refused from the current draft. */
+  async function removeFailed(): Promise<void> {
+    const id = currentId.value;
+    if (id !== null) await call('drafts:removeFailed', { draftId: id });
+  }
+
   const exportCsv = async (draftId: string) => (await call('drafts:exportCsv', { draftId })).csv;
   /**
    * Sends a CSV file (a chosen file, or pasted text) to main a part at a
@@ -141,7 +147,7 @@ export const useDraftsStore = defineStore('drafts', () => {
 
   return {
     drafts, currentId, current, pendingCount, review, rows, show, kind,
-    loadList, loadReview, watchReview, select, create, rename, discard, addChanges, removeChanges,
+    loadList, loadReview, watchReview, select, create, rename, discard, addChanges, removeChanges, removeFailed,
     exportCsv, importCsv, importCommit, start,
   };
 });

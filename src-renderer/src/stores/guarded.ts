@@ -1,4 +1,6 @@
 import type { Ref } from 'vue';
+import type { ErrorView } from '../../../src-shared/contract.ts';
+import { errorViewOf } from '../api.ts';
 import { useNoticesStore } from './notices.ts';
 
 /**
@@ -22,4 +24,18 @@ export async function guarded(busy: Ref<boolean> | null, work: () => Promise<unk
 /** Loads a store's first state without letting a failure go unheard. */
 export function loadQuietly(load: () => Promise<unknown>): void {
   void load().catch((err: unknown) => useNoticesStore().error(err));
+}
+
+/**
+ * Runs a store action and hands back its failure as the ErrorView the
+ * screen words beside what caused it (null when it succeeded). Never
+ * rejects: what main refused is a value here, as it is over the bridge.
+ */
+export async function failureOf(work: () => Promise<unknown>): Promise<ErrorView | null> {
+  try {
+    await work();
+    return null;
+  } catch (err) {
+    return errorViewOf(err);
+  }
 }

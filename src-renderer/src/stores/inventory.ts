@@ -1,7 +1,7 @@
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef, watch } from 'vue';
 import type {
-  InventoryFilter, InventoryItemView, InventoryPricing, InventoryPricingOutcome, InventorySort, InventoryState,
+  ChannelInput, InventoryFilter, InventoryItemView, InventoryPricing, InventoryPricingOutcome, InventorySort, InventoryState,
 } from '../../../src-shared/contract.ts';
 import { call, onEvent } from '../api.ts';
 import { coalesce } from '../lib/coalesce.ts';
@@ -99,9 +99,14 @@ export const useInventoryStore = defineStore('inventory', () => {
     return outcome;
   }
 
+  /** Asset IDs typed by hand, against the inventory as last read: which are there, elsewhere, listed or drafted. */
+  const checkAssets = (input: ChannelInput<'inventory:checkAssets'>) => call('inventory:checkAssets', input);
+  /** Listings of typed asset IDs into the draft, at one price; per-ID refusals come back. Throws DeskError. */
+  const draftAssets = (input: ChannelInput<'inventory:draftAssets'>) => call('inventory:draftAssets', input);
+
   return {
     filter, sort, state, rows, selection, selectedCount,
-    start, stop, refresh, select, preview, draft,
+    start, stop, refresh, select, preview, draft, checkAssets, draftAssets,
     isSelected: (key: string) => isSelected(selection.value, key),
     selectAll: () => void (selection.value = selectAllMatching<InventoryFilter>(filter.value)),
     clearSelection: () => void (selection.value = emptySelection),

@@ -1,5 +1,6 @@
+import { createTestingPinia } from '@pinia/testing';
 import { flushPromises, mount } from '@vue/test-utils';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import UpdateBanner from '../../../src-renderer/src/components/UpdateBanner.vue';
 import type { UpdateView } from '../../../src-shared/contract.ts';
 import { installFakeApi, type FakeApi } from '../fake-api.ts';
@@ -19,7 +20,7 @@ describe('update banner', () => {
         return view({ state: 'ready', version: '0.2.0', restartPending: true });
       },
     });
-    const wrapper = mount(UpdateBanner);
+    const wrapper = mount(UpdateBanner, { global: { plugins: [createTestingPinia({ createSpy: vi.fn, stubActions: false })] } });
     await flushPromises();
     expect(wrapper.find('[data-testid=update-banner]').exists()).toBe(false);
     fake.emit('updates:state', view({ state: 'ready', version: '0.2.0', percent: 100 }));

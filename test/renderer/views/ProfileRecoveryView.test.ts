@@ -1,5 +1,6 @@
+import { createTestingPinia } from '@pinia/testing';
 import { flushPromises, mount } from '@vue/test-utils';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import ProfileRecoveryView from '../../../src-renderer/src/views/ProfileRecoveryView.vue';
 import type { ProfileProblem } from '../../../src-shared/contract.ts';
 import { backupView, EMPTY_ROWS } from '../backup-views.ts';
@@ -22,6 +23,9 @@ const damaged: ProfileProblem = {
   choices: ['restore', 'fresh'],
 };
 
+/** The real store, over the fake bridge. */
+const global = () => ({ plugins: [createTestingPinia({ createSpy: vi.fn, stubActions: false })] });
+
 /** The dialog's body and its confirm button, once a restore was asked for. */
 const dialog = () => document.body.querySelector<HTMLElement>('[role=alertdialog]');
 
@@ -31,7 +35,7 @@ describe('the profile recovery screen', () => {
 
   it('says what happened, lists every backup with its date, what it holds and what wrote it, and restores the chosen one once confirmed', async () => {
     fake = installFakeApi({ 'profile:recover': () => ({ opened: true, problem: null }) });
-    const wrapper = mount(ProfileRecoveryView, { props: { problem: damaged }, attachTo: document.body });
+    const wrapper = mount(ProfileRecoveryView, { props: { problem: damaged }, attachTo: document.body, global: global() });
     expect(wrapper.get('h1').text()).toBe('Your profile is damaged');
     expect(wrapper.get('[data-testid=recovery-what]').text()).toBe(damaged.message);
     expect(wrapper.get('[data-testid=recovery-moved]').text()).toBe(damaged.movedTo);
@@ -71,7 +75,7 @@ describe('the profile recovery screen', () => {
 
   it('an empty backup says so before it is restored, and is sent as confirmed only from that dialog', async () => {
     fake = installFakeApi({ 'profile:recover': () => ({ opened: true, problem: null }) });
-    const wrapper = mount(ProfileRecoveryView, { props: { problem: damaged }, attachTo: document.body });
+    const wrapper = mount(ProfileRecoveryView, { props: { problem: damaged }, attachTo: document.body, global: global() });
     await wrapper.get(`[data-backup="${empty.name}"] button`).trigger('click');
     expect(dialog()?.querySelector('[data-testid=restore-empty]')?.textContent).toMatch(/^\s*This backup is empty: restoring it is the same as starting fresh/);
     const confirm = [...(dialog()?.querySelectorAll('button') ?? [])].find((b) => b.textContent === 'Restore the empty backup');
@@ -95,7 +99,7 @@ describe('the profile recovery screen', () => {
         throw new Refusal({ kind: 'disk_full', message: 'The disk is full, so this was not saved' });
       },
     });
-    const wrapper = mount(ProfileRecoveryView, { props: { problem: locked } });
+    const wrapper = mount(ProfileRecoveryView, { props: { problem: locked }, global: global() });
     expect(wrapper.find('[data-testid=recovery-moved]').exists()).toBe(false);
     expect(wrapper.find('table').exists()).toBe(false);
     expect(wrapper.text()).not.toContain('Start fresh');
