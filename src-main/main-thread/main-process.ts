@@ -157,7 +157,6 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
       version: app.getVersion(),
       clock: deps.timeScale ? { scale: deps.timeScale.scale, origin: deps.timeScale.origin } : null,
       sandbox: deps.sandbox ?? {},
-      checkOutputs: !app.isPackaged,
     },
     platform,
     log,
