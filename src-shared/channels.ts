@@ -46,16 +46,3 @@ export const EVENT_NAMES = [
 
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
 export type EventName = (typeof EVENT_NAMES)[number];
-
-const channelSet: ReadonlySet<string> = new Set(CHANNEL_NAMES);
-const eventSet: ReadonlySet<string> = new Set(EVENT_NAMES);
-
-/** Whether `name` is one of the bridge's channels. */
-export function isChannelName(name: string): name is ChannelName {
-  return channelSet.has(name);
-}
-
-/** Whether `name` is one of the bridge's events. */
-export function isEventName(name: string): name is EventName {
-  return eventSet.has(name);
-}

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { accountId } from './fields.ts';
 import * as d from './draft-views.ts';
-import { bulkOp } from './drafts.ts';
-import { resolutionChoice } from './drafts.ts';
+import { bulkOp, resolutionChoice } from './drafts.ts';
 import type { ErrorView } from './errors.ts';
 import { ledgerDomain, ledgerFilter, ledgerPage, ledgerQuery, ledgerSelection, ledgerSort, stamp } from './ledger.ts';
 import * as v from './views.ts';
-import { CHANNEL_NAMES, EVENT_NAMES, isChannelName, isEventName, type ChannelName, type EventName } from './channels.ts';
+import { afterBulkWrites, byDesk, byMain, duringRecovery, type ChannelFacts } from './channel-facts.ts';
+import { CHANNEL_NAMES, EVENT_NAMES, type ChannelName, type EventName } from './channels.ts';
 import { CSV_PART_MAX_CHARS } from './csv-parts.ts';
 import { updateView } from './updates.ts';
 import { ledgerCheckSchema } from './ledger-check.ts';
@@ -46,30 +46,6 @@ const csvPart = { seq: z.number().int().min(1), text: z.string().max(CSV_PART_MA
 
 /** A file's text for the renderer to save, and how many rows it holds. */
 const csvFile = z.object({ csv: z.string(), rows: z.number().int() });
-
-/**
- * What the rest of the app needs to know of a channel besides its schemas,
- * written here once: the main thread routes by `answeredBy`, the desk's
- * router waits by `waitsForBulkWrites`, the recovery screen's router answers
- * by `duringRecovery`.
- */
-export interface ChannelFacts {
-  /** The desk (its router, in the data worker), or main itself: those need Electron (a dialog, the updater). */
-  readonly answeredBy: 'main' | 'desk';
-  /**
-   * Changes a draft or reads it whole: a bulk edit is confirmed once journaled
-   * and its parts are written after (core/drafts/bulk-patch.ts), so the
-   * channel waits for that rather than meet a refusal the trader did not
-   * cause by clicking quickly.
-   */
-  readonly waitsForBulkWrites?: true;
-  /** Answered while the profile could not be opened: the recovery screen's channels (by the desk's host). */
-  readonly duringRecovery?: true;
-}
-const byDesk = { answeredBy: 'desk' } as const satisfies ChannelFacts;
-const byMain = { answeredBy: 'main' } as const satisfies ChannelFacts;
-const afterBulkWrites = { answeredBy: 'desk', waitsForBulkWrites: true } as const satisfies ChannelFacts;
-const duringRecovery = { answeredBy: 'desk', duringRecovery: true } as const satisfies ChannelFacts;
 
 const channel = <I extends z.ZodType, O extends z.ZodType, F extends ChannelFacts>(input: I, output: O, facts: F) => ({ input, output, ...facts });
 
@@ -280,7 +256,13 @@ export function isDeskChannel(channel: ChannelName): channel is DeskChannel {
   return factsOf(channel).answeredBy === 'desk';
 }
 
-export { CHANNEL_NAMES, EVENT_NAMES, isChannelName, isEventName };
+/** Whether `name` is a channel of the contract (its own key, not one every object inherits). */
+export function isChannelName(name: string): name is ChannelName {
+  return Object.hasOwn(channels, name);
+}
+
+export { CHANNEL_NAMES, EVENT_NAMES };
+export type { ChannelFacts };
 export type { ChannelName, EventName, ErrorView };
 
 // The names list the preload uses and this contract must be the same, both ways.
