@@ -15,8 +15,8 @@ import { partOf } from './protocol.ts';
  * - the input, in the worker, by the router at its door (`ipc/router.ts`: its
  *   outline, then the channel's input schema, a refusal answered as a value
  *   naming the field). Main forwards the renderer's input as it came: its
- *   thread spends nothing on it (100,000 changes take about half a second to
- *   parse), and the router is the only parse;
+ *   thread spends nothing on it (a draft's 100,000 changes take a few hundred
+ *   milliseconds to parse), and the router is the only parse;
  * - the reply, in main, by `readBridgeReply` with the channel's output schema
  *   (under a millisecond for a 500-row page); the router behind the boundary
  *   does not check it again;
