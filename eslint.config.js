@@ -23,20 +23,24 @@
  *                                 which alone import the bridge (api.ts)
  *   src-shared/                   rules and schemas every side checks; imports no other folder
  *
- * `electron` is imported only by main-thread/desktop/, main-thread/index.ts,
- * main-thread/main-process.ts, src-preload/ and the desktop layer's tests.
+ * Where `electron` may be imported is listed once, in build/electron-allowed.json
+ * (read here and by test/lint/electron.test.ts).
  * no-restricted-imports does not look at `import()`, so the same table also
  * feeds no-restricted-syntax for dynamic imports; the one crossing it lets
  * through is the worker's: the simulator is imported only when sandbox mode
  * starts, never statically (type imports aside).
  */
+import { readFileSync } from 'node:fs';
 import tseslint from 'typescript-eslint';
 import pluginVue from 'eslint-plugin-vue';
 import globals from 'globals';
 
-/** Where `electron` may be imported. */
-const electronAllowed = ['src-main/main-thread/desktop/**', 'src-main/main-thread/index.ts', 'src-main/main-thread/main-process.ts', 'src-preload/**', 'test/desktop/**'];
-const noElectron = { name: 'electron', message: 'Only src-main/main-thread/desktop/, main-thread/index.ts and main-process.ts, and src-preload/ may import electron.' };
+/** Where `electron` may be imported: the main thread's adapters and composition root, the preload, the desktop layer's tests. */
+const ELECTRON = /** @type {{ why: string, main: string[], preload: string[], tests: string[] }} */ (
+  JSON.parse(readFileSync(new URL('./build/electron-allowed.json', import.meta.url), 'utf8'))
+);
+const electronAllowed = [...ELECTRON.main, ...ELECTRON.preload, ...ELECTRON.tests];
+const noElectron = { name: 'electron', message: `Only ${electronAllowed.join(', ')} may import electron: ${ELECTRON.why}` };
 
 /**
  * A relative specifier that enters a folder: the folders under src-main/ by
@@ -47,7 +51,7 @@ const TOP_FOLDERS = ['src-main', 'src-preload', 'src-renderer', 'src-shared'];
 const entering = (/** @type {string} */ folder) => `^(\\.{1,2}/)+${folder}(/|$)`;
 
 /**
- * @typedef {{ folder: string, files: string[], may: string[], why: string, electron?: boolean }} Layer
+ * @typedef {{ folder: string, files: string[], may: string[], why: string }} Layer
  * Each folder: the glob of its files, what it may import besides itself and
  * packages, and why.
  * @type {Layer[]}
@@ -80,7 +84,6 @@ const LAYERS = [
   {
     folder: 'src-preload/', files: ['src-preload/**'], may: ['src-shared/channels.ts', 'electron'],
     why: 'the preload must stay a few kilobytes: the channel names are all it needs.',
-    electron: true,
   },
   {
     folder: 'src-renderer/', files: ['src-renderer/**'], may: ['src-shared'],
@@ -190,11 +193,11 @@ export default tseslint.config(
   },
   // The layers. A later no-restricted-imports replaces an earlier one for the same
   // file, so each block states the whole rule, `electron` included.
-  ...LAYERS.map((layer) => ({ files: layer.files, rules: layerRules(layer, layer.electron === true) })),
+  ...LAYERS.map((layer) => ({ files: layer.files, rules: layerRules(layer, layer.files.every((f) => electronAllowed.includes(f))) })),
   // Within the main thread, only the adapters and the composition root touch Electron:
   // the data client and the desk connection run under plain Node in their tests.
   {
-    files: ['src-main/main-thread/desktop/**', 'src-main/main-thread/index.ts', 'src-main/main-thread/main-process.ts'],
+    files: ELECTRON.main,
     rules: layerRules(/** @type {Layer} */ (LAYERS.find((l) => l.folder === 'src-main/main-thread/')), true),
   },
   { files: RENDERER_SCREENS, rules: rendererScreenRules() },

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { accountId } from './fields.ts';
 import * as d from './draft-views.ts';
-import { bulkOp } from './drafts.ts';
-import { resolutionChoice } from './drafts.ts';
+import { bulkOp, resolutionChoice } from './drafts.ts';
 import type { ErrorView } from './errors.ts';
 import { ledgerDomain, ledgerFilter, ledgerPage, ledgerQuery, ledgerSelection, ledgerSort, stamp } from './ledger.ts';
 import * as v from './views.ts';
+import { afterBulkWrites, byDesk, byMain, duringRecovery, type ChannelFacts } from './channel-facts.ts';
 import { CHANNEL_NAMES, EVENT_NAMES, type ChannelName, type EventName } from './channels.ts';
 import { CSV_PART_MAX_CHARS } from './csv-parts.ts';
 import { updateView } from './updates.ts';
@@ -17,8 +17,9 @@ import * as inv from './inventory.ts';
 
 /**
  * The single description of the bridge between the renderer and the main
- * process: every channel the renderer may invoke (input and output schemas)
- * and every event main pushes (payload schema). Channel names are
+ * process: every channel the renderer may invoke (input and output schemas,
+ * and its facts: who answers it, whether it waits for bulk writes) and every
+ * event main pushes (payload schema). Channel names are
  * `domain:verb`. The main process parses every input before a service sees
  * it; the preload refuses names that are not listed in channels.ts; the
  * renderer imports types only.
@@ -46,73 +47,74 @@ const csvPart = { seq: z.number().int().min(1), text: z.string().max(CSV_PART_MA
 /** A file's text for the renderer to save, and how many rows it holds. */
 const csvFile = z.object({ csv: z.string(), rows: z.number().int() });
 
-const channel = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O) => ({ input, output });
+const channel = <I extends z.ZodType, O extends z.ZodType, F extends ChannelFacts>(input: I, output: O, facts: F) => ({ input, output, ...facts });
 
 export const channels = {
-  'app:status': channel(none, v.appStatus),
+  'app:status': channel(none, v.appStatus, byDesk),
 
-  'key:status': channel(none, v.keyStatus),
+  'key:status': channel(none, v.keyStatus, byDesk),
   // The key travels renderer → main once, to be stored in the OS keychain. It never comes back.
-  'key:set': channel(z.object({ key: z.string().trim().min(8).max(256) }).strict(), v.keyStatus),
-  'key:remove': channel(none, v.keyStatus),
+  'key:set': channel(z.object({ key: z.string().trim().min(8).max(256) }).strict(), v.keyStatus, byDesk),
+  'key:remove': channel(none, v.keyStatus, byDesk),
 
-  'settings:get': channel(none, v.settings),
-  'settings:update': channel(v.settingsPatch.strict(), v.settings),
+  'settings:get': channel(none, v.settings, byDesk),
+  'settings:update': channel(v.settingsPatch.strict(), v.settings, byDesk),
 
-  'heartbeat:state': channel(none, v.heartbeatState),
-  'heartbeat:beatNow': channel(none, v.heartbeatState),
-  'automation:setEnabled': channel(z.object({ enabled: z.boolean() }).strict(), v.heartbeatState),
+  'heartbeat:state': channel(none, v.heartbeatState, byDesk),
+  'heartbeat:beatNow': channel(none, v.heartbeatState, byDesk),
+  'automation:setEnabled': channel(z.object({ enabled: z.boolean() }).strict(), v.heartbeatState, byDesk),
 
-  'scheduler:state': channel(none, v.schedulerState),
+  'scheduler:state': channel(none, v.schedulerState, byDesk),
 
-  'balance:get': channel(none, v.balanceView),
-  'balance:refresh': channel(none, v.balanceView),
+  'balance:get': channel(none, v.balanceView, byDesk),
+  'balance:refresh': channel(none, v.balanceView, byDesk),
 
-  'trades:list': channel(none, v.tradesView),
-  'trades:checkNow': channel(none, v.tradesView),
-  'trades:openOffer': channel(z.object({ tradeId: z.string().regex(/^\d{1,20}$/) }).strict(), ok),
+  'trades:list': channel(none, v.tradesView, byDesk),
+  'trades:checkNow': channel(none, v.tradesView, byDesk),
+  'trades:openOffer': channel(z.object({ tradeId: z.string().regex(/^\d{1,20}$/) }).strict(), ok, byDesk),
 
-  'accounts:list': channel(none, v.accountsView),
-  'accounts:refresh': channel(none, v.accountsView),
-  'accounts:setTradeUrl': channel(v.tradeUrlInput.strict(), v.accountsView),
-  'accounts:setAutomated': channel(z.object({ id64: z.string().regex(/^\d{1,20}$/), automated: z.boolean() }).strict(), v.accountsView),
+  'accounts:list': channel(none, v.accountsView, byDesk),
+  'accounts:refresh': channel(none, v.accountsView, byDesk),
+  'accounts:setTradeUrl': channel(v.tradeUrlInput.strict(), v.accountsView, byDesk),
+  'accounts:setAutomated': channel(z.object({ id64: z.string().regex(/^\d{1,20}$/), automated: z.boolean() }).strict(), v.accountsView, byDesk),
 
   // The ledger tables: one viewport at a time, edits over a selection, into the current draft.
-  'ledger:page': channel(ledgerQuery, ledgerPage),
+  'ledger:page': channel(ledgerQuery, ledgerPage, byDesk),
   /** Keys of rows [offset, offset + limit) in table order: a shift-click range. */
   'ledger:keys': channel(
     z.object({ domain: ledgerDomain, filter: ledgerFilter.default({}), sort: ledgerSort.nullable().default(null), offset: z.number().int().min(0), limit: z.number().int().min(1).max(20_000) }).strict(),
     z.object({ keys: z.array(z.string()) }),
+    byDesk,
   ),
-  'ledger:preview': channel(selectionInput.extend({ op: bulkOp }).strict(), d.bulkOutcome),
-  'ledger:bulk': channel(selectionInput.extend({ op: bulkOp }).strict(), d.bulkOutcome),
-  'ledger:delete': channel(selectionInput, d.addChangesResult),
-  'ledger:revert': channel(selectionInput, z.object({ draftId: z.string().nullable(), reverted: z.number().int() })),
-  'ledger:deleteAllImpact': channel(z.object({ domain: ledgerDomain, activeOnly: z.boolean() }).strict(), d.deleteAllImpact),
+  'ledger:preview': channel(selectionInput.extend({ op: bulkOp }).strict(), d.bulkOutcome, byDesk),
+  'ledger:bulk': channel(selectionInput.extend({ op: bulkOp }).strict(), d.bulkOutcome, afterBulkWrites),
+  'ledger:delete': channel(selectionInput, d.addChangesResult, afterBulkWrites),
+  'ledger:revert': channel(selectionInput, z.object({ draftId: z.string().nullable(), reverted: z.number().int() }), afterBulkWrites),
+  'ledger:deleteAllImpact': channel(z.object({ domain: ledgerDomain, activeOnly: z.boolean() }).strict(), d.deleteAllImpact, byDesk),
   /** The ledger's rows matching a filter (null: all of them) as a CSV file the import reads back unchanged. */
-  'ledger:exportCsv': channel(z.strictObject({ domain: ledgerDomain, filter: ledgerFilter.nullable() }), csvFile),
+  'ledger:exportCsv': channel(z.strictObject({ domain: ledgerDomain, filter: ledgerFilter.nullable() }), csvFile, byDesk),
 
   /** A name typed where a SKU is asked for: the names it may start, and what it resolves to. */
-  'items:search': channel(itemSearchInput, itemSearch),
+  'items:search': channel(itemSearchInput, itemSearch, byDesk),
 
   // History: what sold and what it earned, computed by main for a range and an account.
-  'history:summary': channel(historyRange, historySummary),
-  'history:page': channel(historyPageQuery, historyPage),
-  'history:exportCsv': channel(z.strictObject({ range: historyRange, show: historyShow.default('completed') }), csvFile),
+  'history:summary': channel(historyRange, historySummary, byDesk),
+  'history:page': channel(historyPageQuery, historyPage, byDesk),
+  'history:exportCsv': channel(z.strictObject({ range: historyRange, show: historyShow.default('completed') }), csvFile, byDesk),
 
-  'drafts:list': channel(none, d.draftsView),
-  'drafts:create': channel(z.object({ name: z.string().trim().min(1).max(120) }).strict(), d.draftSummary),
-  'drafts:rename': channel(z.object({ draftId: id, name: z.string().trim().min(1).max(120) }).strict(), d.draftSummary),
-  'drafts:select': channel(draftRef, d.draftSummary),
-  'drafts:discard': channel(draftRef, ok),
+  'drafts:list': channel(none, d.draftsView, byDesk),
+  'drafts:create': channel(z.object({ name: z.string().trim().min(1).max(120) }).strict(), d.draftSummary, byDesk),
+  'drafts:rename': channel(z.object({ draftId: id, name: z.string().trim().min(1).max(120) }).strict(), d.draftSummary, byDesk),
+  'drafts:select': channel(draftRef, d.draftSummary, byDesk),
+  'drafts:discard': channel(draftRef, ok, afterBulkWrites),
   /** Into the current draft (made on the spot when there is none). */
-  'drafts:addChanges': channel(z.object({ changes: d.changeInputs }).strict(), d.addChangesResult),
-  'drafts:removeChanges': channel(z.object({ draftId: id, changeIds: z.array(z.string().max(220)).max(200_000) }).strict(), z.object({ removed: z.number().int() })),
+  'drafts:addChanges': channel(z.object({ changes: d.changeInputs }).strict(), d.addChangesResult, afterBulkWrites),
+  'drafts:removeChanges': channel(z.object({ draftId: id, changeIds: z.array(z.string().max(220)).max(200_000) }).strict(), z.object({ removed: z.number().int() }), afterBulkWrites),
   /** Takes every change the service refused out of the draft. */
-  'drafts:removeFailed': channel(draftRef, z.object({ removed: z.number().int() })),
-  'drafts:review': channel(draftRef, d.draftReview),
-  'drafts:page': channel(d.draftPageQuery, d.draftPage),
-  'drafts:exportCsv': channel(draftRef, z.object({ csv: z.string() })),
+  'drafts:removeFailed': channel(draftRef, z.object({ removed: z.number().int() }), afterBulkWrites),
+  'drafts:review': channel(draftRef, d.draftReview, afterBulkWrites),
+  'drafts:page': channel(d.draftPageQuery, d.draftPage, byDesk),
+  'drafts:exportCsv': channel(draftRef, z.object({ csv: z.string() }), afterBulkWrites),
   /**
    * A CSV file checked as it arrives, a part at a time, in order: the first
    * part names the kind of import and starts an upload (dropping one under
@@ -125,77 +127,80 @@ export const channels = {
       z.strictObject({ upload: id, ...csvPart }),
     ]),
     z.object({ upload: id, preview: d.csvPreview.nullable() }),
+    byDesk,
   ),
   /** `refused`: rows the ledger or draft no longer allowed when committed (they changed since the preview). */
-  'drafts:importCommit': channel(z.object({ token: id }).strict(), z.object({ imported: z.number().int(), refused: z.number().int() })),
-  'drafts:apply': channel(draftRef.extend({ confirmGuard: d.guardConfirmation.optional() }).strict(), d.applyState),
+  'drafts:importCommit': channel(z.object({ token: id }).strict(), z.object({ imported: z.number().int(), refused: z.number().int() }), afterBulkWrites),
+  'drafts:apply': channel(draftRef.extend({ confirmGuard: d.guardConfirmation.optional() }).strict(), d.applyState, afterBulkWrites),
 
-  'apply:state': channel(none, d.applyState),
-  'apply:pause': channel(jobRef, d.applyState),
-  'apply:resume': channel(jobRef, d.applyState),
-  'apply:cancel': channel(jobRef, d.applyState),
-  'apply:unknownOutcomes': channel(none, d.unknownOutcomesView),
-  'apply:resolve': channel(z.object({ id, choice: resolutionChoice }).strict(), d.unknownOutcomesView),
+  'apply:state': channel(none, d.applyState, byDesk),
+  'apply:pause': channel(jobRef, d.applyState, byDesk),
+  'apply:resume': channel(jobRef, d.applyState, byDesk),
+  'apply:cancel': channel(jobRef, d.applyState, byDesk),
+  'apply:unknownOutcomes': channel(none, d.unknownOutcomesView, byDesk),
+  'apply:resolve': channel(z.object({ id, choice: resolutionChoice }).strict(), d.unknownOutcomesView, byDesk),
   /** Makes a new draft, made current, that takes back what an ended apply did; nothing is sent. */
-  'apply:undo': channel(z.object({ runId: z.number().int().positive() }).strict(), d.undoResult),
+  'apply:undo': channel(z.object({ runId: z.number().int().positive() }).strict(), d.undoResult, byDesk),
 
   'activity:list': channel(
     z.object({ text: z.string().max(200).optional(), outcome: z.string().max(40).optional(), limit: z.number().int().min(1).max(5000).optional() }).strict(),
     z.array(v.activityEntry),
+    byDesk,
   ),
 
   // Support and updates.
   /** Opens the folder of the log files in the system's file manager. */
-  'support:openLogsFolder': channel(none, ok),
+  'support:openLogsFolder': channel(none, ok, byMain),
   /** Asks where to save, then writes the bug-report bundle (never the key); `path` is null when cancelled. */
-  'support:saveDiagnostics': channel(none, z.object({ saved: z.boolean(), path: z.string().nullable() })),
-  'updates:state': channel(none, updateView),
-  'updates:check': channel(none, updateView),
+  'support:saveDiagnostics': channel(none, z.object({ saved: z.boolean(), path: z.string().nullable() }), byMain),
+  'updates:state': channel(none, updateView, byMain),
+  'updates:check': channel(none, updateView, byMain),
   /** Restarts into the downloaded update now, or as soon as the running apply ends. */
-  'updates:restart': channel(none, updateView),
+  'updates:restart': channel(none, updateView, byMain),
   // ---- Engine: ledger truth ----
   /** Re-reads trades and balance through the scheduler and lists the ledger rows whose state is in doubt. */
-  'ledger:check': channel(none, ledgerCheckSchema),
+  'ledger:check': channel(none, ledgerCheckSchema, byDesk),
   // ---- First run ----
   /**
    * Asks the service once with the stored key (the live service, in sandbox
    * mode too) and answers the key's status with what the test found.
    */
-  'key:test': channel(none, v.keyStatus),
+  'key:test': channel(none, v.keyStatus, byDesk),
   // ---- A profile that could not be opened ----
   /** Why the profile could not be opened and what the trader may do; null while it is open. */
-  'profile:problem': channel(none, z.object({ problem: profileProblem.nullable() })),
+  'profile:problem': channel(none, z.object({ problem: profileProblem.nullable() }), duringRecovery),
   /**
    * Carries out the trader's choice (restore the backup they chose, start
    * fresh, try again) and opens the profile: `opened`, or the problem it still has.
    */
-  'profile:recover': channel(recoverInput, z.object({ opened: z.boolean(), problem: profileProblem.nullable() })),
+  'profile:recover': channel(recoverInput, z.object({ opened: z.boolean(), problem: profileProblem.nullable() }), duringRecovery),
   // ---- Backups of the open profile ----
   /** Every backup of the profile, newest first, with what each holds; and why the last daily one failed. */
-  'backups:list': channel(none, backupsList),
+  'backups:list': channel(none, backupsList, byDesk),
   /**
    * Restores the chosen backup over the open profile: backs the profile up
    * as it is, closes the desk, puts the backup in place and opens it again.
    */
-  'backups:restore': channel(restoreBackupInput, restoreBackupResult),
+  'backups:restore': channel(restoreBackupInput, restoreBackupResult, byDesk),
   // ---- The inventory picker ----
   /** Each account's read and what the kept items hold; `ensureFresh` reads (in the background) what is old or was never read. */
-  'inventory:state': channel(z.object({ ensureFresh: z.boolean().optional() }).strict(), inv.inventoryState),
+  'inventory:state': channel(z.object({ ensureFresh: z.boolean().optional() }).strict(), inv.inventoryState, byDesk),
   /** Reads an account's inventory again (every account's when none is named) as soon as Steam and the least interval allow. */
-  'inventory:refresh': channel(z.object({ account: accountId.optional() }).strict(), inv.inventoryState),
-  'inventory:page': channel(inv.inventoryQuery, inv.inventoryPage),
+  'inventory:refresh': channel(z.object({ account: accountId.optional() }).strict(), inv.inventoryState, byDesk),
+  'inventory:page': channel(inv.inventoryQuery, inv.inventoryPage, byDesk),
   /** Asset IDs of items [offset, offset + limit) in table order: a shift-click range. */
   'inventory:keys': channel(
     z.object({ filter: inv.inventoryFilter.default({}), sort: inv.inventorySort.nullable().default(null), offset: z.number().int().min(0), limit: z.number().int().min(1).max(20_000) }).strict(),
     z.object({ keys: z.array(z.string()) }),
+    byDesk,
   ),
-  'inventory:preview': channel(z.object({ selection: inv.inventorySelection, pricing: inv.inventoryPricing }).strict(), inv.inventoryPricingOutcome),
+  'inventory:preview': channel(z.object({ selection: inv.inventorySelection, pricing: inv.inventoryPricing }).strict(), inv.inventoryPricingOutcome, byDesk),
   /** The picked items, priced, into the current draft (made on the spot when there is none). */
-  'inventory:draft': channel(inv.inventoryDraftInput, inv.inventoryDraftOutcome),
+  'inventory:draft': channel(inv.inventoryDraftInput, inv.inventoryDraftOutcome, afterBulkWrites),
   /** Asset IDs typed by hand against the account's inventory as read: which are not in it. */
-  'inventory:checkAssets': channel(inv.typedAssetsInput, inv.typedAssetsCheck),
+  'inventory:checkAssets': channel(inv.typedAssetsInput, inv.typedAssetsCheck, byDesk),
   /** Asset IDs typed by hand into the draft at one price, each with its SKU where the inventory knows it. */
-  'inventory:draftAssets': channel(inv.typedAssetsDraftInput, inv.typedAssetsDraftOutcome),
+  'inventory:draftAssets': channel(inv.typedAssetsDraftInput, inv.typedAssetsDraftOutcome, afterBulkWrites),
 } as const;
 
 export const events = {
@@ -227,11 +232,37 @@ export const events = {
 
 export type Channels = typeof channels;
 export type ChannelInput<C extends ChannelName> = z.input<Channels[C]['input']>;
+/** The input as the router hands it to the handler: parsed by the channel's schema, defaults filled in. */
+export type ParsedInput<C extends ChannelName> = z.output<Channels[C]['input']>;
 export type ChannelOutput<C extends ChannelName> = z.output<Channels[C]['output']>;
 export type Events = typeof events;
 export type EventPayload<E extends EventName> = z.output<Events[E]>;
+/** Every event's payload by name: a map, so the payload of an event a type parameter names keeps its bounds (a stamp). */
+export type EventPayloads = { [E in EventName]: EventPayload<E> };
+
+/** The channels whose facts include `F`. */
+type ChannelsWith<F> = { [C in ChannelName]: Channels[C] extends F ? C : never }[ChannelName];
+export type DeskChannel = ChannelsWith<{ readonly answeredBy: 'desk' }>;
+export type MainChannel = ChannelsWith<{ readonly answeredBy: 'main' }>;
+export type RecoveryChannel = ChannelsWith<{ readonly duringRecovery: true }>;
+
+/** A channel's facts, read at run time. */
+export function factsOf(channel: ChannelName): ChannelFacts {
+  return channels[channel];
+}
+
+/** Whether the desk answers `channel` (else main does). */
+export function isDeskChannel(channel: ChannelName): channel is DeskChannel {
+  return factsOf(channel).answeredBy === 'desk';
+}
+
+/** Whether `name` is a channel of the contract (its own key, not one every object inherits). */
+export function isChannelName(name: string): name is ChannelName {
+  return Object.hasOwn(channels, name);
+}
 
 export { CHANNEL_NAMES, EVENT_NAMES };
+export type { ChannelFacts };
 export type { ChannelName, EventName, ErrorView };
 
 // The names list the preload uses and this contract must be the same, both ways.
@@ -245,45 +276,7 @@ export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: ErrorVie
 /** The whole surface the preload exposes as `window.api`. */
 export interface DeskApi {
   invoke<C extends ChannelName>(channel: C, input: ChannelInput<C>): Promise<IpcResult<ChannelOutput<C>>>;
-  on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
+  on<E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void): () => void;
 }
 
-export type KeyStatus = z.output<typeof v.keyStatus>;
-export type { BackupView, BackupsList, ProfileProblem, RecoverInput, RecoveryChoice, RestoreBackupResult } from './profile.ts';
-export type AppStatus = z.output<typeof v.appStatus>;
-export type Settings = z.output<typeof v.settings>;
-export type HeartbeatView = z.output<typeof v.heartbeatState>;
-export type SchedulerView = z.output<typeof v.schedulerState>;
-export type BalanceView = z.output<typeof v.balanceView>;
-export type TradesView = z.output<typeof v.tradesView>;
-export type WatchedTradeView = z.output<typeof v.watchedTrade>;
-export type AccountView = z.output<typeof v.accountView>;
-export type AccountsView = z.output<typeof v.accountsView>;
-export type ActivityEntry = z.output<typeof v.activityEntry>;
-export type DraftSummary = z.output<typeof d.draftSummary>;
-export type DraftsView = z.output<typeof d.draftsView>;
-export type BulkOutcome = z.output<typeof d.bulkOutcome>;
-export type GuardConfirmation = z.output<typeof d.guardConfirmation>;
-export type AddChangesResult = z.output<typeof d.addChangesResult>;
-export type DeleteAllImpact = z.output<typeof d.deleteAllImpact>;
-export type ChangeRow = z.output<typeof d.changeRow>;
-export type DraftReview = z.output<typeof d.draftReview>;
-export type DraftPage = z.output<typeof d.draftPage>;
-export type ApplyJobView = z.output<typeof d.applyJob>;
-export type ApplyStateView = z.output<typeof d.applyState>;
-export type UnknownOutcomeView = z.output<typeof d.unknownOutcome>;
-export type UndoResultView = z.output<typeof d.undoResult>;
-export type UndoNoteView = z.output<typeof d.undoNote>;
-export type UnknownOutcomesView = z.output<typeof d.unknownOutcomesView>;
-export type CsvPreview = z.output<typeof d.csvPreview>;
-export type { BulkOp, ChangeInput } from './drafts.ts';
-export type { LedgerDomain, LedgerFilter, LedgerPage, LedgerRowView, ListingRowView, BuyOrderRowView, LedgerSelection, LedgerSort, LedgerColumn } from './ledger.ts';
-export type { UpdateView } from './updates.ts';
-export type { LedgerCheck as LedgerCheckView } from './ledger-check.ts';
-export type { KeyTestResult } from './key-test.ts';
-export type { HistoryPage, HistoryRange, HistoryRefusal, HistoryRowView, HistoryShow, HistorySummary, HistoryPeriod, TradeEnding } from './history.ts';
-export type { ItemSearch, ItemMatch, ItemCandidate } from './item-search.ts';
-export type {
-  InventoryAccountState, InventoryDraftOutcome, InventoryFilter, InventoryItemView, InventoryPage, InventoryPricing, InventoryPricingOutcome,
-  InventorySelection, InventorySort, InventoryState, KillstreakFilter, TypedAssetsCheck, TypedAssetsDraftOutcome,
-} from './inventory.ts';
+export type * from './contract-views.ts';

@@ -1,3 +1,4 @@
+import { factsOf, type DeskChannel } from '../../src-shared/contract.ts';
 import type { Desk } from '../core/desk/desk.ts';
 import { connectDeskEvents } from './desk-events.ts';
 import { applyHandlers } from './handlers/apply.ts';
@@ -8,7 +9,6 @@ import { ledgerHandlers } from './handlers/ledger.ts';
 import { historyHandlers } from './handlers/history.ts';
 import { ledgerCheckHandlers } from './handlers/ledger-check.ts';
 import { keyTestHandlers } from './handlers/key-test.ts';
-import { shellHandlers } from './handlers/shell.ts';
 import { backupHandlers, openProfileHandlers, type BackupsHost } from './handlers/profile.ts';
 import type { Platform } from './handlers/platform.ts';
 import { createRouter, type EmitEvent, type Handlers, type Router } from './router.ts';
@@ -37,35 +37,16 @@ export interface DeskRouterOptions {
   backups?: BackupsHost;
 }
 
-/**
- * Channels that change a draft or read it whole. A bulk edit is confirmed once
- * journaled and its parts are written after (see core/drafts/bulk-patch.ts):
- * these wait for that, up to BULK_WAIT_MS, rather than meet a refusal the
- * trader did not cause by clicking quickly.
- */
-const AFTER_BULK_WRITES = [
-  'ledger:bulk', 'ledger:delete', 'ledger:revert', 'drafts:discard', 'drafts:addChanges', 'drafts:removeChanges', 'drafts:removeFailed',
-  'drafts:review', 'drafts:exportCsv', 'drafts:importCommit', 'drafts:apply', 'inventory:draft', 'inventory:draftAssets',
-] as const;
 /** Longer than the write of any bulk edit that goes well; a stalled one (full disk) is refused with its reason. */
 const BULK_WAIT_MS = 5_000;
-
-/** The handler of `name`, answering once no bulk edit is being written. */
-function afterBulkWrites<C extends keyof Handlers>(desk: Desk, handlers: Handlers, name: C): Handlers[C] {
-  const handle = handlers[name] as (input: Parameters<Handlers[C]>[0]) => ReturnType<Handlers[C]>;
-  const waiting = async (input: Parameters<Handlers[C]>[0]) => {
-    await desk.workspace().drafts.settled(BULK_WAIT_MS);
-    return handle(input);
-  };
-  return waiting as Handlers[C];
-}
 
 export function createDeskRouter(desk: Desk, platform: Platform, options: DeskRouterOptions): DeskRouter {
   let emit: EmitEvent = () => undefined;
   const stamps = createStamps(options.stampBase);
   const views = createDeskViews(desk, stamps);
 
-  const handlers: Handlers = {
+  // The desk's channels; main answers its own (they need Electron) before a call reaches the desk.
+  const handlers: Pick<Handlers, DeskChannel> = {
     ...engineHandlers(desk, views, platform),
     ...ledgerHandlers(desk, stamps),
     ...historyHandlers(desk, stamps),
@@ -74,15 +55,17 @@ export function createDeskRouter(desk: Desk, platform: Platform, options: DeskRo
     ...ledgerCheckHandlers(desk),
     ...keyTestHandlers(desk, views),
     ...inventoryHandlers(desk, stamps),
-    ...shellHandlers(platform),
     ...openProfileHandlers(),
     ...backupHandlers(options.backups),
   };
-  for (const name of AFTER_BULK_WRITES) Object.assign(handlers, { [name]: afterBulkWrites(desk, handlers, name) });
 
   const router = createRouter(handlers, {
     checkOutputs: options.checkOutputs,
     ...(options.onUnexpected ? { onUnexpected: options.onUnexpected } : {}),
+    // A bulk edit is the draft's once journaled; the channels that change a draft or read it whole wait for its parts.
+    beforeHandler: async (channel) => {
+      if (factsOf(channel).waitsForBulkWrites) await desk.workspace().drafts.settled(BULK_WAIT_MS);
+    },
     connectEvents(e) {
       emit = e;
       return connectDeskEvents(desk, e, stamps, views, { announceAtStart: options.announceAtStart ?? false });

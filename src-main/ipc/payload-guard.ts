@@ -64,7 +64,7 @@ export function checkPayload(input: unknown, limits: typeof PAYLOAD_LIMITS = PAY
     // Plain objects only (checked above), so `for…in` sees own keys alone.
     for (const key in value) {
       textChars += key.length;
-      if (!visit((value as Record<string, unknown>)[key], depth + 1)) {
+      if (!visit(value[key], depth + 1)) {
         failedAt.push(key);
         return false;
       }
@@ -76,7 +76,8 @@ export function checkPayload(input: unknown, limits: typeof PAYLOAD_LIMITS = PAY
   return { ok: false, issue: { field: failedAt.length === 0 ? '(root)' : failedAt.reverse().join('.'), message: problem } };
 }
 
-function isPlain(value: object): boolean {
+/** A list or an object as JSON could hold it (no class, no typed array): its fields are whatever was sent. */
+function isPlain(value: object): value is unknown[] | { readonly [key: string]: unknown } {
   if (Array.isArray(value)) return Object.getPrototypeOf(value) === Array.prototype;
   const proto: unknown = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;

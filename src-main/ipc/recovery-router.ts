@@ -1,12 +1,13 @@
+import type { RecoveryChannel } from '../../src-shared/contract.ts';
 import type { ProfileProblem, RecoverInput } from '../../src-shared/profile.ts';
 import type { Desk } from '../core/desk/desk.ts';
 import { recoverProfileDesk, type ProfileOpeningDeps } from '../core/profile/profile-opening.ts';
 import { recoveryHandlers } from './handlers/profile.ts';
-import { createPartialRouter, type Router, type RouterOptions } from './router.ts';
+import { createRouter, type Handlers, type Router, type RouterOptions } from './router.ts';
 
 /**
  * The bridge while the profile could not be opened: the recovery screen's
- * two channels (`profile:problem`, `profile:recover`) and nothing else.
+ * channels (those the contract marks `duringRecovery`) and nothing else.
  * When the trader's choice opens the profile, `onOpened` gets the desk (the
  * caller serves the desk's own router from then on); a choice made again
  * after that changes nothing.
@@ -32,14 +33,16 @@ export function createRecoveryRouter(options: RecoveryRouterOptions): Router {
     options.onOpened(outcome.desk);
     return { opened: true, problem: null };
   };
-  return createPartialRouter(recoveryHandlers({
+  // The channels the contract marks `duringRecovery`, and no other.
+  const handlers: Pick<Handlers, RecoveryChannel> = recoveryHandlers({
     problem: () => problem,
     recover(input) {
       const run = queue.then(() => recover(input));
       queue = run.catch(() => undefined);
       return run;
     },
-  }), {
+  });
+  return createRouter(handlers, {
     checkOutputs: options.checkOutputs,
     ...(options.onUnexpected ? { onUnexpected: options.onUnexpected } : {}),
   });

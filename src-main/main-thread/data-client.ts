@@ -1,15 +1,20 @@
 import { z } from 'zod';
+import type { DeskChannel } from '../../src-shared/contract.ts';
 import { createEmitter, type Unsubscribe } from '../core/events.ts';
 import { DomainError } from '../core/errors.ts';
-import { printable } from '../core/safe-text.ts';
+import { BRIDGE_DEADLINE_MS, readBridgeReply, type BridgeReply } from '../core/data/bridge-calls.ts';
+import type { ArgsOf, Call, MethodMap, MethodOf, ResultOf, Target } from '../core/data/methods.ts';
+import { fromWorker, partOf, unpackValue, type BridgeCall, type DataEvent, type DataRequest } from '../core/data/protocol.ts';
 import { DEFAULT_LIVENESS, watchLiveness, type Liveness, type LivenessWatch } from './liveness.ts';
-import { resolveCall, type ArgsOf, type Call, type Implementation, type MethodMap, type MethodOf, type ResultOf, type Target } from '../core/data/methods.ts';
-import { fromWorker, kindedError, unpackValue, type DataRequest, type MainAnswer, type WorkerAsk } from '../core/data/protocol.ts';
+import { restartPolicy, storeClosed, storeFailed, storeLate, storeRestarting } from './store-restarts.ts';
+import { answerAsk, type MainAnswers } from './worker-asks.ts';
 
 /**
  * The main thread's side of the data boundary. Every call is a typed method
  * of the shared map, a message to the worker and a promise of its reply,
- * parsed with the method's result schema; the worker's events are passed on.
+ * parsed with the method's result schema; a bridge call is typed by its
+ * channel, its reply read by the channel's output schema (`bridge-calls.ts`);
+ * the worker's events are passed on, for their owner to read by its maps.
  *
  * Nothing waits forever:
  * - every call has its method's deadline; past it the caller gets a `busy`
@@ -39,7 +44,8 @@ export type DataClientState = 'starting' | 'ready' | 'restarting' | 'failed' | '
 
 export type DataClientEvents = {
   state: DataClientState;
-  event: { event: string; payload: unknown };
+  /** An event as it came: its name, and a payload the owner reads by the map that names it. */
+  event: DataEvent;
 };
 
 export interface DataClientOptions<M extends MethodMap<M>, A extends MethodMap<A>> {
@@ -58,15 +64,17 @@ export interface DataClientOptions<M extends MethodMap<M>, A extends MethodMap<A
    * Each event the worker pushes, from its first start on (a listener added
    * with `on('event')` once the client is returned misses those of the start).
    */
-  onEvent?(event: { event: string; payload: unknown }): void;
-  /** What main answers when the worker asks (see `workerAsk`): main's method map and its implementation. */
-  answers?: { readonly methods: A; readonly implementation: Implementation<A> };
+  onEvent?(event: DataEvent): void;
+  /** What main answers when the worker asks. */
+  answers?: MainAnswers<A>;
   /** Default DEFAULT_LIVENESS. */
   liveness?: Liveness;
 }
 
 export interface DataClient<M extends MethodMap<M>> {
   readonly call: Call<M>;
+  /** A call of the bridge for the desk, with the renderer's input as it came (the router in the worker parses it). */
+  bridge<C extends DeskChannel>(channel: C, input: unknown): Promise<BridgeReply<C>>;
   readonly state: DataClientState;
   /** `state` on every change; `event` for each event the worker pushes. */
   on<E extends keyof DataClientEvents>(event: E, listener: (payload: DataClientEvents[E]) => void): Unsubscribe;
@@ -76,18 +84,6 @@ export interface DataClient<M extends MethodMap<M>> {
   kill(): Promise<void>;
 }
 
-const RESTART_WINDOW_MS = 60_000;
-const RESTART_DELAYS_MS = [0, 100, 500, 2_000, 5_000];
-
-export const storeRestarting = () =>
-  new DomainError('busy', 'The desk’s store stopped and is being restarted; nothing stored was lost. Try again in a moment');
-const storeClosed = () => new DomainError('internal', 'The desk’s store is closed');
-const storeFailed = () =>
-  new DomainError('internal', 'The desk’s store stopped several times and was not restarted; restart the app');
-/** A call past its deadline: the worker is alive (else the liveness check ends it) but has not answered. */
-export const storeLate = (deadlineMs: number) =>
-  new DomainError('busy', `The desk’s store did not answer within ${Math.round(deadlineMs / 1000)} s; what was asked may still be done. Try again in a moment`);
-
 interface Waiting {
   resolve(value: unknown): void;
   reject(error: unknown): void;
@@ -95,11 +91,14 @@ interface Waiting {
   sentId?: number;
 }
 
+/** A message of a call, without the ID it gets when it is sent. */
+type Outgoing = Omit<DataRequest, 'id'> | Omit<BridgeCall, 'id'>;
+
 export async function createDataClient<M extends MethodMap<M>, A extends MethodMap<A> = Record<never, never>>(
   options: DataClientOptions<M, A>,
 ): Promise<DataClient<M>> {
   const emitter = createEmitter<DataClientEvents>();
-  const maxRestarts = options.maxRestarts ?? 5;
+  const restarts = restartPolicy(options.maxRestarts ?? 5);
   const liveness = options.liveness ?? DEFAULT_LIVENESS;
   let state: DataClientState = 'starting';
   let worker: WorkerPort | null = null;
@@ -107,8 +106,7 @@ export async function createDataClient<M extends MethodMap<M>, A extends MethodM
   let nextId = 1;
   const waiting = new Map<number, Waiting>();
   /** Calls made while the worker starts: sent once it is ready. */
-  let queued: { request: Omit<DataRequest, 'id'>; waiter: Waiting }[] = [];
-  const deaths: number[] = [];
+  let queued: { message: Outgoing; waiter: Waiting }[] = [];
   /** Every call not yet answered, so closing can wait for them. */
   const underWay = new Set<Promise<void>>();
   let starting: Promise<void> | null = null;
@@ -119,27 +117,26 @@ export async function createDataClient<M extends MethodMap<M>, A extends MethodM
     emitter.emit('state', next);
   };
 
-  function send(request: Omit<DataRequest, 'id'>, waiter: Waiting, port: WorkerPort): void {
+  function send(message: Outgoing, waiter: Waiting, port: WorkerPort): void {
     const id = nextId++;
     waiter.sentId = id;
     waiting.set(id, waiter);
-    port.postMessage({ ...request, id } satisfies DataRequest);
+    port.postMessage({ ...message, id });
   }
 
   /**
    * One call: sent now (`port`), or queued until the worker is ready; settled
-   * by the reply, the worker's death, or the deadline, whichever comes first.
+   * by the reply (read by `read`), the worker's death, or the deadline,
+   * whichever comes first.
    */
-  function exchange<T extends Target<M>, K extends MethodOf<M, T>>(target: T, name: K, args: ArgsOf<M, T, K>, port: WorkerPort | null): Promise<ResultOf<M, T, K>> {
-    const spec = options.methods[target][name];
-    const request = { target, method: name, args: [...args] };
+  function exchange<T>(message: Outgoing, deadlineMs: number, read: (value: unknown) => T, port: WorkerPort | null): Promise<T> {
     const answer = new Promise<unknown>((resolve, reject) => {
       const timer = setTimeout(() => {
         // A late answer finds no one waiting and is dropped.
         if (waiter.sentId !== undefined) waiting.delete(waiter.sentId);
         queued = queued.filter((q) => q.waiter !== waiter);
-        reject(storeLate(spec.deadlineMs));
-      }, spec.deadlineMs);
+        reject(storeLate(deadlineMs));
+      }, deadlineMs);
       const waiter: Waiting = {
         resolve: (value) => {
           clearTimeout(timer);
@@ -150,26 +147,32 @@ export async function createDataClient<M extends MethodMap<M>, A extends MethodM
           reject(error);
         },
       };
-      if (port) send(request, waiter, port);
+      if (port) send(message, waiter, port);
       else if (state === 'closed' || state === 'failed') waiter.reject(state === 'failed' ? storeFailed() : storeClosed());
-      else if (state === 'ready' && worker) send(request, waiter, worker);
-      else queued.push({ request, waiter });
-    }).then((value) => {
-      const schema: M[T][K]['result'] = spec.result;
-      const parsed = z.safeParse(schema, value);
-      if (parsed.success) return parsed.data;
-      const error = new DomainError('internal', `The data worker answered ${target}.${name} with a value that does not fit it`);
-      options.onWorkerError?.(new Error(`${error.message}: ${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? ''}`));
-      throw error;
-    });
+      else if (state === 'ready' && worker) send(message, waiter, worker);
+      else queued.push({ message, waiter });
+    }).then(read);
     const settled = answer.then(() => undefined, () => undefined);
     underWay.add(settled);
     void settled.then(() => underWay.delete(settled));
     return answer;
   }
 
+  /** A method's call: its answer read by the method's result schema. */
+  function callMethod<T extends Target<M>, K extends MethodOf<M, T>>(target: T, name: K, args: ArgsOf<M, T, K>, port: WorkerPort | null): Promise<ResultOf<M, T, K>> {
+    const spec = options.methods[target][name];
+    return exchange({ target, method: name, args: [...args] }, spec.deadlineMs, (value) => {
+      const schema: M[T][K]['result'] = spec.result;
+      const parsed = z.safeParse(schema, value);
+      if (parsed.success) return parsed.data;
+      const error = new DomainError('internal', `The data worker answered ${target}.${name} with a value that does not fit it`);
+      options.onWorkerError?.(new Error(`${error.message}: ${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? ''}`));
+      throw error;
+    }, port);
+  }
+
   /** A call that goes even while the worker starts (the start's own calls). */
-  const direct = (port: WorkerPort): Call<M> => (target, name, ...args) => exchange(target, name, args, port);
+  const direct = (port: WorkerPort): Call<M> => (target, name, ...args) => callMethod(target, name, args, port);
 
   function onMessage(port: WorkerPort, message: unknown): void {
     if (port !== worker) return;
@@ -180,41 +183,25 @@ export async function createDataClient<M extends MethodMap<M>, A extends MethodM
     }
     const m = parsed.data;
     if ('pong' in m) return watch?.pong();
-    if ('ask' in m) return void answer(port, m);
+    if ('ask' in m) {
+      // Answered straight to the worker that asked (not queued: it may be asking while it starts).
+      void answerAsk(options.answers, m, message).then((reply) => {
+        // A worker that died meanwhile is not asking any more.
+        if (port === worker) port.postMessage(reply);
+      });
+      return;
+    }
     if ('event' in m) {
-      options.onEvent?.({ event: m.event, payload: m.payload });
-      emitter.emit('event', { event: m.event, payload: m.payload });
+      const event: DataEvent = { event: m.event, payload: partOf(message, 'payload') };
+      options.onEvent?.(event);
+      emitter.emit('event', event);
       return;
     }
     const waiter = waiting.get(m.id);
     if (!waiter) return;
     waiting.delete(m.id);
-    if (m.ok) waiter.resolve(unpackValue(m.value));
+    if (m.ok) waiter.resolve(unpackValue(partOf(message, 'value')));
     else waiter.reject(new DomainError(m.error.kind, m.error.message));
-  }
-
-  /** Answers straight to the worker that asked (not queued: it may be asking while it starts). */
-  async function answer(port: WorkerPort, ask: WorkerAsk): Promise<void> {
-    let reply: MainAnswer;
-    try {
-      reply = { answer: ask.ask, ok: true, value: await answerAsk(ask) };
-    } catch (error) {
-      const view = kindedError(error) ?? { kind: 'internal' as const, message: (error instanceof Error ? error.message : String(error)).slice(0, 4_000) };
-      reply = { answer: ask.ask, ok: false, error: view };
-    }
-    // A worker that died meanwhile is not asking any more.
-    if (port === worker) port.postMessage(reply);
-  }
-
-  async function answerAsk(ask: WorkerAsk): Promise<unknown> {
-    const answers = options.answers;
-    const call = answers ? resolveCall(answers.methods, answers.implementation, ask.target, ask.method, ask.args) : null;
-    if (!call || 'refused' in call) {
-      const what = `${printable(ask.target, 40)}.${printable(ask.method, 60)}`;
-      throw new DomainError('internal', call?.refused === 'arguments' ? `the data worker asked ${what} with arguments that do not fit it` : `main does not answer ${what}`);
-    }
-    const value: unknown = await call.run();
-    return value;
   }
 
   function onExit(port: WorkerPort): void {
@@ -226,18 +213,14 @@ export async function createDataClient<M extends MethodMap<M>, A extends MethodM
     for (const w of waiting.values()) w.reject(storeRestarting());
     waiting.clear();
     if (state === 'closed') return;
-    // Deaths are counted over a window of time: a duration, on the monotonic clock.
-    const now = performance.now();
-    deaths.push(now);
-    while ((deaths[0] ?? now) < now - RESTART_WINDOW_MS) deaths.shift();
-    if (deaths.length > maxRestarts) {
+    const delay = restarts.died();
+    if (delay === null) {
       setState('failed');
       for (const q of queued) q.waiter.reject(storeFailed());
       queued = [];
       return;
     }
     setState('restarting');
-    const delay = RESTART_DELAYS_MS[Math.min(deaths.length - 1, RESTART_DELAYS_MS.length - 1)] ?? 0;
     setTimeout(() => void start(false).catch((error: unknown) => options.onWorkerError?.(error instanceof Error ? error : new Error(String(error)))), delay);
   }
 
@@ -269,13 +252,14 @@ export async function createDataClient<M extends MethodMap<M>, A extends MethodM
       });
       const pending = queued;
       queued = [];
-      for (const q of pending) send(q.request, q.waiter, port);
+      for (const q of pending) send(q.message, q.waiter, port);
     })().finally(() => (starting = null));
     return starting;
   }
 
   const client: DataClient<M> = {
-    call: (target, name, ...args) => exchange(target, name, args, null),
+    call: (target, name, ...args) => callMethod(target, name, args, null),
+    bridge: (channel, input) => exchange({ channel, input }, BRIDGE_DEADLINE_MS, (reply) => readBridgeReply(channel, reply), null),
     get state() {
       return state;
     },

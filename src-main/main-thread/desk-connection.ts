@@ -1,17 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { CHANNEL_NAMES, EVENT_NAMES, events as bridgeEvents, type AppStatus, type EventName, type ProfileProblem } from '../../src-shared/contract.ts';
+import {
+  CHANNEL_NAMES, EVENT_NAMES, isChannelName, isDeskChannel,
+  type AppStatus, type ChannelOutput, type DeskChannel, type EventName, type EventPayload, type IpcResult, type MainChannel, type ProfileProblem,
+} from '../../src-shared/contract.ts';
 import { createDataClient, type DataClientState, type WorkerPort } from './data-client.ts';
 import type { Liveness } from './liveness.ts';
+import { readBridgeEvent } from '../core/data/bridge-calls.ts';
 import { dispatchEvent, type EventHandlers, type Implementation } from '../core/data/methods.ts';
+import type { DataEvent } from '../core/data/protocol.ts';
 import { createEmitter, type Unsubscribe } from '../core/events.ts';
 import type { SecretStore } from '../core/secrets.ts';
 import type { SettingsPatch } from '../core/settings/settings.ts';
 import type { AppLog } from '../core/shell/app-log.ts';
 import type { TradeForNotice, TradeRef } from '../core/shell/notification-groups.ts';
-import { boundedView, toErrorView } from '../ipc/error-view.ts';
+import { boundedView, loggableFailure, toErrorView } from '../ipc/error-view.ts';
 import { shellHandlers } from '../ipc/handlers/shell.ts';
 import type { Platform } from '../ipc/handlers/platform.ts';
-import { createPartialRouter, type EmitEvent, type Router } from '../ipc/router.ts';
+import { createRouter, unreadableReply, type BridgeListener, type EmitEvent, type Handlers, type Router } from '../ipc/router.ts';
 import type { DeskWorkerConfig } from '../core/data/desk-worker-config.ts';
 import { DESK_METHODS, MAIN_METHODS, WORKER_EVENTS, type DeskDiagnostics, type DeskShellView } from '../core/data/desk-methods.ts';
 
@@ -19,15 +24,13 @@ import { DESK_METHODS, MAIN_METHODS, WORKER_EVENTS, type DeskDiagnostics, type D
  * The main thread's side of the data worker (`../worker/desk-worker.ts`): it starts the
  * worker and opens the desk in it, restarts both when the worker dies (the
  * journal resumes an apply that was under way), and gives the main thread
- *   - the bridge's router: the shell's own channels (logs, updates) answered
- *     here, every other call passed to the worker; the worker's events passed
- *     on, and "restarting the store" said on `app:status` while it restarts;
+ *   - the bridge's router: the channels the contract says main answers (logs,
+ *     updates: they need Electron) answered here, every other call passed to
+ *     the worker; the worker's events passed on, and "restarting the store"
+ *     said on `app:status` while it restarts;
  *   - the desk as the tray, notifications, power events and quit need it: a
  *     view pushed by the worker on every change, and a few commands.
  */
-
-/** Channels main answers itself: they need Electron (a dialog, the updater). */
-const MAIN_CHANNELS: ReadonlySet<string> = new Set(['support:openLogsFolder', 'support:saveDiagnostics', 'updates:state', 'updates:check', 'updates:restart']);
 
 export type MainDeskEvents = {
   view: { readonly view: DeskShellView; readonly previous: DeskShellView };
@@ -85,7 +88,7 @@ export interface DeskConnectionOptions {
 export async function connectDesk(options: DeskConnectionOptions): Promise<DeskConnection> {
   const { log } = options;
   const events = createEmitter<MainDeskEvents>();
-  const bridgeListeners = new Set<(event: EventName, payload: unknown) => void>();
+  const bridgeListeners = new Set<BridgeListener>();
   let view: DeskShellView | null = null;
   let lastStatus: AppStatus | null = null;
   let lastKey: string | null = null;
@@ -96,8 +99,16 @@ export async function connectDesk(options: DeskConnectionOptions): Promise<DeskC
   // Every start of the worker holds the profile's lock under this one token.
   const lockToken = randomUUID();
 
-  const toBridge = (event: EventName, payload: unknown) => {
+  const toBridge: BridgeListener = (event, payload) => {
     for (const listener of [...bridgeListeners]) listener(event, payload);
+  };
+  // What main itself keeps of the bridge's events.
+  const noted: { readonly [E in EventName]?: (payload: EventPayload<E>) => void } = {
+    'app:status': (status) => (lastStatus = status),
+  };
+  const fromWorker: BridgeListener = (event, payload) => {
+    noted[event]?.(payload);
+    toBridge(event, payload);
   };
 
   function setView(next: DeskShellView): void {
@@ -108,10 +119,6 @@ export async function connectDesk(options: DeskConnectionOptions): Promise<DeskC
 
   // Events of the worker's first start (its log lines as it opens the desk) count too.
   const handlers: EventHandlers<typeof WORKER_EVENTS> = {
-    bridge: ({ event, payload }) => {
-      if (event === 'app:status') lastStatus = appStatus(payload) ?? lastStatus;
-      toBridge(event, payload);
-    },
     view: setView,
     needsAction: (list) => events.emit('needsAction', list),
     pending: (list) => events.emit('pending', list),
@@ -128,8 +135,10 @@ export async function connectDesk(options: DeskConnectionOptions): Promise<DeskC
     },
     log: (l) => log[l.level](l.message, l.fields),
   };
-  const onEvent = ({ event, payload }: { event: string; payload: unknown }) => {
-    if (!dispatchEvent(WORKER_EVENTS, handlers, event, payload)) log.error('the data worker sent an event that does not fit the boundary', { event });
+  // Each event is read by the map that names it: the contract's for the bridge's, WORKER_EVENTS for the desk's own.
+  const onEvent = ({ event, payload }: DataEvent) => {
+    if (readBridgeEvent(event, payload, fromWorker) || dispatchEvent(WORKER_EVENTS, handlers, event, payload)) return;
+    log.error('the data worker sent an event that does not fit the boundary', { event });
   };
 
   const answers: Implementation<typeof MAIN_METHODS> = {
@@ -173,7 +182,8 @@ export async function connectDesk(options: DeskConnectionOptions): Promise<DeskC
   });
 
   let emitLocal: EmitEvent = () => undefined;
-  const local = createPartialRouter(shellHandlers(options.platform), {
+  const mainHandlers: Pick<Handlers, MainChannel> = shellHandlers(options.platform);
+  const local = createRouter(mainHandlers, {
     // The shell's channels and events are few and small: always checked.
     checkOutputs: true,
     connectEvents(e) {
@@ -182,20 +192,30 @@ export async function connectDesk(options: DeskConnectionOptions): Promise<DeskC
     onUnexpected: (where, error) => log.error('unexpected failure', { where, error }),
   });
 
+  /** A call of the desk's: its reply read by the channel's output schema as it arrives (see bridge-calls.ts). */
+  async function askDesk<C extends DeskChannel>(channel: C, input: unknown): Promise<IpcResult<ChannelOutput<C>>> {
+    try {
+      const reply = await client.bridge(channel, input);
+      if ('result' in reply) return reply.result;
+      log.error('unexpected failure', { where: channel, error: loggableFailure(new Error(reply.misfit)) });
+      return { ok: false, error: { kind: 'internal', message: unreadableReply(channel) } };
+    } catch (error) {
+      // The worker restarting (busy) or gone; or an input that cannot cross a thread.
+      return { ok: false, error: boundedView(toErrorView(error)) };
+    }
+  }
+
   const router: Router = {
     channels: CHANNEL_NAMES,
     events: EVENT_NAMES,
     async invoke(channel, input) {
-      if (typeof channel === 'string' && MAIN_CHANNELS.has(channel)) return local.invoke(channel, input);
-      try {
-        const result = await client.call('router', 'invoke', channel, input);
-        // The status a screen asked for counts as much as one pushed: a worker that dies before it pushed any is still said.
-        if (channel === 'app:status' && result.ok) lastStatus = appStatus(result.value) ?? lastStatus;
-        return result;
-      } catch (error) {
-        // The worker restarting (busy) or gone; or an input that cannot cross a thread.
-        return { ok: false, error: boundedView(toErrorView(error)) };
-      }
+      // Main's own channels, and names outside the contract, are answered here.
+      if (typeof channel !== 'string' || !isChannelName(channel) || !isDeskChannel(channel)) return local.invoke(channel, input);
+      if (channel !== 'app:status') return askDesk(channel, input);
+      // The status a screen asked for counts as much as one pushed: a worker that dies before it pushed any is still said.
+      const status = await askDesk(channel, input);
+      if (status.ok) lastStatus = status.value;
+      return status;
     },
     subscribe(listener) {
       bridgeListeners.add(listener);
@@ -236,10 +256,4 @@ export async function connectDesk(options: DeskConnectionOptions): Promise<DeskC
     },
     kill: () => client.kill(),
   };
-}
-
-/** The status the screens were last told, so "restarting the store" can be said on top of it. */
-function appStatus(payload: unknown): AppStatus | null {
-  const parsed = bridgeEvents['app:status'].safeParse(payload);
-  return parsed.success ? parsed.data : null;
 }

@@ -11,11 +11,8 @@
  * profile, a fast clock and the worker's TypeScript entry, and drives the
  * result through ipcMain as the preload would.
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { app, ipcMain, session } from 'electron';
-import { navigationHash } from '../../src-shared/navigation.ts';
 import type { UpdateView } from '../../src-shared/updates.ts';
 import { scaledClock, systemClock } from '../core/clock.ts';
 import type { SecretStore } from '../core/secrets.ts';
@@ -31,18 +28,18 @@ import { bindRouter } from './desktop/ipc.ts';
 import { createKeychainSecretStore } from './desktop/keychain.ts';
 import { launchedHidden, setStartAtLogin } from './desktop/login-item.ts';
 import { createAppWindow, type AppWindow } from './desktop/app-window.ts';
-import { createNotifier, prepareNotifications } from './desktop/notifier.ts';
+import { showDeskIndicators } from './desktop/desk-indicators.ts';
+import { prepareNotifications } from './desktop/notifier.ts';
 import { recoverInWindow } from './desktop/profile-recovery.ts';
 import { createShellServices } from './desktop/shell-services.ts';
 import type { ElectronUpdateSource } from './desktop/updater.ts';
 import { wirePowerEvents } from './desktop/power-events.ts';
-import { createTaskbarIndicator } from './desktop/taskbar.ts';
-import { createTray } from './desktop/tray.ts';
 import { hardenEveryWebContents, hardenSession, openIfAllowed } from './desktop/web-hardening.ts';
 import { withCallLog } from '../ipc/call-log.ts';
 import type { Router } from '../ipc/router.ts';
 import type { DeskWorkerConfig } from '../core/data/desk-worker-config.ts';
 import { connectDesk, type DeskConnection, type MainDesk } from './desk-connection.ts';
+import { deskWorkerSpawner } from './desk-worker-spawn.ts';
 
 export interface MainProcessDeps {
   /** Options of the built-in simulator sandbox mode talks to (it runs in the data worker). */
@@ -135,6 +132,8 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
   // Logs, bug reports and updates; the window and the router's events are connected once they exist.
   let appWindow: AppWindow | null = null;
   let pushUpdate: (view: UpdateView) => void = () => undefined;
+  // Draws the tray and taskbar again once they exist.
+  let refreshShell: () => void = () => undefined;
   let services: Awaited<ReturnType<typeof createShellServices>> | null = null;
   const platform = {
     openLink: (url: string) => void openIfAllowed(url, { links }),
@@ -146,10 +145,11 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
     return services;
   };
   const connection = await connectDesk({
-    spawn: () => new Worker(deps.workerScript ?? workerScriptIn(mainDir), {
-      // Read by the worker's entry (worker/compiled-start.ts).
-      workerData: { compileCache: deps.compileCache ?? join(app.getPath('userData'), 'compile-cache') },
-      ...(deps.workerExecArgv ? { execArgv: [...deps.workerExecArgv] } : {}),
+    spawn: deskWorkerSpawner({
+      mainDir,
+      compileCache: deps.compileCache ?? join(app.getPath('userData'), 'compile-cache'),
+      ...(deps.workerScript ? { script: deps.workerScript } : {}),
+      ...(deps.workerExecArgv ? { execArgv: deps.workerExecArgv } : {}),
     }),
     secrets: deps.secrets ?? createKeychainSecretStore(),
     config: {
@@ -157,7 +157,6 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
       version: app.getVersion(),
       clock: deps.timeScale ? { scale: deps.timeScale.scale, origin: deps.timeScale.origin } : null,
       sandbox: deps.sandbox ?? {},
-      checkOutputs: !app.isPackaged,
     },
     platform,
     log,
@@ -183,9 +182,7 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
     now: () => clock.monotonic(),
     onError: (error) => log.warn('window', { error }),
     onRendererGone: (details, reloaded) => log.error('renderer process gone', { reason: details.reason, exitCode: details.exitCode, reloaded }),
-    onOpened: () => {
-      if (services) refreshShell();
-    },
+    onOpened: () => refreshShell(),
   });
   appWindow = win;
   const reveal = () => void win.reveal().catch(() => undefined);
@@ -224,44 +221,12 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
   });
 
   // Tray, taskbar and notifications follow the desk's state.
-  const tray = createTray({
-    iconDir: paths.trayIconDir,
-    initial: desk.view().tray,
-    onOpen: reveal,
-    onToggleAutomation: () => void desk.updateSettings({ heartbeatEnabled: !desk.view().settings.heartbeatEnabled }).catch(() => undefined),
-    onCheckTrades: () => void desk.checkTradesNow().catch(() => undefined),
-    onQuit: () => quit.quit(),
-    onRestartToUpdate: () => void services?.updates.restartToUpdate(),
-  });
-  const taskbar = createTaskbarIndicator({
-    window: () => win.current(),
-    attentionIconPath: join(paths.trayIconDir, 'attention.png'),
-  });
-  const notifier = createNotifier({
-    iconPath: paths.appIcon,
-    muted: () => !desk.view().settings.notificationsEnabled,
-    onOpen: (trade) => {
-      const target = { view: 'trades', ...(trade ? { tradeId: trade.trade_id } : {}) };
-      // An open page is told where to go; a new one starts there.
-      if (win.current()) {
-        reveal();
-        emit('app:navigate', target);
-      } else void win.reveal(navigationHash(target)).catch(() => undefined);
-    },
-  });
-  const refreshShell = () => {
-    const update = shell().updates.view();
-    const state = { ...desk.view().tray, update: update.state === 'ready' && update.version ? { version: update.version, restartPending: update.restartPending } : null };
-    tray.update(state);
-    taskbar.update(state);
-  };
+  const indicators = showDeskIndicators({ desk, win, paths, reveal, emit, quit: () => quit.quit(), updates: () => shell().updates });
+  refreshShell = indicators.refresh;
   pushUpdate = (view) => {
     emit('updates:state', view);
-    refreshShell();
+    indicators.refresh();
   };
-  desk.on('view', refreshShell);
-  desk.on('needsAction', (list) => notifier.notify(list));
-  desk.on('pending', (list) => notifier.retainOnly(list));
 
   const power = wirePowerEvents({
     beatNow: () => desk.beatNow(),
@@ -284,7 +249,7 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
     log.info('quitting', { applies: desk.view().appliesRunning });
     power.dispose();
     unbind();
-    tray.destroy();
+    indicators.destroy();
     // A batch on its way gets its outcome journaled; the rest waits for the next start.
     await withTimeout(desk.suspendApplies().catch((error: unknown) => log.warn('suspending applies failed', { error })), QUIT_DRAIN_MS);
     // The desk closes its store (checkpointed) in the worker, then the worker ends.
@@ -301,16 +266,6 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
     },
   });
   return { desk, router, connection, log };
-}
-
-/**
- * The data worker beside the main bundle (electron-vite builds it there); run
- * from the sources (the entry's own test), its TypeScript entry, which Node
- * runs with the types stripped.
- */
-function workerScriptIn(mainDir: string): string {
-  const built = join(mainDir, 'desk-worker.js');
-  return existsSync(built) ? built : join(mainDir, '..', 'worker', 'desk-worker.ts');
 }
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DomainError } from '../core/errors.ts';
 import type { ArgsOf, Call, MethodMap, MethodOf, ResultOf, Target } from '../core/data/methods.ts';
-import { mainAnswer, type WorkerAsk } from '../core/data/protocol.ts';
+import { answerHead, partOf, type WorkerAsk } from '../core/data/protocol.ts';
 
 /**
  * The worker's side of asking main (see `workerAsk`): each ask is a message
@@ -45,13 +45,14 @@ export function createAsker<A extends MethodMap<A>>(methods: A, post: (message: 
     ask,
     settle(message) {
       if (typeof message !== 'object' || message === null || !('answer' in message)) return false;
-      const parsed = mainAnswer.safeParse(message);
-      if (!parsed.success) return true;
-      const waiter = waiting.get(parsed.data.answer);
+      const head = answerHead.safeParse(message);
+      if (!head.success) return true;
+      const waiter = waiting.get(head.data.answer);
       if (!waiter) return true;
-      waiting.delete(parsed.data.answer);
-      if (parsed.data.ok) waiter.resolve(parsed.data.value);
-      else waiter.reject(new DomainError(parsed.data.error.kind, parsed.data.error.message));
+      waiting.delete(head.data.answer);
+      // The value is read by the method's result schema, in `ask`.
+      if (head.data.ok) waiter.resolve(partOf(message, 'value'));
+      else waiter.reject(new DomainError(head.data.error.kind, head.data.error.message));
       return true;
     },
   };

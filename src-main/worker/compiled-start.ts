@@ -13,7 +13,8 @@ import { keepWasmOnBaseline } from './wasm-baseline.ts';
 // Before the compile cache is on: V8's flags are part of its tag.
 keepWasmOnBaseline();
 
-const folder: unknown = (workerData as { compileCache?: unknown } | null)?.compileCache;
+const data: unknown = workerData;
+const folder = typeof data === 'object' && data !== null && 'compileCache' in data ? data.compileCache : undefined;
 if (typeof folder === 'string') {
   try {
     // Not there before Node 22.1, and a folder it cannot write only costs the speed-up: the worker starts either way.

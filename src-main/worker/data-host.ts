@@ -1,6 +1,7 @@
+import type { ChannelName, IpcResult } from '../../src-shared/contract.ts';
 import { printable } from '../core/safe-text.ts';
 import { resolveCall, type Implementation, type MethodMap } from '../core/data/methods.ts';
-import { dataRequest, kindedError, livenessPing, packValue, type DataErrorValue, type DataReply } from '../core/data/protocol.ts';
+import { bridgeCallHead, kindedError, livenessPing, packValue, partOf, requestHead, type DataErrorValue, type DataReply } from '../core/data/protocol.ts';
 
 /**
  * The worker's side of the data boundary: it answers each request by calling
@@ -9,6 +10,7 @@ import { dataRequest, kindedError, livenessPing, packValue, type DataErrorValue,
  * map's methods can be called (no prototype, no field); whatever a method
  * throws comes back as an error value: a DomainError with its kind and words,
  * and anything else as `internal` (its details go to `onUnexpected`, for the log).
+ * A bridge call goes to `bridge` (the router), whose door parses its input.
  */
 
 export interface DataHostOptions<M extends MethodMap<M>> {
@@ -16,6 +18,11 @@ export interface DataHostOptions<M extends MethodMap<M>> {
   readonly methods: M;
   /** The current services (they are replaced when a workspace is opened). */
   targets(): Implementation<M>;
+  /**
+   * Answers a call of the bridge: the router serving now, which parses the
+   * renderer's input by the channel's schema (see core/data/bridge-calls.ts).
+   */
+  bridge?(channel: ChannelName, input: unknown): Promise<IpcResult<unknown>>;
   /** A failure that is a bug, with where it happened. */
   onUnexpected?(where: string, error: unknown): void;
 }
@@ -30,32 +37,46 @@ export interface DataHost {
   handle(message: unknown): Promise<HostedReply>;
 }
 
+const NOT_UNDERSTOOD: DataErrorValue = { kind: 'internal', message: 'The data worker received a message it does not understand' };
+
 export function createDataHost<M extends MethodMap<M>>(options: DataHostOptions<M>): DataHost {
+  /** Runs `work` and answers its value (large text handed over, not copied), or its failure as an error value. */
+  async function answer(id: number, where: string, work: () => unknown): Promise<HostedReply> {
+    try {
+      const value: unknown = await work();
+      const packed = packValue(value);
+      return { reply: { id, ok: true, value: packed.value }, transfer: packed.transfer };
+    } catch (error) {
+      const view = kindedError(error);
+      if (view) return failed(id, view);
+      options.onUnexpected?.(where, error);
+      return failed(id, { kind: 'internal', message: 'Something went wrong in the data worker; the details are in its log' });
+    }
+  }
+
   return {
     async handle(message) {
-      const parsed = dataRequest.safeParse(message);
-      if (!parsed.success) {
-        const id = typeof message === 'object' && message !== null && 'id' in message && typeof message.id === 'number' ? message.id : -1;
-        return failed(id, { kind: 'internal', message: 'The data worker received a message it does not understand' });
+      const bridgeCall = bridgeCallHead.safeParse(message);
+      if (bridgeCall.success && options.bridge) {
+        const { id, channel } = bridgeCall.data;
+        const bridge = options.bridge;
+        return answer(id, channel, () => bridge(channel, partOf(message, 'input')));
       }
-      const { id, target, method, args } = parsed.data;
+      const head = requestHead.safeParse(message);
+      if (!head.success) {
+        const id = typeof message === 'object' && message !== null && 'id' in message && typeof message.id === 'number' ? message.id : -1;
+        return failed(id, NOT_UNDERSTOOD);
+      }
+      const { id, target, method } = head.data;
       const where = `${printable(target, 40)}.${printable(method, 60)}`;
-      const call = resolveCall(options.methods, options.targets(), target, method, args);
+      const call = resolveCall(options.methods, options.targets(), target, method, partOf(message, 'args'));
       if ('refused' in call) {
+        if (call.refused === 'malformed') return failed(id, NOT_UNDERSTOOD);
         if (call.refused === 'unknown') return failed(id, { kind: 'internal', message: `The data worker has no ${where}` });
         options.onUnexpected?.(where, new Error(`arguments that do not match ${where}: ${call.detail}`));
         return failed(id, { kind: 'internal', message: `The data worker was sent arguments that do not fit ${where}` });
       }
-      try {
-        const value: unknown = await call.run();
-        const packed = packValue(value);
-        return { reply: { id, ok: true, value: packed.value }, transfer: packed.transfer };
-      } catch (error) {
-        const view = kindedError(error);
-        if (view) return failed(id, view);
-        options.onUnexpected?.(where, error);
-        return failed(id, { kind: 'internal', message: 'Something went wrong in the data worker; the details are in its log' });
-      }
+      return answer(id, where, call.run);
     },
   };
 }

@@ -8,9 +8,10 @@
  * database file can hold the app's own event loop.
  *
  * What it answers, pushes and asks is the shared method map
- * (`../core/data/desk-methods.ts`): `desk` (open, close and the shell's commands) and
- * `router` (the bridge's calls); the events of WORKER_EVENTS; and of main,
- * the keychain (`secrets`). The simulator is loaded only when sandbox mode
+ * (`../core/data/desk-methods.ts`): `desk` (open, close and the shell's
+ * commands); the bridge's calls, typed by the contract (its router parses
+ * each input: `../core/data/bridge-calls.ts`); the events of WORKER_EVENTS
+ * and the bridge's; and of main, the keychain (`secrets`). The simulator is loaded only when sandbox mode
  * starts: a live desk never holds it. When the profile cannot be opened,
  * `open` answers the problem instead of a view, only the recovery screen's
  * channels (`profile:*`) answer, and once the trader's choice opens the
@@ -20,10 +21,12 @@
  */
 import { parentPort } from 'node:worker_threads';
 import type { z } from 'zod';
+import type { ChannelName, IpcResult } from '../../src-shared/contract.ts';
 import { scaledClock, systemClock } from '../core/clock.ts';
 import { createAsker } from './asker.ts';
 import { createDataHost, serveDataHost } from './data-host.ts';
 import type { Implementation } from '../core/data/methods.ts';
+import type { DataEvent } from '../core/data/protocol.ts';
 import type { Desk } from '../core/desk/desk.ts';
 import { openProfileDesk, type ProfileOpeningDeps } from '../core/profile/profile-opening.ts';
 import { profilePaths } from '../core/profile/profile-paths.ts';
@@ -33,7 +36,7 @@ import type { Unsubscribe } from '../core/events.ts';
 import type { SecretStore } from '../core/secrets.ts';
 import { logDeskEvents } from '../core/shell/desk-log.ts';
 import { createDeskRouter } from '../ipc/desk-router.ts';
-import type { Router } from '../ipc/router.ts';
+import type { BridgeListener, Router } from '../ipc/router.ts';
 import { STAMPS_PER_GENERATION, type DeskWorkerConfig } from '../core/data/desk-worker-config.ts';
 import { DESK_METHODS, MAIN_METHODS, type WORKER_EVENTS, type WorkerEventName, type WorkerLogLine } from '../core/data/desk-methods.ts';
 import { createDeskShell, type DeskShell } from './desk-shell.ts';
@@ -51,14 +54,22 @@ const secrets: SecretStore = {
   delete: (account) => asker.ask('secrets', 'delete', account),
 };
 
-function post<E extends WorkerEventName>(event: E, payload: z.input<(typeof WORKER_EVENTS)[E]>): void {
+function send(message: DataEvent): void {
   try {
-    port?.postMessage({ event, payload });
+    port?.postMessage(message);
   } catch {
     // A value that cannot be cloned (a log field holding a function, say) crosses as JSON.
-    port?.postMessage({ event, payload: JSON.parse(JSON.stringify(payload ?? null)) });
+    port?.postMessage({ event: message.event, payload: JSON.parse(JSON.stringify(message.payload ?? null)) });
   }
 }
+
+/** One of the worker's own events (WORKER_EVENTS), for main. */
+function post<E extends WorkerEventName>(event: E, payload: z.input<(typeof WORKER_EVENTS)[E]>): void {
+  send({ event, payload });
+}
+
+/** A bridge event, for the window, under its own name: main reads it by the contract's map. */
+const postBridge: BridgeListener = (event, payload) => send({ event, payload });
 
 const line = (level: WorkerLogLine['level']) => (message: string, fields?: Record<string, unknown>) =>
   post('log', { level, message, ...(fields ? { fields } : {}) });
@@ -136,7 +147,8 @@ function openingDeps(config: DeskWorkerConfig): ProfileOpeningDeps {
 /** The desk is open: its router answers the bridge, and its shell reports to main. */
 function serve(opened: Desk, config: DeskWorkerConfig) {
   const { router } = createDeskRouter(opened, { openLink: (url) => post('openLink', url) }, {
-    checkOutputs: config.checkOutputs,
+    // Main reads every reply and event by the contract as it arrives (core/data/bridge-calls.ts): not twice.
+    checkOutputs: false,
     onUnexpected: (where, error) => log.error('unexpected failure', { where, error }),
     stampBase: config.generation * STAMPS_PER_GENERATION,
     // Screens that were showing the desk before its worker died read everything again.
@@ -145,7 +157,7 @@ function serve(opened: Desk, config: DeskWorkerConfig) {
   });
   const shell = createDeskShell(opened);
   const subs = [
-    router.subscribe((event, payload) => post('bridge', { event, payload })),
+    router.subscribe(postBridge),
     shell.on('view', (view) => post('view', view)),
     shell.on('needsAction', (list) => post('needsAction', [...list])),
     shell.on('pending', (list) => post('pending', [...list])),
@@ -164,7 +176,7 @@ async function openAndServe(config: DeskWorkerConfig, deps: ProfileOpeningDeps) 
   recovering = createRecoveryRouter({
     problem: outcome.problem,
     deps,
-    checkOutputs: config.checkOutputs,
+    checkOutputs: false,
     onUnexpected: (where, error) => log.error('unexpected failure', { where, error }),
     onOpened(opened) {
       recovering = null;
@@ -223,18 +235,18 @@ const desk: Methods['desk'] = {
   close: closeServed,
 };
 
-const router: Methods['router'] = {
-  async invoke(channel, input) {
-    const result = await (recovering ?? current().router).invoke(channel, input);
-    // After this reply is on its way.
-    if (channel === 'ledger:page') setImmediate(firstPageAnswered);
-    return result;
-  },
-};
+/** A call of the bridge: the router serving now parses its input (the door) and answers it. */
+async function bridge(channel: ChannelName, input: unknown): Promise<IpcResult<unknown>> {
+  const result = await (recovering ?? current().router).invoke(channel, input);
+  // After this reply is on its way.
+  if (channel === 'ledger:page') setImmediate(firstPageAnswered);
+  return result;
+}
 
 const host = createDataHost({
   methods: DESK_METHODS,
-  targets: () => ({ desk, router }),
+  targets: () => ({ desk }),
+  bridge,
   onUnexpected: (where, error) => log.error('unexpected failure in the data worker', { where, error }),
 });
 serveDataHost(port, host, asker);

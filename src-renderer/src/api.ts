@@ -5,7 +5,8 @@ import type {
   DeskApi,
   ErrorView,
   EventName,
-  EventPayload,
+  EventPayloads,
+  IpcResult,
 } from '../../src-shared/contract.ts';
 
 declare global {
@@ -42,7 +43,7 @@ function bridge(): DeskApi {
 
 /** Invokes a channel of the contract and returns its value, or throws DeskError. */
 export async function call<C extends ChannelName>(channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> {
-  let result: Awaited<ReturnType<DeskApi['invoke']>>;
+  let result: IpcResult<ChannelOutput<C>>;
   try {
     result = await bridge().invoke(channel, input);
   } catch (cause) {
@@ -51,11 +52,11 @@ export async function call<C extends ChannelName>(channel: C, input: ChannelInpu
     throw new DeskError(channel, { kind: 'bridge', message: cause instanceof Error ? cause.message : String(cause) });
   }
   if (!result.ok) throw new DeskError(channel, result.error);
-  return result.value as ChannelOutput<C>;
+  return result.value;
 }
 
 /** Subscribes to an event main pushes; returns the unsubscribe function. */
-export function onEvent<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void {
+export function onEvent<E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void): () => void {
   try {
     return bridge().on(event, listener);
   } catch {

@@ -223,7 +223,7 @@ async function openInWorker(dir: string, scale: number, origin: number, initialS
   const connection = await connectDesk({
     spawn: () => new Worker(DESK_WORKER),
     secrets,
-    config: { dataDir: dir, version: 'bench', clock: { scale, origin }, sandbox: {}, initialSettings, checkOutputs: false },
+    config: { dataDir: dir, version: 'bench', clock: { scale, origin }, sandbox: {}, initialSettings },
     platform: { openLink: quiet },
     log: { debug: quiet, info: quiet, warn: quiet, error: (message, fields) => console.error(message, fields) },
   });

@@ -27,7 +27,7 @@ test.beforeAll(async () => {
   connection = await connectDesk({
     spawn: () => new Worker(DESK_WORKER),
     secrets: createKeychainSecretStore({ service: `Marketplace Desk e2e worker ${createHash('sha256').update(dataDir).digest('hex').slice(0, 12)}` }),
-    config: { dataDir, version: 'e2e', clock: null, sandbox: { seed: 12, inventorySize: 500 }, checkOutputs: true },
+    config: { dataDir, version: 'e2e', clock: null, sandbox: { seed: 12, inventorySize: 500 } },
     platform: { openLink: quiet },
     log: { debug: quiet, info: quiet, warn: quiet, error: quiet },
   });

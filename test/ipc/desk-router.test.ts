@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src-main/sandbox/index.ts';
-import type { ChannelOutput } from '../../src-shared/contract.ts';
+import { CHANNEL_NAMES, factsOf, type ChannelOutput } from '../../src-shared/contract.ts';
 import { call } from '../support/router-call.ts';
 import { routerDeskFixture } from '../support/live-desk.ts';
 
@@ -11,6 +11,16 @@ const creates = (s: Sandbox, n: number) =>
   s.admin.inventory().slice(0, n).map((a) => ({ kind: 'listing.create' as const, asset_id: a.asset_id, price: 300, promoted: 0 as const }));
 
 describe('desk router', () => {
+  it('answers the channels the contract gives the desk, and leaves main\'s own to main', async () => {
+    const { router } = await liveDesk();
+    const mine = CHANNEL_NAMES.filter((c) => factsOf(c).answeredBy === 'main');
+    expect(mine.length).toBeGreaterThan(0);
+    for (const channel of mine) {
+      expect(await router.invoke(channel, {}), channel).toEqual({ ok: false, error: { kind: 'internal', message: `${channel} is not answered here.` } });
+    }
+    expect(await router.invoke('drafts:list', {})).toMatchObject({ ok: true });
+  });
+
   it('refuses a change of service while an apply runs, and allows it after', async () => {
     const { router, desk: d, service: s } = await liveDesk();
     await d.updateSettings({ refuseUnautomatedPosts: false });

@@ -48,7 +48,6 @@ export async function openApplyDesk(dir: string, options: { scale: number; seed:
       dataDir: dir, version: 'test', clock: { scale: options.scale, origin }, sandbox: {},
       initialSettings: { mode: 'live', serviceUrl: sandbox.url, refuseUnautomatedPosts: false },
       inventoryUrl: sandbox.url,
-      checkOutputs: true,
     },
     platform: { openLink: quiet },
     log: { debug: quiet, info: quiet, warn: quiet, error: (message, fields) => void errors.push({ message, fields }) },

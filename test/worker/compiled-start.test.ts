@@ -28,7 +28,7 @@ async function startAndClose(dataDir: string, compileCache: string): Promise<num
   const desk = await connectDesk({
     spawn: () => new Worker(ENTRY, { workerData: { compileCache } }),
     secrets: memoryKeychain(),
-    config: { dataDir, version: 'test', clock: null, sandbox: {}, checkOutputs: true },
+    config: { dataDir, version: 'test', clock: null, sandbox: {} },
     platform: { openLink: quiet },
     log: { debug: quiet, info: quiet, warn: quiet, error: quiet },
   });

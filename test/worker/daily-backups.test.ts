@@ -62,7 +62,7 @@ beforeAll(async () => {
     spawn: () => new Worker(DESK_WORKER),
     secrets: memoryKeychain(),
     config: {
-      dataDir: dir, version: '3.1.4', clock: { scale: SCALE, origin }, sandbox: {}, checkOutputs: true,
+      dataDir: dir, version: '3.1.4', clock: { scale: SCALE, origin }, sandbox: {},
       initialSettings: { mode: 'live', serviceUrl: 'http://127.0.0.1:9' },
     },
     platform: { openLink: () => undefined },

@@ -35,7 +35,7 @@ beforeAll(async () => {
     secrets: createKeychainSecretStore({ service: keychainService }),
     config: {
       dataDir: dir, version: 'test', clock: { scale: 60, origin: Date.now() },
-      sandbox: { seed: 3, inventorySize: 300, tradeSchedule: false }, checkOutputs: true,
+      sandbox: { seed: 3, inventorySize: 300, tradeSchedule: false },
     },
     platform: { openLink: (url) => void opened.push(url) },
     log: { debug: line('debug'), info: line('info'), warn: line('warn'), error: line('error') },
@@ -132,7 +132,7 @@ describe('the desk in its worker thread', () => {
     const early = await connectDesk({
       spawn: () => new Worker(DESK_WORKER),
       secrets: createKeychainSecretStore({ service: keychainServiceFor(fresh) }),
-      config: { dataDir: fresh, version: 'test', clock: null, sandbox: { seed: 4, inventorySize: 10, tradeSchedule: false }, checkOutputs: true },
+      config: { dataDir: fresh, version: 'test', clock: null, sandbox: { seed: 4, inventorySize: 10, tradeSchedule: false } },
       platform: { openLink: quiet },
       log: { debug: quiet, info: quiet, warn: quiet, error: quiet },
     });

@@ -41,7 +41,7 @@ describe('a worker restarted while the recovery screen waits', () => {
     connection = await connectDesk({
       spawn: () => new Worker(DESK_WORKER),
       secrets: memoryKeychain(),
-      config: { dataDir: dir, version: 'test', clock: null, sandbox: {}, checkOutputs: true, initialSettings: { mode: 'live', serviceUrl: 'http://127.0.0.1:9' } },
+      config: { dataDir: dir, version: 'test', clock: null, sandbox: {}, initialSettings: { mode: 'live', serviceUrl: 'http://127.0.0.1:9' } },
       platform: { openLink: () => undefined },
       log: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
     });

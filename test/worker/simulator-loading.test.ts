@@ -37,7 +37,7 @@ async function openWatched(initialSettings: SettingsPatch): Promise<{ desk: Desk
   const desk = await connectDesk({
     spawn: () => new Worker(WATCHED_WORKER, { workerData: { watchChannel } }),
     secrets: memoryKeychain(),
-    config: { dataDir: dir, version: 'test', clock: null, sandbox: { seed: 4, inventorySize: 50, tradeSchedule: false }, initialSettings, checkOutputs: true },
+    config: { dataDir: dir, version: 'test', clock: null, sandbox: { seed: 4, inventorySize: 50, tradeSchedule: false }, initialSettings },
     platform: { openLink: quiet },
     log: { debug: quiet, info: quiet, warn: quiet, error: quiet },
   });

@@ -1,28 +1,26 @@
 import { z } from 'zod';
-import { EVENT_NAMES } from '../../../src-shared/channels.ts';
+import type { EventName } from '../../../src-shared/channels.ts';
 import { applyJob } from '../../../src-shared/draft-views.ts';
-import { errorView } from '../../../src-shared/errors.ts';
 import { buyOrderTrade, marketTrade } from '../../../src-shared/trades.ts';
 import { profileProblem } from '../../../src-shared/profile.ts';
-import { heartbeatState } from '../../../src-shared/views.ts';
+import { appStatus, heartbeatState, schedulerState } from '../../../src-shared/views.ts';
 import { method } from './methods.ts';
 import type { KeychainState } from '../secrets.ts';
 import { settingsPatchSchema, settingsSchema } from '../settings/settings.ts';
+import type { LogFields, LogLevel } from '../shell/app-log.ts';
 import type { DiagnosticsInput } from '../shell/diagnostics.ts';
 import type { TradeForNotice, TradeRef } from '../shell/notification-groups.ts';
 import type { ShellState } from '../shell/tray-state.ts';
 import { deskWorkerConfig } from './desk-worker-config.ts';
 
-
 /**
  * The data boundary's method maps, shared by both sides: what main may call
- * in the data worker (`DESK_METHODS`: the desk's commands for the shell, and
- * the bridge's calls), what the worker may ask of main (`MAIN_METHODS`: the
- * keychain), and the events the worker pushes (`WORKER_EVENTS`). The worker
- * implements the first (`worker/desk-worker.ts`), main the second
- * (`main-thread/desk-connection.ts`); each side parses what it receives with these
- * schemas. Bridge payloads are parsed by the router against the contract,
- * so here they cross as they are.
+ * in the data worker (`DESK_METHODS`: the desk's commands for the shell),
+ * what the worker may ask of main (`MAIN_METHODS`: the keychain), and the
+ * events the worker pushes (`WORKER_EVENTS`). The worker implements the first
+ * (`worker/desk-worker.ts`), main the second (`main-thread/desk-connection.ts`);
+ * each side parses what it receives with these schemas. The bridge's calls
+ * and events cross typed by the contract (`bridge-calls.ts`).
  */
 
 const shellState = z.object({
@@ -43,25 +41,20 @@ export const deskShellView = z.object({
 });
 export type DeskShellView = z.infer<typeof deskShellView>;
 
-/** The desk's part of a diagnostics bundle (the shell adds versions, updates and logs). */
-export type DeskDiagnostics = Pick<DiagnosticsInput, 'settings' | 'key' | 'status' | 'rateBudget' | 'heartbeat' | 'applies' | 'unknownOutcomes'>;
-
-/** The schema of `DeskDiagnostics`. */
+/**
+ * The desk's part of a diagnostics bundle (the shell adds versions, updates
+ * and logs): its settings, key state, status, rate budget, heartbeat and applies.
+ */
 export const deskDiagnostics = z.object({
-  settings: z.record(z.string(), z.unknown()),
+  settings: settingsSchema,
   key: z.object({ set: z.boolean(), state: z.string(), keychainAvailable: z.boolean() }),
-  status: z.record(z.string(), z.unknown()),
-  rateBudget: z.unknown(),
-  heartbeat: z.unknown(),
-  applies: z.unknown(),
+  status: appStatus.omit({ stamp: true }),
+  rateBudget: schedulerState,
+  heartbeat: heartbeatState,
+  applies: z.array(applyJob.nullable()),
   unknownOutcomes: z.number().int().nonnegative(),
-}) satisfies z.ZodType<DeskDiagnostics>;
-
-/** What every bridge call resolves to (the value is checked by the router against the contract). */
-const ipcResult = z.discriminatedUnion('ok', [
-  z.object({ ok: z.literal(true), value: z.unknown() }),
-  z.object({ ok: z.literal(false), error: errorView }),
-]);
+}) satisfies z.ZodType<Pick<DiagnosticsInput, 'settings' | 'key' | 'status' | 'rateBudget' | 'heartbeat' | 'applies' | 'unknownOutcomes'>>;
+export type DeskDiagnostics = z.infer<typeof deskDiagnostics>;
 
 const none = z.tuple([]);
 const done = z.void();
@@ -88,14 +81,6 @@ export const DESK_METHODS = {
     suspendApplies: method(none, done, { deadlineMs: SERVICE_DEADLINE_MS }),
     close: method(none, done, { deadlineMs: SERVICE_DEADLINE_MS }),
   },
-  router: {
-    /**
-     * A bridge call. Its deadline is the longest any channel may take: a
-     * bridge call that waits on the service ends inside the client's
-     * interactive deadline, and the desk's own jobs in seconds.
-     */
-    invoke: method(z.tuple([z.string(), z.unknown()]), ipcResult, { deadlineMs: SERVICE_DEADLINE_MS }),
-  },
 };
 
 /** A keychain call may wait for the trader to unlock the keyring in the system's own prompt. */
@@ -119,17 +104,23 @@ const tradeForNotice = z.discriminatedUnion('trade_type', [
 ]) satisfies z.ZodType<TradeForNotice>;
 const tradeRef = z.object({ trade_type: z.enum(['market', 'buy_order']), trade_id: z.string() }) satisfies z.ZodType<TradeRef>;
 
-/** A log line the worker asks main to write (main's log scrubs and rotates). */
+/**
+ * A log line the worker asks main to write (main's log scrubs and rotates).
+ * Its fields are what the log itself takes (`LogFields`: any value, errors
+ * among them), since main's log cleans each value before it writes it.
+ */
 export const workerLogLine = z.object({
-  level: z.enum(['debug', 'info', 'warn', 'error']),
+  level: z.enum(['debug', 'info', 'warn', 'error']) satisfies z.ZodType<LogLevel>,
   message: z.string(),
-  fields: z.record(z.string(), z.unknown()).optional(),
+  fields: z.record(z.string(), z.unknown()).optional() satisfies z.ZodType<LogFields | undefined>,
 });
 export type WorkerLogLine = z.infer<typeof workerLogLine>;
 
+/**
+ * The worker's own events, for main. The bridge's events cross beside them,
+ * each under its own name, read by the contract's map (`bridge-calls.ts`).
+ */
 export const WORKER_EVENTS = {
-  /** A bridge event, for the window. */
-  bridge: z.object({ event: z.enum(EVENT_NAMES), payload: z.unknown() }),
   /** The shell's view changed. */
   view: deskShellView,
   /** Trades needing action, as the watcher found them: the notifier announces the new ones. */
@@ -145,3 +136,7 @@ export const WORKER_EVENTS = {
   opened: deskShellView,
 };
 export type WorkerEventName = keyof typeof WORKER_EVENTS;
+
+// A worker event and a bridge event never share a name: each is read by its own map.
+const namesApart: [WorkerEventName & EventName] extends [never] ? true : false = true;
+void namesApart;

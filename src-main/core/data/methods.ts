@@ -68,6 +68,9 @@ export type Call<M extends MethodMap<M>> = <T extends Target<M>, K extends Metho
 /** Handlers for each event of a map, taking its parsed payload. */
 export type EventHandlers<E extends EventMap> = { readonly [N in keyof E]: (payload: z.output<E[N]>) => void };
 
+/** One listener for every event of a map, each payload typed by its event's name. */
+export type EventListener<E extends EventMap> = <N extends keyof E & string>(name: N, payload: z.output<E[N]>) => void;
+
 /** Whether `name` is one of the map's own keys (not a prototype's). */
 export function ownKey<O extends object>(object: O, name: string): name is keyof O & string {
   return Object.hasOwn(object, name);
@@ -80,17 +83,22 @@ function specOf<M extends MethodMap<M>>(methods: M, target: string, name: string
   return ownKey(service, name) ? service[name] : null;
 }
 
+/** The most arguments a method takes: a guard against a call built by mistake, not a limit anyone meets. */
+const MAX_ARGS = 8;
+
 /** A call that came across, ready to run, or why it cannot be. */
 export type ResolvedCall =
   | { readonly run: () => unknown }
-  | { readonly refused: 'unknown' | 'arguments'; readonly detail: string };
+  | { readonly refused: 'malformed' | 'unknown' | 'arguments'; readonly detail: string };
 
 /**
  * Finds the method a message names in the map and in its implementation,
- * and parses the arguments with the method's schema. Only the map's own
- * methods can be reached (no prototype, no field).
+ * and parses the arguments (as they came: a list of at most MAX_ARGS
+ * values) with the method's schema. Only the map's own methods can be
+ * reached (no prototype, no field).
  */
-export function resolveCall<M extends MethodMap<M>>(methods: M, implementation: Implementation<M>, target: string, name: string, args: readonly unknown[]): ResolvedCall {
+export function resolveCall<M extends MethodMap<M>>(methods: M, implementation: Implementation<M>, target: string, name: string, args: unknown): ResolvedCall {
+  if (!Array.isArray(args) || args.length > MAX_ARGS) return { refused: 'malformed', detail: '' };
   const spec = specOf(methods, target, name);
   const service = ownKey(implementation, target) ? implementation[target] : undefined;
   const fn = spec && service !== undefined && ownKey(service, name) ? service[name] : undefined;
@@ -106,14 +114,19 @@ export function resolveCall<M extends MethodMap<M>>(methods: M, implementation: 
  * does not fit it (the caller logs it); nothing else reaches a handler.
  */
 export function dispatchEvent<E extends EventMap>(events: E, handlers: EventHandlers<E>, name: string, payload: unknown): boolean {
-  if (!ownKey(events, name)) return false;
-  return deliver(events, handlers, name, payload);
+  return readEvent(events, name, payload, (event, parsed) => handlers[event](parsed));
 }
 
-function deliver<E extends EventMap, N extends keyof E & string>(events: E, handlers: EventHandlers<E>, name: N, payload: unknown): boolean {
+/** As `dispatchEvent`, to one listener for all the map's events. */
+export function readEvent<E extends EventMap>(events: E, name: string, payload: unknown, listener: EventListener<E>): boolean {
+  if (!ownKey(events, name)) return false;
+  return deliver(events, name, payload, listener);
+}
+
+function deliver<E extends EventMap, N extends keyof E & string>(events: E, name: N, payload: unknown, listener: EventListener<E>): boolean {
   const schema: E[N] = events[name];
   const parsed = z.safeParse(schema, payload);
   if (!parsed.success) return false;
-  handlers[name](parsed.data);
+  listener(name, parsed.data);
   return true;
 }

@@ -1,27 +1,40 @@
 import { z } from 'zod';
+import { CHANNEL_NAMES } from '../../../src-shared/channels.ts';
 import { DESK_ERROR_KINDS } from '../../../src-shared/errors.ts';
 import { DomainError } from '../errors.ts';
 
 /**
- * The messages between the main thread and the data worker, checked on both
- * sides like the bridge's: a request names a target (a service the worker
- * hosts), one of its methods, and the arguments; a reply is a value or an
- * error value, never a thrown object; events are pushed with a name. What
- * the arguments, values and events hold is the method map's (`methods.ts`).
+ * The messages between the main thread and the data worker. Each is read in
+ * two steps: its head (which call, reply, event or ask it is) by a schema
+ * here, then its part (`args`, `value`, `payload`, `input`) by the schema
+ * that part has: the method's in the method map (`methods.ts`), the event's
+ * in an event map, the channel's in the contract. So nothing that crosses is
+ * taken as it is, and nothing is parsed twice. A reply is a value or an
+ * error value, never a thrown object.
  */
 
-/** The most arguments a method takes: a guard against a call built by mistake, not a limit anyone meets. */
-const MAX_ARGS = 8;
+const id = z.number().int().nonnegative();
+const callHead = { target: z.string().min(1).max(40), method: z.string().min(1).max(60) };
 
-/** What a call names, whichever side makes it: a hosted service, one of its methods, and the arguments. */
-const callFields = {
-  target: z.string().min(1).max(40),
-  method: z.string().min(1).max(60),
-  args: z.array(z.unknown()).max(MAX_ARGS),
-};
+/** A call of a method of the map; its `args` are read by the method's schema. */
+export const requestHead = z.object({ id, ...callHead });
+export interface DataRequest {
+  readonly id: number;
+  readonly target: string;
+  readonly method: string;
+  readonly args: readonly unknown[];
+}
 
-export const dataRequest = z.strictObject({ id: z.number().int().nonnegative(), ...callFields });
-export type DataRequest = z.infer<typeof dataRequest>;
+/**
+ * A call of the bridge, for the desk: the channel and the renderer's input as
+ * it came, which the router reads at its door (see `bridge-calls.ts`).
+ */
+export const bridgeCallHead = z.object({ id, channel: z.enum(CHANNEL_NAMES) });
+export interface BridgeCall {
+  readonly id: number;
+  readonly channel: string;
+  readonly input: unknown;
+}
 
 export const dataErrorValue = z.strictObject({
   kind: z.enum(DESK_ERROR_KINDS),
@@ -44,40 +57,59 @@ function isKind(kind: string): kind is DataErrorValue['kind'] {
   return KINDED.has(kind);
 }
 
-export const dataReply = z.discriminatedUnion('ok', [
-  z.strictObject({ id: z.number().int(), ok: z.literal(true), value: z.unknown() }),
-  z.strictObject({ id: z.number().int(), ok: z.literal(false), error: dataErrorValue }),
+/** The answer to a call, by its ID; a `value` is read by the schema of what was called. */
+export const replyHead = z.discriminatedUnion('ok', [
+  z.object({ id: z.number().int(), ok: z.literal(true) }),
+  z.object({ id: z.number().int(), ok: z.literal(false), error: dataErrorValue }),
 ]);
-export type DataReply = z.infer<typeof dataReply>;
+export type DataReply = { readonly id: number; readonly ok: true; readonly value: unknown } | { readonly id: number; readonly ok: false; readonly error: DataErrorValue };
 
-export const dataEvent = z.strictObject({
-  event: z.string().min(1).max(60),
-  payload: z.unknown(),
-});
+/** An event the worker pushes; its `payload` is read by the schema of the event map that names it. */
+export const eventHead = z.object({ event: z.string().min(1).max(60) });
+export interface DataEvent {
+  readonly event: string;
+  readonly payload: unknown;
+}
 
 /**
  * The worker asking main (for what only main may hold: the keychain, whose
- * native module must not be torn down with a dying worker).
+ * native module must not be torn down with a dying worker); its `args` are
+ * read by the method's schema in main's map.
  */
-export const workerAsk = z.strictObject({ ask: z.number().int().nonnegative(), ...callFields });
-export type WorkerAsk = z.infer<typeof workerAsk>;
+export const askHead = z.object({ ask: id, ...callHead });
+export interface WorkerAsk {
+  readonly ask: number;
+  readonly target: string;
+  readonly method: string;
+  readonly args: readonly unknown[];
+}
 
-/** Main's answer to an ask. */
-export const mainAnswer = z.discriminatedUnion('ok', [
-  z.strictObject({ answer: z.number().int(), ok: z.literal(true), value: z.unknown() }),
-  z.strictObject({ answer: z.number().int(), ok: z.literal(false), error: dataErrorValue }),
+/** Main's answer to an ask; a `value` is read by the schema of the method asked. */
+export const answerHead = z.discriminatedUnion('ok', [
+  z.object({ answer: z.number().int(), ok: z.literal(true) }),
+  z.object({ answer: z.number().int(), ok: z.literal(false), error: dataErrorValue }),
 ]);
-export type MainAnswer = z.infer<typeof mainAnswer>;
+export type MainAnswer = { readonly answer: number; readonly ok: true; readonly value: unknown } | { readonly answer: number; readonly ok: false; readonly error: DataErrorValue };
 
 /**
  * Main asking whether the worker's thread still turns; the worker answers
  * with the same number as soon as its event loop reads the message.
  */
-export const livenessPing = z.strictObject({ ping: z.number().int().nonnegative() });
-export const livenessPong = z.strictObject({ pong: z.number().int().nonnegative() });
+export const livenessPing = z.strictObject({ ping: id });
+export const livenessPong = z.strictObject({ pong: id });
 
-/** Everything the worker posts: replies to requests, events, asks, and answers to pings. */
-export const fromWorker = z.union([dataReply, dataEvent, workerAsk, livenessPong]);
+/** Everything the worker posts, by its head: replies to calls, events, asks, and answers to pings. */
+export const fromWorker = z.union([replyHead, eventHead, askHead, livenessPong]);
+
+/**
+ * The part of a message its head said is there, for the part's own schema
+ * to read (`undefined` when it is missing, which that schema refuses).
+ */
+export function partOf(message: unknown, part: 'args' | 'value' | 'payload' | 'input'): unknown {
+  if (typeof message !== 'object' || message === null) return undefined;
+  const parts: { readonly [key: string]: unknown } = { ...message };
+  return parts[part];
+}
 
 /**
  * A string this long or longer crosses as UTF-8 bytes whose buffer is

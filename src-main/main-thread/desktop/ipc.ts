@@ -1,32 +1,14 @@
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
-import type { FieldIssue } from '../../core/api/errors.ts';
-import type { Unsubscribe } from '../../core/events.ts';
+import type { IpcResult } from '../../../src-shared/contract.ts';
 import { isTrustedRendererUrl, type TrustedRenderer } from '../../core/shell/app-origin.ts';
+import type { Router } from '../../ipc/router.ts';
 
 /**
  * Binds the IPC router to Electron: every contract channel to
  * `ipcMain.handle`, every router event to the window. The router validates
  * payloads; this layer decides who may call at all: only the app's own page,
  * in its top frame, identified by the sender frame's parsed URL.
- *
- * `Router` and `IpcResult` are declared here as the minimum this file needs,
- * matching src-main/ipc/router.ts as agreed; the real router satisfies them
- * structurally.
  */
-
-export type IpcResult<T = unknown> =
-  | { ok: true; value: T }
-  | { ok: false; error: { kind: string; message: string; issues?: FieldIssue[] } };
-
-export interface Router {
-  /** Contract channel names, 'domain:verb'. */
-  readonly channels: readonly string[];
-  /** Contract event names. */
-  readonly events: readonly string[];
-  /** Validates the input and runs the channel's handler. Never throws. */
-  invoke(channel: string, input: unknown): Promise<IpcResult>;
-  subscribe(listener: (event: string, payload: unknown) => void): Unsubscribe;
-}
 
 export interface BindRouterOptions {
   /** Which page is the app's own (its dev server in development). */
@@ -39,6 +21,15 @@ export interface BindRouterOptions {
 
 /** The error kind of a call whose sender is not the app's page. */
 export const UNTRUSTED_SENDER = 'untrusted_sender';
+
+/**
+ * The answer to a call from another page: outside the error kinds the app's
+ * page words, since that page never receives it.
+ */
+export interface UntrustedRefusal {
+  readonly ok: false;
+  readonly error: { readonly kind: typeof UNTRUSTED_SENDER; readonly message: string };
+}
 
 /** Whether the invoking frame is the app's own top-level page. */
 export function isTrustedSender(event: Pick<IpcMainInvokeEvent, 'senderFrame'>, trusted: TrustedRenderer): boolean {
@@ -58,7 +49,7 @@ export function bindRouter(
   options: BindRouterOptions,
 ): () => void {
   for (const channel of router.channels) {
-    ipcMain.handle(channel, async (event, input: unknown): Promise<IpcResult> => {
+    ipcMain.handle(channel, async (event, input: unknown): Promise<IpcResult<unknown> | UntrustedRefusal> => {
       if (!isTrustedSender(event, options.trusted)) {
         const url = event.senderFrame?.url ?? '';
         options.onRefused?.(channel, url);

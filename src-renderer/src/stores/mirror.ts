@@ -1,5 +1,5 @@
-import { shallowRef, type ShallowRef } from 'vue';
-import type { EventName, EventPayload } from '../../../src-shared/contract.ts';
+import { customRef, type ShallowRef } from 'vue';
+import type { EventName, EventPayloads } from '../../../src-shared/contract.ts';
 import { onEvent } from '../api.ts';
 import { loadQuietly } from './guarded.ts';
 
@@ -24,23 +24,50 @@ export interface Mirror<T extends Stamped> {
   follow(): void;
 }
 
-export function createMirror<E extends EventName>(read: () => Promise<EventPayload<E>>, event: E): Mirror<EventPayload<E> & Stamped> {
-  type T = EventPayload<E> & Stamped;
-  const value = shallowRef(null) as ShallowRef<T | null>;
+/** The events whose payload carries a stamp: those a mirror can follow. */
+export type StampedEvent = { [E in EventName]: EventPayloads[E] extends Stamped ? E : never }[EventName];
+
+export function createMirror<E extends StampedEvent>(read: () => Promise<EventPayloads[E]>, event: E): Mirror<EventPayloads[E]> {
+  type T = EventPayloads[E];
+  const value = latest<T | null>(null);
   const accept = (next: T): T => {
     const shown = value.value;
-    if (shown === null || next.stamp >= shown.stamp) value.value = next;
-    return value.value as T;
+    if (shown !== null && next.stamp < shown.stamp) return shown;
+    value.value = next;
+    return next;
   };
   return {
     value,
     accept,
     async load() {
-      accept((await read()) as T);
+      accept(await read());
     },
     follow() {
-      onEvent(event, (payload) => accept(payload as T));
-      loadQuietly(async () => accept((await read()) as T));
+      onEvent(event, accept);
+      loadQuietly(async () => accept(await read()));
     },
   };
+}
+
+/**
+ * A shallow ref of a value whose type is a type parameter: Vue's `shallowRef`
+ * types one only through a cast (its return type asks whether the value is a
+ * ref itself), while `customRef` says what it holds. Holds it as `shallowRef`
+ * does: the value as given, effects told only when it is another one.
+ */
+function latest<T>(initial: T): ShallowRef<T> {
+  return customRef<T>((track, trigger) => {
+    let current = initial;
+    return {
+      get() {
+        track();
+        return current;
+      },
+      set(next) {
+        if (Object.is(next, current)) return;
+        current = next;
+        trigger();
+      },
+    };
+  });
 }

@@ -97,6 +97,14 @@ describe('the data boundary between the main thread and its worker', () => {
     expect(packValue(small)).toEqual({ value: small, transfer: [] });
   });
 
+  it('carries a bridge call with the renderer’s input as it came, and reads its reply by the channel’s output schema', async () => {
+    const { client: c } = await open();
+    await expect(c.bridge('drafts:removeFailed', { n: 3 })).resolves.toEqual({ result: { ok: true, value: { removed: 3 } } });
+    await expect(c.bridge('drafts:removeFailed', { n: 'three' })).resolves.toEqual({ misfit: expect.stringMatching(/^output of drafts:removeFailed does not match/) });
+    // A large text crosses as bytes and is read back as the same text.
+    await expect(c.bridge('drafts:exportCsv', {})).resolves.toEqual({ result: { ok: true, value: { csv: 'c'.repeat(2_000_000) } } });
+  });
+
   it('passes the worker’s events on', async () => {
     const { client: c } = await open();
     const heard: unknown[] = [];

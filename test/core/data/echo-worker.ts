@@ -1,7 +1,8 @@
 /**
  * A data worker for the boundary's own tests: hosts a small `echo` service
  * (values, failures, slow calls, a large text, a thread that never turns
- * again), pushes an event on demand, and asks main to double a number.
+ * again), pushes an event on demand, asks main to double a number, and
+ * answers two channels of the bridge.
  */
 import { parentPort } from 'node:worker_threads';
 import { DomainError } from '../../../src-main/core/errors.ts';
@@ -51,4 +52,9 @@ const echo: Implementation<typeof ECHO_METHODS>['echo'] = {
   },
   askDouble: (n) => asker.ask('main', 'double', n),
 };
-serveDataHost(port, createDataHost({ methods: ECHO_METHODS, targets: () => ({ echo }) }), asker);
+/** The bridge as a router would answer it: drafts:removeFailed counts what it was sent, drafts:exportCsv is a large text. */
+async function bridge(channel: string, input: unknown) {
+  if (channel === 'drafts:exportCsv') return { ok: true as const, value: { csv: 'c'.repeat(2_000_000) } };
+  return { ok: true as const, value: { removed: typeof input === 'object' && input !== null && 'n' in input ? input.n : null } };
+}
+serveDataHost(port, createDataHost({ methods: ECHO_METHODS, targets: () => ({ echo }), bridge }), asker);
