@@ -1,6 +1,5 @@
 import { isApiError, type ApiError } from '../api/errors.ts';
-import { boundedRetryAfterMs } from '../api/rate-headers.ts';
-import { wallTimeOf, type Clock } from '../clock.ts';
+import type { Clock } from '../clock.ts';
 import type { ItemNames } from '../items/item-names.ts';
 import type { InventoryProblemRecord, InventoryRepo } from '../store/inventory-repo.ts';
 import { rowsOfPage } from './econ-items.ts';
