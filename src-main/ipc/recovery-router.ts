@@ -1,6 +1,6 @@
 import type { ProfileProblem, RecoverInput } from '../../src-shared/profile.ts';
 import type { Desk } from '../core/desk/desk.ts';
-import { recoverProfileDesk, type ProfileOpeningDeps } from '../core/profile/profile-opening.ts';
+import { recoverProfileDesk, type ProfileOpeningDeps } from '../core/desk/profile-opening.ts';
 import { recoveryHandlers } from './handlers/profile.ts';
 import { createPartialRouter, type Router, type RouterOptions } from './router.ts';
 

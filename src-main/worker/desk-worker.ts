@@ -25,7 +25,7 @@ import { createAsker } from './asker.ts';
 import { createDataHost, serveDataHost } from './data-host.ts';
 import type { Implementation } from '../core/data/methods.ts';
 import type { Desk } from '../core/desk/desk.ts';
-import { openProfileDesk, type ProfileOpeningDeps } from '../core/profile/profile-opening.ts';
+import { openProfileDesk, type ProfileOpeningDeps } from '../core/desk/profile-opening.ts';
 import { profilePaths } from '../core/profile/profile-paths.ts';
 import { DomainError } from '../core/errors.ts';
 import { createRecoveryRouter } from '../ipc/recovery-router.ts';
