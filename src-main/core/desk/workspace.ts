@@ -13,7 +13,7 @@ import { createTradeRecording } from '../trades/trade-recording.ts';
 import { createDraftService, type DraftService } from '../drafts/draft-service.ts';
 import { createCsvService, type CsvService } from '../drafts/csv.ts';
 import { createApplyService, type ApplyService } from '../apply/apply-draft.ts';
-import { trackApplyJob, type ApplyJobTracker } from './apply-job.ts';
+import { trackApplyJob, type ApplyJobTracker } from '../apply/apply-job.ts';
 import type { ItemNames } from '../items/item-names.ts';
 import { createLedgerTables, type LedgerTables } from '../drafts/ledger-tables.ts';
 import { createTradeHistory, type TradeHistory } from '../history/trade-history.ts';

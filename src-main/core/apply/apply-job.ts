@@ -1,4 +1,4 @@
-import type { ApplyProgress, ApplyService } from '../apply/apply-draft.ts';
+import type { ApplyProgress, ApplyService } from './apply-draft.ts';
 import type { DraftService } from '../drafts/draft-service.ts';
 import { createEmitter, type Unsubscribe } from '../events.ts';
 
