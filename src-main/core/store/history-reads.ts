@@ -44,6 +44,15 @@ function showWhere(show: HistoryShow): string {
 
 const count = z.object({ n: z.number() });
 
+/**
+ * A limit written into the statement: bound as a parameter, SQLite plans the
+ * top items' sort without it (twice as slow).
+ */
+function whole(limit: number): number {
+  if (!Number.isSafeInteger(limit)) throw new RangeError(`not a limit: ${limit}`);
+  return limit;
+}
+
 /** Sales or purchases that went through: how many, and their amount. */
 export const sideTally = z.object({ side: z.enum(['sale', 'purchase']), n: z.number(), amount: z.number() });
 export type SideTally = z.output<typeof sideTally>;
@@ -164,7 +173,7 @@ export function createHistoryReads(db: DatabaseSync): HistoryReads {
       const n = parseRow('history_refusals', count, db.prepare('SELECT count(*) AS n FROM history_refusals WHERE last_at >= ? AND last_at < ?')
         .get(range.from, range.to)).n;
       const rows = db.prepare(`SELECT kind, ref, field, value, reason, first_at AS firstAt, last_at AS lastAt, times FROM history_refusals
-        WHERE last_at >= ? AND last_at < ? ORDER BY last_at DESC, kind, ref, field LIMIT ?`).all(range.from, range.to, limit);
+        WHERE last_at >= ? AND last_at < ? ORDER BY last_at DESC, kind, ref, field LIMIT ${whole(limit)}`).all(range.from, range.to);
       return { count: n, recent: parseRows('history_refusals', historyRefusal, rows) };
     },
     lastBalance(from, to) {
@@ -181,7 +190,7 @@ export function createHistoryReads(db: DatabaseSync): HistoryReads {
           sum(CASE WHEN h.side = 'purchase' THEN i.quantity * i.price ELSE 0 END) AS bought_amount
         FROM trade_history h JOIN trade_history_items i ON i.trade_type = h.trade_type AND i.trade_id = h.trade_id
         WHERE ${where.sql} AND h.ending IN ${COMPLETED}
-        GROUP BY i.sku ORDER BY sold_amount + bought_amount DESC, i.sku LIMIT ?`).all(...where.params, limit));
+        GROUP BY i.sku ORDER BY sold_amount + bought_amount DESC, i.sku LIMIT ${whole(limit)}`).all(...where.params));
     },
     saleDurations(range) {
       const s = sales(range);
