@@ -155,7 +155,8 @@ function lowestPhaseGroups(db: PhaseDeps['db'], run: RunRow, main: string): Wait
   for (const { kind, account } of pairs) {
     if (kind === 'listing.deleteAll' || kind === 'buyOrder.deleteAll') add(0, kind, '');
     else if (kind !== 'listing.create' && kind !== 'buyOrder.create') add(1, kind, '');
-    else {
+    else if (account !== null) {
+      // A create names its account, always.
       for (const phase of waitingCreatePhases(db, run.draft_id, kind, account)) add(phase, kind, account === main ? '' : account);
     }
   }

@@ -46,9 +46,9 @@ export interface WaitingGroupKey {
   readonly proxy: string;
 }
 
-/** The kinds and accounts of a run's waiting changes (one walk of the draft, no sort of every row). */
-export function waitingKinds(db: Pick<DatabaseSync, 'prepare'>, draftId: string): { kind: ChangeKind; account: string }[] {
-  return parseRows('draft_entries', z.object({ kind: changeKind, account: z.string() }),
+/** The kinds and accounts of a run's waiting changes (one walk of the draft, no sort of every row); a delete-all has no account. */
+export function waitingKinds(db: Pick<DatabaseSync, 'prepare'>, draftId: string): { kind: ChangeKind; account: string | null }[] {
+  return parseRows('draft_entries', z.object({ kind: changeKind, account: z.string().nullable() }),
     db.prepare(`SELECT DISTINCT kind, account FROM draft_entries e WHERE ${IS_WAITING}`).all({ draft: draftId }));
 }
 
