@@ -3,7 +3,7 @@ import type {
   TradesView, UnknownOutcomeView, UnknownOutcomesView,
 } from '../../src-shared/contract.ts';
 import type { AccountsSnapshot } from '../core/accounts/accounts-service.ts';
-import type { ApplyProgress } from '../core/apply/apply-draft.ts';
+import type { ApplyProgress } from '../core/apply/apply-run.ts';
 import type { UnknownOutcome } from '../core/apply/recovery.ts';
 import type { Desk } from '../core/desk/desk.ts';
 import type { Workspace } from '../core/desk/workspace.ts';
