@@ -1,4 +1,5 @@
-import type { Desk } from '../core/desk/desk.ts';
+import type { DeskServices } from '../core/desk/desk-services.ts';
+import type { DraftService } from '../core/drafts/draft-service.ts';
 import { connectDeskEvents } from './desk-events.ts';
 import { applyHandlers } from './handlers/apply.ts';
 import { draftHandlers } from './handlers/drafts.ts';
@@ -51,41 +52,42 @@ const AFTER_BULK_WRITES = [
 const BULK_WAIT_MS = 5_000;
 
 /** The handler of `name`, answering once no bulk edit is being written. */
-function afterBulkWrites<C extends keyof Handlers>(desk: Desk, handlers: Handlers, name: C): Handlers[C] {
+function afterBulkWrites<C extends keyof Handlers>(drafts: () => Pick<DraftService, 'settled'>, handlers: Handlers, name: C): Handlers[C] {
   const handle = handlers[name] as (input: Parameters<Handlers[C]>[0]) => ReturnType<Handlers[C]>;
   const waiting = async (input: Parameters<Handlers[C]>[0]) => {
-    await desk.workspace().drafts.settled(BULK_WAIT_MS);
+    await drafts().settled(BULK_WAIT_MS);
     return handle(input);
   };
   return waiting as Handlers[C];
 }
 
-export function createDeskRouter(desk: Desk, platform: Platform, options: DeskRouterOptions): DeskRouter {
+export function createDeskRouter(desk: { readonly services: DeskServices }, platform: Platform, options: DeskRouterOptions): DeskRouter {
   let emit: EmitEvent = () => undefined;
   const stamps = createStamps(options.stampBase);
-  const views = createDeskViews(desk, stamps);
+  const { services } = desk;
+  const views = createDeskViews(services, stamps);
 
   const handlers: Handlers = {
-    ...engineHandlers(desk, views, platform),
-    ...ledgerHandlers(desk, stamps),
-    ...historyHandlers(desk, stamps),
-    ...draftHandlers(desk, stamps),
-    ...applyHandlers(desk, views),
-    ...ledgerCheckHandlers(desk),
-    ...keyTestHandlers(desk, views),
-    ...inventoryHandlers(desk, stamps),
+    ...engineHandlers(services, views, platform),
+    ...ledgerHandlers(services, stamps),
+    ...historyHandlers(services, stamps),
+    ...draftHandlers(services, stamps),
+    ...applyHandlers(services, views),
+    ...ledgerCheckHandlers(services),
+    ...keyTestHandlers(services, views),
+    ...inventoryHandlers(services, stamps),
     ...shellHandlers(platform),
     ...openProfileHandlers(),
     ...backupHandlers(options.backups),
   };
-  for (const name of AFTER_BULK_WRITES) Object.assign(handlers, { [name]: afterBulkWrites(desk, handlers, name) });
+  for (const name of AFTER_BULK_WRITES) Object.assign(handlers, { [name]: afterBulkWrites(() => services.drafts(), handlers, name) });
 
   const router = createRouter(handlers, {
     checkOutputs: options.checkOutputs,
     ...(options.onUnexpected ? { onUnexpected: options.onUnexpected } : {}),
     connectEvents(e) {
       emit = e;
-      return connectDeskEvents(desk, e, stamps, views, { announceAtStart: options.announceAtStart ?? false });
+      return connectDeskEvents(services, e, stamps, views, { announceAtStart: options.announceAtStart ?? false });
     },
   });
   return { router, emit: (event, payload) => emit(event, payload) };
