@@ -76,7 +76,7 @@ export const AHEAD = 6;
 /**
  * What a new run plans before its first request: one batch for each endpoint
  * and proxy, so Apply answers and the first request leaves at once; the rest
- * of the window is planned a batch a step after it (see apply-draft.ts).
+ * of the window is planned a batch a step after it (see run-planning.ts).
  */
 export const AHEAD_AT_START = 1;
 
@@ -113,7 +113,7 @@ function planAhead(run: RunRow, deps: PhaseDeps, ahead: number): BatchTask[] {
     const lowest = groups[0]?.phase;
     if (lowest === undefined || (openPhase !== null && openPhase < lowest)) return [];
     if (lowest === 2 && repos.journal.run(run.run_id)?.queue_below != null) {
-      // The run's changes are still being queued (apply-draft.ts): a delete not queued yet may be one of these
+      // The run's changes are still being queued (run-planning.ts): a delete not queued yet may be one of these
       // creates' own, so they wait, and are read afresh once every change is queued.
       deps.waiting?.delete(run.run_id);
       return [];
