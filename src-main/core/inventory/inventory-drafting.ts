@@ -6,7 +6,7 @@ import type {
 import type { inventoryPricing, listingExtras } from '../../../src-shared/inventory.ts';
 import type { z } from 'zod';
 import type { AddChangesResult } from '../drafts/draft-service.ts';
-import type { Store } from '../store/db.ts';
+import type { InventoryReads } from '../store/inventory-reads.ts';
 import type { InventoryQueries, PickedItem } from './inventory-query.ts';
 
 /**
@@ -30,7 +30,7 @@ export interface InventoryDrafting {
 }
 
 export interface InventoryDraftingDeps {
-  store: Store;
+  reads: Pick<InventoryReads, 'referencePrices'>;
   queries: InventoryQueries;
   drafts: {
     ensureCurrent(): string;
@@ -50,17 +50,12 @@ interface Priced {
 const SAMPLES = 10;
 
 export function createInventoryDrafting(deps: InventoryDraftingDeps): InventoryDrafting {
-  const { db } = deps.store;
-  const listed = db.prepare(`SELECT sku, min(price) AS price FROM listings WHERE state IN ('active', 'inactive')
-    AND sku IN (SELECT value FROM json_each(?)) GROUP BY sku`);
-  const ordered = db.prepare('SELECT sku, price FROM buy_orders WHERE sku IN (SELECT value FROM json_each(?))');
+  const { reads } = deps;
 
   /** The reference price of each SKU for `from`. */
   function references(from: Pricing['from'], items: readonly PickedItem[]): Map<string, number> {
     if (from === 'fixed') return new Map();
-    const skus = JSON.stringify([...new Set(items.map((i) => i.sku).filter((s) => s !== ''))]);
-    const rows = (from === 'listing' ? listed : ordered).all(skus) as Array<{ sku: string; price: number }>;
-    return new Map(rows.map((r) => [r.sku, Number(r.price)]));
+    return reads.referencePrices(from, [...new Set(items.map((i) => i.sku).filter((s) => s !== ''))]);
   }
 
   function price(items: readonly PickedItem[], pricing: Pricing): { priced: Priced[]; leftOut: Map<string, string[]> } {

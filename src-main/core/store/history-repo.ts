@@ -7,7 +7,7 @@ import { jsonColumn, parseRows } from './sql.ts';
  * kept after the trades leave the pending lists (see migration 012), and
  * what the service said that History refused (migration 018). Writes only;
  * the History screen's figures are SQL over these tables
- * (core/history/history-report.ts). A trade's record is never deleted, and
+ * (history-reads.ts, core/history/history-report.ts). A trade's record is never deleted, and
  * one that ended never goes back to pending, whatever the service lists.
  */
 

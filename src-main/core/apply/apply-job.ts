@@ -1,4 +1,5 @@
-import type { ApplyProgress, ApplyService } from '../apply/apply-draft.ts';
+import type { ApplyService } from './apply-draft.ts';
+import type { ApplyProgress } from './apply-run.ts';
 import type { DraftService } from '../drafts/draft-service.ts';
 import { createEmitter, type Unsubscribe } from '../events.ts';
 

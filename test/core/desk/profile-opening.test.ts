@@ -7,12 +7,12 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Desk } from '../../../src-main/core/desk/desk.ts';
 import { backupNow, type Backup } from '../../../src-main/core/profile/backups.ts';
-import { openProfileDesk, recoverProfileDesk, type ProfileOpeningDeps } from '../../../src-main/core/profile/profile-opening.ts';
+import { openProfileDesk, recoverProfileDesk, type ProfileOpeningDeps } from '../../../src-main/core/desk/profile-opening.ts';
 import { openStore } from '../../../src-main/core/store/db.ts';
 import { createRepos } from '../../../src-main/core/store/index.ts';
 import { LATEST_VERSION } from '../../../src-main/core/store/migrations.ts';
 import { memoryKeychain } from '../../support/memory-keychain.ts';
-import { addListings, addTrade } from './profile-rows.ts';
+import { addListings, addTrade } from '../profile/profile-rows.ts';
 
 /**
  * A profile that cannot be opened: the desk says why instead of ending,

@@ -2,19 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { ProfileProblem, RecoverInput } from '../../../src-shared/profile.ts';
 import { systemClock } from '../clock.ts';
-import { createDesk, type Desk, type DeskDeps } from '../desk/desk.ts';
+import { createDesk, type Desk, type DeskDeps } from './desk.ts';
 import { DomainError } from '../errors.ts';
-import { chooseBackup } from './backup-choice.ts';
-import { restoreBackup } from './backups.ts';
-import { diagnoseOpenFailure, moveAside, problemOf } from './open-failure.ts';
-import { holdingProfileLock } from './profile-lock.ts';
-import { profilePaths } from './profile-paths.ts';
-import { clearRecoveryMarker, readRecoveryMarker } from './recovery-marker.ts';
+import { chooseBackup } from '../profile/backup-choice.ts';
+import { restoreBackup } from '../profile/backups.ts';
+import { diagnoseOpenFailure, moveAside, problemOf } from '../profile/open-failure.ts';
+import { holdingProfileLock } from '../profile/profile-lock.ts';
+import { profilePaths } from '../profile/profile-paths.ts';
+import { clearRecoveryMarker, readRecoveryMarker } from '../profile/recovery-marker.ts';
 
 /**
  * Opening the desk on its profile, with a way back when that fails: instead
  * of an exception (which ended the app without a word), the caller gets the
- * problem to show (open-failure.ts: a damaged or newer file is already moved
+ * problem to show (profile/open-failure.ts: a damaged or newer file is already moved
  * aside, and noted), and `recoverProfileDesk` carries out the trader's
  * choice, then opens again. While the note of a moved file is there, every
  * open answers the same problem, whoever opens (a new start, a restarted
