@@ -1,5 +1,5 @@
 import type { DraftService } from '../drafts/draft-service.ts';
-import { nextTurn, type Turn } from '../drafts/turn.ts';
+import { nextTurn, type Turn } from '../turn.ts';
 import { conflict, notFound } from '../errors.ts';
 import type { Repos } from '../store/index.ts';
 import { planUndo, type UndoNote, type UndoStep } from './undo-plan.ts';

@@ -7,7 +7,7 @@ import type { BulkPatch } from './bulk-patch.ts';
 import { createBulkEdits, type BulkPlan } from './bulk-sql.ts';
 import { createBulkWriter, type BulkWrite } from './bulk-writes.ts';
 import type { SelectedRows } from './ledger-query.ts';
-import type { Turn } from './turn.ts';
+import type { Turn } from '../turn.ts';
 
 /**
  * A draft service's bulk edits: previews and edits take turns with the

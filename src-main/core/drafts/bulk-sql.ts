@@ -9,7 +9,7 @@ import { priceProblem } from './price-check.ts';
 import type { GuardFindings, PriceGuard } from './price-guard.ts';
 import { NO_FINDINGS, priceConcern } from '../../../src-shared/price-guard.ts';
 import type { SelectedRows } from './ledger-query.ts';
-import type { Turn } from './turn.ts';
+import type { Turn } from '../turn.ts';
 import { writes, type BulkPatch } from './bulk-patch.ts';
 
 /**

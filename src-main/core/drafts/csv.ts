@@ -18,7 +18,7 @@ import { createSpool, type CsvSpool } from './csv-spool.ts';
 import { ledgerLookup } from './draft-context.ts';
 import type { DraftService } from './draft-service.ts';
 import { createScratch, type Scratch } from './scratch-staging.ts';
-import { nextTurn, type Turn } from './turn.ts';
+import { nextTurn, type Turn } from '../turn.ts';
 import { splitTarget } from '../store/draft-columns.ts';
 import { groupThousands } from '../../../src-shared/money.ts';
 

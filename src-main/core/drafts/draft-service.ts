@@ -18,7 +18,7 @@ import { draftSummary, type DraftCounts } from './draft-counts.ts';
 import type { DraftSummary } from '../../../src-shared/contract.ts';
 import { createCurrentDraft, newestDraft } from './current-draft.ts';
 import { splitTarget } from '../store/draft-columns.ts';
-import { nextTurn, type Turn } from './turn.ts';
+import { nextTurn, type Turn } from '../turn.ts';
 
 /**
  * Drafts, edited offline. Every change is validated with the shared field

@@ -8,7 +8,7 @@ import { buyOrdersToCsv } from './csv-buy-orders.ts';
 import { listingsToCsv } from './csv-listings.ts';
 import type { DraftService } from './draft-service.ts';
 import { createLedgerQueries } from './ledger-query.ts';
-import { nextTurn, type Turn } from './turn.ts';
+import { nextTurn, type Turn } from '../turn.ts';
 import { schemaNameIndex } from './name-index.ts';
 import type { SettingsRepo } from '../store/settings-repo.ts';
 

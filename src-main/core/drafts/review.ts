@@ -7,7 +7,7 @@ import type { Store } from '../store/db.ts';
 import { ENTRY_COLUMNS, entryOf, type EntryRecord, type Slot } from '../store/draft-columns.ts';
 import type { Change, ChangeError, ChangeKind, ChangeStatus, DraftEntry } from './change.ts';
 import type { LedgerLookup } from './merge.ts';
-import type { Turn } from './turn.ts';
+import type { Turn } from '../turn.ts';
 import { guardTally, type PriceGuard } from './price-guard.ts';
 import { priceConcern, type DraftGuard } from '../../../src-shared/price-guard.ts';
 

@@ -3,7 +3,7 @@ import type { Store } from '../store/db.ts';
 import type { DraftEntry } from './change.ts';
 import type { Staging } from './draft-staging.ts';
 import type { SeenKeys } from './csv-format.ts';
-import { nextTurn, type Turn } from './turn.ts';
+import { nextTurn, type Turn } from '../turn.ts';
 
 /**
  * Scratch tables for checking a whole file a slice at a time, kept in the

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { nextTurn } from '../../../src-main/core/drafts/turn.ts';
+import { nextTurn } from '../../../src-main/core/turn.ts';
 import { createLedgerTables } from '../../../src-main/core/drafts/ledger-tables.ts';
 import type { BulkOp } from '../../../src-shared/drafts.ts';
 import type { LedgerDomain } from '../../../src-shared/ledger.ts';

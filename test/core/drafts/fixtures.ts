@@ -1,6 +1,6 @@
 import { createDraftService, type BulkResult, type DraftService } from '../../../src-main/core/drafts/draft-service.ts';
 import { createLedgerTables } from '../../../src-main/core/drafts/ledger-tables.ts';
-import type { Turn } from '../../../src-main/core/drafts/turn.ts';
+import type { Turn } from '../../../src-main/core/turn.ts';
 import type { BulkOp } from '../../../src-shared/drafts.ts';
 import type { LedgerDomain, LedgerSelection } from '../../../src-shared/ledger.ts';
 import { LINKED, MAIN, tempStore, type TempStore } from '../store/temp-store.ts';
