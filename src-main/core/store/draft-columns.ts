@@ -1,6 +1,6 @@
 import type { SQLInputValue } from 'node:sqlite';
-import { change, type Change, type ChangeStatus, type DraftEntry, type ChangeError } from '../drafts/change.ts';
-import { changeError } from '../drafts/change.ts';
+import { change, type Change, type ChangeStatus } from '../../../src-shared/drafts.ts';
+import { changeError, type ChangeError, type DraftEntry } from './draft-entry.ts';
 import { notFound, quoted } from '../errors.ts';
 
 /**

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { SQLInputValue } from 'node:sqlite';
 import { z } from 'zod';
-import type { ChangeError, ChangeStatus, DraftEntry } from '../drafts/change.ts';
+import type { ChangeStatus } from '../../../src-shared/drafts.ts';
+import type { ChangeError, DraftEntry } from './draft-entry.ts';
 import type { Store } from './db.ts';
 import { changeColumns, ENTRY_COLUMNS, entryOf, splitTarget, targetKey, type EntryRecord, type Slot } from './draft-columns.ts';
 import { parseRow, parseRows, placeholders } from './sql.ts';

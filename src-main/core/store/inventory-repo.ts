@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { InventoryRow } from '../inventory/econ-items.ts';
+import type { InventoryRow } from './inventory-row.ts';
 import type { Store } from './db.ts';
 import { parseRow, parseRows, toSqlBool } from './sql.ts';
 

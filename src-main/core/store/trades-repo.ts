@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { buyOrderTrade, marketTrade, type PendingTrade } from '../../../src-shared/trades.ts';
-import type { AnnouncedTradesStore } from '../trades/announced-trades.ts';
-import type { SeenTradesStore } from '../trades/seen-trades.ts';
+import type { AnnouncedTradesStore, SeenTradesStore } from './watcher-memory.ts';
 import type { Store } from './db.ts';
 import { jsonColumn, parseRows } from './sql.ts';
 
