@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createDraftService } from '../../src-main/core/drafts/draft-service.ts';
 import type { BulkDomain, BulkOp } from '../../src-shared/drafts.ts';
-import { createLedgerTables } from '../../src-main/core/drafts/ledger-tables.ts';
+import { createLedgerTables } from '../../src-main/core/bulk/ledger-tables.ts';
 import type { LedgerSelection as Selection } from '../../src-shared/ledger.ts';
 import { openStore } from '../../src-main/core/store/db.ts';
 import { createRepos } from '../../src-main/core/store/index.ts';

@@ -11,13 +11,13 @@ import { createLedgerChecker, type LedgerChecker } from '../trades/ledger-check.
 import { createLedgerSales, type LedgerSales } from '../trades/ledger-sales.ts';
 import { createTradeRecording } from '../trades/trade-recording.ts';
 import { createDraftService, type DraftService } from '../drafts/draft-service.ts';
-import { createCsvService, type CsvService } from '../drafts/csv.ts';
+import { createCsvService, type CsvService } from '../csv/csv.ts';
 import { createApplyService, type ApplyService } from '../apply/apply-draft.ts';
 import { trackApplyJob, type ApplyJobTracker } from './apply-job.ts';
 import type { ItemNames } from '../items/item-names.ts';
-import { createLedgerTables, type LedgerTables } from '../drafts/ledger-tables.ts';
+import { createLedgerTables, type LedgerTables } from '../bulk/ledger-tables.ts';
 import { createTradeHistory, type TradeHistory } from '../history/trade-history.ts';
-import { createLedgerExport, type LedgerExport } from '../drafts/ledger-export.ts';
+import { createLedgerExport, type LedgerExport } from '../csv/ledger-export.ts';
 import { openInventory, type Inventory } from '../inventory/index.ts';
 import type { InventoryTiming } from '../inventory/inventory-service.ts';
 import { STEAM_COMMUNITY_URL } from '../inventory/steam-client.ts';

@@ -4,7 +4,7 @@ import type { BuyOrderRow } from '../store/buy-orders-repo.ts';
 import type { ListingRow } from '../store/listings-repo.ts';
 import { entryOf, entrySelect, type EntryRecord } from '../store/draft-columns.ts';
 import { BUY_ORDERS_DELETE_ALL, buyOrderDeleteKey, buyOrderKey, isSettled, listingDeleteKey, listingKey, LISTINGS_DELETE_ALL, type DraftEntry } from './change.ts';
-import { removedByDeleteAll } from './ledger-rows.ts';
+import { removedByDeleteAll } from '../ledger/ledger-rows.ts';
 import type { DeleteAllInput, LedgerLookup, MergeContext } from './merge.ts';
 import type { Staging } from './draft-staging.ts';
 

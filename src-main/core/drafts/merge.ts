@@ -14,7 +14,7 @@ import {
 } from './change.ts';
 import type { BuyOrderRow } from '../store/buy-orders-repo.ts';
 import type { ListingRow } from '../store/listings-repo.ts';
-import { removedByDeleteAll } from './ledger-rows.ts';
+import { removedByDeleteAll } from '../ledger/ledger-rows.ts';
 
 /**
  * The merge rules of a draft, as pure functions: changes to the same target

@@ -8,7 +8,7 @@ import { ENTRY_COLUMNS, entryOf, type EntryRecord, type Slot } from '../store/dr
 import type { Change, ChangeError, ChangeKind, ChangeStatus, DraftEntry } from './change.ts';
 import type { LedgerLookup } from './merge.ts';
 import type { Turn } from '../turn.ts';
-import { guardTally, type PriceGuard } from './price-guard.ts';
+import { guardTally, type PriceGuard } from './guard-tally.ts';
 import { priceConcern, type DraftGuard } from '../../../src-shared/price-guard.ts';
 
 /**

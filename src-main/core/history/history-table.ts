@@ -2,7 +2,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { z } from 'zod';
 import type { HistoryRowView, HistoryShow } from '../../../src-shared/history.ts';
 import { formatDecimal } from '../../../src-shared/money.ts';
-import { writeCsv } from '../drafts/csv-format.ts';
+import { writeCsv } from '../csv/csv-format.ts';
 import { jsonColumn, parseRows } from '../store/sql.ts';
 import { TRADE_ENDINGS } from '../store/history-repo.ts';
 import { rangeWhere, showWhere, type HistoryRangeInput } from './history-report.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { storedQuantity } from '../../../src-main/core/apply/buy-order-quantities.ts';
-import { createLedgerTables } from '../../../src-main/core/drafts/ledger-tables.ts';
+import { createLedgerTables } from '../../../src-main/core/bulk/ledger-tables.ts';
 import type { BuyOrderRowView } from '../../../src-shared/ledger.ts';
 import { applyFixture, type ApplyStack } from './support.ts';
 

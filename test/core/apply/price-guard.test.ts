@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ENDPOINTS } from '../../../src-main/core/api/endpoints.ts';
 import { createDraftService } from '../../../src-main/core/drafts/draft-service.ts';
-import { createLedgerTables } from '../../../src-main/core/drafts/ledger-tables.ts';
+import { createLedgerTables } from '../../../src-main/core/bulk/ledger-tables.ts';
 import { applyFixture } from './support.ts';
 
 const start = applyFixture(600);

@@ -1,5 +1,5 @@
 import { createDraftService, type BulkResult, type DraftService } from '../../../src-main/core/drafts/draft-service.ts';
-import { createLedgerTables } from '../../../src-main/core/drafts/ledger-tables.ts';
+import { createLedgerTables } from '../../../src-main/core/bulk/ledger-tables.ts';
 import type { Turn } from '../../../src-main/core/turn.ts';
 import type { BulkOp } from '../../../src-shared/drafts.ts';
 import type { LedgerDomain, LedgerSelection } from '../../../src-shared/ledger.ts';

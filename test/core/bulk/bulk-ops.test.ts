@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cents } from '../../../src-shared/fields.ts';
-import { priceProblem } from '../../../src-main/core/drafts/price-check.ts';
+import { priceProblem } from '../../../src-main/core/bulk/price-check.ts';
 import { scalePrice } from '../../../src-shared/price-formula.ts';
 import type { DraftEntry } from '../../../src-main/core/drafts/change.ts';
-import { draftFixture, ledgerListing, MAIN, seedListings, type DraftFixture } from './fixtures.ts';
+import { draftFixture, ledgerListing, MAIN, seedListings, type DraftFixture } from '../drafts/fixtures.ts';
 
 let f: DraftFixture | undefined;
 afterEach(() => f?.dispose());

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CsvPartInput } from '../../../src-main/core/drafts/csv-part-order.ts';
+import type { CsvPartInput } from '../../../src-main/core/csv/csv-part-order.ts';
 import { csvFixture, type CsvFixture } from './csv-support.ts';
 
 let f: CsvFixture;

@@ -1,6 +1,6 @@
 import type { BulkDomain } from '../../../src-shared/drafts.ts';
-import type { Params } from './ledger-sql.ts';
-import { LOCKED_SQL } from './change.ts';
+import type { Params } from '../ledger/ledger-sql.ts';
+import { LOCKED_SQL } from '../drafts/change.ts';
 
 /**
  * A bulk edit being written, read as a patch. A bulk edit of fifty thousand

@@ -1,12 +1,12 @@
 import {
   BUY_ORDERS_DELETE_ALL, buyOrderDeleteKey, buyOrderKey, changeInput, LISTINGS_DELETE_ALL, listingDeleteKey, listingKey,
   type Change, type ChangeKind, type ParsedChangeInput,
-} from './change.ts';
+} from '../drafts/change.ts';
 import { formatDecimal } from '../../../src-shared/money.ts';
 import { flagCell, idCell, issueReasons, numberCell, priceCell, textCell, type PriceColumn } from './csv-cells.ts';
 import { rowSku, type ImportContext } from './csv-context.ts';
 import { duplicateTracker, echoed, writeCsv, type CellValue, type CsvColumns, type CsvLineError, type CsvRecord, type SeenKeys } from './csv-format.ts';
-import { definedOf } from './merge.ts';
+import { definedOf } from '../drafts/merge.ts';
 
 /**
  * A draft's changes as CSV, one row per change in the order they were made

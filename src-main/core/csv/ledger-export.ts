@@ -6,10 +6,10 @@ import { listingRow, type ListingRow } from '../store/listings-repo.ts';
 import { parseRow } from '../store/sql.ts';
 import { buyOrdersToCsv } from './csv-buy-orders.ts';
 import { listingsToCsv } from './csv-listings.ts';
-import type { DraftService } from './draft-service.ts';
-import { createLedgerQueries } from './ledger-query.ts';
+import type { DraftService } from '../drafts/draft-service.ts';
+import { createLedgerQueries } from '../ledger/ledger-query.ts';
 import { nextTurn, type Turn } from '../turn.ts';
-import { schemaNameIndex } from './name-index.ts';
+import { schemaNameIndex } from '../ledger/name-index.ts';
 import type { SettingsRepo } from '../store/settings-repo.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createItemNames } from '../../../src-main/core/items/index.ts';
-import { ledgerListing, MAIN } from './fixtures.ts';
+import { ledgerListing, MAIN } from '../drafts/fixtures.ts';
 import { csvFixture, csvOf, preview, type CsvFixture } from './csv-support.ts';
 
 /** One schema for the file: loading it is the slow part. */

@@ -1,10 +1,10 @@
-import { BUY_ORDERS_DELETE_ALL, buyOrderDeleteKey, buyOrderKey, LISTINGS_DELETE_ALL, listingDeleteKey, listingKey, LOCKED_REASON, LOCKED_SQL } from './change.ts';
+import { BUY_ORDERS_DELETE_ALL, buyOrderDeleteKey, buyOrderKey, LISTINGS_DELETE_ALL, listingDeleteKey, listingKey, LOCKED_REASON, LOCKED_SQL } from '../drafts/change.ts';
 import type { Store } from '../store/db.ts';
 import { targetKey, type Slot } from '../store/draft-columns.ts';
 import type { KnownNames, NameResolution } from '../items/index.ts';
 import { idCell } from './csv-cells.ts';
 import { echoed } from './csv-format.ts';
-import type { LedgerLookup } from './merge.ts';
+import type { LedgerLookup } from '../drafts/merge.ts';
 
 /**
  * What an import checks rows against: the ledger, the known accounts, and

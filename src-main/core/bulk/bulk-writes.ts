@@ -1,7 +1,7 @@
 import type { BulkDomain, BulkOp } from '../../../src-shared/drafts.ts';
 import type { Store } from '../store/db.ts';
 import type { BulkEdits } from './bulk-sql.ts';
-import type { SelectedRows } from './ledger-query.ts';
+import type { SelectedRows } from '../ledger/ledger-query.ts';
 
 /**
  * The journal of bulk edits being written. An edit of fifty thousand rows is

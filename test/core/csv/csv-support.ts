@@ -1,10 +1,10 @@
 import { expect } from 'vitest';
 import type { Clock } from '../../../src-main/core/clock.ts';
-import { createCsvService, type CsvKind, type CsvService } from '../../../src-main/core/drafts/csv.ts';
+import { createCsvService, type CsvKind, type CsvService } from '../../../src-main/core/csv/csv.ts';
 import type { ItemNames } from '../../../src-main/core/items/index.ts';
 import { textParts } from '../../../src-shared/csv-parts.ts';
 import { csvPreview } from '../../../src-shared/draft-views.ts';
-import { draftFixture, type DraftFixture } from './fixtures.ts';
+import { draftFixture, type DraftFixture } from '../drafts/fixtures.ts';
 
 /** A draft fixture with a CSV service over the same store and draft service. */
 export interface CsvFixture extends DraftFixture {

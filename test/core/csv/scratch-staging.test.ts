@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DraftEntry } from '../../../src-main/core/drafts/change.ts';
-import { createScratch } from '../../../src-main/core/drafts/scratch-staging.ts';
+import { createScratch } from '../../../src-main/core/csv/scratch-staging.ts';
 import { tempStore, type TempStore } from '../store/temp-store.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ledgerListing, MAIN } from './fixtures.ts';
+import { ledgerListing, MAIN } from '../drafts/fixtures.ts';
 import { csvFixture, csvOf, preview, type CsvFixture } from './csv-support.ts';
 
 let f: CsvFixture;

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { nextTurn } from '../../../src-main/core/turn.ts';
-import { createLedgerTables } from '../../../src-main/core/drafts/ledger-tables.ts';
+import { createLedgerTables } from '../../../src-main/core/bulk/ledger-tables.ts';
 import type { BulkOp } from '../../../src-shared/drafts.ts';
 import type { LedgerDomain } from '../../../src-shared/ledger.ts';
-import { draftFixture, MAIN, seedListings, type DraftFixture } from './fixtures.ts';
+import { draftFixture, MAIN, seedListings, type DraftFixture } from '../drafts/fixtures.ts';
 
 /**
  * A bulk edit of tens of thousands of rows is classified and written a part

@@ -1,7 +1,7 @@
 import type { SQLInputValue } from 'node:sqlite';
 import { BUY_ORDER_COLUMNS, LISTING_COLUMNS, type LedgerColumn, type LedgerDomain, type LedgerFilter, type LedgerSort } from '../../../src-shared/ledger.ts';
 import { DomainError } from '../errors.ts';
-import { patchedColumn, patchJoin, type BulkPatch } from './bulk-patch.ts';
+import { patchedColumn, patchJoin, type BulkPatch } from '../bulk/bulk-patch.ts';
 
 /**
  * The draft laid over the ledger, as SQL: the rows a table shows are two

@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ledgerListing, LINKED, MAIN } from './fixtures.ts';
+import { ledgerListing, LINKED, MAIN } from '../drafts/fixtures.ts';
 import { csvFixture, csvOf, preview, type CsvFixture } from './csv-support.ts';
 
 /**

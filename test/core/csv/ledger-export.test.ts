@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLedgerExport } from '../../../src-main/core/drafts/ledger-export.ts';
+import { createLedgerExport } from '../../../src-main/core/csv/ledger-export.ts';
 import { createItemNames } from '../../../src-main/core/items/index.ts';
 import { csvFixture, preview, type CsvFixture } from './csv-support.ts';
-import { LINKED, MAIN } from './fixtures.ts';
+import { LINKED, MAIN } from '../drafts/fixtures.ts';
 
 /**
  * Export CSV of the ledger screens: the rows matching the screen's filter or

@@ -1,7 +1,7 @@
 import type { BuyOrderRowView, ItemView, ListingRowView } from '../../../src-shared/ledger.ts';
 import { coveredQuantity } from '../../../src-shared/balance-rule.ts';
 import { isEnded, type ListingState } from '../store/listings-repo.ts';
-import { isLockedStatus, isSettled, LOCKED_REASON, type ChangeStatus } from './change.ts';
+import { isLockedStatus, isSettled, LOCKED_REASON, type ChangeStatus } from '../drafts/change.ts';
 import type { ArmRow, DraftScope } from './ledger-sql.ts';
 
 /**

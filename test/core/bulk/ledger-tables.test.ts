@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLedgerTables, type LedgerTables } from '../../../src-main/core/drafts/ledger-tables.ts';
+import { createLedgerTables, type LedgerTables } from '../../../src-main/core/bulk/ledger-tables.ts';
 import { createItemNames } from '../../../src-main/core/items/index.ts';
 import { ledgerPage } from '../../../src-shared/ledger.ts';
-import { draftFixture, ledgerListing, MAIN, seedListings, type DraftFixture } from './fixtures.ts';
+import { draftFixture, ledgerListing, MAIN, seedListings, type DraftFixture } from '../drafts/fixtures.ts';
 
 let f: DraftFixture;
 afterEach(() => f.dispose());

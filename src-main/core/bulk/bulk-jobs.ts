@@ -6,7 +6,7 @@ import type { Repos } from '../store/index.ts';
 import type { BulkPatch } from './bulk-patch.ts';
 import { createBulkEdits, type BulkPlan } from './bulk-sql.ts';
 import { createBulkWriter, type BulkWrite } from './bulk-writes.ts';
-import type { SelectedRows } from './ledger-query.ts';
+import type { SelectedRows } from '../ledger/ledger-query.ts';
 import type { Turn } from '../turn.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../store/db.ts';
-import type { DraftEntry } from './change.ts';
-import type { Staging } from './draft-staging.ts';
+import type { DraftEntry } from '../drafts/change.ts';
+import type { Staging } from '../drafts/draft-staging.ts';
 import type { SeenKeys } from './csv-format.ts';
 import { nextTurn, type Turn } from '../turn.ts';
 

@@ -11,7 +11,7 @@ import {
 } from './ledger-sql.ts';
 import { buyOrderView, listingView } from './ledger-rows.ts';
 import type { NameIndex } from './name-index.ts';
-import { patchNewKeysSql, patchParams, type BulkPatch } from './bulk-patch.ts';
+import { patchNewKeysSql, patchParams, type BulkPatch } from '../bulk/bulk-patch.ts';
 import { byCodeUnit } from '../../../src-shared/text-order.ts';
 
 /**

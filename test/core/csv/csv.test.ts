@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ledgerListing, LINKED, MAIN } from './fixtures.ts';
+import { ledgerListing, LINKED, MAIN } from '../drafts/fixtures.ts';
 import { csvFixture, csvOf, manualClock, preview, type CsvFixture } from './csv-support.ts';
 
 let f: CsvFixture | undefined;

@@ -2,11 +2,11 @@ import { DEFAULT_GAME, skuLabel, userNote } from '../../../src-shared/fields.ts'
 import { formatDecimal } from '../../../src-shared/money.ts';
 import { listingInput, type ListingRow } from '../store/listings-repo.ts';
 import type { z } from 'zod';
-import { changeInput, type ParsedChangeInput } from './change.ts';
+import { changeInput, type ParsedChangeInput } from '../drafts/change.ts';
 import { flagCell, idCell, issueReasons, priceCell, textCell, type PriceColumn } from './csv-cells.ts';
 import { listingLockReason, rowAccount, rowSku, type ImportContext } from './csv-context.ts';
 import { duplicateTracker, echoed, writeCsv, type CsvColumns, type CsvLineError, type CsvRecord, type SeenKeys } from './csv-format.ts';
-import { definedOf } from './merge.ts';
+import { definedOf } from '../drafts/merge.ts';
 
 /**
  * The listings ledger as CSV. A row with a `listing_id` names a listing that

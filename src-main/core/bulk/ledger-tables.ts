@@ -1,11 +1,11 @@
 import type { LedgerDomain, LedgerFilter, LedgerSelection, LedgerSort } from '../../../src-shared/ledger.ts';
 import type { BulkOp } from '../../../src-shared/drafts.ts';
 import type { Store } from '../store/db.ts';
-import { buyOrderDeleteKey, buyOrderKey, listingDeleteKey, listingKey } from './change.ts';
-import type { AddChangesResult, BulkResult, DraftService } from './draft-service.ts';
-import { createLedgerQueries, keptCountsSchema, type KeptCounts, type LedgerPageResult } from './ledger-query.ts';
+import { buyOrderDeleteKey, buyOrderKey, listingDeleteKey, listingKey } from '../drafts/change.ts';
+import type { AddChangesResult, BulkResult, DraftService } from '../drafts/draft-service.ts';
+import { createLedgerQueries, keptCountsSchema, type KeptCounts, type LedgerPageResult } from '../ledger/ledger-query.ts';
 import type { ItemNames } from '../items/item-names.ts';
-import { schemaNameIndex } from './name-index.ts';
+import { schemaNameIndex } from '../ledger/name-index.ts';
 import type { SettingsRepo } from '../store/settings-repo.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LOCKED_REASON } from '../../../src-main/core/drafts/change.ts';
-import { buyOrderView, DELETED_REASON, ENDED_REASON, listingView, UNKNOWN_ID_REASON } from '../../../src-main/core/drafts/ledger-rows.ts';
-import type { ArmRow, DraftScope } from '../../../src-main/core/drafts/ledger-sql.ts';
+import { buyOrderView, DELETED_REASON, ENDED_REASON, listingView, UNKNOWN_ID_REASON } from '../../../src-main/core/ledger/ledger-rows.ts';
+import type { ArmRow, DraftScope } from '../../../src-main/core/ledger/ledger-sql.ts';
 
 /**
  * The draft laid over one row, as both tables show it, from the row the SQL

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { csvReader, type CsvSlice } from '../../../src-main/core/drafts/csv-reader.ts';
-import { LISTING_COLUMNS } from '../../../src-main/core/drafts/csv-listings.ts';
+import { csvReader, type CsvSlice } from '../../../src-main/core/csv/csv-reader.ts';
+import { LISTING_COLUMNS } from '../../../src-main/core/csv/csv-listings.ts';
 import { textParts } from '../../../src-shared/csv-parts.ts';
 
 /**
