@@ -3,7 +3,7 @@ import type { PriceGuard } from '../../../src-shared/price-guard.ts';
 import { conflict, DomainError } from '../errors.ts';
 import type { Store } from '../store/db.ts';
 import type { Repos } from '../store/index.ts';
-import type { BulkPatch } from './bulk-patch.ts';
+import type { BulkPatch } from '../store/bulk-patch.ts';
 import { createBulkEdits, type BulkPlan } from './bulk-sql.ts';
 import { createBulkWriter, type BulkWrite } from './bulk-writes.ts';
 import type { SelectedRows } from '../ledger/ledger-query.ts';

@@ -4,13 +4,13 @@ import { scalePrice } from '../../../src-shared/price-formula.ts';
 import type { BulkDomain, BulkOp } from '../../../src-shared/drafts.ts';
 import { LOCKED_REASON, LOCKED_SQL } from '../drafts/change.ts';
 import { DELETED_REASON, ENDED_REASON, UNKNOWN_ID_REASON } from '../ledger/ledger-rows.ts';
-import { ledgerTable, type Params } from '../ledger/ledger-sql.ts';
+import { ledgerTable, type Params } from '../store/ledger-arms.ts';
 import { priceProblem } from './price-check.ts';
 import type { GuardFindings, PriceGuard } from '../drafts/guard-tally.ts';
 import { NO_FINDINGS, priceConcern } from '../../../src-shared/price-guard.ts';
 import type { SelectedRows } from '../ledger/ledger-query.ts';
 import type { Turn } from '../turn.ts';
-import { writes, type BulkPatch } from './bulk-patch.ts';
+import { writes, type BulkPatch } from '../store/bulk-patch.ts';
 
 /**
  * A bulk edit over a selection, in SQL: each selected row is read with the

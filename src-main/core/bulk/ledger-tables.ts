@@ -5,7 +5,7 @@ import { buyOrderDeleteKey, buyOrderKey, listingDeleteKey, listingKey } from '..
 import type { AddChangesResult, BulkResult, DraftService } from '../drafts/draft-service.ts';
 import { createLedgerQueries, keptCountsSchema, type KeptCounts, type LedgerPageResult } from '../ledger/ledger-query.ts';
 import type { ItemNames } from '../items/item-names.ts';
-import { schemaNameIndex } from '../ledger/name-index.ts';
+import { schemaNameIndex } from '../store/name-index.ts';
 import type { SettingsRepo } from '../store/settings-repo.ts';
 
 /**

@@ -9,7 +9,7 @@ import { listingsToCsv } from './csv-listings.ts';
 import type { DraftService } from '../drafts/draft-service.ts';
 import { createLedgerQueries } from '../ledger/ledger-query.ts';
 import { nextTurn, type Turn } from '../turn.ts';
-import { schemaNameIndex } from '../ledger/name-index.ts';
+import { schemaNameIndex } from '../store/name-index.ts';
 import type { SettingsRepo } from '../store/settings-repo.ts';
 
 /**

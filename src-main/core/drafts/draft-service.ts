@@ -7,7 +7,7 @@ import { isLockedStatus, LOCKED_REASON, type Change, type ChangeStatus, type Dra
 import type { BulkDomain, BulkOp } from '../../../src-shared/drafts.ts';
 import { DEFAULT_PRICE_GUARD, type DraftGuard, type PriceGuard } from '../../../src-shared/price-guard.ts';
 import type { BulkPlan } from '../bulk/bulk-sql.ts';
-import { patchedStatusCountsSql, type BulkPatch } from '../bulk/bulk-patch.ts';
+import { patchedStatusCountsSql, type BulkPatch } from '../store/bulk-patch.ts';
 import { createBulkJobs } from '../bulk/bulk-jobs.ts';
 import { draftContext, ledgerLookup } from './draft-context.ts';
 import { dependentsOf, type ChangeIssue } from './merge.ts';

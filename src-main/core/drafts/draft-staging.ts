@@ -1,6 +1,9 @@
 import type { ChangeIssue, MergeContext } from './merge.ts';
 import { mergeChange } from './merge.ts';
 import { changeInput, targetOf, type Change, type DraftEntry, type ParsedChangeInput } from './change.ts';
+import type { Staging } from '../store/scratch-staging.ts';
+
+export type { Staging };
 
 /**
  * Turning the trader's inputs into draft rows without storing them: each
@@ -9,19 +12,6 @@ import { changeInput, targetOf, type Change, type DraftEntry, type ParsedChangeI
  * first, see draft-context.ts). A staged `dropped` entry means "remove this
  * row". The service writes what this returns; the CSV preview only counts it.
  */
-/**
- * Changes staged but not written yet, by target, that later inputs see: a
- * Map for one call, a scratch table in the store for a whole file checked a
- * slice at a time (see scratch-staging.ts).
- */
-export interface Staging {
-  get(target: string): DraftEntry | undefined;
-  has(target: string): boolean;
-  set(target: string, entry: DraftEntry): unknown;
-  values(): Iterable<DraftEntry>;
-  /** Reads these targets at once: the next lookups are among them (a store-backed staging). */
-  warm?(targets: readonly string[]): void;
-}
 
 export interface Staged<S extends Staging = Map<string, DraftEntry>> {
   /** Rows to write (or, `dropped`, to remove), by target. */

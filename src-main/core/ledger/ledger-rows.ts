@@ -1,12 +1,14 @@
 import type { BuyOrderRowView, ItemView, ListingRowView } from '../../../src-shared/ledger.ts';
 import { coveredQuantity } from '../../../src-shared/balance-rule.ts';
-import { isEnded, type ListingState } from '../store/listings-repo.ts';
-import { isLockedStatus, isSettled, LOCKED_REASON, type ChangeStatus } from '../drafts/change.ts';
-import type { ArmRow, DraftScope } from './ledger-sql.ts';
+import { z } from 'zod';
+import type { ChangeStatus } from '../../../src-shared/drafts.ts';
+import { isLockedStatus, isSettled, LOCKED_REASON } from '../store/draft-entry.ts';
+import type { ArmRow, DraftScope } from '../store/ledger-arms.ts';
+import { isEnded } from '../store/listings-repo.ts';
 
 /**
  * One table row as the screens show it, from the row the SQL arms answer
- * (see ledger-sql.ts): the one place that says what a row is before and
+ * (see store/ledger-arms.ts): the one place that says what a row is before and
  * after the draft (the renderer draws what this says and derives nothing).
  * `pending` holds the draft's values where they differ from the row's own.
  */
@@ -25,10 +27,11 @@ interface Side {
 
 function sideOf(row: ArmRow, p: 'e' | 'x'): Side | null {
   const kind = p === 'e' ? row.e_kind : row.x_kind;
-  if (kind === null) return null;
+  const status = p === 'e' ? row.e_status : row.x_status;
+  if (kind === null || status === null) return null;
   return {
     kind,
-    status: (p === 'e' ? row.e_status : row.x_status) as ChangeStatus,
+    status,
     error: p === 'e' ? row.e_error : row.x_error,
     updatedAt: (p === 'e' ? row.e_updated_at : row.x_updated_at) ?? 0,
   };
@@ -42,11 +45,14 @@ function statusOf(s: Side | null): ListingRowView['status'] {
   return s.status === 'pending' || s.status === 'failed' || s.status === 'unknown' ? s.status : null;
 }
 
+/** What a stored error says, when it is readable (it only ever words a refusal). */
+const errorMessage = z.object({ message: z.string() });
+
 function problemOf(s: Side | null): string | null {
   if (!s?.error) return null;
   try {
-    const parsed = JSON.parse(s.error) as { message?: unknown };
-    return typeof parsed.message === 'string' ? parsed.message : null;
+    const parsed = errorMessage.safeParse(JSON.parse(s.error));
+    return parsed.success ? parsed.data.message : null;
   } catch {
     return null;
   }
@@ -112,7 +118,7 @@ export function listingView(row: ArmRow, scope: DraftScope, now: number, item: I
     };
   }
   const removed = scope.deleteAll !== null && removedByDeleteAll(row.state, scope.deleteAll);
-  const own = row.listing_id === null ? UNKNOWN_ID_REASON : isEnded(row.state as ListingState) ? ENDED_REASON : null;
+  const own = row.listing_id === null ? UNKNOWN_ID_REASON : row.state !== null && row.state !== 'new' && isEnded(row.state) ? ENDED_REASON : null;
   const o = overlay(side, removed, LISTING_KINDS, own);
   const pending: NonNullable<ListingRowView['pending']> = {};
   if (o.edits) {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { LOCKED_REASON } from '../../../src-main/core/drafts/change.ts';
+import type { ChangeStatus } from '../../../src-shared/drafts.ts';
 import { buyOrderView, DELETED_REASON, ENDED_REASON, listingView, UNKNOWN_ID_REASON } from '../../../src-main/core/ledger/ledger-rows.ts';
-import type { ArmRow, DraftScope } from '../../../src-main/core/ledger/ledger-sql.ts';
+import type { ArmRow, DraftScope } from '../../../src-main/core/store/ledger-arms.ts';
 
 /**
  * The draft laid over one row, as both tables show it, from the row the SQL
@@ -18,8 +19,8 @@ const ledgerRow: ArmRow = {
   e_kind: null, e_status: null, e_error: null, e_price: null, e_promoted: null, e_quantity: null, e_active: null, e_note: null, e_updated_at: null,
   x_kind: null, x_status: null, x_error: null, x_price: null, x_promoted: null, x_quantity: null, x_active: null, x_note: null, x_updated_at: null,
 };
-const entry = (kind: string, status: string, values: Partial<ArmRow> = {}): Partial<ArmRow> => ({ e_kind: kind, e_status: status, e_updated_at: 20, ...values });
-const deletion = (kind: string, status: string): Partial<ArmRow> => ({ x_kind: kind, x_status: status, x_updated_at: 30 });
+const entry = (kind: string, status: ChangeStatus, values: Partial<ArmRow> = {}): Partial<ArmRow> => ({ e_kind: kind, e_status: status, e_updated_at: 20, ...values });
+const deletion = (kind: string, status: ChangeStatus): Partial<ArmRow> => ({ x_kind: kind, x_status: status, x_updated_at: 30 });
 const row = (...parts: Partial<ArmRow>[]): ArmRow => Object.assign({}, ledgerRow, ...parts);
 const scope = (deleteAll: boolean | null = null): DraftScope => ({ draftId: 'd', deleteAll });
 const listing = (r: ArmRow, s = scope()) => listingView(r, s, NOW, null);

@@ -1,6 +1,6 @@
 import type { BulkDomain } from '../../../src-shared/drafts.ts';
-import type { Params } from '../ledger/ledger-sql.ts';
-import { LOCKED_SQL } from '../drafts/change.ts';
+import { LOCKED_SQL } from './draft-entry.ts';
+import type { Params } from './typed-rows.ts';
 
 /**
  * A bulk edit being written, read as a patch. A bulk edit of fifty thousand

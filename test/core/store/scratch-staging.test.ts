@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DraftEntry } from '../../../src-main/core/drafts/change.ts';
-import { createScratch } from '../../../src-main/core/csv/scratch-staging.ts';
-import { tempStore, type TempStore } from '../store/temp-store.ts';
+import type { DraftEntry } from '../../../src-main/core/store/draft-entry.ts';
+import { createScratch } from '../../../src-main/core/store/scratch-staging.ts';
+import { MAIN, tempStore, type TempStore } from './temp-store.ts';
 
 /**
  * The scratch tables of a CSV job: what a slice staged and saw is found again
@@ -17,7 +17,7 @@ const scratchTables = () =>
   (t.store.db.prepare("SELECT name FROM sqlite_temp_master WHERE type = 'table' AND name GLOB 'scratch_*'").all() as { name: string }[]).length;
 
 const entry = (target: string, seq: number): DraftEntry => ({
-  target, seq, change: { kind: 'buyOrder.delete', sku: target.slice(3) } as DraftEntry['change'], status: 'pending', error: null, batchId: null, updatedAt: 1,
+  target, seq, change: { kind: 'buyOrder.delete', account: MAIN, sku: target.slice(3) }, status: 'pending', error: null, batchId: null, updatedAt: 1,
 });
 
 describe('scratch tables', () => {

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Store } from '../store/db.ts';
+import { z } from 'zod';
+import type { Store } from './db.ts';
+import { parseRow } from './sql.ts';
 
 /**
  * A CSV file's text kept from its preview to its commit, which reads it
@@ -15,6 +17,8 @@ export interface CsvSpool {
   dispose(): void;
 }
 
+const spoolRow = z.object({ part: z.string() });
+
 export function createSpool(store: Pick<Store, 'db'>): CsvSpool {
   const { db } = store;
   const table = `temp.csv_spool_${randomUUID().replaceAll('-', '')}`;
@@ -29,7 +33,7 @@ export function createSpool(store: Pick<Store, 'db'>): CsvSpool {
       count += 1;
     },
     *parts() {
-      for (let n = 0; n < count && !disposed; n++) yield (select.get(n) as { part: string }).part;
+      for (let n = 0; n < count && !disposed; n++) yield parseRow('csv_spool', spoolRow, select.get(n)).part;
     },
     dispose() {
       if (disposed) return;

@@ -1,7 +1,8 @@
-import type { Store } from '../store/db.ts';
-import type { SettingsRepo } from '../store/settings-repo.ts';
 import { z } from 'zod';
 import { schemaVersion } from '../items/schema.ts';
+import type { Store } from './db.ts';
+import type { SettingsRepo } from './settings-repo.ts';
+import { skusOf } from './typed-rows.ts';
 
 /**
  * The store's `item_names` table, kept filled for the SKUs the ledger and the
@@ -45,7 +46,7 @@ export function createNameIndex(store: Pick<Store, 'db' | 'transaction'>, settin
         }
         checked = true;
       }
-      const skus = (missing.all() as { sku: string }[]).map((r) => r.sku);
+      const skus = skusOf('item_names', missing.all());
       if (skus.length === 0) return;
       store.transaction(() => {
         for (const sku of skus) insert.run(sku, names.searchName(sku));

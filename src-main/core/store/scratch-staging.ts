@@ -1,9 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import type { Store } from '../store/db.ts';
-import type { DraftEntry } from '../drafts/change.ts';
-import type { Staging } from '../drafts/draft-staging.ts';
-import type { SeenKeys } from './csv-format.ts';
+import { z } from 'zod';
 import { nextTurn, type Turn } from '../turn.ts';
+import type { Store } from './db.ts';
+import { draftEntry, type DraftEntry } from './draft-entry.ts';
+import { jsonColumn, parseRow, parseRows } from './sql.ts';
+
+/**
+ * Changes staged but not written yet, by target, that later inputs see (the
+ * drafts' staging, core/drafts/draft-staging.ts): a Map for one call, the
+ * scratch tables below for a whole file checked a slice at a time.
+ */
+export interface Staging {
+  get(target: string): DraftEntry | undefined;
+  has(target: string): boolean;
+  set(target: string, entry: DraftEntry): unknown;
+  values(): Iterable<DraftEntry>;
+  /** Reads these targets at once: the next lookups are among them (a store-backed staging). */
+  warm?(targets: readonly string[]): void;
+}
 
 /**
  * Scratch tables for checking a whole file a slice at a time, kept in the
@@ -24,8 +38,8 @@ import { nextTurn, type Turn } from '../turn.ts';
  */
 export interface Scratch {
   readonly staging: Staging;
-  /** Duplicate keys of one kind (`what`: asset, listing, sku, target). */
-  seen(what: string): SeenKeys;
+  /** Duplicate keys of one kind (`what`: asset, listing, sku, target): the line a key was first seen on, null the first time. */
+  seen(what: string): (key: string, line: number) => number | null;
   /** Writes what the slice staged and saw; the next slice starts afresh in memory. */
   flush(): void;
   /** Lets go of the tables: they are dropped one a turn, after it returns. */
@@ -64,6 +78,10 @@ function byShard<T>(items: Iterable<T>, key: (item: T) => string): Map<number, T
   return groups;
 }
 
+/** A staged change as its table keeps it: the entry as JSON (its target is the entry's own). */
+const stagedRow = z.object({ entry: jsonColumn(draftEntry) });
+const seenRow = z.object({ line: z.number() });
+
 /** `turn`: how the tables' drop gives the event loop back between them. */
 export function createScratch(store: Pick<Store, 'db'>, turn: Turn = nextTurn): Scratch {
   const { db } = store;
@@ -98,8 +116,8 @@ export function createScratch(store: Pick<Store, 'db'>, turn: Turn = nextTurn): 
   const read = (target: string): DraftEntry | null => {
     const known = slice.get(target);
     if (known !== undefined) return known;
-    const row = shard(target).get.get(target) as { entry: string } | undefined;
-    const entry = row ? (JSON.parse(row.entry) as DraftEntry) : null;
+    const row = shard(target).get.get(target);
+    const entry = row === undefined ? null : parseRow('scratch_staged', stagedRow, row).entry;
     slice.set(target, entry);
     return entry;
   };
@@ -124,13 +142,13 @@ export function createScratch(store: Pick<Store, 'db'>, turn: Turn = nextTurn): 
     },
     *values() {
       flush();
-      for (const s of shards) for (const row of s.all.iterate() as Iterable<{ entry: string }>) yield JSON.parse(row.entry) as DraftEntry;
+      for (const s of shards) for (const row of s.all.iterate()) yield parseRow('scratch_staged', stagedRow, row).entry;
     },
     warm(targets) {
       flush();
       for (const t of targets) slice.set(t, null);
       for (const [s, group] of byShard(targets, (t) => t)) {
-        for (const row of shards[s]?.warm.all(JSON.stringify(group)) as { target: string; entry: string }[]) slice.set(row.target, JSON.parse(row.entry) as DraftEntry);
+        for (const row of parseRows('scratch_staged', stagedRow, shards[s]?.warm.all(JSON.stringify(group)) ?? [])) slice.set(row.entry.target, row.entry);
       }
     },
   };
@@ -145,8 +163,8 @@ export function createScratch(store: Pick<Store, 'db'>, turn: Turn = nextTurn): 
       if (maybe) {
         const pending = newKeys.get(k);
         if (pending !== undefined) return pending;
-        const row = shard(k).seenGet.get(k) as { line: number } | undefined;
-        if (row) return row.line;
+        const row = shard(k).seenGet.get(k);
+        if (row !== undefined) return parseRow('scratch_seen', seenRow, row).line;
       }
       filter[b >>> 3] = (filter[b >>> 3] ?? 0) | (1 << (b & 7));
       newKeys.set(k, line);
