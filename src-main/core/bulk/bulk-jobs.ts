@@ -1,13 +1,9 @@
-import type { BulkDomain, BulkOp } from '../../../src-shared/drafts.ts';
-import type { PriceGuard } from '../../../src-shared/price-guard.ts';
 import { conflict, DomainError } from '../errors.ts';
-import type { Store } from '../store/db.ts';
-import type { Repos } from '../store/index.ts';
-import type { BulkPatch } from '../store/bulk-patch.ts';
-import { createBulkEdits, type BulkPlan } from './bulk-sql.ts';
+import type { BulkEditsDeps, BulkPlan, DraftBulkEdits } from '../drafts/draft-bulk.ts';
+import type { BulkDomain, BulkOp } from '../../../src-shared/drafts.ts';
+import type { SelectedRows } from '../store/ledger-reads.ts';
+import { createBulkEdits } from './bulk-edits.ts';
 import { createBulkWriter, type BulkWrite } from './bulk-writes.ts';
-import type { SelectedRows } from '../ledger/ledger-query.ts';
-import type { Turn } from '../turn.ts';
 
 /**
  * A draft service's bulk edits: previews and edits take turns with the
@@ -17,33 +13,10 @@ import type { Turn } from '../turn.ts';
  * that meets a full disk, an I/O error or a busy file is tried again, later
  * and later, until it is written; the journal keeps the edit meanwhile.
  */
-export interface BulkJobs {
-  /** What `edit` would do, storing nothing; kept for the edit that follows it if nothing moved meanwhile. */
-  preview(draftId: string | null, domain: BulkDomain, rows: SelectedRows, op: BulkOp): Promise<BulkPlan>;
-  /** Writes the edit into the draft; `journaled` hears as soon as it is the draft's. Resolves once written. */
-  edit(draftId: string, domain: BulkDomain, rows: SelectedRows, op: BulkOp, journaled?: (plan: BulkPlan) => void): Promise<BulkPlan>;
-  /** Refuses with a sentence while an edit is being written into the draft: another change's rows would cross its parts. */
-  assertIdle(draftId: string): void;
-  busy(draftId: string): boolean;
-  /** Resolves once no edit is being written, or after `withinMs`. */
-  settled(withinMs: number): Promise<void>;
-  /** The edit being written into a draft (one table, or whichever), as a patch; null when none is. */
-  patch(draftId: string, domain?: BulkDomain): BulkPatch | null;
-  /** Finishes the edits a quit or a crash cut short. */
-  resume(): Promise<void>;
-  dispose(): void;
-}
+export type BulkJobs = DraftBulkEdits;
 
-export interface BulkJobsDeps {
-  store: Store;
-  repos: Pick<Repos, 'drafts'>;
-  guard: () => PriceGuard;
-  turn: Turn;
-  /** The draft's state a preview was computed from (its version, the ledger's, the guard): a kept preview must match it. */
-  stateOf(draftId: string | null): unknown;
-  /** The draft moved: its version is bumped and listeners told. */
-  changed(draftId: string): void;
-}
+/** What the draft service hands its bulk edits (see drafts/draft-bulk.ts). */
+export type BulkJobsDeps = BulkEditsDeps;
 
 /** A part that met a full disk or a busy file is tried again after this, doubling up to RETRY_MAX_MS. */
 const RETRY_FIRST_MS = 1_000;

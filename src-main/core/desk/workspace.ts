@@ -23,6 +23,7 @@ import type { InventoryTiming } from '../inventory/inventory-service.ts';
 import { STEAM_COMMUNITY_URL } from '../inventory/steam-client.ts';
 import { createItemNames } from '../items/item-names.ts';
 import type { KeyEchoNotice } from './key-echo-notice.ts';
+import { createBulkJobs } from '../bulk/bulk-jobs.ts';
 
 /**
  * Everything that talks to one service (the live one or the embedded sandbox)
@@ -158,7 +159,7 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
   trades.on('balance', (reading) => void recording.balance(reading));
   const ledger = { ...createLedgerChecker({ store, repos, trades, clock }), on: sales.on };
   const current = deps.currentSettings ?? (() => settings);
-  const drafts = createDraftService({ store, repos, guard: () => current().priceGuard });
+  const drafts = createDraftService({ store, repos, guard: () => current().priceGuard, bulk: createBulkJobs });
   const csv = createCsvService({ store, repos, drafts, clock, names: deps.names ?? null });
   const apply = createApplyService({
     store, repos, drafts, scheduler,

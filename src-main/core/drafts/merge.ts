@@ -34,7 +34,7 @@ export interface MergeContext {
   accountExists(accountId: string): boolean;
   readonly mainAccount: string | null;
   /** Reads at once what these inputs will be checked against (a run of them is about to be merged). */
-  warm?(inputs: readonly unknown[]): void;
+  warm?(inputs: readonly ParsedChangeInput[]): void;
 }
 
 /** The ledger, a row at a time. */

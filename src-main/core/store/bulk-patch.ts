@@ -1,20 +1,23 @@
-import type { BulkDomain } from '../../../src-shared/drafts.ts';
+import { z } from 'zod';
+import { changeStatus, type BulkDomain, type ChangeStatus } from '../../../src-shared/drafts.ts';
+import type { Store } from './db.ts';
 import { LOCKED_SQL } from './draft-entry.ts';
+import { parseRows } from './sql.ts';
 import type { Params } from './typed-rows.ts';
 
 /**
  * A bulk edit being written, read as a patch. A bulk edit of fifty thousand
  * rows is confirmed to the trader once its journal row is stored (a quit or a
- * crash finishes it at the next start, see bulk-writes.ts) and is then written
+ * crash finishes it at the next start, see core/bulk/bulk-writes.ts) and is then written
  * a part per transaction, a few hundred milliseconds in all. Meanwhile the
  * rows not written yet are still in the scratch table the preview classified
- * them into (`temp.bulk_rows`, see bulk-sql.ts), each with the values the edit
+ * them into (`temp.bulk_rows`, see bulk-rows.ts), each with the values the edit
  * gives it; the screens' queries lay those rows over the draft's, so a page,
  * a count or a sort answered between two parts shows the whole edit, as it
  * will be once written: the patch plus the parts written is always the edit.
  *
- * The values laid over a row's change (`e_*` in ledger-sql.ts) are the ones
- * the write stores (bulk-sql.ts `write`): kept in step with it.
+ * The values laid over a row's change (`e_*` in ledger-arms.ts) are the ones
+ * the write stores (bulk-rows.ts `write`): kept in step with it.
  */
 export interface BulkPatch {
   readonly draftId: string;
@@ -76,7 +79,7 @@ export const patchNewKeysSql = (table: string, key: string) =>
  * The draft's changes by status with the patch laid over them: a patched
  * change is pending, a patched row the draft had no change of is a new pending one.
  */
-export function patchedStatusCountsSql(patch: Pick<BulkPatch, 'domain'>): string {
+function patchedStatusCountsSql(patch: Pick<BulkPatch, 'domain'>): string {
   const slot = patch.domain === 'listings' ? 'L' : 'B';
   return `SELECT status, count(*) AS n FROM (
       SELECT CASE WHEN p.key IS NULL THEN e.status ELSE 'pending' END AS status FROM draft_entries e
@@ -86,4 +89,12 @@ export function patchedStatusCountsSql(patch: Pick<BulkPatch, 'domain'>): string
       SELECT 'pending' FROM temp.bulk_rows p WHERE p.rowid > :p_lo AND ${writes('p.')}
         AND NOT EXISTS (SELECT 1 FROM draft_entries e WHERE e.draft_id = :draft AND e.slot = '${slot}' AND e.key = p.key))
     GROUP BY status`;
+}
+
+const statusCount = z.object({ status: changeStatus, n: z.number() });
+
+/** The draft's changes counted by status, with the bulk edit being written counted as written. */
+export function patchedStatusCounts(store: Pick<Store, 'db'>, draftId: string, patch: BulkPatch): Partial<Record<ChangeStatus, number>> {
+  const rows = parseRows('draft_entries', statusCount, store.db.prepare(patchedStatusCountsSql(patch)).all({ draft: draftId, p_lo: patch.writtenTo }));
+  return Object.fromEntries(rows.map((r) => [r.status, r.n]));
 }

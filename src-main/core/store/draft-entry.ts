@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { serializedApiErrorSchema } from '../api/errors.ts';
-import { change, changeStatus, type Change, type ChangeStatus } from '../../../src-shared/drafts.ts';
+import { change, changeStatus, type Change, type ChangeKind, type ChangeStatus } from '../../../src-shared/drafts.ts';
 
 /**
  * A draft's change as the store keeps it: the change (the shared schema,
@@ -9,6 +9,14 @@ import { change, changeStatus, type Change, type ChangeStatus } from '../../../s
  * (core/drafts/merge.ts). A delete has its own key, so "delete this asset,
  * then list it again" is two changes, run in that order.
  */
+
+/** Every kind of change, in the order an apply runs them: delete-alls, deletes, creates, edits. */
+export const CHANGE_KINDS = [
+  'listing.deleteAll', 'buyOrder.deleteAll', 'listing.delete', 'buyOrder.delete', 'listing.create', 'listing.edit', 'buyOrder.create', 'buyOrder.edit',
+] as const satisfies readonly ChangeKind[];
+// A kind missing from the list above is named here by the type checker.
+const _everyKind: Exclude<ChangeKind, (typeof CHANGE_KINDS)[number]> extends never ? true : never = true;
+export const changeKind = z.enum(CHANGE_KINDS);
 
 export const changeError = serializedApiErrorSchema;
 export type ChangeError = z.infer<typeof changeError>;

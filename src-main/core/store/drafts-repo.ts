@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { SQLInputValue } from 'node:sqlite';
 import { z } from 'zod';
-import type { ChangeStatus } from '../../../src-shared/drafts.ts';
+import { changeStatus, type ChangeStatus } from '../../../src-shared/drafts.ts';
 import type { ChangeError, DraftEntry } from './draft-entry.ts';
 import type { Store } from './db.ts';
-import { changeColumns, ENTRY_COLUMNS, entryOf, splitTarget, targetKey, type EntryRecord, type Slot } from './draft-columns.ts';
+import { changeColumns, ENTRY_COLUMNS, readEntries, readEntry, splitTarget, targetKey, type Slot } from './draft-columns.ts';
 import { parseRow, parseRows, placeholders } from './sql.ts';
+import { countOf } from './typed-rows.ts';
 
 /**
  * Drafts and their changes, one row per target (see draft-columns.ts).
@@ -110,7 +111,9 @@ export function createDraftsRepo(store: Store): DraftsRepo {
   const unqueuedStmt = db.prepare(`SELECT count(*) AS n FROM draft_entries INDEXED BY draft_entries_status
     WHERE draft_id = ? AND status = 'pending' AND seq < ?`);
 
-  const records = (rows: unknown[]) => (rows as unknown as EntryRecord[]).map(entryOf);
+  const records = readEntries;
+  const nextSeq = z.object({ next_seq: z.number() });
+  const statusCount = z.object({ status: changeStatus, n: z.number() });
 
   const repo: DraftsRepo = {
     list: () => parseRows('drafts', draftRow, selectAll.all()),
@@ -131,14 +134,14 @@ export function createDraftsRepo(store: Store): DraftsRepo {
       removeStmt.run(id);
     },
     takeSeqs(id, count) {
-      const row = takeSeqsStmt.get(count, id) as { next_seq: number } | undefined;
-      if (!row) throw new Error(`no draft ${id}`);
-      return row.next_seq - count;
+      const row = takeSeqsStmt.get(count, id);
+      if (row === undefined) throw new Error(`no draft ${id}`);
+      return parseRow('drafts', nextSeq, row).next_seq - count;
     },
     entry(id, target) {
       const { slot, key } = splitTarget(target);
-      const row = selectEntry.get(id, slot, key) as EntryRecord | undefined;
-      return row ? entryOf(row) : null;
+      const row = selectEntry.get(id, slot, key);
+      return row === undefined ? null : readEntry(row);
     },
     entriesFor(id, targets) {
       if (targets.length === 0) return [];
@@ -228,11 +231,11 @@ export function createDraftsRepo(store: Store): DraftsRepo {
     },
     statusCounts(id) {
       const counts: StatusCounts = {};
-      for (const row of countsStmt.all(id) as { status: ChangeStatus; n: number }[]) counts[row.status] = row.n;
+      for (const row of parseRows('draft_entries', statusCount, countsStmt.all(id))) counts[row.status] = row.n;
       return counts;
     },
     queuedWithoutBatch: (id, alsoBelow = null) =>
-      (waitingStmt.get(id) as { n: number }).n + (alsoBelow === null ? 0 : (unqueuedStmt.get(id, alsoBelow) as { n: number }).n),
+      countOf('draft_entries', waitingStmt.get(id)) + (alsoBelow === null ? 0 : countOf('draft_entries', unqueuedStmt.get(id, alsoBelow))),
   };
   return repo;
 }

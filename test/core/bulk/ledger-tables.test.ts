@@ -3,6 +3,7 @@ import { createLedgerTables, type LedgerTables } from '../../../src-main/core/bu
 import { createItemNames } from '../../../src-main/core/items/index.ts';
 import { ledgerPage } from '../../../src-shared/ledger.ts';
 import { draftFixture, ledgerListing, MAIN, seedListings, type DraftFixture } from '../drafts/fixtures.ts';
+import type { ChangeInput } from '../../../src-shared/drafts.ts';
 
 let f: DraftFixture;
 afterEach(() => f.dispose());
@@ -326,8 +327,8 @@ describe('ledger tables page by place and by count alike', () => {
     f.t.repos.listings.upsertMany(Array.from({ length: 240 }, (_, i) => ledgerListing(String(500_000 + i), { price: 100 + (i % 7), promoted: (i % 2) as 0 | 1 })));
     const { id } = f.drafts.create('d');
     f.drafts.addChanges(id, [
-      ...Array.from({ length: 25 }, (_, i) => ({ kind: 'listing.create', asset_id: String(9_000 + i * 13), price: 100 + (i % 7), promoted: 0 })),
-      ...Array.from({ length: 40 }, (_, i) => ({ kind: 'listing.edit', asset_id: String(500_000 + i * 5), price: 200 - i })),
+      ...Array.from({ length: 25 }, (_, i): ChangeInput => ({ kind: 'listing.create', asset_id: String(9_000 + i * 13), price: 100 + (i % 7), promoted: 0 })),
+      ...Array.from({ length: 40 }, (_, i): ChangeInput => ({ kind: 'listing.edit', asset_id: String(500_000 + i * 5), price: 200 - i })),
       { kind: 'listing.delete', asset_id: '500003' },
     ]);
     const sorts = [null, ...(['price', 'newPrice', 'asset', 'promoted'] as const).flatMap((column) => (['asc', 'desc'] as const).map((dir) => ({ column, dir })))];
