@@ -39,7 +39,7 @@ export interface DeskRouterOptions {
 
 /**
  * Channels that change a draft or read it whole. A bulk edit is confirmed once
- * journaled and its parts are written after (see core/drafts/bulk-patch.ts):
+ * journaled and its parts are written after (see core/store/bulk-patch.ts):
  * these wait for that, up to BULK_WAIT_MS, rather than meet a refusal the
  * trader did not cause by clicking quickly.
  */

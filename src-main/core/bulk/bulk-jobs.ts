@@ -9,7 +9,7 @@ import { createBulkWriter, type BulkWrite } from './bulk-writes.ts';
  * A draft service's bulk edits: previews and edits take turns with the
  * scratch table they classify rows into (one at a time), and an edit is
  * journaled first, then written a part at a time (bulk-writes.ts) while the
- * screens read the parts not written yet as a patch (bulk-patch.ts). A part
+ * screens read the parts not written yet as a patch (store/bulk-patch.ts). A part
  * that meets a full disk, an I/O error or a busy file is tried again, later
  * and later, until it is written; the journal keeps the edit meanwhile.
  */

@@ -1,7 +1,7 @@
 import type { LedgerDomain, LedgerFilter, LedgerSelection, LedgerSort } from '../../../src-shared/ledger.ts';
 import type { BulkOp } from '../../../src-shared/drafts.ts';
 import type { Store } from '../store/db.ts';
-import { buyOrderDeleteKey, buyOrderKey, listingDeleteKey, listingKey } from '../drafts/change.ts';
+import { createDraftReads } from '../store/draft-reads.ts';
 import type { AddChangesResult, BulkResult, DraftService } from '../drafts/draft-service.ts';
 import { createLedgerQueries, keptCountsSchema, type KeptCounts, type LedgerPageResult } from '../ledger/ledger-query.ts';
 import type { ItemNames } from '../items/item-names.ts';
@@ -67,7 +67,7 @@ export function createLedgerTables(deps: {
     ...(nameIndex ? { nameIndex } : {}),
     ...(deps.balance ? { balance: deps.balance } : {}),
   });
-  const count = (sql: string, ...args: (string | number)[]) => (store.db.prepare(sql).get(...args) as { n: number }).n;
+  const reads = createDraftReads(store);
 
   return {
     keepCounts() {
@@ -99,33 +99,13 @@ export function createLedgerTables(deps: {
     revertRows(domain, selection) {
       const id = drafts.current();
       if (id === null) return { draftId: id, reverted: 0 };
-      const [slot, delSlot] = domain === 'listings' ? ['L', 'LD'] : ['B', 'BD'];
-      const open = store.db.prepare(`SELECT slot FROM draft_entries WHERE draft_id = ? AND slot IN (?, ?) AND key = ? AND status NOT IN ('done', 'dropped')`);
-      const targets: string[] = [];
-      for (const key of queries.keys(id, domain, selection)) {
-        for (const r of open.all(id, slot, delSlot, key) as { slot: string }[]) {
-          targets.push(domain === 'listings' ? (r.slot === 'L' ? listingKey(key) : listingDeleteKey(key)) : (r.slot === 'B' ? buyOrderKey(key) : buyOrderDeleteKey(key)));
-        }
-      }
+      const targets = queries.keys(id, domain, selection).flatMap((key) => reads.openTargets(id, domain, key));
       const result = drafts.removeChanges(id, targets);
       return { draftId: id, reverted: result.added };
     },
     deleteAllImpact(domain, activeOnly) {
       const id = drafts.current() ?? '';
-      if (domain === 'listings') {
-        return {
-          removes: count("SELECT count(*) AS n FROM listings WHERE ? = 0 OR state = 'active'", activeOnly ? 1 : 0),
-          replacesChanges: count(`SELECT count(*) AS n FROM draft_entries e LEFT JOIN listings l ON l.asset_id = e.key
-            WHERE e.draft_id = ? AND e.kind IN ('listing.edit', 'listing.delete') AND e.status NOT IN ('done', 'dropped')
-              AND (l.asset_id IS NULL OR ? = 0 OR l.state = 'active')`, id, activeOnly ? 1 : 0),
-          keepsCreates: count("SELECT count(*) AS n FROM draft_entries WHERE draft_id = ? AND kind = 'listing.create' AND status NOT IN ('done', 'dropped')", id),
-        };
-      }
-      return {
-        removes: count('SELECT count(*) AS n FROM buy_orders'),
-        replacesChanges: count("SELECT count(*) AS n FROM draft_entries WHERE draft_id = ? AND kind IN ('buyOrder.edit', 'buyOrder.delete') AND status NOT IN ('done', 'dropped')", id),
-        keepsCreates: count("SELECT count(*) AS n FROM draft_entries WHERE draft_id = ? AND kind = 'buyOrder.create' AND status NOT IN ('done', 'dropped')", id),
-      };
+      return { removes: reads.deleteAllRemoves(domain, activeOnly), ...reads.deleteAllImpact(id, domain, activeOnly) };
     },
   };
 }

@@ -1,6 +1,4 @@
-import { BUY_ORDERS_DELETE_ALL, buyOrderDeleteKey, buyOrderKey, LISTINGS_DELETE_ALL, listingDeleteKey, listingKey, LOCKED_REASON, LOCKED_SQL } from '../drafts/change.ts';
-import type { Store } from '../store/db.ts';
-import { targetKey, type Slot } from '../store/draft-columns.ts';
+import { BUY_ORDERS_DELETE_ALL, buyOrderDeleteKey, buyOrderKey, LISTINGS_DELETE_ALL, listingDeleteKey, listingKey, LOCKED_REASON } from '../drafts/change.ts';
 import type { KnownNames, NameResolution } from '../items/index.ts';
 import { idCell } from './csv-cells.ts';
 import { echoed } from './csv-format.ts';
@@ -69,12 +67,6 @@ export function rowSku(cells: Readonly<Record<string, string>>, ctx: ImportConte
 function sameName(a: string, b: string): boolean {
   const norm = (s: string) => s.normalize('NFC').replace(/[\u2018\u2019]/g, "'").replace(/\s+/g, ' ').trim().toLowerCase();
   return norm(a) === norm(b);
-}
-
-/** Targets locked in any draft: an apply owns them, or the trader must resolve them. */
-export function lockedTargets(store: Pick<Store, 'db'>): Set<string> {
-  const rows = store.db.prepare(`SELECT DISTINCT slot, key FROM draft_entries WHERE status IN ${LOCKED_SQL}`).all() as { slot: Slot; key: string }[];
-  return new Set(rows.map((r) => targetKey(r.slot, r.key)));
 }
 
 /**

@@ -106,7 +106,7 @@ export function byLine(errors: readonly CsvLineError[]): CsvLineError[] {
  */
 export type SeenKeys = (key: string, line: number) => number | null;
 
-/** SeenKeys in memory, for a few rows (an import of a whole file keeps them in the store, see csv-job.ts). */
+/** SeenKeys in memory, for a few rows (an import of a whole file keeps them in the store, see store/scratch-staging.ts). */
 export function duplicateTracker(): SeenKeys {
   const first = new Map<string, number>();
   return (key, line) => {

@@ -1,6 +1,7 @@
-import Papa from 'papaparse';
 import type { PriceColumn } from './csv-cells.ts';
-import { echoed, restore, type CsvColumns, type CsvLineError, type CsvRecord } from './csv-format.ts';
+import { restore, type CsvColumns, type CsvLineError, type CsvRecord } from './csv-format.ts';
+import { headerProblems, LEGACY_PRICE } from './csv-header.ts';
+import { BOM, parseSlice, spansLines, type ParsedRow } from './csv-rows.ts';
 import { groupThousands } from '../../../src-shared/money.ts';
 
 /**
@@ -46,13 +47,8 @@ const MAX_QUOTED_SPAN = 64 * 1024;
  */
 const MAX_LINE_CHARS = 64 * 1024;
 
-/** Prices in whole cents, as the previous version exported them: still read, never written. */
-const LEGACY_PRICE = 'price_cents';
-
 /** Header names a trader may use for a column, and the column they mean. */
 const ALIASES: Readonly<Record<string, string>> = { item: 'name' };
-
-const BOM = '\uFEFF';
 
 /**
  * What a decoder puts where bytes are not UTF-8 (the renderer decodes a file
@@ -288,105 +284,4 @@ export function csvReader(columns: CsvColumns): CsvReader {
     priceColumn: () => priceColumn,
     held: () => text.length,
   };
-}
-
-interface ParsedRow {
-  readonly cells: string[];
-  /** Offsets in the file where the row starts and ends. */
-  readonly start: number;
-  readonly end: number;
-  readonly errors: string[];
-  /** A quote the parser could not pair up (never closed, or stray). */
-  readonly quoteTrouble: boolean;
-  /** A quoted field runs to the end of what was parsed. */
-  readonly unclosed: boolean;
-}
-
-/** A row without parser errors: shared, as most rows are. */
-const NO_ERRORS: string[] = [];
-
-/** Rows of the file from `from` to `to`, both offsets in the file; `text` holds it from `base` on. */
-function parseSlice(text: string, base: number, from: number, to: number, newline: string): ParsedRow[] {
-  const input = text.slice(from - base, to - base);
-  if (!input.includes('"') && !input.startsWith(BOM)) return splitSlice(input, from, newline);
-  const rows: ParsedRow[] = [];
-  let rowStart = 0;
-  Papa.parse<string[]>(input, {
-    delimiter: ',',
-    newline: newline as '\n',
-    header: false,
-    dynamicTyping: false,
-    skipEmptyLines: false,
-    step: (result) => {
-      const start = from + rowStart;
-      rowStart = result.meta.cursor;
-      const end = from + rowStart;
-      const unclosed = result.errors.some((e) => e.code === 'MissingQuotes');
-      const quoteTrouble = unclosed || result.errors.some((e) => e.code === 'InvalidQuotes');
-      const errors = result.errors.length === 0 ? NO_ERRORS : [...new Set(result.errors.map(parserReason))];
-      rows.push({ cells: result.data, start, end, errors, quoteTrouble, unclosed: unclosed || (quoteTrouble && end >= to) });
-    },
-  });
-  return rows;
-}
-
-/**
- * The rows of a slice with no quote in it, split on line breaks and commas:
- * what papaparse does itself for such text (its "fast mode"), rows, offsets
- * and all. Done here because the rows papaparse hands over, kept to the
- * slice's end, were carried through V8's young-generation collections into
- * the old generation: reading a million rows moved some 180 MB there that
- * way, 12 MB this way, and that garbage was most of a preview's heap peak.
- */
-function splitSlice(input: string, from: number, newline: string): ParsedRow[] {
-  const rows: ParsedRow[] = [];
-  if (input === '') return rows;
-  let start = from;
-  const lines = input.split(newline);
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] as string;
-    const end = start + line.length + (i < lines.length - 1 ? newline.length : 0);
-    rows.push({ cells: line.split(','), start, end, errors: NO_ERRORS, quoteTrouble: false, unclosed: false });
-    start = end;
-  }
-  return rows;
-}
-
-/** Whether a line break falls inside a row (not counting the one that ends it). */
-function spansLines(text: string, base: number, row: ParsedRow, newline: string): boolean {
-  const i = text.indexOf(newline, row.start - base);
-  return i >= 0 && base + i + newline.length < row.end;
-}
-
-function parserReason(e: Papa.ParseError): string {
-  if (e.code === 'InvalidQuotes') return 'a field has a stray quote; quote the whole field and double quotes inside it';
-  return e.message;
-}
-
-/** What is wrong with a header, then the columns the file should have; null when nothing is. */
-function headerProblems(header: readonly string[], columns: CsvColumns): string | null {
-  const known = (name: string) => columns.all.includes(name) || (name === LEGACY_PRICE && columns.all.includes('price'));
-  const problems: string[] = [];
-  const seen = new Set<string>();
-  const unknown: string[] = [];
-  header.forEach((name, i) => {
-    if (name === '') problems.push(`column ${i + 1} has no name`);
-    else if (seen.has(name)) problems.push(`column ${echoed(name)} appears twice`);
-    else if (!known(name)) unknown.push(name);
-    seen.add(name);
-  });
-  if (unknown.length > 0) problems.unshift(`unknown ${unknown.length === 1 ? 'column' : 'columns'} ${unknown.slice(0, 5).map(echoed).join(', ')}${unknown.length > 5 ? '…' : ''}`);
-  if (seen.has('price') && seen.has(LEGACY_PRICE)) problems.push('give price or price_cents, not both');
-  for (const name of columns.required) {
-    if (!seen.has(name) && !(name === 'price' && seen.has(LEGACY_PRICE))) problems.push(`missing column ${name}`);
-  }
-  return problems.length === 0 ? null : `${problems.join(', ')} — ${expectedColumns(columns)}`;
-}
-
-/** "expected asset_id, price (dollars, e.g. 4.50), and optionally listing_id, sku, …" */
-function expectedColumns(columns: CsvColumns): string {
-  const say = (name: string) => (name === 'price' ? 'price (dollars, e.g. 4.50)' : name === 'name' ? 'name (or item)' : name);
-  const optional = columns.all.filter((c) => !columns.required.includes(c));
-  const required = columns.required.map(say).join(', ');
-  return `expected ${required}${optional.length > 0 ? `, and optionally ${optional.map(say).join(', ')}` : ''}`;
 }

@@ -1,16 +1,14 @@
 import type { LedgerDomain, LedgerFilter } from '../../../src-shared/ledger.ts';
-import type { ItemNames } from '../items/item-names.ts';
-import type { Store } from '../store/db.ts';
-import { buyOrderRow, type BuyOrderRow } from '../store/buy-orders-repo.ts';
-import { listingRow, type ListingRow } from '../store/listings-repo.ts';
-import { parseRow } from '../store/sql.ts';
-import { buyOrdersToCsv } from './csv-buy-orders.ts';
-import { listingsToCsv } from './csv-listings.ts';
 import type { DraftService } from '../drafts/draft-service.ts';
+import type { ItemNames } from '../items/item-names.ts';
 import { createLedgerQueries } from '../ledger/ledger-query.ts';
-import { nextTurn, type Turn } from '../turn.ts';
+import type { Store } from '../store/db.ts';
+import { createLedgerRowsAt } from '../store/ledger-reads.ts';
 import { schemaNameIndex } from '../store/name-index.ts';
 import type { SettingsRepo } from '../store/settings-repo.ts';
+import { nextTurn, type Turn } from '../turn.ts';
+import { buyOrdersToCsv } from './csv-buy-orders.ts';
+import { listingsToCsv } from './csv-listings.ts';
 
 /**
  * Export CSV of the Listings and Buy orders screens: the ledger's rows (what
@@ -46,8 +44,7 @@ export function createLedgerExport(deps: {
     store, draftVersion: (id) => drafts.version(id), patch: (id, domain) => drafts.patch(id, domain), now: deps.now,
     ...(names ? { names, nameIndex: schemaNameIndex(store, deps.settings, names) } : {}),
   });
-  const listing = store.db.prepare('SELECT * FROM listings WHERE rowid = ?');
-  const buyOrder = store.db.prepare('SELECT * FROM buy_orders WHERE rowid = ?');
+  const rowsAt = createLedgerRowsAt(store);
 
   return {
     async exportLedger(domain, filter) {
@@ -56,8 +53,8 @@ export function createLedgerExport(deps: {
       for (let after = 0; ;) {
         const ids = queries.ledgerRowids(drafts.current(), domain, filter ?? {}, after, PAGE);
         const text = domain === 'listings'
-          ? listingsToCsv(ids.map((id): ListingRow => parseRow('listings', listingRow, listing.get(id))), nameOf)
-          : buyOrdersToCsv(ids.map((id): BuyOrderRow => parseRow('buy_orders', buyOrderRow, buyOrder.get(id))), nameOf);
+          ? listingsToCsv(rowsAt.listings(ids), nameOf)
+          : buyOrdersToCsv(rowsAt.buyOrders(ids), nameOf);
         // The header once, on the first part.
         if (parts.length === 0 || ids.length > 0) parts.push(parts.length === 0 ? text : text.slice(text.indexOf('\r\n') + 2));
         rows += ids.length;

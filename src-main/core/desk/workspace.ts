@@ -11,7 +11,7 @@ import { createLedgerChecker, type LedgerChecker } from '../trades/ledger-check.
 import { createLedgerSales, type LedgerSales } from '../trades/ledger-sales.ts';
 import { createTradeRecording } from '../trades/trade-recording.ts';
 import { createDraftService, type DraftService } from '../drafts/draft-service.ts';
-import { createCsvService, type CsvService } from '../csv/csv.ts';
+import { createCsvService, type CsvService } from '../csv/csv-service.ts';
 import { createApplyService, type ApplyService } from '../apply/apply-draft.ts';
 import { trackApplyJob, type ApplyJobTracker } from './apply-job.ts';
 import type { ItemNames } from '../items/item-names.ts';

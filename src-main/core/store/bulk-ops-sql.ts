@@ -12,7 +12,7 @@ import type { Params } from './typed-rows.ts';
 const SETTLED = "('done', 'dropped')";
 
 /**
- * Each selected row (an arm row, see ledger-sql.ts) with what the draft makes
+ * Each selected row (an arm row, see ledger-arms.ts) with what the draft makes
  * of it: the values a formula starts from (`b_*`) and why it is left out (`skip`).
  */
 export function classifiedSql(domain: BulkDomain, rows: string): string {

@@ -7,12 +7,13 @@ import type { Params } from './typed-rows.ts';
 
 /**
  * A bulk edit being written, read as a patch. A bulk edit of fifty thousand
- * rows is confirmed to the trader once its journal row is stored (a quit or a
- * crash finishes it at the next start, see core/bulk/bulk-writes.ts) and is then written
- * a part per transaction, a few hundred milliseconds in all. Meanwhile the
- * rows not written yet are still in the scratch table the preview classified
- * them into (`temp.bulk_rows`, see bulk-rows.ts), each with the values the edit
- * gives it; the screens' queries lay those rows over the draft's, so a page,
+ * rows is confirmed to the trader once its journal row is stored (a quit or
+ * a crash finishes it at the next start, see core/bulk/bulk-writes.ts) and
+ * is then written a part per transaction, a few hundred milliseconds in all.
+ * Meanwhile the rows not written yet are still in the scratch table the
+ * preview classified them into (`temp.bulk_rows`, see bulk-rows.ts), each
+ * with the values the edit gives it; the screens' queries lay those rows
+ * over the draft's, so a page,
  * a count or a sort answered between two parts shows the whole edit, as it
  * will be once written: the patch plus the parts written is always the edit.
  *

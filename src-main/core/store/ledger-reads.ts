@@ -7,7 +7,9 @@ import type { Store } from './db.ts';
 import { armRow, armsOf, ledgerTable, scopeParams, type ArmRow, type DraftScope } from './ledger-arms.ts';
 import { changedSql, checkSortColumn, filterSql, isEmptyFilter, orderSql, type RowPlace, type TableOrder } from './ledger-order.ts';
 import { parseRow, parseRows, statementCache } from './sql.ts';
-import { countOf, keysOf, type Params } from './typed-rows.ts';
+import { countOf, keysOf, skusOf, type Params } from './typed-rows.ts';
+import { buyOrderRow, type BuyOrderRow } from './buy-orders-repo.ts';
+import { listingRow, type ListingRow } from './listings-repo.ts';
 
 /**
  * A ledger table with a draft laid over it, read in SQL (the arms of
@@ -237,4 +239,20 @@ function compareValues(a: SQLInputValue, b: SQLInputValue): number {
 function comparePlaces(desc: boolean) {
   return (a: RowPlace, b: RowPlace): number =>
     (desc ? -1 : 1) * (compareValues(a.v, b.v) || a.arm - b.arm || a.t1 - b.t1 || byCodeUnit(a.t2, b.t2));
+}
+
+/** The SKUs the trader holds: the listings' (in the order first listed), then the buy orders'. */
+export function heldSkus(store: Pick<Store, 'db'>): string[] {
+  return skusOf('listings', store.db.prepare(`SELECT sku FROM (SELECT sku, min(rowid) AS first, 0 AS t FROM listings WHERE sku != '' GROUP BY sku
+    UNION ALL SELECT sku, rowid, 1 FROM buy_orders) ORDER BY t, first`).all());
+}
+
+/** The ledger's rows by rowid (as `ledgerRowids` gives them), in the order asked. */
+export function createLedgerRowsAt(store: Pick<Store, 'db'>) {
+  const listing = store.db.prepare('SELECT * FROM listings WHERE rowid = ?');
+  const buyOrder = store.db.prepare('SELECT * FROM buy_orders WHERE rowid = ?');
+  return {
+    listings: (rowids: readonly number[]): ListingRow[] => rowids.map((id) => parseRow('listings', listingRow, listing.get(id))),
+    buyOrders: (rowids: readonly number[]): BuyOrderRow[] => rowids.map((id) => parseRow('buy_orders', buyOrderRow, buyOrder.get(id))),
+  };
 }

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { Clock } from '../../../src-main/core/clock.ts';
-import { createCsvService, type CsvKind, type CsvService } from '../../../src-main/core/csv/csv.ts';
+import { createCsvService, type CsvKind, type CsvService } from '../../../src-main/core/csv/csv-service.ts';
 import type { ItemNames } from '../../../src-main/core/items/index.ts';
 import { textParts } from '../../../src-shared/csv-parts.ts';
 import { csvPreview } from '../../../src-shared/draft-views.ts';
