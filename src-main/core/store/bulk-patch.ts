@@ -1,9 +1,7 @@
-import { z } from 'zod';
-import { changeStatus, type BulkDomain, type ChangeStatus } from '../../../src-shared/drafts.ts';
+import type { BulkDomain, ChangeStatus } from '../../../src-shared/drafts.ts';
 import type { Store } from './db.ts';
 import { LOCKED_SQL } from './draft-entry.ts';
-import { parseRows } from './sql.ts';
-import type { Params } from './typed-rows.ts';
+import { statusCounts, type Params } from './typed-rows.ts';
 
 /**
  * A bulk edit being written, read as a patch. A bulk edit of fifty thousand
@@ -92,10 +90,7 @@ function patchedStatusCountsSql(patch: Pick<BulkPatch, 'domain'>): string {
     GROUP BY status`;
 }
 
-const statusCount = z.object({ status: changeStatus, n: z.number() });
-
 /** The draft's changes counted by status, with the bulk edit being written counted as written. */
 export function patchedStatusCounts(store: Pick<Store, 'db'>, draftId: string, patch: BulkPatch): Partial<Record<ChangeStatus, number>> {
-  const rows = parseRows('draft_entries', statusCount, store.db.prepare(patchedStatusCountsSql(patch)).all({ draft: draftId, p_lo: patch.writtenTo }));
-  return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+  return statusCounts('draft_entries', store.db.prepare(patchedStatusCountsSql(patch)).all({ draft: draftId, p_lo: patch.writtenTo }));
 }

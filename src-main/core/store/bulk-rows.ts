@@ -10,7 +10,7 @@ import { classifiedSql, computesPrice, opParams, opSql, PROBLEM, TEMP_TABLE } fr
 import { ledgerTable } from './ledger-arms.ts';
 import type { SelectedRows } from './ledger-reads.ts';
 import { parseRow, parseRows, statementCache } from './sql.ts';
-import { countOf, keyRow, keysOf, type Params } from './typed-rows.ts';
+import { countOf, keyRow, keysOf, rowidRow, type Params } from './typed-rows.ts';
 
 /**
  * A bulk edit over a selection, in SQL: each selected row is read with the
@@ -50,7 +50,6 @@ const SAMPLES = 5;
 const PART = 2_000;
 const WRITE_PART = 2_500;
 
-const rowidRow = z.object({ r: z.number() });
 const skipGroup = z.object({ skip: z.string(), n: z.number() });
 const problemGroup = z.object({ problem: z.string(), n: z.number(), price: z.number().nullable() });
 const totalsRow = z.object({ matched: z.number().nullable(), changed: z.number().nullable(), lo: z.number().nullable(), hi: z.number().nullable() });

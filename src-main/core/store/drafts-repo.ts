@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { SQLInputValue } from 'node:sqlite';
 import { z } from 'zod';
-import { changeStatus, type ChangeStatus } from '../../../src-shared/drafts.ts';
+import type { ChangeStatus } from '../../../src-shared/drafts.ts';
 import type { ChangeError, DraftEntry } from './draft-entry.ts';
 import type { Store } from './db.ts';
 import { changeColumns, ENTRY_COLUMNS, readEntries, readEntry, splitTarget, targetKey, type Slot } from './draft-columns.ts';
 import { parseRow, parseRows, placeholders } from './sql.ts';
-import { countOf } from './typed-rows.ts';
+import { countOf, statusCounts } from './typed-rows.ts';
 
 /**
  * Drafts and their changes, one row per target (see draft-columns.ts).
@@ -113,7 +113,6 @@ export function createDraftsRepo(store: Store): DraftsRepo {
 
   const records = readEntries;
   const nextSeq = z.object({ next_seq: z.number() });
-  const statusCount = z.object({ status: changeStatus, n: z.number() });
 
   const repo: DraftsRepo = {
     list: () => parseRows('drafts', draftRow, selectAll.all()),
@@ -230,9 +229,7 @@ export function createDraftsRepo(store: Store): DraftsRepo {
       replaceStmt.run({ ...columns, draft_id: id, status, updated_at: store.clock.now() });
     },
     statusCounts(id) {
-      const counts: StatusCounts = {};
-      for (const row of parseRows('draft_entries', statusCount, countsStmt.all(id))) counts[row.status] = row.n;
-      return counts;
+      return statusCounts('draft_entries', countsStmt.all(id));
     },
     queuedWithoutBatch: (id, alsoBelow = null) =>
       countOf('draft_entries', waitingStmt.get(id)) + (alsoBelow === null ? 0 : countOf('draft_entries', unqueuedStmt.get(id, alsoBelow))),

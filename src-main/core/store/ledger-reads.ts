@@ -7,7 +7,7 @@ import type { Store } from './db.ts';
 import { armRow, armsOf, ledgerTable, scopeParams, type ArmRow, type DraftScope } from './ledger-arms.ts';
 import { changedSql, checkSortColumn, filterSql, isEmptyFilter, orderSql, type RowPlace, type TableOrder } from './ledger-order.ts';
 import { parseRow, parseRows, statementCache } from './sql.ts';
-import { countOf, keysOf, skusOf, type Params } from './typed-rows.ts';
+import { countOf, keysOf, rowidRow, skusOf, type Params } from './typed-rows.ts';
 import { buyOrderRow, type BuyOrderRow } from './buy-orders-repo.ts';
 import { listingRow, type ListingRow } from './listings-repo.ts';
 
@@ -51,7 +51,6 @@ const placedRow = armRow.extend({ v: z.union([z.number(), z.string(), z.null()])
 const place = z.object({ pos: z.number(), arm: z.union([z.literal(0), z.literal(1)]), t1: z.number(), t2: z.string(), v: z.union([z.number(), z.string(), z.null()]) });
 const deleteAllRow = z.object({ active_only: z.number().nullable() });
 const changedRow = z.object({ n: z.number(), c: z.number().nullable() });
-const rowidRow = z.object({ r: z.number() });
 const t1Row = z.object({ t1: z.number() });
 
 /** The rows a selection names, as a query over both arms (every column of ArmRow), for statements that work on them in SQL. */

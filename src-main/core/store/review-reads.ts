@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { changeStatus, type ChangeKind, type ChangeStatus } from '../../../src-shared/drafts.ts';
+import type { ChangeKind, ChangeStatus } from '../../../src-shared/drafts.ts';
 import type { Store } from './db.ts';
 import { ENTRY_COLUMNS, readEntries, type Slot } from './draft-columns.ts';
 import { changeKind, type DraftEntry } from './draft-entry.ts';
 import { parseRow, parseRows } from './sql.ts';
-import { countOf } from './typed-rows.ts';
+import { countOf, statusCounts } from './typed-rows.ts';
 
 /**
  * A draft's review, in SQL (core/drafts/review.ts says what it means): its
@@ -76,7 +76,6 @@ export interface ReviewReads {
   entriesOfKind(draftId: string, kind: ChangeKind, show: ReviewShow, from: { after: { seq: number; slot: Slot; key: string } } | { skip: number }, limit: number): DraftEntry[];
 }
 
-const statusCount = z.object({ status: changeStatus, n: z.number() });
 const kindCount = z.object({ kind: changeKind, n: z.number() });
 const slotKey = z.object({ slot: z.string(), key: z.string() });
 const requestGroup = z.object({ kind: changeKind, proxy: z.string(), phase: z.union([z.literal(0), z.literal(1), z.literal(2)]), n: z.number() });
@@ -99,7 +98,7 @@ export function createReviewReads(store: Pick<Store, 'db'>): ReviewReads {
   const priced = db.prepare(`SELECT kind, key, ledger_price, price FROM (${SENT_ROWS}) WHERE kind IN ('listing.edit', 'buyOrder.edit') AND ledger_price IS NOT NULL AND price != ledger_price`);
   const deleteAlls = db.prepare(`SELECT kind, active_only FROM draft_entries WHERE draft_id = ? AND slot IN ('LA', 'BA') AND status IN ${SENDABLE_SQL}`);
   return {
-    byStatus: (draftId) => Object.fromEntries(parseRows('draft_entries', statusCount, byStatus.all(draftId)).map((r) => [r.status, r.n])),
+    byStatus: (draftId) => statusCounts('draft_entries', byStatus.all(draftId)),
     openByKind: (draftId) => Object.fromEntries(parseRows('draft_entries', kindCount, openByKind.all(draftId)).map((r) => [r.kind, r.n])),
     *parts(draftId, mainAccount) {
       let from: { slot: string; key: string } = { slot: '', key: '' };

@@ -1,5 +1,6 @@
 import type { SQLInputValue } from 'node:sqlite';
 import { z } from 'zod';
+import { changeStatus, type ChangeStatus } from '../../../src-shared/drafts.ts';
 import { parseRow, parseRows } from './sql.ts';
 
 /**
@@ -19,6 +20,15 @@ export function countOf(what: string, row: unknown): number {
 /** `SELECT key …`: the keys of rows (asset IDs, SKUs, draft keys), in the order read. */
 export const keyRow = z.object({ key: z.string() });
 export const keysOf = (what: string, rows: readonly unknown[]): string[] => parseRows(what, keyRow, rows).map((r) => r.key);
+
+/** `SELECT rowid AS r …`. */
+export const rowidRow = z.object({ r: z.number() });
+
+/** `SELECT status, count(*) AS n … GROUP BY status`: a draft's changes counted by status. */
+export function statusCounts(what: string, rows: readonly unknown[]): Partial<Record<ChangeStatus, number>> {
+  return Object.fromEntries(parseRows(what, statusCountRow, rows).map((r) => [r.status, r.n]));
+}
+const statusCountRow = z.object({ status: changeStatus, n: z.number() });
 
 /** `SELECT sku …`. */
 export const skuRow = z.object({ sku: z.string() });
