@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { InventoryRow } from './inventory-row.ts';
 import type { Store } from './db.ts';
 import { parseRow, parseRows, toSqlBool } from './sql.ts';
 
@@ -23,25 +24,6 @@ export const inventoryReadRow = z.object({
   problem_at: z.number().int().nullable(),
 });
 export type InventoryReadRow = z.output<typeof inventoryReadRow>;
-
-/** An item as a read keeps it (see inventory/econ-items.ts, which reads it from Steam's answer). */
-export interface InventoryRow {
-  readonly asset_id: string;
-  /** '' when the description could not be read as a SKU the schema knows. */
-  readonly sku: string;
-  readonly name: string;
-  readonly quality: number | null;
-  /** The quality's name ("Unusual"), '' when unknown. */
-  readonly qualityName: string;
-  readonly strange: boolean;
-  readonly effect: number | null;
-  readonly killstreak: number;
-  readonly wear: number | null;
-  readonly australium: boolean;
-  readonly festivized: boolean;
-  readonly craftable: boolean;
-  readonly tradable: boolean;
-}
 
 export interface InventoryProblemRecord {
   readonly kind: z.infer<typeof inventoryProblemKind>;
