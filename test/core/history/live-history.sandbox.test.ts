@@ -60,7 +60,7 @@ async function recordTwoHours(faults?: Parameters<Sandbox['faults']['set']>[0]):
     expect(truth?.amount).toBe(r.side === 'sale' ? r.total : -r.total);
   }
   // A trade that goes through between two loads is never seen: the balance move of its reading cannot be matched to
-  // the trades the desk knows, so the others that ended with it cannot be told apart (see the README). Its move shows
+  // the trades the desk knows, so the others that ended with it cannot be told apart (see docs/history.md). Its move shows
   // in the first reading after it went through, or in the one after that when the reading was asked as it did.
   const seen = new Set(rows.map((r) => `${r.trade_type}:${r.trade_id}`));
   const readingTimes = history.repo.readingsSince(0).map((r) => r.at);
