@@ -24,7 +24,7 @@ describe('History, recorded live against the simulator', () => {
 
   it('tells them apart when the trade lists answer late, after balance reads that already show their ends', async () => {
     // A minute of the service's time (0.1 s real), as long as the poll interval: a balance read asked after a load
-    // is often answered before it. (Answers later than that still mislead History: see the README.)
+    // is often answered before it. (Answers later than that still mislead History: see docs/history.md.)
     await recordTwoHours({ lateAnswerMs: { ms: 60_000, endpoints: ['load_pending', 'load_pending_buy_orders'] } });
   }, 60_000);
 });
