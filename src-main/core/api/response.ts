@@ -12,6 +12,7 @@ import type { RawResponse } from './transport.ts';
 import { describeIssues, toFieldIssues } from './validate.ts';
 import { checkAtOnce, checkInParts } from './list-check.ts';
 import { atOnce, inTurns, nextTurn, type Steps, type Turn } from '../turn.ts';
+import { parseJsonInParts } from './json-in-parts.ts';
 
 /**
  * What a received response means: the parsed value of the endpoint's response
@@ -23,8 +24,8 @@ import { atOnce, inTurns, nextTurn, type Steps, type Turn } from '../turn.ts';
  * An answer larger than READ_IN_PARTS_ABOVE (a trade list of thousands) is
  * read by the client in parts, a turn of the event loop apart: the search
  * for the key a slice at a time, the check of a list some elements at a
- * time. JSON.parse reads the whole body in one step (the platform has no
- * parser that stops part way). Smaller answers are read in one step.
+ * time, and a list's JSON a group of its elements at a time
+ * (json-in-parts.ts). Smaller answers are read in one step.
  */
 
 /** Bytes above which the client reads an answer in parts. */
@@ -169,9 +170,9 @@ function* interpret<K extends EndpointName>(
   if (raw.truncated) {
     throw fail('bad_response', `${endpoint}: the response is larger than ${ctx.maxResponseBytes} bytes`, base());
   }
-  // JSON.parse of the whole body is a step of its own: the body's decoding before it, the key's search after.
+  // A large list is parsed a group of its elements a step, after the body's decoding.
   if (inParts) yield;
-  const parsedJson = parseJson(text);
+  const parsedJson = inParts ? yield* parseJsonSteps(text) : parseJson(text);
   if (parsedJson === NOT_JSON) {
     throw fail('bad_response', `${endpoint}: the response is not valid JSON${excerpt()}`, base());
   }
@@ -215,6 +216,14 @@ const NOT_JSON: unique symbol = Symbol('not JSON');
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
+  } catch {
+    return NOT_JSON;
+  }
+}
+
+function* parseJsonSteps(text: string): Steps<unknown> {
+  try {
+    return yield* parseJsonInParts(text);
   } catch {
     return NOT_JSON;
   }
