@@ -13,7 +13,7 @@
  * named scenarios alone. Then the main
  * thread's event loop while the desk works, one load of 10,000 and 20,000
  * pending trades as the app makes it (history-record.ts: the data worker's
- * event loop meanwhile, and JSON.parse of the answer alone), and the `scale` block (start,
+ * event loop meanwhile), and the `scale` block (start,
  * memory and responsiveness at 50,000 and 500,000 listings, each run a fresh
  * process: scale/scale.ts). `--scale` runs the scale block alone;
  * `--scale-runs`, `--scale-profiles` and `--scale-jobs` narrow it to look
@@ -103,8 +103,8 @@ const mainLoopOnMainThread = await runMainLoopScenario(scale, 'main-thread');
 console.log(formatMainLoop(mainLoopOnMainThread));
 console.log('');
 console.log('One load of N pending trades as the app makes it: the simulator answers over HTTP, the client reads the answer,');
-console.log('the watcher tells what is new, History records it; the data worker\'s event loop meanwhile. Everything but JSON.parse');
-console.log('of the whole answer runs in parts; JSON.parse is timed alone:');
+console.log('the watcher tells what is new, History records it; the data worker\'s event loop meanwhile. Every step runs in parts;');
+console.log('JSON.parse of the whole answer and the answer read in one step are timed alone for comparison:');
 const historyLoads: LoadFigures[] = [];
 for (const n of [10_000, 20_000]) historyLoads.push(await benchLoad(n));
 console.table(loadRows(historyLoads));
