@@ -84,8 +84,9 @@ function outcomeOf(response: RawResponse, ms: number, options: PostOptions): Pos
 function answerWords(response: RawResponse, clean: (text: string) => string): string {
   const head = `answered ${response.status}${STATUS_CODES[response.status] ? ` ${STATUS_CODES[response.status]}` : ''}`;
   const json = jsonOf(response.body);
-  const message = typeof json === 'object' && json !== null && 'message' in json && typeof json.message === 'string'
-    ? json.message
+  // A JSON answer says its meaning in `message` (Discord's, most relays'); a text one says it whole.
+  const message = typeof json === 'object' && json !== null
+    ? 'message' in json && typeof json.message === 'string' ? json.message : ''
     : response.status >= 300 ? response.body.toString('utf8') : '';
   // Cleaned whole before it is cut: a cut could leave a token's head that no longer matches it.
   const said = printable(clean(message.slice(0, MAX_BODY_BYTES)).replace(/\s+/g, ' ').trim(), MAX_WORDS);
