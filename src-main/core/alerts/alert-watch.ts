@@ -1,4 +1,3 @@
-import type { ApplyService } from '../apply/apply-draft.ts';
 import type { ApplyProgress } from '../apply/apply-run.ts';
 import type { Clock } from '../clock.ts';
 import type { Unsubscribe } from '../events.ts';
@@ -17,7 +16,8 @@ import { tradeAlert, type Alert } from './alert.ts';
 export interface WatchedWorkspace {
   readonly trades: Pick<TradeWatcher, 'on'>;
   readonly heartbeat: Pick<Heartbeat, 'on' | 'state'>;
-  readonly apply: Pick<ApplyService, 'on'>;
+  /** The applies' progress (ApplyService's `progress` event). */
+  readonly apply: { on(event: 'progress', listener: (progress: ApplyProgress) => void): Unsubscribe };
   /** The name of a draft, for an apply's alert; null when it is gone. */
   draftName(draftId: string): string | null;
 }
@@ -73,7 +73,7 @@ const ENDED = ['done', 'cancelled', 'stopped'] as const;
 /** Each apply job once, when it ends: done, cancelled or stopped, with its unknown outcomes counted. */
 function watchApplies(ws: Pick<WatchedWorkspace, 'apply' | 'draftName'>, raise: (alert: Alert) => void): Unsubscribe {
   const told = new Set<string>();
-  return ws.apply.on('progress', (p: ApplyProgress) => {
+  return ws.apply.on('progress', (p) => {
     const ended = ENDED.find((state) => state === p.state);
     if (ended === undefined || told.has(p.jobId)) return;
     told.add(p.jobId);
