@@ -49,7 +49,7 @@ describe('Settings → Alerts', () => {
     const wrapper = await mountAlerts([]);
     expect(wrapper.get('[data-testid=webhooks-none]').text()).toContain('No webhook yet');
     const url = wrapper.get('input[type=password]');
-    await wrapper.get('input[placeholder="Trades channel"]').setValue('Phone');
+    await wrapper.get('input[placeholder="e.g. Trades channel"]').setValue('Phone');
     await url.setValue(`http://hooks.example/api/webhooks/1/${TOKEN}`);
     expect(wrapper.get('#hook-url-help').text()).toContain('must use https://');
     expect(wrapper.get('button[type=submit]').attributes('disabled')).toBeDefined();
@@ -66,7 +66,7 @@ describe('Settings → Alerts', () => {
   it('asks a signed webhook for its secret, and says a refusal beside the form', async () => {
     const wrapper = await mountAlerts([]);
     await wrapper.get('select[aria-label="Receiver format"]').setValue('signed');
-    await wrapper.get('input[placeholder="Trades channel"]').setValue('Relay');
+    await wrapper.get('input[placeholder="e.g. Trades channel"]').setValue('Relay');
     const [url, secret] = wrapper.findAll('input[type=password]');
     await url?.setValue('https://relay.example/desk/refuse');
     await secret?.setValue('short');
