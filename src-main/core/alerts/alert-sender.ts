@@ -107,14 +107,18 @@ export function createAlertSender(options: SenderOptions): AlertSender {
     return postAlert(poolOf(lane, prepared.origin), prepared, { clock, timeoutMs, signal: lane.stop.signal, clean: prepared.clean });
   }
 
-  /** Tries one alert until it is delivered or given up; never throws. */
+  /** Until the monotonic instant `at`, measured again after each sleep: a timer may fire a little early, and a wait must be whole. */
+  async function sleepUntil(at: number, signal: AbortSignal): Promise<void> {
+    for (let wait = at - clock.monotonic(); wait > 0; wait = at - clock.monotonic()) await clock.sleep(wait, signal);
+  }
+
+  /** Tries one alert until it is delivered or given up (or the lane stops: its sleep rejects). */
   async function deliver(lane: Lane, envelope: AlertEnvelope): Promise<void> {
     const { signal } = lane.stop;
     let tries = 0;
     let rateWaits = 0;
     for (;;) {
-      const wait = lane.notBefore - clock.monotonic();
-      if (wait > 0) await clock.sleep(wait, signal);
+      await sleepUntil(lane.notBefore, signal);
       tries += 1;
       const outcome = await post(lane, envelope);
       if (outcome === null) return;
@@ -134,7 +138,7 @@ export function createAlertSender(options: SenderOptions): AlertSender {
       if (failures >= maxTries) return gaveUp(why);
       const pause = Math.round(Math.min(MAX_BACKOFF_MS, backoffMs * 2 ** (failures - 1)) * (0.75 + random() * 0.5));
       news({ what: 'retrying', webhookId: lane.id, envelope, tries, waitMs: pause, outcome });
-      await clock.sleep(pause, signal);
+      await sleepUntil(clock.monotonic() + pause, signal);
     }
   }
 

@@ -23,6 +23,8 @@ let n = 0;
 const envelope = (): AlertEnvelope => ({ id: `alert-${(n += 1)}`, at: 0, sandbox: false, alert: { type: 'test' } });
 
 async function setUp(scale: number, options: Partial<SenderOptions> = {}, origin?: string) {
+  // The HTTP client loads at a first request: loaded here, so no try's deadline (a few ms of real time) counts it.
+  await import('undici/lib/dispatcher/pool.js');
   const clock: Clock = scaledClock(scale);
   const receiver: WebhookReceiver = await startWebhookReceiver(clock);
   cleanups.push(() => receiver.close());
@@ -31,6 +33,8 @@ async function setUp(scale: number, options: Partial<SenderOptions> = {}, origin
     clock,
     prepare: async (_id, e) => ({ origin: target, path: PATH, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: e.id }), clean: (t) => t }),
     random: () => 0.5,
+    // Deadlines are the subject of one test only: the others leave a slow machine room.
+    timeoutMs: 10 * 60_000,
     ...options,
   });
   cleanups.push(() => sender.close());
@@ -54,7 +58,7 @@ describe('the alert sender', () => {
   });
 
   it('honours Retry-After when the body says nothing, and bounds any wait by MAX_RETRY_AFTER_MS', async () => {
-    const { receiver, sender, news } = await setUp(600);
+    const { receiver, sender, news } = await setUp(600, { timeoutMs: 3_600_000 });
     receiver.answer({ status: 429, headers: { 'retry-after': '3' } }, { status: 429, body: { retry_after: 36_000 } });
     sender.enqueue('w1', envelope());
     await until('delivered', () => news.some((x) => x.what === 'delivered'), 15_000);
@@ -63,7 +67,7 @@ describe('the alert sender', () => {
     // Ten hours asked: the wait is the bound (a 429 costs one more request, not the day).
     const waited = (third?.at ?? 0) - (second?.at ?? 0);
     expect(waited).toBeGreaterThanOrEqual(MAX_RETRY_AFTER_MS);
-    expect(waited).toBeLessThan(MAX_RETRY_AFTER_MS + 60_000);
+    expect(waited).toBeLessThan(2 * MAX_RETRY_AFTER_MS);
     expect(news.filter((x) => x.what === 'retrying').map((x) => x.what === 'retrying' && x.waitMs)).toEqual([3_000, MAX_RETRY_AFTER_MS]);
   });
 

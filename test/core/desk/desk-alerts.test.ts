@@ -154,7 +154,7 @@ describe('alerts sent from the desk to webhooks', () => {
     const at = hanging.to(SIGNED_PATH).map((r) => r.at);
     expect(at).toHaveLength(4);
     const gaps = at.slice(1).map((t, i) => t - (at[i] ?? 0));
-    expect(gaps.map((g, i) => g >= 10_000 + 20_000 * 2 ** i * 0.75)).toEqual([true, true, true]);
+    expect(gaps.map((g, i) => g >= 9_000 + 20_000 * 2 ** i * 0.75)).toEqual([true, true, true]);
     // The refused one was tried as often, its pauses said in the log.
     const retries = d.transcript().filter((l) => l.includes('alert to be tried again') && l.includes('Dead')).map((l) => JSON.parse(l) as { waitMs: number; why: string });
     expect(retries).toHaveLength(3);
