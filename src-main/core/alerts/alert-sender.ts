@@ -57,9 +57,15 @@ export interface AlertSender {
   queued(webhookId: string): number;
   /** The webhook was removed: its queue is dropped, a try under way ended, its connections closed. */
   forget(webhookId: string): Promise<void>;
-  on(event: 'news', listener: (news: SendNews) => void): Unsubscribe;
+  on<K extends keyof SenderEvents>(event: K, listener: (payload: SenderEvents[K]) => void): Unsubscribe;
   close(): Promise<void>;
 }
+
+export type SenderEvents = {
+  news: SendNews;
+  /** A webhook's queue grew or shrank (its id). */
+  queue: string;
+};
 
 /** Longest pause between two tries, however many failed. */
 const MAX_BACKOFF_MS = 5 * 60_000;
@@ -83,7 +89,7 @@ export function createAlertSender(options: SenderOptions): AlertSender {
   const backoffMs = options.backoffMs ?? 2_000;
   const random = options.random ?? Math.random;
   const poolFor = options.poolFor ?? ((origin, ms) => lazyPool(origin, { connections: 2, keepAliveTimeout: 10_000, connectTimeout: ms, headersTimeout: ms, bodyTimeout: ms }));
-  const emitter = createEmitter<{ news: SendNews }>();
+  const emitter = createEmitter<SenderEvents>();
   const lanes = new Map<string, Lane>();
   let closed = false;
 
@@ -149,6 +155,7 @@ export function createAlertSender(options: SenderOptions): AlertSender {
         const [envelope] = lane.queue;
         if (envelope) await deliver(lane, envelope).catch(() => undefined);
         lane.queue.shift();
+        emitter.emit('queue', lane.id);
       }
     } finally {
       lane.running = false;
@@ -166,6 +173,7 @@ export function createAlertSender(options: SenderOptions): AlertSender {
         const [dropped] = lane.queue.splice(lane.running ? 1 : 0, 1);
         if (dropped) news({ what: 'dropped', webhookId, envelope: dropped });
       }
+      emitter.emit('queue', webhookId);
       if (!lane.running) void drain(lane);
     },
     async sendOnce(webhookId, envelope) {

@@ -103,6 +103,8 @@ export function createAlertsService(deps: AlertsDeps): AlertsService {
   const sender = createAlertSender({ clock, prepare, ...deps.sending });
   const noteLast = (id: string, ok: boolean, words: string) => lastOf.set(id, { at: clock.now(), ok, words });
 
+  // A queue's length is shown beside its webhook.
+  sender.on('queue', changed);
   sender.on('news', (item) => {
     const stored = webhooks.get(item.webhookId);
     if (!stored) return;
@@ -131,7 +133,6 @@ export function createAlertsService(deps: AlertsDeps): AlertsService {
     if (targets.length === 0) return;
     const envelope: AlertEnvelope = { id: randomUUID(), at: clock.now(), sandbox, alert };
     for (const w of targets) sender.enqueue(w.id, envelope);
-    changed();
   }
 
   const found = (id: string): StoredWebhook => {

@@ -110,6 +110,16 @@ describe('the alert sender', () => {
     for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(10_000);
   });
 
+  it('says when a webhook’s queue grows and when an alert leaves it, so Settings shows what waits', async () => {
+    const { sender, news } = await setUp(50);
+    const lengths: number[] = [];
+    sender.on('queue', (id) => lengths.push(sender.queued(id)));
+    sender.enqueue('w1', envelope());
+    sender.enqueue('w1', envelope());
+    await until('both delivered', () => news.filter((x) => x.what === 'delivered').length === 2);
+    expect(lengths).toEqual([1, 2, 1, 0]);
+  });
+
   it('says a receiver that refuses connections in the trader’s words, and tries it again', async () => {
     const port = await deadPort();
     const { sender, news } = await setUp(100, { maxTries: 2 }, `http://127.0.0.1:${port}`);
