@@ -1,6 +1,6 @@
 import type { HistoryRowView, HistoryShow } from '../../../src-shared/history.ts';
 import { formatDecimal } from '../../../src-shared/money.ts';
-import { writeCsv } from '../drafts/csv-format.ts';
+import { writeCsv } from '../csv/csv-format.ts';
 import type { HistoryRangeInput, HistoryReads, HistoryTradeRow } from '../store/history-reads.ts';
 
 /**

@@ -10,7 +10,7 @@ import { createListingEvidence } from './listing-evidence.ts';
 import { fillPast, type PastEvent } from './past-fill.ts';
 import { inTurns, type Steps } from './record-parts.ts';
 import { createTradeRecorder, type TradeRecorder } from './trade-recorder.ts';
-import { nextTurn, type Turn } from '../drafts/turn.ts';
+import { nextTurn, type Turn } from '../turn.ts';
 
 /** The recorder's methods as the live watcher calls them: run a part at a time, resolving with their result. */
 type Recorded<T> = { [K in keyof T]: T[K] extends (...args: infer A) => Steps<infer R> ? (...args: A) => Promise<R> : never };

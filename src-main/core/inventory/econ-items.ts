@@ -1,8 +1,8 @@
 import type { EconItem } from 'tf2-item-format';
 import type { ItemNames } from '../items/item-names.ts';
 import { printable } from '../safe-text.ts';
-import type { InventoryRow } from '../store/inventory-repo.ts';
 import type { SteamDescription, SteamPage } from './steam-answer.ts';
+import type { InventoryRow } from '../store/inventory-row.ts';
 
 /**
  * The items of one page of Steam's inventory as the desk keeps them
@@ -12,6 +12,8 @@ import type { SteamDescription, SteamPage } from './steam-answer.ts';
  * package or the schema cannot read keeps Steam's own name and no SKU: it
  * can still be listed, and the service will name it.
  */
+export type { InventoryRow } from '../store/inventory-row.ts';
+
 type Described = Omit<InventoryRow, 'asset_id'>;
 
 /**

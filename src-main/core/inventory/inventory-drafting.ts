@@ -7,6 +7,8 @@ import type { inventoryPricing, listingExtras } from '../../../src-shared/invent
 import type { z } from 'zod';
 import type { AddChangesResult } from '../drafts/draft-service.ts';
 import type { InventoryReads } from '../store/inventory-reads.ts';
+import { readChangeInputs } from '../drafts/change-inputs.ts';
+import type { ChangeInput } from '../../../src-shared/drafts.ts';
 import type { InventoryQueries, PickedItem } from './inventory-query.ts';
 
 /**
@@ -34,7 +36,7 @@ export interface InventoryDraftingDeps {
   queries: InventoryQueries;
   drafts: {
     ensureCurrent(): string;
-    addChanges(draftId: string, inputs: readonly unknown[]): AddChangesResult;
+    addChanges(draftId: string, inputs: readonly ChangeInput[]): AddChangesResult;
   };
   main: () => string | null;
   /** When the account's inventory was read, or why it cannot be relied on (never read, private). */
@@ -110,8 +112,10 @@ export function createInventoryDrafting(deps: InventoryDraftingDeps): InventoryD
       ...(c.account === main ? {} : { account: c.account }),
     }));
     const draftId = deps.drafts.ensureCurrent();
-    const result = creates.length === 0 ? { added: 0, errors: [] } : deps.drafts.addChanges(draftId, changes);
-    const errors = result.errors.map((e) => ({ assetId: creates[e.index]?.assetId ?? e.target, message: `${e.field} ${e.message}` }));
+    // Read with the shared field rules here: the SKUs come from Steam's answers.
+    const read = readChangeInputs(changes);
+    const result = creates.length === 0 ? { added: 0, errors: [] } : deps.drafts.addChanges(draftId, read.inputs);
+    const errors = read.refusals(result.errors).map((e) => ({ assetId: creates[e.index]?.assetId ?? e.target, message: `${e.field} ${e.message}` }));
     return { draftId, added: result.added, errors: errors.slice(0, 100), errorCount: errors.length };
   }
 

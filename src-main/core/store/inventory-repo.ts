@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { InventoryRow } from './inventory-row.ts';
 import type { Store } from './db.ts';
 import { parseRow, parseRows, toSqlBool } from './sql.ts';
 
@@ -24,24 +25,10 @@ export const inventoryReadRow = z.object({
 });
 export type InventoryReadRow = z.output<typeof inventoryReadRow>;
 
-/** An item as a read keeps it (see inventory/econ-items.ts, which reads it from Steam's answer). */
-export interface InventoryRow {
-  readonly asset_id: string;
-  /** '' when the description could not be read as a SKU the schema knows. */
-  readonly sku: string;
-  readonly name: string;
-  readonly quality: number | null;
-  /** The quality's name ("Unusual"), '' when unknown. */
-  readonly qualityName: string;
-  readonly strange: boolean;
-  readonly effect: number | null;
-  readonly killstreak: number;
-  readonly wear: number | null;
-  readonly australium: boolean;
-  readonly festivized: boolean;
-  readonly craftable: boolean;
-  readonly tradable: boolean;
-}
+/** The newest copy written for an account (null before any). */
+const generationRow = z.object({ g: z.number().nullable() });
+/** Items kept per account. */
+const accountCountRow = z.object({ account: z.string(), n: z.number() });
 
 export interface InventoryProblemRecord {
   readonly kind: z.infer<typeof inventoryProblemKind>;
@@ -95,7 +82,7 @@ export function createInventoryRepo(store: Store): InventoryRepo {
       return store.transaction(() => {
         ensure.run(account);
         const current = parseRow('inventory_reads', inventoryReadRow, selectRead.get(account)).generation;
-        const written = Number((maxGeneration.get(account) as { g: number | null }).g ?? 0);
+        const written = parseRow('inventory_items', generationRow, maxGeneration.get(account)).g ?? 0;
         return Math.max(current, written) + 1;
       });
     },
@@ -131,7 +118,7 @@ export function createInventoryRepo(store: Store): InventoryRepo {
       });
     },
     counts() {
-      return new Map((counts.all() as Array<{ account: string; n: number }>).map((r) => [r.account, Number(r.n)]));
+      return new Map(parseRows('inventory_items', accountCountRow, counts.all()).map((r) => [r.account, r.n]));
     },
   };
 }

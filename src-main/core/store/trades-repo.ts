@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { buyOrderTrade, marketTrade, type PendingTrade } from '../../../src-shared/trades.ts';
+import type { AnnouncedTradesStore, SeenTradesStore } from './watcher-memory.ts';
 import type { Store } from './db.ts';
 import { jsonColumn, parseRows } from './sql.ts';
 
@@ -9,26 +10,6 @@ import { jsonColumn, parseRows } from './sql.ts';
  * notifying the trader again about trades already shown, so each is saved as
  * one transaction (all or nothing).
  */
-/**
- * Which trade statuses the trader was already told about, kept across
- * restarts so a restart does not announce every pending trade again: the
- * trade watcher's port, implemented here over SQLite (and in memory for tests).
- */
-export interface SeenTradesStore {
-  /** Key `${trade_type}:${trade_id}` → the last status announced. */
-  load(): Promise<ReadonlyMap<string, string>>;
-  /** Replaces the whole set (all or nothing). */
-  save(seen: ReadonlyMap<string, string>): Promise<void>;
-}
-
-/** The trades told as needing action, per status: the trade watcher's port, implemented here over SQLite. */
-export interface AnnouncedTradesStore {
-  /** Announcement keys (`type:id:status`), oldest first. */
-  load(): Promise<readonly string[]>;
-  /** Replaces the whole memory (all or nothing). */
-  save(keys: readonly string[]): Promise<void>;
-}
-
 export const pendingTradeRow = z.object({
   trade_type: z.enum(['market', 'buy_order']),
   trade_id: z.string(),

@@ -1,5 +1,5 @@
 import type { PendingTrade } from '../../../src-shared/trades.ts';
-import type { AnnouncedTradesStore } from '../store/trades-repo.ts';
+import type { AnnouncedTradesStore } from '../store/watcher-memory.ts';
 import { tradeKey } from './trade-diff.ts';
 
 /**
@@ -12,6 +12,9 @@ import { tradeKey } from './trade-diff.ts';
 
 /** More than any account has pending; beyond it the oldest announcements are forgotten first. */
 export const MAX_ANNOUNCED = 2_000;
+
+/** The watcher's port; the profile store implements it over SQLite. */
+export type { AnnouncedTradesStore } from '../store/watcher-memory.ts';
 
 /** Keeps the memory in this process only: for tests and for a run without a profile. */
 export function createMemoryAnnouncedTradesStore(initial: readonly string[] = []): AnnouncedTradesStore {

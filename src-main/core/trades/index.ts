@@ -1,6 +1,6 @@
 /** The trade watcher: pending trades, what changed, and what waits for the trader. */
 export { createMemorySeenTradesStore } from './seen-trades.ts';
-export type { SeenTradesStore } from '../store/trades-repo.ts';
+export type { SeenTradesStore } from '../store/watcher-memory.ts';
 export {
   diffTrades,
   needsAction,

@@ -1,4 +1,11 @@
-import type { SeenTradesStore } from '../store/trades-repo.ts';
+import type { SeenTradesStore } from '../store/watcher-memory.ts';
+
+/**
+ * Which trade statuses the trader was already told about, kept across
+ * restarts so a restart does not announce every pending trade again. The
+ * watcher owns this port; the profile store implements it over SQLite.
+ */
+export type { SeenTradesStore } from '../store/watcher-memory.ts';
 
 /** Keeps the set in memory only: for tests and for a run without a profile. */
 export function createMemorySeenTradesStore(initial: Iterable<readonly [string, string]> = []): SeenTradesStore & {

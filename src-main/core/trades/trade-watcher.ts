@@ -5,7 +5,7 @@ import type { Clock } from '../clock.ts';
 import { createEmitter, type Unsubscribe } from '../events.ts';
 import type { ReadState } from '../scheduler/retrying-read.ts';
 import { INTERACTIVE_DEADLINE_MS, type Scheduler } from '../scheduler/types.ts';
-import type { AnnouncedTradesStore, SeenTradesStore } from '../store/trades-repo.ts';
+import type { AnnouncedTradesStore, SeenTradesStore } from '../store/watcher-memory.ts';
 import { announce, createMemoryAnnouncedTradesStore } from './announced-trades.ts';
 import { createBalanceRead, type BalanceReading } from './balance-read.ts';
 import { repeatEvery } from './repeat-every.ts';

@@ -1,6 +1,6 @@
 import type { ApplyService } from '../../core/apply/apply-draft.ts';
 import type { ApplyJobTracker } from '../../core/apply/apply-job.ts';
-import type { CsvService } from '../../core/drafts/csv.ts';
+import type { CsvService } from '../../core/csv/csv-service.ts';
 import type { DraftService } from '../../core/drafts/draft-service.ts';
 import type { ItemNames } from '../../core/items/item-names.ts';
 import { DomainError } from '../../core/errors.ts';

@@ -1,5 +1,5 @@
 import type { ItemCandidate, ItemSearch } from '../../../src-shared/item-search.ts';
-import type { LedgerExport } from '../../core/drafts/ledger-export.ts';
+import type { LedgerExport } from '../../core/csv/ledger-export.ts';
 import type { TradeHistory } from '../../core/history/trade-history.ts';
 import { DomainError } from '../../core/errors.ts';
 import type { ItemNames } from '../../core/items/item-names.ts';

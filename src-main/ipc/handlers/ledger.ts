@@ -2,7 +2,7 @@ import type { ActivityEntry } from '../../../src-shared/contract.ts';
 import type { ApplyService } from '../../core/apply/apply-draft.ts';
 import type { ActivityRow } from '../../core/store/activity-repo.ts';
 import type { BulkResult } from '../../core/drafts/draft-service.ts';
-import type { LedgerTables } from '../../core/drafts/ledger-tables.ts';
+import type { LedgerTables } from '../../core/bulk/ledger-tables.ts';
 import type { Handlers } from '../router.ts';
 import type { Stamps } from '../stamps.ts';
 import { bulkOutcomeView, addChangesView } from './draft-results.ts';
