@@ -4,7 +4,8 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { systemClock } from '../../src-main/core/clock.ts';
 import { createSettingsService } from '../../src-main/core/settings/settings-service.ts';
-import { deadPort, startWebhookReceiver } from '../support/webhook-receiver.ts';
+import { startWebhookReceiver } from '../support/webhook-receiver.ts';
+import { closedPort } from '../support/loopback-server.ts';
 import { startTestDesk } from './desk-fixture.ts';
 import { openDesk, rendererForSpecs } from './harness.ts';
 
@@ -78,7 +79,7 @@ for (const size of SIZES) {
         // A signed one to an address where nothing listens.
         await panel.getByLabel('Receiver format').selectOption('signed');
         await panel.getByLabel('Name').fill('Phone relay');
-        await panel.getByLabel('Webhook URL (https://, or http:// on this computer)').fill(`http://127.0.0.1:${await deadPort()}/relay?key=${TOKEN}`);
+        await panel.getByLabel('Webhook URL (https://, or http:// on this computer)').fill(`http://127.0.0.1:${await closedPort()}/relay?key=${TOKEN}`);
         await panel.getByLabel(/^Signing secret/).fill(SECRET);
         await shot('signed-form');
         await panel.getByRole('button', { name: 'Add webhook' }).click();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { call } from '../support/router-call.ts';
 import { until } from '../support/until.ts';
-import { deadPort } from '../support/webhook-receiver.ts';
+import { closedPort } from '../support/loopback-server.ts';
 import { alertDeskFixture } from '../core/desk/alert-desk.ts';
 
 /**
@@ -82,7 +82,7 @@ describe('the alerts channels', () => {
     d.receiver.answer({ status: 429, body: { retry_after: 2.2 } });
     expect(await call(d.router, 'alerts:test', { id: good })).toMatchObject({ ok: false, status: 429, words: 'The receiver answered 429 Too Many Requests and asked the desk to wait 3 s' });
 
-    const dead = await add(`http://127.0.0.1:${await deadPort()}${PATH}`);
+    const dead = await add(`http://127.0.0.1:${await closedPort()}${PATH}`);
     expect(await call(d.router, 'alerts:test', { id: dead })).toMatchObject({ ok: false, status: null, words: 'Nothing answered: nothing answers at that address (ECONNREFUSED)' });
     const view = await call(d.router, 'alerts:list', {});
     expect(view.webhooks.map((w) => w.last?.words)).toEqual(['Test: The receiver answered 429 Too Many Requests and asked the desk to wait 3 s', 'Test: Nothing answered: nothing answers at that address (ECONNREFUSED)']);

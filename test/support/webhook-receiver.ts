@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Clock } from '../../src-main/core/clock.ts';
+import { startLoopbackServer } from './loopback-server.ts';
 
 /**
  * A receiver of alerts for tests: a real HTTP server on 127.0.0.1 that keeps
@@ -11,7 +11,7 @@ import type { Clock } from '../../src-main/core/clock.ts';
  * simulator: it stands for Discord or a trader's own relay.
  */
 export interface ReceivedRequest {
-  /** When it arrived, on the clock's monotonic reading. */
+  /** When it arrived whole, on the clock's monotonic reading. */
   readonly at: number;
   readonly method: string;
   readonly path: string;
@@ -37,41 +37,22 @@ export async function startWebhookReceiver(clock: Pick<Clock, 'monotonic'>): Pro
   const requests: ReceivedRequest[] = [];
   const scripted: Answer[] = [];
   let fallback: Answer = { status: 204 };
-  const sockets = new Set<Socket>();
-  const hanging = new Set<ServerResponse>();
-  const server = createServer((req, res) => {
-    const at = clock.monotonic();
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      requests.push({ at, method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      const answer = scripted.shift() ?? fallback;
-      if (answer === 'hang') {
-        hanging.add(res);
-        return;
-      }
-      const body = answer.body === undefined ? '' : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
-      res.writeHead(answer.status, { ...(body ? { 'content-type': 'application/json' } : {}), ...answer.headers });
-      res.end(body);
-    });
+  const server = await startLoopbackServer((req, res, body) => {
+    requests.push({ at: clock.monotonic(), method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
+    const answer = scripted.shift() ?? fallback;
+    // A hanging answer holds the connection until the sender gives up or the receiver closes.
+    if (answer === 'hang') return;
+    const text = answer.body === undefined ? '' : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+    res.writeHead(answer.status, { ...(text ? { 'content-type': 'application/json' } : {}), ...answer.headers });
+    res.end(text);
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin: server.url,
     requests,
     answer: (...next) => void scripted.push(...next),
     otherwise: (answer) => void (fallback = answer),
     to: (path) => requests.filter((r) => r.path === path),
-    close: () => new Promise<void>((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      hanging.clear();
-      server.close(() => resolve());
-    }),
+    close: () => server.close(),
   };
 }
 
@@ -97,13 +78,4 @@ export function verifyDeskSignature(input: {
   const expected = Buffer.from(`sha256=${createHmac('sha256', input.secret).update(`${timestamp}.${input.body}`).digest('hex')}`);
   const given = Buffer.from(signature);
   return given.length === expected.length && timingSafeEqual(given, expected) ? 'ok' : 'bad signature';
-}
-
-/** A port on 127.0.0.1 where nothing listens (one was just closed): a receiver that refuses connections. */
-export async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }

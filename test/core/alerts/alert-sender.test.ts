@@ -4,7 +4,8 @@ import { createAlertSender, type AlertSender, type SenderOptions, type SendNews 
 import { scaledClock, type Clock } from '../../../src-main/core/clock.ts';
 import { MAX_RETRY_AFTER_MS } from '../../../src-shared/rate-wait.ts';
 import { until } from '../../support/until.ts';
-import { deadPort, startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver.ts';
+import { closedPort } from '../../support/loopback-server.ts';
 
 /**
  * The sender against a real receiver on 127.0.0.1, on a scaled clock: what
@@ -121,7 +122,7 @@ describe('the alert sender', () => {
   });
 
   it('says a receiver that refuses connections in the trader’s words, and tries it again', async () => {
-    const port = await deadPort();
+    const port = await closedPort();
     const { sender, news } = await setUp(100, { maxTries: 2 }, `http://127.0.0.1:${port}`);
     sender.enqueue('w1', envelope());
     await until('given up', () => news.some((x) => x.what === 'gave_up'));

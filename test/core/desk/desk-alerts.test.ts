@@ -4,7 +4,8 @@ import type { WatchedTrade } from '../../../src-main/core/trades/trade-watcher.t
 import type { AlertsView } from '../../../src-shared/alerts.ts';
 import { call } from '../../support/router-call.ts';
 import { until } from '../../support/until.ts';
-import { deadPort, startWebhookReceiver, verifyDeskSignature } from '../../support/webhook-receiver.ts';
+import { startWebhookReceiver, verifyDeskSignature } from '../../support/webhook-receiver.ts';
+import { closedPort } from '../../support/loopback-server.ts';
 import { alertDeskFixture, type AlertDesk } from './alert-desk.ts';
 
 /**
@@ -113,7 +114,7 @@ describe('alerts sent from the desk to webhooks', () => {
     const d = await open({ scale: 60, sending: { timeoutMs: 10_000, backoffMs: 20_000, maxTries: 4 } });
     const hanging = await startWebhookReceiver(d.clock);
     hanging.otherwise('hang');
-    const refused = `http://127.0.0.1:${await deadPort()}${DISCORD_PATH}`;
+    const refused = `http://127.0.0.1:${await closedPort()}${DISCORD_PATH}`;
     await addWebhooks(d, [
       { format: 'discord', name: 'Dead', url: refused },
       { format: 'signed', name: 'Hanging', url: `${hanging.origin}${SIGNED_PATH}` },
