@@ -110,7 +110,9 @@ export function createAlertSender(options: SenderOptions): AlertSender {
   async function post(lane: Lane, envelope: AlertEnvelope): Promise<PostOutcome | null> {
     const prepared = await prepare(lane.id, envelope);
     if (!prepared || lane.stop.signal.aborted) return null;
-    return postAlert(poolOf(lane, prepared.origin), prepared, { clock, timeoutMs, signal: lane.stop.signal, clean: prepared.clean });
+    const outcome = await postAlert(poolOf(lane, prepared.origin), prepared, { clock, timeoutMs, signal: lane.stop.signal, clean: prepared.clean });
+    // A try the desk ended (it closes, the webhook was removed) is no failure of the receiver's: nothing to say or retry.
+    return lane.stop.signal.aborted ? null : outcome;
   }
 
   /** Until the monotonic instant `at`, measured again after each sleep: a timer may fire a little early, and a wait must be whole. */

@@ -121,6 +121,18 @@ describe('the alert sender', () => {
     expect(lengths).toEqual([1, 2, 1, 0]);
   });
 
+  it('says nothing of a try it ended itself: a removed webhook’s, or one under way as the desk closes', async () => {
+    const { receiver, sender, news } = await setUp(50);
+    receiver.otherwise('hang');
+    sender.enqueue('w1', envelope());
+    sender.enqueue('w2', envelope());
+    await until('both held by the receiver', () => receiver.requests.length === 2);
+    await sender.forget('w1');
+    await sender.close();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(news).toEqual([]);
+  });
+
   it('says a receiver that refuses connections in the trader’s words, and tries it again', async () => {
     const port = await closedPort();
     const { sender, news } = await setUp(100, { maxTries: 2 }, `http://127.0.0.1:${port}`);
