@@ -26,6 +26,8 @@ export interface AlertDesk {
   readonly receiver: WebhookReceiver;
   readonly clock: Clock;
   readonly keychain: ReturnType<typeof memoryKeychain>;
+  /** The folder of the desk's profiles (its SQLite files). */
+  readonly dataDir: string;
   /** Starts the heartbeat, the trade watcher and the accounts of a desk opened `held`. */
   startServices(): void;
   transcript(): string[];
@@ -74,6 +76,6 @@ export function alertDeskFixture(): (options: {
         return result;
       },
     };
-    return { desk, router, sandbox, receiver, clock, keychain, startServices: () => startServices(), transcript: () => [...lines] };
+    return { desk, router, sandbox, receiver, clock, keychain, dataDir, startServices: () => startServices(), transcript: () => [...lines] };
   };
 }

@@ -1,5 +1,8 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tradeAlerts } from '../../../src-main/core/alerts/alert-watch.ts';
+import type { HeartbeatState } from '../../../src-main/core/heartbeat/heartbeat.ts';
 import type { WatchedTrade } from '../../../src-main/core/trades/trade-watcher.ts';
 import type { AlertsView } from '../../../src-shared/alerts.ts';
 import { call } from '../../support/router-call.ts';
@@ -15,8 +18,8 @@ import { alertDeskFixture, type AlertDesk } from './alert-desk.ts';
  * folded into one), the items named; a receiver's 429 honoured; receivers
  * that refuse connections or never answer tried again after growing pauses
  * and given up in the activity log, while the desk's pages answer and the
- * heartbeat never lapses. No reply, event or log line holds a webhook's
- * token or signing secret.
+ * heartbeat beats when planned, never lapsing. No reply, event, log line or
+ * file of the profile holds a webhook's token or signing secret.
  */
 
 const open = alertDeskFixture();
@@ -32,6 +35,11 @@ const SECRETS = ['Zq3xT0kenPart-9f8e7d6c5b4a39281706ab', 'relay-query-token-55aa
 function noSecretIn(lines: readonly string[]): void {
   expect(lines.length).toBeGreaterThan(0);
   for (const secret of SECRETS) expect(lines.filter((l) => l.includes(secret) || l.includes(encodeURIComponent(secret)))).toEqual([]);
+}
+
+/** Every file of the desk's profiles, as text (SQLite's pages and journal included). */
+function filesOf(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => readFileSync(join(e.parentPath, e.name), 'latin1'));
 }
 
 async function addWebhooks(d: AlertDesk, hooks: Array<{ format: 'discord' | 'signed'; name: string; url: string }>): Promise<AlertsView> {
@@ -175,5 +183,59 @@ describe('alerts sent from the desk to webhooks', () => {
     expect(shown.webhooks.map((w) => [w.name, w.queued, w.last?.ok])).toEqual([['Dead', 0, false], ['Hanging', 0, false], ['Healthy', 0, true]]);
     await hanging.close();
     noSecretIn(d.transcript());
+    noSecretIn(filesOf(d.dataDir));
+  }, 90_000);
+
+  it('answers pages and beats when planned all the while one receiver holds its alert’s connection open and another refuses every try', async () => {
+    const d = await open({ scale: 60, sending: { timeoutMs: 60 * MIN, backoffMs: MIN, maxTries: 8 } });
+    const hanging = await startWebhookReceiver(d.clock);
+    hanging.otherwise('hang');
+    await addWebhooks(d, [
+      { format: 'discord', name: 'Dead', url: `http://127.0.0.1:${await closedPort()}${DISCORD_PATH}` },
+      { format: 'signed', name: 'Hanging', url: `${hanging.origin}${SIGNED_PATH}` },
+    ]);
+    const heartbeat = d.desk.workspace().heartbeat;
+    await until('the heartbeat holds', () => heartbeat.state.status === 'active' && heartbeat.state.nextBeatAt !== null);
+    const states: HeartbeatState[] = [heartbeat.state];
+    heartbeat.on('state', (s) => states.push(s));
+    d.sandbox.admin.addTrade({ trade_type: 'market', trade_id: '701', role: 'seller' });
+    await call(d.router, 'trades:checkNow', {});
+    await until('the hanging receiver holds the alert', () => hanging.requests.length === 1);
+
+    // Twenty minutes of the desk's clock with a try held open: four beats or so are due meanwhile.
+    const from = d.clock.now();
+    const end = d.clock.monotonic() + 20 * MIN;
+    const pagesAt: number[] = [];
+    while (d.clock.monotonic() < end) {
+      const page = await call(d.router, 'ledger:page', { domain: 'listings', limit: 100 });
+      expect(page.domain).toBe('listings');
+      pagesAt.push(d.clock.now());
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const beats = d.sandbox.log.requests.filter((r) => r.endpoint === 'set_user_agent' && r.at >= from);
+    const sinceStart = d.sandbox.log.requests.filter((r) => r.endpoint === 'set_user_agent');
+    await d.desk.close();
+
+    // The try is still held: nothing timed out, nothing was sent twice.
+    expect(hanging.requests).toHaveLength(1);
+    expect(d.transcript().filter((l) => l.includes('Hanging') && (l.includes('tried again') || l.includes('not delivered')))).toEqual([]);
+    // The refusing receiver was tried again and again meanwhile.
+    expect(d.transcript().filter((l) => l.includes('alert to be tried again') && l.includes('Dead')).length).toBeGreaterThanOrEqual(3);
+    // The service saw every beat answered, each well inside the last one's 600 s.
+    expect(beats.length).toBeGreaterThanOrEqual(3);
+    expect(sinceStart.map((r) => r.status).filter((s) => s !== 200)).toEqual([]);
+    const gaps = sinceStart.slice(1).map((r, i) => r.at - (sinceStart[i]?.at ?? 0));
+    expect(gaps.filter((g) => g >= 600_000)).toEqual([]);
+    // Each beat began when the one before planned it (a minute of this clock is a second of the machine's: room for a busy one).
+    const done = states.filter((s, i) => s.lastBeatAt !== null && s.lastBeatAt !== states[i - 1]?.lastBeatAt);
+    const late = done.slice(1).map((s, i) => (s.lastBeatAt ?? 0) - (done[i]?.nextBeatAt ?? 0));
+    expect(late.length).toBeGreaterThanOrEqual(3);
+    expect(late.filter((ms) => ms > MIN)).toEqual([]);
+    // Pages were answered after every beat of the window, while the try stayed open.
+    expect(beats.every((b) => pagesAt.some((at) => at > b.at))).toBe(true);
+    console.log(`a receiver holding its alert for 20 min: ${pagesAt.length} ledger pages answered, ${beats.length} beats, the latest ${Math.max(...late)} ms after its plan`);
+    await hanging.close();
+    noSecretIn(d.transcript());
+    noSecretIn(filesOf(d.dataDir));
   }, 90_000);
 });
