@@ -20,8 +20,8 @@ export interface DeskServices {
   readonly keys: KeyService;
   /** "Test key": asks the live service with the stored key, in sandbox mode too. */
   readonly keyTest: Pick<KeyTester, 'test' | 'last' | 'on'>;
-  /** The trader's webhooks and the alerts sent to them (one for the desk's life: it follows each workspace). */
-  readonly alerts: AlertsService;
+  /** The trader's webhooks and the alerts sent to them (one for the desk's life: which workspace it follows, and its close, are the desk's). */
+  readonly alerts: Pick<AlertsService, 'view' | 'add' | 'change' | 'remove' | 'test' | 'on'>;
   status(): DeskStatusView;
   /** Validates and applies a settings change (see Desk.updateSettings). */
   updateSettings(patch: SettingsPatch): Promise<Settings>;
