@@ -101,7 +101,7 @@ const LAYERS = [
  *   3  the domains, in an order where each may import only those named before it
  *      (accounts and key only those their entries name):
  *        scheduler, heartbeat, settings, profile, accounts, key,
- *        ledger, drafts, bulk, csv, history, apply, trades, inventory
+ *        ledger, drafts, bulk, csv, history, apply, trades, inventory, alerts
  *   4  desk/                        the composition: the desk, its workspace, the opening of a profile's desk
  *   5  data/, shell/                what the main thread and the worker share (data/ names shell/'s views)
  *
@@ -110,7 +110,7 @@ const LAYERS = [
  * @typedef {{ name: string, files?: string[], may: string[], why: string }} CoreFolder
  */
 const BELOW_DOMAINS = ['items', 'api', 'store'];
-const DOMAINS = ['scheduler', 'heartbeat', 'settings', 'profile', 'accounts', 'key', 'ledger', 'drafts', 'bulk', 'csv', 'history', 'apply', 'trades', 'inventory'];
+const DOMAINS = ['scheduler', 'heartbeat', 'settings', 'profile', 'accounts', 'key', 'ledger', 'drafts', 'bulk', 'csv', 'history', 'apply', 'trades', 'inventory', 'alerts'];
 /** The store and below, and the domains named before `domain`. @param {string} domain */
 const domainMay = (domain) => [...BELOW_DOMAINS, ...DOMAINS.slice(0, DOMAINS.indexOf(domain))];
 
@@ -134,6 +134,7 @@ const CORE_FOLDERS = [
   { name: 'apply', may: domainMay('apply'), why: 'an apply sends a draft through the scheduler and records what it did.' },
   { name: 'trades', may: domainMay('trades'), why: 'the trade watcher records into the history and settles what an apply sold.' },
   { name: 'inventory', may: domainMay('inventory'), why: 'the inventory drafts listings of the trader\'s items into the drafts.' },
+  { name: 'alerts', may: domainMay('alerts'), why: 'the alerts are raised by what the domains do (trades needing action, the heartbeat\'s mark, an apply\'s end) and sent to the trader\'s webhooks; nothing below raises them.' },
   { name: 'desk', may: [...BELOW_DOMAINS, ...DOMAINS], why: 'the desk composes the domains: it hands each service what it needs, and nothing below imports it.' },
   { name: 'data', may: [...BELOW_DOMAINS, ...DOMAINS, 'desk', 'shell'], why: 'the data boundary\'s protocol and method maps carry the desk\'s and the shell\'s views between the threads.' },
   { name: 'shell', may: [...BELOW_DOMAINS, ...DOMAINS, 'desk'], why: 'the shell\'s support (its log, its tray and notification views) reads the desk from above.' },

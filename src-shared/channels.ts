@@ -33,6 +33,8 @@ export const CHANNEL_NAMES = [
   // The inventory picker.
   'inventory:state', 'inventory:refresh', 'inventory:page', 'inventory:keys', 'inventory:preview', 'inventory:draft',
   'inventory:checkAssets', 'inventory:draftAssets',
+  // Alerts off the desktop (webhooks).
+  'alerts:list', 'alerts:add', 'alerts:change', 'alerts:remove', 'alerts:test',
 ] as const;
 
 export const EVENT_NAMES = [
@@ -42,6 +44,7 @@ export const EVENT_NAMES = [
   // Updates.
   'updates:state',
   'inventory:changed',
+  'alerts:changed',
 ] as const;
 
 export type ChannelName = (typeof CHANNEL_NAMES)[number];

@@ -42,3 +42,4 @@ export type {
   InventoryAccountState, InventoryDraftOutcome, InventoryFilter, InventoryItemView, InventoryPage, InventoryPricing, InventoryPricingOutcome,
   InventorySelection, InventorySort, InventoryState, KillstreakFilter, TypedAssetsCheck, TypedAssetsDraftOutcome,
 } from './inventory.ts';
+export type { AlertChoice, AlertKind, AlertsView, DeliveryView, WebhookFormat, WebhookTestResult, WebhookView } from './alerts.ts';

@@ -14,6 +14,7 @@ import { backupsList, profileProblem, recoverInput, restoreBackupInput, restoreB
 import { historyPage, historyPageQuery, historyRange, historyShow, historySummary } from './history.ts';
 import { itemSearch, itemSearchInput } from './item-search.ts';
 import * as inv from './inventory.ts';
+import * as al from './alerts.ts';
 
 /**
  * The single description of the bridge between the renderer and the main
@@ -201,6 +202,15 @@ export const channels = {
   'inventory:checkAssets': channel(inv.typedAssetsInput, inv.typedAssetsCheck, byDesk),
   /** Asset IDs typed by hand into the draft at one price, each with its SKU where the inventory knows it. */
   'inventory:draftAssets': channel(inv.typedAssetsDraftInput, inv.typedAssetsDraftOutcome, afterBulkWrites),
+  // ---- Alerts off the desktop ----
+  /** The webhooks, each as host and last four characters: a URL (its token) and a signing secret never come back. */
+  'alerts:list': channel(none, al.alertsView, byDesk),
+  /** The URL and the secret go into the keychain; nothing is sent until an alert or a test. */
+  'alerts:add': channel(al.webhookAdd, al.alertsView, byDesk),
+  'alerts:change': channel(al.webhookChange, al.alertsView, byDesk),
+  'alerts:remove': channel(al.webhookRef, al.alertsView, byDesk),
+  /** Posts a test alert once, now, and says what the receiver answered. */
+  'alerts:test': channel(al.webhookRef, al.webhookTestResult, byDesk),
 } as const;
 
 export const events = {
@@ -228,6 +238,8 @@ export const events = {
   'updates:state': updateView,
   /** An inventory read moved on (`items`: a new copy is in, so pages change): screens showing it ask again. */
   'inventory:changed': z.object({ stamp, items: z.boolean() }),
+  /** A webhook was added, changed or removed, or an alert to one was delivered or given up. */
+  'alerts:changed': al.alertsView,
 } as const;
 
 export type Channels = typeof channels;

@@ -1,4 +1,5 @@
 import type { AccountsService } from '../core/accounts/accounts-service.ts';
+import type { AlertsService } from '../core/alerts/alerts-service.ts';
 import type { ApplyService } from '../core/apply/apply-draft.ts';
 import type { ApplyJobTracker } from '../core/apply/apply-job.ts';
 import type { DraftService } from '../core/drafts/draft-service.ts';
@@ -42,6 +43,7 @@ export interface EventSources {
   readonly keys: Pick<KeyService, 'on'>;
   readonly keyTest: Pick<KeyTester, 'on'>;
   readonly settings: Pick<SettingsService, 'on'>;
+  readonly alerts: Pick<AlertsService, 'on'>;
   heartbeat(): Pick<Heartbeat, 'on'>;
   scheduler(): Pick<Scheduler, 'on'>;
   trades(): Pick<TradeWatcher, 'on'>;
@@ -63,6 +65,7 @@ export function connectDeskEvents(desk: EventSources, emit: EmitEvent, stamps: S
   const push = {
     app: () => emit('app:status', views.app()),
     key: () => void views.key().then((k) => emit('key:status', k), () => undefined),
+    alerts: () => void views.alerts().then((a) => emit('alerts:changed', a), () => undefined),
     settings: () => emit('settings:changed', views.settings()),
     heartbeat: () => emit('heartbeat:state', views.heartbeat()),
     scheduler: () => emit('scheduler:state', views.scheduler()),
@@ -159,6 +162,7 @@ export function connectDeskEvents(desk: EventSources, emit: EmitEvent, stamps: S
     // A key test's result (or its end when the key changes) is news for every screen showing the key.
     desk.keyTest.on('changed', changed('key')),
     desk.settings.on('changed', changed('settings')),
+    desk.alerts.on('changed', changed('alerts')),
   ];
   if (options.announceAtStart) pushAll();
 

@@ -1,6 +1,7 @@
 import { factsOf, type DeskChannel } from '../../src-shared/contract.ts';
 import type { DeskServices } from '../core/desk/desk-services.ts';
 import { connectDeskEvents } from './desk-events.ts';
+import { alertHandlers } from './handlers/alerts.ts';
 import { applyHandlers } from './handlers/apply.ts';
 import { draftHandlers } from './handlers/drafts.ts';
 import { engineHandlers } from './handlers/engine.ts';
@@ -58,6 +59,7 @@ export function createDeskRouter(desk: { readonly services: DeskServices }, plat
     ...inventoryHandlers(services, stamps),
     ...openProfileHandlers(),
     ...backupHandlers(options.backups),
+    ...alertHandlers(services, views),
   };
 
   const router = createRouter(handlers, {

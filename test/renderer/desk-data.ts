@@ -77,6 +77,7 @@ export function deskHandlers(over: Handlers = {}): Handlers {
     'drafts:list': () => ({ stamp: 1, currentId: null, drafts: [] }),
     'apply:state': () => ({ stamp: 1, job: null }),
     'backups:list': () => ({ backups: [], problem: null }),
+    'alerts:list': () => ({ stamp: 1, webhooks: [], keychainAvailable: true }),
     'apply:unknownOutcomes': () => ({ stamp: 1, outcomes: [] }),
     'activity:list': () => [],
     'inventory:state': () => ({ stamp: 1, accounts: [], facets: { qualities: [], effects: [], killstreaks: [] } }),

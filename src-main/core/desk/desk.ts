@@ -25,6 +25,8 @@ import { withProfileLock, type ProfileLock } from '../profile/profile-lock.ts';
 import { profilePaths } from '../profile/profile-paths.ts';
 import { openHomeStore } from '../profile/home-store.ts';
 import type { Backup } from '../profile/backup-files.ts';
+import type { AlertsDeps } from '../alerts/alerts-service.ts';
+import { createDeskAlerts, followWithAlerts } from './desk-alerts.ts';
 
 /**
  * The desk: the app's core, composed once by the main process (and by the
@@ -101,6 +103,8 @@ export interface DeskDeps {
    * once this settles (the app: its first screen answered). Default at once.
    */
   servicesAfter?: Promise<void>;
+  /** Timings of the alerts' sender (tests shorten them). */
+  alertSending?: AlertsDeps['sending'];
 }
 
 /**
@@ -122,7 +126,8 @@ async function openDesk(deps: DeskDeps, clock: Clock, profile: string, lock: Pro
     ...(deps.onBackup ? { onBackup: deps.onBackup } : {}),
     ...(deps.onBackupError ? { onBackupError: deps.onBackupError } : {}),
   });
-  const settings = createSettingsService(createRepos(home).settings, deps.initialSettings);
+  const homeRepos = createRepos(home);
+  const settings = createSettingsService(homeRepos.settings, deps.initialSettings);
   const keys = createKeyService({ secrets: deps.secrets, profile });
   const events = createEmitter<DeskEvents>();
   const names = deps.names ?? createItemNames();
@@ -138,10 +143,15 @@ async function openDesk(deps: DeskDeps, clock: Clock, profile: string, lock: Pro
     openSandbox: deps.openSandbox,
     inventoryUrl: deps.inventoryUrl,
   });
+  const alerts = createDeskAlerts({
+    home: homeRepos.settings, secrets: deps.secrets, profile, clock, version: deps.version, current: () => current,
+    ...(deps.alertSending ? { sending: deps.alertSending } : {}),
+  });
   let unwire: Unsubscribe[] = [];
   function wire(ws: Workspace): void {
     for (const off of unwire) off();
     unwire = wireWorkspace(ws, { keys, settings });
+    followWithAlerts(alerts, ws);
   }
 
   /** A saved service URL that no longer passes is replaced by the default: said until the trader sets one. */
@@ -164,6 +174,7 @@ async function openDesk(deps: DeskDeps, clock: Clock, profile: string, lock: Pro
   try {
     current = await workspaces.open(settings.get());
   } catch (error) {
+    await alerts.close();
     await backups.stop();
     home.close();
     await workspaces.closeSandbox();
@@ -247,7 +258,7 @@ async function openDesk(deps: DeskDeps, clock: Clock, profile: string, lock: Pro
     events.emit('status', status());
   };
   const services = deskServices({
-    settings, keys, keyTest: keyChecks.tester, status, updateSettings: queuedUpdate, setOnline,
+    settings, keys, keyTest: keyChecks.tester, alerts, status, updateSettings: queuedUpdate, setOnline,
     workspace: () => current,
     onWorkspace: (listener) => events.on('workspace', () => listener()),
     onStatus: (listener) => events.on('status', listener),
@@ -269,6 +280,7 @@ async function openDesk(deps: DeskDeps, clock: Clock, profile: string, lock: Pro
       sleepWatch.stop();
       await queue;
       for (const off of unwire) off();
+      await alerts.close();
       await keyChecks.close();
       await current.close();
       await backups.stop();
