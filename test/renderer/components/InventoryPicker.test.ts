@@ -26,7 +26,7 @@ const state = (over: Partial<InventoryState> = {}): InventoryState => ({
     { account: MAIN, phase: 'done', readAt: Date.now() - 90_000, items: 30, progress: null, nextAt: null, problem: null },
     { account: LINKED, phase: 'failed', readAt: null, items: 0, progress: null, nextAt: null, problem: { kind: 'private', message: 'Steam says this inventory is private, so the desk cannot see its items.', at: 1 } },
   ],
-  facets: { qualities: [{ id: 11, name: 'Strange', count: 30 }, { id: 5, name: 'Unusual', count: 2 }], effects: [{ id: 13, name: 'Burning Flames', count: 2 }], killstreaks: [] },
+  facets: { qualities: [{ id: 11, name: 'Strange', count: 30 }, { id: 5, name: 'Unusual', count: 2 }], effects: [{ id: 13, name: 'Burning Flames', count: 2 }], killstreaks: [], wears: [] },
   ...over,
 });
 
