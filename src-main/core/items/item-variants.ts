@@ -1,4 +1,5 @@
 import type { SchemaItem, SKUAttributes } from 'tf2-item-format';
+import type { ItemVariantsView } from '../../../src-shared/item-search.ts';
 import type { ItemDescription } from './describe-sku.ts';
 import { itemSlot, type ItemFormat } from './schema.ts';
 
@@ -11,26 +12,11 @@ import { itemSlot, type ItemFormat } from './schema.ts';
  * effects of its kind (a hat's, a weapon's, a taunt's), Australium on the
  * weapons that have one, Festivized where a Festivizer applies.
  */
-export const VARIANT_PARTS = ['quality', 'strange', 'effect', 'killstreak', 'australium', 'festivized', 'craftable', 'wear'] as const;
-export type VariantPart = (typeof VARIANT_PARTS)[number];
-
-export interface VariantOption {
-  readonly label: string;
-  readonly sku: string;
-  readonly chosen: boolean;
-}
-
-export interface VariantGroup {
-  readonly part: VariantPart;
-  readonly label: string;
-  readonly options: readonly VariantOption[];
-}
-
-export interface ItemVariants {
-  readonly sku: string;
-  readonly name: string;
-  readonly groups: readonly VariantGroup[];
-}
+/** As the contract states it, for a SKU the schema names (it has groups). */
+export type ItemVariants = ItemVariantsView & { readonly groups: NonNullable<ItemVariantsView['groups']> };
+export type VariantGroup = ItemVariants['groups'][number];
+export type VariantOption = VariantGroup['options'][number];
+export type VariantPart = VariantGroup['part'];
 
 export interface VariantDeps {
   readonly format: ItemFormat;
