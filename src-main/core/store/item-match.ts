@@ -37,13 +37,14 @@ export function itemTextSql(text: string, row: { readonly sku: string; readonly 
   const words = searchWords(text);
   const parts: string[] = [];
   const params: Params = {};
-  if (words.length > 0) {
-    parts.push(`${row.sku} IN (SELECT sku FROM item_words WHERE item_words MATCH :${name}_words)`);
-    params[`${name}_words`] = wordsQuery(words);
-  }
+  // The row's own texts first: a row they match is not looked up among the SKUs the words find.
   if (row.texts.length > 0) {
     for (const t of row.texts) parts.push(`instr(${t}, :${name}_typed) > 0`);
     params[`${name}_typed`] = typed;
+  }
+  if (words.length > 0) {
+    parts.push(`${row.sku} IN (SELECT sku FROM item_words WHERE item_words MATCH :${name}_words)`);
+    params[`${name}_words`] = wordsQuery(words);
   }
   return parts.length === 0 ? null : { sql: `(${parts.join(' OR ')})`, params };
 }
