@@ -1,7 +1,7 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import type { LedgerRowView } from '../../src-shared/contract.ts';
-import { adopt, startTestDesk, type TestDesk } from './desk-fixture.ts';
+import { adopt, keyIn, startTestDesk, type TestDesk } from './desk-fixture.ts';
 import { goToScreen as go, openDesk, serveRenderer, type StaticServer } from './harness.ts';
 
 /**
@@ -30,9 +30,7 @@ test.beforeAll(async () => {
       if (count > 0) adopt(repos, sandbox, sandbox.admin.seedListingsOf(count, (a) => wanted(a.sku), 1_500));
     },
   });
-  const r = await desk.router.invoke('key:set', { key: desk.sandbox.apiKey });
-  if (!r.ok) throw new Error(r.error.message);
-  await desk.router.invoke('accounts:refresh', {});
+  await keyIn(desk);
 });
 test.afterAll(async () => {
   await desk?.close();
