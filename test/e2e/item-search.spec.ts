@@ -161,15 +161,18 @@ test('buy by name: names as typed resolve, a typo is offered as "did you mean", 
   await expect(resolution).toHaveText('Resolves to 378;6 (Team Captain)', { timeout: 20_000 });
   const variants = page.getByTestId('item-variants');
   const quality = variants.getByLabel('Quality');
+  const effect = variants.getByLabel('Effect');
   await expect(quality.locator('option')).toContainText(['Unique · 378;6', 'Strange · 378;11', 'Unusual · 378;5']);
+  await expect(effect.locator('option').first()).toHaveText('None · 378;6');
   await expect(variants.getByLabel('Craftable')).toBeVisible();
   expect(await axeViolations(page)).toEqual([]);
 
-  // Unusual chosen: its effects are offered (a hat's), each with its SKU; the one chosen is the SKU the form holds.
+  // Unusual chosen as the quality: any effect, or one of a hat's.
   await quality.selectOption('378;5');
   await expect(resolution).toHaveText('Resolves to 378;5 (Unusual Team Captain)');
-  const effect = variants.getByLabel('Effect');
   await expect(effect.locator('option').first()).toHaveText('Any effect · 378;5');
+
+  // An effect chosen: each option says its SKU, and the one chosen is the SKU the form holds.
   const burning = effect.locator('option', { hasText: /^Burning Flames · / });
   await expect(burning).toHaveCount(1);
   expect(await burning.getAttribute('value')).toBe('378;5;u13');

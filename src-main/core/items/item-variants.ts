@@ -31,6 +31,8 @@ export interface VariantDeps {
 const QUALITIES = [6, 11, 5, 1, 3, 13, 14];
 /** The weapons that come as Australium (always Strange); the schema does not say which. */
 const AUSTRALIUM_WEAPONS = new Set([36, 38, 45, 61, 132, 141, 194, 197, 200, 201, 202, 203, 205, 206, 207, 208, 211, 228, 424]);
+/** Slots of the items traders buy Unusual by effect: hats, misc cosmetics, taunts. */
+const BOUGHT_FOR_EFFECT = new Set(['head', 'misc', 'taunt']);
 const WEAPON_SLOTS = new Set(['primary', 'secondary', 'melee', 'pda', 'pda2', 'building']);
 const KILLSTREAKS = ['None', 'Killstreak', 'Specialized', 'Professional'];
 /** Effects by kind of item, as the schema numbers them: a hat's below 700, a weapon's 7xx, a taunt's 3xxx. */
@@ -62,7 +64,9 @@ export function variantsOf(deps: VariantDeps, sku: string): ItemVariants | null 
     }),
   });
   if (a.quality !== 6 && a.quality !== 11) groups.push({ part: 'strange', label: 'Strange as well', options: yesNo(a.elevated, (on) => ({ elevated: on })) });
-  if (a.quality === 5) {
+  // A hat or a taunt is bought for its effect: its effects are offered before it is Unusual (an effect makes it so).
+  const unusual = a.quality === 5;
+  if (unusual || (BOUGHT_FOR_EFFECT.has(slot ?? '') && known(toSku({ quality: 5, effect: undefined })))) {
     const kind = slot === 'taunt' ? 'taunt' : weapon || painted ? 'weapon' : 'cosmetic';
     const [from, to] = EFFECT_RANGES[kind];
     const effects = Object.entries(schema.getEffects()).flatMap(([k, v]) => {
@@ -73,8 +77,13 @@ export function variantsOf(deps: VariantDeps, sku: string): ItemVariants | null 
     const shared = new Set(effects.filter((e, i) => effects.findIndex((o) => o.name === e.name) !== i).map((e) => e.name));
     groups.push({
       part: 'effect', label: 'Effect',
-      options: [{ label: 'Any effect', sku: toSku({ effect: undefined }), chosen: a.effect === undefined },
-        ...effects.map((e) => ({ label: shared.has(e.name) ? `${e.name} (#${e.id})` : e.name, sku: toSku({ effect: e.id }), chosen: a.effect === e.id }))],
+      options: [unusual ? { label: 'Any effect', sku: toSku({ effect: undefined }), chosen: a.effect === undefined } : { label: 'None', sku: toSku({}), chosen: true },
+        // A Strange one with an effect is a Strange Unusual.
+        ...effects.map((e) => ({
+          label: shared.has(e.name) ? `${e.name} (#${e.id})` : e.name,
+          sku: toSku(unusual ? { effect: e.id } : { quality: 5, effect: e.id, elevated: a.quality === 11 || a.elevated }),
+          chosen: a.effect === e.id,
+        }))],
     });
   }
   if (weapon) {

@@ -9,8 +9,12 @@ const groupOf = (sku: string, part: VariantPart) => names.variants(sku)?.groups.
 const option = (sku: string, part: VariantPart, label: string) => groupOf(sku, part)?.options.find((o) => o.label === label);
 
 describe('variants: what else an item comes as, each with its SKU', () => {
-  it('offers a hat its qualities and, once Unusual, its effects', () => {
-    expect(names.variants('378;6')?.groups.map((g) => g.part)).toEqual(['quality', 'craftable']);
+  it('offers a hat its qualities and its effects (an effect makes it Unusual)', () => {
+    expect(names.variants('378;6')?.groups.map((g) => g.part)).toEqual(['quality', 'effect', 'craftable']);
+    expect(groupOf('378;6', 'effect')?.options[0]).toEqual({ label: 'None', sku: '378;6', chosen: true });
+    expect(option('378;6', 'effect', 'Burning Flames')).toEqual({ label: 'Burning Flames', sku: '378;5;u13', chosen: false });
+    expect(option('378;11', 'effect', 'Burning Flames')?.sku).toBe('378;5;u13;strange');
+    expect(option('378;5', 'effect', 'Any effect')).toEqual({ label: 'Any effect', sku: '378;5', chosen: true });
     expect(option('378;6', 'quality', 'Unique')).toEqual({ label: 'Unique', sku: '378;6', chosen: true });
     expect(option('378;6', 'quality', 'Strange')?.sku).toBe('378;11');
     expect(option('378;6', 'quality', 'Unusual')?.sku).toBe('378;5');
