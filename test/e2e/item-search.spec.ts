@@ -92,6 +92,15 @@ test('Listings: words in any order, short forms and unprinted qualities find the
     await search.fill(typed);
     await expectShown(page, expected);
   }
+  // A letter missing finds nothing; the near name is offered, and taken it finds the keys.
+  await search.fill('Mann Co Suply Crate Key');
+  await expectShown(page, 0);
+  const near = page.getByTestId('search-near-miss');
+  await expect(near).toHaveText('Did you mean Mann Co. Supply Crate Key?');
+  expect(await axeViolations(page)).toEqual([]);
+  await near.getByRole('button').click();
+  await expect(search).toHaveValue('Mann Co. Supply Crate Key');
+  await expectShown(page, figures['mann co supply crate key'] ?? NaN);
   console.log(`Listings rows found per search (of ${all.length}): ${JSON.stringify(figures)}`);
   // The rows shown for "unusual" each read as Unusual.
   await search.fill('unusual');
