@@ -14,7 +14,7 @@ export const CHANNEL_NAMES = [
   'trades:list', 'trades:checkNow', 'trades:openOffer',
   'accounts:list', 'accounts:refresh', 'accounts:setTradeUrl', 'accounts:setAutomated',
   'ledger:page', 'ledger:keys', 'ledger:preview', 'ledger:bulk', 'ledger:delete', 'ledger:revert', 'ledger:deleteAllImpact',
-  'ledger:exportCsv', 'items:search', 'history:summary', 'history:page', 'history:exportCsv',
+  'ledger:exportCsv', 'ledger:facets', 'items:search', 'items:variants', 'history:summary', 'history:page', 'history:exportCsv',
   'drafts:list', 'drafts:create', 'drafts:rename', 'drafts:select', 'drafts:discard', 'drafts:addChanges',
   'drafts:removeChanges', 'drafts:removeFailed', 'drafts:review', 'drafts:page', 'drafts:exportCsv', 'drafts:importCsvPart', 'drafts:importCommit',
   'drafts:apply',

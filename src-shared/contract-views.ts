@@ -37,7 +37,8 @@ export type { UpdateView } from './updates.ts';
 export type { LedgerCheck as LedgerCheckView } from './ledger-check.ts';
 export type { KeyTestResult } from './key-test.ts';
 export type { HistoryPage, HistoryRange, HistoryRefusal, HistoryRowView, HistoryShow, HistorySummary, HistoryPeriod, TradeEnding } from './history.ts';
-export type { ItemSearch, ItemMatch, ItemCandidate } from './item-search.ts';
+export type { ItemSearch, ItemMatch, ItemCandidate, ItemVariantsView } from './item-search.ts';
+export type { Facet, ItemFacetCounts, ItemFacets } from './item-facets.ts';
 export type {
   InventoryAccountState, InventoryDraftOutcome, InventoryFilter, InventoryItemView, InventoryPage, InventoryPricing, InventoryPricingOutcome,
   InventorySelection, InventorySort, InventoryState, KillstreakFilter, TypedAssetsCheck, TypedAssetsDraftOutcome,

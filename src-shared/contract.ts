@@ -11,8 +11,9 @@ import { CSV_PART_MAX_CHARS } from './csv-parts.ts';
 import { updateView } from './updates.ts';
 import { ledgerCheckSchema } from './ledger-check.ts';
 import { backupsList, profileProblem, recoverInput, restoreBackupInput, restoreBackupResult } from './profile.ts';
-import { historyPage, historyPageQuery, historyRange, historyShow, historySummary } from './history.ts';
-import { itemSearch, itemSearchInput } from './item-search.ts';
+import { historyPage, historyPageQuery, historyRange, historyShow, historySummary, historyText } from './history.ts';
+import { itemFacetCounts } from './item-facets.ts';
+import { itemSearch, itemSearchInput, itemVariants, itemVariantsInput } from './item-search.ts';
 import * as inv from './inventory.ts';
 import * as al from './alerts.ts';
 
@@ -94,14 +95,18 @@ export const channels = {
   'ledger:deleteAllImpact': channel(z.object({ domain: ledgerDomain, activeOnly: z.boolean() }).strict(), d.deleteAllImpact, byDesk),
   /** The ledger's rows matching a filter (null: all of them) as a CSV file the import reads back unchanged. */
   'ledger:exportCsv': channel(z.strictObject({ domain: ledgerDomain, filter: ledgerFilter.nullable() }), csvFile, byDesk),
+  /** The qualities, effects, killstreak tiers and wears a table's rows hold, with counts, for its filters. */
+  'ledger:facets': channel(z.strictObject({ domain: ledgerDomain }), itemFacetCounts, byDesk),
 
   /** A name typed where a SKU is asked for: the names it may start, and what it resolves to. */
   'items:search': channel(itemSearchInput, itemSearch, byDesk),
+  /** What else the item of a SKU comes as (quality, effect, killstreak, ...), each with its SKU. */
+  'items:variants': channel(itemVariantsInput, itemVariants, byDesk),
 
   // History: what sold and what it earned, computed by main for a range and an account.
   'history:summary': channel(historyRange, historySummary, byDesk),
   'history:page': channel(historyPageQuery, historyPage, byDesk),
-  'history:exportCsv': channel(z.strictObject({ range: historyRange, show: historyShow.default('completed') }), csvFile, byDesk),
+  'history:exportCsv': channel(z.strictObject({ range: historyRange, show: historyShow.default('completed'), text: historyText }), csvFile, byDesk),
 
   'drafts:list': channel(none, d.draftsView, byDesk),
   'drafts:create': channel(z.object({ name: z.string().trim().min(1).max(120) }).strict(), d.draftSummary, byDesk),

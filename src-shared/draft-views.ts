@@ -123,6 +123,8 @@ export const draftPageQuery = z.strictObject({
   kind: z.string().max(40).optional(),
   /** `open`: what is still to send or resolve (the default); `failed`: refused ones; `all`: history too. */
   show: z.enum(['open', 'failed', 'unknown', 'all']).default('open'),
+  /** Only changes of items the search finds (words in any order, as every table reads it), or by key or note. */
+  text: z.string().max(200).optional(),
   offset: z.number().int().min(0).max(10_000_000).default(0),
   limit: z.number().int().min(1).max(500).default(100),
 });

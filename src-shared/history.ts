@@ -99,9 +99,13 @@ export const historySummary = z.object({
 });
 export type HistorySummary = z.infer<typeof historySummary>;
 
+/** The item search over a trade's items (words in any order, as every table reads it), or its trade ID or partner. */
+export const historyText = z.string().max(200).optional();
+
 export const historyPageQuery = z.strictObject({
   range: historyRange,
   show: historyShow.default('completed'),
+  text: historyText,
   offset: z.number().int().min(0).max(10_000_000).default(0),
   limit: z.number().int().min(1).max(500).default(100),
 });

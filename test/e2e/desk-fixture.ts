@@ -197,6 +197,13 @@ export async function startTestDesk(options: TestDeskOptions = {}): Promise<Test
   };
 }
 
+/** Gives the desk the simulator's key and has it read the accounts, as a trader's first run does. */
+export async function keyIn(desk: TestDesk): Promise<void> {
+  const r = await desk.router.invoke('key:set', { key: desk.sandbox.apiKey });
+  if (!r.ok) throw new Error(r.error.message);
+  await desk.router.invoke('accounts:refresh', {});
+}
+
 /** Listings that exist on the simulated service and in the ledger, as if adopted earlier. */
 function seedLedger(count: number): Seeder {
   return ({ repos, sandbox }) => adopt(repos, sandbox, sandbox.admin.seedListings(count));

@@ -80,7 +80,7 @@ export function deskHandlers(over: Handlers = {}): Handlers {
     'alerts:list': () => ({ stamp: 1, webhooks: [], keychainAvailable: true }),
     'apply:unknownOutcomes': () => ({ stamp: 1, outcomes: [] }),
     'activity:list': () => [],
-    'inventory:state': () => ({ stamp: 1, accounts: [], facets: { qualities: [], effects: [], killstreaks: [] } }),
+    'inventory:state': () => ({ stamp: 1, accounts: [], facets: { qualities: [], effects: [], killstreaks: [], wears: [] } }),
     'inventory:page': ({ offset }) => ({ stamp: 1, offset: offset ?? 0, total: 0, all: 0, rows: [] }),
     'updates:state': () => ({ state: 'idle', version: null, percent: null, restartPending: false, message: null, checkedAt: null }),
     ...over,

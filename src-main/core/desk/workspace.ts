@@ -19,6 +19,7 @@ import type { ItemNames } from '../items/item-names.ts';
 import { createLedgerTables, type LedgerTables } from '../bulk/ledger-tables.ts';
 import { createTradeHistory, type TradeHistory } from '../history/trade-history.ts';
 import { createLedgerExport, type LedgerExport } from '../csv/ledger-export.ts';
+import { schemaNameIndex } from '../store/name-index.ts';
 import { openInventory, type Inventory } from '../inventory/index.ts';
 import type { InventoryTiming } from '../inventory/inventory-service.ts';
 import { STEAM_COMMUNITY_URL } from '../inventory/steam-client.ts';
@@ -145,7 +146,10 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
   // The trades name what sold: the ledger marks those listings (the service cannot list them).
   const sales = createLedgerSales({ store, repos, ownIds: () => accounts.ownIds() });
   const serviceNow = () => clock.now() + (serviceClock.offsetMs() ?? 0);
-  const history = createTradeHistory({ store, repos, ownIds: () => accounts.ownIds(), serviceNow });
+  const history = createTradeHistory({
+    store, repos, ownIds: () => accounts.ownIds(), serviceNow,
+    ...(deps.names ? { nameIndex: schemaNameIndex(store, repos.settings, deps.names, ['history']) } : {}),
+  });
   // Each load kept as the pending list, in the ledger and in History, a part at a time (History sees a trade as of
   // when its load was asked for: a balance read answered before the load may already show its end).
   const recording = createTradeRecording({ store, repos, sales, history });
@@ -161,7 +165,10 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
   trades.on('balance', (reading) => void recording.balance(reading));
   const ledger = { ...createLedgerChecker({ store, repos, trades, clock }), on: sales.on, onChanged: (listener: () => void) => store.onLedgerChanged(listener) };
   const current = deps.currentSettings ?? (() => settings);
-  const drafts = createDraftService({ store, repos, guard: () => current().priceGuard, bulk: createBulkJobs });
+  const drafts = createDraftService({
+    store, repos, guard: () => current().priceGuard, bulk: createBulkJobs,
+    ...(deps.names ? { nameIndex: schemaNameIndex(store, repos.settings, deps.names, ['ledger']) } : {}),
+  });
   const csv = createCsvService({ store, repos, drafts, clock, names: deps.names ?? null });
   const apply = createApplyService({
     store, repos, drafts, scheduler,
@@ -184,6 +191,7 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
     },
     main: () => accounts.snapshot().main?.account_id ?? null,
     drafts,
+    settings: repos.settings,
     ...(deps.inventoryTiming ? { timing: deps.inventoryTiming } : {}),
   });
   const tables = createLedgerTables({

@@ -8,6 +8,7 @@ import { patchedStatusCounts, type BulkPatch } from '../store/bulk-patch.ts';
 import type { Store } from '../store/db.ts';
 import { createDraftReads } from '../store/draft-reads.ts';
 import type { Repos } from '../store/index.ts';
+import type { NameIndex } from '../store/name-index.ts';
 import type { SelectedRows } from '../store/ledger-reads.ts';
 import { nextTurn, type Turn } from '../turn.ts';
 import type { Change, ChangeInput, DraftEntry, ParsedChangeInput } from './change.ts';
@@ -17,7 +18,7 @@ import { createDraftChanges, type AddChangesResult } from './draft-changes.ts';
 import { ledgerLookup } from './draft-context.ts';
 import { draftSummary, type DraftCounts } from './draft-counts.ts';
 import type { Staging } from './draft-staging.ts';
-import { createReviewer, type DraftReview, type ReviewRow, type ReviewShow } from './review.ts';
+import { createReviewer, type DraftReview, type ReviewPageQuery, type ReviewRow } from './review.ts';
 
 export type { AddChangesResult };
 
@@ -49,6 +50,8 @@ export interface DraftServiceDeps {
    * edits). Without it the service takes no bulk edit.
    */
   bulk?: MakeBulkEdits;
+  /** The names tables the review's search reads, put in step before a search (store/name-index.ts); without it a search finds rows by SKU, asset ID and note. */
+  nameIndex?: NameIndex;
 }
 
 export interface DraftService {
@@ -113,7 +116,8 @@ export interface DraftService {
   /** What the price guard marks among the price changes the next apply sends (see src-shared/price-guard.ts). */
   guard(draftId: string): DraftGuard;
   /** A page of the review's rows (before → after), open ones by default, in the order the apply runs them. */
-  reviewPage(draftId: string, query: { show: ReviewShow; kind?: string; offset: number; limit: number }): { total: number; rows: ReviewRow[] };
+  /** `text`: only changes of items the search finds (store/item-match.ts). */
+  reviewPage(draftId: string, query: ReviewPageQuery): { total: number; rows: ReviewRow[] };
   /** Another module changed these rows (apply): the draft's version moves and listeners hear of it. */
   refresh(draftId: string, targets: readonly string[]): void;
   /**
@@ -259,6 +263,7 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     },
     reviewPage(id, query) {
       requireDraft(id);
+      if (query.text !== undefined && query.text.trim() !== '') deps.nameIndex?.sync();
       return reviewer.page(id, `${versionOf(id)}|${store.ledgerVersion}`, query, guard());
     },
     refresh(id) {

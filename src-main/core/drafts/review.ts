@@ -49,7 +49,16 @@ export interface DraftReviewer {
   /** The same in one step, for a check that cannot wait (an apply asked without a review of this version). */
   guardNow(draftId: string, mainAccount: string, guard: PriceGuard): DraftGuard;
   /** A page of the review's rows, in the order the apply runs them; `version` names the draft's state (for paging on from the last page). */
-  page(draftId: string, version: string, query: { show: ReviewShow; kind?: string; offset: number; limit: number }, guard: PriceGuard): { total: number; rows: ReviewRow[] };
+  page(draftId: string, version: string, query: ReviewPageQuery, guard: PriceGuard): { total: number; rows: ReviewRow[] };
+}
+
+/** Which of the review's rows a page shows: `text` finds the changes of the items a search finds (store/item-match.ts), or by key or note. */
+export interface ReviewPageQuery {
+  readonly show: ReviewShow;
+  readonly kind?: string;
+  readonly text?: string;
+  readonly offset: number;
+  readonly limit: number;
 }
 
 export function createReviewer(store: Pick<Store, 'db'>, drafts: Pick<DraftReads, 'deleteAllRemoves'>, ledger: LedgerLookup): DraftReviewer {
@@ -126,9 +135,10 @@ export function createReviewer(store: Pick<Store, 'db'>, drafts: Pick<DraftReads
     },
     page(draftId, version, query, guard) {
       const kinds = query.kind === undefined ? KIND_ORDER : KIND_ORDER.filter((k) => k === query.kind);
-      const id = JSON.stringify([draftId, version, query.show, query.kind ?? null]);
+      const text = query.text?.trim() || undefined;
+      const id = JSON.stringify([draftId, version, query.show, query.kind ?? null, text ?? null]);
       // Counted once per state of the draft: a scroll asks page after page of the same.
-      const counts = lastCounts?.id === id ? lastCounts.counts : kinds.map((kind) => reads.countOfKind(draftId, kind, query.show));
+      const counts = lastCounts?.id === id ? lastCounts.counts : kinds.map((kind) => reads.countOfKind(draftId, kind, query.show, text));
       lastCounts = { id, counts };
       const total = counts.reduce((a, b) => a + b, 0);
       const rows: DraftEntry[] = [];
@@ -142,7 +152,7 @@ export function createReviewer(store: Pick<Store, 'db'>, drafts: Pick<DraftReads
         }
         // The next page of a scroll starts after the last row served instead of counting down to it.
         const after = last !== null && last.id === id && last.offset === query.offset && last.kind === kind && rows.length === 0 ? last.after : null;
-        const page = reads.entriesOfKind(draftId, kind, query.show, after ? { after } : { skip }, query.limit - rows.length);
+        const page = reads.entriesOfKind(draftId, kind, query.show, after ? { after } : { skip }, query.limit - rows.length, text);
         skip = 0;
         rows.push(...page);
         const end = page.at(-1);

@@ -15,8 +15,9 @@ const ITEMS_SHOWN = 10;
 const CSV_CHUNK = 2_000;
 
 export interface HistoryTable {
-  page(range: HistoryRangeInput, show: HistoryShow, offset: number, limit: number): { total: number; rows: HistoryRowView[] };
-  csv(range: HistoryRangeInput, show: HistoryShow): { csv: string; rows: number };
+  /** `text`: only trades with an item the search finds (store/item-match.ts). */
+  page(range: HistoryRangeInput, show: HistoryShow, offset: number, limit: number, text?: string): { total: number; rows: HistoryRowView[] };
+  csv(range: HistoryRangeInput, show: HistoryShow, text?: string): { csv: string; rows: number };
 }
 
 export const HISTORY_CSV_COLUMNS = [
@@ -28,19 +29,19 @@ export function createHistoryTable(reads: Pick<HistoryReads, 'countTrades' | 'tr
   const items = (r: HistoryTradeRow) => r.items.map(([sku, name, quantity, price]) => ({ sku, name, quantity, price }));
 
   return {
-    page(range, show, offset, limit) {
-      const rows = reads.trades(range, show, offset, limit, ITEMS_SHOWN).map((r): HistoryRowView => ({
+    page(range, show, offset, limit, text) {
+      const rows = reads.trades(range, show, offset, limit, ITEMS_SHOWN, text).map((r): HistoryRowView => ({
         key: `${r.trade_type}:${r.trade_id}`,
         tradeType: r.trade_type, tradeId: r.trade_id, side: r.side, account: r.account, partner: r.partner,
         status: r.status, ending: r.ending, total: r.total, items: items(r), itemCount: r.item_count,
         createdAt: r.created_at, leftAt: r.left_at, at: r.at, listedAt: r.listed_at,
       }));
-      return { total: reads.countTrades(range, show), rows };
+      return { total: reads.countTrades(range, show, text), rows };
     },
-    csv(range, show) {
+    csv(range, show, text) {
       const out: Record<string, string | number>[] = [];
       for (let offset = 0; ; offset += CSV_CHUNK) {
-        const chunk = reads.trades(range, show, offset, CSV_CHUNK, -1);
+        const chunk = reads.trades(range, show, offset, CSV_CHUNK, -1, text);
         for (const r of chunk) {
           const all = items(r);
           out.push({

@@ -1,5 +1,6 @@
 import type { Store } from '../store/db.ts';
 import type { Repos } from '../store/index.ts';
+import type { NameIndex } from '../store/name-index.ts';
 import { createHistoryRepo, type HistoryRepo } from '../store/history-repo.ts';
 import { createHistoryReads, type HistoryRangeInput } from '../store/history-reads.ts';
 import { createEmitter, type Unsubscribe } from '../events.ts';
@@ -26,8 +27,9 @@ type Recorded<T> = { [K in keyof T]: T[K] extends (...args: infer A) => Steps<in
 export interface TradeHistory extends Recorded<TradeRecorder> {
   readonly repo: HistoryRepo;
   summary(range: HistoryRangeInput): HistorySummaryFigures;
-  page(range: HistoryRangeInput, show: HistoryShow, offset: number, limit: number): { total: number; rows: HistoryRowView[] };
-  csv(range: HistoryRangeInput, show: HistoryShow): { csv: string; rows: number };
+  /** `text`: only trades with an item the search finds, as every table's search reads it (store/item-match.ts). */
+  page(range: HistoryRangeInput, show: HistoryShow, offset: number, limit: number, text?: string): { total: number; rows: HistoryRowView[] };
+  csv(range: HistoryRangeInput, show: HistoryShow, text?: string): { csv: string; rows: number };
   /**
    * Records a service's past into an empty history, once (see past-fill.ts),
    * in one go: the sandbox's past, filled as its profile opens, before the
@@ -47,6 +49,8 @@ export function createTradeHistory(deps: {
   serviceNow?: () => number;
   /** How a recording gives the event loop back between its parts. */
   turn?: Turn;
+  /** The names tables the search reads, put in step with the trades' items before a search (store/name-index.ts). */
+  nameIndex?: NameIndex;
 }): TradeHistory {
   const { store } = deps;
   const turn = deps.turn ?? nextTurn;
@@ -88,8 +92,14 @@ export function createTradeHistory(deps: {
     noteBalance: (reading) => record(() => recorder.noteBalance(reading)),
     problem: () => problem,
     summary: (range) => historySummary(reads, range),
-    page: (range, show, offset, limit) => table.page(range, show, offset, limit),
-    csv: (range, show) => table.csv(range, show),
+    page(range, show, offset, limit, text) {
+      if (text !== undefined && text.trim() !== '') deps.nameIndex?.sync();
+      return table.page(range, show, offset, limit, text);
+    },
+    csv(range, show, text) {
+      if (text !== undefined && text.trim() !== '') deps.nameIndex?.sync();
+      return table.csv(range, show, text);
+    },
     fillPast(events, ownIds) {
       const pastRecorder = ownIds === undefined ? recorder : createTradeRecorder({ repo, ownIds: () => ownIds, listings: evidence, ...serviceNow });
       const n = fillPast(repo, pastRecorder, events, store.clock.now());

@@ -3,8 +3,9 @@ import type { ChangeKind, ChangeStatus } from '../../../src-shared/drafts.ts';
 import type { Store } from './db.ts';
 import { ENTRY_COLUMNS, readEntries, type Slot } from './draft-columns.ts';
 import { changeKind, type DraftEntry } from './draft-entry.ts';
+import { itemTextSql } from './item-match.ts';
 import { parseRow, parseRows } from './sql.ts';
-import { countOf, statusCounts } from './typed-rows.ts';
+import { countOf, statusCounts, type Params } from './typed-rows.ts';
 
 /**
  * A draft's review, in SQL (core/drafts/review.ts says what it means): its
@@ -71,9 +72,11 @@ export interface ReviewReads {
   /** The draft's delete-alls the next apply sends. */
   sendableDeleteAlls(draftId: string): { kind: ChangeKind; active_only: number | null }[];
   /** How many changes of a kind a page of the review lists. */
-  countOfKind(draftId: string, kind: ChangeKind, show: ReviewShow): number;
-  /** Up to `limit` changes of a kind, in the order made: after a row (paging on), or after skipping some. */
-  entriesOfKind(draftId: string, kind: ChangeKind, show: ReviewShow, from: { after: { seq: number; slot: Slot; key: string } } | { skip: number }, limit: number): DraftEntry[];
+  countOfKind(draftId: string, kind: ChangeKind, show: ReviewShow, text?: string): number;
+  /** Up to `limit` changes of a kind, in the order made: after a row (paging on), or after skipping some; `text` as for `countOfKind`. */
+  entriesOfKind(
+    draftId: string, kind: ChangeKind, show: ReviewShow, from: { after: { seq: number; slot: Slot; key: string } } | { skip: number }, limit: number, text?: string,
+  ): DraftEntry[];
 }
 
 const kindCount = z.object({ kind: changeKind, n: z.number() });
@@ -81,6 +84,17 @@ const slotKey = z.object({ slot: z.string(), key: z.string() });
 const requestGroup = z.object({ kind: changeKind, proxy: z.string(), phase: z.union([z.literal(0), z.literal(1), z.literal(2)]), n: z.number() });
 const pricedEdit = z.object({ kind: changeKind, key: z.string(), ledger_price: z.number(), price: z.number() });
 const deleteAll = z.object({ kind: changeKind, active_only: z.number().nullable() });
+
+/**
+ * The item search over a change (item-match.ts): its item is the SKU it
+ * names, a buy order's key, or the listing's in the ledger for an edit or a
+ * delete named by asset ID; its key and note are looked in as typed.
+ */
+function textWhere(text: string | undefined): { sql: string; params: Params } {
+  const sku = `CASE WHEN slot IN ('B', 'BD') THEN key ELSE coalesce(nullif(sku, ''), (SELECT l.sku FROM listings l WHERE l.asset_id = draft_entries.key), '') END`;
+  const part = itemTextSql(text ?? '', { sku: `(${sku})`, texts: ['fold(key)', "fold(coalesce(user_note, ''))"] }, 'r_text');
+  return part === null ? { sql: '', params: {} } : { sql: ` AND ${part.sql}`, params: part.params };
+}
 
 function statusFilter(show: ReviewShow): string {
   if (show === 'all') return "status != 'dropped'";
@@ -115,14 +129,18 @@ export function createReviewReads(store: Pick<Store, 'db'>): ReviewReads {
       for (const row of priced.iterate({ ...bounds })) yield parseRow('draft_entries', pricedEdit, row);
     },
     sendableDeleteAlls: (draftId) => parseRows('draft_entries', deleteAll, deleteAlls.all(draftId)),
-    countOfKind: (draftId, kind, show) =>
-      countOf('draft_entries', db.prepare(`SELECT count(*) AS n FROM draft_entries WHERE draft_id = ? AND kind = ? AND ${statusFilter(show)}`).get(draftId, kind)),
-    entriesOfKind(draftId, kind, show, from, limit) {
+    countOfKind(draftId, kind, show, text) {
+      const t = textWhere(text);
+      return countOf('draft_entries', db.prepare(`SELECT count(*) AS n FROM draft_entries WHERE draft_id = ? AND kind = ? AND ${statusFilter(show)}${t.sql}`)
+        .get(t.params, draftId, kind));
+    },
+    entriesOfKind(draftId, kind, show, from, limit, text) {
       const after = 'after' in from ? from.after : null;
-      const sql = `SELECT ${cols} FROM draft_entries WHERE draft_id = ? AND kind = ? AND ${statusFilter(show)}
+      const t = textWhere(text);
+      const sql = `SELECT ${cols} FROM draft_entries WHERE draft_id = ? AND kind = ? AND ${statusFilter(show)}${t.sql}
           ${after ? 'AND (seq, slot, key) > (?, ?, ?)' : ''} ORDER BY seq, slot, key LIMIT ? ${after ? '' : 'OFFSET ?'}`;
       const args = after ? [draftId, kind, after.seq, after.slot, after.key, limit] : [draftId, kind, limit, 'skip' in from ? from.skip : 0];
-      return readEntries(db.prepare(sql).all(...args));
+      return readEntries(db.prepare(sql).all(t.params, ...args));
     },
   };
 }

@@ -8,6 +8,7 @@ import { migration as historyMigration } from '../../../src-main/core/store/migr
 import { migration as inventories } from '../../../src-main/core/store/migrations/013-inventories-read-from-steam.ts';
 import { migration as APPLIED } from '../../../src-main/core/store/migrations/014-what-each-apply-changed.ts';
 import { migration as REFUSALS } from '../../../src-main/core/store/migrations/018-refusals-of-what-the-service-said.ts';
+import { migration as ITEM_WORDS } from '../../../src-main/core/store/migrations/019-item-names-searched-by-words-and-parts.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -288,6 +289,25 @@ describe('migrations', () => {
     refuse.run('market');
     expect(() => refuse.run('market')).toThrow(/UNIQUE|PRIMARY/);
     expect(() => refuse.run('barter')).toThrow(/CHECK/);
+    db.close();
+  });
+
+  it(`${ITEM_WORDS.version}: item names with their parts, and their words in an FTS5 index found by the starts of words; names kept before are named afresh`, () => {
+    const db = freshAt(ITEM_WORDS.version - 1);
+    db.prepare("INSERT INTO item_names (sku, search) VALUES ('378;5;u13', 'burning flames team captain')").run();
+    expect(migrate(db, ITEM_WORDS.version)).toBe(ITEM_WORDS.version);
+    expect(db.prepare('SELECT count(*) AS n FROM item_names').get()).toEqual({ n: 0 });
+    const name = db.prepare(`INSERT INTO item_names (sku, search, quality, strange, effect, killstreak, australium, festivized, craftable, wear)
+      VALUES (?, 'x', 5, 0, 13, ?, 0, 0, 1, NULL)`);
+    name.run('378;5;u13', 0);
+    expect(() => name.run('378;5;u13', 0)).toThrow(/UNIQUE|PRIMARY/);
+    expect(() => name.run('205;6;kt-4', 4)).toThrow(/CHECK/);
+    db.prepare("INSERT INTO item_words (sku, words) VALUES ('378;5;u13', 'burning flames team captain unusual craftable')").run();
+    db.prepare("INSERT INTO item_words (sku, words) VALUES ('378;6', 'team captain unique craftable')").run();
+    const match = (q: string) => (db.prepare('SELECT sku FROM item_words WHERE item_words MATCH ? ORDER BY sku').all(q) as { sku: string }[]).map((r) => r.sku);
+    expect(match('"captain"* AND "burn"*')).toEqual(['378;5;u13']);
+    expect(match('"team"* AND "captain"*')).toEqual(['378;5;u13', '378;6']);
+    expect(match('"u"*')).toEqual(['378;5;u13', '378;6']);
     db.close();
   });
 
