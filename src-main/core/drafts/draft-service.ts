@@ -16,6 +16,7 @@ import type { BulkPlan, DraftBulkEdits, MakeBulkEdits } from './draft-bulk.ts';
 import { createDraftChanges, type AddChangesResult } from './draft-changes.ts';
 import { ledgerLookup } from './draft-context.ts';
 import { draftSummary, type DraftCounts } from './draft-counts.ts';
+import type { PriceReferences } from './price-references.ts';
 import type { Staging } from './draft-staging.ts';
 import { createReviewer, type DraftReview, type ReviewRow, type ReviewShow } from './review.ts';
 
@@ -49,6 +50,8 @@ export interface DraftServiceDeps {
    * edits). Without it the service takes no bulk edit.
    */
   bulk?: MakeBulkEdits;
+  /** What listing prices are held against besides their old price (what they cost): marked by the guard too. */
+  references?: PriceReferences;
 }
 
 export interface DraftService {
@@ -143,7 +146,7 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
   const turn = deps.turn ?? nextTurn;
   const emitter = createEmitter<{ changed: { draftId: string } }>();
   const reads = createDraftReads(store);
-  const reviewer = createReviewer(store, reads, ledgerLookup(repos));
+  const reviewer = createReviewer(store, reads, ledgerLookup(repos), deps.references);
   const currentDraft = createCurrentDraft(repos.settings, (id) => repos.drafts.get(id) !== null);
 
   const requireDraft = (id: string) => {
@@ -176,7 +179,7 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
 
   /** What the guard found for a state of a draft, the ledger and the guard's settings. */
   let lastGuard: { state: string; found: DraftGuard } | null = null;
-  const guardState = (id: string) => JSON.stringify([id, versionOf(id), store.ledgerVersion, guard()]);
+  const guardState = (id: string) => JSON.stringify([id, versionOf(id), store.ledgerVersion, guard(), deps.references?.version() ?? 0]);
   const mainAccount = () => repos.accounts.main()?.account_id ?? '';
 
   const service: DraftService = {
