@@ -56,7 +56,8 @@ export interface DraftServiceDeps {
 
 export interface DraftService {
   list(): DraftSummary[];
-  create(name: string): DraftSummary;
+  /** A new draft, made current unless `select` is false (a draft the desk fills on its own, e.g. a scheduled reprice). */
+  create(name: string, options?: { select?: boolean }): DraftSummary;
   rename(draftId: string, name: string): DraftSummary;
   /** Deletes a draft; refused while any of its changes is in flight or unresolved. */
   discard(draftId: string): void;
@@ -184,10 +185,10 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
 
   const service: DraftService = {
     list: () => repos.drafts.list().map((d) => summaryOf(d.draft_id)),
-    create(name) {
+    create(name, options = {}) {
       const row = repos.drafts.create(draftName.parse(name));
       // A new draft is where the trader works next.
-      currentDraft.set(row.draft_id);
+      if (options.select !== false) currentDraft.set(row.draft_id);
       changed(row.draft_id);
       return summaryOf(row.draft_id);
     },
