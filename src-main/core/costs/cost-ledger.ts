@@ -13,7 +13,7 @@ import { countLine, inOrder, recount, type FifoDeps } from './fifo.ts';
  */
 
 /** Trades counted per transaction. */
-const PART = 250;
+export const COST_PART = 50;
 
 /** A cost set by hand: `quantity` units of `sku` at `unitCost`, in since `acquiredAt` (0: before the desk's records, sold first). */
 export interface ManualCost {
@@ -62,10 +62,10 @@ export function createCostLedger(deps: {
     emitter.emit('changed', undefined);
   };
 
-  /** One part: up to PART trades counted in one transaction; false once none is left. */
+  /** One part: up to COST_PART trades counted in one transaction; false once none is left. */
   function step(): number {
     return store.transaction(() => {
-      const { trades, lines } = repo.uncosted(PART);
+      const { trades, lines } = repo.uncosted(COST_PART);
       if (trades.length === 0) return 0;
       const again = new Set<string>();
       for (const line of lines) {
@@ -91,7 +91,7 @@ export function createCostLedger(deps: {
         for (;;) {
           const n = step();
           total += n;
-          if (n < PART) break;
+          if (n < COST_PART) break;
           await turn();
         }
         if (total > 0) changed();

@@ -96,6 +96,8 @@ export interface DeskDeps {
    * points live mode at the simulator (sandbox mode always reads the simulator's).
    */
   inventoryUrl?: string;
+  /** Where a new live profile's pricedb.io source asks (tests: the simulator's); default pricedb.io itself. */
+  pricedbUrl?: string;
   /**
    * When the desk starts talking to the service and loading item names:
    * once this settles (the app: its first screen answered). Default at once.
@@ -137,6 +139,7 @@ async function openDesk(deps: DeskDeps, clock: Clock, profile: string, lock: Pro
     onKeyEcho: keyEchoNotice(),
     openSandbox: deps.openSandbox,
     inventoryUrl: deps.inventoryUrl,
+    pricedbUrl: deps.pricedbUrl,
   });
   let unwire: Unsubscribe[] = [];
   function wire(ws: Workspace): void {

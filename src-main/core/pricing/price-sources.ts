@@ -201,6 +201,8 @@ export function createPriceSources(deps: PriceSourcesDeps): PriceSources {
         // A wait the source asked for (a 429) is kept, whoever asks.
         const wait = (plan.askedUntil ?? 0) - clock.monotonic();
         if (wait > 0) await clock.sleep(wait);
+        // A read under way was asked before this: it may lack what the ledger holds now, so this one follows it.
+        await reading.get(one);
         await readOnce(one);
       }
     },

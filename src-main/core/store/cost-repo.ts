@@ -89,10 +89,11 @@ export interface CostRepo {
 
 export function createCostRepo(store: Pick<Store, 'db' | 'clock'>): CostRepo {
   const { db } = store;
-  const uncostedTrades = db.prepare(`SELECT trade_type, trade_id FROM trade_history INDEXED BY trade_history_uncosted
-    WHERE costed = 0 AND ending IN ${COMPLETED} ORDER BY at, CASE side WHEN 'purchase' THEN 0 ELSE 1 END, trade_type, trade_id LIMIT ?`);
-  const linesOfTrade = db.prepare(`SELECT ${LINE_COLUMNS} FROM trade_history h JOIN trade_history_items i
-    ON i.trade_type = h.trade_type AND i.trade_id = h.trade_id WHERE h.trade_type = ? AND h.trade_id = ? ORDER BY i.position`);
+  const UNCOSTED = `SELECT trade_type, trade_id FROM trade_history INDEXED BY trade_history_uncosted
+    WHERE costed = 0 AND ending IN ${COMPLETED} ORDER BY at, CASE side WHEN 'purchase' THEN 0 ELSE 1 END, trade_type, trade_id LIMIT :limit`;
+  const uncostedTrades = db.prepare(UNCOSTED);
+  const linesOfTrades = db.prepare(`SELECT ${LINE_COLUMNS} FROM trade_history h JOIN trade_history_items i
+    ON i.trade_type = h.trade_type AND i.trade_id = h.trade_id WHERE (h.trade_type, h.trade_id) IN (${UNCOSTED}) ORDER BY ${LINE_ORDER}`);
   const setCosted = db.prepare('UPDATE trade_history SET costed = 1 WHERE trade_type = ? AND trade_id = ?');
   const skuLines = db.prepare(`SELECT ${LINE_COLUMNS} FROM trade_history_items i JOIN trade_history h
     ON h.trade_type = i.trade_type AND h.trade_id = i.trade_id WHERE i.sku = ? AND h.costed = 1 AND h.ending IN ${COMPLETED} ORDER BY ${LINE_ORDER}`);
@@ -119,8 +120,8 @@ export function createCostRepo(store: Pick<Store, 'db' | 'clock'>): CostRepo {
 
   return {
     uncosted(limit) {
-      const trades = parseRows('trade_history', key, uncostedTrades.all(limit));
-      const lines = trades.flatMap((t) => parseRows('trade_history_items', tradeLine, linesOfTrade.all(t.trade_type, t.trade_id)));
+      const trades = parseRows('trade_history', key, uncostedTrades.all({ limit }));
+      const lines = trades.length === 0 ? [] : parseRows('trade_history_items', tradeLine, linesOfTrades.all({ limit }));
       return { trades, lines };
     },
     markCosted(trades) {
