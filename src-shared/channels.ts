@@ -33,6 +33,9 @@ export const CHANNEL_NAMES = [
   // The inventory picker.
   'inventory:state', 'inventory:refresh', 'inventory:page', 'inventory:keys', 'inventory:preview', 'inventory:draft',
   'inventory:checkAssets', 'inventory:draftAssets',
+  // Pricing.
+  'pricing:state', 'pricing:updateSettings', 'pricing:addSource', 'pricing:changeSource', 'pricing:removeSource', 'pricing:readNow',
+  'pricing:addRule', 'pricing:changeRule', 'pricing:removeRule', 'pricing:repriceNow', 'pricing:page', 'costs:of',
 ] as const;
 
 export const EVENT_NAMES = [
@@ -42,6 +45,7 @@ export const EVENT_NAMES = [
   // Updates.
   'updates:state',
   'inventory:changed',
+  'pricing:changed',
 ] as const;
 
 export type ChannelName = (typeof CHANNEL_NAMES)[number];

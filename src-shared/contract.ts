@@ -5,7 +5,8 @@ import { bulkOp, resolutionChoice } from './drafts.ts';
 import type { ErrorView } from './errors.ts';
 import { ledgerDomain, ledgerFilter, ledgerPage, ledgerQuery, ledgerSelection, ledgerSort, stamp } from './ledger.ts';
 import * as v from './views.ts';
-import { afterBulkWrites, byDesk, byMain, duringRecovery, type ChannelFacts } from './channel-facts.ts';
+import { afterBulkWrites, byDesk, byMain, channel, duringRecovery, type ChannelFacts } from './channel-facts.ts';
+import { pricingChannels, pricingEvents } from './contract-pricing.ts';
 import { CHANNEL_NAMES, EVENT_NAMES, type ChannelName, type EventName } from './channels.ts';
 import { CSV_PART_MAX_CHARS } from './csv-parts.ts';
 import { updateView } from './updates.ts';
@@ -46,8 +47,6 @@ const csvPart = { seq: z.number().int().min(1), text: z.string().max(CSV_PART_MA
 
 /** A file's text for the renderer to save, and how many rows it holds. */
 const csvFile = z.object({ csv: z.string(), rows: z.number().int() });
-
-const channel = <I extends z.ZodType, O extends z.ZodType, F extends ChannelFacts>(input: I, output: O, facts: F) => ({ input, output, ...facts });
 
 export const channels = {
   'app:status': channel(none, v.appStatus, byDesk),
@@ -201,6 +200,8 @@ export const channels = {
   'inventory:checkAssets': channel(inv.typedAssetsInput, inv.typedAssetsCheck, byDesk),
   /** Asset IDs typed by hand into the draft at one price, each with its SKU where the inventory knows it. */
   'inventory:draftAssets': channel(inv.typedAssetsDraftInput, inv.typedAssetsDraftOutcome, afterBulkWrites),
+  // ---- Pricing: price sources, repricing rules, what each item cost ----
+  ...pricingChannels,
 } as const;
 
 export const events = {
@@ -228,6 +229,7 @@ export const events = {
   'updates:state': updateView,
   /** An inventory read moved on (`items`: a new copy is in, so pages change): screens showing it ask again. */
   'inventory:changed': z.object({ stamp, items: z.boolean() }),
+  ...pricingEvents,
 } as const;
 
 export type Channels = typeof channels;
