@@ -15,41 +15,56 @@ import { expectedMark, expectedPrice, sellCents } from '../../support/reprice-ex
 const start = applyFixture(60, { live: { sandbox: { pastDays: 0, inventorySize: 6_000 } } });
 const isStrangeWeapon = (sku: string) => familyOf(sku) === 'weapon' && sku.split(';')[1] === '11';
 
+/**
+ * 40 Strange weapons listed: 20 at $1.50 (deep cuts or rises), 20 a tenth over what the rule makes of them (gentle cuts,
+ * some lifted by the floor); their costs set; the rule "pricedb sell −3 %, round to x.99, floor cost + 5 %"; the schedule.
+ */
+async function setup() {
+  const s = await start();
+  const { sandbox } = s.live;
+  // 20 listed at $1.50 (deep cuts or rises), 20 a tenth over what the rule makes of them (gentle cuts, some lifted by the floor).
+  const cheap = sandbox.admin.seedListingsOf(20, (a) => isStrangeWeapon(a.sku), 150);
+  const listedAt = new Map(cheap.map((l) => [l.asset_id, 150]));
+  const more = sandbox.admin.inventory().filter((a) => isStrangeWeapon(a.sku) && !listedAt.has(a.asset_id)).slice(0, 20);
+  for (const a of more) listedAt.set(a.asset_id, Math.round(expectedPrice(sellCents(sandbox.pricedb, a.sku), sandbox.pricedb.cost(a.sku), 3, 5).price * 1.1) + 1);
+  const listed = [...cheap, ...more.flatMap((a) => sandbox.admin.seedListingsOf(1, (b) => b.asset_id === a.asset_id, listedAt.get(a.asset_id) ?? 150))];
+  s.adopt(listed);
+  const costs = createCostLedger({ store: s.t.store });
+  const units = new Map<string, number>();
+  for (const l of listed) units.set(l.sku, (units.get(l.sku) ?? 0) + 1);
+  costs.setManual([...units].map(([sku, quantity]) => ({ sku, unitCost: sandbox.pricedb.cost(sku), quantity })));
+  const drafts = createDraftService({ store: s.t.store, repos: s.t.repos, bulk: createBulkJobs, references: costMarks(costs, () => DEFAULT_COST_GUARD) });
+  const pricing = createPricingService({
+    store: s.t.store, repos: s.t.repos, clock: s.live.clock, drafts, costs, names: null, guard: () => DEFAULT_PRICE_GUARD, pricedbUrl: sandbox.pricedb.url,
+  });
+  pricing.addRule({
+    name: 'Strange weapons', enabled: true, scope: { by: 'filter', label: 'Strange weapons', filter: { qualities: [11], kinds: ['weapon'] } },
+    intent: 'sell', source: 'pricedb', sides: { listings: 'sell', buyOrders: 'buy' }, offset: { percent: -3, cents: 0 },
+    rounding: { mode: 'nearest', step: { size: 100, offset: 99 } }, minCents: null, maxCents: null, floor: { marginPercent: 5 }, maxAgeHours: 24, maxHeld: null,
+  });
+  const apply = createApplyService({ store: s.t.store, repos: s.t.repos, drafts, scheduler: s.live.scheduler });
+  // Each job the scheduler starts, by lane: when it first sent and when it ended (monotonic ms).
+  const jobs: { lane: string; firstSentAt: number | null; endedAt: number | null }[] = [];
+  const startJob = s.live.scheduler.startJob.bind(s.live.scheduler);
+  s.live.scheduler.startJob = (tasks, options) => {
+    const seen = { lane: options?.lane ?? 'bulk', firstSentAt: null as number | null, endedAt: null as number | null };
+    jobs.push(seen);
+    const job = startJob(tasks, options);
+    job.on('progress', (p) => {
+      if (p.requestsSent > 0) seen.firstSentAt ??= s.live.clock.monotonic();
+      if (p.state === 'done') seen.endedAt ??= s.live.clock.monotonic();
+    });
+    return job;
+  };
+  const schedule = createRepriceSchedule({
+    pricing, apply, activity: s.t.repos.activity, clock: s.live.clock, draftName: (id) => s.t.repos.drafts.get(id)?.name ?? null,
+  });
+  return { s, sandbox, listed, listedAt, drafts, pricing, apply, schedule, jobs };
+}
+
 describe('repricing on a schedule', () => {
   it('applies on its own, in the background lane, every change the guard does not mark; the marked ones wait in a draft; the activity log says so', async () => {
-    const s = await start();
-    const { sandbox } = s.live;
-    // 20 listed at $1.50 (deep cuts or rises), 20 a tenth over what the rule makes of them (gentle cuts, some lifted by the floor).
-    const cheap = sandbox.admin.seedListingsOf(20, (a) => isStrangeWeapon(a.sku), 150);
-    const listedAt = new Map(cheap.map((l) => [l.asset_id, 150]));
-    const more = sandbox.admin.inventory().filter((a) => isStrangeWeapon(a.sku) && !listedAt.has(a.asset_id)).slice(0, 20);
-    for (const a of more) listedAt.set(a.asset_id, Math.round(expectedPrice(sellCents(sandbox.pricedb, a.sku), sandbox.pricedb.cost(a.sku), 3, 5).price * 1.1) + 1);
-    const listed = [...cheap, ...more.flatMap((a) => sandbox.admin.seedListingsOf(1, (b) => b.asset_id === a.asset_id, listedAt.get(a.asset_id) ?? 150))];
-    s.adopt(listed);
-    const costs = createCostLedger({ store: s.t.store });
-    const units = new Map<string, number>();
-    for (const l of listed) units.set(l.sku, (units.get(l.sku) ?? 0) + 1);
-    costs.setManual([...units].map(([sku, quantity]) => ({ sku, unitCost: sandbox.pricedb.cost(sku), quantity })));
-    const drafts = createDraftService({ store: s.t.store, repos: s.t.repos, bulk: createBulkJobs, references: costMarks(costs, () => DEFAULT_COST_GUARD) });
-    const pricing = createPricingService({
-      store: s.t.store, repos: s.t.repos, clock: s.live.clock, drafts, costs, names: null, guard: () => DEFAULT_PRICE_GUARD, pricedbUrl: sandbox.pricedb.url,
-    });
-    pricing.addRule({
-      name: 'Strange weapons', enabled: true, scope: { by: 'filter', label: 'Strange weapons', filter: { qualities: [11], kinds: ['weapon'] } },
-      intent: 'sell', source: 'pricedb', sides: { listings: 'sell', buyOrders: 'buy' }, offset: { percent: -3, cents: 0 },
-      rounding: { mode: 'nearest', step: { size: 100, offset: 99 } }, minCents: null, maxCents: null, floor: { marginPercent: 5 }, maxAgeHours: 24, maxHeld: null,
-    });
-    const apply = createApplyService({ store: s.t.store, repos: s.t.repos, drafts, scheduler: s.live.scheduler });
-    const lanes: string[] = [];
-    const startJob = s.live.scheduler.startJob.bind(s.live.scheduler);
-    s.live.scheduler.startJob = (tasks, options) => {
-      lanes.push(options?.lane ?? 'bulk');
-      return startJob(tasks, options);
-    };
-    const schedule = createRepriceSchedule({
-      pricing, apply, activity: s.t.repos.activity, clock: s.live.clock, draftName: (id) => s.t.repos.drafts.get(id)?.name ?? null,
-    });
-
+    const { sandbox, listed, listedAt, drafts, pricing, schedule, jobs, s } = await setup();
     const news = await schedule.runNow();
     // The answer the desk read is the simulator's at the time it read (it prices on the hour).
     const readAt = sandbox.admin.now();
@@ -65,7 +80,7 @@ describe('repricing on a schedule', () => {
     expect(applied.size).toBeGreaterThan(0);
     expect(waiting.size).toBeGreaterThan(0);
     expect(news).toMatchObject({ applied: applied.size, failed: 0, waiting: waiting.size, held: 0, problem: null });
-    expect(lanes).toEqual(['background']);
+    expect(jobs.map((j) => j.lane)).toEqual(['background']);
 
     // On the service: the unmarked at their new price, the marked where they stood.
     const live = new Map(sandbox.admin.listings().map((l) => [l.asset_id, l.price]));
@@ -79,6 +94,25 @@ describe('repricing on a schedule', () => {
     expect(news.applyRunId).not.toBeNull();
     const note = s.t.repos.activity.list({ limit: 50 }).find((e) => e.note?.startsWith('Scheduled reprice'));
     expect(note?.note).toBe(`Scheduled reprice: ${applied.size} prices applied on their own; ${waiting.size} marked by the price guard wait in “${news.waitingDraftName}”`);
+    await schedule.stop();
+    drafts.dispose();
+    await pricing.stop();
+  });
+
+  it('waits for the trader\'s own apply to end before it sends its own', async () => {
+    const { sandbox, drafts, pricing, apply, schedule, jobs, s } = await setup();
+    // The trader applies 600 price changes of other listings: six requests, the sixth a minute after the first five.
+    const others = sandbox.admin.seedListingsOf(600, (a) => !isStrangeWeapon(a.sku), 500);
+    s.adopt(others);
+    const mine = drafts.create('my prices');
+    drafts.addChanges(mine.id, others.map((l) => ({ kind: 'listing.edit' as const, asset_id: l.asset_id, price: 499 })));
+    const theirs = apply.apply(mine.id);
+    const news = await schedule.runNow();
+    expect((await theirs.done).state).toBe('done');
+    expect(news.applied).toBeGreaterThan(0);
+    const [trader, background] = jobs;
+    expect([trader?.lane, background?.lane]).toEqual(['bulk', 'background']);
+    expect(background?.firstSentAt ?? 0).toBeGreaterThanOrEqual(trader?.endedAt ?? Infinity);
     await schedule.stop();
     drafts.dispose();
     await pricing.stop();
