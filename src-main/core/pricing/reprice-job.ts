@@ -112,11 +112,14 @@ export async function runReprice(deps: RepriceJobDeps, kind: 'now' | 'scheduled'
         continue;
       }
       const cost = costs.get(r.row.sku)?.unitCost;
+      const jumped = source === null ? null : sourceJump(source, entry.rule.sides[r.domain]);
       const mark = result.price === r.row.price ? null
-        : priceConcern(r.row.price, result.price, deps.guard) ?? (r.domain === 'listings' && cost !== undefined ? costConcern(r.row.price, result.price, cost, deps.costGuard) : null);
+        : priceConcern(r.row.price, result.price, deps.guard) ?? (r.domain === 'listings' && cost !== undefined ? costConcern(r.row.price, result.price, cost, deps.costGuard) : null)
+          ?? (jumped === null ? null : 'jump');
       counts.changed += 1;
       if (mark !== null) counts.marked += 1;
-      out.push({ ...base, outcome: 'change', after: result.price, reason: result.reason, mark });
+      const reason = jumped === null ? result.reason : `${result.reason}; ${deps.sourceName(entry.rule.source)} ${jumped}`;
+      out.push({ ...base, outcome: 'change', after: result.price, reason, mark });
       const change: ChangeInput = r.domain === 'listings'
         ? { kind: 'listing.edit', asset_id: r.row.asset_id, price: result.price }
         : { kind: 'buyOrder.edit', sku: r.row.sku, price: result.price, ...(result.quantity === undefined ? {} : { quantity: result.quantity }), ...(result.active === undefined ? {} : { active: result.active }) };
@@ -158,3 +161,22 @@ export async function runReprice(deps: RepriceJobDeps, kind: 'now' | 'scheduled'
 }
 
 const keyOf = (r: Row): string => (r.domain === 'listings' ? r.row.asset_id : r.row.sku);
+
+/**
+ * How far a source's price may move between two of its prices and still be
+ * the market drifting: item prices move a few percent a day, so a move of ×5
+ * or more (up or down) is a jump, more often a mistake or a manipulation at
+ * the source than a market, and nothing follows it without the trader.
+ */
+export const SOURCE_JUMP_MULTIPLE = 5;
+
+/** Whether the source's price of the side a rule follows jumped since it last changed: said in words ("sell jumped ×10.0 since its last price, 1.20 → 12.00"), else null. */
+export function sourceJump(row: Pick<SourcePriceRow, 'buy' | 'sell' | 'prev_buy' | 'prev_sell'>, side: 'buy' | 'sell'): string | null {
+  const now = side === 'buy' ? row.buy : row.sell;
+  const before = side === 'buy' ? row.prev_buy : row.prev_sell;
+  if (now === null || before === null || now <= 0 || before <= 0) return null;
+  const ratio = now / before;
+  if (ratio < SOURCE_JUMP_MULTIPLE && ratio > 1 / SOURCE_JUMP_MULTIPLE) return null;
+  const moved = ratio >= 1 ? `jumped ×${ratio.toFixed(1)}` : `fell to ×${ratio.toFixed(2)}`;
+  return `${side} ${moved} since its last price, ${(before / 100).toFixed(2)} → ${(now / 100).toFixed(2)}`;
+}

@@ -28,6 +28,9 @@ export const sourcePriceRow = z.object({
   original: z.string(),
   priced_at: z.number().int(),
   read_at: z.number().int(),
+  /** Each side's price before it last changed; null while it has not. */
+  prev_buy: z.number().int().nullable(),
+  prev_sell: z.number().int().nullable(),
 });
 export type SourcePriceRow = z.output<typeof sourcePriceRow>;
 
@@ -64,8 +67,13 @@ export function createPriceRepo(store: Pick<Store, 'db' | 'transaction'>): Price
   const upsert = db.prepare(`INSERT INTO price_sources (source_id, kind, config, created_at) VALUES (?, ?, ?, ?)
     ON CONFLICT (source_id) DO UPDATE SET kind = excluded.kind, config = excluded.config`);
   const remove = db.prepare('DELETE FROM price_sources WHERE source_id = ?');
-  const clear = db.prepare('DELETE FROM source_prices WHERE source_id = ?');
-  const insert = db.prepare('INSERT OR REPLACE INTO source_prices (source_id, sku, buy, sell, original, priced_at, read_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  // A price read again keeps, for each side that changed, the one it had: SET's right-hand sides read the row as it was.
+  const upsertPrice = db.prepare(`INSERT INTO source_prices (source_id, sku, buy, sell, original, priced_at, read_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (source_id, sku) DO UPDATE SET
+      prev_buy = CASE WHEN buy IS NOT excluded.buy THEN buy ELSE prev_buy END,
+      prev_sell = CASE WHEN sell IS NOT excluded.sell THEN sell ELSE prev_sell END,
+      buy = excluded.buy, sell = excluded.sell, original = excluded.original, priced_at = excluded.priced_at, read_at = excluded.read_at`);
+  const dropUnread = db.prepare('DELETE FROM source_prices WHERE source_id = ? AND read_at != ?');
   const readOk = db.prepare('UPDATE price_sources SET read_at = ?, problem = NULL, problem_at = NULL WHERE source_id = ?');
   const problem = db.prepare('UPDATE price_sources SET problem = ?, problem_at = ? WHERE source_id = ?');
   const single = db.prepare('SELECT * FROM source_prices WHERE source_id = ? AND sku = ?');
@@ -86,8 +94,8 @@ export function createPriceRepo(store: Pick<Store, 'db' | 'transaction'>): Price
     },
     replacePrices(id, prices, at) {
       store.transaction(() => {
-        clear.run(id);
-        for (const p of prices) insert.run(id, p.sku, p.buy, p.sell, p.original, p.pricedAt, at);
+        for (const p of prices) upsertPrice.run(id, p.sku, p.buy, p.sell, p.original, p.pricedAt, at);
+        dropUnread.run(id, at);
         readOk.run(at, id);
       });
     },

@@ -117,4 +117,32 @@ describe('repricing on a schedule', () => {
     drafts.dispose();
     await pricing.stop();
   });
+
+  it('leaves a jump of the source to the trader: marked (by the guard beyond its rise multiple, as a jump from ×5), waiting, not applied on its own', async () => {
+    const { sandbox, drafts, pricing, schedule, listedAt } = await setup();
+    const first = await schedule.runNow();
+    expect(first.applied).toBeGreaterThan(0);
+    // Two listings of $10 or more the first run priced on their own at the source's price less 3 % (no floor, little
+    // rounding): one's source price jumps ×10, the other's ×6 (under the guard's own rise multiple, 10).
+    const prices = () => new Map(sandbox.admin.listings().map((l) => [l.asset_id, l.price]));
+    const settled = pricing.page(first.runId, 'change', 0, 500).rows
+      .filter((r) => r.mark === null && !r.reason.includes('under its floor') && (r.after ?? 0) >= 1_000 && listedAt.has(r.key)).slice(0, 2).map((r) => r.key);
+    expect(settled).toHaveLength(2);
+    const skuOf = new Map(sandbox.admin.listings().map((l) => [l.asset_id, l.sku]));
+    settled.forEach((asset, i) => sandbox.pricedb.faults.jumps.set(skuOf.get(asset) ?? '', { factor: i === 0 ? 10 : 6, from: sandbox.admin.now() }));
+    const before = prices();
+    const news = await schedule.runNow();
+    const rows = pricing.page(news.runId, 'change', 0, 500).rows;
+    const [ten, six] = settled.map((asset) => rows.find((r) => r.key === asset));
+    expect(ten?.mark).not.toBeNull();
+    expect(six?.mark).toBe('jump');
+    for (const row of [ten, six]) expect(row?.reason).toMatch(/; pricedb\.io sell jumped ×\d+\.\d since its last price, \d+\.\d\d → \d+\.\d\d$/);
+    // Neither applied: each stands where the first run left it, and waits in the marked draft.
+    for (const asset of settled) expect(prices().get(asset)).toBe(before.get(asset));
+    const waitingTargets = drafts.entries(news.waitingDraftId ?? '').map((e) => e.target);
+    for (const asset of settled) expect(waitingTargets).toContain(`L:${asset}`);
+    await schedule.stop();
+    drafts.dispose();
+    await pricing.stop();
+  });
 });

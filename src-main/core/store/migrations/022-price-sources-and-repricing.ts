@@ -33,6 +33,9 @@ export const migration: Migration = {
         original TEXT NOT NULL,
         priced_at INTEGER NOT NULL,
         read_at INTEGER NOT NULL,
+        -- Each side's price before it last changed (null: it has not changed since first read): a jump is told from a drift.
+        prev_buy INTEGER,
+        prev_sell INTEGER,
         PRIMARY KEY (source_id, sku)
       ) STRICT, WITHOUT ROWID;
       CREATE TABLE reprice_rules (
