@@ -1,5 +1,4 @@
 import { shallowRef, watch, type ShallowRef } from 'vue';
-import type { LedgerRowView } from '../../../src-shared/contract.ts';
 import { coalesce } from '../lib/coalesce.ts';
 import { usePricingStore } from '../stores/pricing.ts';
 
@@ -15,7 +14,7 @@ const MAX_SKUS = 500;
  * The costs of the rows a table holds: asked for their SKUs whenever its
  * pages change (one ask at a time), kept by SKU.
  */
-export function useShownCosts(rows: () => { readonly version: number; loadedRows(): LedgerRowView[] }): ShallowRef<ReadonlyMap<string, ShownCost>> {
+export function useShownCosts(rows: () => { readonly version: number; loadedRows(): ReadonlyArray<{ readonly sku: string }> }): ShallowRef<ReadonlyMap<string, ShownCost>> {
   const pricing = usePricingStore();
   const costs = shallowRef<ReadonlyMap<string, ShownCost>>(new Map());
   const read = coalesce(async () => {
