@@ -35,7 +35,7 @@ export const CHANNEL_NAMES = [
   'inventory:checkAssets', 'inventory:draftAssets',
   // Pricing.
   'pricing:state', 'pricing:updateSettings', 'pricing:addSource', 'pricing:changeSource', 'pricing:removeSource', 'pricing:readNow',
-  'pricing:addRule', 'pricing:changeRule', 'pricing:removeRule', 'pricing:repriceNow', 'pricing:page', 'costs:of',
+  'pricing:addRule', 'pricing:changeRule', 'pricing:removeRule', 'pricing:repriceNow', 'pricing:page', 'costs:of', 'costs:importCsv',
 ] as const;
 
 export const EVENT_NAMES = [

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { afterBulkWrites, byDesk, channel } from './channel-facts.ts';
 import { cents, sku } from './fields.ts';
+import { CSV_PART_MAX_CHARS } from './csv-parts.ts';
 import { stamp } from './ledger.ts';
 import { pricingSettings, repriceRule, ruleView, sourceConfig, sourceId, sourceView } from './pricing.ts';
 import { repricePage, repricePageQuery, repriceRunView, repriceScheduleView } from './reprice.ts';
@@ -33,6 +34,15 @@ export type SkuCosts = z.infer<typeof skuCosts>;
 
 const ruleId = z.number().int().positive();
 
+/** Costs set from a CSV file (`sku` or `name`, `cost` in dollars or `cost_cents`, `quantity`): what was set, and the lines refused with why. */
+export const costImport = z.object({
+  skus: z.number().int(),
+  units: z.number().int(),
+  refused: z.array(z.object({ line: z.number().int(), reason: z.string() })).max(50),
+  refusedCount: z.number().int(),
+});
+export type CostImport = z.infer<typeof costImport>;
+
 export const pricingChannels = {
   'pricing:state': channel(z.strictObject({}), pricingState, byDesk),
   'pricing:updateSettings': channel(pricingSettings.partial().strict(), pricingState, byDesk),
@@ -49,6 +59,8 @@ export const pricingChannels = {
   'pricing:page': channel(repricePageQuery, repricePage, byDesk),
   /** Costs of the SKUs a screen shows (Listings, the inventory picker). */
   'costs:of': channel(z.strictObject({ skus: z.array(sku).max(500) }), skuCosts, byDesk),
+  /** What items cost that the desk cannot know (bought before its records, or elsewhere): each SKU named has its hand-set costs replaced. */
+  'costs:importCsv': channel(z.strictObject({ text: z.string().max(CSV_PART_MAX_CHARS) }), costImport, byDesk),
 } as const;
 
 export const pricingEvents = {

@@ -42,6 +42,6 @@ export type {
   InventoryAccountState, InventoryDraftOutcome, InventoryFilter, InventoryItemView, InventoryPage, InventoryPricing, InventoryPricingOutcome,
   InventorySelection, InventorySort, InventoryState, KillstreakFilter, TypedAssetsCheck, TypedAssetsDraftOutcome,
 } from './inventory.ts';
-export type { PricingState, SkuCosts } from './contract-pricing.ts';
+export type { CostImport, PricingState, SkuCosts } from './contract-pricing.ts';
 export type { PricingSettings, RepriceRule, RuleView, SourceConfig, SourceView } from './pricing.ts';
 export type { RepricePage, RepriceRowView, RepriceRunView } from './reprice.ts';

@@ -126,6 +126,14 @@ for (const viewport of [{ width: 1024, height: 700 }, { width: 1920, height: 108
       const grid = page.getByRole('grid', { name: 'Listings' });
       await expect(grid.locator('[role=row][data-key]').first()).toContainText(/\$\d+\.\d\d, [+−]\d+ %/);
       await shot(page, `${viewport.width}-5-listings-costs`);
+
+      // Costs the desk cannot know, by CSV: set, and a line refused with why.
+      await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'Pricing' }).click();
+      const sku = inventory.get([...listedAt.keys()][0] ?? '') ?? '';
+      await page.getByLabel('Costs CSV file').setInputFiles({ name: 'costs.csv', mimeType: 'text/csv', buffer: Buffer.from(`sku,cost,quantity\n${sku},4.25,2\n${sku},lots,1\n`) });
+      await expect(page.getByRole('status').filter({ hasText: 'Set the costs' })).toContainText('Set the costs of 2 units of 1 item.');
+      await expect(page.getByRole('list', { name: 'Refused cost lines' })).toContainText('line 3');
+      await shot(page, `${viewport.width}-6-costs-import`);
       expect(errors).toEqual([]);
     } finally {
       await desk.close();

@@ -59,8 +59,12 @@ describe('pricing over the bridge', () => {
     // No cost known yet; one set by hand shows.
     const sku = listed[0]?.sku ?? '';
     expect((await call(router, 'costs:of', { skus: [sku] })).costs).toEqual([{ sku, unitCost: null, held: 0 }]);
-    desk.workspace().pricing.costs.setManual([{ sku, unitCost: 1_234, quantity: 2 }]);
-    expect((await call(router, 'costs:of', { skus: [sku] })).costs).toEqual([{ sku, unitCost: 1_234, held: 2 }]);
+    // Set by CSV: a SKU at a price in dollars, the same item by its name; a line that is not a price is refused, named.
+    const name = desk.workspace().names?.name(sku) ?? sku;
+    const imported = await call(router, 'costs:importCsv', { text: `sku,name,cost,quantity\n${sku},,12.34,2\n,"${name}",12.50,1\n${sku},,twelve,1\n` });
+    expect(imported).toMatchObject({ skus: 1, units: 3, refusedCount: 1 });
+    expect(imported.refused[0]?.line).toBe(4);
+    expect((await call(router, 'costs:of', { skus: [sku] })).costs).toEqual([{ sku, unitCost: 1_234, held: 3 }]);
   });
 
   it('refuses a rule that follows a source that is not there, naming it', async () => {

@@ -1,4 +1,5 @@
 import Papa from 'papaparse';
+import type { ItemNames } from '../items/item-names.ts';
 import { parseCents } from '../../../src-shared/money.ts';
 import { printable } from '../safe-text.ts';
 
@@ -27,6 +28,15 @@ export interface AmountTable {
 }
 
 export type NameToSku = (name: string) => { ok: true; sku: string } | { ok: false; message: string };
+
+/** Names to SKUs by the game's item names, for a table that names its items; null without them. */
+export function nameToSkuOf(names: Pick<ItemNames, 'skuForName'> | null): NameToSku | null {
+  if (names === null) return null;
+  return (name) => {
+    const found = names.skuForName(name);
+    return found.ok ? { ok: true, sku: found.sku } : { ok: false, message: found.message };
+  };
+}
 
 /** Lines read at most: a price list of every item of the game fits many times over. */
 export const MAX_LINES = 200_000;

@@ -13,6 +13,7 @@ import type { Repos } from '../store/index.ts';
 import { createRepriceRepo, type RepriceRepo, type RunRow } from '../store/reprice-repo.ts';
 import { nextTurn, type Turn } from '../turn.ts';
 import { createPriceSources, type PriceSources } from './price-sources.ts';
+import { nameToSkuOf } from '../costs/amount-table.ts';
 import { runReprice, type RepriceResult } from './reprice-job.ts';
 import { ruleOrder, skuParts, type RuleEntry } from './rule-match.ts';
 
@@ -70,10 +71,7 @@ export function createPricingService(deps: PricingDeps): PricingService {
   const sources = createPriceSources({
     store, clock, turn,
     wanted: () => [...new Set([...reprices.ledgerSkus(), ...ruleSkus()])],
-    skuForName: names === null ? null : (name) => {
-      const found = names.skuForName(name);
-      return found.ok ? { ok: true, sku: found.sku } : { ok: false, message: found.message };
-    },
+    skuForName: nameToSkuOf(names),
     ...(deps.pricedbUrl ? { pricedbUrl: deps.pricedbUrl } : {}),
   });
   sources.on('changed', changed);

@@ -1,5 +1,8 @@
 import type { PricingState } from '../../../src-shared/contract-pricing.ts';
 import type { CostLedger } from '../../core/costs/cost-ledger.ts';
+import { nameToSkuOf } from '../../core/costs/amount-table.ts';
+import { readCostCsv } from '../../core/costs/cost-csv.ts';
+import type { ItemNames } from '../../core/items/item-names.ts';
 import type { PricingService } from '../../core/pricing/pricing-service.ts';
 import type { RepriceSchedule } from '../../core/pricing/reprice-schedule.ts';
 import { notFound } from '../../core/errors.ts';
@@ -8,7 +11,7 @@ import type { Stamps } from '../stamps.ts';
 
 type PricingChannels =
   | 'pricing:state' | 'pricing:updateSettings' | 'pricing:addSource' | 'pricing:changeSource' | 'pricing:removeSource' | 'pricing:readNow'
-  | 'pricing:addRule' | 'pricing:changeRule' | 'pricing:removeRule' | 'pricing:repriceNow' | 'pricing:page' | 'costs:of';
+  | 'pricing:addRule' | 'pricing:changeRule' | 'pricing:removeRule' | 'pricing:repriceNow' | 'pricing:page' | 'costs:of' | 'costs:importCsv';
 
 /**
  * Handlers for the Pricing screen (its sources, rules, schedule and
@@ -20,8 +23,9 @@ export interface PricingChannelServices {
   pricing(): {
     readonly service: PricingService;
     readonly schedule: Pick<RepriceSchedule, 'nextAt' | 'running'>;
-    readonly costs: Pick<CostLedger, 'nextCosts' | 'heldUnits'>;
+    readonly costs: Pick<CostLedger, 'nextCosts' | 'heldUnits' | 'setManual'>;
   };
+  names(): ItemNames | null;
 }
 
 /** How many reprices the screen lists. */
@@ -70,6 +74,19 @@ export function pricingHandlers(services: PricingChannelServices, stamps: Stamps
       const next = costs.nextCosts(skus);
       const held = costs.heldUnits(skus);
       return { costs: skus.map((sku) => ({ sku, unitCost: next.get(sku)?.unitCost ?? null, held: held.get(sku) ?? 0 })) };
+    },
+    'costs:importCsv': async ({ text }) => {
+      const names = services.names();
+      // A line may name its item: the name → SKU tables are built once, on a later turn.
+      if (names !== null) await names.warm({ reverse: true });
+      const read = readCostCsv(text, nameToSkuOf(names));
+      if (read.costs.length > 0) p().costs.setManual(read.costs);
+      return {
+        skus: new Set(read.costs.map((c) => c.sku)).size,
+        units: read.costs.reduce((n, c) => n + c.quantity, 0),
+        refused: read.errors.slice(0, 50).map((e) => ({ line: e.line, reason: e.reason })),
+        refusedCount: read.errors.length,
+      };
     },
   };
 }

@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia';
 import { shallowRef } from 'vue';
-import type { ChannelInput, PricingState, RepricePage, RepriceRule, RepriceRunView, SourceConfig } from '../../../src-shared/contract.ts';
+import type { ChannelInput, CostImport, PricingState, RepricePage, RepriceRule, RepriceRunView, SourceConfig } from '../../../src-shared/contract.ts';
 import { call, onEvent } from '../api.ts';
 import { coalesce } from '../lib/coalesce.ts';
 
@@ -60,5 +60,8 @@ export const usePricingStore = defineStore('pricing', () => {
     return new Map(costs.map((c) => [c.sku, { unitCost: c.unitCost, held: c.held }]));
   }
 
-  return { state, start, load, updateSettings, addSource, changeSource, removeSource, readNow, addRule, changeRule, removeRule, repriceNow, page, runOfDraft, costsOf };
+  /** Costs from a CSV file's text: each SKU it names has its hand-set costs replaced. */
+  const importCosts = (text: string): Promise<CostImport> => call('costs:importCsv', { text });
+
+  return { state, start, load, importCosts, updateSettings, addSource, changeSource, removeSource, readNow, addRule, changeRule, removeRule, repriceNow, page, runOfDraft, costsOf };
 });
