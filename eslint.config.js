@@ -101,7 +101,7 @@ const LAYERS = [
  *   3  the domains, in an order where each may import only those named before it
  *      (accounts and key only those their entries name):
  *        scheduler, heartbeat, settings, profile, accounts, key,
- *        ledger, drafts, bulk, csv, history, apply, trades, inventory, alerts
+ *        ledger, drafts, bulk, csv, costs, history, apply, trades, inventory, pricing, alerts
  *   4  desk/                        the composition: the desk, its workspace, the opening of a profile's desk
  *   5  data/, shell/                what the main thread and the worker share (data/ names shell/'s views)
  *
@@ -110,7 +110,7 @@ const LAYERS = [
  * @typedef {{ name: string, files?: string[], may: string[], why: string }} CoreFolder
  */
 const BELOW_DOMAINS = ['items', 'api', 'store'];
-const DOMAINS = ['scheduler', 'heartbeat', 'settings', 'profile', 'accounts', 'key', 'ledger', 'drafts', 'bulk', 'csv', 'history', 'apply', 'trades', 'inventory', 'alerts'];
+const DOMAINS = ['scheduler', 'heartbeat', 'settings', 'profile', 'accounts', 'key', 'ledger', 'drafts', 'bulk', 'csv', 'costs', 'history', 'apply', 'trades', 'inventory', 'pricing', 'alerts'];
 /** The store and below, and the domains named before `domain`. @param {string} domain */
 const domainMay = (domain) => [...BELOW_DOMAINS, ...DOMAINS.slice(0, DOMAINS.indexOf(domain))];
 
@@ -130,10 +130,12 @@ const CORE_FOLDERS = [
   { name: 'drafts', may: domainMay('drafts'), why: 'the drafts and the draft service sit below their bulk edits, which are handed to the service by the composition.' },
   { name: 'bulk', may: domainMay('bulk'), why: 'the bulk edits write into the drafts over the ledger tables\' selections.' },
   { name: 'csv', may: domainMay('csv'), why: 'CSV import and export read and write the ledger and the drafts; history uses its format writer, so it sits below history.' },
+  { name: 'costs', may: domainMay('costs'), why: 'what each item cost (first in, first out per SKU) is read from the trades the history keeps and set by the trader (by hand or CSV); History\'s profit and the price guard build on it, so it sits below history.' },
   { name: 'history', may: domainMay('history'), why: 'the trade history is recorded into by the trade watcher above it.' },
   { name: 'apply', may: domainMay('apply'), why: 'an apply sends a draft through the scheduler and records what it did.' },
   { name: 'trades', may: domainMay('trades'), why: 'the trade watcher records into the history and settles what an apply sold.' },
   { name: 'inventory', may: domainMay('inventory'), why: 'the inventory drafts listings of the trader\'s items into the drafts.' },
+  { name: 'pricing', may: domainMay('pricing'), why: 'repricing reads the price sources, the costs and the ledger, drafts its changes and applies them on a schedule: it builds on every domain below and none builds on it.' },
   { name: 'alerts', may: domainMay('alerts'), why: 'the alerts are raised by what the domains do (trades needing action, the heartbeat\'s mark, an apply\'s end) and sent to the trader\'s webhooks; nothing below raises them.' },
   { name: 'desk', may: [...BELOW_DOMAINS, ...DOMAINS], why: 'the desk composes the domains: it hands each service what it needs, and nothing below imports it.' },
   { name: 'data', may: [...BELOW_DOMAINS, ...DOMAINS, 'desk', 'shell'], why: 'the data boundary\'s protocol and method maps carry the desk\'s and the shell\'s views between the threads.' },

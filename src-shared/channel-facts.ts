@@ -23,3 +23,6 @@ export const byDesk = { answeredBy: 'desk' } as const satisfies ChannelFacts;
 export const byMain = { answeredBy: 'main' } as const satisfies ChannelFacts;
 export const afterBulkWrites = { answeredBy: 'desk', waitsForBulkWrites: true } as const satisfies ChannelFacts;
 export const duringRecovery = { answeredBy: 'desk', duringRecovery: true } as const satisfies ChannelFacts;
+
+/** A channel: its input and output schemas, and its facts. */
+export const channel = <I, O, F extends ChannelFacts>(input: I, output: O, facts: F) => ({ input, output, ...facts });

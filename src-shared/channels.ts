@@ -35,6 +35,9 @@ export const CHANNEL_NAMES = [
   'inventory:checkAssets', 'inventory:draftAssets',
   // Alerts off the desktop (webhooks).
   'alerts:list', 'alerts:add', 'alerts:change', 'alerts:remove', 'alerts:test',
+  // Pricing.
+  'pricing:state', 'pricing:updateSettings', 'pricing:addSource', 'pricing:changeSource', 'pricing:removeSource', 'pricing:readNow',
+  'pricing:addRule', 'pricing:changeRule', 'pricing:removeRule', 'pricing:repriceNow', 'pricing:page', 'costs:of', 'costs:importCsv',
 ] as const;
 
 export const EVENT_NAMES = [
@@ -45,6 +48,7 @@ export const EVENT_NAMES = [
   'updates:state',
   'inventory:changed',
   'alerts:changed',
+  'pricing:changed',
 ] as const;
 
 export type ChannelName = (typeof CHANNEL_NAMES)[number];

@@ -44,3 +44,6 @@ export type {
   InventorySelection, InventorySort, InventoryState, KillstreakFilter, TypedAssetsCheck, TypedAssetsDraftOutcome,
 } from './inventory.ts';
 export type { AlertChoice, AlertKind, AlertsView, DeliveryView, WebhookFormat, WebhookTestResult, WebhookView } from './alerts.ts';
+export type { CostImport, PricingState, SkuCosts } from './contract-pricing.ts';
+export type { PricingSettings, RepriceRule, RuleView, SourceConfig, SourceView } from './pricing.ts';
+export type { RepricePage, RepriceRowView, RepriceRunView } from './reprice.ts';

@@ -5,7 +5,8 @@ import { bulkOp, resolutionChoice } from './drafts.ts';
 import type { ErrorView } from './errors.ts';
 import { ledgerDomain, ledgerFilter, ledgerPage, ledgerQuery, ledgerSelection, ledgerSort, stamp } from './ledger.ts';
 import * as v from './views.ts';
-import { afterBulkWrites, byDesk, byMain, duringRecovery, type ChannelFacts } from './channel-facts.ts';
+import { afterBulkWrites, byDesk, byMain, channel, duringRecovery, type ChannelFacts } from './channel-facts.ts';
+import { pricingChannels, pricingEvents } from './contract-pricing.ts';
 import { CHANNEL_NAMES, EVENT_NAMES, type ChannelName, type EventName } from './channels.ts';
 import { CSV_PART_MAX_CHARS } from './csv-parts.ts';
 import { updateView } from './updates.ts';
@@ -15,7 +16,7 @@ import { historyPage, historyPageQuery, historyRange, historyShow, historySummar
 import { itemFacetCounts } from './item-facets.ts';
 import { itemSearch, itemSearchInput, itemVariants, itemVariantsInput } from './item-search.ts';
 import * as inv from './inventory.ts';
-import * as al from './alerts.ts';
+import { alertsChannels, alertsEvents } from './contract-alerts.ts';
 
 /**
  * The single description of the bridge between the renderer and the main
@@ -48,8 +49,6 @@ const csvPart = { seq: z.number().int().min(1), text: z.string().max(CSV_PART_MA
 
 /** A file's text for the renderer to save, and how many rows it holds. */
 const csvFile = z.object({ csv: z.string(), rows: z.number().int() });
-
-const channel = <I extends z.ZodType, O extends z.ZodType, F extends ChannelFacts>(input: I, output: O, facts: F) => ({ input, output, ...facts });
 
 export const channels = {
   'app:status': channel(none, v.appStatus, byDesk),
@@ -208,14 +207,9 @@ export const channels = {
   /** Asset IDs typed by hand into the draft at one price, each with its SKU where the inventory knows it. */
   'inventory:draftAssets': channel(inv.typedAssetsDraftInput, inv.typedAssetsDraftOutcome, afterBulkWrites),
   // ---- Alerts off the desktop ----
-  /** The webhooks, each as host and last four characters: a URL (its token) and a signing secret never come back. */
-  'alerts:list': channel(none, al.alertsView, byDesk),
-  /** The URL and the secret go into the keychain; nothing is sent until an alert or a test. */
-  'alerts:add': channel(al.webhookAdd, al.alertsView, byDesk),
-  'alerts:change': channel(al.webhookChange, al.alertsView, byDesk),
-  'alerts:remove': channel(al.webhookRef, al.alertsView, byDesk),
-  /** Posts a test alert once, now, and says what the receiver answered. */
-  'alerts:test': channel(al.webhookRef, al.webhookTestResult, byDesk),
+  ...alertsChannels,
+  // ---- Pricing: price sources, repricing rules, what each item cost ----
+  ...pricingChannels,
 } as const;
 
 export const events = {
@@ -243,8 +237,8 @@ export const events = {
   'updates:state': updateView,
   /** An inventory read moved on (`items`: a new copy is in, so pages change): screens showing it ask again. */
   'inventory:changed': z.object({ stamp, items: z.boolean() }),
-  /** A webhook was added, changed or removed, or an alert to one was delivered or given up. */
-  'alerts:changed': al.alertsView,
+  ...alertsEvents,
+  ...pricingEvents,
 } as const;
 
 export type Channels = typeof channels;

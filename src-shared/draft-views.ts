@@ -89,7 +89,7 @@ export const changeRow = z.object({
   /** Something to know before applying (a quantity the balance may cut, what a delete-all removes and replaces). */
   note: z.string().nullable(),
   /** What the price guard says of the change's price (a deep cut, under the floor, a big rise); null: nothing unusual. */
-  concern: z.enum(['drop', 'floor', 'rise']).nullable().optional(),
+  concern: z.enum(['drop', 'floor', 'rise', 'under_cost', 'under_margin']).nullable().optional(),
 });
 
 /** The summary of a draft's review; its rows come by page. */
@@ -113,7 +113,7 @@ export const draftReview = z.object({
  * holds now, so neither a stray shortcut nor a confirmation of an older
  * state can send them.
  */
-const guardCounts = guardFindings.pick({ drops: true, belowFloor: true, rises: true });
+const guardCounts = guardFindings.pick({ drops: true, belowFloor: true, rises: true, underCost: true, underMargin: true });
 export const guardConfirmation = z.strictObject({ listings: guardCounts.strict(), buyOrders: guardCounts.strict() });
 export type GuardConfirmation = z.infer<typeof guardConfirmation>;
 

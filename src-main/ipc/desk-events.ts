@@ -7,6 +7,9 @@ import type { Unsubscribe } from '../core/events.ts';
 import type { Heartbeat } from '../core/heartbeat/index.ts';
 import type { TradeHistory } from '../core/history/trade-history.ts';
 import type { Inventory } from '../core/inventory/index.ts';
+import type { CostLedger } from '../core/costs/cost-ledger.ts';
+import type { PricingService } from '../core/pricing/pricing-service.ts';
+import type { RepriceSchedule } from '../core/pricing/reprice-schedule.ts';
 import type { KeyService } from '../core/key/key-service.ts';
 import type { KeyTester } from '../core/key/key-test.ts';
 import type { Scheduler } from '../core/scheduler/index.ts';
@@ -54,6 +57,7 @@ export interface EventSources {
   drafts(): Pick<DraftService, 'on'>;
   history(): Pick<TradeHistory, 'on'>;
   inventory(): { readonly reads: Pick<Inventory['reads'], 'on'> };
+  pricing(): { readonly service: Pick<PricingService, 'on'>; readonly schedule: Pick<RepriceSchedule, 'on'>; readonly costs: Pick<CostLedger, 'on'> };
 }
 
 export function connectDeskEvents(desk: EventSources, emit: EmitEvent, stamps: Stamps, views: DeskViews, options: { announceAtStart: boolean } = { announceAtStart: false }): Unsubscribe {
@@ -80,8 +84,8 @@ export function connectDeskEvents(desk: EventSources, emit: EmitEvent, stamps: S
     push[area]();
   };
   /** Areas whose changes come in bursts: the stamp moves at once, the event follows at most every LEDGER_PUSH_MS. */
-  const burstTimers: Partial<Record<'ledger' | 'history', ReturnType<typeof setTimeout>>> = {};
-  const burstArea = (area: 'ledger' | 'history') => () => {
+  const burstTimers: Partial<Record<'ledger' | 'history' | 'pricing', ReturnType<typeof setTimeout>>> = {};
+  const burstArea = (area: 'ledger' | 'history' | 'pricing') => () => {
     stamps.bump(area);
     burstTimers[area] ??= setTimeout(() => {
       delete burstTimers[area];
@@ -89,6 +93,8 @@ export function connectDeskEvents(desk: EventSources, emit: EmitEvent, stamps: S
     }, LEDGER_PUSH_MS);
   };
   const ledgerChanged = burstArea('ledger');
+  // A source's read, a reprice's steps, a cost counted after each recording: announced as the ledger is.
+  const pricingChanged = burstArea('pricing');
   // Each load records its trades: announced as the ledger is.
   const historyChanged = burstArea('history');
 
@@ -116,6 +122,7 @@ export function connectDeskEvents(desk: EventSources, emit: EmitEvent, stamps: S
     const trades = desk.trades();
     const apply = desk.apply();
     const inventory = desk.inventory();
+    const pricing = desk.pricing();
     workspaceSubs = [
       desk.heartbeat().on('state', changed('heartbeat')),
       desk.scheduler().on('state', changed('scheduler')),
@@ -140,6 +147,9 @@ export function connectDeskEvents(desk: EventSources, emit: EmitEvent, stamps: S
       desk.history().on('changed', historyChanged),
       inventory.reads.on('state', () => emit('inventory:changed', { stamp: stamps.bump('inventory'), items: false })),
       inventory.reads.on('items', () => emit('inventory:changed', { stamp: stamps.bump('inventory'), items: true })),
+      pricing.service.on('changed', pricingChanged),
+      pricing.schedule.on('changed', pricingChanged),
+      pricing.costs.on('changed', pricingChanged),
     ];
   };
 
@@ -147,6 +157,7 @@ export function connectDeskEvents(desk: EventSources, emit: EmitEvent, stamps: S
     for (const area of Object.keys(push) as (keyof typeof push)[]) changed(area)();
     ledgerChanged();
     historyChanged();
+    pricingChanged();
     emit('drafts:changed', { stamp: stamps.bump('drafts'), draftId: null });
     emit('inventory:changed', { stamp: stamps.bump('inventory'), items: true });
   };

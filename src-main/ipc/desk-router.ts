@@ -6,6 +6,7 @@ import { applyHandlers } from './handlers/apply.ts';
 import { draftHandlers } from './handlers/drafts.ts';
 import { engineHandlers } from './handlers/engine.ts';
 import { inventoryHandlers } from './handlers/inventory.ts';
+import { pricingHandlers } from './handlers/pricing.ts';
 import { ledgerHandlers } from './handlers/ledger.ts';
 import { historyHandlers } from './handlers/history.ts';
 import { ledgerCheckHandlers } from './handlers/ledger-check.ts';
@@ -57,6 +58,7 @@ export function createDeskRouter(desk: { readonly services: DeskServices }, plat
     ...ledgerCheckHandlers(services),
     ...keyTestHandlers(services, views),
     ...inventoryHandlers(services, stamps),
+    ...pricingHandlers(services, stamps),
     ...openProfileHandlers(),
     ...backupHandlers(options.backups),
     ...alertHandlers(services, views),

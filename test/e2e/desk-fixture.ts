@@ -128,6 +128,7 @@ export async function startTestDesk(options: TestDeskOptions = {}): Promise<Test
         ...(savedSettings ? {} : { initialSettings: { mode: 'live' as const, serviceUrl: sandbox.url } }),
         // Live mode reads inventories from this run's simulator too, never from Steam.
         inventoryUrl: sandbox.url,
+        pricedbUrl: sandbox.pricedb.url,
       },
       platform: { openLink: (url) => void openedLinks.push(url) },
       log: { debug: quiet, info: quiet, warn: quiet, error: quiet },

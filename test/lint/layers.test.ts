@@ -152,7 +152,7 @@ const CORE_PLAN: readonly (readonly string[])[] = [
   ['base'],
   ['items', 'api'],
   ['store'],
-  ['scheduler', 'heartbeat', 'settings', 'profile', 'accounts', 'key', 'ledger', 'drafts', 'bulk', 'csv', 'history', 'apply', 'trades', 'inventory', 'alerts'],
+  ['scheduler', 'heartbeat', 'settings', 'profile', 'accounts', 'key', 'ledger', 'drafts', 'bulk', 'csv', 'costs', 'history', 'apply', 'trades', 'inventory', 'pricing', 'alerts'],
   ['desk'],
   ['data', 'shell'],
 ];

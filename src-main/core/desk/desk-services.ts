@@ -47,6 +47,8 @@ export interface DeskServices {
   ledgerExport(): Workspace['ledgerExport'];
   inventory(): Workspace['inventory'];
   ledger(): Workspace['ledger'];
+  /** What each item cost, the price sources, the repricing rules and their schedule. */
+  pricing(): Workspace['pricing'];
   /** The SKU of a listing the ledger holds; null when it holds none. */
   listingSku(assetId: string): string | null;
 }
@@ -86,6 +88,7 @@ export function deskServices(desk: DeskServiceSources): DeskServices {
     ledgerExport: () => ws().ledgerExport,
     inventory: () => ws().inventory,
     ledger: () => ws().ledger,
+    pricing: () => ws().pricing,
     listingSku: (assetId) => ws().repos.listings.get(assetId)?.sku ?? null,
   };
 }

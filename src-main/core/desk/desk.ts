@@ -98,6 +98,8 @@ export interface DeskDeps {
    * points live mode at the simulator (sandbox mode always reads the simulator's).
    */
   inventoryUrl?: string;
+  /** Where a new live profile's pricedb.io source asks (tests: the simulator's); default pricedb.io itself. */
+  pricedbUrl?: string;
   /**
    * When the desk starts talking to the service and loading item names:
    * once this settles (the app: its first screen answered). Default at once.
@@ -142,6 +144,7 @@ async function openDesk(deps: DeskDeps, clock: Clock, profile: string, lock: Pro
     onKeyEcho: keyEchoNotice(),
     openSandbox: deps.openSandbox,
     inventoryUrl: deps.inventoryUrl,
+    pricedbUrl: deps.pricedbUrl,
   });
   const alerts = createDeskAlerts({
     home: homeRepos.settings, secrets: deps.secrets, profile, clock, version: deps.version, current: () => current,

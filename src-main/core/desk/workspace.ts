@@ -26,6 +26,7 @@ import { STEAM_COMMUNITY_URL } from '../inventory/steam-client.ts';
 import { createItemNames } from '../items/item-names.ts';
 import type { KeyEchoNotice } from './key-echo-notice.ts';
 import { createBulkJobs } from '../bulk/bulk-jobs.ts';
+import { openCosts, openPricing, type WorkspacePricing } from './workspace-pricing.ts';
 
 /**
  * Everything that talks to one service (the live one or the embedded sandbox)
@@ -65,6 +66,8 @@ export interface Workspace {
    * `onChanged` after any write to the ledger (an apply's batch, a sale, a check).
    */
   readonly ledger: LedgerChecker & Pick<LedgerSales, 'on'> & { onChanged(listener: () => void): Unsubscribe };
+  /** What each item cost, the price sources, the repricing rules and their schedule. */
+  readonly pricing: WorkspacePricing;
   /** Starts the heartbeat (when enabled) and the trade watcher. */
   start(): void;
   /**
@@ -110,6 +113,8 @@ export interface WorkspaceDeps {
   inventoryUrl?: string;
   /** Inventory read timing (tests shorten it). */
   inventoryTiming?: Partial<InventoryTiming>;
+  /** Where pricedb.io is asked (the simulator's in sandbox mode); default pricedb.io itself. */
+  pricedbUrl?: string;
 }
 
 export function openWorkspace(deps: WorkspaceDeps): Workspace {
@@ -165,8 +170,9 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
   trades.on('balance', (reading) => void recording.balance(reading));
   const ledger = { ...createLedgerChecker({ store, repos, trades, clock }), on: sales.on, onChanged: (listener: () => void) => store.onLedgerChanged(listener) };
   const current = deps.currentSettings ?? (() => settings);
+  const costs = openCosts({ store, repos });
   const drafts = createDraftService({
-    store, repos, guard: () => current().priceGuard, bulk: createBulkJobs,
+    store, repos, guard: () => current().priceGuard, bulk: createBulkJobs, references: costs.references,
     ...(deps.names ? { nameIndex: schemaNameIndex(store, repos.settings, deps.names, ['ledger']) } : {}),
   });
   const csv = createCsvService({ store, repos, drafts, clock, names: deps.names ?? null });
@@ -179,6 +185,10 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
     trades,
   });
   const applyJob = trackApplyJob(apply, drafts, (id) => repos.drafts.get(id) !== null);
+  const pricing = openPricing(costs, {
+    store, repos, clock, drafts, apply, history, names: deps.names ?? null, guard: () => current().priceGuard,
+    ...(deps.pricedbUrl ? { pricedbUrl: deps.pricedbUrl } : {}),
+  });
   const ledgerExport = createLedgerExport({ store, drafts, settings: repos.settings, names: deps.names ?? null, now: () => clock.now() });
   const inventory = openInventory({
     store,
@@ -227,6 +237,7 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
       trades.configure({ pollIntervalMs: next.tradePollSeconds * 1000, youngAccountDays: next.youngAccountDays });
     },
     ledger,
+    pricing,
     start() {
       // An apply cut short by a crash resumes; lost responses wait for the trader.
       apply.recover();
@@ -237,6 +248,7 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
       // The accounts list feeds the heartbeat's multiaccounts and names the main account:
       // read at start, and again with backoff until a read succeeds.
       accounts.start();
+      pricing.start();
     },
     async close() {
       // Before the scheduler closes: closing it cancels the job, which would end the run as cancelled,
@@ -244,6 +256,7 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
       const drained = new AbortController();
       await Promise.race([apply.suspend(), clock.sleep(CLOSE_DRAIN_MS, drained.signal).catch(() => undefined)]);
       drained.abort();
+      await pricing.close();
       heartbeat.stop();
       trades.stop();
       // A load being recorded is finished (its trades left the seen set already), within the same bound.

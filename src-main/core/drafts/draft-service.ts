@@ -17,6 +17,7 @@ import type { BulkPlan, DraftBulkEdits, MakeBulkEdits } from './draft-bulk.ts';
 import { createDraftChanges, type AddChangesResult } from './draft-changes.ts';
 import { ledgerLookup } from './draft-context.ts';
 import { draftSummary, type DraftCounts } from './draft-counts.ts';
+import type { PriceReferences } from './price-references.ts';
 import type { Staging } from './draft-staging.ts';
 import { createReviewer, type DraftReview, type ReviewPageQuery, type ReviewRow } from './review.ts';
 
@@ -52,11 +53,14 @@ export interface DraftServiceDeps {
   bulk?: MakeBulkEdits;
   /** The names tables the review's search reads, put in step before a search (store/name-index.ts); without it a search finds rows by SKU, asset ID and note. */
   nameIndex?: NameIndex;
+  /** What listing prices are held against besides their old price (what they cost): marked by the guard too. */
+  references?: PriceReferences;
 }
 
 export interface DraftService {
   list(): DraftSummary[];
-  create(name: string): DraftSummary;
+  /** A new draft, made current unless `select` is false (a draft the desk fills on its own, e.g. a scheduled reprice). */
+  create(name: string, options?: { select?: boolean }): DraftSummary;
   rename(draftId: string, name: string): DraftSummary;
   /** Deletes a draft; refused while any of its changes is in flight or unresolved. */
   discard(draftId: string): void;
@@ -147,7 +151,7 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
   const turn = deps.turn ?? nextTurn;
   const emitter = createEmitter<{ changed: { draftId: string } }>();
   const reads = createDraftReads(store);
-  const reviewer = createReviewer(store, reads, ledgerLookup(repos));
+  const reviewer = createReviewer(store, reads, ledgerLookup(repos), deps.references);
   const currentDraft = createCurrentDraft(repos.settings, (id) => repos.drafts.get(id) !== null);
 
   const requireDraft = (id: string) => {
@@ -180,15 +184,15 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
 
   /** What the guard found for a state of a draft, the ledger and the guard's settings. */
   let lastGuard: { state: string; found: DraftGuard } | null = null;
-  const guardState = (id: string) => JSON.stringify([id, versionOf(id), store.ledgerVersion, guard()]);
+  const guardState = (id: string) => JSON.stringify([id, versionOf(id), store.ledgerVersion, guard(), deps.references?.version() ?? 0]);
   const mainAccount = () => repos.accounts.main()?.account_id ?? '';
 
   const service: DraftService = {
     list: () => repos.drafts.list().map((d) => summaryOf(d.draft_id)),
-    create(name) {
+    create(name, options = {}) {
       const row = repos.drafts.create(draftName.parse(name));
       // A new draft is where the trader works next.
-      currentDraft.set(row.draft_id);
+      if (options.select !== false) currentDraft.set(row.draft_id);
       changed(row.draft_id);
       return summaryOf(row.draft_id);
     },

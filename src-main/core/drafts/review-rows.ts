@@ -1,3 +1,4 @@
+import type { CostConcern } from '../../../src-shared/cost-guard.ts';
 import type { LedgerDomain } from '../../../src-shared/ledger.ts';
 import { priceConcern, type PriceGuard } from '../../../src-shared/price-guard.ts';
 import type { BuyOrderRow } from '../store/buy-orders-repo.ts';
@@ -27,7 +28,7 @@ export interface ReviewRow {
   /** Something the trader should know (a buy order's quantity may be cut; what a delete-all removes). */
   readonly note: string | null;
   /** What the price guard says of the change's new price against the ledger's (null: nothing unusual, or no price change). */
-  readonly concern: 'drop' | 'floor' | 'rise' | null;
+  readonly concern: 'drop' | 'floor' | 'rise' | CostConcern | null;
 }
 
 export const BUY_ORDER_CUT_NOTE = 'quantity requested; the service may cut it to floor(balance / price)';
@@ -47,10 +48,15 @@ function isNoOp(c: Change, row: ListingRow | BuyOrderRow | null): boolean {
  * where the trader should know more (`removed`: what a delete-all of a table
  * takes, counted from the ledger).
  */
-export function rowOf(e: DraftEntry, ledger: LedgerLookup, removed: (domain: LedgerDomain, activeOnly: boolean) => number, guard: PriceGuard): ReviewRow {
+export function rowOf(
+  e: DraftEntry, ledger: LedgerLookup, removed: (domain: LedgerDomain, activeOnly: boolean) => number, guard: PriceGuard,
+  costs: (sku: string, before: number | null, after: number) => CostConcern | null = () => null,
+): ReviewRow {
   const c = e.change;
   const before = c.kind === 'listing.edit' ? ledger.listing(c.asset_id)?.price : c.kind === 'buyOrder.edit' ? ledger.buyOrder(c.sku)?.price : undefined;
-  const concern = before !== undefined && 'price' in c && c.price !== before ? priceConcern(before, c.price, guard) : null;
+  const priced = before !== undefined && 'price' in c && c.price !== before ? priceConcern(before, c.price, guard) : null;
+  const listed = c.kind === 'listing.edit' && before !== undefined && c.price !== before ? ledger.listing(c.asset_id)?.sku ?? '' : '';
+  const concern = priced ?? (listed !== '' && c.kind === 'listing.edit' ? costs(listed, before ?? null, c.price) : null);
   const base = { changeId: e.target, kind: c.kind, status: e.status, error: e.error, concern };
   const account = 'account' in c ? c.account : null;
   switch (c.kind) {

@@ -10,6 +10,7 @@ import type { ChangeKind, ChangeStatus, DraftEntry } from './change.ts';
 import { endpointOf, PHASES, type Phase } from './change-endpoints.ts';
 import { guardTally } from './guard-tally.ts';
 import type { LedgerLookup } from './merge.ts';
+import { NO_REFERENCES, type PriceReferences } from './price-references.ts';
 import { rowOf, type ReviewRow } from './review-rows.ts';
 import type { Store } from '../store/db.ts';
 
@@ -61,18 +62,21 @@ export interface ReviewPageQuery {
   readonly limit: number;
 }
 
-export function createReviewer(store: Pick<Store, 'db'>, drafts: Pick<DraftReads, 'deleteAllRemoves'>, ledger: LedgerLookup): DraftReviewer {
+export function createReviewer(store: Pick<Store, 'db'>, drafts: Pick<DraftReads, 'deleteAllRemoves'>, ledger: LedgerLookup, references: PriceReferences = NO_REFERENCES): DraftReviewer {
   const reads = createReviewReads(store);
   const removed = (domain: 'listings' | 'buyOrders', activeOnly: boolean) => drafts.deleteAllRemoves(domain, activeOnly);
 
   /** Tallies the guard's findings part by part. */
   function guardParts(draftId: string, mainAccount: string, guard: PriceGuard) {
-    const listings = guardTally(guard);
+    const listings = guardTally(guard, references.concerns());
     const buyOrders = guardTally(guard);
     return {
       parts: reads.parts(draftId, mainAccount),
       add(bounds: PartBounds) {
-        for (const r of reads.pricedEdits(bounds)) (r.kind === 'listing.edit' ? listings : buyOrders).add(r.key, r.ledger_price, r.price);
+        for (const r of reads.pricedEdits(bounds)) {
+          if (r.kind === 'listing.edit') listings.add(r.key, r.ledger_price, r.price, r.ledger_sku);
+          else buyOrders.add(r.key, r.ledger_price, r.price);
+        }
       },
       result: (): DraftGuard => ({ listings: listings.result(), buyOrders: buyOrders.result() }),
     };
@@ -158,7 +162,8 @@ export function createReviewer(store: Pick<Store, 'db'>, drafts: Pick<DraftReads
         const end = page.at(-1);
         if (end) last = { id, offset: query.offset + rows.length, kind, after: { seq: end.seq, ...splitTarget(end.target) } };
       });
-      return { total, rows: rows.map((e) => rowOf(e, ledger, removed, guard)) };
+      const costs = references.concerns();
+      return { total, rows: rows.map((e) => rowOf(e, ledger, removed, guard, costs)) };
     },
   };
 }

@@ -36,7 +36,7 @@ const SENT_ROWS = `
       WHEN e.kind IN ('listing.create', 'buyOrder.create') AND EXISTS (SELECT 1 FROM draft_entries d WHERE d.draft_id = e.draft_id
         AND d.slot = CASE e.slot WHEN 'L' THEN 'LD' ELSE 'BD' END AND d.key = e.key AND d.status IN ${SENDABLE_SQL}) THEN 2
       ELSE 1 END AS phase,
-    coalesce(l.price, b.price) AS ledger_price
+    coalesce(l.price, b.price) AS ledger_price, coalesce(l.sku, b.sku, '') AS ledger_sku
   FROM draft_entries e
   LEFT JOIN listings l ON e.slot IN ('L', 'LD') AND l.asset_id = e.key
   LEFT JOIN buy_orders b ON e.slot IN ('B', 'BD') AND b.sku = e.key
@@ -68,7 +68,7 @@ export interface ReviewReads {
   /** The requests of a part's sendable rows, grouped: endpoint (kind), the linked account a create acts for ('' for none), phase. */
   requestGroups(bounds: PartBounds): { kind: ChangeKind; proxy: string; phase: 0 | 1 | 2; n: number }[];
   /** The price edits of a part the next apply sends, with the ledger's price. */
-  pricedEdits(bounds: PartBounds): Iterable<{ kind: ChangeKind; key: string; ledger_price: number; price: number }>;
+  pricedEdits(bounds: PartBounds): Iterable<{ kind: ChangeKind; key: string; ledger_price: number; price: number; ledger_sku: string }>;
   /** The draft's delete-alls the next apply sends. */
   sendableDeleteAlls(draftId: string): { kind: ChangeKind; active_only: number | null }[];
   /** How many changes of a kind a page of the review lists. */
@@ -82,7 +82,7 @@ export interface ReviewReads {
 const kindCount = z.object({ kind: changeKind, n: z.number() });
 const slotKey = z.object({ slot: z.string(), key: z.string() });
 const requestGroup = z.object({ kind: changeKind, proxy: z.string(), phase: z.union([z.literal(0), z.literal(1), z.literal(2)]), n: z.number() });
-const pricedEdit = z.object({ kind: changeKind, key: z.string(), ledger_price: z.number(), price: z.number() });
+const pricedEdit = z.object({ kind: changeKind, key: z.string(), ledger_price: z.number(), price: z.number(), ledger_sku: z.string() });
 const deleteAll = z.object({ kind: changeKind, active_only: z.number().nullable() });
 
 /**
@@ -109,7 +109,7 @@ export function createReviewReads(store: Pick<Store, 'db'>): ReviewReads {
   const groups = db.prepare(`SELECT kind, proxy, phase, count(*) AS n FROM (${SENT_ROWS}) GROUP BY kind, proxy, phase`);
   // Where the next part of a draft ends: PART rows on, in key order (null: the draft ends sooner).
   const partEnd = db.prepare(`SELECT slot, key FROM draft_entries WHERE draft_id = ? AND (slot, key) > (?, ?) ORDER BY slot, key LIMIT 1 OFFSET ${PART - 1}`);
-  const priced = db.prepare(`SELECT kind, key, ledger_price, price FROM (${SENT_ROWS}) WHERE kind IN ('listing.edit', 'buyOrder.edit') AND ledger_price IS NOT NULL AND price != ledger_price`);
+  const priced = db.prepare(`SELECT kind, key, ledger_price, price, ledger_sku FROM (${SENT_ROWS}) WHERE kind IN ('listing.edit', 'buyOrder.edit') AND ledger_price IS NOT NULL AND price != ledger_price`);
   const deleteAlls = db.prepare(`SELECT kind, active_only FROM draft_entries WHERE draft_id = ? AND slot IN ('LA', 'BA') AND status IN ${SENDABLE_SQL}`);
   return {
     byStatus: (draftId) => statusCounts('draft_entries', byStatus.all(draftId)),
