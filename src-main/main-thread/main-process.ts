@@ -25,7 +25,7 @@ import { createWindowStateFile } from '../core/shell/window-state-file.ts';
 import { claimSingleInstance, createQuitSwitch, holdQuitFor, revealOnActivate } from './desktop/app-life.ts';
 import { applyDevServerCsp, registerAppScheme, serveRenderer } from './desktop/app-protocol.ts';
 import { bindRouter } from './desktop/ipc.ts';
-import { createKeychainSecretStore } from './desktop/keychain.ts';
+import { createKeychainSecretStore } from './keychain.ts';
 import { launchedHidden, setStartAtLogin } from './desktop/login-item.ts';
 import { createAppWindow, type AppWindow } from './desktop/app-window.ts';
 import { showDeskIndicators } from './desktop/desk-indicators.ts';

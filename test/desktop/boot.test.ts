@@ -7,7 +7,7 @@ import keytar from 'keytar';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CHANNEL_NAMES, EVENT_NAMES } from '../../src-shared/channels.ts';
 import { scaledClock } from '../../src-main/core/clock.ts';
-import { createKeychainSecretStore } from '../../src-main/main-thread/desktop/keychain.ts';
+import { createKeychainSecretStore } from '../../src-main/main-thread/keychain.ts';
 import type { RunningApp } from '../../src-main/main-thread/main-process.ts';
 import { startSandbox, type Sandbox } from '../../src-main/sandbox/index.ts';
 import { batchesInFlight } from '../core/apply/apply-audit.ts';

@@ -8,7 +8,7 @@ import type { ChannelInput, ChannelName, ChannelOutput } from '../../src-shared/
 import { scaledClock, type Clock } from '../../src-main/core/clock.ts';
 import { openStore, type Store } from '../../src-main/core/store/db.ts';
 import { createRepos, type Repos } from '../../src-main/core/store/index.ts';
-import { createKeychainSecretStore } from '../../src-main/main-thread/desktop/keychain.ts';
+import { createKeychainSecretStore } from '../../src-main/main-thread/keychain.ts';
 import type { Router } from '../../src-main/ipc/router.ts';
 import { startSandbox, type Sandbox } from '../../src-main/sandbox/index.ts';
 import type { SandboxListing } from '../../src-main/sandbox/state/listings.ts';
