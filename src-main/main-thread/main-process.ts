@@ -40,6 +40,7 @@ import type { Router } from '../ipc/router.ts';
 import type { DeskWorkerConfig } from '../core/data/desk-worker-config.ts';
 import { connectDesk, type DeskConnection, type MainDesk } from './desk-connection.ts';
 import { deskWorkerSpawner } from './desk-worker-spawn.ts';
+import { stopDesk } from './desk-stop.ts';
 
 export interface MainProcessDeps {
   /** Options of the built-in simulator sandbox mode talks to (it runs in the data worker). */
@@ -250,10 +251,8 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
     power.dispose();
     unbind();
     indicators.destroy();
-    // A batch on its way gets its outcome journaled; the rest waits for the next start.
-    await withTimeout(desk.suspendApplies().catch((error: unknown) => log.warn('suspending applies failed', { error })), QUIT_DRAIN_MS);
-    // The desk closes its store (checkpointed) in the worker, then the worker ends.
-    await connection.close();
+    // A batch on its way gets its outcome journaled, then the store closes and the worker ends.
+    await stopDesk(connection, log);
     // The window wrote its size and place as it closed.
     await windowState.settled();
     log.info('closed');
@@ -266,17 +265,4 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
     },
   });
   return { desk, router, connection, log };
-}
-
-/**
- * How long a quit waits for batches in flight. The client's own timeouts end
- * a request well before; this only bounds a wait that something unforeseen
- * keeps open, so Quit always quits.
- */
-const QUIT_DRAIN_MS = 60_000;
-
-function withTimeout(work: Promise<void>, ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
