@@ -33,6 +33,8 @@ export const CHANNEL_NAMES = [
   // The inventory picker.
   'inventory:state', 'inventory:refresh', 'inventory:page', 'inventory:keys', 'inventory:preview', 'inventory:draft',
   'inventory:checkAssets', 'inventory:draftAssets',
+  // Who may reach the desk (the server shell).
+  'access:state', 'access:createToken', 'access:revokeToken', 'access:changePassword', 'access:signOut',
 ] as const;
 
 export const EVENT_NAMES = [
@@ -42,6 +44,8 @@ export const EVENT_NAMES = [
   // Updates.
   'updates:state',
   'inventory:changed',
+  // A link main cannot open itself (the server shell): the page opens it.
+  'app:openLink',
 ] as const;
 
 export type ChannelName = (typeof CHANNEL_NAMES)[number];

@@ -14,6 +14,7 @@ import { backupsList, profileProblem, recoverInput, restoreBackupInput, restoreB
 import { historyPage, historyPageQuery, historyRange, historyShow, historySummary } from './history.ts';
 import { itemSearch, itemSearchInput } from './item-search.ts';
 import * as inv from './inventory.ts';
+import { accessView, createdToken, newPassword, tokenName, typedPassword } from './access.ts';
 
 /**
  * The single description of the bridge between the renderer and the main
@@ -201,6 +202,16 @@ export const channels = {
   'inventory:checkAssets': channel(inv.typedAssetsInput, inv.typedAssetsCheck, byDesk),
   /** Asset IDs typed by hand into the draft at one price, each with its SKU where the inventory knows it. */
   'inventory:draftAssets': channel(inv.typedAssetsDraftInput, inv.typedAssetsDraftOutcome, afterBulkWrites),
+  // ---- Who may reach the desk (access.ts) ----
+  /** The shell, and on the server how it is reached and its bearer tokens. */
+  'access:state': channel(none, accessView, byMain),
+  /** A bearer token for scripts: the token is in this reply and nowhere else, ever. */
+  'access:createToken': channel(z.object({ name: tokenName }).strict(), createdToken, byMain),
+  'access:revokeToken': channel(z.object({ id: z.string().min(1).max(40) }).strict(), accessView, byMain),
+  /** Sets a new password and ends every session, this one too. */
+  'access:changePassword': channel(z.object({ current: typedPassword, next: newPassword }).strict(), ok, byMain),
+  /** Ends this page's session. */
+  'access:signOut': channel(none, ok, byMain),
 } as const;
 
 export const events = {
@@ -228,6 +239,8 @@ export const events = {
   'updates:state': updateView,
   /** An inventory read moved on (`items`: a new copy is in, so pages change): screens showing it ask again. */
   'inventory:changed': z.object({ stamp, items: z.boolean() }),
+  /** A link main allowed but cannot open itself (the server shell has no desktop): the page that asked opens it. */
+  'app:openLink': z.object({ url: z.string().max(2_000) }),
 } as const;
 
 export type Channels = typeof channels;
