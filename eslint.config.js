@@ -204,7 +204,8 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src-renderer/**'],
+    // The pages: the renderer, and the socket client that gives the server's page its bridge.
+    files: ['src-renderer/**', 'src-preload/socket.ts'],
     languageOptions: { globals: { ...globals.browser } },
   },
   // Tests, benchmarks, build scripts and configs: no electron outside the desktop layer's tests.
