@@ -14,8 +14,20 @@ const browser = process.env.CHROMIUM_PATH
     ? { channel: process.env.PLAYWRIGHT_CHANNEL }
     : { executablePath: '/usr/bin/chromium' };
 
+/**
+ * Two projects: `desk` drives the built renderer bound to the desk's
+ * connection in the test's process (the desktop shell's arrangement,
+ * without Electron); `server` starts the real server (`out/main/serve.js`)
+ * as a child process and drives it over HTTP and its WebSocket: its own
+ * specs (test/e2e/server/), and the accessibility and guard journeys again,
+ * switched by the project's `shell` (test/e2e/shell.ts).
+ */
 export default defineConfig({
   testDir: 'test/e2e',
+  projects: [
+    { name: 'desk', testIgnore: ['server/**'] },
+    { name: 'server', testMatch: ['server/**/*.spec.ts', 'a11y.spec.ts', 'guard-journey.spec.ts'], metadata: { shell: 'server' } },
+  ],
   outputDir: 'test-results',
   timeout: 120_000,
   workers: 1,

@@ -48,7 +48,8 @@ async function post(path: '/login' | '/setup', body: object): Promise<string | n
     return 'The desk did not answer. Is it running?';
   }
   if (res.ok) {
-    location.replace('/');
+    // The screen the trader was sent here from (a redirect keeps its #/view); never the setup link's token.
+    location.replace(path === '/login' ? `/${location.hash}` : '/');
     return null;
   }
   const answer = (await res.json().catch(() => ({}))) as { error?: string; retryAfterSeconds?: number };

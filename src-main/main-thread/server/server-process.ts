@@ -136,11 +136,12 @@ export async function startServer(deps: ServerDeps): Promise<RunningServer> {
   });
   const port = (server.address() as AddressInfo).port;
   const url = `${tls ? 'https' : 'http'}://${urlHost(options.host)}:${port}`;
-  log.info('listening', { url, transport });
   if (transport === 'insecure') log.warn('listening beyond this machine without encryption (--insecure-remote): every screen says so');
   if (access.setupToken) {
     log.info('no password is set yet: open this link within 15 minutes to set it (it works once)', { setupLink: `${url}/setup#${access.setupToken}` });
   }
+  // The last line of a start: the desk answers from here on.
+  log.info('listening', { url, transport });
 
   return {
     url,
