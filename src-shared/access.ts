@@ -45,6 +45,8 @@ export const accessView = z.discriminatedUnion('shell', [
     transport: serverTransport,
     /** Where the server's log goes, in words (stdout, journald). */
     logs: z.string().max(300),
+    /** Where the server keeps the API key, in words (the keychain, a key file, systemd's credential). */
+    keyWhere: z.string().max(500),
     tokens: z.array(accessTokenView).max(100),
   }),
 ]);

@@ -46,6 +46,8 @@ export interface AccessOptions {
   readonly log: Pick<AppLog, 'info' | 'warn'>;
   /** Where the log goes, in words for Settings. */
   readonly logsWhere: string;
+  /** Where the API key is kept, in words for Settings. */
+  readonly keyWhere: string;
   readonly throttle?: ThrottleRules;
 }
 
@@ -58,7 +60,7 @@ export function openAccess(options: AccessOptions): Access {
   const throttle: LoginThrottle = createLoginThrottle(clock, options.throttle);
   const setup: SetupLink | null = password.isSet() ? null : issueSetupLink(clock);
 
-  const view = (): AccessView => ({ shell: 'server', transport: options.transport, logs: options.logsWhere, tokens: tokens.list() });
+  const view = (): AccessView => ({ shell: 'server', transport: options.transport, logs: options.logsWhere, keyWhere: options.keyWhere, tokens: tokens.list() });
 
   /** A correct password, unless the address is banned (a ban is not lifted by guessing right). */
   async function check(candidate: string, address: string): Promise<SignIn | null> {

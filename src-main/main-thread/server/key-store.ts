@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, type Stats } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import type { KeychainState, SecretStore } from '../../core/secrets.ts';
@@ -26,7 +26,7 @@ export const KEY_CREDENTIAL = 'api-key';
 
 export interface ServerKeyStore {
   readonly source: KeySource;
-  /** Where the key is, in words for the log (never the key). */
+  /** Where the key is, in words for the log and Settings (never the key). */
   readonly where: string;
   readonly secrets: SecretStore;
 }
@@ -52,23 +52,31 @@ export async function chooseKeyStore(options: ServerKeyStoreOptions): Promise<Se
   }
   if (existsSync(options.keyFile)) {
     checkKeyFile(options.keyFile);
-    return { source: 'key-file', where: `the key file ${options.keyFile}`, secrets: keyFileStore(options.keyFile) };
+    return { source: 'key-file', where: `the key file ${options.keyFile}, readable by the desk's user alone`, secrets: keyFileStore(options.keyFile) };
   }
   if ((await options.keychain.state()) === 'available') return { source: 'keychain', where: 'the system keychain', secrets: options.keychain };
-  return { source: 'key-file', where: `the key file ${options.keyFile} (no system keychain answers)`, secrets: keyFileStore(options.keyFile) };
+  return { source: 'key-file', where: `the key file ${options.keyFile}, readable by the desk's user alone (no system keychain answers)`, secrets: keyFileStore(options.keyFile) };
 }
+
+/** What the check reads of the file and of the process (tests pass their own). */
+export interface KeyFileFacts {
+  stat(path: string): Pick<Stats, 'uid' | 'mode' | 'isFile'>;
+  uid(): number | undefined;
+  user(): string;
+}
+const SYSTEM: KeyFileFacts = { stat: statSync, uid: () => process.getuid?.(), user: () => userInfo().username };
 
 /**
  * Refuses a key file another user could read or replace: it must be the
  * running user's own, with no permission for group or others.
  */
-export function checkKeyFile(path: string): void {
+export function checkKeyFile(path: string, facts: KeyFileFacts = SYSTEM): void {
   if (process.platform === 'win32') return;
-  const info = statSync(path);
+  const info = facts.stat(path);
   if (!info.isFile()) throw new KeyFileError(`The key file ${path} is not a file; the desk will not use it. Put the API key alone in a file there.`);
-  const uid = process.getuid?.();
+  const uid = facts.uid();
   if (uid !== undefined && info.uid !== uid) {
-    const user = userInfo().username;
+    const user = facts.user();
     throw new KeyFileError(
       `The key file ${path} belongs to user ID ${info.uid}, not to ${user} who runs the desk; the desk will not use a key another user controls. `
       + `Run: chown ${user} ${path}`,

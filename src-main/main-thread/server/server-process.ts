@@ -77,7 +77,7 @@ export async function startServer(deps: ServerDeps): Promise<RunningServer> {
   log.info('the API key is kept in one place', { where: keys.where });
 
   const where = logsWhere(env);
-  const access = openAccess({ profileDir, clock, transport, log, logsWhere: where });
+  const access = openAccess({ profileDir, clock, transport, log, logsWhere: where, keyWhere: keys.where });
   let serviceUrl = '';
   const links = (): ExternalLinkPolicy => ({ serviceOrigins: serviceUrl.startsWith('https:') ? [new URL(serviceUrl).origin] : [] });
   let bridge: SocketBridge | null = null;
