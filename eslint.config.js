@@ -111,8 +111,73 @@ const LAYERS = [
   },
 ];
 
-/** The specifiers a layer may not import, each with the folder it names. @param {Layer} layer */
+/**
+ * The layers inside core/, bottom to top. A folder may import its own files,
+ * the base (core/*.ts), src-shared/ and the core folders its entry names:
+ *
+ *   0  base: core/*.ts              clock, errors, events, secrets, safe text, the sleep watch, the turn between parts
+ *   1  items/, api/                 item names; the service's schemas, client and transport
+ *   2  store/                       SQLite, repositories, migrations, typed readers, and the row types they need
+ *   3  the domains, in an order where each may import only those named before it
+ *      (accounts and key only those their entries name):
+ *        scheduler, heartbeat, settings, profile, accounts, key,
+ *        ledger, drafts, bulk, csv, history, apply, trades, inventory
+ *   4  desk/                        the composition: the desk, its workspace, the opening of a profile's desk
+ *   5  data/, shell/                what the main thread and the worker share (data/ names shell/'s views)
+ *
+ * So no two folders import each other, and the store and everything below it
+ * know nothing of the domains.
+ * @typedef {{ name: string, files?: string[], may: string[], why: string }} CoreFolder
+ */
+const BELOW_DOMAINS = ['items', 'api', 'store'];
+const DOMAINS = ['scheduler', 'heartbeat', 'settings', 'profile', 'accounts', 'key', 'ledger', 'drafts', 'bulk', 'csv', 'history', 'apply', 'trades', 'inventory'];
+/** The store and below, and the domains named before `domain`. @param {string} domain */
+const domainMay = (domain) => [...BELOW_DOMAINS, ...DOMAINS.slice(0, DOMAINS.indexOf(domain))];
+
+/** @type {CoreFolder[]} */
+const CORE_FOLDERS = [
+  { name: 'base', files: ['src-main/core/*.ts'], may: [], why: 'the base is what every layer of the core uses, so it uses none of them.' },
+  { name: 'items', may: [], why: 'the item names come from the game\'s schema alone; the store and every domain name items with them.' },
+  { name: 'api', may: [], why: 'the service\'s schemas, client and transport describe the service alone; the store keeps and the domains send what they shape.' },
+  { name: 'store', may: ['items', 'api'], why: 'the store keeps every domain\'s rows, so it knows no domain: the row types it needs live in it, and the domains read through its typed readers.' },
+  { name: 'scheduler', may: domainMay('scheduler'), why: 'every request goes through the scheduler, so it knows no domain that sends them.' },
+  { name: 'heartbeat', may: domainMay('heartbeat'), why: 'the heartbeat sends through the scheduler and knows nothing the desk does with it.' },
+  { name: 'settings', may: domainMay('settings'), why: 'the trader\'s settings are read by the domains above them.' },
+  { name: 'profile', may: domainMay('profile'), why: 'the profile opens, locks and backs up the store; the desk that opens on it is the composition\'s (core/desk/).' },
+  { name: 'accounts', may: [...BELOW_DOMAINS, 'scheduler'], why: 'the accounts are read through the scheduler; the key and the desk build on them.' },
+  { name: 'key', may: [...BELOW_DOMAINS, 'accounts', 'scheduler'], why: 'the key is checked against the accounts through the scheduler; what it needs of the trade watcher is passed in as a narrow interface it declares itself.' },
+  { name: 'ledger', may: domainMay('ledger'), why: 'the ledger tables (the draft laid over the ledger, a page at a time) are what the drafts, their bulk edits and the CSV files build on.' },
+  { name: 'drafts', may: domainMay('drafts'), why: 'the drafts and the draft service sit below their bulk edits, which are handed to the service by the composition.' },
+  { name: 'bulk', may: domainMay('bulk'), why: 'the bulk edits write into the drafts over the ledger tables\' selections.' },
+  { name: 'csv', may: domainMay('csv'), why: 'CSV import and export read and write the ledger and the drafts; history uses its format writer, so it sits below history.' },
+  { name: 'history', may: domainMay('history'), why: 'the trade history is recorded into by the trade watcher above it.' },
+  { name: 'apply', may: domainMay('apply'), why: 'an apply sends a draft through the scheduler and records what it did.' },
+  { name: 'trades', may: domainMay('trades'), why: 'the trade watcher records into the history and settles what an apply sold.' },
+  { name: 'inventory', may: domainMay('inventory'), why: 'the inventory drafts listings of the trader\'s items into the drafts.' },
+  { name: 'desk', may: [...BELOW_DOMAINS, ...DOMAINS], why: 'the desk composes the domains: it hands each service what it needs, and nothing below imports it.' },
+  { name: 'data', may: [...BELOW_DOMAINS, ...DOMAINS, 'desk', 'shell'], why: 'the data boundary\'s protocol and method maps carry the desk\'s and the shell\'s views between the threads.' },
+  { name: 'shell', may: [...BELOW_DOMAINS, ...DOMAINS, 'desk'], why: 'the shell\'s support (its log, its tray and notification views) reads the desk from above.' },
+];
+
+/** Each folder inside core/ as a layer: its files, what it may import and why. @type {(Layer & { core: string })[]} */
+const CORE_LAYERS = CORE_FOLDERS.map(({ name, files, may, why }) => ({
+  folder: name === 'base' ? 'src-main/core/*.ts (the base)' : `src-main/core/${name}/`,
+  files: files ?? [`src-main/core/${name}/**`],
+  may: ['src-shared', 'core/*.ts', ...may.map((m) => `core/${m}`)],
+  why,
+  core: name,
+}));
+
+/** The specifiers a layer may not import, each with the folder it names. @param {Layer & { core?: string }} layer */
 function forbiddenFor(layer) {
+  if (layer.core !== undefined) {
+    // What core/ may not import, and the folders inside core/ this one may not.
+    const core = /** @type {Layer} */ (LAYERS.find((l) => l.folder === 'src-main/core/'));
+    const own = layer.core;
+    const may = new Set(layer.may);
+    return [...forbiddenFor(core), ...CORE_FOLDERS.filter((f) => f.name !== 'base' && f.name !== own && !may.has(`core/${f.name}`))
+      .map((f) => ({ target: `src-main/core/${f.name}/`, regex: entering(f.name) }))];
+  }
   const may = new Set(layer.may.map((m) => m.split(' ')[0]));
   const own = layer.folder.split('/')[1];
   /** @type {{ target: string, regex: string, dynamicAllowed?: boolean, allowTypeImports?: boolean }[]} */
@@ -139,7 +204,7 @@ function forbiddenFor(layer) {
 const mayList = (/** @type {Layer} */ layer) => (layer.may.length ? layer.may.join(', ') : 'nothing but itself');
 const messageFor = (/** @type {Layer} */ layer, /** @type {string} */ target) => `${layer.folder} may import only ${mayList(layer)}; not ${target}: ${layer.why}`;
 
-/** @param {Layer} layer @param {boolean} electron @returns {import('eslint').Linter.RulesRecord} */
+/** @param {Layer & { core?: string }} layer @param {boolean} electron @returns {import('eslint').Linter.RulesRecord} */
 function layerRules(layer, electron) {
   const forbidden = forbiddenFor(layer);
   return {
@@ -216,6 +281,8 @@ export default tseslint.config(
   // The layers. A later no-restricted-imports replaces an earlier one for the same
   // file, so each block states the whole rule, `electron` included.
   ...LAYERS.map((layer) => ({ files: layer.files, rules: layerRules(layer, layer.files.every((f) => electronAllowed.includes(f))) })),
+  // The layers inside core/: each block states core/'s rule and the folder's own.
+  ...CORE_LAYERS.map((layer) => ({ files: layer.files, rules: layerRules(layer, false) })),
   // The desktop shell's composition root (index.ts, main-process.ts) beside the main thread's
   // common files: the desktop shell's rules, Electron allowed; the common files run under plain Node.
   {

@@ -1,6 +1,16 @@
-import type { Desk } from '../core/desk/desk.ts';
-import type { Workspace } from '../core/desk/workspace.ts';
+import type { AccountsService } from '../core/accounts/accounts-service.ts';
+import type { ApplyService } from '../core/apply/apply-draft.ts';
+import type { ApplyJobTracker } from '../core/apply/apply-job.ts';
+import type { DraftService } from '../core/drafts/draft-service.ts';
 import type { Unsubscribe } from '../core/events.ts';
+import type { Heartbeat } from '../core/heartbeat/index.ts';
+import type { TradeHistory } from '../core/history/trade-history.ts';
+import type { Inventory } from '../core/inventory/index.ts';
+import type { KeyService } from '../core/key/key-service.ts';
+import type { KeyTester } from '../core/key/key-test.ts';
+import type { Scheduler } from '../core/scheduler/index.ts';
+import type { SettingsService } from '../core/settings/settings-service.ts';
+import type { TradeWatcher } from '../core/trades/trade-watcher.ts';
 import { activityView } from './handlers/ledger.ts';
 import type { EmitEvent } from './router.ts';
 import type { Area, Stamps } from './stamps.ts';
@@ -25,7 +35,26 @@ const ACTIVITY_PUSH_MS = 250;
  */
 const ACTIVITY_PUSH_MAX = 200;
 
-export function connectDeskEvents(desk: Desk, emit: EmitEvent, stamps: Stamps, views: DeskViews, options: { announceAtStart: boolean } = { announceAtStart: false }): Unsubscribe {
+/** What the events follow: the desk's own news, and the current workspace's services (followed again when it is replaced). */
+export interface EventSources {
+  onWorkspace(listener: () => void): Unsubscribe;
+  onStatus(listener: () => void): Unsubscribe;
+  readonly keys: Pick<KeyService, 'on'>;
+  readonly keyTest: Pick<KeyTester, 'on'>;
+  readonly settings: Pick<SettingsService, 'on'>;
+  heartbeat(): Pick<Heartbeat, 'on'>;
+  scheduler(): Pick<Scheduler, 'on'>;
+  trades(): Pick<TradeWatcher, 'on'>;
+  accounts(): Pick<AccountsService, 'on'>;
+  applyJob(): Pick<ApplyJobTracker, 'on'>;
+  apply(): Pick<ApplyService, 'on' | 'activityEntries'>;
+  ledger(): { onChanged(listener: () => void): Unsubscribe };
+  drafts(): Pick<DraftService, 'on'>;
+  history(): Pick<TradeHistory, 'on'>;
+  inventory(): { readonly reads: Pick<Inventory['reads'], 'on'> };
+}
+
+export function connectDeskEvents(desk: EventSources, emit: EmitEvent, stamps: Stamps, views: DeskViews, options: { announceAtStart: boolean } = { announceAtStart: false }): Unsubscribe {
   let workspaceSubs: Unsubscribe[] = [];
   let activityTimer: ReturnType<typeof setTimeout> | undefined;
   /** Ids of entries added or settled since the last push. */
@@ -60,51 +89,54 @@ export function connectDeskEvents(desk: Desk, emit: EmitEvent, stamps: Stamps, v
   // Each load records its trades: announced as the ledger is.
   const historyChanged = burstArea('history');
 
-  const pushActivity = (ws: Workspace) => {
+  const pushActivity = (apply: Pick<ApplyService, 'activityEntries'>) => {
     activityTimer = undefined;
     const ids = [...activityIds].sort((a, b) => b - a).slice(0, ACTIVITY_PUSH_MAX);
     activityIds = new Set();
-    if (!ws.store.db.isOpen) return;
-    const rows = ws.repos.activity.byIds(ids);
+    // None once the workspace's store has closed.
+    const rows = apply.activityEntries(ids);
     if (rows.length === 0) return;
     const stamp = stamps.bump('activity');
     for (const row of rows) emit('activity:added', { ...activityView(row), stamp });
   };
-  const activityChanged = (ws: Workspace) => (ids: readonly number[]) => {
+  const activityChanged = (apply: Pick<ApplyService, 'activityEntries'>) => (ids: readonly number[]) => {
     for (const id of ids) activityIds.add(id);
-    activityTimer ??= setTimeout(() => pushActivity(ws), ACTIVITY_PUSH_MS);
+    activityTimer ??= setTimeout(() => pushActivity(apply), ACTIVITY_PUSH_MS);
   };
 
-  const follow = (ws: Workspace) => {
+  const follow = () => {
     for (const off of workspaceSubs) off();
     // Entries of the workspace being replaced are not this one's.
     clearTimeout(activityTimer);
     activityTimer = undefined;
     activityIds = new Set();
+    const trades = desk.trades();
+    const apply = desk.apply();
+    const inventory = desk.inventory();
     workspaceSubs = [
-      ws.heartbeat.on('state', changed('heartbeat')),
-      ws.scheduler.on('state', changed('scheduler')),
-      ws.trades.on('trades', changed('trades')),
-      ws.trades.on('balance', () => {
+      desk.heartbeat().on('state', changed('heartbeat')),
+      desk.scheduler().on('state', changed('scheduler')),
+      trades.on('trades', changed('trades')),
+      trades.on('balance', () => {
         changed('balance')();
         // Buy order rows say what the balance covers at their price.
         ledgerChanged();
       }),
       // "Not read: why, next try in 40 s" follows the read as it goes.
-      ws.trades.on('balanceState', changed('balance')),
-      ws.accounts.on('changed', changed('accounts')),
-      ws.applyJob.on('changed', () => {
+      trades.on('balanceState', changed('balance')),
+      desk.accounts().on('changed', changed('accounts')),
+      desk.applyJob().on('changed', () => {
         changed('apply')();
         // Each batch moves the budget too.
         changed('scheduler')();
       }),
-      ws.apply.on('unknownOutcomes', changed('outcomes')),
-      ws.store.onLedgerChanged(ledgerChanged),
-      ws.drafts.on('changed', ({ draftId }) => emit('drafts:changed', { stamp: stamps.bump('drafts'), draftId })),
-      ws.repos.activity.onChanged(activityChanged(ws)),
-      ws.history.on('changed', historyChanged),
-      ws.inventory.reads.on('state', () => emit('inventory:changed', { stamp: stamps.bump('inventory'), items: false })),
-      ws.inventory.reads.on('items', () => emit('inventory:changed', { stamp: stamps.bump('inventory'), items: true })),
+      apply.on('unknownOutcomes', changed('outcomes')),
+      desk.ledger().onChanged(ledgerChanged),
+      desk.drafts().on('changed', ({ draftId }) => emit('drafts:changed', { stamp: stamps.bump('drafts'), draftId })),
+      apply.on('activity', activityChanged(apply)),
+      desk.history().on('changed', historyChanged),
+      inventory.reads.on('state', () => emit('inventory:changed', { stamp: stamps.bump('inventory'), items: false })),
+      inventory.reads.on('items', () => emit('inventory:changed', { stamp: stamps.bump('inventory'), items: true })),
     ];
   };
 
@@ -116,13 +148,13 @@ export function connectDeskEvents(desk: Desk, emit: EmitEvent, stamps: Stamps, v
     emit('inventory:changed', { stamp: stamps.bump('inventory'), items: true });
   };
 
-  follow(desk.workspace());
+  follow();
   const deskSubs = [
-    desk.events.on('workspace', (ws) => {
-      follow(ws);
+    desk.onWorkspace(() => {
+      follow();
       pushAll();
     }),
-    desk.events.on('status', changed('app')),
+    desk.onStatus(changed('app')),
     desk.keys.on('status', changed('key')),
     // A key test's result (or its end when the key changes) is news for every screen showing the key.
     desk.keyTest.on('changed', changed('key')),

@@ -1,5 +1,5 @@
 import { factsOf, type DeskChannel } from '../../src-shared/contract.ts';
-import type { Desk } from '../core/desk/desk.ts';
+import type { DeskServices } from '../core/desk/desk-services.ts';
 import { connectDeskEvents } from './desk-events.ts';
 import { applyHandlers } from './handlers/apply.ts';
 import { draftHandlers } from './handlers/drafts.ts';
@@ -40,21 +40,22 @@ export interface DeskRouterOptions {
 /** Longer than the write of any bulk edit that goes well; a stalled one (full disk) is refused with its reason. */
 const BULK_WAIT_MS = 5_000;
 
-export function createDeskRouter(desk: Desk, platform: Platform, options: DeskRouterOptions): DeskRouter {
+export function createDeskRouter(desk: { readonly services: DeskServices }, platform: Platform, options: DeskRouterOptions): DeskRouter {
   let emit: EmitEvent = () => undefined;
   const stamps = createStamps(options.stampBase);
-  const views = createDeskViews(desk, stamps);
+  const { services } = desk;
+  const views = createDeskViews(services, stamps);
 
   // The desk's channels; main answers its own (they need Electron) before a call reaches the desk.
   const handlers: Pick<Handlers, DeskChannel> = {
-    ...engineHandlers(desk, views, platform),
-    ...ledgerHandlers(desk, stamps),
-    ...historyHandlers(desk, stamps),
-    ...draftHandlers(desk, stamps),
-    ...applyHandlers(desk, views),
-    ...ledgerCheckHandlers(desk),
-    ...keyTestHandlers(desk, views),
-    ...inventoryHandlers(desk, stamps),
+    ...engineHandlers(services, views, platform),
+    ...ledgerHandlers(services, stamps),
+    ...historyHandlers(services, stamps),
+    ...draftHandlers(services, stamps),
+    ...applyHandlers(services, views),
+    ...ledgerCheckHandlers(services),
+    ...keyTestHandlers(services, views),
+    ...inventoryHandlers(services, stamps),
     ...openProfileHandlers(),
     ...backupHandlers(options.backups),
   };
@@ -64,11 +65,11 @@ export function createDeskRouter(desk: Desk, platform: Platform, options: DeskRo
     ...(options.onUnexpected ? { onUnexpected: options.onUnexpected } : {}),
     // A bulk edit is the draft's once journaled; the channels that change a draft or read it whole wait for its parts.
     beforeHandler: async (channel) => {
-      if (factsOf(channel).waitsForBulkWrites) await desk.workspace().drafts.settled(BULK_WAIT_MS);
+      if (factsOf(channel).waitsForBulkWrites) await services.drafts().settled(BULK_WAIT_MS);
     },
     connectEvents(e) {
       emit = e;
-      return connectDeskEvents(desk, e, stamps, views, { announceAtStart: options.announceAtStart ?? false });
+      return connectDeskEvents(services, e, stamps, views, { announceAtStart: options.announceAtStart ?? false });
     },
   });
   return { router, emit: (event, payload) => emit(event, payload) };

@@ -1,7 +1,5 @@
 import type { RecoveryChannel } from '../../src-shared/contract.ts';
 import type { ProfileProblem, RecoverInput } from '../../src-shared/profile.ts';
-import type { Desk } from '../core/desk/desk.ts';
-import { recoverProfileDesk, type ProfileOpeningDeps } from '../core/profile/profile-opening.ts';
 import { recoveryHandlers } from './handlers/profile.ts';
 import { createRouter, type Handlers, type Router, type RouterOptions } from './router.ts';
 
@@ -12,19 +10,20 @@ import { createRouter, type Handlers, type Router, type RouterOptions } from './
  * caller serves the desk's own router from then on); a choice made again
  * after that changes nothing.
  */
-export interface RecoveryRouterOptions extends Pick<RouterOptions, 'checkOutputs' | 'onUnexpected'> {
+export interface RecoveryRouterOptions<D> extends Pick<RouterOptions, 'checkOutputs' | 'onUnexpected'> {
   readonly problem: ProfileProblem;
-  readonly deps: ProfileOpeningDeps;
-  onOpened(desk: Desk): void;
+  /** Carries out the trader's choice and opens the profile again: the desk, or the problem it still has. */
+  recover(problem: ProfileProblem, input: RecoverInput): Promise<{ readonly desk: D; readonly problem: null } | { readonly desk: null; readonly problem: ProfileProblem }>;
+  onOpened(desk: D): void;
 }
 
-export function createRecoveryRouter(options: RecoveryRouterOptions): Router {
+export function createRecoveryRouter<D>(options: RecoveryRouterOptions<D>): Router {
   let problem: ProfileProblem | null = options.problem;
   // One choice at a time: a second click waits for the first, then finds the profile open.
   let queue: Promise<unknown> = Promise.resolve();
   const recover = async (input: RecoverInput) => {
     if (problem === null) return { opened: true, problem: null };
-    const outcome = await recoverProfileDesk(options.deps, problem, input);
+    const outcome = await options.recover(problem, input);
     if (!outcome.desk) {
       problem = outcome.problem;
       return { opened: false, problem };

@@ -2,14 +2,20 @@ import type {
   AccountsView, ApplyJobView, ApplyStateView, AppStatus, BalanceView, HeartbeatView, KeyStatus, SchedulerView, Settings,
   TradesView, UnknownOutcomeView, UnknownOutcomesView,
 } from '../../src-shared/contract.ts';
-import type { AccountsSnapshot } from '../core/accounts/accounts-service.ts';
-import type { ApplyProgress } from '../core/apply/apply-draft.ts';
+import type { AccountsService, AccountsSnapshot } from '../core/accounts/accounts-service.ts';
+import type { ApplyService } from '../core/apply/apply-draft.ts';
+import type { ApplyJobTracker } from '../core/apply/apply-job.ts';
+import type { ApplyProgress } from '../core/apply/apply-run.ts';
 import type { UnknownOutcome } from '../core/apply/recovery.ts';
-import type { Desk } from '../core/desk/desk.ts';
-import type { Workspace } from '../core/desk/workspace.ts';
+import type { ItemNames } from '../core/items/item-names.ts';
 import { itemViewOf } from '../core/items/item-view.ts';
+import type { KeyService } from '../core/key/key-service.ts';
+import type { KeyTester } from '../core/key/key-test.ts';
+import type { SettingsService } from '../core/settings/settings-service.ts';
+import type { TradeWatcher } from '../core/trades/trade-watcher.ts';
 import type { ItemView } from '../../src-shared/ledger.ts';
-import type { HeartbeatState } from '../core/heartbeat/index.ts';
+import type { DeskStatusView } from '../../src-shared/views.ts';
+import type { Heartbeat, HeartbeatState } from '../core/heartbeat/index.ts';
 import type { Scheduler } from '../core/scheduler/index.ts';
 import type { AccountRow } from '../core/store/accounts-repo.ts';
 import type { Stamps } from './stamps.ts';
@@ -32,8 +38,24 @@ export interface DeskViews {
   outcomes(): UnknownOutcomesView;
 }
 
-export function createDeskViews(desk: Desk, stamps: Stamps): DeskViews {
-  const ws = () => desk.workspace();
+/** What the views read: the desk's status, key and settings, and the current workspace's services (asked for at each read). */
+export interface ViewSources {
+  status(): DeskStatusView;
+  readonly keys: Pick<KeyService, 'status'>;
+  readonly keyTest: Pick<KeyTester, 'last'>;
+  readonly settings: Pick<SettingsService, 'get'>;
+  heartbeat(): Pick<Heartbeat, 'state'>;
+  scheduler(): Pick<Scheduler, 'state' | 'usage'>;
+  trades(): Pick<TradeWatcher, 'balance' | 'balanceState' | 'trades' | 'checkedAt'>;
+  accounts(): Pick<AccountsService, 'snapshot'>;
+  applyJob(): Pick<ApplyJobTracker, 'current'>;
+  apply(): Pick<ApplyService, 'unknownOutcomes'>;
+  names(): ItemNames | null;
+  /** The SKU of a listing the ledger holds; null when it holds none. */
+  listingSku(assetId: string): string | null;
+}
+
+export function createDeskViews(desk: ViewSources, stamps: Stamps): DeskViews {
   return {
     app: () => ({ stamp: stamps.of('app'), ...desk.status() }),
     async key() {
@@ -42,24 +64,26 @@ export function createDeskViews(desk: Desk, stamps: Stamps): DeskViews {
       return { stamp, ...(await desk.keys.status()), test: desk.keyTest.last() };
     },
     settings: () => ({ stamp: stamps.of('settings'), ...desk.settings.get() }),
-    heartbeat: () => heartbeatView(stamps.of('heartbeat'), ws().heartbeat.state),
-    scheduler: () => schedulerView(stamps.of('scheduler'), ws().scheduler),
-    balance: () => ({ stamp: stamps.of('balance'), reading: ws().trades.balance(), read: { ...ws().trades.balanceState() } }),
-    trades: () => tradesView(stamps.of('trades'), ws()),
-    accounts: () => accountsView(stamps.of('accounts'), ws().accounts.snapshot()),
-    apply: () => ({ stamp: stamps.of('apply'), job: applyJobView(ws().applyJob.current()) }),
-    outcomes: () => ({ stamp: stamps.of('outcomes'), outcomes: ws().apply.unknownOutcomes().map((u) => unknownOutcomeView(u, outcomeItemNamer(ws()))) }),
+    heartbeat: () => heartbeatView(stamps.of('heartbeat'), desk.heartbeat().state),
+    scheduler: () => schedulerView(stamps.of('scheduler'), desk.scheduler()),
+    balance: () => ({ stamp: stamps.of('balance'), reading: desk.trades().balance(), read: { ...desk.trades().balanceState() } }),
+    trades: () => tradesView(stamps.of('trades'), desk.trades(), desk.names()),
+    accounts: () => accountsView(stamps.of('accounts'), desk.accounts().snapshot()),
+    apply: () => ({ stamp: stamps.of('apply'), job: applyJobView(desk.applyJob().current()) }),
+    outcomes: () => ({
+      stamp: stamps.of('outcomes'),
+      outcomes: desk.apply().unknownOutcomes().map((u) => unknownOutcomeView(u, outcomeItemNamer(desk.names(), (id) => desk.listingSku(id)))),
+    }),
   };
 }
 
 /** The pending trades, each item named from its SKU, and when they were last read. */
-export function tradesView(stamp: number, ws: Pick<Workspace, 'names' | 'trades'>): TradesView {
-  const names = ws.names;
-  const trades = ws.trades.trades().map((t) => ({
+export function tradesView(stamp: number, watcher: Pick<TradeWatcher, 'trades' | 'checkedAt'>, names: ItemNames | null): TradesView {
+  const trades = watcher.trades().map((t) => ({
     ...t,
     items: t.items.map((i) => ({ ...i, item: names === null ? null : itemViewOf(names, i.sku) })),
   })) as TradesView['trades'];
-  return { stamp, trades, checkedAt: ws.trades.checkedAt() };
+  return { stamp, trades, checkedAt: watcher.checkedAt() };
 }
 
 export const heartbeatView = (stamp: number, s: HeartbeatState): HeartbeatView => ({
@@ -119,12 +143,14 @@ export function applyJobView(p: ApplyProgress | null): ApplyJobView | null {
 const OUTCOME_ITEMS_SHOWN = 20;
 
 /** Names an item of a lost batch by the SKU its change carries, or the ledger's for its asset. */
-export function outcomeItemNamer(ws: Pick<Workspace, 'names' | 'repos'>): (change: Readonly<Record<string, unknown>>) => ItemView | null {
+export function outcomeItemNamer(
+  names: ItemNames | null,
+  listingSku: (assetId: string) => string | null,
+): (change: Readonly<Record<string, unknown>>) => ItemView | null {
   return (change) => {
-    const names = ws.names;
     if (names === null) return null;
     const sku = typeof change.sku === 'string' ? change.sku
-      : typeof change.asset_id === 'string' ? (ws.repos.listings.get(change.asset_id)?.sku ?? '') : '';
+      : typeof change.asset_id === 'string' ? (listingSku(change.asset_id) ?? '') : '';
     return itemViewOf(names, sku);
   };
 }

@@ -1,5 +1,4 @@
-import type { Desk } from '../core/desk/desk.ts';
-import type { Workspace } from '../core/desk/workspace.ts';
+import type { DeskServices } from '../core/desk/desk-services.ts';
 import { createEmitter, type Unsubscribe } from '../core/events.ts';
 import type { SettingsPatch } from '../core/settings/settings.ts';
 import type { TradeForNotice, TradeRef } from '../core/shell/notification-groups.ts';
@@ -38,16 +37,20 @@ export interface DeskShell {
   dispose(): void;
 }
 
-const viewOf = (desk: Desk): DeskShellView => {
+/** What the shell's view and commands use of the desk. */
+export type ShellServices = Pick<DeskServices,
+  'settings' | 'keys' | 'status' | 'updateSettings' | 'setOnline' | 'onWorkspace' | 'mode' | 'heartbeat' | 'scheduler' | 'trades' | 'apply' | 'applyJob'>;
+
+const viewOf = (desk: ShellServices): DeskShellView => {
   const s = desk.settings.get();
   return {
     tray: shellStateOf(desk),
     settings: { serviceUrl: s.serviceUrl, notificationsEnabled: s.notificationsEnabled, autoUpdate: s.autoUpdate, heartbeatEnabled: s.heartbeatEnabled, startAtLogin: s.startAtLogin },
-    appliesRunning: desk.workspace().apply.handles().length,
+    appliesRunning: desk.apply().handles().length,
   };
 };
 
-export function createDeskShell(desk: Desk): DeskShell {
+export function createDeskShell(desk: ShellServices): DeskShell {
   const emitter = createEmitter<DeskShellEvents>();
   let last = viewOf(desk);
   let lastJson = JSON.stringify(last);
@@ -62,23 +65,24 @@ export function createDeskShell(desk: Desk): DeskShell {
   const learnKey = () => void desk.keys.read().then((key) => emitter.emit('key', key), () => undefined);
 
   let workspaceSubs: Unsubscribe[] = [];
-  const follow = (ws: Workspace) => {
+  const follow = () => {
     for (const off of workspaceSubs) off();
+    const trades = desk.trades();
     workspaceSubs = [
-      ws.heartbeat.on('state', refresh),
-      ws.scheduler.on('state', refresh),
-      ws.trades.on('trades', (list) => {
+      desk.heartbeat().on('state', refresh),
+      desk.scheduler().on('state', refresh),
+      trades.on('trades', (list) => {
         refresh();
         emitter.emit('pending', list.map((t) => ({ trade_type: t.trade_type, trade_id: t.trade_id })));
       }),
-      ws.trades.on('needsAction', (list) => emitter.emit('needsAction', list)),
-      ws.applyJob.on('changed', refresh),
+      trades.on('needsAction', (list) => emitter.emit('needsAction', list)),
+      desk.applyJob().on('changed', refresh),
     ];
     refresh();
   };
-  follow(desk.workspace());
+  follow();
   const deskSubs = [
-    desk.events.on('workspace', follow),
+    desk.onWorkspace(follow),
     desk.settings.on('changed', refresh),
     desk.keys.on('status', () => {
       refresh();
@@ -92,23 +96,23 @@ export function createDeskShell(desk: Desk): DeskShell {
     async updateSettings(patch) {
       await desk.updateSettings(patch);
     },
-    checkTradesNow: () => desk.workspace().trades.checkNow().then(() => undefined),
-    beatNow: () => desk.workspace().heartbeat.beatNow().then(() => undefined),
+    checkTradesNow: () => desk.trades().checkNow().then(() => undefined),
+    beatNow: () => desk.heartbeat().beatNow().then(() => undefined),
     setOnline: (online) => desk.setOnline(online),
     async diagnostics() {
-      const ws = desk.workspace();
+      const apply = desk.apply();
       const key = await desk.keys.status();
       return {
         settings: { ...desk.settings.get() },
         key: { set: key.set, state: key.state, keychainAvailable: key.keychainAvailable },
         status: { ...desk.status() },
-        rateBudget: schedulerView(0, ws.scheduler),
-        heartbeat: heartbeatView(0, ws.heartbeat.state),
-        applies: ws.apply.handles().map((h) => applyJobView(h.progress())),
-        unknownOutcomes: ws.apply.unknownOutcomes().length,
+        rateBudget: schedulerView(0, desk.scheduler()),
+        heartbeat: heartbeatView(0, desk.heartbeat().state),
+        applies: apply.handles().map((h) => applyJobView(h.progress())),
+        unknownOutcomes: apply.unknownOutcomes().length,
       };
     },
-    suspendApplies: () => desk.workspace().apply.suspend(),
+    suspendApplies: () => desk.apply().suspend(),
     on: (event, listener) => emitter.on(event, listener),
     dispose() {
       for (const off of [...workspaceSubs, ...deskSubs]) off();

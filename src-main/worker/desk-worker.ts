@@ -28,7 +28,7 @@ import { createDataHost, serveDataHost } from './data-host.ts';
 import type { Implementation } from '../core/data/methods.ts';
 import type { DataEvent } from '../core/data/protocol.ts';
 import type { Desk } from '../core/desk/desk.ts';
-import { openProfileDesk, type ProfileOpeningDeps } from '../core/profile/profile-opening.ts';
+import { openProfileDesk, recoverProfileDesk, type ProfileOpeningDeps } from '../core/desk/profile-opening.ts';
 import { profilePaths } from '../core/profile/profile-paths.ts';
 import { DomainError } from '../core/errors.ts';
 import { createRecoveryRouter } from '../ipc/recovery-router.ts';
@@ -155,14 +155,14 @@ function serve(opened: Desk, config: DeskWorkerConfig) {
     announceAtStart: config.generation > 0,
     ...(backups ? { backups } : {}),
   });
-  const shell = createDeskShell(opened);
+  const shell = createDeskShell(opened.services);
   const subs = [
     router.subscribe(postBridge),
     shell.on('view', (view) => post('view', view)),
     shell.on('needsAction', (list) => post('needsAction', [...list])),
     shell.on('pending', (list) => post('pending', [...list])),
     shell.on('key', (key) => post('key', key)),
-    logDeskEvents(opened, log),
+    logDeskEvents(opened.services, log),
   ];
   open = { desk: opened, router, shell, subs };
   return shell.view();
@@ -175,7 +175,7 @@ async function openAndServe(config: DeskWorkerConfig, deps: ProfileOpeningDeps) 
   // Only the recovery screen's channels answer, until the trader's choice opens the profile.
   recovering = createRecoveryRouter({
     problem: outcome.problem,
-    deps,
+    recover: (problem, input) => recoverProfileDesk(deps, problem, input),
     checkOutputs: false,
     onUnexpected: (where, error) => log.error('unexpected failure', { where, error }),
     onOpened(opened) {
@@ -208,7 +208,7 @@ const desk: Methods['desk'] = {
       lockPath: paths.lock,
       lockToken: config.lockToken,
       clock: deps.clock ?? systemClock,
-      desk: () => open?.desk ?? null,
+      appliesRunning: () => open?.desk.services.apply().handles().length ?? 0,
       async close() {
         reopening = true;
         await closeServed();

@@ -3,7 +3,6 @@ import { chooseBackup } from '../core/profile/backup-choice.ts';
 import type { Backup } from '../core/profile/backup-files.ts';
 import { swapInBackup } from '../core/profile/profile-restore.ts';
 import type { Clock } from '../core/clock.ts';
-import type { Desk } from '../core/desk/desk.ts';
 import { DomainError } from '../core/errors.ts';
 import type { BackupsHost } from '../ipc/handlers/profile.ts';
 
@@ -22,8 +21,8 @@ export interface ProfileBackupsDeps {
   /** The token the worker holds the profile's lock under. */
   readonly lockToken: string;
   readonly clock: Clock;
-  /** The desk now served; null while none is. */
-  desk(): Desk | null;
+  /** The applies running on the desk served now (none while no desk is served). */
+  appliesRunning(): number;
   /** Closes the served desk (its store checkpointed, its lock let go). */
   close(): Promise<void>;
   /** Opens the profile again and serves it (or its recovery screen, when it cannot be opened). */
@@ -52,8 +51,7 @@ export function createProfileBackups(deps: ProfileBackupsDeps): ProfileBackups {
     async restore(input) {
       if (restoring) throw new DomainError('busy', 'A backup is being restored already; the desk opens again in a moment');
       const chosen = chooseBackup(deps.homePath, { name: input.backup, confirmEmpty: input.confirmEmpty });
-      const desk = deps.desk();
-      if (desk && desk.workspace().apply.handles().length > 0) {
+      if (deps.appliesRunning() > 0) {
         throw new DomainError('conflict', 'An apply is running. Restore a backup when it has finished, or cancel it first');
       }
       restoring = true;

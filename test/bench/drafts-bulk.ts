@@ -11,11 +11,12 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createDraftService } from '../../src-main/core/drafts/draft-service.ts';
 import type { BulkDomain, BulkOp } from '../../src-shared/drafts.ts';
-import { createLedgerTables } from '../../src-main/core/drafts/ledger-tables.ts';
+import { createLedgerTables } from '../../src-main/core/bulk/ledger-tables.ts';
 import type { LedgerSelection as Selection } from '../../src-shared/ledger.ts';
 import { openStore } from '../../src-main/core/store/db.ts';
 import { createRepos } from '../../src-main/core/store/index.ts';
 import { BENCH_MAIN as MAIN, seedBenchLedger } from './bench-ledger.ts';
+import { createBulkJobs } from '../../src-main/core/bulk/bulk-jobs.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 50_000);
 
@@ -27,7 +28,7 @@ const buyOrders = [];
 for (let i = 0; i < ROWS; i++) buyOrders.push({ sku: `${i};6`, account: MAIN, price: 50 + (i % 900), quantity: 1 + (i % 5) });
 repos.buyOrders.upsertMany(buyOrders);
 
-const drafts = createDraftService({ store, repos });
+const drafts = createDraftService({ store, repos, bulk: createBulkJobs });
 drafts.create('bench');
 // As the Listings screen makes them: a selection main resolves, into the current draft.
 const tables = createLedgerTables({ store, drafts, now: () => Date.now() });

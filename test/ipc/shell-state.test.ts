@@ -25,18 +25,18 @@ describe('shell state of the desk', () => {
     await ws.accounts.refresh();
     await ws.trades.checkNow();
     const waiting = ws.trades.trades().filter((t) => t.needsAction).length;
-    expect(shellStateOf(desk)).toMatchObject({ sandbox: true, automationPaused: false, tradesNeedingAction: waiting, job: null });
+    expect(shellStateOf(desk.services)).toMatchObject({ sandbox: true, automationPaused: false, tradesNeedingAction: waiting, job: null });
 
     const draft = ws.drafts.create('tray');
     const added = ws.drafts.addChanges(draft.id, [{ kind: 'buyOrder.create', sku: '5021;6', price: 100, quantity: 1 }]);
     expect(added.errors).toEqual([]);
     const handle = ws.apply.apply(draft.id);
-    expect(shellStateOf(desk).job).toMatchObject({ itemsTotal: 1 });
-    expect(trayPresentation(shellStateOf(desk)).tooltip).toMatch(/apply|Apply/);
+    expect(shellStateOf(desk.services).job).toMatchObject({ itemsTotal: 1 });
+    expect(trayPresentation(shellStateOf(desk.services)).tooltip).toMatch(/apply|Apply/);
     await handle.done;
 
     await desk.updateSettings({ heartbeatEnabled: false });
-    expect(shellStateOf(desk)).toMatchObject({ heartbeat: 'off', automationPaused: true });
+    expect(shellStateOf(desk.services)).toMatchObject({ heartbeat: 'off', automationPaused: true });
   });
 
   it('in live mode with no key says so in the tray, not that a key was refused', async () => {
@@ -46,7 +46,7 @@ describe('shell state of the desk', () => {
       desk = await createDesk({ dataDir: dir, secrets: memoryKeychain(), version: 't', initialSettings: { mode: 'live', serviceUrl: service.url } });
       const ws = desk.workspace();
       for (let i = 0; i < 200 && ws.scheduler.state.blocked === null; i += 1) await new Promise((r) => setTimeout(r, 20));
-      const tooltip = trayPresentation(shellStateOf(desk)).tooltip;
+      const tooltip = trayPresentation(shellStateOf(desk.services)).tooltip;
       expect(tooltip).toContain('No API key set');
       expect(tooltip).not.toMatch(/refused|rejected/);
     } finally {

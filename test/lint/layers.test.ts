@@ -177,6 +177,82 @@ const FOLDERS: Record<string, Case> = {
   },
 };
 
+/**
+ * The layers inside core/ as the house plan states them, bottom to top: a
+ * folder may import the folders of the layers below its own; among the
+ * domains (layer 3) only those named before it (accounts and key only the
+ * ones the plan names for them); in the top layer, data/ may import shell/.
+ * Written here apart from eslint.config.js, so the config is held to the plan.
+ */
+const CORE_PLAN: readonly (readonly string[])[] = [
+  ['base'],
+  ['items', 'api'],
+  ['store'],
+  ['scheduler', 'heartbeat', 'settings', 'profile', 'accounts', 'key', 'ledger', 'drafts', 'bulk', 'csv', 'history', 'apply', 'trades', 'inventory'],
+  ['desk'],
+  ['data', 'shell'],
+];
+const DOMAIN_LAYER = 3;
+const NAMED_IMPORTS: Readonly<Record<string, readonly string[]>> = { accounts: ['scheduler'], key: ['accounts', 'scheduler'] };
+
+/** The core folders `folder` may import, by the plan (the base is a layer, not a folder: everyone may import it). */
+function planMay(folder: string): string[] {
+  const layer = CORE_PLAN.findIndex((l) => l.includes(folder));
+  const below = CORE_PLAN.slice(1, layer).flat();
+  const row = CORE_PLAN[layer] ?? [];
+  if (layer === DOMAIN_LAYER) {
+    const named = NAMED_IMPORTS[folder];
+    return named ? [...CORE_PLAN.slice(1, DOMAIN_LAYER).flat(), ...named] : [...below, ...row.slice(0, row.indexOf(folder))];
+  }
+  return folder === 'data' ? [...below, 'shell'] : below;
+}
+
+const CORE_NAMES = CORE_PLAN.flat().filter((f) => f !== 'base');
+/** A file of a core folder, and how it names another folder of core. */
+const coreFile = (folder: string) => (folder === 'base' ? 'src-main/core/probe.ts' : `src-main/core/${folder}/probe.ts`);
+const coreSpec = (from: string, to: string) => `${from === 'base' ? './' : '../'}${to}/probe-target.ts`;
+
+describe('which folder inside core/ may import which (eslint.config.js, the core layers)', () => {
+  for (const folder of CORE_PLAN.flat()) {
+    const may = planMay(folder);
+    describe(`core/${folder === 'base' ? '*.ts' : folder}`, () => {
+      for (const other of CORE_NAMES.filter((f) => f !== folder && !may.includes(f))) {
+        it(`refuses an import of core/${other}/`, async () => {
+          expect(await lint(coreFile(folder), coreSpec(folder, other))).toEqual([
+            { rule: 'no-restricted-imports', message: expect.stringContaining(`not src-main/core/${other}/`) },
+          ]);
+        });
+      }
+      it('lets through its own files, the base, src-shared/ and every folder the plan puts below it', async () => {
+        const own = folder === 'base' ? ['./clock.ts'] : ['./probe-sibling.ts', '../clock.ts', '../../../src-shared/money.ts'];
+        for (const spec of [...own, ...may.map((f) => coreSpec(folder, f))]) expect({ spec, messages: await lint(coreFile(folder), spec) }).toEqual({ spec, messages: [] });
+      });
+    });
+  }
+
+  it('refuses a crossing however it is written: a type import, a dynamic import, an import from a folder inside a folder', async () => {
+    expect(await lint('src-main/core/store/probe.ts', '../drafts/change.ts', 'type')).toEqual([
+      { rule: 'no-restricted-imports', message: expect.stringContaining('not src-main/core/drafts/') },
+    ]);
+    expect(await lint('src-main/core/ledger/probe.ts', '../bulk/bulk-jobs.ts', 'dynamic')).toEqual([
+      { rule: 'no-restricted-syntax', message: expect.stringContaining('not src-main/core/bulk/') },
+    ]);
+    expect(await lint('src-main/core/store/migrations/probe.ts', '../../inventory/econ-items.ts')).toEqual([
+      { rule: 'no-restricted-imports', message: expect.stringContaining('not src-main/core/inventory/') },
+    ]);
+  });
+
+  it('keeps core/\'s own rule in every folder inside it', async () => {
+    expect(await lint('src-main/core/drafts/probe.ts', '../../ipc/router.ts')).toEqual([{ rule: 'no-restricted-imports', message: expect.stringContaining('ipc') }]);
+    expect(await lint('src-main/core/shell/probe.ts', 'electron')).toEqual([{ rule: 'no-restricted-imports', message: expect.stringContaining('electron') }]);
+  });
+
+  it('states every folder under src-main/core/, and only those', () => {
+    const folders = readdirSync(`${root}src-main/core`, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+    expect(folders.sort()).toEqual([...CORE_NAMES].sort());
+  });
+});
+
 describe('which folder may import which (eslint.config.js)', () => {
   for (const [folder, { file, refused, allowed }] of Object.entries(FOLDERS)) {
     describe(folder, () => {

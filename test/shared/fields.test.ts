@@ -4,6 +4,7 @@ import { validate as sandboxValidate } from '../../src-main/sandbox/request-inpu
 import { hiddenControlIn, sku, userNote } from '../../src-shared/fields.ts';
 import { settingsSchema } from '../../src-shared/settings.ts';
 import { draftFixture, ledgerListing, type DraftFixture } from '../core/drafts/fixtures.ts';
+import { readChangeInputs } from '../../src-main/core/drafts/change-inputs.ts';
 
 /**
  * Notes are shown to every buyer and SKUs name what is traded: text that
@@ -49,12 +50,14 @@ describe('hidden control characters in notes and SKUs', () => {
   it('is refused by the drafts, the client and the simulator alike', () => {
     f = draftFixture();
     const { id } = f.drafts.create('d');
-    const added = f.drafts.addChanges(id, [
+    // Read at the door with the shared schema, as every input to a draft is.
+    const read = readChangeInputs([
       { kind: 'listing.create', asset_id: '20', price: 500, promoted: 0, user_note: 'best \u202eprice' },
       { kind: 'buyOrder.create', sku: '5021;6\u0000', price: 180, quantity: 1 },
     ]);
+    const added = f.drafts.addChanges(id, read.inputs);
     expect(added.added).toBe(0);
-    expect(added.errors).toEqual([
+    expect(read.refusals(added.errors)).toEqual([
       expect.objectContaining({ index: 0, field: 'user_note', message: 'must not contain a text direction control (U+202E)' }),
       expect.objectContaining({ index: 1, field: 'sku', message: 'must not contain a NUL character' }),
     ]);

@@ -3,17 +3,19 @@ import { conflict, notFound, quoted } from '../errors.ts';
 import type { GuardConfirmation } from '../../../src-shared/draft-views.ts';
 import type { DraftService } from '../drafts/draft-service.ts';
 import type { Change } from '../drafts/change.ts';
-import type { BatchTask, Job, JobProgress, Scheduler } from '../scheduler/index.ts';
+import type { BatchTask, Scheduler } from '../scheduler/index.ts';
+import type { ActivityQuery, ActivityRow } from '../store/activity-repo.ts';
 import type { Store } from '../store/db.ts';
 import type { Repos } from '../store/index.ts';
 import type { RunRow } from '../store/journal-repo.ts';
 import { ApplyRefused, refuseUnconfirmedPrices, refuseWhileNotAutomated, type AutomationRule } from './apply-checks.ts';
+import { isFinished, startRun, type ApplyEvents, type ApplyHandle, type ApplyProgress, type RunDeps } from './apply-run.ts';
 import { createQuantityCheck, type BalanceReads } from './buy-order-quantities.ts';
 import { createJournal, type Journal } from './journal.ts';
 import { createListingSends, type TradeReads } from './listing-sends.ts';
-import { advance, AHEAD, AHEAD_AT_START, resumeTasks, type PhaseDeps } from './phases.ts';
-import { createStorePause, type StoreProblem } from './store-pause.ts';
+import { resumeTasks, type PhaseDeps } from './phases.ts';
 import { listUnknownOutcomes, recoverJournal, resolveUnknown, type ResolutionChoice, type UnknownOutcome } from './recovery.ts';
+import { planThenQueue } from './run-planning.ts';
 import { undoApply, type UndoResult } from './undo-apply.ts';
 
 /**
@@ -22,25 +24,6 @@ import { undoApply, type UndoResult } from './undo-apply.ts';
  * turns batches sent without an outcome into unknown outcomes for the trader
  * and resumes unfinished runs (batches never sent are sent).
  */
-export interface ApplyProgress extends JobProgress {
-  readonly draftId: string;
-  readonly runId: number;
-  /** The disk is full (or failing): the apply is paused until the journal can be written again. */
-  readonly storeProblem?: StoreProblem;
-}
-
-export interface ApplyHandle {
-  readonly runId: number;
-  readonly draftId: string;
-  readonly job: Job;
-  progress(): ApplyProgress;
-  /**
-   * Settles when the job ends, the run is closed in the journal and the buy
-   * orders it created say what the service stored (see buy-order-quantities.ts).
-   */
-  readonly done: Promise<ApplyProgress>;
-}
-
 export interface RecoveryResult {
   readonly resumed: readonly ApplyHandle[];
   readonly unknown: readonly UnknownOutcome[];
@@ -95,27 +78,28 @@ export interface ApplyService {
   resolve(batchId: string, choice: ResolutionChoice): UnknownOutcome[];
   /** A new draft, made current, that takes back what an ended apply did (see undo-apply.ts). */
   undo(runId: number): Promise<UndoResult>;
+  /** The activity log: every batch sent and its outcome, and what the desk learnt without a request (sales). */
+  activity(query?: ActivityQuery): ActivityRow[];
+  /** Entries of the activity log by id (those that exist), oldest first; none once the store has closed. */
+  activityEntries(ids: readonly number[]): ActivityRow[];
   on(event: 'progress', listener: (p: ApplyProgress) => void): Unsubscribe;
   on(event: 'unknownOutcomes', listener: (u: UnknownOutcome[]) => void): Unsubscribe;
+  /** Entries added to the activity log, or given their outcome, by id: told inside the transaction that wrote them, so read after it. */
+  on(event: 'activity', listener: (ids: readonly number[]) => void): Unsubscribe;
 }
-
-/** How long the rest of a new run's first window waits for its first requests to leave. */
-const FIRST_REQUESTS_MS = 25;
 
 export function createApplyService(deps: ApplyServiceDeps): ApplyService {
   const { store, repos, drafts, scheduler } = deps;
   const phaseDeps: PhaseDeps = { repos, db: store.db, touched: (draftId, targets) => drafts.refresh(draftId, targets), waiting: new Map() };
   const journal: Journal = createJournal(store, phaseDeps);
   const quantities = deps.balance ? createQuantityCheck({ store, repos, reads: deps.balance, touched: phaseDeps.touched }) : null;
-  const createBatch = (task: BatchTask) => (quantities && task.endpoint === 'create_buy_order' ? repos.journal.batch(task.id) : null);
   const sends = createListingSends({ clock: store.clock, ...(deps.trades ? { trades: deps.trades } : {}) });
   const active = new Map<number, ApplyHandle>();
-  const emitter = createEmitter<{ progress: ApplyProgress; unknownOutcomes: UnknownOutcome[] }>();
+  const emitter = createEmitter<ApplyEvents>();
   let suspended = false;
 
-  const finished = (p: JobProgress) => p.state === 'done' || p.state === 'cancelled' || p.state === 'stopped';
   /** Whether a run may still be queued into and planned: not ended, not stopping, not suspended for a quit. */
-  const goesOn = (handle: ApplyHandle) => !suspended && active.has(handle.runId) && !finished(handle.job.progress());
+  const goesOn = (handle: ApplyHandle) => !suspended && active.has(handle.runId) && !isFinished(handle.job.progress());
   /**
    * Changes not yet planned into a batch; none known while the store cannot be read (it is closing). Counted once
    * for each version of the draft (every journal step moves it), not for every progress the job reports: the count
@@ -136,171 +120,27 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
     }
   };
 
+  const runDeps: RunDeps = {
+    store, repos, scheduler, journal, quantities, sends, emitter,
+    suspended: () => suspended,
+    waiting: waitingCount,
+    ended(runId: number) {
+      active.delete(runId);
+      phaseDeps.waiting?.delete(runId);
+      waitingCounts.delete(runId);
+    },
+  };
   function run(runRow: RunRow, tasks: readonly BatchTask[], openUntil?: Promise<void>): ApplyHandle {
-    // Items settled without a request of their own, which the job cannot count.
-    const extra = { done: 0, failed: 0, unknown: 0 };
-    const count = (settled: { done: number; failed: number; unknown: number }) => {
-      extra.done += settled.done;
-      extra.failed += settled.failed;
-      extra.unknown += settled.unknown;
-    };
-    let started: Job | null = null;
-    // A full disk pauses the run: each journal step waits for room, then the job goes on.
-    const guard = createStorePause({
-      clock: store.clock,
-      job: () => started,
-      closed: () => !store.db.isOpen,
-      changed: () => {
-        if (started) emitter.emit('progress', withRun(started.progress()));
-      },
-    });
-    const job = scheduler.startJob(tasks, {
-      lane: 'bulk',
-      ...(openUntil ? { openUntil } : {}),
-      beforeSend: async (task) => {
-        const batch = createBatch(task);
-        if (batch) await quantities?.beforeSend(batch);
-        await sends.turn(runRow.run_id, task);
-        try {
-          // Suspended meanwhile (the balance read, a full disk): it waits in the journal for the next start.
-          const quitting = () => suspended;
-          await guard.clear(quitting);
-          if (quitting()) throw new Error('the app is quitting: it is sent at the next start');
-          // Listings sold or gone since the batch was planned are settled now and leave it.
-          const prepared = await guard.persist(() => journal.prepareSend(task.id), quitting);
-          count(prepared.settled);
-          if (prepared.task !== null) return prepared.task;
-          sends.done(task.id);
-          return { withdrawn: prepared.followUps };
-        } catch (error) {
-          sends.done(task.id);
-          throw error;
-        }
-      },
-      onRetry: async (task, error) => {
-        try {
-          await guard.persist(() => journal.markRetry(task.id, error));
-        } finally {
-          sends.done(task.id);
-        }
-      },
-      onOutcome: async (task, outcome) => {
-        try {
-          const { followUps, settled, replaced, readTrades } = await guard.persist(() => journal.recordOutcome(task.id, outcome));
-          count(settled);
-          if (readTrades) sends.readTrades();
-          if (outcome.status === 'unknown_outcome' || outcome.status === 'failed') emitter.emit('unknownOutcomes', listUnknownOutcomes(repos));
-          const batch = createBatch(task);
-          if (batch) quantities?.afterOutcome(batch);
-          return { followUps, replaced };
-        } finally {
-          sends.done(task.id);
-        }
-      },
-    });
-    started = job;
-    // The changes still waiting for a batch count as work left (they are planned a few batches ahead, see phases.ts).
-    const withRun = (p: JobProgress): ApplyProgress => {
-      const problem = guard.problem();
-      const itemsDone = p.itemsDone + extra.done;
-      const itemsFailed = p.itemsFailed + extra.failed;
-      const itemsUnknown = p.itemsUnknown + extra.unknown;
-      const waiting = finished(p) ? 0 : waitingCount(runRow);
-      const itemsTotal = p.itemsTotal + extra.done + extra.failed + extra.unknown + waiting;
-      return {
-        ...p, itemsTotal, itemsDone, itemsFailed, itemsUnknown, itemsLeft: itemsTotal - itemsDone - itemsFailed - itemsUnknown,
-        draftId: runRow.draft_id, runId: runRow.run_id,
-        ...(problem ? { storeProblem: problem } : {}),
-      };
-    };
-    job.on('progress', (p) => emitter.emit('progress', withRun(p)));
-    const done = job.done.then(async (final) => {
-      active.delete(runRow.run_id);
-      phaseDeps.waiting?.delete(runRow.run_id);
-      waitingCounts.delete(runRow.run_id);
-      // Suspended for a quit: the job ends as the scheduler closes, but the run stays open for the next start.
-      if (suspended) return withRun(final);
-      try {
-        await guard.persist(() => journal.finishRun(runRow.run_id, final.state));
-      } catch {
-        // The end could not be written (the store closed while the disk was full): the run stays open in the
-        // journal, and the next start's recovery finishes it. Never a rejection nobody handles.
-        return withRun(final);
-      }
-      emitter.emit('unknownOutcomes', listUnknownOutcomes(repos));
-      // Done means the buy orders it created say what the service stored.
-      const notCreated = (await quantities?.settle(runRow.run_id)) ?? 0;
-      if (notCreated > 0) {
-        // Counted done when the service answered; the balance showed nothing was stored.
-        extra.done -= notCreated;
-        extra.failed += notCreated;
-        emitter.emit('progress', withRun(final));
-      }
-      return withRun(final);
-    });
-    const handle: ApplyHandle = { runId: runRow.run_id, draftId: runRow.draft_id, job, progress: () => withRun(job.progress()), done };
+    const handle = startRun(runDeps, runRow, tasks, openUntil);
     active.set(runRow.run_id, handle);
     return handle;
   }
 
-  /**
-   * A new run's first batches (one per endpoint) are planned on the step after
-   * Apply answers, while its changes not queued yet are queued a part a step,
-   * each after the timers and whatever else waits (a page, a beat). Planning
-   * need not wait for the queue: the run's delete-alls are queued as it starts,
-   * and creates that wait for their own delete are held until every change is
-   * queued (see phases.ts). The rest of the window follows a batch a step, once
-   * the first requests had time to leave (each waits for its key from the main
-   * thread, which answers between steps); the job no longer waits once the
-   * queue is whole and what it held back is planned.
-   */
-  function planThenQueue(runRow: RunRow, handle: ApplyHandle, planned: () => void): void {
-    try {
-      const tasks = goesOn(handle) ? store.transaction(() => resumeTasks(runRow, phaseDeps, AHEAD_AT_START)) : [];
-      if (tasks.length > 0) handle.job.add(tasks);
-    } catch {
-      // As in topUp: the store could not plan, or the job is ending; outcomes and the next start plan instead.
-    }
-    setTimeout(() => topUp(runRow, handle, AHEAD_AT_START + 1), FIRST_REQUESTS_MS);
-    setTimeout(() => queueRest(runRow, handle, planned), 0);
-  }
-
-  function queueRest(runRow: RunRow, handle: ApplyHandle, planned: () => void): void {
-    try {
-      if (goesOn(handle) && !journal.queueMore(runRow.run_id)) {
-        setTimeout(() => queueRest(runRow, handle, planned), 0);
-        return;
-      }
-      // Every change is queued: what was held back (or found nothing queued to plan) is planned now.
-      const tasks = goesOn(handle) ? store.transaction(() => advance(runRow, phaseDeps, AHEAD_AT_START)) : [];
-      if (tasks.length > 0) handle.job.add(tasks);
-    } catch {
-      // As in topUp: the store could not queue or plan, or the job is ending; the next start finds what was journaled.
-    }
-    planned();
-  }
-
-  /**
-   * Plans the run's window up to `ahead` batches per endpoint, then goes on in
-   * the next step: small steps, so the first requests (and whatever else the
-   * thread answers) pass between them. A run that ended or is stopping needs none.
-   */
-  function topUp(runRow: RunRow, handle: ApplyHandle, ahead: number): void {
-    if (ahead > AHEAD || !goesOn(handle)) return;
-    try {
-      const tasks = store.transaction(() => advance(runRow, phaseDeps, ahead));
-      if (tasks.length > 0) handle.job.add(tasks);
-    } catch {
-      // The store could not plan (closing, a full disk) or the job is ending: its outcomes plan instead,
-      // and what was journaled is found by the next start.
-      return;
-    }
-    setImmediate(() => topUp(runRow, handle, ahead + 1));
-  }
-
   function on(event: 'progress', listener: (p: ApplyProgress) => void): Unsubscribe;
   function on(event: 'unknownOutcomes', listener: (u: UnknownOutcome[]) => void): Unsubscribe;
-  function on(event: 'progress' | 'unknownOutcomes', listener: (payload: never) => void): Unsubscribe {
+  function on(event: 'activity', listener: (ids: readonly number[]) => void): Unsubscribe;
+  function on(event: 'progress' | 'unknownOutcomes' | 'activity', listener: (payload: never) => void): Unsubscribe {
+    if (event === 'activity') return repos.activity.onChanged(listener as (ids: readonly number[]) => void);
     return event === 'progress'
       ? emitter.on('progress', listener as (p: ApplyProgress) => void)
       : emitter.on('unknownOutcomes', listener as (u: UnknownOutcome[]) => void);
@@ -336,7 +176,7 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
       const runRow = journal.startRun(draftId);
       let planned: () => void = () => undefined;
       const handle = run(runRow, [], new Promise<void>((resolve) => (planned = resolve)));
-      setTimeout(() => planThenQueue(runRow, handle, planned), 0);
+      setTimeout(() => planThenQueue({ store, journal, phaseDeps, goesOn }, runRow, handle, planned), 0);
       return handle;
     },
     handles: () => [...active.values()],
@@ -373,6 +213,8 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
       if (active.has(runId)) throw conflict('This apply is still running: undo it once it has ended');
       return undoApply({ repos, drafts }, runId);
     },
+    activity: (query) => repos.activity.list(query),
+    activityEntries: (ids) => (store.db.isOpen ? repos.activity.byIds(ids) : []),
     on,
   };
   return service;

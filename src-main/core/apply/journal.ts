@@ -75,7 +75,7 @@ export function createJournal(store: Store, deps: PhaseDeps): Journal {
       // The run takes the changes made so far: those numbered below the draft's next sequence number.
       const queueBelow = repos.drafts.takeSeqs(draftId, 0);
       const run = repos.journal.createRun(draftId, queueBelow);
-      // The run is planned while the rest of its changes is queued (apply-draft.ts), so some go at once. Those that
+      // The run is planned while the rest of its changes is queued (run-planning.ts), so some go at once. Those that
       // failed in an earlier apply (they are few): the parts after take only pending ones, and a change that fails in
       // this run while they are queued is not taken again. Its delete-alls, whatever part they would fall in: a
       // delete-all goes before anything else (phases.ts).

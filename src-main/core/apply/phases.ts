@@ -5,6 +5,7 @@ import { splitIntoRequests } from '../api/split-requests.ts';
 import { buyOrderDeleteKey, listingDeleteKey, type Change, type ChangeKind, type DraftEntry } from '../drafts/change.ts';
 import type { BatchTask } from '../scheduler/index.ts';
 import type { Repos } from '../store/index.ts';
+import { waitingCreatePhases, waitingKinds, waitingPlaces, type WaitingPlace } from '../store/apply-reads.ts';
 import type { BatchRow, RunRow } from '../store/journal-repo.ts';
 import { endedListingVerdict } from './ended-listings.ts';
 import { recordApplied } from './applied-rows.ts';
@@ -20,7 +21,7 @@ import { byCodeUnit } from '../../../src-shared/text-order.ts';
  */
 export interface PhaseDeps {
   readonly repos: Repos;
-  /** The profile's database: the changes waiting for a batch are found with SQL. */
+  /** The profile's database: the changes waiting for a batch are found with SQL (store/apply-reads.ts). */
   readonly db: Pick<DatabaseSync, 'prepare'>;
   /** Told which draft rows changed, to refresh in-memory views. */
   readonly touched: (draftId: string, targets: readonly string[]) => void;
@@ -43,7 +44,7 @@ interface WaitingGroup {
   readonly phase: Phase;
   readonly kind: ChangeKind;
   readonly proxy: string;
-  after: { seq: number; slot: string; key: string } | null;
+  after: WaitingPlace | null;
 }
 
 export const taskOf = (b: BatchRow): BatchTask => ({
@@ -75,24 +76,9 @@ export const AHEAD = 6;
 /**
  * What a new run plans before its first request: one batch for each endpoint
  * and proxy, so Apply answers and the first request leaves at once; the rest
- * of the window is planned a batch a step after it (see apply-draft.ts).
+ * of the window is planned a batch a step after it (see run-planning.ts).
  */
 export const AHEAD_AT_START = 1;
-
-/** A change of a run not planned into a batch yet. */
-const IS_WAITING = "e.draft_id = :draft AND e.status = 'queued' AND e.batch_id IS NULL";
-const CREATES = "('listing.create', 'buyOrder.create')";
-const DELETE_ALLS = "('listing.deleteAll', 'buyOrder.deleteAll')";
-/** A create waits for the draft's delete of the same asset or SKU (see phaseOf). */
-const AFTER_ITS_DELETE = `EXISTS (SELECT 1 FROM draft_entries d WHERE d.draft_id = e.draft_id
-  AND d.slot = CASE e.slot WHEN 'L' THEN 'LD' ELSE 'BD' END AND d.key = e.key AND d.status != 'dropped')`;
-
-/** The phase of each queued change without a batch (see phaseOf), and the request group it goes in. */
-const WAITING = `
-  SELECT e.slot AS slot, e.key AS key, e.kind AS kind, e.seq AS seq,
-    CASE WHEN e.kind IN ${CREATES} AND e.account != :main THEN e.account ELSE '' END AS proxy,
-    CASE WHEN e.kind IN ${DELETE_ALLS} THEN 0 WHEN e.kind IN ${CREATES} AND ${AFTER_ITS_DELETE} THEN 2 ELSE 1 END AS phase
-  FROM draft_entries e WHERE ${IS_WAITING}`;
 
 /**
  * After an outcome, or to start: tops up the batches of the run's current
@@ -127,7 +113,7 @@ function planAhead(run: RunRow, deps: PhaseDeps, ahead: number): BatchTask[] {
     const lowest = groups[0]?.phase;
     if (lowest === undefined || (openPhase !== null && openPhase < lowest)) return [];
     if (lowest === 2 && repos.journal.run(run.run_id)?.queue_below != null) {
-      // The run's changes are still being queued (apply-draft.ts): a delete not queued yet may be one of these
+      // The run's changes are still being queued (run-planning.ts): a delete not queued yet may be one of these
       // creates' own, so they wait, and are read afresh once every change is queued.
       deps.waiting?.delete(run.run_id);
       return [];
@@ -140,11 +126,7 @@ function planAhead(run: RunRow, deps: PhaseDeps, ahead: number): BatchTask[] {
       const planned = open.filter((b) => b.endpoint === endpoint && b.proxy === proxy && b.state === 'planned').length;
       const room = (ahead - planned) * (g.kind.endsWith('deleteAll') ? 1 : 100);
       if (room <= 0) continue;
-      const after = g.after === null ? '' : 'AND (seq, slot, key) > (:a_seq, :a_slot, :a_key)';
-      const keys = db.prepare(`SELECT seq, slot, key FROM (${WAITING}) WHERE phase = :phase AND kind = :kind AND proxy = :proxy ${after}
-        ORDER BY seq, slot, key LIMIT :room`)
-        .all({ draft: run.draft_id, main, phase: g.phase, kind: g.kind, proxy: g.proxy, room, ...(g.after ? { a_seq: g.after.seq, a_slot: g.after.slot, a_key: g.after.key } : {}) }) as
-        { seq: number; slot: string; key: string }[];
+      const keys = waitingPlaces(db, { draftId: run.draft_id, main }, g, g.after, room);
       const last = keys.at(-1);
       if (last === undefined) {
         // The group has nothing left: dropped, and the phase looked at again.
@@ -167,17 +149,15 @@ function planAhead(run: RunRow, deps: PhaseDeps, ahead: number): BatchTask[] {
 function lowestPhaseGroups(db: PhaseDeps['db'], run: RunRow, main: string): WaitingGroup[] {
   // The kinds and accounts waiting first (one walk of the draft, no sort of every row: a fifth of grouping them by
   // phase); only creates need their rows looked at for a phase.
-  const pairs = db.prepare(`SELECT DISTINCT kind, account FROM draft_entries e WHERE ${IS_WAITING}`).all({ draft: run.draft_id }) as
-    { kind: ChangeKind; account: string }[];
+  const pairs = waitingKinds(db, run.draft_id);
   const groups = new Map<string, Omit<WaitingGroup, 'after'>>();
   const add = (phase: Phase, kind: ChangeKind, proxy: string) => groups.set(`${phase}|${kind}|${proxy}`, { phase, kind, proxy });
   for (const { kind, account } of pairs) {
     if (kind === 'listing.deleteAll' || kind === 'buyOrder.deleteAll') add(0, kind, '');
     else if (kind !== 'listing.create' && kind !== 'buyOrder.create') add(1, kind, '');
-    else {
-      const phases = db.prepare(`SELECT DISTINCT CASE WHEN ${AFTER_ITS_DELETE} THEN 2 ELSE 1 END AS phase
-        FROM draft_entries e WHERE ${IS_WAITING} AND e.kind = :kind AND e.account = :account`).all({ draft: run.draft_id, kind, account }) as { phase: Phase }[];
-      for (const { phase } of phases) add(phase, kind, account === main ? '' : account);
+    else if (account !== null) {
+      // A create names its account, always.
+      for (const phase of waitingCreatePhases(db, run.draft_id, kind, account)) add(phase, kind, account === main ? '' : account);
     }
   }
   const lowest = Math.min(...[...groups.values()].map((g) => g.phase));

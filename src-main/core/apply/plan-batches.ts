@@ -1,5 +1,6 @@
 import type { EndpointName, ItemizedEndpoint, ItemOf, RequestOf } from '../api/endpoints.ts';
 import { splitIntoRequests } from '../api/split-requests.ts';
+import { endpointOf, type Phase } from '../drafts/change-endpoints.ts';
 import { buyOrderDeleteKey, listingDeleteKey, type Change } from '../drafts/change.ts';
 import type { BuyOrderRow } from '../store/buy-orders-repo.ts';
 import { isEnded, type ListingRow } from '../store/listings-repo.ts';
@@ -12,9 +13,7 @@ import { isEnded, type ListingRow } from '../store/listings-repo.ts';
  * by side; the scheduler paces each at its own limit.
  */
 
-/** 0: delete-alls. 1: everything else. 2: creates that need their own delete done first. */
-export type Phase = 0 | 1 | 2;
-export const PHASES: readonly Phase[] = [0, 1, 2];
+export { endpointOf, PHASES, type Phase } from '../drafts/change-endpoints.ts';
 
 export interface PlannedBatch {
   readonly endpoint: EndpointName;
@@ -29,20 +28,6 @@ export interface PlannedBatch {
 export interface PlanEntry {
   readonly target: string;
   readonly change: Change;
-}
-
-/** The endpoint that carries a change. */
-export function endpointOf(change: Change): EndpointName {
-  switch (change.kind) {
-    case 'listing.create': return 'create_listing';
-    case 'listing.edit': return 'edit_listing';
-    case 'listing.delete': return 'delete_listing';
-    case 'listing.deleteAll': return 'delete_all_listings';
-    case 'buyOrder.create': return 'create_buy_order';
-    case 'buyOrder.edit': return 'edit_buy_order';
-    case 'buyOrder.delete': return 'delete_buy_order';
-    case 'buyOrder.deleteAll': return 'delete_all_buy_orders';
-  }
 }
 
 /**

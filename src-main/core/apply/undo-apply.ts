@@ -1,5 +1,6 @@
 import type { DraftService } from '../drafts/draft-service.ts';
-import { nextTurn, type Turn } from '../drafts/turn.ts';
+import { nextTurn, type Turn } from '../turn.ts';
+import { readChangeInputs } from '../drafts/change-inputs.ts';
 import { conflict, notFound } from '../errors.ts';
 import type { Repos } from '../store/index.ts';
 import { planUndo, type UndoNote, type UndoStep } from './undo-plan.ts';
@@ -76,9 +77,11 @@ export async function undoApply(deps: UndoDeps, runId: number): Promise<UndoResu
       unchanged += plan.unchanged;
       if (plan.steps.length > 0) {
         draftId ??= drafts.create(`${name} (being made)`).id;
-        const { errors } = drafts.addChanges(draftId, plan.steps.map((s) => s.input));
+        // Read with today's field rules: what was stored before a rule tightened is refused here, not sent.
+        const read = readChangeInputs(plan.steps.map((s) => s.input));
+        const { errors } = drafts.addChanges(draftId, read.inputs);
         // The draft's own rules refused some (a note the service would now refuse): said, and not counted as undone.
-        const refused = new Map(errors.map((e) => [e.index, e.message]));
+        const refused = new Map(read.refusals(errors).map((e) => [e.index, e.message]));
         plan.steps.forEach((step, i) => {
           const message = refused.get(i);
           if (message === undefined) drafted.push(step);

@@ -8,21 +8,23 @@ import { createKeyService, type KeyService } from '../key/key-service.ts';
 import type { KeyTester } from '../key/key-test.ts';
 import type { SecretStore } from '../secrets.ts';
 import { createSettingsService, type SettingsService } from '../settings/settings-service.ts';
-import { settingsPatchSchema, type Settings, type SettingsPatch } from '../settings/settings.ts';
+import type { Settings, SettingsPatch } from '../settings/settings.ts';
 import { createRepos } from '../store/index.ts';
 import { serviceUrlProblem } from '../../../src-shared/fields.ts';
 import type { DeskStatusView } from '../../../src-shared/views.ts';
 import { createItemNames, type ItemNames } from '../items/index.ts';
-import { STEAM_COMMUNITY_URL } from '../inventory/steam-client.ts';
+import { deskServices, type DeskServices } from './desk-services.ts';
+import { applyLive, changesService, checkedSettingsPatch } from './settings-change.ts';
 import { createKeyChecks } from './key-checks.ts';
 import { createReachTracker } from './service-reach.ts';
 import { keyEchoNotice } from './key-echo-notice.ts';
-import { openWorkspace, type Workspace } from './workspace.ts';
+import { createWorkspaceOpener, type SimulatedService } from './workspace-opener.ts';
+import { wireWorkspace } from './workspace-wiring.ts';
+import type { Workspace } from './workspace.ts';
 import { withProfileLock, type ProfileLock } from '../profile/profile-lock.ts';
 import { profilePaths } from '../profile/profile-paths.ts';
 import { openHomeStore } from '../profile/home-store.ts';
 import type { Backup } from '../profile/backup-files.ts';
-import type { PastEvent } from '../history/past-fill.ts';
 
 /**
  * The desk: the app's core, composed once by the main process (and by the
@@ -58,18 +60,9 @@ export interface Desk {
   /** After sleep or a network return: beat and check trades at once. */
   wake(): void;
   readonly events: Pick<Emitter<DeskEvents>, 'on'>;
+  /** The desk's services, handed to those who use them (see desk-services.ts). */
+  readonly services: DeskServices;
   close(): Promise<void>;
-}
-
-/**
- * Whether a change means another service (and for sandbox, another ledger
- * file): the mode, or the live URL while live. In sandbox mode the URL is
- * only where going live (and testing the key) will go: the simulator stays.
- */
-export function changesService(next: SettingsPatch, previous: Settings): boolean {
-  const mode = next.mode ?? previous.mode;
-  if (mode !== previous.mode) return true;
-  return mode === 'live' && next.serviceUrl !== undefined && next.serviceUrl !== previous.serviceUrl;
 }
 
 export interface DeskDeps {
@@ -110,15 +103,6 @@ export interface DeskDeps {
   servicesAfter?: Promise<void>;
 }
 
-/** What the desk needs of the embedded simulator: where it listens and a key it accepts. */
-export interface SimulatedService {
-  readonly url: string;
-  readonly apiKey: string;
-  /** Its weeks before the start, which a sandbox profile's History opens on (once: see core/history/past-fill.ts). */
-  past?(): { readonly events: Iterable<PastEvent>; readonly ownIds: readonly string[] } | null;
-  close(): Promise<void>;
-}
-
 /**
  * Opens the desk on its profile, which it holds alone (see profile-lock.ts):
  * a profile another desk has open is refused with a `conflict` that says so,
@@ -143,85 +127,21 @@ async function openDesk(deps: DeskDeps, clock: Clock, profile: string, lock: Pro
   const events = createEmitter<DeskEvents>();
   const names = deps.names ?? createItemNames();
   let online = true;
-  let sandbox: SimulatedService | null = null;
-  const closeSandbox = async () => {
-    await sandbox?.close();
-    sandbox = null;
-  };
   let switchProblem: string | null = null;
   let queue: Promise<unknown> = Promise.resolve();
   // Whether the shown workspace's service answered; answers of a workspace being replaced do not count.
   const reach = createReachTracker(clock, () => events.emit('status', status()));
-  const onKeyEcho = keyEchoNotice();
-
-  async function open(s: Settings): Promise<Workspace> {
-    const onReach = reach.listenerForNext();
-    if (s.mode === 'sandbox') {
-      if (!deps.openSandbox) throw new DomainError('conflict', 'Sandbox mode is not available in this build');
-      sandbox ??= await deps.openSandbox(clock);
-      const running = sandbox;
-      const ws = openWorkspace({
-        mode: 'sandbox',
-        dbPath: profilePaths(deps.dataDir, profile).sandbox,
-        baseUrl: running.url,
-        clock,
-        settings: s,
-        names,
-        currentSettings: () => settings.get(),
-        onReach,
-        onKeyEcho,
-        apiKey: async () => running.apiKey,
-        inventoryUrl: running.url,
-      });
-      // A new sandbox profile opens on the simulator's past weeks, so History has something to show.
-      const past = running.past?.() ?? null;
-      if (past !== null) ws.history.fillPast(past.events, past.ownIds);
-      return ws;
-    }
-    return openWorkspace({
-      mode: 'live',
-      dbPath: home.path,
-      baseUrl: s.serviceUrl,
-      clock,
-      settings: s,
-      names,
-      currentSettings: () => settings.get(),
-      onReach,
-      onKeyEcho,
-      apiKey: () => keys.read(),
-      onResponse: (status) => {
-        if (status >= 200 && status < 300) keys.noteAccepted();
-      },
-      inventoryUrl: deps.inventoryUrl ?? STEAM_COMMUNITY_URL,
-    });
-  }
-
+  const workspaces = createWorkspaceOpener({
+    dataDir: deps.dataDir, profile, homePath: home.path, clock, names, keys, reach,
+    currentSettings: () => settings.get(),
+    onKeyEcho: keyEchoNotice(),
+    openSandbox: deps.openSandbox,
+    inventoryUrl: deps.inventoryUrl,
+  });
   let unwire: Unsubscribe[] = [];
   function wire(ws: Workspace): void {
     for (const off of unwire) off();
-    unwire = [];
-    // Another key has its own rate count at the service, and the blocked work may go.
-    unwire.push(keys.on('replaced', () => {
-      if (ws.mode === 'live') ws.scheduler.newKey();
-    }));
-    // The key is rejected when the scheduler stops on a 401 for it (one about a replaced key does not stop it).
-    unwire.push(ws.scheduler.on('state', (state) => {
-      if (ws.mode === 'live' && state.blocked === 'auth') keys.noteRejected();
-    }));
-    // A new key may be good: beat and read at once.
-    unwire.push(keys.on('status', (key) => {
-      if (ws.mode !== 'live' || key.state !== 'unverified' || !key.set) return;
-      if (settings.get().heartbeatEnabled) void ws.heartbeat.beatNow().catch(() => undefined);
-      void ws.trades.checkNow().catch(() => undefined);
-      void ws.trades.refreshBalance().catch(() => undefined);
-      void ws.accounts.refresh().catch(() => undefined);
-    }));
-    // A linked account newly covered must be marked now, not at the next beat.
-    unwire.push(ws.accounts.on('changed', () => {
-      const wanted = ws.accounts.automatedLinked().sort().join(',');
-      const covered = [...ws.heartbeat.state.accounts].sort().join(',');
-      if (settings.get().heartbeatEnabled && wanted !== covered) void ws.heartbeat.beatNow().catch(() => undefined);
-    }));
+    unwire = wireWorkspace(ws, { keys, settings });
   }
 
   /** A saved service URL that no longer passes is replaced by the default: said until the trader sets one. */
@@ -242,11 +162,11 @@ async function openDesk(deps: DeskDeps, clock: Clock, profile: string, lock: Pro
 
   let current: Workspace;
   try {
-    current = await open(settings.get());
+    current = await workspaces.open(settings.get());
   } catch (error) {
     await backups.stop();
     home.close();
-    await closeSandbox();
+    await workspaces.closeSandbox();
     throw error;
   }
   reach.showLatest();
@@ -285,7 +205,7 @@ async function openDesk(deps: DeskDeps, clock: Clock, profile: string, lock: Pro
     }
     let replacement: Workspace;
     try {
-      replacement = await open(next);
+      replacement = await workspaces.open(next);
     } catch (error) {
       switchProblem = `Could not switch to ${next.mode === 'live' ? 'the live service' : 'sandbox mode'}: ${reasonOf(error)}. The desk stays on ${current.mode === 'live' ? 'the live service' : 'the sandbox'}.`;
       events.emit('status', status());
@@ -306,33 +226,32 @@ async function openDesk(deps: DeskDeps, clock: Clock, profile: string, lock: Pro
     events.emit('status', status());
   }
 
-  function applyLive(next: Settings, previous: Settings): void {
-    const ws = current;
-    if (next.heartbeatEnabled !== previous.heartbeatEnabled) {
-      if (next.heartbeatEnabled) ws.heartbeat.start();
-      else ws.heartbeat.stop();
-    }
-    ws.retime(next);
-  }
-
   async function updateSettings(patch: SettingsPatch): Promise<Settings> {
-    const parsed = settingsPatchSchema.safeParse(patch);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new DomainError('invalid', `The setting ${issue?.path.join('.') || 'change'} is not valid: ${issue?.message ?? 'check the value'}`);
-    }
-    const checked = parsed.data;
+    const checked = checkedSettingsPatch(patch);
     const previous = settings.get();
-    const wanted: Settings = { ...previous, ...checked };
-    if (checked.serviceUrl !== undefined) {
-      const problem = serviceUrlProblem(checked.serviceUrl);
-      if (problem !== null) throw new DomainError('invalid', `The service URL ${problem}`);
-    }
-    if (changesService(checked, previous)) await switchService(wanted);
+    if (changesService(checked, previous)) await switchService({ ...previous, ...checked });
     const next = settings.update(checked);
-    if (!changesService(checked, previous)) applyLive(next, previous);
+    if (!changesService(checked, previous)) applyLive(current, next, previous);
     return next;
   }
+
+  // One change at a time: a switch of service takes a moment, and the next change must see its result.
+  const queuedUpdate = (patch: SettingsPatch): Promise<Settings> => {
+    const run = queue.then(() => updateSettings(patch));
+    queue = run.catch(() => undefined);
+    return run;
+  };
+  const setOnline = (next: boolean): void => {
+    if (next === online) return;
+    online = next;
+    events.emit('status', status());
+  };
+  const services = deskServices({
+    settings, keys, keyTest: keyChecks.tester, status, updateSettings: queuedUpdate, setOnline,
+    workspace: () => current,
+    onWorkspace: (listener) => events.on('workspace', () => listener()),
+    onStatus: (listener) => events.on('status', listener),
+  });
 
   return {
     settings,
@@ -340,19 +259,11 @@ async function openDesk(deps: DeskDeps, clock: Clock, profile: string, lock: Pro
     keyTest: keyChecks.tester,
     workspace: () => current,
     status,
-    // One change at a time: a switch of service takes a moment, and the next change must see its result.
-    updateSettings: (patch) => {
-      const run = queue.then(() => updateSettings(patch));
-      queue = run.catch(() => undefined);
-      return run;
-    },
-    setOnline(next) {
-      if (next === online) return;
-      online = next;
-      events.emit('status', status());
-    },
+    updateSettings: queuedUpdate,
+    setOnline,
     wake,
     events: { on: (event, listener) => events.on(event, listener) as Unsubscribe },
+    services,
     async close() {
       closed = true;
       sleepWatch.stop();
@@ -362,7 +273,7 @@ async function openDesk(deps: DeskDeps, clock: Clock, profile: string, lock: Pro
       await current.close();
       await backups.stop();
       home.close();
-      await closeSandbox();
+      await workspaces.closeSandbox();
       lock.release();
     },
   };

@@ -1,6 +1,7 @@
 import { createMarketplaceClient, type MarketplaceClient, type RateLimitInfo, type Reach } from '../api/client.ts';
 import { createServiceClock } from '../api/service-clock.ts';
 import type { Clock } from '../clock.ts';
+import type { Unsubscribe } from '../events.ts';
 import { createAccountsService, type AccountsService } from '../accounts/accounts-service.ts';
 import { createHeartbeat, type Heartbeat } from '../heartbeat/index.ts';
 import { createScheduler, type Scheduler } from '../scheduler/index.ts';
@@ -11,18 +12,19 @@ import { createLedgerChecker, type LedgerChecker } from '../trades/ledger-check.
 import { createLedgerSales, type LedgerSales } from '../trades/ledger-sales.ts';
 import { createTradeRecording } from '../trades/trade-recording.ts';
 import { createDraftService, type DraftService } from '../drafts/draft-service.ts';
-import { createCsvService, type CsvService } from '../drafts/csv.ts';
+import { createCsvService, type CsvService } from '../csv/csv-service.ts';
 import { createApplyService, type ApplyService } from '../apply/apply-draft.ts';
-import { trackApplyJob, type ApplyJobTracker } from './apply-job.ts';
+import { trackApplyJob, type ApplyJobTracker } from '../apply/apply-job.ts';
 import type { ItemNames } from '../items/item-names.ts';
-import { createLedgerTables, type LedgerTables } from '../drafts/ledger-tables.ts';
+import { createLedgerTables, type LedgerTables } from '../bulk/ledger-tables.ts';
 import { createTradeHistory, type TradeHistory } from '../history/trade-history.ts';
-import { createLedgerExport, type LedgerExport } from '../drafts/ledger-export.ts';
+import { createLedgerExport, type LedgerExport } from '../csv/ledger-export.ts';
 import { openInventory, type Inventory } from '../inventory/index.ts';
 import type { InventoryTiming } from '../inventory/inventory-service.ts';
 import { STEAM_COMMUNITY_URL } from '../inventory/steam-client.ts';
 import { createItemNames } from '../items/item-names.ts';
 import type { KeyEchoNotice } from './key-echo-notice.ts';
+import { createBulkJobs } from '../bulk/bulk-jobs.ts';
 
 /**
  * Everything that talks to one service (the live one or the embedded sandbox)
@@ -58,9 +60,10 @@ export interface Workspace {
   readonly inventory: Inventory;
   /**
    * "Check ledger": re-read what the service can tell, list the rows in
-   * doubt; clear ended rows; `marked` when the trades showed listings sold.
+   * doubt; clear ended rows; `marked` when the trades showed listings sold;
+   * `onChanged` after any write to the ledger (an apply's batch, a sale, a check).
    */
-  readonly ledger: LedgerChecker & Pick<LedgerSales, 'on'>;
+  readonly ledger: LedgerChecker & Pick<LedgerSales, 'on'> & { onChanged(listener: () => void): Unsubscribe };
   /** Starts the heartbeat (when enabled) and the trade watcher. */
   start(): void;
   /**
@@ -156,9 +159,9 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
     record: (load) => recording.load(load),
   });
   trades.on('balance', (reading) => void recording.balance(reading));
-  const ledger = { ...createLedgerChecker({ store, repos, trades, clock }), on: sales.on };
+  const ledger = { ...createLedgerChecker({ store, repos, trades, clock }), on: sales.on, onChanged: (listener: () => void) => store.onLedgerChanged(listener) };
   const current = deps.currentSettings ?? (() => settings);
-  const drafts = createDraftService({ store, repos, guard: () => current().priceGuard });
+  const drafts = createDraftService({ store, repos, guard: () => current().priceGuard, bulk: createBulkJobs });
   const csv = createCsvService({ store, repos, drafts, clock, names: deps.names ?? null });
   const apply = createApplyService({
     store, repos, drafts, scheduler,

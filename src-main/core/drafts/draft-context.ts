@@ -1,12 +1,13 @@
-import type { Repos } from '../store/index.ts';
-import type { Store } from '../store/db.ts';
+import { removedByDeleteAll } from '../ledger/ledger-rows.ts';
 import type { BuyOrderRow } from '../store/buy-orders-repo.ts';
+import type { DraftReads } from '../store/draft-reads.ts';
+import type { Repos } from '../store/index.ts';
 import type { ListingRow } from '../store/listings-repo.ts';
-import { entryOf, entrySelect, type EntryRecord } from '../store/draft-columns.ts';
-import { BUY_ORDERS_DELETE_ALL, buyOrderDeleteKey, buyOrderKey, isSettled, listingDeleteKey, listingKey, LISTINGS_DELETE_ALL, type DraftEntry } from './change.ts';
-import { removedByDeleteAll } from './ledger-rows.ts';
-import type { DeleteAllInput, LedgerLookup, MergeContext } from './merge.ts';
+import {
+  BUY_ORDERS_DELETE_ALL, buyOrderDeleteKey, buyOrderKey, isSettled, listingDeleteKey, listingKey, LISTINGS_DELETE_ALL, type DraftEntry, type ParsedChangeInput,
+} from './change.ts';
 import type { Staging } from './draft-staging.ts';
+import type { DeleteAllInput, LedgerLookup, MergeContext } from './merge.ts';
 
 /**
  * What the merge rules read, answered by the store a row at a time, seen
@@ -53,15 +54,13 @@ function cachedLedger(repos: Pick<Repos, 'listings' | 'buyOrders'>): LedgerLooku
   };
 }
 
-/** The draft rows and ledger keys an input will be checked against, read from its raw fields. */
-function keysOf(inputs: readonly unknown[]): { targets: string[]; assets: string[]; skus: string[] } {
+/** The draft rows and ledger keys inputs will be checked against. */
+function keysOf(inputs: readonly ParsedChangeInput[]): { targets: string[]; assets: string[]; skus: string[] } {
   const assets = new Set<string>();
   const skus = new Set<string>();
-  for (const raw of inputs) {
-    if (typeof raw !== 'object' || raw === null) continue;
-    const { asset_id: asset, sku } = raw as Record<string, unknown>;
-    if (typeof asset === 'string') assets.add(asset);
-    if (typeof sku === 'string') skus.add(sku);
+  for (const input of inputs) {
+    if ('asset_id' in input && input.asset_id !== undefined) assets.add(input.asset_id);
+    if ('sku' in input && input.sku !== undefined) skus.add(input.sku);
   }
   const targets = [LISTINGS_DELETE_ALL, BUY_ORDERS_DELETE_ALL];
   for (const a of assets) targets.push(listingKey(a), listingDeleteKey(a));
@@ -70,12 +69,11 @@ function keysOf(inputs: readonly unknown[]): { targets: string[]; assets: string
 }
 
 export function draftContext(
-  store: Pick<Store, 'db'>,
+  reads: Pick<DraftReads, 'replacedByDeleteAll' | 'createsOfHeld'>,
   repos: Pick<Repos, 'listings' | 'buyOrders' | 'drafts' | 'accounts'>,
   draftId: string,
   staged: Pick<Staging, 'get' | 'has' | 'values' | 'warm'>,
 ): MergeContext {
-  const cols = entrySelect('e');
   const ledger = cachedLedger(repos);
   const accounts = new Set(repos.accounts.list().map((a) => a.account_id));
   // Stored rows read for the inputs at hand (null: none); nothing is written to the draft while they are merged.
@@ -91,38 +89,30 @@ export function draftContext(
     const e = staged.get(target) ?? storedEntry(target) ?? undefined;
     return e && !isSettled(e.status) ? e : undefined;
   };
-  /** Stored live entries matching `where`, then staged ones `keep` accepts, each target once, staged first. */
-  function* liveWhere(sql: string, params: readonly (string | number)[], keep: (e: DraftEntry) => boolean): Iterable<DraftEntry> {
+  /** Staged live entries `keep` accepts, then the stored ones not staged, each target once. */
+  function* liveOf(stored: Iterable<DraftEntry>, keep: (e: DraftEntry) => boolean): Iterable<DraftEntry> {
     for (const e of staged.values()) if (!isSettled(e.status) && keep(e)) yield e;
-    for (const row of store.db.prepare(sql).iterate(draftId, ...params) as Iterable<EntryRecord>) {
-      const e = entryOf(row);
-      if (!staged.has(e.target)) yield e;
-    }
+    for (const e of stored) if (!staged.has(e.target)) yield e;
   }
   return {
     ledger,
     live,
     replacedBy(input: DeleteAllInput) {
       if (input.kind === 'buyOrder.deleteAll') {
-        return liveWhere(`SELECT ${cols} FROM draft_entries e WHERE e.draft_id = ? AND e.kind IN ('buyOrder.edit', 'buyOrder.delete')
-          AND e.status NOT IN ('done', 'dropped')`, [], (e) => e.change.kind === 'buyOrder.edit' || e.change.kind === 'buyOrder.delete');
+        return liveOf(reads.replacedByDeleteAll(draftId, 'buyOrders', false), (e) => e.change.kind === 'buyOrder.edit' || e.change.kind === 'buyOrder.delete');
       }
       const removes = (assetId: string) => {
         const row = ledger.listing(assetId);
         return row === null || removedByDeleteAll(row.state, input.active_only);
       };
-      return liveWhere(`SELECT ${cols} FROM draft_entries e LEFT JOIN listings l ON l.asset_id = e.key
-          WHERE e.draft_id = ? AND e.kind IN ('listing.edit', 'listing.delete') AND e.status NOT IN ('done', 'dropped')
-            AND (l.asset_id IS NULL OR ? = 0 OR l.state = 'active')`, [input.active_only ? 1 : 0],
-      (e) => (e.change.kind === 'listing.edit' || e.change.kind === 'listing.delete') && removes(e.change.asset_id));
+      return liveOf(reads.replacedByDeleteAll(draftId, 'listings', input.active_only),
+        (e) => (e.change.kind === 'listing.edit' || e.change.kind === 'listing.delete') && removes(e.change.asset_id));
     },
     createsOfHeld(domain) {
       const listings = domain === 'listings';
       const held = (e: DraftEntry) => (e.change.kind === 'listing.create' ? ledger.listing(e.change.asset_id) !== null
         : e.change.kind === 'buyOrder.create' ? ledger.buyOrder(e.change.sku) !== null : false);
-      return liveWhere(`SELECT ${cols} FROM draft_entries e WHERE e.draft_id = ? AND e.kind = ? AND e.status NOT IN ('done', 'dropped')
-          AND EXISTS (SELECT 1 FROM ${listings ? 'listings h WHERE h.asset_id' : 'buy_orders h WHERE h.sku'} = e.key)`,
-      [listings ? 'listing.create' : 'buyOrder.create'], (e) => e.change.kind === (listings ? 'listing.create' : 'buyOrder.create') && held(e));
+      return liveOf(reads.createsOfHeld(draftId, domain), (e) => e.change.kind === (listings ? 'listing.create' : 'buyOrder.create') && held(e));
     },
     accountExists: (a) => accounts.has(a),
     mainAccount: repos.accounts.main()?.account_id ?? null,

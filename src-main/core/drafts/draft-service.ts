@@ -1,40 +1,35 @@
 import { z } from 'zod';
-import { conflict, notFound, quoted } from '../errors.ts';
-import { createEmitter, type Unsubscribe } from '../events.ts';
-import type { Store } from '../store/db.ts';
-import type { Repos } from '../store/index.ts';
-import { isLockedStatus, LOCKED_REASON, type Change, type ChangeStatus, type DraftEntry, type ParsedChangeInput } from './change.ts';
+import type { DraftSummary } from '../../../src-shared/contract.ts';
 import type { BulkDomain, BulkOp } from '../../../src-shared/drafts.ts';
 import { DEFAULT_PRICE_GUARD, type DraftGuard, type PriceGuard } from '../../../src-shared/price-guard.ts';
-import type { BulkPlan } from './bulk-sql.ts';
-import { patchedStatusCountsSql, type BulkPatch } from './bulk-patch.ts';
-import { createBulkJobs } from './bulk-jobs.ts';
-import { draftContext, ledgerLookup } from './draft-context.ts';
-import { dependentsOf, type ChangeIssue } from './merge.ts';
-import type { SelectedRows } from './ledger-query.ts';
-import { createReviewer, type DraftReview, type ReviewRow, type ReviewShow } from './review.ts';
-import { entryOf, stageChanges, stageParsed, tombstone, type Staging } from './draft-staging.ts';
-import { draftSummary, type DraftCounts } from './draft-counts.ts';
-import type { DraftSummary } from '../../../src-shared/contract.ts';
+import { conflict, DomainError, notFound, quoted } from '../errors.ts';
+import { createEmitter, type Unsubscribe } from '../events.ts';
+import { patchedStatusCounts, type BulkPatch } from '../store/bulk-patch.ts';
+import type { Store } from '../store/db.ts';
+import { createDraftReads } from '../store/draft-reads.ts';
+import type { Repos } from '../store/index.ts';
+import type { SelectedRows } from '../store/ledger-reads.ts';
+import { nextTurn, type Turn } from '../turn.ts';
+import type { Change, ChangeInput, DraftEntry, ParsedChangeInput } from './change.ts';
 import { createCurrentDraft, newestDraft } from './current-draft.ts';
-import { splitTarget } from '../store/draft-columns.ts';
-import { nextTurn, type Turn } from './turn.ts';
+import type { BulkPlan, DraftBulkEdits, MakeBulkEdits } from './draft-bulk.ts';
+import { createDraftChanges, type AddChangesResult } from './draft-changes.ts';
+import { ledgerLookup } from './draft-context.ts';
+import { draftSummary, type DraftCounts } from './draft-counts.ts';
+import type { Staging } from './draft-staging.ts';
+import { createReviewer, type DraftReview, type ReviewRow, type ReviewShow } from './review.ts';
+
+export type { AddChangesResult };
 
 /**
  * Drafts, edited offline. Every change is validated with the shared field
- * rules and the ledger the moment it is made, and written to the database
- * before the call returns: closing the app, a crash or a week offline loses
- * nothing. Nothing of a draft is held in memory: every question is a query
- * (see ledger-query.ts, bulk-sql.ts, review.ts), so a 47,000-change draft
- * costs what the screen shows of it.
+ * rules (where it came in) and the ledger (here) the moment it is made, and
+ * written to the database before the call returns: closing the app, a crash
+ * or a week offline loses nothing. Nothing of a draft is held in memory:
+ * every question is a query (see store/ledger-reads.ts, store/bulk-rows.ts,
+ * review.ts), so a 47,000-change draft costs what the screen shows of it.
  */
 export const draftName = z.string().trim().min(1).max(200);
-
-export interface AddChangesResult {
-  readonly added: number;
-  /** One per refused input: its index in the call, the row (target) and the field. */
-  readonly errors: readonly (ChangeIssue & { readonly index: number })[];
-}
 
 export type BulkResult = BulkPlan;
 
@@ -48,6 +43,12 @@ export interface DraftServiceDeps {
   guard?: () => PriceGuard;
   /** How a long job gives the event loop back between its parts; default the next turn. */
   turn?: Turn;
+  /**
+   * Makes the service's bulk edits: core/bulk/bulk-jobs.ts's `createBulkJobs`,
+   * handed in by whoever composes the desk (the drafts sit below the bulk
+   * edits). Without it the service takes no bulk edit.
+   */
+  bulk?: MakeBulkEdits;
 }
 
 export interface DraftService {
@@ -58,15 +59,20 @@ export interface DraftService {
   discard(draftId: string): void;
   /** The draft's changes in the order they were made: reads the whole draft (tests and small drafts; screens page). */
   entries(draftId: string): DraftEntry[];
-  addChanges(draftId: string, inputs: readonly unknown[]): AddChangesResult;
+  /**
+   * Merges the inputs into the draft and stores them before it returns. The
+   * inputs are of the shared schema's type: read with it where they came in
+   * (the router, `readChangeInputs`), or built to it by code; they are not
+   * parsed again.
+   */
+  addChanges(draftId: string, inputs: readonly ChangeInput[]): AddChangesResult;
   /** What `addChanges` would answer, storing nothing. */
-  checkChanges(draftId: string, inputs: readonly unknown[]): AddChangesResult;
+  checkChanges(draftId: string, inputs: readonly ChangeInput[]): AddChangesResult;
   /**
    * `checkChanges` for a list too long to hold, in parts: each part sees the
    * ones before it (kept in `staging`), and nothing is stored; `indexBase`
-   * is the first input's index in the whole list. The inputs are ones the
-   * shared schema (`changeInput`) accepted already, where they came in (a
-   * CSV file's reader): they are merged, not parsed again.
+   * is the first input's index in the whole list (a CSV file's reader
+   * parsed each row as it read it).
    */
   checkInParts(draftId: string, staging: Staging): (inputs: readonly ParsedChangeInput[], indexBase: number) => AddChangesResult;
   removeChanges(draftId: string, targets: readonly string[]): AddChangesResult;
@@ -74,11 +80,12 @@ export interface DraftService {
   removeFailed(draftId: string): number;
   /**
    * Writes a bulk edit over the selected rows into the draft, a part at a
-   * time (journaled: see bulk-writes.ts), and resolves once it is written;
-   * the draft takes no other change until then. `journaled` hears of it as
-   * soon as it is the draft's (its journal row stored), while its parts are
-   * still being written: the screens read those as a patch (see bulk-patch.ts),
-   * so the trader can be told at once.
+   * time (journaled: see core/bulk/bulk-writes.ts), and resolves once it is
+   * written; the draft takes no other change until then. `journaled` hears
+   * of it as soon as it is the draft's (its journal row stored), while its
+   * parts are still being written: the screens read those as a patch (see
+   * store/bulk-patch.ts), so the trader can be told at once. Refused by a
+   * service made without bulk edits.
    */
   bulk(draftId: string, domain: BulkDomain, selection: BulkSelection, op: BulkOp, journaled?: (plan: BulkResult) => void): Promise<BulkResult>;
   /** What `bulk` would do, storing nothing (a null draft: over the ledger alone), a part at a time. */
@@ -87,7 +94,7 @@ export interface DraftService {
   busy(draftId: string): boolean;
   /** Resolves once no bulk edit is being written into any draft, or after `withinMs` (a change then meets the refusal). */
   settled(withinMs: number): Promise<void>;
-  /** The bulk edit being written into a draft's table, as a patch the screens lay over it (see bulk-patch.ts). */
+  /** The bulk edit being written into a draft's table, as a patch the screens lay over it (see store/bulk-patch.ts). */
   patch(draftId: string, domain: BulkDomain): BulkPatch | null;
   /** Finishes the bulk edits a quit or a crash cut short; at start. */
   resumeBulkWrites(): Promise<void>;
@@ -98,8 +105,10 @@ export interface DraftService {
   select(draftId: string): DraftSummary;
   /** The current draft, or a new one made on the spot. */
   ensureCurrent(): string;
-  /** The review's summary: open changes by kind, requests per endpoint, ETA, what delete-alls remove, what the price guard marks. */
-  /** Counted a part at a time, giving the event loop back between parts. */
+  /**
+   * The review's summary: open changes by kind, requests per endpoint, ETA, what delete-alls remove, what the price
+   * guard marks. Counted a part at a time, giving the event loop back between parts.
+   */
   review(draftId: string): Promise<DraftReview>;
   /** What the price guard marks among the price changes the next apply sends (see src-shared/price-guard.ts). */
   guard(draftId: string): DraftGuard;
@@ -116,12 +125,25 @@ export interface DraftService {
   dispose(): void;
 }
 
+/** The bulk edits of a service made without them: none is ever written, and one asked for is refused. */
+const NO_BULK_EDITS: DraftBulkEdits = {
+  preview: () => Promise.reject(new DomainError('internal', 'This desk was made without bulk edits')),
+  edit: () => Promise.reject(new DomainError('internal', 'This desk was made without bulk edits')),
+  assertIdle: () => undefined,
+  busy: () => false,
+  settled: () => Promise.resolve(),
+  patch: () => null,
+  resume: () => Promise.resolve(),
+  dispose: () => undefined,
+};
+
 export function createDraftService(deps: DraftServiceDeps): DraftService {
   const { store, repos } = deps;
   const guard = deps.guard ?? (() => DEFAULT_PRICE_GUARD);
   const turn = deps.turn ?? nextTurn;
   const emitter = createEmitter<{ changed: { draftId: string } }>();
-  const reviewer = createReviewer(store, ledgerLookup(repos));
+  const reads = createDraftReads(store);
+  const reviewer = createReviewer(store, reads, ledgerLookup(repos));
   const currentDraft = createCurrentDraft(repos.settings, (id) => repos.drafts.get(id) !== null);
 
   const requireDraft = (id: string) => {
@@ -135,17 +157,16 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     emitter.emit('changed', { draftId });
   };
   const versionOf = (id: string) => versions.get(id) ?? 0;
-  const bulkJobs = createBulkJobs({ store, repos, guard, turn, changed, stateOf: (id) => (id === null ? 0 : versionOf(id)) });
+  const bulkEdits = deps.bulk?.({ store, repos, guard, turn, changed, stateOf: (id) => (id === null ? 0 : versionOf(id)) }) ?? NO_BULK_EDITS;
+  const changes = createDraftChanges({ store, repos, reads, requireDraft, assertIdle: (id) => bulkEdits.assertIdle(id), changed });
 
   const countCache = new Map<string, { version: number; counts: DraftCounts }>();
   function countsOf(id: string): DraftCounts {
     const cached = countCache.get(id);
     if (cached?.version === versionOf(id)) return cached.counts;
-    // A bulk edit being written counts as written (see bulk-patch.ts): the draft's figures do not climb part by part.
-    const patch = bulkJobs.patch(id);
-    const stored = patch === null ? repos.drafts.statusCounts(id) : Object.fromEntries(
-      (store.db.prepare(patchedStatusCountsSql(patch)).all({ draft: id, p_lo: patch.writtenTo }) as { status: string; n: number }[]).map((r) => [r.status, r.n]),
-    ) as Partial<DraftCounts>;
+    // A bulk edit being written counts as written (see store/bulk-patch.ts): the draft's figures do not climb part by part.
+    const patch = bulkEdits.patch(id);
+    const stored = patch === null ? repos.drafts.statusCounts(id) : patchedStatusCounts(store, id, patch);
     const counts: DraftCounts = { pending: 0, failed: 0, unknown: 0, done: 0, queued: 0, sent: 0 };
     for (const status of Object.keys(counts) as (keyof DraftCounts)[]) counts[status] = stored[status] ?? 0;
     countCache.set(id, { version: versionOf(id), counts });
@@ -153,46 +174,10 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
   }
   const summaryOf = (id: string): DraftSummary => draftSummary(requireDraft(id), countsOf(id));
 
-  /** The draft's changes in the order they were made (those of `statuses` only, when given), a page at a time from the store. */
-  function entriesOf(id: string, statuses?: readonly ChangeStatus[]): DraftEntry[] {
-    const only = statuses ? { statuses } : {};
-    const out: DraftEntry[] = [];
-    for (let page = repos.drafts.entriesPage(id, null, 5_000, only); page.length > 0;) {
-      out.push(...page);
-      const end = page.at(-1) as DraftEntry;
-      page = repos.drafts.entriesPage(id, { seq: end.seq, ...splitTarget(end.target) }, 5_000, only);
-    }
-    return out;
-  }
-
-  /** Writes staged rows (a `dropped` one removes its row) in one transaction, then tells. */
-  function commit(id: string, staged: ReadonlyMap<string, DraftEntry>, seqs: number) {
-    if (staged.size === 0) return;
-    const writes: DraftEntry[] = [];
-    const removals: string[] = [];
-    for (const e of staged.values()) {
-      if (e.status === 'dropped') removals.push(e.target);
-      else writes.push(e);
-    }
-    store.transaction(() => {
-      repos.drafts.takeSeqs(id, seqs);
-      repos.drafts.deleteEntries(id, removals);
-      repos.drafts.writeEntries(id, writes);
-    });
-    changed(id);
-  }
-
-  function stage(id: string, inputs: readonly unknown[]) {
-    requireDraft(id);
-    const staged = new Map<string, DraftEntry>();
-    const first = repos.drafts.takeSeqs(id, 0);
-    const result = stageChanges(staged, draftContext(store, repos, id, staged), inputs, first, store.clock.now());
-    return { ...result, used: result.nextSeq - first };
-  }
-
   /** What the guard found for a state of a draft, the ledger and the guard's settings. */
   let lastGuard: { state: string; found: DraftGuard } | null = null;
   const guardState = (id: string) => JSON.stringify([id, versionOf(id), store.ledgerVersion, guard()]);
+  const mainAccount = () => repos.accounts.main()?.account_id ?? '';
 
   const service: DraftService = {
     list: () => repos.drafts.list().map((d) => summaryOf(d.draft_id)),
@@ -210,7 +195,7 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     },
     discard(id) {
       requireDraft(id);
-      bulkJobs.assertIdle(id);
+      bulkEdits.assertIdle(id);
       const counts = countsOf(id);
       if (counts.queued + counts.sent + counts.unknown > 0) {
         throw conflict('This draft has changes being applied or with an unknown outcome; let the apply finish and resolve them before discarding it');
@@ -221,62 +206,27 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     },
     entries(id) {
       requireDraft(id);
-      return entriesOf(id);
+      return changes.entries(id);
     },
-    addChanges(id, inputs) {
-      bulkJobs.assertIdle(id);
-      const { staged, errors, added, used } = stage(id, inputs);
-      commit(id, staged, used);
-      return { added, errors };
-    },
-    checkChanges(id, inputs) {
-      const { errors, added } = stage(id, inputs);
-      return { added, errors };
-    },
-    checkInParts(id, staging) {
-      requireDraft(id);
-      let seq = repos.drafts.takeSeqs(id, 0);
-      return (inputs, indexBase) => {
-        const r = stageParsed(staging, draftContext(store, repos, id, staging), inputs, seq, store.clock.now(), indexBase);
-        seq = r.nextSeq;
-        return { added: r.added, errors: r.errors };
-      };
-    },
+    addChanges: (id, inputs) => changes.add(id, inputs),
+    checkChanges: (id, inputs) => changes.check(id, inputs),
+    checkInParts: (id, staging) => changes.checkInParts(id, staging),
     removeFailed(id) {
       requireDraft(id);
       // Only the failed ones are read: the draft may hold tens of thousands of changes.
-      return service.removeChanges(id, entriesOf(id, ['failed']).map((e) => e.target)).added;
+      return changes.remove(id, changes.entries(id, ['failed']).map((e) => e.target)).added;
     },
-    removeChanges(id, targets) {
-      requireDraft(id);
-      bulkJobs.assertIdle(id);
-      const staged = new Map<string, DraftEntry>();
-      const ctx = draftContext(store, repos, id, staged);
-      const errors: (ChangeIssue & { index: number })[] = [];
-      const now = store.clock.now();
-      targets.forEach((target, index) => {
-        const e = ctx.live(target);
-        if (!e) return errors.push({ index, target, field: 'target', message: 'no such change in this draft' });
-        if (isLockedStatus(e.status)) return errors.push({ index, target, field: 'status', message: `this change is ${LOCKED_REASON}; resolve it instead` });
-        for (const t of [target, ...dependentsOf(target, ctx)]) {
-          const dead = tombstone(ctx, t, 0, now);
-          if (dead) staged.set(t, dead);
-        }
-        return undefined;
-      });
-      commit(id, staged, 0);
-      return { added: staged.size, errors };
-    },
+    removeChanges: (id, targets) => changes.remove(id, targets),
     bulk(id, domain, selection, op, journaled) {
       requireDraft(id);
-      bulkJobs.assertIdle(id);
-      return bulkJobs.edit(id, domain, selection, op, journaled);
+      bulkEdits.assertIdle(id);
+      return bulkEdits.edit(id, domain, selection, op, journaled);
     },
-    preview: (id, domain, selection, op) => bulkJobs.preview(id, domain, selection, op),
-    busy: (id) => bulkJobs.busy(id),
-    settled: (withinMs) => bulkJobs.settled(withinMs),
-    patch: (id, domain) => bulkJobs.patch(id, domain),
-    resumeBulkWrites: () => bulkJobs.resume(),
+    preview: (id, domain, selection, op) => bulkEdits.preview(id, domain, selection, op),
+    busy: (id) => bulkEdits.busy(id),
+    settled: (withinMs) => bulkEdits.settled(withinMs),
+    patch: (id, domain) => bulkEdits.patch(id, domain),
+    resumeBulkWrites: () => bulkEdits.resume(),
     version: versionOf,
     current: () => currentDraft.get(),
     select(id) {
@@ -294,7 +244,7 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     async review(id) {
       requireDraft(id);
       const state = guardState(id);
-      const review = await reviewer.review(id, repos.accounts.main()?.account_id ?? '', guard(), turn);
+      const review = await reviewer.review(id, mainAccount(), guard(), turn);
       // Kept for the apply that follows the review, which checks the guard at once (if nothing changed meanwhile).
       if (state === guardState(id)) lastGuard = { state, found: review.guard };
       return review;
@@ -303,7 +253,7 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
       requireDraft(id);
       const state = guardState(id);
       if (lastGuard?.state === state) return lastGuard.found;
-      const found = reviewer.guardNow(id, repos.accounts.main()?.account_id ?? '', guard());
+      const found = reviewer.guardNow(id, mainAccount(), guard());
       lastGuard = { state, found };
       return found;
     },
@@ -314,16 +264,10 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     refresh(id) {
       changed(id);
     },
-    putEntry(id, target, change) {
-      requireDraft(id);
-      bulkJobs.assertIdle(id);
-      const seq = repos.drafts.takeSeqs(id, 1);
-      repos.drafts.writeEntries(id, [{ ...entryOf(change, seq, store.clock.now()), target }]);
-      changed(id);
-    },
+    putEntry: (id, target, change) => changes.put(id, target, change),
     on: (event, listener) => emitter.on(event, listener),
     dispose() {
-      bulkJobs.dispose();
+      bulkEdits.dispose();
       countCache.clear();
     },
   };

@@ -1,27 +1,16 @@
-import type { ChangeIssue, MergeContext } from './merge.ts';
-import { mergeChange } from './merge.ts';
-import { changeInput, targetOf, type Change, type DraftEntry, type ParsedChangeInput } from './change.ts';
+import type { Staging } from '../store/scratch-staging.ts';
+import { targetOf, type Change, type DraftEntry, type ParsedChangeInput } from './change.ts';
+import { mergeChange, type ChangeIssue, type MergeContext } from './merge.ts';
+
+export type { Staging };
 
 /**
  * Turning the trader's inputs into draft rows without storing them: each
- * input parsed with the shared schema and merged with the rules of merge.ts,
- * later inputs seeing earlier ones through `staged` (which the context reads
- * first, see draft-context.ts). A staged `dropped` entry means "remove this
- * row". The service writes what this returns; the CSV preview only counts it.
+ * input merged with the rules of merge.ts, later inputs seeing earlier ones
+ * through `staged` (which the context reads first, see draft-context.ts). A
+ * staged `dropped` entry means "remove this row". The service writes what
+ * this returns; the CSV preview only counts it.
  */
-/**
- * Changes staged but not written yet, by target, that later inputs see: a
- * Map for one call, a scratch table in the store for a whole file checked a
- * slice at a time (see scratch-staging.ts).
- */
-export interface Staging {
-  get(target: string): DraftEntry | undefined;
-  has(target: string): boolean;
-  set(target: string, entry: DraftEntry): unknown;
-  values(): Iterable<DraftEntry>;
-  /** Reads these targets at once: the next lookups are among them (a store-backed staging). */
-  warm?(targets: readonly string[]): void;
-}
 
 export interface Staged<S extends Staging = Map<string, DraftEntry>> {
   /** Rows to write (or, `dropped`, to remove), by target. */
@@ -44,46 +33,19 @@ const WARM_RUN = 2_000;
 
 /**
  * Merges inputs in order into `staged` (which `ctx` must read through), numbering rows from `firstSeq`;
- * `indexBase` is added to each error's index (a chunk of a longer list). Each input is parsed with the
- * shared schema first: an input that fails it is refused with the schema's issues.
+ * `indexBase` is added to each error's index (a chunk of a longer list). The inputs are ones the shared
+ * schema read where they came in (the router, a CSV file's reader, `readChangeInputs`): they are merged
+ * as they are, never parsed again (parsing a million of them twice doubled what a preview allocated).
  */
 export function stageChanges<S extends Staging>(
-  staged: S, ctx: MergeContext, inputs: readonly unknown[], firstSeq: number, now: number, indexBase = 0,
-): Staged<S> {
-  return stage(staged, ctx, inputs, true, firstSeq, now, indexBase);
-}
-
-/**
- * `stageChanges` for inputs the shared schema accepted already, where they came in (a CSV file's rows are
- * parsed as they are read, to word refusals by column): parsing a million of them twice doubled what a
- * preview allocated in the schema, so these are merged as they are.
- */
-export function stageParsed<S extends Staging>(
   staged: S, ctx: MergeContext, inputs: readonly ParsedChangeInput[], firstSeq: number, now: number, indexBase = 0,
-): Staged<S> {
-  return stage(staged, ctx, inputs, false, firstSeq, now, indexBase);
-}
-
-function stage<S extends Staging>(
-  staged: S, ctx: MergeContext, inputs: readonly unknown[], parse: boolean, firstSeq: number, now: number, indexBase: number,
 ): Staged<S> {
   const errors: (ChangeIssue & { index: number })[] = [];
   let seq = firstSeq;
   let added = 0;
-  inputs.forEach((raw, i) => {
+  inputs.forEach((input, i) => {
     if (i % WARM_RUN === 0) ctx.warm?.(inputs.slice(i, i + WARM_RUN));
     const index = indexBase + i;
-    let input = raw as ParsedChangeInput;
-    if (parse) {
-      const parsed = changeInput.safeParse(raw);
-      if (!parsed.success) {
-        for (const issue of parsed.error.issues) {
-          errors.push({ index, target: targetHint(raw), field: issue.path.join('.') || 'change', message: issue.message });
-        }
-        return;
-      }
-      input = parsed.data;
-    }
     const outcome = mergeChange(input, ctx);
     if (!outcome.ok) {
       for (const issue of outcome.issues) errors.push({ index, ...issue });
@@ -104,12 +66,4 @@ function stage<S extends Staging>(
 
 export function entryOf(c: Change, seq: number, now: number): DraftEntry {
   return { target: targetOf(c), seq, change: c, status: 'pending', error: null, batchId: null, updatedAt: now };
-}
-
-/** Best-effort row name for an input that did not even parse. */
-function targetHint(raw: unknown): string {
-  if (typeof raw !== 'object' || raw === null) return '';
-  const r = raw as Record<string, unknown>;
-  const id = r.asset_id ?? r.sku ?? r.listing_id;
-  return typeof id === 'string' ? id : '';
 }

@@ -14,7 +14,7 @@ import {
 } from './change.ts';
 import type { BuyOrderRow } from '../store/buy-orders-repo.ts';
 import type { ListingRow } from '../store/listings-repo.ts';
-import { removedByDeleteAll } from './ledger-rows.ts';
+import { removedByDeleteAll } from '../ledger/ledger-rows.ts';
 
 /**
  * The merge rules of a draft, as pure functions: changes to the same target
@@ -34,7 +34,7 @@ export interface MergeContext {
   accountExists(accountId: string): boolean;
   readonly mainAccount: string | null;
   /** Reads at once what these inputs will be checked against (a run of them is about to be merged). */
-  warm?(inputs: readonly unknown[]): void;
+  warm?(inputs: readonly ParsedChangeInput[]): void;
 }
 
 /** The ledger, a row at a time. */

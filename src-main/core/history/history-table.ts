@@ -1,34 +1,13 @@
-import type { DatabaseSync } from 'node:sqlite';
-import { z } from 'zod';
 import type { HistoryRowView, HistoryShow } from '../../../src-shared/history.ts';
 import { formatDecimal } from '../../../src-shared/money.ts';
-import { writeCsv } from '../drafts/csv-format.ts';
-import { jsonColumn, parseRows } from '../store/sql.ts';
-import { TRADE_ENDINGS } from '../store/history-repo.ts';
-import { rangeWhere, showWhere, type HistoryRangeInput } from './history-report.ts';
+import { writeCsv } from '../csv/csv-format.ts';
+import type { HistoryRangeInput, HistoryReads, HistoryTradeRow } from '../store/history-reads.ts';
 
 /**
  * The trades behind the History figures: a page at a time for the table
  * (newest first, as the figures count them), and the same rows as a
  * spreadsheet-safe CSV (the draft export's writer).
  */
-
-const tradeRow = z.object({
-  trade_type: z.enum(['market', 'buy_order']),
-  trade_id: z.string(),
-  side: z.enum(['sale', 'purchase']),
-  account: z.string(),
-  partner: z.string(),
-  status: z.string(),
-  ending: z.enum(TRADE_ENDINGS),
-  total: z.number().int(),
-  created_at: z.number().int(),
-  left_at: z.number().int().nullable(),
-  at: z.number().int(),
-  listed_at: z.number().int().nullable(),
-  item_count: z.number().int(),
-  items: jsonColumn(z.array(z.tuple([z.string(), z.string(), z.number().int(), z.number().int()]))),
-});
 
 /** Items a row of the table carries; the CSV carries them all. */
 const ITEMS_SHOWN = 10;
@@ -45,41 +24,23 @@ export const HISTORY_CSV_COLUMNS = [
   'created_at', 'left_at', 'listed_at',
 ] as const;
 
-export function createHistoryTable(db: DatabaseSync): HistoryTable {
-  const select = (range: HistoryRangeInput, show: HistoryShow) => {
-    const where = rangeWhere(range);
-    const sql = `FROM trade_history h WHERE ${where.sql} AND ${showWhere(show)}`;
-    return {
-      count: () => Number((db.prepare(`SELECT count(*) AS n ${sql}`).get(...where.params) as { n: number }).n),
-      /** Newest first, walking the time index (the unary + keeps the planner off the endings index, which would sort). */
-      rows: (offset: number, limit: number, itemsEach: number) => parseRows('trade_history', tradeRow, db.prepare(`
-        SELECT h.trade_type, h.trade_id, h.side, h.account, h.partner, h.status, h.ending, h.total, h.created_at, h.left_at, h.at, h.listed_at,
-          (SELECT count(*) FROM trade_history_items i WHERE i.trade_type = h.trade_type AND i.trade_id = h.trade_id) AS item_count,
-          (SELECT json_group_array(json_array(sku, name, quantity, price)) FROM (SELECT sku, name, quantity, price FROM trade_history_items i
-            WHERE i.trade_type = h.trade_type AND i.trade_id = h.trade_id ORDER BY position LIMIT ?)) AS items
-        FROM trade_history h WHERE ${where.sql} AND ${showWhere(show).replaceAll('h.ending', '+h.ending')}
-        ORDER BY h.at DESC, h.trade_type, h.trade_id DESC LIMIT ? OFFSET ?`).all(itemsEach, ...where.params, limit, offset)),
-    };
-  };
-
-  const items = (r: z.output<typeof tradeRow>) => r.items.map(([sku, name, quantity, price]) => ({ sku, name, quantity, price }));
+export function createHistoryTable(reads: Pick<HistoryReads, 'countTrades' | 'trades'>): HistoryTable {
+  const items = (r: HistoryTradeRow) => r.items.map(([sku, name, quantity, price]) => ({ sku, name, quantity, price }));
 
   return {
     page(range, show, offset, limit) {
-      const q = select(range, show);
-      const rows = q.rows(offset, limit, ITEMS_SHOWN).map((r): HistoryRowView => ({
+      const rows = reads.trades(range, show, offset, limit, ITEMS_SHOWN).map((r): HistoryRowView => ({
         key: `${r.trade_type}:${r.trade_id}`,
         tradeType: r.trade_type, tradeId: r.trade_id, side: r.side, account: r.account, partner: r.partner,
         status: r.status, ending: r.ending, total: r.total, items: items(r), itemCount: r.item_count,
         createdAt: r.created_at, leftAt: r.left_at, at: r.at, listedAt: r.listed_at,
       }));
-      return { total: q.count(), rows };
+      return { total: reads.countTrades(range, show), rows };
     },
     csv(range, show) {
-      const q = select(range, show);
       const out: Record<string, string | number>[] = [];
       for (let offset = 0; ; offset += CSV_CHUNK) {
-        const chunk = q.rows(offset, CSV_CHUNK, -1);
+        const chunk = reads.trades(range, show, offset, CSV_CHUNK, -1);
         for (const r of chunk) {
           const all = items(r);
           out.push({

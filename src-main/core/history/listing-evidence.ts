@@ -1,5 +1,5 @@
 import { listingKey } from '../drafts/change.ts';
-import type { Store } from '../store/db.ts';
+import type { HistoryReads } from '../store/history-reads.ts';
 import type { Repos } from '../store/index.ts';
 import type { ListingEvidence } from './trade-recorder.ts';
 
@@ -9,19 +9,10 @@ import type { ListingEvidence } from './trade-recorder.ts';
  * trade), when the desk listed each (its create that went through), and
  * whether the service has since said one is gone or sold.
  */
-export function createListingEvidence(store: Pick<Store, 'db'>, repos: Pick<Repos, 'listings'>): ListingEvidence {
-  // The activity log keeps each create's targets as JSON; the key is matched whole, quotes included.
-  const lastCreate = store.db.prepare(
-    `SELECT max(at) AS at FROM activity_log
-      WHERE endpoint = 'create_listing' AND status = 'done' AND at <= ? AND targets LIKE ? ESCAPE '\\'`,
-  );
-  const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+export function createListingEvidence(reads: Pick<HistoryReads, 'lastCreateOf'>, repos: Pick<Repos, 'listings'>): ListingEvidence {
   return {
     soldBy: (tradeId) => repos.listings.byTrade(tradeId).map((l) => l.asset_id),
-    listedAt(assetId, before) {
-      const row = lastCreate.get(before, `%${escapeLike(JSON.stringify(listingKey(assetId)))}%`) as { at: number | null } | undefined;
-      return row?.at ?? null;
-    },
+    listedAt: (assetId, before) => reads.lastCreateOf(listingKey(assetId), before),
     goneOrRefused(assetIds, tradeId) {
       return assetIds.some((id) => {
         const row = repos.listings.get(id);

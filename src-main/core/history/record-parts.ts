@@ -1,4 +1,4 @@
-import type { Turn } from '../drafts/turn.ts';
+import type { Turn } from '../turn.ts';
 
 /**
  * History records in parts, as the other long jobs do: a load of twenty

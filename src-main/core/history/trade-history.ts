@@ -1,15 +1,16 @@
 import type { Store } from '../store/db.ts';
 import type { Repos } from '../store/index.ts';
 import { createHistoryRepo, type HistoryRepo } from '../store/history-repo.ts';
+import { createHistoryReads, type HistoryRangeInput } from '../store/history-reads.ts';
 import { createEmitter, type Unsubscribe } from '../events.ts';
 import type { HistoryShow, HistoryRowView } from '../../../src-shared/history.ts';
-import { historySummary, type HistoryRangeInput, type HistorySummaryFigures } from './history-report.ts';
+import { historySummary, type HistorySummaryFigures } from './history-report.ts';
 import { createHistoryTable } from './history-table.ts';
 import { createListingEvidence } from './listing-evidence.ts';
 import { fillPast, type PastEvent } from './past-fill.ts';
 import { inTurns, type Steps } from './record-parts.ts';
 import { createTradeRecorder, type TradeRecorder } from './trade-recorder.ts';
-import { nextTurn, type Turn } from '../drafts/turn.ts';
+import { nextTurn, type Turn } from '../turn.ts';
 
 /** The recorder's methods as the live watcher calls them: run a part at a time, resolving with their result. */
 type Recorded<T> = { [K in keyof T]: T[K] extends (...args: infer A) => Steps<infer R> ? (...args: A) => Promise<R> : never };
@@ -50,10 +51,11 @@ export function createTradeHistory(deps: {
   const { store } = deps;
   const turn = deps.turn ?? nextTurn;
   const repo = createHistoryRepo(store);
-  const evidence = createListingEvidence(store, deps.repos);
+  const reads = createHistoryReads(store.db);
+  const evidence = createListingEvidence(reads, deps.repos);
   const serviceNow = deps.serviceNow ? { serviceNow: deps.serviceNow } : {};
   const recorder = createTradeRecorder({ repo, ownIds: deps.ownIds, listings: evidence, ...serviceNow });
-  const table = createHistoryTable(store.db);
+  const table = createHistoryTable(reads);
   const emitter = createEmitter<{ changed: undefined }>();
   const changed = () => emitter.emit('changed', undefined);
   let problem: string | null = null;
@@ -85,7 +87,7 @@ export function createTradeHistory(deps: {
     noteGone: (gone, at) => record(() => recorder.noteGone(gone, at)),
     noteBalance: (reading) => record(() => recorder.noteBalance(reading)),
     problem: () => problem,
-    summary: (range) => historySummary(store.db, range),
+    summary: (range) => historySummary(reads, range),
     page: (range, show, offset, limit) => table.page(range, show, offset, limit),
     csv: (range, show) => table.csv(range, show),
     fillPast(events, ownIds) {

@@ -2,32 +2,17 @@ import type { EconItem } from 'tf2-item-format';
 import type { ItemNames } from '../items/item-names.ts';
 import { printable } from '../safe-text.ts';
 import type { SteamDescription, SteamPage } from './steam-answer.ts';
+import type { InventoryRow } from '../store/inventory-row.ts';
 
 /**
- * The items of one page of Steam's inventory as the desk keeps them: each
- * asset with the SKU tf2-item-format reads from its description, the name
- * the game's schema gives that SKU (the one every other screen shows), and
- * the parts the picker filters by. An item the package or the schema cannot
- * read keeps Steam's own name and no SKU: it can still be listed, and the
- * service will name it.
+ * The items of one page of Steam's inventory as the desk keeps them
+ * (InventoryRow): each asset with the SKU tf2-item-format reads from its
+ * description, the name the game's schema gives that SKU (the one every
+ * other screen shows), and the parts the picker filters by. An item the
+ * package or the schema cannot read keeps Steam's own name and no SKU: it
+ * can still be listed, and the service will name it.
  */
-export interface InventoryRow {
-  readonly asset_id: string;
-  /** '' when the description could not be read as a SKU the schema knows. */
-  readonly sku: string;
-  readonly name: string;
-  readonly quality: number | null;
-  /** The quality's name ("Unusual"), '' when unknown. */
-  readonly qualityName: string;
-  readonly strange: boolean;
-  readonly effect: number | null;
-  readonly killstreak: number;
-  readonly wear: number | null;
-  readonly australium: boolean;
-  readonly festivized: boolean;
-  readonly craftable: boolean;
-  readonly tradable: boolean;
-}
+export type { InventoryRow } from '../store/inventory-row.ts';
 
 type Described = Omit<InventoryRow, 'asset_id'>;
 

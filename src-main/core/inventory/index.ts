@@ -2,6 +2,7 @@ import type { Clock } from '../clock.ts';
 import type { DraftService } from '../drafts/draft-service.ts';
 import type { ItemNames } from '../items/item-names.ts';
 import type { Store } from '../store/db.ts';
+import { createInventoryReads } from '../store/inventory-reads.ts';
 import { createInventoryDrafting, type InventoryDrafting } from './inventory-drafting.ts';
 import { createInventoryQueries, type InventoryQueries } from './inventory-query.ts';
 import { createInventoryService, type InventoryService, type InventoryTiming } from './inventory-service.ts';
@@ -40,11 +41,12 @@ export function openInventory(deps: InventoryDeps): Inventory {
   const reads = createInventoryService({
     store: deps.store, clock: deps.clock, client, names: deps.names, accounts: deps.accounts, ...(deps.timing ? { timing: deps.timing } : {}),
   });
+  const kept = createInventoryReads(deps.store.db);
   const queries = createInventoryQueries({
-    store: deps.store, names: deps.names, currentDraft: () => deps.drafts.current(), main: deps.main, itemsVersion: () => reads.itemsVersion(),
+    reads: kept, names: deps.names, currentDraft: () => deps.drafts.current(), main: deps.main, itemsVersion: () => reads.itemsVersion(),
   });
   const drafting = createInventoryDrafting({
-    store: deps.store,
+    reads: kept,
     queries,
     drafts: deps.drafts,
     main: deps.main,

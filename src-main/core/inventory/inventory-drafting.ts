@@ -6,7 +6,9 @@ import type {
 import type { inventoryPricing, listingExtras } from '../../../src-shared/inventory.ts';
 import type { z } from 'zod';
 import type { AddChangesResult } from '../drafts/draft-service.ts';
-import type { Store } from '../store/db.ts';
+import type { InventoryReads } from '../store/inventory-reads.ts';
+import { readChangeInputs } from '../drafts/change-inputs.ts';
+import type { ChangeInput } from '../../../src-shared/drafts.ts';
 import type { InventoryQueries, PickedItem } from './inventory-query.ts';
 
 /**
@@ -30,11 +32,11 @@ export interface InventoryDrafting {
 }
 
 export interface InventoryDraftingDeps {
-  store: Store;
+  reads: Pick<InventoryReads, 'referencePrices'>;
   queries: InventoryQueries;
   drafts: {
     ensureCurrent(): string;
-    addChanges(draftId: string, inputs: readonly unknown[]): AddChangesResult;
+    addChanges(draftId: string, inputs: readonly ChangeInput[]): AddChangesResult;
   };
   main: () => string | null;
   /** When the account's inventory was read, or why it cannot be relied on (never read, private). */
@@ -50,17 +52,12 @@ interface Priced {
 const SAMPLES = 10;
 
 export function createInventoryDrafting(deps: InventoryDraftingDeps): InventoryDrafting {
-  const { db } = deps.store;
-  const listed = db.prepare(`SELECT sku, min(price) AS price FROM listings WHERE state IN ('active', 'inactive')
-    AND sku IN (SELECT value FROM json_each(?)) GROUP BY sku`);
-  const ordered = db.prepare('SELECT sku, price FROM buy_orders WHERE sku IN (SELECT value FROM json_each(?))');
+  const { reads } = deps;
 
   /** The reference price of each SKU for `from`. */
   function references(from: Pricing['from'], items: readonly PickedItem[]): Map<string, number> {
     if (from === 'fixed') return new Map();
-    const skus = JSON.stringify([...new Set(items.map((i) => i.sku).filter((s) => s !== ''))]);
-    const rows = (from === 'listing' ? listed : ordered).all(skus) as Array<{ sku: string; price: number }>;
-    return new Map(rows.map((r) => [r.sku, Number(r.price)]));
+    return reads.referencePrices(from, [...new Set(items.map((i) => i.sku).filter((s) => s !== ''))]);
   }
 
   function price(items: readonly PickedItem[], pricing: Pricing): { priced: Priced[]; leftOut: Map<string, string[]> } {
@@ -115,8 +112,10 @@ export function createInventoryDrafting(deps: InventoryDraftingDeps): InventoryD
       ...(c.account === main ? {} : { account: c.account }),
     }));
     const draftId = deps.drafts.ensureCurrent();
-    const result = creates.length === 0 ? { added: 0, errors: [] } : deps.drafts.addChanges(draftId, changes);
-    const errors = result.errors.map((e) => ({ assetId: creates[e.index]?.assetId ?? e.target, message: `${e.field} ${e.message}` }));
+    // Read with the shared field rules here: the SKUs come from Steam's answers.
+    const read = readChangeInputs(changes);
+    const result = creates.length === 0 ? { added: 0, errors: [] } : deps.drafts.addChanges(draftId, read.inputs);
+    const errors = read.refusals(result.errors).map((e) => ({ assetId: creates[e.index]?.assetId ?? e.target, message: `${e.field} ${e.message}` }));
     return { draftId, added: result.added, errors: errors.slice(0, 100), errorCount: errors.length };
   }
 

@@ -1,9 +1,9 @@
 import type { KeyTestOutcome, KeyTestResult } from '../../../src-shared/key-test.ts';
 import type { AccountsService } from '../accounts/accounts-service.ts';
 import { ApiError, isApiError, type SerializedApiError } from '../api/errors.ts';
+import type { Balance } from '../api/schemas.ts';
 import type { Clock } from '../clock.ts';
 import { createEmitter, type Unsubscribe } from '../events.ts';
-import type { TradeWatcher } from '../trades/trade-watcher.ts';
 import type { KeyService } from './key-service.ts';
 
 export type { KeyTestResult } from '../../../src-shared/key-test.ts';
@@ -160,6 +160,15 @@ export function recentAnswer<T extends { at: number }>(answer: T | null, since: 
   return age >= 0 && age < ANSWER_REUSE_MS ? answer : null;
 }
 
+/** A balance as the trade watcher read it, and when. */
+type BalanceReading = Balance & { readonly readAt: number };
+
+/** What the test needs of the trade watcher: its last balance reading, and a new one. */
+export interface BalanceSource {
+  balance(): BalanceReading | null;
+  refreshBalance(): Promise<BalanceReading>;
+}
+
 /**
  * In live mode the test asks through the workspace's own reads, so what it
  * finds is also what the Accounts and Overview screens show, a read already
@@ -169,7 +178,7 @@ export function recentAnswer<T extends { at: number }>(answer: T | null, since: 
 export function workspaceKeyTarget(deps: {
   serviceUrl: string;
   accounts: Pick<AccountsService, 'snapshot' | 'refresh'>;
-  trades: Pick<TradeWatcher, 'balance' | 'refreshBalance'>;
+  trades: BalanceSource;
   clock: Clock;
   since: number;
   unreachableWhy: () => string | null;

@@ -3,7 +3,7 @@ import type { BackupView } from '../../../src-shared/profile.ts';
 import { DomainError, quoted } from '../errors.ts';
 import { backupNamed, type Backup } from './backup-files.ts';
 import { describeBackup } from './backup-contents.ts';
-import { soundness } from './backups.ts';
+import { quickCheck } from '../store/backup-db.ts';
 
 /**
  * The backup the trader chose to restore, checked before anything is
@@ -33,7 +33,7 @@ export function chooseBackup(homePath: string, choice: BackupChoice): ChosenBack
   if (view.empty && choice.confirmEmpty !== true) {
     throw new DomainError('conflict', `${of} is empty: it holds no listings, buy orders, drafts or trades, so restoring it is the same as starting fresh. Confirm that you mean it to restore it anyway`);
   }
-  const found = soundness(backup.path);
+  const found = quickCheck(backup.path);
   if (found !== 'ok') throw new DomainError('conflict', `${of} is damaged (${found}) and cannot be restored. Choose another`);
   return { backup, view };
 }

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { basename } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import type { BackupRows, BackupView } from '../../../src-shared/profile.ts';
+import { readBackupFacts } from '../store/backup-db.ts';
 import { LATEST_VERSION } from '../store/migrations.ts';
 import { listBackups, type Backup } from './backup-files.ts';
 
@@ -29,36 +29,31 @@ const COUNTED: Record<keyof BackupRows, readonly string[]> = {
 
 export function describeBackup(backup: Backup): BackupView {
   const base = { name: basename(backup.path), file: backup.path, takenAt: backup.takenAt, kind: backup.kind, sizeBytes: sizeOf(backup.path) };
-  let db: DatabaseSync | null = null;
   try {
-    db = new DatabaseSync(backup.path, { readOnly: true });
-    const dataVersion = Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
-    const tables = new Set((db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table'`).all() as { name: string }[]).map((t) => t.name));
-    const count = (names: readonly string[]) => {
-      const table = names.find((n) => tables.has(n));
-      return table === undefined ? 0 : Number((db?.prepare(`SELECT count(*) AS n FROM "${table}"`).get() as { n: number }).n);
+    const facts = readBackupFacts(backup.path, COUNTED, APP_VERSION_KEY);
+    const counted = (key: keyof BackupRows) => facts.rows[key] ?? 0;
+    const rows: BackupRows = {
+      listings: counted('listings'), buyOrders: counted('buyOrders'), drafts: counted('drafts'), draftChanges: counted('draftChanges'), trades: counted('trades'),
     };
-    const rows = Object.fromEntries(Object.entries(COUNTED).map(([key, names]) => [key, count(names)])) as BackupRows;
+    const { dataVersion } = facts;
     const refusal = dataVersion > LATEST_VERSION
       ? `It was saved by a newer version of Marketplace Desk (data version ${dataVersion}; this version reads up to ${LATEST_VERSION}), so this version cannot restore it.`
       : null;
-    return { ...base, dataVersion, appVersion: tables.has('settings') ? appVersionIn(db) : null, rows, empty: Object.values(rows).every((n) => n === 0), refusal };
+    return { ...base, dataVersion, appVersion: appVersionOf(facts.setting), rows, empty: Object.values(rows).every((n) => n === 0), refusal };
   } catch (error) {
     const reason = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
     return { ...base, dataVersion: null, appVersion: null, rows: null, empty: false, refusal: `It cannot be read (${reason}).` };
-  } finally {
-    db?.close();
   }
 }
 
 /** Every backup of the profile, newest first, as the screens show them. */
 export const describeBackups = (dbPath: string): BackupView[] => listBackups(dbPath).map(describeBackup);
 
-function appVersionIn(db: DatabaseSync): string | null {
-  const row = db.prepare('SELECT value FROM settings WHERE key = ?').get(APP_VERSION_KEY) as { value: string } | undefined;
-  if (!row) return null;
+/** The app version a settings value names (JSON text), or null. */
+function appVersionOf(setting: string | null): string | null {
+  if (setting === null) return null;
   try {
-    const value: unknown = JSON.parse(row.value);
+    const value: unknown = JSON.parse(setting);
     return typeof value === 'string' ? value.slice(0, 100) : null;
   } catch {
     return null;

@@ -1,7 +1,8 @@
 import { closeSync, copyFileSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { backup, DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync } from 'node:sqlite';
 import type { BackupKind } from '../../../src-shared/profile.ts';
+import { copyOnline, quickCheck, vacuumInto } from '../store/backup-db.ts';
 import { backupBaseName, backupPrefixOf, backupsDirOf, latestBackup, listBackups, type Backup } from './backup-files.ts';
 import { backupsToKeep } from './backup-retention.ts';
 
@@ -43,7 +44,7 @@ export class BackupCheckError extends Error {
 export function backupNow(db: DatabaseSync, dbPath: string, now: number, options: BackupOptions = {}): Backup {
   const target = targetOf(dbPath, now, options.kind ?? 'daily');
   try {
-    db.exec(`VACUUM INTO ${sqlString(target.temp)}`);
+    vacuumInto(db, target.temp);
   } catch (error) {
     rmSync(target.temp, { force: true });
     throw error;
@@ -55,14 +56,7 @@ export function backupNow(db: DatabaseSync, dbPath: string, now: number, options
 export async function backupOnline(db: DatabaseSync, dbPath: string, now: number, options: BackupOptions = {}): Promise<Backup> {
   const target = targetOf(dbPath, now, options.kind ?? 'daily');
   try {
-    await backup(db, target.temp, { rate: 64 });
-    // The copy comes in WAL mode, as its source is: a backup is one self-contained file.
-    const copy = new DatabaseSync(target.temp);
-    try {
-      copy.exec('PRAGMA journal_mode = DELETE');
-    } finally {
-      copy.close();
-    }
+    await copyOnline(db, target.temp);
   } catch (error) {
     rmSync(target.temp, { force: true });
     throw error;
@@ -86,7 +80,7 @@ function targetOf(dbPath: string, now: number, kind: BackupKind): Target {
 /** Checks the written backup, renames it into place and lets go of those no longer kept. */
 function placed(dbPath: string, target: Target, options: BackupOptions): Backup {
   options.onWritten?.(target.temp);
-  const found = soundness(target.temp);
+  const found = quickCheck(target.temp);
   if (found !== 'ok') {
     rmSync(target.temp, { force: true });
     throw new BackupCheckError(`The backup written at ${new Date(target.takenAt).toISOString()} did not pass SQLite’s check (${found}), so it was removed`);
@@ -95,20 +89,6 @@ function placed(dbPath: string, target: Target, options: BackupOptions): Backup 
   const keep = backupsToKeep(listBackups(dbPath));
   for (const old of listBackups(dbPath)) if (!keep.has(old.path) && old.path !== target.path) rmSync(old.path, { force: true });
   return { path: target.path, takenAt: target.takenAt, kind: target.kind };
-}
-
-/** SQLite's quick check of a database file: 'ok', or what it found wrong. */
-export function soundness(path: string): string {
-  let db: DatabaseSync | null = null;
-  try {
-    db = new DatabaseSync(path, { readOnly: true });
-    const row = db.prepare('PRAGMA quick_check(1)').get() as { quick_check?: string } | undefined;
-    return String(row?.quick_check);
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  } finally {
-    db?.close();
-  }
 }
 
 /**
@@ -125,7 +105,7 @@ export function restoreBackup(backupPath: string, dbPath: string): void {
 
 /** The first half of `restoreBackup`: the backup checked and copied beside the profile (`<profile>.restoring`), flushed. */
 export function stageBackup(backupPath: string, dbPath: string): string {
-  const found = soundness(backupPath);
+  const found = quickCheck(backupPath);
   if (found !== 'ok') throw new Error(`the backup ${backupPath} cannot be used: ${found}`);
   const staged = `${dbPath}.restoring`;
   copyFileSync(backupPath, staged);
@@ -143,6 +123,3 @@ export function placeStaged(staged: string, dbPath: string): void {
   for (const suffix of ['-wal', '-shm']) rmSync(dbPath + suffix, { force: true });
   renameSync(staged, dbPath);
 }
-
-/** A path as an SQL string literal. */
-const sqlString = (text: string) => `'${text.replaceAll("'", "''")}'`;

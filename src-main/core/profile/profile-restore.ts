@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { DatabaseSync } from 'node:sqlite';
+import { withDatabase } from '../store/backup-db.ts';
 import type { Backup } from './backup-files.ts';
 import type { ChosenBackup } from './backup-choice.ts';
 import { backupNow, placeStaged, stageBackup } from './backups.ts';
@@ -27,13 +27,7 @@ export function swapInBackup(options: SwapOptions): Backup {
   return holdingProfileLock(options.lock, () => {
     const staged = stageBackup(options.chosen.backup.path, homePath);
     try {
-      const db = new DatabaseSync(homePath);
-      let saved: Backup;
-      try {
-        saved = backupNow(db, homePath, options.now, { kind: 'before-restore' });
-      } finally {
-        db.close();
-      }
+      const saved = withDatabase(homePath, (db) => backupNow(db, homePath, options.now, { kind: 'before-restore' }));
       placeStaged(staged, homePath);
       return saved;
     } catch (error) {

@@ -5,6 +5,7 @@ import { createEmitter } from '../events.ts';
 import { finishOffsetMs } from './estimate.ts';
 import { LANE_GLOBAL_HEADROOM, type RateBudget } from './rate-budget.ts';
 import type { SendOptions, SendResult } from './send.ts';
+import { createJobQueues, type Queued } from './job-queue.ts';
 import type { BatchOutcome, BatchTask, BeforeSendAnswer, Job, JobOptions, JobProgress, JobState } from './types.ts';
 
 /**
@@ -23,25 +24,15 @@ export interface JobContext {
   send<K extends EndpointName>(endpoint: K, input: RequestOf<K>, options: SendOptions<K>): Promise<SendResult<ResponseOf<K>>>;
 }
 
-interface Queued {
-  readonly seq: number;
-  /** The task as it goes now: `beforeSend` may revise it (fewer items). */
-  task: BatchTask;
-  /** Set once an attempt was sent and failed transiently: it may be reported as failed on cancel. */
-  lastError: ApiError | null;
-  sending: boolean;
-}
-
 type InternalState = JobState | 'stopping';
 
 export function createJob(id: string, ctx: JobContext, initial: readonly BatchTask[], options: JobOptions = {}): Job {
   const lane = options.lane ?? 'bulk';
   const emitter = createEmitter<{ progress: JobProgress }>();
-  const queues = new Map<EndpointName, Queued[]>();
+  const queues = createJobQueues();
   const workers = new Map<EndpointName, number>();
   const active = new Set<Queued>();
   const startedAt = ctx.clock.now();
-  let seq = 0;
   let state: InternalState = 'running';
   let stopReason: SerializedApiError | undefined;
   let waitControl = new AbortController();
@@ -62,7 +53,7 @@ export function createJob(id: string, ctx: JobContext, initial: readonly BatchTa
     const count = (q: Queued) => {
       if (!q.sending) counts[q.task.endpoint] = (counts[q.task.endpoint] ?? 0) + 1;
     };
-    for (const queue of queues.values()) queue.forEach(count);
+    queues.forEach(count);
     active.forEach(count);
     const now = ctx.clock.monotonic();
     return finishOffsetMs(counts, (scope) => ctx.budget.busyOffsets(scope, now), GLOBAL_LIMIT_PER_MINUTE - LANE_GLOBAL_HEADROOM[lane]);
@@ -84,25 +75,7 @@ export function createJob(id: string, ctx: JobContext, initial: readonly BatchTa
   const emit = () => emitter.emit('progress', progress());
 
   const enqueue = (tasks: readonly BatchTask[]) => {
-    for (const task of tasks) {
-      itemsTotal += task.itemCount;
-      const queue = queues.get(task.endpoint) ?? [];
-      queues.set(task.endpoint, queue);
-      queue.push({ seq: seq++, task, lastError: null, sending: false });
-    }
-  };
-
-  const requeue = (item: Queued) => {
-    const queue = queues.get(item.task.endpoint) ?? [];
-    queues.set(item.task.endpoint, queue);
-    const at = queue.findIndex((q) => q.seq > item.seq);
-    queue.splice(at < 0 ? queue.length : at, 0, item);
-  };
-
-  const drainQueues = (): Queued[] => {
-    const all = [...queues.values()].flat().sort((a, b) => a.seq - b.seq);
-    queues.clear();
-    return all;
+    itemsTotal += queues.add(tasks);
   };
 
   /** Reports an outcome; follow-up tasks join the job. */
@@ -129,8 +102,8 @@ export function createJob(id: string, ctx: JobContext, initial: readonly BatchTa
   const join = async (followUps: readonly BatchTask[]) => {
     if (followUps.length === 0) return;
     enqueue(followUps);
-    if (state === 'cancelling') drainQueues();
-    if (state === 'stopping') await reportStopped(drainQueues());
+    if (state === 'cancelling') queues.drain();
+    if (state === 'stopping') await reportStopped(queues.drain());
     ensureWorkers();
   };
 
@@ -196,7 +169,7 @@ export function createJob(id: string, ctx: JobContext, initial: readonly BatchTa
     }
     if (result.kind === 'aborted') {
       item.lastError = result.lastError ?? item.lastError;
-      if (state === 'paused' || state === 'running') return requeue(item);
+      if (state === 'paused' || state === 'running') return queues.putBack(item);
       if (state === 'stopping') return reportStopped([item]);
       // Cancelled: a batch that failed transiently was not applied; one never sent is just left.
       if (item.lastError) return settleTask(item, { status: 'failed', error: item.lastError.toJSON() });
@@ -221,7 +194,7 @@ export function createJob(id: string, ctx: JobContext, initial: readonly BatchTa
     workers.set(endpoint, (workers.get(endpoint) ?? 0) + 1);
     try {
       while (!signal.aborted && state === 'running') {
-        const item = queues.get(endpoint)?.shift();
+        const item = queues.take(endpoint);
         if (!item) break;
         await track(item, () => runTask(item, signal));
       }
@@ -233,8 +206,8 @@ export function createJob(id: string, ctx: JobContext, initial: readonly BatchTa
 
   const ensureWorkers = () => {
     if (state !== 'running') return;
-    for (const [endpoint, queue] of queues) {
-      const want = Math.min(ENDPOINTS[endpoint].perMinute - (workers.get(endpoint) ?? 0), queue.length);
+    for (const [endpoint, waiting] of queues.lengths()) {
+      const want = Math.min(ENDPOINTS[endpoint].perMinute - (workers.get(endpoint) ?? 0), waiting);
       for (let i = 0; i < want; i++) void worker(endpoint, waitControl.signal);
     }
   };
@@ -245,10 +218,10 @@ export function createJob(id: string, ctx: JobContext, initial: readonly BatchTa
   const settle = async () => {
     if (state === 'running') {
       ensureWorkers();
-      if (!held && idle() && [...queues.values()].every((q) => q.length === 0)) finish('done');
+      if (!held && idle() && queues.isEmpty()) finish('done');
       return;
     }
-    if (state === 'stopping') await reportStopped(drainQueues());
+    if (state === 'stopping') await reportStopped(queues.drain());
     if (!idle()) return;
     if (state === 'cancelling') finish('cancelled');
     if (state === 'stopping') finish('stopped');
@@ -301,7 +274,7 @@ export function createJob(id: string, ctx: JobContext, initial: readonly BatchTa
       if (finished() || state === 'cancelling' || state === 'stopping') return;
       state = 'cancelling';
       waitControl.abort();
-      const failed = drainQueues().filter((item) => item.lastError !== null);
+      const failed = queues.drain().filter((item) => item.lastError !== null);
       emit();
       void Promise.all(
         failed.map((item) =>

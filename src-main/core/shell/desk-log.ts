@@ -1,7 +1,10 @@
-import type { Desk } from '../desk/desk.ts';
-import type { Workspace } from '../desk/workspace.ts';
+import type { DeskServices } from '../desk/desk-services.ts';
 import type { Unsubscribe } from '../events.ts';
 import type { AppLog } from './app-log.ts';
+
+/** What the log follows of the desk. */
+export type LoggedServices = Pick<DeskServices,
+  'onWorkspace' | 'onStatus' | 'settings' | 'keys' | 'mode' | 'baseUrl' | 'heartbeat' | 'scheduler' | 'trades' | 'apply'>;
 
 /**
  * What the log records of the desk's own life, for a bug report: a change of
@@ -10,27 +13,29 @@ import type { AppLog } from './app-log.ts';
  * and each apply's start and end. State changes only, not every tick: a
  * day in the tray stays a few hundred lines.
  */
-export function logDeskEvents(desk: Desk, log: Pick<AppLog, 'debug' | 'info' | 'warn' | 'error'>): Unsubscribe {
+export function logDeskEvents(desk: LoggedServices, log: Pick<AppLog, 'debug' | 'info' | 'warn' | 'error'>): Unsubscribe {
   let workspaceSubs: Unsubscribe[] = [];
-  const follow = (ws: Workspace) => {
+  const follow = () => {
     for (const off of workspaceSubs) off();
-    log.info('workspace open', { mode: ws.mode, service: ws.baseUrl });
-    let heartbeat = ws.heartbeat.state.status;
-    let blocked = ws.scheduler.state.blocked;
+    log.info('workspace open', { mode: desk.mode(), service: desk.baseUrl() });
+    const scheduler = desk.scheduler();
+    const trades = desk.trades();
+    let heartbeat = desk.heartbeat().state.status;
+    let blocked = scheduler.state.blocked;
     const jobs = new Map<string, string>();
     workspaceSubs = [
-      ws.heartbeat.on('state', (s) => {
+      desk.heartbeat().on('state', (s) => {
         if (s.status !== heartbeat) log.info('heartbeat', { status: s.status, refreshAt: s.refreshAt, error: s.lastError });
         else if (s.lastError) log.debug('heartbeat error', { error: s.lastError });
         heartbeat = s.status;
       }),
-      ws.scheduler.on('state', (s) => {
+      scheduler.on('state', (s) => {
         if (s.blocked !== blocked) log.warn('scheduler', { blocked: s.blocked, error: s.blockedError });
         blocked = s.blocked;
       }),
-      ws.trades.on('needsAction', (list) => log.info('trades need action', { count: list.length, trades: list.map((t) => `${t.trade_type}:${t.trade_id}:${t.status}`) })),
-      ws.trades.on('error', (error) => log.debug('trade check failed', { error })),
-      ws.apply.on('progress', (p) => {
+      trades.on('needsAction', (list) => log.info('trades need action', { count: list.length, trades: list.map((t) => `${t.trade_type}:${t.trade_id}:${t.status}`) })),
+      trades.on('error', (error) => log.debug('trade check failed', { error })),
+      desk.apply().on('progress', (p) => {
         if (jobs.get(p.jobId) === p.state) return;
         jobs.set(p.jobId, p.state);
         const level = p.state === 'stopped' ? 'warn' : 'info';
@@ -38,10 +43,10 @@ export function logDeskEvents(desk: Desk, log: Pick<AppLog, 'debug' | 'info' | '
       }),
     ];
   };
-  follow(desk.workspace());
+  follow();
   const deskSubs = [
-    desk.events.on('workspace', follow),
-    desk.events.on('status', (s) => log.info('status', { mode: s.mode, online: s.online })),
+    desk.onWorkspace(follow),
+    desk.onStatus((s) => log.info('status', { mode: s.mode, online: s.online })),
     desk.settings.on('changed', (next, previous) => {
       const changed = (Object.keys(next) as (keyof typeof next)[]).filter((k) => next[k] !== previous[k]);
       if (changed.length > 0) log.info('settings changed', { fields: changed });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { accountId, cents, flag01, quantity, storedSku, storedUserNote } from '../../../src-shared/fields.ts';
 import type { Store } from './db.ts';
 import { deleteWhereIn, ledgerWrites, parseRow, parseRows, rowidPages, sqlBool, toSqlBool, type CheckedRows } from './sql.ts';
+import { countOf } from './typed-rows.ts';
 
 /**
  * The ledger of buy orders, named by SKU as the service names them. The
@@ -105,7 +106,7 @@ export function createBuyOrdersRepo(store: Store): BuyOrdersRepo {
       const row = selectOne.get(id);
       return row ? parseRow('buy_orders', buyOrderRow, row) : null;
     },
-    count: () => (countStmt.get() as { n: number }).n,
+    count: () => countOf('buy_orders', countStmt.get()),
     upsert: writes.one,
     upsertMany: writes.many,
     update(id, fields) {

@@ -1,31 +1,34 @@
 import type { SQLInputValue } from 'node:sqlite';
-import { change, type Change, type ChangeStatus, type DraftEntry, type ChangeError } from '../drafts/change.ts';
-import { changeError } from '../drafts/change.ts';
+import { z } from 'zod';
+import { change, changeStatus, type Change } from '../../../src-shared/drafts.ts';
 import { notFound, quoted } from '../errors.ts';
+import { changeError, changeKind, type ChangeError, type DraftEntry } from './draft-entry.ts';
+import { parseRow, parseRows } from './sql.ts';
 
 /**
  * A draft's change as the columns of `draft_entries` and back. A change is
- * checked with the shared schema when it is written; read back, the columns
- * are trusted as written (the table's CHECKs hold their shape), so reading
- * tens of thousands of rows costs no validation. The slot and key name the
+ * checked with the shared schema when it is written; read back, each
+ * column's type is read and the change rebuilt from the columns without the
+ * field rules again (the table's CHECKs hold its shape), so reading tens of
+ * thousands of rows stays cheap. The slot and key name the
  * row a change is about: (L, asset) for a listing's create or edit, (LD,
  * asset) for its delete, (LA, '') for a delete-all; B, BD, BA for buy orders.
  */
-export type Slot = 'L' | 'LD' | 'LA' | 'B' | 'BD' | 'BA';
+const SLOTS = ['L', 'LD', 'LA', 'B', 'BD', 'BA'] as const;
+export type Slot = (typeof SLOTS)[number];
+const isSlot = (s: string): s is Slot => (SLOTS as readonly string[]).includes(s);
 
 /** The target key of a row (what the rest of the desk names it by): `L:<asset>`, `BD:<sku>`, `LA`. */
 export const targetKey = (slot: Slot, key: string): string => (key === '' ? slot : `${slot}:${key}`);
 
 export function splitTarget(target: string): { slot: Slot; key: string } {
   const i = target.indexOf(':');
-  const slot = (i < 0 ? target : target.slice(0, i)) as Slot;
+  const slot = i < 0 ? target : target.slice(0, i);
   const key = i < 0 ? '' : target.slice(i + 1);
   // A target names a row of one of the six slots, with a key exactly where the slot has one.
-  if (!SLOTS.has(slot) || (key === '') !== (slot === 'LA' || slot === 'BA')) throw notFound(`There is no change ${quoted(target)} in this draft`);
+  if (!isSlot(slot) || (key === '') !== (slot === 'LA' || slot === 'BA')) throw notFound(`There is no change ${quoted(target)} in this draft`);
   return { slot, key };
 }
-
-const SLOTS: ReadonlySet<string> = new Set(['L', 'LD', 'LA', 'B', 'BD', 'BA']);
 
 /** The row's columns, every one named (NULL where the kind has no such field). */
 export interface ChangeColumns {
@@ -64,29 +67,30 @@ export function changeColumns(input: Change): ChangeColumns {
   }
 }
 
-/** A row of draft_entries as SQLite hands it back. */
-export interface EntryRecord {
-  readonly slot: Slot;
-  readonly key: string;
-  readonly seq: number;
-  readonly kind: Change['kind'];
-  readonly account: string | null;
-  readonly listing_id: string | null;
-  readonly sku: string | null;
-  readonly price: number | null;
-  readonly promoted: number | null;
-  readonly quantity: number | null;
-  readonly active: number | null;
-  readonly user_note: string | null;
-  readonly game: string | null;
-  readonly active_only: number | null;
-  readonly replaced: number | null;
-  readonly if_exists: number | null;
-  readonly status: ChangeStatus;
-  readonly error: string | null;
-  readonly batch_id: string | null;
-  readonly updated_at: number;
-}
+/** A row of draft_entries as SQLite hands it back (the table's CHECKs hold each kind's columns; this reads their types). */
+const entryRecord = z.object({
+  slot: z.enum(SLOTS),
+  key: z.string(),
+  seq: z.number(),
+  kind: changeKind,
+  account: z.string().nullable(),
+  listing_id: z.string().nullable(),
+  sku: z.string().nullable(),
+  price: z.number().nullable(),
+  promoted: z.number().nullable(),
+  quantity: z.number().nullable(),
+  active: z.number().nullable(),
+  user_note: z.string().nullable(),
+  game: z.string().nullable(),
+  active_only: z.number().nullable(),
+  replaced: z.number().nullable(),
+  if_exists: z.number().nullable(),
+  status: changeStatus,
+  error: z.string().nullable(),
+  batch_id: z.string().nullable(),
+  updated_at: z.number(),
+});
+export type EntryRecord = z.output<typeof entryRecord>;
 
 /** The columns a query reads to rebuild an entry (with a table alias: `e.slot AS slot, …`). */
 export const ENTRY_COLUMNS = ['slot', 'key', 'seq', 'kind', 'account', 'listing_id', 'sku', 'price', 'promoted', 'quantity', 'active',
@@ -135,7 +139,11 @@ function errorOf(text: string | null): ChangeError | null {
   }
 }
 
-export function entryOf(r: EntryRecord): DraftEntry {
+/** A row of draft_entries (its ENTRY_COLUMNS) as the entry it holds. */
+export const readEntry = (row: unknown): DraftEntry => entryOf(parseRow('draft_entries', entryRecord, row));
+export const readEntries = (rows: readonly unknown[]): DraftEntry[] => parseRows('draft_entries', entryRecord, rows).map(entryOf);
+
+function entryOf(r: EntryRecord): DraftEntry {
   return {
     target: targetKey(r.slot, r.key), seq: r.seq, change: changeOf(r), status: r.status,
     error: errorOf(r.error), batchId: r.batch_id, updatedAt: r.updated_at,

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { SQLInputValue } from 'node:sqlite';
 import { z } from 'zod';
-import type { ChangeError, ChangeStatus, DraftEntry } from '../drafts/change.ts';
+import type { ChangeStatus } from '../../../src-shared/drafts.ts';
+import type { ChangeError, DraftEntry } from './draft-entry.ts';
 import type { Store } from './db.ts';
-import { changeColumns, ENTRY_COLUMNS, entryOf, splitTarget, targetKey, type EntryRecord, type Slot } from './draft-columns.ts';
+import { changeColumns, ENTRY_COLUMNS, readEntries, readEntry, splitTarget, targetKey, type Slot } from './draft-columns.ts';
 import { parseRow, parseRows, placeholders } from './sql.ts';
+import { countOf, statusCounts } from './typed-rows.ts';
 
 /**
  * Drafts and their changes, one row per target (see draft-columns.ts).
@@ -109,7 +111,8 @@ export function createDraftsRepo(store: Store): DraftsRepo {
   const unqueuedStmt = db.prepare(`SELECT count(*) AS n FROM draft_entries INDEXED BY draft_entries_status
     WHERE draft_id = ? AND status = 'pending' AND seq < ?`);
 
-  const records = (rows: unknown[]) => (rows as unknown as EntryRecord[]).map(entryOf);
+  const records = readEntries;
+  const nextSeq = z.object({ next_seq: z.number() });
 
   const repo: DraftsRepo = {
     list: () => parseRows('drafts', draftRow, selectAll.all()),
@@ -130,14 +133,14 @@ export function createDraftsRepo(store: Store): DraftsRepo {
       removeStmt.run(id);
     },
     takeSeqs(id, count) {
-      const row = takeSeqsStmt.get(count, id) as { next_seq: number } | undefined;
-      if (!row) throw new Error(`no draft ${id}`);
-      return row.next_seq - count;
+      const row = takeSeqsStmt.get(count, id);
+      if (row === undefined) throw new Error(`no draft ${id}`);
+      return parseRow('drafts', nextSeq, row).next_seq - count;
     },
     entry(id, target) {
       const { slot, key } = splitTarget(target);
-      const row = selectEntry.get(id, slot, key) as EntryRecord | undefined;
-      return row ? entryOf(row) : null;
+      const row = selectEntry.get(id, slot, key);
+      return row === undefined ? null : readEntry(row);
     },
     entriesFor(id, targets) {
       if (targets.length === 0) return [];
@@ -226,12 +229,10 @@ export function createDraftsRepo(store: Store): DraftsRepo {
       replaceStmt.run({ ...columns, draft_id: id, status, updated_at: store.clock.now() });
     },
     statusCounts(id) {
-      const counts: StatusCounts = {};
-      for (const row of countsStmt.all(id) as { status: ChangeStatus; n: number }[]) counts[row.status] = row.n;
-      return counts;
+      return statusCounts('draft_entries', countsStmt.all(id));
     },
     queuedWithoutBatch: (id, alsoBelow = null) =>
-      (waitingStmt.get(id) as { n: number }).n + (alsoBelow === null ? 0 : (unqueuedStmt.get(id, alsoBelow) as { n: number }).n),
+      countOf('draft_entries', waitingStmt.get(id)) + (alsoBelow === null ? 0 : countOf('draft_entries', unqueuedStmt.get(id, alsoBelow))),
   };
   return repo;
 }

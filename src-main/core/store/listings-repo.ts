@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { accountId, assetId, cents, flag01, gameId, listingId, storedUserNote } from '../../../src-shared/fields.ts';
 import type { Store } from './db.ts';
 import { deleteWhereIn, ledgerWrites, parseRow, parseRows, rowidPages, sqlBool, toSqlBool, type CheckedRows } from './sql.ts';
+import { countOf } from './typed-rows.ts';
 
 /**
  * The ledger of listings. There is no "list my listings" endpoint, so this
@@ -127,11 +128,13 @@ export function createListingsRepo(store: Store): ListingsRepo {
   };
   const writes = ledgerWrites(store, write);
 
+  const assetSku = z.object({ asset_id: z.string(), sku: z.string() });
+
   const repo: ListingsRepo = {
     all: () => parseRows('listings', listingRow, selectAll.all()),
     checkedPages: (pageSize) => rowidPages(db, 'listings', listingRow, pageSize),
     getMany: (ids) => (ids.length === 0 ? [] : parseRows('listings', listingRow, selectMany.all(JSON.stringify(ids)))),
-    skusOf: (ids) => new Map(ids.length === 0 ? [] : (selectSkus.all(JSON.stringify(ids)) as { asset_id: string; sku: string }[]).map((r) => [r.asset_id, r.sku])),
+    skusOf: (ids) => new Map(ids.length === 0 ? [] : parseRows('listings', assetSku, selectSkus.all(JSON.stringify(ids))).map((r) => [r.asset_id, r.sku])),
     get(id) {
       const row = selectOne.get(id);
       return row ? parseRow('listings', listingRow, row) : null;
@@ -140,10 +143,7 @@ export function createListingsRepo(store: Store): ListingsRepo {
       const row = selectById.get(id);
       return row ? parseRow('listings', listingRow, row) : null;
     },
-    count(filter = {}) {
-      const row = (filter.activeOnly ? countActive : countAll).get() as { n: number };
-      return row.n;
-    },
+    count: (filter = {}) => countOf('listings', (filter.activeOnly ? countActive : countAll).get()),
     upsert: writes.one,
     upsertMany: writes.many,
     update(id, fields) {

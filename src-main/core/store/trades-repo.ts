@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { buyOrderTrade, marketTrade, type PendingTrade } from '../../../src-shared/trades.ts';
-import type { AnnouncedTradesStore } from '../trades/announced-trades.ts';
-import type { SeenTradesStore } from '../trades/seen-trades.ts';
+import type { AnnouncedTradesStore, SeenTradesStore } from './watcher-memory.ts';
 import type { Store } from './db.ts';
 import { jsonColumn, parseRows } from './sql.ts';
 
@@ -11,8 +10,6 @@ import { jsonColumn, parseRows } from './sql.ts';
  * notifying the trader again about trades already shown, so each is saved as
  * one transaction (all or nothing).
  */
-export type { SeenTradesStore };
-
 export const pendingTradeRow = z.object({
   trade_type: z.enum(['market', 'buy_order']),
   trade_id: z.string(),

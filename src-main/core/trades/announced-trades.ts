@@ -1,4 +1,5 @@
 import type { PendingTrade } from '../../../src-shared/trades.ts';
+import type { AnnouncedTradesStore } from '../store/watcher-memory.ts';
 import { tradeKey } from './trade-diff.ts';
 
 /**
@@ -13,12 +14,7 @@ import { tradeKey } from './trade-diff.ts';
 export const MAX_ANNOUNCED = 2_000;
 
 /** The watcher's port; the profile store implements it over SQLite. */
-export interface AnnouncedTradesStore {
-  /** Announcement keys (`type:id:status`), oldest first. */
-  load(): Promise<readonly string[]>;
-  /** Replaces the whole memory (all or nothing). */
-  save(keys: readonly string[]): Promise<void>;
-}
+export type { AnnouncedTradesStore } from '../store/watcher-memory.ts';
 
 /** Keeps the memory in this process only: for tests and for a run without a profile. */
 export function createMemoryAnnouncedTradesStore(initial: readonly string[] = []): AnnouncedTradesStore {

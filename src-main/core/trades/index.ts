@@ -1,5 +1,6 @@
 /** The trade watcher: pending trades, what changed, and what waits for the trader. */
-export { createMemorySeenTradesStore, type SeenTradesStore } from './seen-trades.ts';
+export { createMemorySeenTradesStore } from './seen-trades.ts';
+export type { SeenTradesStore } from '../store/watcher-memory.ts';
 export {
   diffTrades,
   needsAction,

@@ -1,14 +1,11 @@
+import type { SeenTradesStore } from '../store/watcher-memory.ts';
+
 /**
  * Which trade statuses the trader was already told about, kept across
  * restarts so a restart does not announce every pending trade again. The
  * watcher owns this port; the profile store implements it over SQLite.
  */
-export interface SeenTradesStore {
-  /** Key `${trade_type}:${trade_id}` → the last status announced. */
-  load(): Promise<ReadonlyMap<string, string>>;
-  /** Replaces the whole set (all or nothing). */
-  save(seen: ReadonlyMap<string, string>): Promise<void>;
-}
+export type { SeenTradesStore } from '../store/watcher-memory.ts';
 
 /** Keeps the set in memory only: for tests and for a run without a profile. */
 export function createMemorySeenTradesStore(initial: Iterable<readonly [string, string]> = []): SeenTradesStore & {

@@ -1,5 +1,5 @@
 import type { PendingTrade } from '../../../src-shared/trades.ts';
-import { nextTurn, type Turn } from '../drafts/turn.ts';
+import { nextTurn, type Turn } from '../turn.ts';
 import { inParts, RECORD_PART } from '../history/record-parts.ts';
 import type { TradeHistory } from '../history/trade-history.ts';
 import type { Store } from '../store/db.ts';

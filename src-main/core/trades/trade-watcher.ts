@@ -5,9 +5,10 @@ import type { Clock } from '../clock.ts';
 import { createEmitter, type Unsubscribe } from '../events.ts';
 import type { ReadState } from '../scheduler/retrying-read.ts';
 import { INTERACTIVE_DEADLINE_MS, type Scheduler } from '../scheduler/types.ts';
-import { announce, createMemoryAnnouncedTradesStore, type AnnouncedTradesStore } from './announced-trades.ts';
+import type { AnnouncedTradesStore, SeenTradesStore } from '../store/watcher-memory.ts';
+import { announce, createMemoryAnnouncedTradesStore } from './announced-trades.ts';
 import { createBalanceRead, type BalanceReading } from './balance-read.ts';
-import type { SeenTradesStore } from './seen-trades.ts';
+import { repeatEvery } from './repeat-every.ts';
 import type { RecordedLoad } from './trade-recording.ts';
 import { diffTrades, needsAction, tradeKey, type GoneTrade, type StatusChange, type TradeType } from './trade-diff.ts';
 import { byCodeUnit } from '../../../src-shared/text-order.ts';
@@ -242,43 +243,17 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
     emitter.emit('balanceState', state);
   });
 
-  /**
-   * Runs `step` (which reports its own failures) now and then `interval()`
-   * after each ends, until stopped. A wait in `waits` can be woken to measure
-   * the interval again (the trader changed it).
-   */
-  const loop = async (signal: AbortSignal, interval: () => number, step: () => Promise<unknown>, waits?: Set<AbortController>) => {
-    while (!signal.aborted) {
-      await step();
-      const endedAt = clock.monotonic();
-      for (;;) {
-        const wait = endedAt + interval() - clock.monotonic();
-        if (wait <= 0) break;
-        const wake = new AbortController();
-        waits?.add(wake);
-        try {
-          await clock.sleep(wait, AbortSignal.any([signal, wake.signal]));
-          break;
-        } catch {
-          if (signal.aborted) return;
-        } finally {
-          waits?.delete(wake);
-        }
-      }
-    }
-  };
-
   return {
     start() {
       if (running) return;
       const control = new AbortController();
       running = control;
       // A load's failures are reported by the load itself.
-      void loop(control.signal, () => pollIntervalMs, () => checkNow().catch(() => undefined), pollWaits);
+      void repeatEvery(clock, control.signal, () => pollIntervalMs, () => checkNow().catch(() => undefined), pollWaits);
       // The first read is retried with backoff until it succeeds; then one every interval.
       balanceRead.start();
       // Its failures are reported by the read's own state (and retried there).
-      void loop(control.signal, () => balanceIntervalMs, () => balanceRead.read().catch(() => undefined));
+      void repeatEvery(clock, control.signal, () => balanceIntervalMs, () => balanceRead.read().catch(() => undefined));
     },
     stop() {
       running?.abort(new Error('trade watcher stopped'));

@@ -1,4 +1,8 @@
-import type { Desk } from '../../core/desk/desk.ts';
+import type { ApplyService } from '../../core/apply/apply-draft.ts';
+import type { ApplyJobTracker } from '../../core/apply/apply-job.ts';
+import type { CsvService } from '../../core/csv/csv-service.ts';
+import type { DraftService } from '../../core/drafts/draft-service.ts';
+import type { ItemNames } from '../../core/items/item-names.ts';
 import { DomainError } from '../../core/errors.ts';
 import type { Handlers } from '../router.ts';
 import type { DeskViews } from '../views.ts';
@@ -22,22 +26,29 @@ function namesItems(csv: string): boolean {
  * job, resolving lost responses and undoing an apply. Every reply is the job's or the
  * outcomes' view after the action, stamped.
  */
-export function applyHandlers(desk: Desk, views: DeskViews): Pick<Handlers, ApplyChannels> {
-  const ws = () => desk.workspace();
+export interface ApplyChannelServices {
+  apply(): Pick<ApplyService, 'byJob' | 'resolve' | 'undo'>;
+  applyJob(): Pick<ApplyJobTracker, 'start'>;
+  csv(): Pick<CsvService, 'exportDraft' | 'startImport' | 'importPart' | 'commitImport'>;
+  drafts(): Pick<DraftService, 'ensureCurrent'>;
+  names(): ItemNames | null;
+}
+
+export function applyHandlers(services: ApplyChannelServices, views: DeskViews): Pick<Handlers, ApplyChannels> {
   const handle = (jobId: string) => {
-    const found = ws().apply.byJob(jobId);
+    const found = services.apply().byJob(jobId);
     if (!found) throw new DomainError('not_found', 'That apply is no longer running');
     return found;
   };
   return {
-    'drafts:exportCsv': async ({ draftId }) => ({ csv: await ws().csv.exportDraft(draftId) }),
+    'drafts:exportCsv': async ({ draftId }) => ({ csv: await services.csv().exportDraft(draftId) }),
     'drafts:importCsvPart': async (part) => {
-      const csv = ws().csv;
+      const csv = services.csv();
       let upload: string;
       if ('kind' in part) {
         // A file that names items is read with the name → SKU tables: built once, on a later turn (about a second, the first time).
-        if (namesItems(part.text)) await ws().names?.warm({ reverse: true });
-        upload = csv.startImport(part.kind, { draftId: ws().drafts.ensureCurrent() });
+        if (namesItems(part.text)) await services.names()?.warm({ reverse: true });
+        upload = csv.startImport(part.kind, { draftId: services.drafts().ensureCurrent() });
       } else {
         upload = part.upload;
       }
@@ -45,12 +56,12 @@ export function applyHandlers(desk: Desk, views: DeskViews): Pick<Handlers, Appl
       return { upload, preview: preview && { ...preview, errors: preview.errors.slice(0, CSV_ERRORS_SHOWN) } };
     },
     'drafts:importCommit': async ({ token }) => {
-      const result = await ws().csv.commitImport(token);
+      const result = await services.csv().commitImport(token);
       return { imported: result.imported, refused: result.errorCount };
     },
     'drafts:apply': ({ draftId, confirmGuard }) => {
       // Core refuses it while automation is off, when the trader asked for that, and marked prices nobody confirmed.
-      ws().applyJob.start(draftId, { confirmGuard });
+      services.applyJob().start(draftId, { confirmGuard });
       return views.apply();
     },
     'apply:state': () => views.apply(),
@@ -68,10 +79,10 @@ export function applyHandlers(desk: Desk, views: DeskViews): Pick<Handlers, Appl
     },
     'apply:unknownOutcomes': () => views.outcomes(),
     'apply:resolve': ({ id, choice }) => {
-      ws().apply.resolve(id, choice);
+      services.apply().resolve(id, choice);
       return views.outcomes();
     },
-    'apply:undo': async ({ runId }) => undoResultView(await ws().apply.undo(runId), ws().names),
+    'apply:undo': async ({ runId }) => undoResultView(await services.apply().undo(runId), services.names()),
   };
 }
 

@@ -1,4 +1,5 @@
-import type { Desk } from '../../core/desk/desk.ts';
+import type { DraftService } from '../../core/drafts/draft-service.ts';
+import type { ItemNames } from '../../core/items/item-names.ts';
 import type { Handlers } from '../router.ts';
 import type { Stamps } from '../stamps.ts';
 import { addChangesView, changeRowView } from './draft-results.ts';
@@ -7,9 +8,16 @@ type DraftChannels =
   | 'drafts:list' | 'drafts:create' | 'drafts:rename' | 'drafts:select' | 'drafts:discard'
   | 'drafts:addChanges' | 'drafts:removeChanges' | 'drafts:removeFailed' | 'drafts:review' | 'drafts:page';
 
+/** What the draft channels use: the current workspace's drafts and item names. */
+export interface DraftChannelServices {
+  drafts(): Pick<DraftService,
+    'current' | 'list' | 'create' | 'rename' | 'select' | 'discard' | 'ensureCurrent' | 'addChanges' | 'removeChanges' | 'removeFailed' | 'review' | 'reviewPage'>;
+  names(): ItemNames | null;
+}
+
 /** Handlers for building drafts offline: every edit is stored before the reply. */
-export function draftHandlers(desk: Desk, stamps: Stamps): Pick<Handlers, DraftChannels> {
-  const drafts = () => desk.workspace().drafts;
+export function draftHandlers(services: DraftChannelServices, stamps: Stamps): Pick<Handlers, DraftChannels> {
+  const drafts = () => services.drafts();
   return {
     'drafts:list': () => {
       const stamp = stamps.of('drafts');
@@ -39,7 +47,7 @@ export function draftHandlers(desk: Desk, stamps: Stamps): Pick<Handlers, DraftC
     'drafts:page': ({ draftId, kind, show, offset, limit }) => {
       const stamp = stamps.of('drafts');
       const page = drafts().reviewPage(draftId, { show, offset, limit, ...(kind === undefined ? {} : { kind }) });
-      const names = desk.workspace().names;
+      const names = services.names();
       return { stamp, draftId, offset, total: page.total, rows: page.rows.map((r) => changeRowView(r, names)) };
     },
   };

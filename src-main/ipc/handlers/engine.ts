@@ -1,4 +1,8 @@
-import type { Desk } from '../../core/desk/desk.ts';
+import type { AccountsService } from '../../core/accounts/accounts-service.ts';
+import type { Heartbeat } from '../../core/heartbeat/index.ts';
+import type { KeyService } from '../../core/key/key-service.ts';
+import type { SettingsPatch } from '../../core/settings/settings.ts';
+import type { TradeWatcher } from '../../core/trades/trade-watcher.ts';
 import { TRADE_OFFER_HOST } from '../../core/shell/external-links.ts';
 import type { Handlers } from '../router.ts';
 import type { DeskViews } from '../views.ts';
@@ -18,42 +22,49 @@ export const tradeOfferUrl = (tradeId: string) => `https://${TRADE_OFFER_HOST}/t
  * trades, accounts. Every reply is the area's view as it stands after the
  * action, stamped, so it agrees with the event the action caused.
  */
-export function engineHandlers(desk: Desk, views: DeskViews, platform: Platform): Pick<Handlers, EngineChannels> {
-  const ws = () => desk.workspace();
+export interface EngineChannelServices {
+  readonly keys: Pick<KeyService, 'set' | 'remove'>;
+  updateSettings(patch: SettingsPatch): Promise<unknown>;
+  heartbeat(): Pick<Heartbeat, 'beatNow'>;
+  trades(): Pick<TradeWatcher, 'refreshBalance' | 'checkNow'>;
+  accounts(): Pick<AccountsService, 'refresh' | 'setTradeUrl' | 'setAutomated'>;
+}
+
+export function engineHandlers(services: EngineChannelServices, views: DeskViews, platform: Platform): Pick<Handlers, EngineChannels> {
   return {
     'app:status': () => views.app(),
     'key:status': () => views.key(),
     'key:set': async ({ key }) => {
-      await desk.keys.set(key);
+      await services.keys.set(key);
       return views.key();
     },
     'key:remove': async () => {
-      await desk.keys.remove();
+      await services.keys.remove();
       return views.key();
     },
     'settings:get': () => views.settings(),
     'settings:update': async (patch) => {
-      await desk.updateSettings(patch);
+      await services.updateSettings(patch);
       return views.settings();
     },
     'heartbeat:state': () => views.heartbeat(),
     'heartbeat:beatNow': async () => {
-      await ws().heartbeat.beatNow();
+      await services.heartbeat().beatNow();
       return views.heartbeat();
     },
     'automation:setEnabled': async ({ enabled }) => {
-      await desk.updateSettings({ heartbeatEnabled: enabled });
+      await services.updateSettings({ heartbeatEnabled: enabled });
       return views.heartbeat();
     },
     'scheduler:state': () => views.scheduler(),
     'balance:get': () => views.balance(),
     'balance:refresh': async () => {
-      await ws().trades.refreshBalance();
+      await services.trades().refreshBalance();
       return views.balance();
     },
     'trades:list': () => views.trades(),
     'trades:checkNow': async () => {
-      await ws().trades.checkNow();
+      await services.trades().checkNow();
       return views.trades();
     },
     'trades:openOffer': async ({ tradeId }) => {
@@ -62,15 +73,15 @@ export function engineHandlers(desk: Desk, views: DeskViews, platform: Platform)
     },
     'accounts:list': () => views.accounts(),
     'accounts:refresh': async () => {
-      await ws().accounts.refresh();
+      await services.accounts().refresh();
       return views.accounts();
     },
     'accounts:setTradeUrl': async ({ tradeUrl, account }) => {
-      await ws().accounts.setTradeUrl(tradeUrl, account);
+      await services.accounts().setTradeUrl(tradeUrl, account);
       return views.accounts();
     },
     'accounts:setAutomated': ({ id64, automated }) => {
-      ws().accounts.setAutomated(id64, automated);
+      services.accounts().setAutomated(id64, automated);
       return views.accounts();
     },
   };

@@ -1,5 +1,6 @@
 import type { ItemCandidate, ItemSearch } from '../../../src-shared/item-search.ts';
-import type { Desk } from '../../core/desk/desk.ts';
+import type { LedgerExport } from '../../core/csv/ledger-export.ts';
+import type { TradeHistory } from '../../core/history/trade-history.ts';
 import { DomainError } from '../../core/errors.ts';
 import type { ItemNames } from '../../core/items/item-names.ts';
 import { itemViewOf } from '../../core/items/item-view.ts';
@@ -13,10 +14,15 @@ type HistoryChannels = 'history:summary' | 'history:page' | 'history:exportCsv' 
  * CSV), the ledgers' Export CSV, and item names typed where a SKU is asked
  * for. Each history reply carries the history's stamp.
  */
-export function historyHandlers(desk: Desk, stamps: Stamps): Pick<Handlers, HistoryChannels> {
-  const ws = () => desk.workspace();
+export interface HistoryChannelServices {
+  history(): Pick<TradeHistory, 'summary' | 'page' | 'csv'>;
+  ledgerExport(): Pick<LedgerExport, 'exportLedger'>;
+  names(): ItemNames | null;
+}
+
+export function historyHandlers(services: HistoryChannelServices, stamps: Stamps): Pick<Handlers, HistoryChannels> {
   const names = (): ItemNames => {
-    const found = ws().names;
+    const found = services.names();
     if (found === null) throw new DomainError('conflict', 'Item names are not available in this build: type the SKU');
     return found;
   };
@@ -24,10 +30,10 @@ export function historyHandlers(desk: Desk, stamps: Stamps): Pick<Handlers, Hist
     skus.slice(0, 20).map((sku) => ({ sku, name: n.name(sku), detail: n.internalName(sku) }));
 
   return {
-    'history:summary': (range) => ({ stamp: stamps.of('history'), ...ws().history.summary(range) }),
-    'history:page': ({ range, show, offset, limit }) => ({ stamp: stamps.of('history'), offset, ...ws().history.page(range, show, offset, limit) }),
-    'history:exportCsv': ({ range, show }) => ws().history.csv(range, show),
-    'ledger:exportCsv': async ({ domain, filter }) => ws().ledgerExport.exportLedger(domain, filter),
+    'history:summary': (range) => ({ stamp: stamps.of('history'), ...services.history().summary(range) }),
+    'history:page': ({ range, show, offset, limit }) => ({ stamp: stamps.of('history'), offset, ...services.history().page(range, show, offset, limit) }),
+    'history:exportCsv': ({ range, show }) => services.history().csv(range, show),
+    'ledger:exportCsv': async ({ domain, filter }) => services.ledgerExport().exportLedger(domain, filter),
     'items:search': async ({ text, limit }): Promise<ItemSearch> => {
       const n = names();
       // The name → SKU tables are built once, on a later turn (about a second, the first time).

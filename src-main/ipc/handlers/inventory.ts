@@ -1,5 +1,6 @@
 import type { InventoryState } from '../../../src-shared/inventory.ts';
-import type { Desk } from '../../core/desk/desk.ts';
+import type { AccountsService } from '../../core/accounts/accounts-service.ts';
+import type { Inventory } from '../../core/inventory/index.ts';
 import type { Handlers } from '../router.ts';
 import type { Stamps } from '../stamps.ts';
 
@@ -12,9 +13,14 @@ type InventoryChannels =
  * kept: a read of Steam is started, never waited for (its progress comes as
  * `inventory:changed` events).
  */
-export function inventoryHandlers(desk: Desk, stamps: Stamps): Pick<Handlers, InventoryChannels> {
-  const inv = () => desk.workspace().inventory;
-  const main = () => desk.workspace().accounts.snapshot().main?.account_id ?? null;
+export interface InventoryChannelServices {
+  inventory(): Pick<Inventory, 'reads' | 'queries' | 'drafting'>;
+  accounts(): Pick<AccountsService, 'snapshot'>;
+}
+
+export function inventoryHandlers(services: InventoryChannelServices, stamps: Stamps): Pick<Handlers, InventoryChannels> {
+  const inv = () => services.inventory();
+  const main = () => services.accounts().snapshot().main?.account_id ?? null;
   const stateView = (accounts: InventoryState['accounts']): InventoryState => ({
     stamp: stamps.of('inventory'), accounts, facets: inv().queries.facets(),
   });

@@ -1,4 +1,4 @@
-import type { Desk } from '../../core/desk/desk.ts';
+import type { KeyTester } from '../../core/key/key-test.ts';
 import type { Handlers } from '../router.ts';
 import type { DeskViews } from '../views.ts';
 
@@ -7,10 +7,10 @@ import type { DeskViews } from '../views.ts';
  * and never rejects (its result says what went wrong); the reply is the key's
  * status with that result in it, as every other key reply is.
  */
-export function keyTestHandlers(desk: Desk, views: DeskViews): Pick<Handlers, 'key:test'> {
+export function keyTestHandlers(services: { readonly keyTest: Pick<KeyTester, 'test'> }, views: DeskViews): Pick<Handlers, 'key:test'> {
   return {
     'key:test': async () => {
-      await desk.keyTest.test();
+      await services.keyTest.test();
       return views.key();
     },
   };

@@ -1,4 +1,4 @@
-import type { Desk } from '../../core/desk/desk.ts';
+import type { LedgerChecker } from '../../core/trades/ledger-check.ts';
 import type { Handlers } from '../router.ts';
 
 /**
@@ -6,8 +6,8 @@ import type { Handlers } from '../router.ts';
  * doubt. Rows it marks move the ledger's stamp through the store, like any
  * other ledger write.
  */
-export function ledgerCheckHandlers(desk: Desk): Pick<Handlers, 'ledger:check'> {
+export function ledgerCheckHandlers(services: { ledger(): Pick<LedgerChecker, 'check'> }): Pick<Handlers, 'ledger:check'> {
   return {
-    'ledger:check': () => desk.workspace().ledger.check(),
+    'ledger:check': () => services.ledger().check(),
   };
 }

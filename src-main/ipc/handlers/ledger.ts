@@ -1,7 +1,8 @@
 import type { ActivityEntry } from '../../../src-shared/contract.ts';
-import type { Desk } from '../../core/desk/desk.ts';
+import type { ApplyService } from '../../core/apply/apply-draft.ts';
 import type { ActivityRow } from '../../core/store/activity-repo.ts';
 import type { BulkResult } from '../../core/drafts/draft-service.ts';
+import type { LedgerTables } from '../../core/bulk/ledger-tables.ts';
 import type { Handlers } from '../router.ts';
 import type { Stamps } from '../stamps.ts';
 import { bulkOutcomeView, addChangesView } from './draft-results.ts';
@@ -15,30 +16,36 @@ type LedgerChannels =
  * them, edits over a selection) and the activity log. A page carries the
  * stamps of the ledger and the drafts it was computed from.
  */
-export function ledgerHandlers(desk: Desk, stamps: Stamps): Pick<Handlers, LedgerChannels> {
-  const ws = () => desk.workspace();
+export interface LedgerChannelServices {
+  tables(): Pick<LedgerTables, 'page' | 'preview' | 'bulk' | 'deleteRows' | 'revertRows' | 'deleteAllImpact'>;
+  /** The activity log is the apply's. */
+  apply(): Pick<ApplyService, 'activity'>;
+}
+
+export function ledgerHandlers(services: LedgerChannelServices, stamps: Stamps): Pick<Handlers, LedgerChannels> {
+  const tables = () => services.tables();
   return {
     'ledger:page': ({ domain, filter, sort, offset, limit }) => {
       const s = { ledger: stamps.of('ledger'), drafts: stamps.of('drafts') };
-      const page = ws().tables.page(domain, filter, sort, offset, limit);
+      const page = tables().page(domain, filter, sort, offset, limit);
       return { domain, draftId: page.draftId, stamps: s, offset, total: page.total, all: page.all, changed: page.changed, rows: page.rows };
     },
     'ledger:keys': ({ domain, filter, sort, offset, limit }) => {
-      const page = ws().tables.page(domain, filter, sort, offset, limit);
+      const page = tables().page(domain, filter, sort, offset, limit);
       return { keys: page.rows.map((r) => r.key) };
     },
-    'ledger:preview': async ({ domain, selection, op }) => bulkOutcomeView(await ws().tables.preview(domain, selection, op)),
+    'ledger:preview': async ({ domain, selection, op }) => bulkOutcomeView(await tables().preview(domain, selection, op)),
     'ledger:bulk': ({ domain, selection, op }) => new Promise((answer, fail) => {
       // Answered as soon as the edit is the draft's (journaled); its parts are written after, the screens reading them as a patch.
       const told = (result: BulkResult & { draftId: string }) => answer({ ...bulkOutcomeView(result), draftId: result.draftId });
-      ws().tables.bulk(domain, selection, op, told).then(told, fail);
+      tables().bulk(domain, selection, op, told).then(told, fail);
     }),
-    'ledger:delete': ({ domain, selection }) => addChangesView(ws().tables.deleteRows(domain, selection)),
-    'ledger:revert': ({ domain, selection }) => ws().tables.revertRows(domain, selection),
-    'ledger:deleteAllImpact': ({ domain, activeOnly }) => ({ domain, ...ws().tables.deleteAllImpact(domain, activeOnly) }),
+    'ledger:delete': ({ domain, selection }) => addChangesView(tables().deleteRows(domain, selection)),
+    'ledger:revert': ({ domain, selection }) => tables().revertRows(domain, selection),
+    'ledger:deleteAllImpact': ({ domain, activeOnly }) => ({ domain, ...tables().deleteAllImpact(domain, activeOnly) }),
     'activity:list': ({ text, outcome, limit }) =>
-      ws().repos
-        .activity.list({
+      services.apply()
+        .activity({
           ...(text ? { text } : {}),
           ...(outcome ? { status: outcome as ActivityRow['status'] } : {}),
           limit: limit ?? 500,

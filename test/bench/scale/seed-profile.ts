@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { changeColumns } from '../../../src-main/core/store/draft-columns.ts';
 import { createDraftService } from '../../../src-main/core/drafts/draft-service.ts';
-import { createLedgerTables } from '../../../src-main/core/drafts/ledger-tables.ts';
+import { createLedgerTables } from '../../../src-main/core/bulk/ledger-tables.ts';
 import type { SettingsPatch } from '../../../src-main/core/settings/settings.ts';
 import { createSettingsService } from '../../../src-main/core/settings/settings-service.ts';
 import { openStore } from '../../../src-main/core/store/db.ts';

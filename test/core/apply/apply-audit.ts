@@ -6,6 +6,7 @@ import { createDraftService } from '../../../src-main/core/drafts/draft-service.
 import { openStore } from '../../../src-main/core/store/db.ts';
 import { createRepos } from '../../../src-main/core/store/index.ts';
 import type { Sandbox } from '../../../src-main/sandbox/index.ts';
+import type { ChangeInput } from '../../../src-shared/drafts.ts';
 
 /**
  * What the tests that kill an apply midway share: a profile with a ledger and
@@ -55,17 +56,17 @@ export function prepareApplyProfile(path: string, sandbox: Sandbox, clock: Clock
   const relists = seeded.slice(sizes.edits + sizes.deletes);
   const drafts = createDraftService({ store, repos });
   const draft = drafts.create('apply killed midway');
-  const changes = [
-    ...edits.map((l) => ({ kind: 'listing.edit', asset_id: l.asset_id, price: l.price + 11 })),
-    ...deletes.map((l) => ({ kind: 'listing.delete', asset_id: l.asset_id })),
-    ...relists.flatMap((l) => [
+  const changes: ChangeInput[] = [
+    ...edits.map((l): ChangeInput => ({ kind: 'listing.edit', asset_id: l.asset_id, price: l.price + 11 })),
+    ...deletes.map((l): ChangeInput => ({ kind: 'listing.delete', asset_id: l.asset_id })),
+    ...relists.flatMap((l): ChangeInput[] => [
       { kind: 'listing.delete', asset_id: l.asset_id },
       { kind: 'listing.create', asset_id: l.asset_id, price: 4_321, promoted: 1 },
     ]),
-    ...free.map((a) => ({ kind: 'listing.create', asset_id: a.asset_id, price: 1_234, promoted: 0, game: a.game })),
-    ...freeLinked.map((a) => ({ kind: 'listing.create', asset_id: a.asset_id, price: 2_345, promoted: 0, game: a.game, account: linked })),
-    ...Array.from({ length: sizes.buyOrders }, (_, i) => ({ kind: 'buyOrder.create', sku: `${9_000 + i};6`, price: 50 + i, quantity: 2 })),
-    ...Array.from({ length: sizes.linkedBuyOrders }, (_, i) => ({ kind: 'buyOrder.create', sku: `${9_500 + i};11`, price: 70, quantity: 1, account: linked })),
+    ...free.map((a): ChangeInput => ({ kind: 'listing.create', asset_id: a.asset_id, price: 1_234, promoted: 0, game: a.game })),
+    ...freeLinked.map((a): ChangeInput => ({ kind: 'listing.create', asset_id: a.asset_id, price: 2_345, promoted: 0, game: a.game, account: linked })),
+    ...Array.from({ length: sizes.buyOrders }, (_, i): ChangeInput => ({ kind: 'buyOrder.create', sku: `${9_000 + i};6`, price: 50 + i, quantity: 2 })),
+    ...Array.from({ length: sizes.linkedBuyOrders }, (_, i): ChangeInput => ({ kind: 'buyOrder.create', sku: `${9_500 + i};11`, price: 70, quantity: 1, account: linked })),
   ];
   const added = drafts.addChanges(draft.id, changes);
   if (added.errors.length > 0 || added.added !== changes.length) throw new Error(`the draft was not made: ${JSON.stringify(added.errors.slice(0, 3))}`);

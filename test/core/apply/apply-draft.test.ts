@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ENDPOINTS } from '../../../src-main/core/api/endpoints.ts';
 import { createJournal, QUEUE_PART } from '../../../src-main/core/apply/journal.ts';
 import { applyFixture } from './support.ts';
+import type { ChangeInput } from '../../../src-shared/drafts.ts';
 
 // A minute of the service lasts 0.1 s.
 const start = applyFixture(600);
@@ -19,13 +20,13 @@ describe('applying a draft against the sandbox', () => {
     sandbox.admin.setBalance(100_000_000);
     const { id } = s.drafts.create('mixed');
     const r = s.drafts.addChanges(id, [
-      ...free.map((a) => ({ kind: 'listing.create', asset_id: a.asset_id, price: 300, promoted: 0, game: a.game })),
-      ...freeLinked.map((a) => ({ kind: 'listing.create', asset_id: a.asset_id, price: 400, promoted: 1, account: linked })),
-      ...listed.slice(0, 100).map((l) => ({ kind: 'listing.edit', listing_id: l.listing_id, price: l.price + 7 })),
-      ...listed.slice(100, 140).map((l) => ({ kind: 'listing.delete', asset_id: l.asset_id })),
+      ...free.map((a): ChangeInput => ({ kind: 'listing.create', asset_id: a.asset_id, price: 300, promoted: 0, game: a.game })),
+      ...freeLinked.map((a): ChangeInput => ({ kind: 'listing.create', asset_id: a.asset_id, price: 400, promoted: 1, account: linked })),
+      ...listed.slice(0, 100).map((l): ChangeInput => ({ kind: 'listing.edit', listing_id: l.listing_id, price: l.price + 7 })),
+      ...listed.slice(100, 140).map((l): ChangeInput => ({ kind: 'listing.delete', asset_id: l.asset_id })),
       // List asset of listing 140 again at another price: delete, then create.
-      { kind: 'listing.delete', asset_id: listed[140]?.asset_id },
-      { kind: 'listing.create', asset_id: listed[140]?.asset_id, price: 999, promoted: 1 },
+      { kind: 'listing.delete', asset_id: listed[140]?.asset_id ?? '' },
+      { kind: 'listing.create', asset_id: listed[140]?.asset_id ?? '', price: 999, promoted: 1 },
       { kind: 'buyOrder.create', sku: '5021;6', price: 180, quantity: 3 },
     ]);
     expect(r.errors).toEqual([]);
@@ -70,7 +71,7 @@ describe('applying a draft against the sandbox', () => {
     const free = sandbox.admin.inventory().slice(0, 40);
     const { id } = s.drafts.create('one bad');
     // Asset 1 is not in the inventory: the service refuses any batch that names it, and says which item.
-    s.drafts.addChanges(id, free.map((a, i) => ({ kind: 'listing.create', asset_id: i === 17 ? '1' : a.asset_id, price: 250, promoted: 0 })));
+    s.drafts.addChanges(id, free.map((a, i): ChangeInput => ({ kind: 'listing.create', asset_id: i === 17 ? '1' : a.asset_id, price: 250, promoted: 0 })));
     const final = await s.apply.apply(id).done;
     expect(final).toMatchObject({ state: 'done', itemsDone: 39, itemsFailed: 1 });
     const failed = s.drafts.entries(id).filter((e) => e.status === 'failed');
@@ -89,7 +90,7 @@ describe('applying a draft against the sandbox', () => {
     sandbox.admin.seedListings(1);
     const taken = free[0]?.asset_id as string;
     const { id } = s.drafts.create('taken');
-    s.drafts.addChanges(id, free.map((a) => ({ kind: 'listing.create', asset_id: a.asset_id, price: 250, promoted: 0 })));
+    s.drafts.addChanges(id, free.map((a): ChangeInput => ({ kind: 'listing.create', asset_id: a.asset_id, price: 250, promoted: 0 })));
     const final = await s.apply.apply(id).done;
     expect(final.itemsDone).toBe(5);
     const entries = new Map(s.drafts.entries(id).map((e) => [e.target, e]));
@@ -108,8 +109,8 @@ describe('applying a draft against the sandbox', () => {
     s.adopt(listed);
     const { id } = s.drafts.create('lossy');
     s.drafts.addChanges(id, [
-      ...free.map((a) => ({ kind: 'listing.create', asset_id: a.asset_id, price: 250, promoted: 0 })),
-      ...listed.map((l) => ({ kind: 'listing.edit', asset_id: l.asset_id, price: l.price + 7 })),
+      ...free.map((a): ChangeInput => ({ kind: 'listing.create', asset_id: a.asset_id, price: 250, promoted: 0 })),
+      ...listed.map((l): ChangeInput => ({ kind: 'listing.edit', asset_id: l.asset_id, price: l.price + 7 })),
     ]);
     sandbox.faults.set({ dropAfterProcess: { endpoints: ['create_listing', 'edit_listing'], count: 2 } });
     const final = await s.apply.apply(id).done;
@@ -147,14 +148,14 @@ describe('applying a draft against the sandbox', () => {
     const { sandbox } = s.live;
     const free = sandbox.admin.inventory().slice(0, 2);
     const { id } = s.drafts.create('d');
-    s.drafts.addChanges(id, [{ kind: 'listing.create', asset_id: free[0]?.asset_id, price: 250, promoted: 0 }]);
+    s.drafts.addChanges(id, [{ kind: 'listing.create', asset_id: free[0]?.asset_id ?? '', price: 250, promoted: 0 }]);
     sandbox.faults.set({ dropAfterProcess: { endpoints: ['create_listing'], count: 1 } });
     await s.apply.apply(id).done;
     const [u] = s.apply.unknownOutcomes();
     s.apply.resolve(u?.id ?? '', 'mark_done');
     expect(s.t.repos.listings.get(free[0]?.asset_id ?? '')).toMatchObject({ listing_id: null, id_unknown: true });
     // An edit of it is refused: its ID is unknown.
-    const r = s.drafts.addChanges(id, [{ kind: 'listing.edit', asset_id: free[0]?.asset_id, price: 1 }]);
+    const r = s.drafts.addChanges(id, [{ kind: 'listing.edit', asset_id: free[0]?.asset_id ?? '', price: 1 }]);
     expect(r.errors[0]?.field).toBe('listing_id');
     expect(() => s.apply.resolve(u?.id ?? '', 'drop')).toThrow(/no unresolved/);
   });
@@ -170,7 +171,7 @@ describe('applying a draft against the sandbox', () => {
     s.drafts.addChanges(id, [
       { kind: 'listing.deleteAll', active_only: true },
       // Listing an asset of the ledger again is allowed once the delete-all removes it.
-      { kind: 'listing.create', asset_id: listed[5]?.asset_id, price: 111, promoted: 0 },
+      { kind: 'listing.create', asset_id: listed[5]?.asset_id ?? '', price: 111, promoted: 0 },
     ]);
     const review = await s.drafts.review(id);
     expect(review.removes).toEqual({ listings: 11, buyOrders: 0 });
@@ -192,7 +193,7 @@ describe('starting a large apply', () => {
     const listed = sandbox.admin.seedListings(2_000);
     s.adopt(listed);
     const { id } = s.drafts.create('big');
-    expect(s.drafts.addChanges(id, listed.map((l) => ({ kind: 'listing.edit', asset_id: l.asset_id, price: l.price + 3 }))).errors).toEqual([]);
+    expect(s.drafts.addChanges(id, listed.map((l): ChangeInput => ({ kind: 'listing.edit', asset_id: l.asset_id, price: l.price + 3 }))).errors).toEqual([]);
     const handle = s.apply.apply(id);
     // Twenty requests' worth of edits. Apply answers once the run is journaled and its changes queued: the job counts
     // them all, and plans nothing in the same step.
@@ -228,7 +229,7 @@ describe('starting a large apply', () => {
     const total = QUEUE_PART + 2_000;
     const listed = sandbox.admin.seedListings(total);
     s.adopt(listed);
-    const edits = (cents: number) => listed.map((l) => ({ kind: 'listing.edit', asset_id: l.asset_id, price: l.price + cents }));
+    const edits = (cents: number) => listed.map((l): ChangeInput => ({ kind: 'listing.edit', asset_id: l.asset_id, price: l.price + cents }));
     const { id } = s.drafts.create('larger than a part');
     expect(s.drafts.addChanges(id, edits(3)).errors).toEqual([]);
     const handle = s.apply.apply(id);
@@ -306,7 +307,7 @@ describe('starting a large apply', () => {
     const listed = sandbox.admin.seedListings(QUEUE_PART + 100);
     s.adopt(listed);
     const { id } = s.drafts.create('edits, then a delete-all');
-    expect(s.drafts.addChanges(id, listed.map((l) => ({ kind: 'listing.edit', asset_id: l.asset_id, price: l.price + 3 }))).errors).toEqual([]);
+    expect(s.drafts.addChanges(id, listed.map((l): ChangeInput => ({ kind: 'listing.edit', asset_id: l.asset_id, price: l.price + 3 }))).errors).toEqual([]);
     // Made last, it is the last of the draft's status index: the first part would not take it.
     expect(s.drafts.addChanges(id, [{ kind: 'buyOrder.deleteAll' }]).errors).toEqual([]);
     const handle = s.apply.apply(id);

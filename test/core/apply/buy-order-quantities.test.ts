@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { storedQuantity } from '../../../src-main/core/apply/buy-order-quantities.ts';
-import { createLedgerTables } from '../../../src-main/core/drafts/ledger-tables.ts';
+import { createLedgerTables } from '../../../src-main/core/bulk/ledger-tables.ts';
 import type { BuyOrderRowView } from '../../../src-shared/ledger.ts';
 import { applyFixture, type ApplyStack } from './support.ts';
+import type { ChangeInput } from '../../../src-shared/drafts.ts';
 
 // A minute of the service lasts 0.1 s.
 const start = applyFixture(600);
@@ -13,11 +14,11 @@ const start = applyFixture(600);
  * the balance before the creates and after them, and records what follows.
  */
 
-const create = (sku: string, price: number, quantity: number, account?: string) => ({
+const create = (sku: string, price: number, quantity: number, account?: string): ChangeInput => ({
   kind: 'buyOrder.create', sku, price, quantity, ...(account ? { account } : {}),
 });
 
-async function applyCreates(s: ApplyStack, changes: readonly object[]) {
+async function applyCreates(s: ApplyStack, changes: readonly ChangeInput[]) {
   const { id } = s.drafts.create('buy orders');
   expect(s.drafts.addChanges(id, changes).errors).toEqual([]);
   const final = await s.apply.apply(id).done;

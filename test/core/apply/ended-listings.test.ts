@@ -39,7 +39,7 @@ describe('listings the service no longer holds', () => {
 
     // Deleting it needs no request: it is off the market already; the row leaves the ledger.
     const clear = s.drafts.create('clear');
-    s.drafts.addChanges(clear.id, [{ kind: 'listing.delete', asset_id: gone?.asset_id }]);
+    s.drafts.addChanges(clear.id, [{ kind: 'listing.delete', asset_id: gone?.asset_id ?? '' }]);
     await s.apply.apply(clear.id).done;
     expect(s.drafts.entries(clear.id).map((e) => e.status)).toEqual(['done']);
     expect(sandbox.log.requests.filter((r) => r.endpoint === 'delete_listing')).toEqual([]);

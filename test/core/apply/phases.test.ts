@@ -3,6 +3,7 @@ import { createJournal } from '../../../src-main/core/apply/journal.ts';
 import { advance, type PhaseDeps, type WaitingMemo } from '../../../src-main/core/apply/phases.ts';
 import { createDraftService, type DraftService } from '../../../src-main/core/drafts/draft-service.ts';
 import { LINKED, tempStore, type TempStore } from '../store/temp-store.ts';
+import type { ChangeInput } from '../../../src-shared/drafts.ts';
 
 /**
  * Planning a run phase by phase, with each run's waiting groups kept between
@@ -28,12 +29,12 @@ function startedRun() {
   const { id } = drafts.create('phases');
   const errors = drafts.addChanges(id, [
     // Relists: the delete of each asset goes in phase 1, its create in phase 2.
-    ...Array.from({ length: 230 }, (_, i) => ({ kind: 'listing.delete', asset_id: String(5_000 + i) })),
-    ...Array.from({ length: 230 }, (_, i) => ({ kind: 'listing.create', asset_id: String(5_000 + i), price: 200, promoted: 0 })),
-    ...Array.from({ length: 70 }, (_, i) => ({ kind: 'listing.edit', asset_id: String(5_230 + i), price: 300 })),
-    ...Array.from({ length: 150 }, (_, i) => ({ kind: 'listing.create', asset_id: String(9_000 + i), price: 400, promoted: 1 })),
+    ...Array.from({ length: 230 }, (_, i): ChangeInput => ({ kind: 'listing.delete', asset_id: String(5_000 + i) })),
+    ...Array.from({ length: 230 }, (_, i): ChangeInput => ({ kind: 'listing.create', asset_id: String(5_000 + i), price: 200, promoted: 0 })),
+    ...Array.from({ length: 70 }, (_, i): ChangeInput => ({ kind: 'listing.edit', asset_id: String(5_230 + i), price: 300 })),
+    ...Array.from({ length: 150 }, (_, i): ChangeInput => ({ kind: 'listing.create', asset_id: String(9_000 + i), price: 400, promoted: 1 })),
     // Creates for a linked account go in requests of their own (its proxy).
-    ...Array.from({ length: 40 }, (_, i) => ({ kind: 'listing.create', asset_id: String(9_500 + i), price: 500, promoted: 0, account: LINKED })),
+    ...Array.from({ length: 40 }, (_, i): ChangeInput => ({ kind: 'listing.create', asset_id: String(9_500 + i), price: 500, promoted: 0, account: LINKED })),
   ]).errors;
   expect(errors).toEqual([]);
   return { t, id };

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ENDPOINTS } from '../../../src-main/core/api/endpoints.ts';
 import { createDraftService } from '../../../src-main/core/drafts/draft-service.ts';
-import { createLedgerTables } from '../../../src-main/core/drafts/ledger-tables.ts';
+import { createLedgerTables } from '../../../src-main/core/bulk/ledger-tables.ts';
 import { applyFixture } from './support.ts';
+import type { ChangeInput } from '../../../src-shared/drafts.ts';
 
 const start = applyFixture(600);
 
@@ -23,7 +24,7 @@ describe('the price guard on an apply', () => {
     });
     await tables.bulk('listings', chosen, op);
     // A gentle edit of another listing is not marked.
-    s.drafts.addChanges(id, [{ kind: 'listing.edit', asset_id: listed[35]?.asset_id, price: 290 }]);
+    s.drafts.addChanges(id, [{ kind: 'listing.edit', asset_id: listed[35]?.asset_id ?? '', price: 290 }]);
     const review = await s.drafts.review(id);
     expect(review.guard.listings).toMatchObject({ drops: 29, worstDrop: { before: 300, after: 15 } });
     expect(review.guard.buyOrders).toMatchObject({ drops: 0, belowFloor: 0, rises: 0 });
@@ -50,10 +51,10 @@ describe('the price guard on an apply', () => {
     const s = await start();
     const listed = s.live.sandbox.admin.seedListings(3);
     s.adopt(listed.map((l, i) => ({ ...l, price: [100, 100, 1_000][i] ?? 100 })));
-    const changes = [
-      { kind: 'listing.edit', asset_id: listed[0]?.asset_id, price: 80 },
-      { kind: 'listing.edit', asset_id: listed[1]?.asset_id, price: 1_100 },
-      { kind: 'listing.edit', asset_id: listed[2]?.asset_id, price: 880 },
+    const changes: ChangeInput[] = [
+      { kind: 'listing.edit', asset_id: listed[0]?.asset_id ?? '', price: 80 },
+      { kind: 'listing.edit', asset_id: listed[1]?.asset_id ?? '', price: 1_100 },
+      { kind: 'listing.edit', asset_id: listed[2]?.asset_id ?? '', price: 880 },
     ];
     const { id } = s.drafts.create('mixed');
     s.drafts.addChanges(id, changes);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createApplyService } from '../../../src-main/core/apply/apply-draft.ts';
 import { createScheduler } from '../../../src-main/core/scheduler/scheduler.ts';
 import { applyFixture } from './support.ts';
+import type { ChangeInput } from '../../../src-shared/drafts.ts';
 
 const start = applyFixture(600);
 
@@ -14,8 +15,8 @@ describe('recovery after the app stopped mid-apply', () => {
     s.adopt(listed);
     const { id } = s.drafts.create('interrupted');
     s.drafts.addChanges(id, [
-      ...free.map((a) => ({ kind: 'listing.create', asset_id: a.asset_id, price: 321, promoted: 0 })),
-      ...listed.map((l) => ({ kind: 'listing.edit', asset_id: l.asset_id, price: l.price + 4 })),
+      ...free.map((a): ChangeInput => ({ kind: 'listing.create', asset_id: a.asset_id, price: 321, promoted: 0 })),
+      ...listed.map((l): ChangeInput => ({ kind: 'listing.edit', asset_id: l.asset_id, price: l.price + 4 })),
     ]);
     // The process "dies" right after journaling: requests hang and never reach the service.
     const stuck = createScheduler({ client: { call: () => new Promise<never>(() => undefined) }, clock });

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ApplyProgress } from '../../../src-main/core/apply/apply-draft.ts';
+import type { ApplyProgress } from '../../../src-main/core/apply/apply-run.ts';
 import type { EndpointName } from '../../../src-main/core/api/endpoints.ts';
 import { auditApply, prepareApplyProfile, type DraftSizes } from './apply-audit.ts';
 import { applyFixture } from './support.ts';

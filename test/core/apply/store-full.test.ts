@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApplyProgress } from '../../../src-main/core/apply/apply-draft.ts';
+import type { ApplyProgress } from '../../../src-main/core/apply/apply-run.ts';
 import { ENDPOINTS, type EndpointName } from '../../../src-main/core/api/endpoints.ts';
 import { applyJobView } from '../../../src-main/ipc/views.ts';
 import { describeError } from '../../../src-renderer/src/lib/error-text.ts';

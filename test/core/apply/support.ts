@@ -6,6 +6,7 @@ import { createTradeWatcher } from '../../../src-main/core/trades/trade-watcher.
 import type { SandboxListing } from '../../../src-main/sandbox/index.ts';
 import { startLive, type Live, type LiveOptions } from '../scheduler/support/live.ts';
 import { tempStore, type TempStore } from '../store/temp-store.ts';
+import { createBulkJobs } from '../../../src-main/core/bulk/bulk-jobs.ts';
 
 /**
  * The apply stack as the app wires it: a profile store in a temp folder, the
@@ -44,7 +45,7 @@ export function applyFixture(scale: number, options: ApplyFixtureOptions = {}): 
     t.repos.accounts.upsert({ account_id: live.sandbox.accounts.main, kind: 'main' });
     for (const id of live.sandbox.accounts.linked) t.repos.accounts.upsert({ account_id: id, kind: 'linked' });
     const make = () => {
-      const drafts = createDraftService({ store: t.store, repos: t.repos });
+      const drafts = createDraftService({ store: t.store, repos: t.repos, bulk: createBulkJobs });
       // The app reads the balance around buy order creates through the trade watcher.
       const balance = createTradeWatcher({ scheduler: live.scheduler, clock: live.clock, seen: createMemorySeenTradesStore() });
       return { drafts, apply: createApplyService({ store: t.store, repos: t.repos, drafts, scheduler: live.scheduler, balance }) };

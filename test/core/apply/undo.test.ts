@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { undoApply } from '../../../src-main/core/apply/undo-apply.ts';
 import { confirmationOf } from '../../../src-shared/price-guard.ts';
 import { applyFixture } from './support.ts';
+import type { ChangeInput } from '../../../src-shared/drafts.ts';
 
 // A minute of the service lasts 0.1 s.
 const start = applyFixture(600);
@@ -25,14 +26,14 @@ describe('undoing an apply', () => {
     // The mistake: 95 % off 25 listings (one with a note and promoted), a buy order changed, three listed, one ordered, deletes.
     const mistake = s.drafts.create('mistake');
     const r = s.drafts.addChanges(mistake.id, [
-      ...listed.slice(0, 25).map((l, i) => ({
+      ...listed.slice(0, 25).map((l, i): ChangeInput => ({
         kind: 'listing.edit', listing_id: l.listing_id, price: Math.max(1, Math.round(l.price * 0.05)),
         ...(i === 0 ? { promoted: 1, user_note: 'cheap!' } : {}),
       })),
       { kind: 'buyOrder.edit', sku: '5021;6', price: 10, quantity: 1, active: 0, user_note: 'oops' },
-      ...free.map((a) => ({ kind: 'listing.create', asset_id: a.asset_id, price: 5, promoted: 0 })),
+      ...free.map((a): ChangeInput => ({ kind: 'listing.create', asset_id: a.asset_id, price: 5, promoted: 0 })),
       { kind: 'buyOrder.create', sku: '5000;6', price: 3, quantity: 4 },
-      { kind: 'listing.delete', asset_id: listed[25]?.asset_id },
+      { kind: 'listing.delete', asset_id: listed[25]?.asset_id ?? '' },
       { kind: 'buyOrder.delete', sku: '725;6' },
     ]);
     expect(r.errors).toEqual([]);
@@ -93,7 +94,7 @@ describe('undoing an apply', () => {
     s.adopt(listed);
     await expect(s.apply.undo(999)).rejects.toMatchObject({ kind: 'not_found' });
     const { id } = s.drafts.create('long');
-    s.drafts.addChanges(id, listed.map((l) => ({ kind: 'listing.edit', listing_id: l.listing_id, price: l.price + 1 })));
+    s.drafts.addChanges(id, listed.map((l): ChangeInput => ({ kind: 'listing.edit', listing_id: l.listing_id, price: l.price + 1 })));
     const handle = s.apply.apply(id);
     await expect(s.apply.undo(handle.runId)).rejects.toMatchObject({ kind: 'conflict', message: expect.stringMatching(/still running/) });
     await new Promise<void>((resolve) => handle.job.on('progress', (p) => {
@@ -111,7 +112,7 @@ describe('undoing an apply', () => {
     const listed = sandbox.admin.seedListings(1_200);
     s.adopt(listed);
     const { id } = s.drafts.create('big');
-    s.drafts.addChanges(id, listed.map((l) => ({ kind: 'listing.edit', listing_id: l.listing_id, price: l.price + 3 })));
+    s.drafts.addChanges(id, listed.map((l): ChangeInput => ({ kind: 'listing.edit', listing_id: l.listing_id, price: l.price + 3 })));
     const handle = s.apply.apply(id);
     expect(await handle.done).toMatchObject({ itemsDone: 1_200 });
     const drafts = () => s.drafts.list().map((d) => d.name);

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { readChangeInputs } from '../../../src-main/core/drafts/change-inputs.ts';
 import { draftFixture, ledgerListing, LINKED, MAIN, type DraftFixture } from './fixtures.ts';
 
 let f: DraftFixture;
@@ -63,7 +64,8 @@ describe('draft service', () => {
     f = draftFixture();
     f.t.repos.listings.upsert(ledgerListing('11', { listing_id: null }));
     const { id } = f.drafts.create('d');
-    const r = f.drafts.addChanges(id, [
+    // Inputs read at the door with the shared schema (as the router and the CSV reader read theirs), then merged.
+    const read = readChangeInputs([
       { kind: 'listing.create', asset_id: '30', price: 0, promoted: 0 },
       { kind: 'listing.create', asset_id: '31', price: 5, promoted: 0, user_note: 'x'.repeat(181) },
       { kind: 'listing.edit', asset_id: '11', price: 5 },
@@ -72,12 +74,14 @@ describe('draft service', () => {
       { kind: 'buyOrder.create', sku: 'a;b', price: 5, quantity: 1, account: '42' },
       { kind: 'listing.create', asset_id: '32', price: 5, promoted: 0 },
     ]);
+    const r = f.drafts.addChanges(id, read.inputs);
+    const errors = read.refusals(r.errors);
     expect(r.added).toBe(1);
-    expect(r.errors.map((e) => [e.index, e.field])).toEqual([
+    expect(errors.map((e) => [e.index, e.field])).toEqual([
       [0, 'price'], [1, 'user_note'], [2, 'listing_id'], [3, 'asset_id'], [4, 'sku'], [5, 'account'],
     ]);
-    expect(r.errors[0]?.target).toBe('30');
-    expect(r.errors[0]?.message).toBe('must be more than 0 cents');
+    expect(errors[0]?.target).toBe('30');
+    expect(errors[0]?.message).toBe('must be more than 0 cents');
   });
 
   it('handles buy orders: edit of a create folds, pause/resume, a no-op edit disappears', () => {

@@ -1,9 +1,10 @@
 import { createDraftService, type BulkResult, type DraftService } from '../../../src-main/core/drafts/draft-service.ts';
-import { createLedgerTables } from '../../../src-main/core/drafts/ledger-tables.ts';
-import type { Turn } from '../../../src-main/core/drafts/turn.ts';
+import { createLedgerTables } from '../../../src-main/core/bulk/ledger-tables.ts';
+import type { Turn } from '../../../src-main/core/turn.ts';
 import type { BulkOp } from '../../../src-shared/drafts.ts';
 import type { LedgerDomain, LedgerSelection } from '../../../src-shared/ledger.ts';
 import { LINKED, MAIN, tempStore, type TempStore } from '../store/temp-store.ts';
+import { createBulkJobs } from '../../../src-main/core/bulk/bulk-jobs.ts';
 
 export { LINKED, MAIN };
 
@@ -21,7 +22,7 @@ export interface DraftFixture {
 /** `turn`: how the service's long jobs give the event loop back (a test may count the turns, or stop at one). */
 export function draftFixture(options: { turn?: Turn } = {}): DraftFixture {
   const t = tempStore();
-  const make = () => createDraftService({ store: t.store, repos: t.repos, ...(options.turn ? { turn: options.turn } : {}) });
+  const make = () => createDraftService({ store: t.store, repos: t.repos, bulk: createBulkJobs, ...(options.turn ? { turn: options.turn } : {}) });
   const f: DraftFixture = {
     t,
     drafts: make(),

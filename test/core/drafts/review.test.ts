@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BUY_ORDER_CUT_NOTE } from '../../../src-main/core/drafts/review.ts';
 import { draftReview } from '../../../src-shared/draft-views.ts';
 import { draftFixture, ledgerListing, LINKED, MAIN, seedListings, type DraftFixture } from './fixtures.ts';
+import type { ChangeInput } from '../../../src-shared/drafts.ts';
 
 let f: DraftFixture;
 afterEach(() => f.dispose());
@@ -10,14 +11,14 @@ afterEach(() => f.dispose());
 const allRows = (id: string) => f.drafts.reviewPage(id, { show: 'all', offset: 0, limit: 100_000 });
 
 /** A draft deleting 600 ledger listings and listing the same assets again, plus `more` changes. */
-function relistDraft(more: readonly Record<string, unknown>[]): string {
+function relistDraft(more: readonly ChangeInput[]): string {
   f = draftFixture();
   const rows = Array.from({ length: 600 }, (_, i) => ledgerListing(String(10_000 + i)));
   f.t.repos.listings.upsertMany(rows);
   const { id } = f.drafts.create('d');
   const r = f.drafts.addChanges(id, [
-    ...rows.map((row) => ({ kind: 'listing.delete', asset_id: row.asset_id })),
-    ...rows.map((row) => ({ kind: 'listing.create', asset_id: row.asset_id, price: 99, promoted: 0 })),
+    ...rows.map((row): ChangeInput => ({ kind: 'listing.delete', asset_id: row.asset_id })),
+    ...rows.map((row): ChangeInput => ({ kind: 'listing.create', asset_id: row.asset_id, price: 99, promoted: 0 })),
     ...more,
   ]);
   expect(r.errors).toEqual([]);
@@ -59,7 +60,7 @@ describe('draft review', () => {
   it('counts requests per endpoint, proxy and phase, and gives the ETA the limits allow', async () => {
     // 600 deletes, the same 600 assets listed again, and 1,000 new listings.
     const id = relistDraft([
-      ...Array.from({ length: 1_000 }, (_, i) => ({ kind: 'listing.create', asset_id: String(50_000 + i), price: 99, promoted: 0 })),
+      ...Array.from({ length: 1_000 }, (_, i): ChangeInput => ({ kind: 'listing.create', asset_id: String(50_000 + i), price: 99, promoted: 0 })),
       { kind: 'listing.deleteAll', active_only: true },
     ]);
     const r = await f.drafts.review(id);
@@ -91,7 +92,7 @@ describe('draft review', () => {
     f.t.repos.buyOrders.upsertMany(['a;1', 'a;2', 'a;3'].map((sku) => ({ sku, account: MAIN, price: 100, quantity: 1 })));
     const { id } = f.drafts.create('d');
     const creates = (from: number, n: number, account: string) =>
-      Array.from({ length: n }, (_, i) => ({ kind: 'listing.create', asset_id: String(from + i), price: 99, promoted: 0, account }));
+      Array.from({ length: n }, (_, i): ChangeInput => ({ kind: 'listing.create', asset_id: String(from + i), price: 99, promoted: 0, account }));
     expect(f.drafts.addChanges(id, [
       ...creates(1_000, 701, MAIN), ...creates(5_000, 50, LINKED),
       { kind: 'listing.deleteAll', active_only: false },

@@ -57,7 +57,7 @@ beforeAll(async () => {
   });
   // The log as the app writes it, but not told the key: what it holds came through the door.
   log = openAppLog({ dir: join(dir, 'logs'), level: 'debug' });
-  logDeskEvents(desk, log);
+  logDeskEvents(desk.services, log);
   ({ router } = createDeskRouter(desk, { openLink: () => undefined }, { checkOutputs: true }));
   router.subscribe((event, payload) => rendered.push(JSON.stringify([event, payload])));
   await ask('key:set', { key: sandbox.apiKey });

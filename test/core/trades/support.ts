@@ -1,7 +1,7 @@
 import type { SerializedApiError } from '../../../src-main/core/api/errors.ts';
 import type { BuyOrderTrade, MarketTrade } from '../../../src-shared/trades.ts';
 import type { Scheduler } from '../../../src-main/core/scheduler/types.ts';
-import type { SeenTradesStore } from '../../../src-main/core/trades/seen-trades.ts';
+import type { SeenTradesStore } from '../../../src-main/core/store/watcher-memory.ts';
 import { tradeKey } from '../../../src-main/core/trades/trade-diff.ts';
 import { createTradeWatcher, type TradeWatcherOptions } from '../../../src-main/core/trades/trade-watcher.ts';
 import type { FakeService } from '../scheduler/support/fake-service.ts';

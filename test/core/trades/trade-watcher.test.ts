@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src-main/core/api/errors.ts';
-import { createMemorySeenTradesStore, type SeenTradesStore } from '../../../src-main/core/trades/seen-trades.ts';
+import { createMemorySeenTradesStore } from '../../../src-main/core/trades/seen-trades.ts';
+import type { SeenTradesStore } from '../../../src-main/core/store/watcher-memory.ts';
 import { tradeKey } from '../../../src-main/core/trades/trade-diff.ts';
 import type { WatchedTrade } from '../../../src-main/core/trades/trade-watcher.ts';
 import { buyOrderTrade, marketTrade } from './fixtures.ts';

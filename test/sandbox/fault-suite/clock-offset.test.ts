@@ -46,7 +46,7 @@ describe('fault suite: the desk clock off the service clock', () => {
       await ready();
       const [asset] = sandbox.admin.inventory();
       const { id } = ws.drafts.create('after an hour');
-      ws.drafts.addChanges(id, [{ kind: 'listing.create', asset_id: asset?.asset_id, price: 300, promoted: 0 }]);
+      ws.drafts.addChanges(id, [{ kind: 'listing.create', asset_id: asset?.asset_id ?? '', price: 300, promoted: 0 }]);
       const final = await ws.apply.apply(id).done;
       expect(final).toMatchObject({ itemsDone: 1 });
     });

@@ -29,7 +29,7 @@ describe('fault suite: a 502 after the service applied a create batch', () => {
 
     // A later refusal that says the asset already stands is evidence, shown with the trader's choice.
     const again = ws.drafts.create('one again');
-    ws.drafts.addChanges(again.id, [{ kind: 'listing.create', asset_id: assets[0]?.asset_id, price: 500, promoted: 0 }]);
+    ws.drafts.addChanges(again.id, [{ kind: 'listing.create', asset_id: assets[0]?.asset_id ?? '', price: 500, promoted: 0 }]);
     await ws.apply.apply(again.id).done;
     const withEvidence = ws.apply.unknownOutcomes()[0];
     expect(withEvidence?.evidence).toEqual([

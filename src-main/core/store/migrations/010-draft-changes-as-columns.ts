@@ -1,5 +1,7 @@
 import type { DatabaseSync } from 'node:sqlite';
+import { z } from 'zod';
 import type { Migration } from '../migrations.ts';
+import { parseRows } from '../sql.ts';
 
 /**
  * A draft's changes become columns the store can query: pages lay the draft
@@ -78,10 +80,10 @@ export const migration: Migration = {
  * leaving changes newer than itself and changes being applied alone. Runs in
  * the migration's transaction, before the bodies are split into columns.
  */
+const storedPatch = z.object({ patch_id: z.number(), draft_id: z.string(), seq: z.number(), body: z.string(), created_at: z.number() });
+
 function foldStoredPatchesSql(db: DatabaseSync): void {
-  const patches = db.prepare('SELECT patch_id, draft_id, seq, body, created_at FROM draft_patches ORDER BY draft_id, seq').all() as {
-    patch_id: number; draft_id: string; seq: number; body: string; created_at: number;
-  }[];
+  const patches = parseRows('draft_patches', storedPatch, db.prepare('SELECT patch_id, draft_id, seq, body, created_at FROM draft_patches ORDER BY draft_id, seq').all());
   const fold = db.prepare(`
     INSERT INTO draft_changes (draft_id, target, seq, body, status, error, batch_id, updated_at)
     SELECT :draft, t.target, :seq,

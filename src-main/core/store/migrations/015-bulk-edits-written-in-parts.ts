@@ -5,7 +5,7 @@ import type { Migration } from '../migrations.ts';
  * never wait behind fifty thousand rows; its row here says one is under way.
  * Every row it wrote carries its sequence number, so a quit or a crash
  * between parts is finished at the next start by writing the rows of the
- * same selection that do not carry it yet (see bulk-writes.ts).
+ * same selection that do not carry it yet (see core/bulk/bulk-writes.ts).
  */
 export const migration: Migration = {
   version: 15,

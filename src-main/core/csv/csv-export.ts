@@ -1,0 +1,97 @@
+import type { ChangeStatus, DraftEntry } from '../drafts/change.ts';
+import { notFound, quoted } from '../errors.ts';
+import type { ItemNames } from '../items/index.ts';
+import { splitTarget } from '../store/draft-columns.ts';
+import type { Repos } from '../store/index.ts';
+import { nextTurn, type Turn } from '../turn.ts';
+import { buyOrdersToCsv } from './csv-buy-orders.ts';
+import { changesToCsv } from './csv-draft.ts';
+import { listingsToCsv } from './csv-listings.ts';
+
+/**
+ * CSV export of the ledgers and of a draft, a page at a time, giving the
+ * event loop back between pages so the heartbeat, the sends and the screens
+ * never wait behind a file. Files carry item names beside the SKUs when the
+ * names are known, in the format the import reads back.
+ */
+export interface CsvExport {
+  exportListings(): Promise<string>;
+  exportBuyOrders(): Promise<string>;
+  /** The changes the next apply would send (pending and failed): deletes first, then the rest in draft order. */
+  exportDraft(draftId: string): Promise<string>;
+}
+
+/** Rows written or read per step of an export. */
+const EXPORT_PAGE = 500;
+
+export function createCsvExport(deps: {
+  repos: Pick<Repos, 'listings' | 'buyOrders' | 'drafts'>;
+  names: Pick<ItemNames, 'name'> | null;
+  turn?: Turn;
+}): CsvExport {
+  const { repos, names } = deps;
+  const turn = deps.turn ?? nextTurn;
+  const nameOf = (sku: string) => (names === null || sku === '' ? '' : names.name(sku));
+
+  /** The name of the item a change is about: its SKU, or the ledger's for its asset (`skus`: read for a page at once). */
+  const changeName = (c: DraftEntry['change'], skus: ReadonlyMap<string, string>): string => {
+    if ('sku' in c && typeof c.sku === 'string') return nameOf(c.sku);
+    if ('asset_id' in c && typeof c.asset_id === 'string') return nameOf(skus.get(c.asset_id) ?? '');
+    return '';
+  };
+
+  /** A file of a ledger table, read a page at a time. */
+  async function exportTable<T>(pages: () => { length: number; at(i: number): T }, write: (rows: T[]) => string): Promise<string> {
+    const parts: string[] = [];
+    const next = pages;
+    for (let page = next(); parts.length === 0 || page.length > 0; page = next()) {
+      const rows: T[] = [];
+      for (let i = 0; i < page.length; i++) rows.push(page.at(i));
+      // The header once, on the first part.
+      const text = write(rows);
+      parts.push(parts.length === 0 ? text : text.slice(text.indexOf('\r\n') + 2));
+      if (page.length === 0) break;
+      await turn();
+    }
+    return parts.join('');
+  }
+
+  return {
+    exportListings: () => exportTable(repos.listings.checkedPages(EXPORT_PAGE), (rows) => listingsToCsv(rows, nameOf)),
+    exportBuyOrders: () => exportTable(repos.buyOrders.checkedPages(EXPORT_PAGE), (rows) => buyOrdersToCsv(rows, nameOf)),
+    async exportDraft(draftId) {
+      if (!repos.drafts.get(draftId)) throw notFound(`There is no draft ${quoted(draftId)}; it may have been discarded`);
+      // Deletes first, as the apply runs them: a relist made before a later delete-all must come after it when the file
+      // is read back. Delete-alls and deletes go by slot in key order (the primary key: few of a draft's rows, each
+      // independent of the others); creates and edits in the order they were made.
+      const statuses: ChangeStatus[] = ['pending', 'failed'];
+      const parts: string[] = [];
+      const write = async (page: readonly DraftEntry[]) => {
+        const changes = page.map((e) => e.change);
+        // The SKUs of the page's listings in one query, not a row read and checked for each.
+        const skus = repos.listings.skusOf(changes.flatMap((c) => ('asset_id' in c ? [c.asset_id] : [])));
+        const text = changesToCsv(changes, (c) => changeName(c, skus));
+        parts.push(parts.length === 0 ? text : text.slice(text.indexOf('\r\n') + 2));
+        await turn();
+      };
+      for (const slot of ['LA', 'BA', 'LD', 'BD'] as const) {
+        for (let after: string | null = null; ;) {
+          const page = repos.drafts.entriesOfSlot(draftId, slot, after, EXPORT_PAGE, statuses);
+          const end = page.at(-1);
+          if (end === undefined) break;
+          await write(page);
+          after = splitTarget(end.target).key;
+        }
+      }
+      const kinds = ['listing.create', 'listing.edit', 'buyOrder.create', 'buyOrder.edit'];
+      for (let cursor: Parameters<Repos['drafts']['entriesPage']>[1] = null; ;) {
+        const page = repos.drafts.entriesPage(draftId, cursor, EXPORT_PAGE, { kinds, statuses });
+        const end = page.at(-1);
+        if (end === undefined) break;
+        await write(page);
+        cursor = { seq: end.seq, ...splitTarget(end.target) };
+      }
+      return parts.length === 0 ? changesToCsv([]) : parts.join('');
+    },
+  };
+}

@@ -1,0 +1,163 @@
+import type { ParsedChangeInput } from '../drafts/change.ts';
+import { ledgerLookup } from '../drafts/draft-context.ts';
+import { notFound, quoted } from '../errors.ts';
+import type { ItemNames } from '../items/index.ts';
+import type { Store } from '../store/db.ts';
+import { createDraftReads } from '../store/draft-reads.ts';
+import type { Repos } from '../store/index.ts';
+import { heldSkus } from '../store/ledger-reads.ts';
+import type { Scratch } from '../store/scratch-staging.ts';
+import type { Turn } from '../turn.ts';
+import { BUY_ORDER_COLUMNS, readBuyOrdersImport } from './csv-buy-orders.ts';
+import { columnOf, type PriceColumn } from './csv-cells.ts';
+import { itemLookup, type ImportContext } from './csv-context.ts';
+import { DRAFT_COLUMNS, readDraftImport } from './csv-draft.ts';
+import { byLine, type CsvColumns, type CsvLineError, type CsvRecord, type SeenKeys } from './csv-format.ts';
+import { LISTING_COLUMNS, readListingsImport } from './csv-listings.ts';
+import { csvReader, type CsvSlice } from './csv-reader.ts';
+
+/**
+ * A CSV file read for an import, part by part and slice by slice (a
+ * thousand rows or so, some milliseconds): each slice's rows sorted into
+ * adoptions for the ledger and inputs for a draft, checked against the
+ * ledger, the known accounts and the rows an apply holds, and its refused
+ * lines kept in line order. The preview and the commit of an import
+ * (csv-service.ts) read a file the same way; only what they do with a
+ * slice differs.
+ */
+
+export type CsvKind = 'listings' | 'buyOrders' | 'draft';
+
+/** Refused lines: the first few in line order, and how many in all. */
+export interface CsvRefusals {
+  readonly errors: readonly CsvLineError[];
+  readonly errorCount: number;
+}
+
+/** A file read part by part: `add` takes the next part, `end` the rest once the file has ended. */
+export interface FileJob {
+  add(part: string): Promise<void>;
+  end(): Promise<{ taken: number } & CsvRefusals>;
+}
+
+/** One slice of a file, sorted: rows to adopt into the ledger, inputs for the draft, refused lines. */
+export interface SliceWork {
+  readonly listings: readonly Parameters<Repos['listings']['upsertMany']>[0][number][];
+  readonly buyOrders: readonly Parameters<Repos['buyOrders']['upsertMany']>[0][number][];
+  readonly changes: readonly { readonly line: number; readonly input: ParsedChangeInput }[];
+  readonly errors: readonly CsvLineError[];
+}
+
+const COLUMNS: Readonly<Record<CsvKind, CsvColumns>> = { listings: LISTING_COLUMNS, buyOrders: BUY_ORDER_COLUMNS, draft: DRAFT_COLUMNS };
+
+export interface FileJobsDeps {
+  store: Store;
+  repos: Repos;
+  names: Pick<ItemNames, 'name' | 'skuForName' | 'knownNames'> | null;
+  turn: Turn;
+  /** The most refused lines a result lists (it counts them all). */
+  errorsListed: number;
+}
+
+export interface FileJobs {
+  /**
+   * Reads a file part by part, slice by slice: `each` checks (or writes) a
+   * slice's rows and says how many it took; refusals are collected in line
+   * order. Between slices the event loop is given back; then `checkWanted`
+   * throws for a job no longer wanted, before it touches its tables again.
+   */
+  fileJob(
+    kind: CsvKind, draftId: string | undefined, scratch: Scratch,
+    each: (work: SliceWork, priceColumn: PriceColumn) => { taken: number; refused: CsvLineError[] },
+    checkWanted?: () => void,
+  ): FileJob;
+  /** The draft's refusals of a slice's inputs (indexed from `base`), as lines of the file. */
+  mergeErrors(work: SliceWork, priceColumn: PriceColumn, base: number, issues: readonly { index: number; field: string; message: string }[]): CsvLineError[];
+}
+
+export function createFileJobs(deps: FileJobsDeps): FileJobs {
+  const { store, repos, names, turn } = deps;
+  const listed = deps.errorsListed;
+  const ledger = ledgerLookup(repos);
+  const reads = createDraftReads(store);
+  /** The SKUs the trader holds: a name matching one of them means that one. */
+  const held = () => heldSkus(store);
+
+  function contextFor(kind: CsvKind, draftId: string | undefined): ImportContext {
+    if (draftId !== undefined && !repos.drafts.get(draftId)) throw notFound(`There is no draft ${quoted(draftId)}; it may have been discarded`);
+    return {
+      ledger,
+      accounts: new Set(repos.accounts.list().map((a) => a.account_id)),
+      mainAccount: repos.accounts.main()?.account_id ?? null,
+      // Adoption writes the ledger; it must not change rows an apply is sending.
+      locked: kind === 'draft' ? new Set<string>() : reads.lockedTargets(),
+      draftOpen: draftId !== undefined,
+      items: names === null ? null : itemLookup(names, held),
+    };
+  }
+
+  function sortSlice(kind: CsvKind, records: readonly CsvRecord[], ctx: ImportContext, priceColumn: PriceColumn, seen: (what: string) => SeenKeys): SliceWork {
+    const none = { listings: [], buyOrders: [], changes: [] };
+    if (kind === 'listings') {
+      const r = readListingsImport(records, ctx, priceColumn, seen);
+      return { ...none, listings: r.adopt.map((a) => a.row), changes: r.create, errors: r.errors };
+    }
+    if (kind === 'buyOrders') {
+      const r = readBuyOrdersImport(records, ctx, priceColumn, seen);
+      return { ...none, buyOrders: r.adopt.map((a) => a.row), errors: r.errors };
+    }
+    const r = readDraftImport(records, ctx, priceColumn, seen);
+    return { ...none, changes: r.changes, errors: r.errors };
+  }
+
+  /** Refusals in line order, the first `listed` kept. */
+  function refusals() {
+    const errors: CsvLineError[] = [];
+    let errorCount = 0;
+    return {
+      add(slice: readonly CsvLineError[]) {
+        for (const e of byLine(slice)) {
+          errorCount += 1;
+          if (errors.length < listed) errors.push(e);
+        }
+      },
+      result: (): CsvRefusals => ({ errors, errorCount }),
+    };
+  }
+
+  const mergeErrors: FileJobs['mergeErrors'] = (work, priceColumn, base, issues) =>
+    issues.map((i) => ({ line: work.changes[i.index - base]?.line ?? 1, reason: `${columnOf(i.field, priceColumn)}: ${i.message}` }));
+
+  const fileJob: FileJobs['fileJob'] = (kind, draftId, scratch, each, checkWanted = () => undefined) => {
+    const found = refusals();
+    let taken = 0;
+    const result = () => ({ taken, ...found.result() });
+    if (kind === 'draft' && draftId === undefined) {
+      found.add([{ line: 1, reason: 'open or create a draft to import changes into' }]);
+      return { add: () => Promise.resolve(), end: () => Promise.resolve(result()) };
+    }
+    const ctx = contextFor(kind, draftId);
+    const reader = csvReader(COLUMNS[kind]);
+    const take = async (slices: Iterable<CsvSlice>) => {
+      for (const slice of slices) {
+        const priceColumn = reader.priceColumn();
+        const work = sortSlice(kind, slice.records, ctx, priceColumn, scratch.seen);
+        const r = each(work, priceColumn);
+        taken += r.taken;
+        found.add([...slice.errors, ...work.errors, ...r.refused]);
+        scratch.flush();
+        await turn();
+        checkWanted();
+      }
+    };
+    return {
+      add: (part) => take(reader.read(part)),
+      end: async () => {
+        await take(reader.end());
+        return result();
+      },
+    };
+  };
+
+  return { fileJob, mergeErrors };
+}

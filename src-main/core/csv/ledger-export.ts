@@ -1,0 +1,68 @@
+import type { LedgerDomain, LedgerFilter } from '../../../src-shared/ledger.ts';
+import type { DraftService } from '../drafts/draft-service.ts';
+import type { ItemNames } from '../items/item-names.ts';
+import { createLedgerQueries } from '../ledger/ledger-query.ts';
+import type { Store } from '../store/db.ts';
+import { createLedgerRowsAt } from '../store/ledger-reads.ts';
+import { schemaNameIndex } from '../store/name-index.ts';
+import type { SettingsRepo } from '../store/settings-repo.ts';
+import { nextTurn, type Turn } from '../turn.ts';
+import { buyOrdersToCsv } from './csv-buy-orders.ts';
+import { listingsToCsv } from './csv-listings.ts';
+
+/**
+ * Export CSV of the Listings and Buy orders screens: the ledger's rows (what
+ * the service holds, not the draft's pending values), those matching the
+ * screen's filter or all of them, in the format the draft export and the
+ * import share (spreadsheet-safe, with names), so a file exported and
+ * imported back changes nothing. Rows the draft only creates are not in the
+ * ledger and are not written. Read a page at a time with the tables' own
+ * filter (so "the current filter" means the rows on screen), giving the
+ * event loop back between pages.
+ */
+export interface LedgerExport {
+  /** The rows of `domain` matching `filter` (all with null) as a CSV file, and how many. */
+  exportLedger(domain: LedgerDomain, filter: LedgerFilter | null): Promise<{ csv: string; rows: number }>;
+}
+
+/** Rows read and written per step. */
+const PAGE = 1_000;
+
+export function createLedgerExport(deps: {
+  store: Pick<Store, 'db' | 'ledgerVersion' | 'ledgerRowsVersion' | 'transaction'>;
+  drafts: Pick<DraftService, 'version' | 'current' | 'patch'>;
+  /** Where the name index notes the schema version it was built with. */
+  settings: SettingsRepo;
+  names: Pick<ItemNames, 'name' | 'describe' | 'searchName'> | null;
+  now: () => number;
+  turn?: Turn;
+}): LedgerExport {
+  const { store, drafts, names } = deps;
+  const turn = deps.turn ?? nextTurn;
+  const nameOf = (sku: string) => (names === null || sku === '' ? '' : names.name(sku));
+  const queries = createLedgerQueries({
+    store, draftVersion: (id) => drafts.version(id), patch: (id, domain) => drafts.patch(id, domain), now: deps.now,
+    ...(names ? { names, nameIndex: schemaNameIndex(store, deps.settings, names) } : {}),
+  });
+  const rowsAt = createLedgerRowsAt(store);
+
+  return {
+    async exportLedger(domain, filter) {
+      const parts: string[] = [];
+      let rows = 0;
+      for (let after = 0; ;) {
+        const ids = queries.ledgerRowids(drafts.current(), domain, filter ?? {}, after, PAGE);
+        const text = domain === 'listings'
+          ? listingsToCsv(rowsAt.listings(ids), nameOf)
+          : buyOrdersToCsv(rowsAt.buyOrders(ids), nameOf);
+        // The header once, on the first part.
+        if (parts.length === 0 || ids.length > 0) parts.push(parts.length === 0 ? text : text.slice(text.indexOf('\r\n') + 2));
+        rows += ids.length;
+        if (ids.length < PAGE) break;
+        after = ids[ids.length - 1] as number;
+        await turn();
+      }
+      return { csv: parts.join(''), rows };
+    },
+  };
+}

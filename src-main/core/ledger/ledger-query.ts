@@ -1,0 +1,183 @@
+import { z } from 'zod';
+import type { LedgerDomain, LedgerFilter, LedgerRowView, LedgerSelection, LedgerSort } from '../../../src-shared/ledger.ts';
+import type { ItemNames } from '../items/item-names.ts';
+import { itemViewOf } from '../items/item-view.ts';
+import type { BulkPatch } from '../store/bulk-patch.ts';
+import type { Store } from '../store/db.ts';
+import type { DraftScope } from '../store/ledger-arms.ts';
+import type { RowPlace } from '../store/ledger-order.ts';
+import { createLedgerReads, tableCounts, type SelectedRows, type TableCounts, type TableQuery } from '../store/ledger-reads.ts';
+import type { NameIndex } from '../store/name-index.ts';
+import { buyOrderView, listingView } from './ledger-rows.ts';
+
+export type { SelectedRows };
+
+/**
+ * Filter, sort, count and page a ledger table with a draft laid over it,
+ * answered by SQL (store/ledger-reads.ts): nothing of the table is held in
+ * memory but its counts and the places of the rows last served, so that the
+ * next page of a scroll starts right after them (keyset paging) instead of
+ * counting its way down with OFFSET.
+ */
+
+export interface LedgerPageResult {
+  readonly total: number;
+  readonly all: number;
+  readonly changed: number;
+  readonly rows: LedgerRowView[];
+}
+
+export interface LedgerQueries {
+  /** One page of a table with the draft `draftId` (or none) laid over the ledger. */
+  page(draftId: string | null, domain: LedgerDomain, filter: LedgerFilter, sort: LedgerSort | null, offset: number, limit: number): LedgerPageResult;
+  /** The keys a selection names, in table order for a filter; unknown keys are kept (the caller reports them). */
+  keys(draftId: string | null, domain: LedgerDomain, selection: LedgerSelection): string[];
+  /**
+   * The rows a selection names as one query over both arms (every column of
+   * store/ledger-arms.ts's ArmRow), for statements that work on them in SQL;
+   * with the keys named by ID, so the caller can tell which name no row.
+   */
+  selectedRows(draftId: string | null, domain: LedgerDomain, selection: LedgerSelection): SelectedRows;
+  /** What the draft's delete-all does to a table. */
+  scope(draftId: string | null, domain: LedgerDomain): DraftScope;
+  /** A table's unfiltered counts with the draft laid over, to keep for the next start; null while they cannot be kept (a bulk edit being written, a delete-all). */
+  countsToKeep(draftId: string, domain: LedgerDomain): TableCounts | null;
+  /** Rowids of the ledger's own rows (not the draft's creates) matching a filter, in the ledger's order, after `after`. */
+  ledgerRowids(draftId: string | null, domain: LedgerDomain, filter: LedgerFilter, after: number, limit: number): number[];
+}
+
+export interface LedgerQueryDeps {
+  store: Pick<Store, 'db' | 'ledgerVersion' | 'ledgerRowsVersion' | 'transaction'>;
+  /** Bumped on every change of a draft: counts and row places laid over it depend on it. */
+  draftVersion(draftId: string): number;
+  now(): number;
+  /** Item names: the Item column; with the index, its sort and text search by name. Without them rows show SKUs. */
+  names?: Pick<ItemNames, 'describe'>;
+  nameIndex?: NameIndex;
+  /** The last balance read (cents), for what it covers of each buy order; null when not read. */
+  balance?: () => number | null;
+  /** The bulk edit being written into a draft's table, laid over what the screens read (see store/bulk-patch.ts). */
+  patch?: (draftId: string, domain: LedgerDomain) => BulkPatch | null;
+  /**
+   * The counts as they stood when the desk last closed (see bulk/ledger-tables.ts), which the first page after a start
+   * uses instead of counting every change again, as long as neither the ledger's rows nor that draft have changed since.
+   */
+  kept?: KeptCounts | null;
+}
+
+/** A draft's tables' unfiltered counts, as kept in the store between a close and the next start. */
+export const keptCountsSchema = z.object({ draftId: z.string(), listings: tableCounts.optional(), buyOrders: tableCounts.optional() });
+export type KeptCounts = z.infer<typeof keptCountsSchema>;
+
+/** Row places kept per query, for the next page of a scroll. */
+const MAX_PLACES = 4_000;
+
+export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
+  const reads = createLedgerReads(deps.store);
+
+  const stateOf = (draftId: string | null) => `${deps.store.ledgerVersion}|${draftId ?? ''}|${draftId === null ? 0 : deps.draftVersion(draftId)}`;
+  let namesSynced = '';
+  function syncNames(draftId: string | null): void {
+    const state = stateOf(draftId);
+    if (!deps.nameIndex || namesSynced === state) return;
+    deps.nameIndex.sync();
+    namesSynced = state;
+  }
+
+  /**
+   * A question about a table; what the screens read has the bulk edit being
+   * written laid over it (`patched`), while a selection an edit will work on
+   * reads the draft as stored (no edit is written meanwhile).
+   */
+  function query(draftId: string | null, domain: LedgerDomain, filter: LedgerFilter, sort: LedgerSort | null, patched = true): TableQuery {
+    const patch = patched && draftId !== null ? deps.patch?.(draftId, domain) ?? null : null;
+    const q = reads.query(draftId, domain, filter, sort, { names: deps.nameIndex !== undefined, patch });
+    if (q.names) syncNames(draftId);
+    return q;
+  }
+
+  /**
+   * Which state of the store a table's counts depend on. Unfiltered, with no
+   * delete-all in the draft, they count rows and changes only, which an edit
+   * of a row's price or note (an apply's, a trade's) leaves as they were.
+   */
+  function countsId(q: TableQuery, draftId: string | null, domain: LedgerDomain, filter: LedgerFilter): string {
+    if (q.filterEmpty && q.scope.deleteAll === null) {
+      return JSON.stringify(['rows', deps.store.ledgerRowsVersion, draftId, draftId === null ? 0 : deps.draftVersion(draftId), domain]);
+    }
+    return JSON.stringify([stateOf(draftId), domain, filter]);
+  }
+
+  // Kept counts hold while the ledger's rows and the draft are as they were when the store was opened.
+  const kept = deps.kept ?? null;
+  const keptAt = kept && { rows: deps.store.ledgerRowsVersion, draft: deps.draftVersion(kept.draftId) };
+  const keptFor = (q: TableQuery, domain: LedgerDomain): TableCounts | undefined =>
+    kept !== null && keptAt !== null && q.filterEmpty && q.scope.deleteAll === null && q.patch === null && q.scope.draftId === kept.draftId &&
+    deps.store.ledgerRowsVersion === keptAt.rows && deps.draftVersion(kept.draftId) === keptAt.draft ? kept[domain] : undefined;
+
+  const countCache = new Map<string, TableCounts>();
+  function counts(q: TableQuery, domain: LedgerDomain, id: string): TableCounts {
+    const cached = countCache.get(id) ?? keptFor(q, domain);
+    if (cached) return cached;
+    const result = reads.counts(q, domain);
+    if (countCache.size > 20) countCache.clear();
+    countCache.set(id, result);
+    return result;
+  }
+
+  const placeCache = new Map<string, Map<number, RowPlace>>();
+  function placesOf(id: string): Map<number, RowPlace> {
+    let places = placeCache.get(id);
+    if (!places) {
+      if (placeCache.size > 8) placeCache.clear();
+      places = new Map();
+      placeCache.set(id, places);
+    }
+    return places;
+  }
+
+  function itemOf(sku: string) {
+    return deps.names && sku !== '' ? itemViewOf(deps.names, sku) : null;
+  }
+
+  const queries: LedgerQueries = {
+    scope: (draftId, domain) => reads.scope(draftId, domain),
+    page(draftId, domain, filter, sort, offset, limit) {
+      const q = query(draftId, domain, filter, sort);
+      const id = JSON.stringify([stateOf(draftId), domain, filter, sort]);
+      const c = counts(q, domain, countsId(q, draftId, domain, filter));
+      const places = placesOf(id);
+      // The ledger's own order and its price have indexes to walk; every other sort is kept sorted (rowsSorted).
+      // Otherwise a page starts after the place of the row before it when that is known, else it is counted down to.
+      const before = offset === 0 ? null : places.get(offset - 1);
+      const rows = sort !== null && sort.column !== 'price' ? reads.rowsSorted(q, id, offset, limit)
+        : before !== undefined ? reads.rowsAfter(q, c.created, before, limit)
+          : reads.rowsCounted(q, domain, c.created, offset, limit);
+      if (places.size > MAX_PLACES) places.clear();
+      rows.forEach((r, i) => places.set(offset + i, { v: r.v, arm: r.arm, t1: r.t1, t2: r.t2 }));
+      const now = deps.now();
+      const balance = deps.balance?.() ?? null;
+      return {
+        total: c.created + c.ledger,
+        all: c.all,
+        changed: c.changed,
+        rows: rows.map((r) => (domain === 'listings' ? listingView(r, q.scope, now, itemOf(r.sku)) : buyOrderView(r, q.scope, now, itemOf(r.sku), balance))),
+      };
+    },
+    keys(draftId, domain, selection) {
+      if ('ids' in selection) return [...new Set(selection.ids)];
+      return reads.keys(queries.selectedRows(draftId, domain, selection));
+    },
+    countsToKeep(draftId, domain) {
+      const q = query(draftId, domain, {}, null);
+      if (q.patch !== null || q.scope.deleteAll !== null) return null;
+      return counts(q, domain, countsId(q, draftId, domain, {}));
+    },
+    ledgerRowids: (draftId, domain, filter, after, limit) => reads.ledgerRowids(query(draftId, domain, filter, null), after, limit),
+    selectedRows(draftId, domain, selection) {
+      const byIds = 'ids' in selection;
+      return reads.selectedRows(query(draftId, domain, byIds ? {} : selection.filter, null, false), selection);
+    },
+  };
+  return queries;
+}

@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import type { ChangeKind, ChangeStatus } from '../../../src-shared/drafts.ts';
+import type { Store } from './db.ts';
+import { ENTRY_COLUMNS, readEntries, type Slot } from './draft-columns.ts';
+import { changeKind, type DraftEntry } from './draft-entry.ts';
+import { parseRow, parseRows } from './sql.ts';
+import { countOf, statusCounts } from './typed-rows.ts';
+
+/**
+ * A draft's review, in SQL (core/drafts/review.ts says what it means): its
+ * changes counted by status and kind, the requests its next apply sends
+ * counted a part of the draft at a time, the price changes among them, and
+ * its rows a kind at a time, in the order they were made.
+ */
+
+/** Which changes a page of the review lists. */
+export type ReviewShow = 'open' | 'failed' | 'unknown' | 'all';
+
+/** Rows of the draft counted in one step of a review. */
+const PART = 4_000;
+
+const OPEN_SQL = "('pending', 'queued', 'sent', 'failed', 'unknown')";
+const SENDABLE_SQL = "('pending', 'failed')";
+
+/**
+ * The sendable rows an apply will send (no-op edits and changes to listings
+ * the service no longer holds need no request), with the request group each
+ * goes in: endpoint (its kind), proxy (a create for a linked account) and
+ * phase (a create waits for a delete of the same asset or SKU sent with it).
+ */
+const SENT_ROWS = `
+  SELECT e.kind AS kind, e.slot AS slot, e.key AS key, e.price AS price,
+    CASE WHEN e.kind IN ('listing.create', 'buyOrder.create') AND e.account != :main THEN e.account ELSE '' END AS proxy,
+    CASE WHEN e.kind IN ('listing.deleteAll', 'buyOrder.deleteAll') THEN 0
+      WHEN e.kind IN ('listing.create', 'buyOrder.create') AND EXISTS (SELECT 1 FROM draft_entries d WHERE d.draft_id = e.draft_id
+        AND d.slot = CASE e.slot WHEN 'L' THEN 'LD' ELSE 'BD' END AND d.key = e.key AND d.status IN ${SENDABLE_SQL}) THEN 2
+      ELSE 1 END AS phase,
+    coalesce(l.price, b.price) AS ledger_price
+  FROM draft_entries e
+  LEFT JOIN listings l ON e.slot IN ('L', 'LD') AND l.asset_id = e.key
+  LEFT JOIN buy_orders b ON e.slot IN ('B', 'BD') AND b.sku = e.key
+  WHERE e.draft_id = :draft AND e.status IN ${SENDABLE_SQL}
+    AND (e.slot, e.key) > (:from_slot, :from_key) AND (:to_slot IS NULL OR (e.slot, e.key) <= (:to_slot, :to_key))
+    AND NOT (e.kind = 'listing.edit' AND l.asset_id IS NOT NULL AND l.listing_id IS e.listing_id AND l.price = e.price
+      AND l.promoted = e.promoted AND (e.user_note IS NULL OR e.user_note = l.user_note))
+    AND NOT (e.kind = 'buyOrder.edit' AND b.sku IS NOT NULL AND b.quantity_may_be_cut = 0 AND b.price = e.price
+      AND b.quantity = e.quantity AND b.active = e.active AND (e.user_note IS NULL OR e.user_note = b.user_note))
+    AND NOT (e.kind IN ('listing.edit', 'listing.delete') AND l.state IN ('sold_in_trade', 'sold', 'not_on_service'))`;
+
+/** A part of a draft: its rows after (from_slot, from_key), up to (to_slot, to_key) or its end. */
+export interface PartBounds {
+  readonly draft: string;
+  readonly main: string;
+  readonly from_slot: string;
+  readonly from_key: string;
+  readonly to_slot: string | null;
+  readonly to_key: string | null;
+}
+
+export interface ReviewReads {
+  /** The draft's changes by status, removed ones left out. */
+  byStatus(draftId: string): Partial<Record<ChangeStatus, number>>;
+  /** Its open changes (still to send or resolve) by kind. */
+  openByKind(draftId: string): Partial<Record<ChangeKind, number>>;
+  /** The draft in parts of PART rows in key order; `mainAccount` tells a linked account's creates apart. */
+  parts(draftId: string, mainAccount: string): Generator<PartBounds>;
+  /** The requests of a part's sendable rows, grouped: endpoint (kind), the linked account a create acts for ('' for none), phase. */
+  requestGroups(bounds: PartBounds): { kind: ChangeKind; proxy: string; phase: 0 | 1 | 2; n: number }[];
+  /** The price edits of a part the next apply sends, with the ledger's price. */
+  pricedEdits(bounds: PartBounds): Iterable<{ kind: ChangeKind; key: string; ledger_price: number; price: number }>;
+  /** The draft's delete-alls the next apply sends. */
+  sendableDeleteAlls(draftId: string): { kind: ChangeKind; active_only: number | null }[];
+  /** How many changes of a kind a page of the review lists. */
+  countOfKind(draftId: string, kind: ChangeKind, show: ReviewShow): number;
+  /** Up to `limit` changes of a kind, in the order made: after a row (paging on), or after skipping some. */
+  entriesOfKind(draftId: string, kind: ChangeKind, show: ReviewShow, from: { after: { seq: number; slot: Slot; key: string } } | { skip: number }, limit: number): DraftEntry[];
+}
+
+const kindCount = z.object({ kind: changeKind, n: z.number() });
+const slotKey = z.object({ slot: z.string(), key: z.string() });
+const requestGroup = z.object({ kind: changeKind, proxy: z.string(), phase: z.union([z.literal(0), z.literal(1), z.literal(2)]), n: z.number() });
+const pricedEdit = z.object({ kind: changeKind, key: z.string(), ledger_price: z.number(), price: z.number() });
+const deleteAll = z.object({ kind: changeKind, active_only: z.number().nullable() });
+
+function statusFilter(show: ReviewShow): string {
+  if (show === 'all') return "status != 'dropped'";
+  return show === 'open' ? `status IN ${OPEN_SQL}` : `status = '${show === 'failed' ? 'failed' : 'unknown'}'`;
+}
+
+export function createReviewReads(store: Pick<Store, 'db'>): ReviewReads {
+  const { db } = store;
+  const cols = ENTRY_COLUMNS.join(', ');
+  const byStatus = db.prepare("SELECT status, count(*) AS n FROM draft_entries WHERE draft_id = ? AND status != 'dropped' GROUP BY status");
+  const openByKind = db.prepare(`SELECT kind, count(*) AS n FROM draft_entries WHERE draft_id = ? AND status IN ${OPEN_SQL} GROUP BY kind`);
+  const groups = db.prepare(`SELECT kind, proxy, phase, count(*) AS n FROM (${SENT_ROWS}) GROUP BY kind, proxy, phase`);
+  // Where the next part of a draft ends: PART rows on, in key order (null: the draft ends sooner).
+  const partEnd = db.prepare(`SELECT slot, key FROM draft_entries WHERE draft_id = ? AND (slot, key) > (?, ?) ORDER BY slot, key LIMIT 1 OFFSET ${PART - 1}`);
+  const priced = db.prepare(`SELECT kind, key, ledger_price, price FROM (${SENT_ROWS}) WHERE kind IN ('listing.edit', 'buyOrder.edit') AND ledger_price IS NOT NULL AND price != ledger_price`);
+  const deleteAlls = db.prepare(`SELECT kind, active_only FROM draft_entries WHERE draft_id = ? AND slot IN ('LA', 'BA') AND status IN ${SENDABLE_SQL}`);
+  return {
+    byStatus: (draftId) => statusCounts('draft_entries', byStatus.all(draftId)),
+    openByKind: (draftId) => Object.fromEntries(parseRows('draft_entries', kindCount, openByKind.all(draftId)).map((r) => [r.kind, r.n])),
+    *parts(draftId, mainAccount) {
+      let from: { slot: string; key: string } = { slot: '', key: '' };
+      for (;;) {
+        const end = partEnd.get(draftId, from.slot, from.key);
+        const to = end === undefined ? undefined : parseRow('draft_entries', slotKey, end);
+        yield { draft: draftId, main: mainAccount, from_slot: from.slot, from_key: from.key, to_slot: to?.slot ?? null, to_key: to?.key ?? null };
+        if (!to) return;
+        from = to;
+      }
+    },
+    requestGroups: (bounds) => parseRows('draft_entries', requestGroup, groups.all({ ...bounds })),
+    *pricedEdits(bounds) {
+      for (const row of priced.iterate({ ...bounds })) yield parseRow('draft_entries', pricedEdit, row);
+    },
+    sendableDeleteAlls: (draftId) => parseRows('draft_entries', deleteAll, deleteAlls.all(draftId)),
+    countOfKind: (draftId, kind, show) =>
+      countOf('draft_entries', db.prepare(`SELECT count(*) AS n FROM draft_entries WHERE draft_id = ? AND kind = ? AND ${statusFilter(show)}`).get(draftId, kind)),
+    entriesOfKind(draftId, kind, show, from, limit) {
+      const after = 'after' in from ? from.after : null;
+      const sql = `SELECT ${cols} FROM draft_entries WHERE draft_id = ? AND kind = ? AND ${statusFilter(show)}
+          ${after ? 'AND (seq, slot, key) > (?, ?, ?)' : ''} ORDER BY seq, slot, key LIMIT ? ${after ? '' : 'OFFSET ?'}`;
+      const args = after ? [draftId, kind, after.seq, after.slot, after.key, limit] : [draftId, kind, limit, 'skip' in from ? from.skip : 0];
+      return readEntries(db.prepare(sql).all(...args));
+    },
+  };
+}
