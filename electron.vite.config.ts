@@ -16,7 +16,7 @@ export default defineConfig({
         // The data worker is a second entry: the main process starts it as a worker thread beside index.js.
         // The server shell is a third (`npm run serve`): plain Node starts serve.js and the same worker beside it.
         input: {
-          index: resolve('src-main/main-thread/index.ts'),
+          index: resolve('src-main/main-thread/desktop/index.ts'),
           'desk-worker': resolve('src-main/worker/compiled-start.ts'),
           serve: resolve('src-main/main-thread/server/serve.ts'),
         },

@@ -8,8 +8,8 @@
  *     main-thread/                the main thread. Its own files are what both shells compose: the
  *                                 data client and the desk connection (main's side of the data
  *                                 worker), the keychain. They import neither shell's folder.
- *       desktop/                  the desktop shell (with index.ts and main-process.ts, its
- *                                 composition root): the Electron adapters (window, tray,
+ *       desktop/                  the desktop shell: its composition root (main-process.ts;
+ *                                 index.ts starts it) and the Electron adapters (window, tray,
  *                                 notifications, power, updates); never server/
  *       server/                   the server shell (`npm run serve`): HTTP, the WebSocket bridge,
  *                                 sign-in, the key file; plain Node, never desktop/ or electron
@@ -283,12 +283,6 @@ export default tseslint.config(
   ...LAYERS.map((layer) => ({ files: layer.files, rules: layerRules(layer, layer.files.every((f) => electronAllowed.includes(f))) })),
   // The layers inside core/: each block states core/'s rule and the folder's own.
   ...CORE_LAYERS.map((layer) => ({ files: layer.files, rules: layerRules(layer, false) })),
-  // The desktop shell's composition root (index.ts, main-process.ts) beside the main thread's
-  // common files: the desktop shell's rules, Electron allowed; the common files run under plain Node.
-  {
-    files: ELECTRON.main,
-    rules: layerRules(/** @type {Layer} */ (LAYERS.find((l) => l.folder === 'src-main/main-thread/desktop/')), true),
-  },
   // The preload proper; its folder's socket client runs in a browser, without Electron.
   {
     files: ELECTRON.preload,

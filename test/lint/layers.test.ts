@@ -68,7 +68,7 @@ const FOLDERS: Record<string, Case> = {
   'src-main/sandbox': {
     file: 'src-main/sandbox/state/probe.ts',
     refused: [
-      ['../../main-thread/main-process.ts', 'main-thread'],
+      ['../../main-thread/desktop/main-process.ts', 'main-thread'],
       ['../../worker/desk-worker.ts', 'worker'],
       ['../../ipc/router.ts', 'ipc'],
       ['electron', 'electron'],
@@ -104,13 +104,13 @@ const FOLDERS: Record<string, Case> = {
     ],
     allowed: [['./liveness.ts'], ['../core/data/desk-methods.ts'], ['../ipc/router.ts'], ['../../src-shared/contract.ts']],
   },
-  'src-main/main-thread (the desktop shell\'s composition root)': {
-    file: 'src-main/main-thread/main-process.ts',
+  'src-main/main-thread/desktop (the desktop shell\'s composition root)': {
+    file: 'src-main/main-thread/desktop/main-process.ts',
     refused: [
-      ['./server/http-server.ts', 'main-thread/server'],
-      ['../worker/data-host.ts', 'worker'],
+      ['../server/http-server.ts', 'main-thread/server'],
+      ['../../worker/data-host.ts', 'worker'],
     ],
-    allowed: [['electron'], ['./desktop/tray.ts'], ['./desk-connection.ts']],
+    allowed: [['electron'], ['./tray.ts'], ['../desk-connection.ts']],
   },
   'src-main/main-thread/desktop': {
     file: 'src-main/main-thread/desktop/probe.ts',

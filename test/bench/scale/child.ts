@@ -1,6 +1,6 @@
 /**
  * One fresh process of the scale bench: the real main process
- * (src-main/main-thread/main-process.ts) booted on the Electron double with the data
+ * (src-main/main-thread/desktop/main-process.ts) booted on the Electron double with the data
  * worker (with the bench's probe in its thread, `probe-worker.mjs`), in live
  * mode against the simulator the parent runs. It measures boot → the first
  * Listings page answered through ipcMain (the draft laid over it), the
@@ -17,7 +17,7 @@ import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { scaledClock } from '../../../src-main/core/clock.ts';
-import { startMainProcess } from '../../../src-main/main-thread/main-process.ts';
+import { startMainProcess } from '../../../src-main/main-thread/desktop/main-process.ts';
 import type { ChannelOutput } from '../../../src-shared/contract.ts';
 import { fakeBuild, invoke } from '../../desktop/boot-support.ts';
 import { app, resetFakeElectron, Tray } from '../../desktop/fake-electron.ts';
