@@ -27,6 +27,8 @@ export interface ServeOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Test settings forced on the desk (server-process.ts's MARKETPLACE_DESK_TEST_CONFIG). */
   readonly testConfig?: object;
+  /** Node's own flags before the entry (the benchmark loads its probe with `--import`). */
+  readonly nodeArgs?: readonly string[];
 }
 
 /** Parsed log lines of the server (JSON), skipping any that are not. */
@@ -52,7 +54,7 @@ export async function runServe(options: ServeOptions): Promise<{ code: number | 
 }
 
 function spawnServe(options: ServeOptions): ChildProcess {
-  return spawn(process.execPath, [SERVE_ENTRY, '--port', '0', '--profile-dir', options.profileDir, ...(options.args ?? [])], {
+  return spawn(process.execPath, [...(options.nodeArgs ?? []), SERVE_ENTRY, '--port', '0', '--profile-dir', options.profileDir, ...(options.args ?? [])], {
     env: { ...process.env, ...options.env, ...(options.testConfig ? { MARKETPLACE_DESK_TEST_CONFIG: JSON.stringify(options.testConfig) } : {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
