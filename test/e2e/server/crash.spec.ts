@@ -131,6 +131,8 @@ test('SIGTERM mid-apply stops cleanly: batches in flight journaled, the heartbea
   const desk = await crashDesk(10);
   let { server, router } = await desk.start();
   try {
+    // The mark a stop must leave valid: on a loaded machine the first beat can come after the apply's first batches.
+    await until('the first heartbeat', () => desk.sandbox.admin.userAgent().automated, 60_000);
     await call(router, 'drafts:apply', { draftId: desk.draft.draftId });
     await until('batches on their way', () => batchesInFlight(desk.path) > 0, 60_000);
     await router.close();
