@@ -22,6 +22,7 @@ export interface ServeFigures {
     readonly startToListeningMs: Spread;
     readonly startToFirstPageMs: Judged;
     readonly rssMb: Judged;
+    readonly rssBeforeSignInMb: Spread;
     readonly pageP95Ms: Judged;
     readonly loopP99Ms: Judged;
     readonly loopMaxMs: Spread;
@@ -54,6 +55,7 @@ export function summarizeServe(input: ServeInputs): ServeFigures {
     startToListeningMs: spread(served.map((r) => r.startToListeningMs)),
     startToFirstPageMs: judged(served.map((r) => r.startToFirstPageMs), SERVE_GOALS.startToFirstPageMs),
     rssMb: judged(served.map((r) => r.rssMb), SERVE_GOALS.rssMb),
+    rssBeforeSignInMb: spread(served.map((r) => r.rssBeforeSignInMb)),
     pageP95Ms: judged(served.map((r) => percentile(r.pageMs, 95)), SERVE_GOALS.pageP95Ms),
     loopP99Ms: judged(served.map((r) => r.loopP99Ms), SERVE_GOALS.loopP99Ms),
     loopMaxMs: spread(served.map((r) => r.loopMaxMs)),
@@ -80,6 +82,7 @@ export function formatServe(f: ServeFigures): string {
     `| start → listening | ${cell(S.startToListeningMs, ' ms')} | — |`,
     `| start → first Listings page answered | ${judgedCell(S.startToFirstPageMs, ' ms')} | ${cell(D.bootToFirstPageMs, ' ms')} |`,
     `| RSS after a GC of the main thread: one browser connected (desktop: the window's renderer is a process apart, not counted) | ${judgedCell(S.rssMb, ' MB')} | ${cell(D.rssMainGcMb, ' MB')} |`,
+    `| the same before any browser signed in (a script's token alone) | ${cell(S.rssBeforeSignInMb, ' MB')} | — |`,
     `| the same after the data worker's GC too | — | ${cell(D.rssMb, ' MB')} |`,
     `| ledger:page p95 (${f.pageSamples} pages of 100 across the ledger) | ${judgedCell(S.pageP95Ms, ' ms', 1)} | ${cell(D.pageP95Ms, ' ms', 1)} |`,
     `| ${f.sessions} sessions, ${f.edits} price edits: main thread's event-loop delay p99 | ${judgedCell(S.loopP99Ms, ' ms', 1)} | — |`,

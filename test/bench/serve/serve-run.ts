@@ -43,6 +43,8 @@ export interface ServeRunFigures {
   readonly startToFirstPageMs: number;
   readonly pageMs: readonly number[];
   readonly rssMb: number;
+  /** The same with the script's socket alone, before any browser signed in. */
+  readonly rssBeforeSignInMb: number;
   /** drafts:changed events each session received while one edited a price `edits` times. */
   readonly eventsPerSession: readonly number[];
   readonly eventsSent: number;
@@ -79,6 +81,8 @@ export async function runServe(task: ServeRunTask): Promise<ServeRunFigures> {
       await page(script, offset);
       pageMs.push(round(performance.now() - before));
     }
+    // Before any sign-in: a password's scrypt takes 32 MiB on a thread of libuv's pool, which the allocator may keep.
+    const rssBeforeSignInMb = (await probe(server)).rssMb;
     await script.close();
     opened.length = 0;
 
@@ -115,6 +119,7 @@ export async function runServe(task: ServeRunTask): Promise<ServeRunFigures> {
       startToFirstPageMs: round(startToFirstPageMs),
       pageMs,
       rssMb,
+      rssBeforeSignInMb,
       eventsPerSession: seen.map((s) => s.size),
       eventsSent: sent.size,
       loopP99Ms: loop.p99Ms,
