@@ -48,6 +48,8 @@ test('no response, frame, log line or profile file of a whole run holds the key 
     await page.getByRole('button', { name: 'Check now' }).click();
     await desk.ask('drafts:addChanges', { changes: [{ kind: 'listing.create', asset_id: sandbox.admin.inventory()[0]?.asset_id ?? '', price: 450, promoted: 0, game: '440' }] });
     await page.keyboard.press('Alt+7');
+    // Control+Enter applies the draft the screen shows: once its review is read, not before.
+    await expect(page.getByRole('button', { name: 'Apply 1 change' })).toBeVisible();
     await page.keyboard.press('Control+Enter');
     await expect(page.getByRole('region', { name: 'Apply progress' })).toHaveAttribute('data-state', /done|failed|stopped/, { timeout: 60_000 });
     for (const channel of CHANNEL_NAMES) if (!channel.startsWith('access:')) await desk.router.invoke(channel, {});
