@@ -7,7 +7,8 @@
  * On SIGUSR2 it writes one JSON line on standard output, beside the server's
  * own log lines: the main thread's event-loop delay since the signal before
  * (p99, max, mean, in ms), then, after two collections of the main thread's
- * garbage, the process's RSS (all threads). Then it starts counting anew.
+ * garbage, the process's RSS (all threads) and the main thread's heap. Then
+ * it starts counting anew.
  *
  * gc is exposed only when asked: a process started with --expose-gc boots its
  * worker threads without V8's startup snapshot, which slows the data worker's
@@ -28,8 +29,9 @@ process.on('SIGUSR2', () => {
   gc();
   gc();
   setTimeout(() => {
-    const rssMb = Math.round((process.memoryUsage().rss / 2 ** 20) * 10) / 10;
-    process.stdout.write(`${JSON.stringify({ benchProbe: true, ...loop, rssMb })}\n`);
+    const mb = (bytes) => Math.round((bytes / 2 ** 20) * 10) / 10;
+    const memory = process.memoryUsage();
+    process.stdout.write(`${JSON.stringify({ benchProbe: true, ...loop, rssMb: mb(memory.rss), mainHeapMb: mb(memory.heapUsed) })}\n`);
     histogram.reset();
   }, 200);
 });

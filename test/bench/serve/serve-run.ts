@@ -45,6 +45,8 @@ export interface ServeRunFigures {
   readonly rssMb: number;
   /** The same with the script's socket alone, before any browser signed in. */
   readonly rssBeforeSignInMb: number;
+  /** The main thread's heap then (the rest of the RSS is the data worker's and native memory). */
+  readonly mainHeapMb: number;
   /** drafts:changed events each session received while one edited a price `edits` times. */
   readonly eventsPerSession: readonly number[];
   readonly eventsSent: number;
@@ -52,7 +54,7 @@ export interface ServeRunFigures {
   readonly loopMaxMs: number;
 }
 
-const probeLine = z.object({ benchProbe: z.literal(true), p99Ms: z.number(), maxMs: z.number(), rssMb: z.number() });
+const probeLine = z.object({ benchProbe: z.literal(true), p99Ms: z.number(), maxMs: z.number(), rssMb: z.number(), mainHeapMb: z.number() });
 type ProbeLine = z.infer<typeof probeLine>;
 
 const round = (n: number) => Math.round(n * 10) / 10;
@@ -90,7 +92,7 @@ export async function runServe(task: ServeRunTask): Promise<ServeRunFigures> {
     const browser = await openBrowser(server.url);
     opened.push(browser);
     await page(browser, 0);
-    const { rssMb } = await probe(server);
+    const { rssMb, mainHeapMb } = await probe(server);
 
     const sessions = [browser, ...(await Promise.all(Array.from({ length: task.sessions - 1 }, () => openBrowser(server.url))))];
     opened.push(...sessions.slice(1));
@@ -120,6 +122,7 @@ export async function runServe(task: ServeRunTask): Promise<ServeRunFigures> {
       pageMs,
       rssMb,
       rssBeforeSignInMb,
+      mainHeapMb,
       eventsPerSession: seen.map((s) => s.size),
       eventsSent: sent.size,
       loopP99Ms: loop.p99Ms,
