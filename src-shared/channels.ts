@@ -38,6 +38,8 @@ export const CHANNEL_NAMES = [
   // Pricing.
   'pricing:state', 'pricing:updateSettings', 'pricing:addSource', 'pricing:changeSource', 'pricing:removeSource', 'pricing:readNow',
   'pricing:addRule', 'pricing:changeRule', 'pricing:removeRule', 'pricing:repriceNow', 'pricing:page', 'costs:of', 'costs:importCsv',
+  // Who may reach the desk (the server shell).
+  'access:state', 'access:createToken', 'access:revokeToken', 'access:changePassword', 'access:signOut',
 ] as const;
 
 export const EVENT_NAMES = [
@@ -49,6 +51,8 @@ export const EVENT_NAMES = [
   'inventory:changed',
   'alerts:changed',
   'pricing:changed',
+  // A link main cannot open itself (the server shell): the page opens it.
+  'app:openLink',
 ] as const;
 
 export type ChannelName = (typeof CHANNEL_NAMES)[number];

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { byDesk, channel } from './channel-facts.ts';
+import { byDesk, channel, none } from './channel-facts.ts';
 import * as al from './alerts.ts';
 
 /**
@@ -7,8 +6,6 @@ import * as al from './alerts.ts';
  * trader's webhooks): spread into contract.ts, which stays the one
  * description of the bridge.
  */
-
-const none = z.object({}).strict();
 
 export const alertsChannels = {
   /** The webhooks, each as host and last four characters: a URL (its token) and a signing secret never come back. */

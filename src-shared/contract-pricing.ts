@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { afterBulkWrites, byDesk, channel } from './channel-facts.ts';
+import { afterBulkWrites, byDesk, channel, none } from './channel-facts.ts';
 import { cents, sku } from './fields.ts';
 import { CSV_PART_MAX_CHARS } from './csv-parts.ts';
 import { stamp } from './ledger.ts';
@@ -44,7 +44,7 @@ export const costImport = z.object({
 export type CostImport = z.infer<typeof costImport>;
 
 export const pricingChannels = {
-  'pricing:state': channel(z.strictObject({}), pricingState, byDesk),
+  'pricing:state': channel(none, pricingState, byDesk),
   'pricing:updateSettings': channel(pricingSettings.partial().strict(), pricingState, byDesk),
   'pricing:addSource': channel(z.strictObject({ config: sourceConfig }), pricingState, byDesk),
   'pricing:changeSource': channel(z.strictObject({ id: sourceId, config: sourceConfig }), pricingState, byDesk),
@@ -55,7 +55,7 @@ export const pricingChannels = {
   'pricing:changeRule': channel(z.strictObject({ id: ruleId, rule: repriceRule }), pricingState, byDesk),
   'pricing:removeRule': channel(z.strictObject({ id: ruleId }), pricingState, byDesk),
   /** Reprices every row a rule covers into a new draft, made current; its rows (changes and held ones) with why, by `pricing:page`. */
-  'pricing:repriceNow': channel(z.strictObject({}), repriceRunView, afterBulkWrites),
+  'pricing:repriceNow': channel(none, repriceRunView, afterBulkWrites),
   'pricing:page': channel(repricePageQuery, repricePage, byDesk),
   /** Costs of the SKUs a screen shows (Listings, the inventory picker). */
   'costs:of': channel(z.strictObject({ skus: z.array(sku).max(500) }), skuCosts, byDesk),

@@ -5,7 +5,7 @@ import { bulkOp, resolutionChoice } from './drafts.ts';
 import type { ErrorView } from './errors.ts';
 import { ledgerDomain, ledgerFilter, ledgerPage, ledgerQuery, ledgerSelection, ledgerSort, stamp } from './ledger.ts';
 import * as v from './views.ts';
-import { afterBulkWrites, byDesk, byMain, channel, duringRecovery, type ChannelFacts } from './channel-facts.ts';
+import { afterBulkWrites, byDesk, byMain, channel, duringRecovery, none, ok, type ChannelFacts } from './channel-facts.ts';
 import { pricingChannels, pricingEvents } from './contract-pricing.ts';
 import { CHANNEL_NAMES, EVENT_NAMES, type ChannelName, type EventName } from './channels.ts';
 import { CSV_PART_MAX_CHARS } from './csv-parts.ts';
@@ -17,6 +17,7 @@ import { itemFacetCounts } from './item-facets.ts';
 import { itemSearch, itemSearchInput, itemVariants, itemVariantsInput } from './item-search.ts';
 import * as inv from './inventory.ts';
 import { alertsChannels, alertsEvents } from './contract-alerts.ts';
+import { accessChannels } from './contract-access.ts';
 
 /**
  * The single description of the bridge between the renderer and the main
@@ -33,8 +34,6 @@ import { alertsChannels, alertsEvents } from './contract-alerts.ts';
  * understands.
  */
 
-const none = z.object({}).strict();
-const ok = z.object({ ok: z.literal(true) });
 const id = z.string().min(1).max(100);
 const draftRef = z.object({ draftId: id }).strict();
 const jobRef = z.object({ jobId: id }).strict();
@@ -210,6 +209,8 @@ export const channels = {
   ...alertsChannels,
   // ---- Pricing: price sources, repricing rules, what each item cost ----
   ...pricingChannels,
+  // ---- Who may reach the desk (access.ts) ----
+  ...accessChannels,
 } as const;
 
 export const events = {
@@ -239,6 +240,8 @@ export const events = {
   'inventory:changed': z.object({ stamp, items: z.boolean() }),
   ...alertsEvents,
   ...pricingEvents,
+  /** A link main allowed but cannot open itself (the server shell has no desktop): the page that asked opens it. */
+  'app:openLink': z.object({ url: z.string().max(2_000) }),
 } as const;
 
 export type Channels = typeof channels;

@@ -1,4 +1,4 @@
-import type { KeychainState, SecretStore } from '../../core/secrets.ts';
+import type { KeychainState, SecretStore } from '../core/secrets.ts';
 
 /**
  * The SecretStore backed by the operating system's keychain through keytar:
@@ -6,8 +6,9 @@ import type { KeychainState, SecretStore } from '../../core/secrets.ts';
  * (GNOME Keyring, KWallet) on Linux. One keychain entry per profile, under
  * the app's service name.
  *
- * This file does not import electron, so a plain Node test drives it against
- * a real Secret Service. keytar is loaded on first use: a missing native
+ * Both shells use it (the server where a Secret Service answers), so it
+ * imports no Electron, and a plain Node test drives it against a real
+ * Secret Service. keytar is loaded on first use: a missing native
  * module makes the store unavailable rather than stopping the app.
  */
 

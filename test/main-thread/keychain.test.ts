@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createKeychainSecretStore, KeychainError } from '../../src-main/main-thread/desktop/keychain.ts';
+import { createKeychainSecretStore, KeychainError } from '../../src-main/main-thread/keychain.ts';
 
 /**
  * Against a real Secret Service: run through `bash test/with-keyring.sh`,
@@ -64,7 +64,7 @@ describe('keychain without a Secret Service', () => {
     // A fresh process whose session bus points nowhere: what a Linux desktop
     // without a keyring daemon looks like to libsecret.
     const script = `
-      import { createKeychainSecretStore } from ${JSON.stringify(fileURLToPath(new URL('../../src-main/main-thread/desktop/keychain.ts', import.meta.url)))};
+      import { createKeychainSecretStore } from ${JSON.stringify(fileURLToPath(new URL('../../src-main/main-thread/keychain.ts', import.meta.url)))};
       const store = createKeychainSecretStore({ service: 'marketplace-desk-probe', probeTimeoutMs: 10000 });
       console.log(JSON.stringify({ state: await store.state() }));
     `;
@@ -155,7 +155,7 @@ if (tools.length > 0) console.warn(`locked keychain test skipped: ${noTools}`);
 // gnome-keyring is Linux's; the macOS and Windows keychains are not locked by a D-Bus call.
 describe.runIf(linux && tools.length === 0)('keychain with its collection locked (real gnome-keyring)', () => {
   it('reports the keychain locked, and saving a key fails as keychain_unavailable saying how to unlock it', () => {
-    const keychainModule = fileURLToPath(new URL('../../src-main/main-thread/desktop/keychain.ts', import.meta.url));
+    const keychainModule = fileURLToPath(new URL('../../src-main/main-thread/keychain.ts', import.meta.url));
     const keyServiceModule = fileURLToPath(new URL('../../src-main/core/key/key-service.ts', import.meta.url));
     const script = `
       import { createKeychainSecretStore } from ${JSON.stringify(keychainModule)};

@@ -13,33 +13,34 @@
  */
 import { join } from 'node:path';
 import { app, ipcMain, session } from 'electron';
-import type { UpdateView } from '../../src-shared/updates.ts';
-import { scaledClock, systemClock } from '../core/clock.ts';
-import type { SecretStore } from '../core/secrets.ts';
-import { openAppLog, type AppLog, type AppLogOptions } from '../core/shell/app-log.ts';
-import { APP_ENTRY_URL } from '../core/shell/app-origin.ts';
-import { APP_ID } from '../core/shell/app-identity.ts';
-import { appPaths, userDataDirFrom } from '../core/shell/app-paths.ts';
-import type { ExternalLinkPolicy } from '../core/shell/external-links.ts';
-import { createWindowStateFile } from '../core/shell/window-state-file.ts';
-import { claimSingleInstance, createQuitSwitch, holdQuitFor, revealOnActivate } from './desktop/app-life.ts';
-import { applyDevServerCsp, registerAppScheme, serveRenderer } from './desktop/app-protocol.ts';
-import { bindRouter } from './desktop/ipc.ts';
-import { createKeychainSecretStore } from './desktop/keychain.ts';
-import { launchedHidden, setStartAtLogin } from './desktop/login-item.ts';
-import { createAppWindow, type AppWindow } from './desktop/app-window.ts';
-import { showDeskIndicators } from './desktop/desk-indicators.ts';
-import { prepareNotifications } from './desktop/notifier.ts';
-import { recoverInWindow } from './desktop/profile-recovery.ts';
-import { createShellServices } from './desktop/shell-services.ts';
-import type { ElectronUpdateSource } from './desktop/updater.ts';
-import { wirePowerEvents } from './desktop/power-events.ts';
-import { hardenEveryWebContents, hardenSession, openIfAllowed } from './desktop/web-hardening.ts';
-import { withCallLog } from '../ipc/call-log.ts';
-import type { Router } from '../ipc/router.ts';
-import type { DeskWorkerConfig } from '../core/data/desk-worker-config.ts';
-import { connectDesk, type DeskConnection, type MainDesk } from './desk-connection.ts';
-import { deskWorkerSpawner } from './desk-worker-spawn.ts';
+import type { UpdateView } from '../../../src-shared/updates.ts';
+import { scaledClock, systemClock } from '../../core/clock.ts';
+import type { SecretStore } from '../../core/secrets.ts';
+import { openAppLog, type AppLog, type AppLogOptions } from '../../core/shell/app-log.ts';
+import { APP_ENTRY_URL } from '../../core/shell/app-origin.ts';
+import { APP_ID } from '../../core/shell/app-identity.ts';
+import { appPaths, userDataDirFrom } from '../../core/shell/app-paths.ts';
+import type { ExternalLinkPolicy } from '../../core/shell/external-links.ts';
+import { createWindowStateFile } from '../../core/shell/window-state-file.ts';
+import { claimSingleInstance, createQuitSwitch, holdQuitFor, revealOnActivate } from './app-life.ts';
+import { applyDevServerCsp, registerAppScheme, serveRenderer } from './app-protocol.ts';
+import { bindRouter } from './ipc.ts';
+import { createKeychainSecretStore } from '../keychain.ts';
+import { launchedHidden, setStartAtLogin } from './login-item.ts';
+import { createAppWindow, type AppWindow } from './app-window.ts';
+import { showDeskIndicators } from './desk-indicators.ts';
+import { prepareNotifications } from './notifier.ts';
+import { recoverInWindow } from './profile-recovery.ts';
+import { createShellServices } from './shell-services.ts';
+import type { ElectronUpdateSource } from './updater.ts';
+import { wirePowerEvents } from './power-events.ts';
+import { hardenEveryWebContents, hardenSession, openIfAllowed } from './web-hardening.ts';
+import { withCallLog } from '../../ipc/call-log.ts';
+import type { Router } from '../../ipc/router.ts';
+import type { DeskWorkerConfig } from '../../core/data/desk-worker-config.ts';
+import { connectDesk, type DeskConnection, type MainDesk } from '../desk-connection.ts';
+import { deskWorkerSpawner } from '../desk-worker-spawn.ts';
+import { stopDesk } from '../desk-stop.ts';
 
 export interface MainProcessDeps {
   /** Options of the built-in simulator sandbox mode talks to (it runs in the data worker). */
@@ -250,10 +251,8 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
     power.dispose();
     unbind();
     indicators.destroy();
-    // A batch on its way gets its outcome journaled; the rest waits for the next start.
-    await withTimeout(desk.suspendApplies().catch((error: unknown) => log.warn('suspending applies failed', { error })), QUIT_DRAIN_MS);
-    // The desk closes its store (checkpointed) in the worker, then the worker ends.
-    await connection.close();
+    // A batch on its way gets its outcome journaled, then the store closes and the worker ends.
+    await stopDesk(connection, log);
     // The window wrote its size and place as it closed.
     await windowState.settled();
     log.info('closed');
@@ -266,17 +265,4 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
     },
   });
   return { desk, router, connection, log };
-}
-
-/**
- * How long a quit waits for batches in flight. The client's own timeouts end
- * a request well before; this only bounds a wait that something unforeseen
- * keeps open, so Quit always quits.
- */
-const QUIT_DRAIN_MS = 60_000;
-
-function withTimeout(work: Promise<void>, ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
