@@ -83,4 +83,22 @@ describe('the server\'s key store', () => {
     await expect(store.secrets.set('api-key:default', 'x-0123456789')).rejects.toThrow(/LoadCredential= in the service's unit\): change the file it names and restart the service/);
     await expect(store.secrets.delete('api-key:default')).rejects.toThrow(KeyFileError);
   });
+
+  it('keeps the desk\'s other secrets (a webhook\'s URL) beside systemd\'s credential: in the keychain, else a private file', async () => {
+    for (const keychain of [memoryKeychain(), noKeychain]) {
+      const dir = temp();
+      const credentials = join(dir, 'credentials');
+      const { mkdirSync } = await import('node:fs');
+      mkdirSync(credentials);
+      writeFileSync(join(credentials, 'api-key'), KEY, { mode: 0o400 });
+      const store = await chooseKeyStore({ keyFile: join(dir, 'api-key'), credentialsDir: credentials, keychain });
+      const hook = 'https://discord.com/api/webhooks/1/token-0123456789';
+      await store.secrets.set('webhook:default:w1', hook);
+      expect(await store.secrets.get('webhook:default:w1')).toBe(hook);
+      expect(await store.secrets.get('api-key:default')).toBe(KEY);
+      if (keychain === noKeychain) expect(statSync(join(dir, 'api-key.webhook_default_w1')).mode & 0o777).toBe(0o600);
+      expect(await store.secrets.delete('webhook:default:w1')).toBe(true);
+      expect(await store.secrets.get('webhook:default:w1')).toBeNull();
+    }
+  });
 });

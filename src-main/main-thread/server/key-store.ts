@@ -48,7 +48,9 @@ export async function chooseKeyStore(options: ServerKeyStoreOptions): Promise<Se
   const credential = options.credentialsDir ? join(options.credentialsDir, KEY_CREDENTIAL) : null;
   if (credential && existsSync(credential)) {
     checkKeyFile(credential);
-    return { source: 'credentials', where: `systemd's credential ${KEY_CREDENTIAL} (${credential})`, secrets: credentialStore(credential) };
+    // The desk's other secrets (a webhook's URL and signing key) are the trader's to set from the desk: the keychain, else private files.
+    const others = (await options.keychain.state()) === 'available' ? options.keychain : keyFileStore(options.keyFile);
+    return { source: 'credentials', where: `systemd's credential ${KEY_CREDENTIAL} (${credential})`, secrets: credentialStore(credential, others) };
   }
   if (existsSync(options.keyFile)) {
     checkKeyFile(options.keyFile);
@@ -122,18 +124,22 @@ function keyFileStore(keyFile: string): SecretStore {
   };
 }
 
-function credentialStore(path: string): SecretStore {
+/** The API key from systemd's credential, read-only; every other secret kept by `others`. */
+function credentialStore(path: string, others: SecretStore): SecretStore {
   const readOnly = () => new KeyFileError(
     `The API key comes from systemd's credential ${KEY_CREDENTIAL} (LoadCredential= in the service's unit): `
     + 'change the file it names and restart the service; the desk cannot change it from here.',
   );
+  const isKey = (account: string) => account.startsWith('api-key:');
   return {
     state: async (): Promise<KeychainState> => 'available',
-    get: async (account) => (fileOf('credential', account) === 'credential' ? readKey(path) : null),
-    set: async () => {
+    get: async (account) => (!isKey(account) ? others.get(account) : fileOf('credential', account) === 'credential' ? readKey(path) : null),
+    set: async (account, secret) => {
+      if (!isKey(account)) return others.set(account, secret);
       throw readOnly();
     },
-    delete: async () => {
+    delete: async (account) => {
+      if (!isKey(account)) return others.delete(account);
       throw readOnly();
     },
   };
