@@ -6,13 +6,14 @@ const start = deskStackFixture();
 describe('fault suite: a 429 on create_listing while the heartbeat is due', () => {
   it('pauses only create_listing; the heartbeat beats on time', async () => {
     // This service's X-RateLimit-* describe the global limit on every answer, a 429 of one endpoint included.
-    const { sandbox, ws, until, ready, clock } = await start({ scale: 300, faults: { globalRateHeaders: true } });
+    const { sandbox, ws, until, ready, clock } = await start({ scale: 120, faults: { globalRateHeaders: true } });
     await ready();
     const first = await until(() => ws.heartbeat.state.lastBeatAt, 'the first beat');
     const due = ws.heartbeat.state.nextBeatAt ?? 0;
     expect(due - first).toBeGreaterThanOrEqual(5 * MIN);
 
-    // A minute before the beat is due, create_listing is refused with a long Retry-After.
+    // A minute before the beat is due, create_listing is refused with a long Retry-After. (The clock runs
+    // 120 times faster: a loaded machine's stall of a few hundred ms stays a small part of the minutes it checks.)
     await until(() => clock.now() >= due - MIN || null, 'a minute before the beat');
     sandbox.faults.set({ storm429: { endpoints: ['create_listing'], retryAfterSec: 600, untilMs: clock.now() + 10 * MIN } });
     const assets = sandbox.admin.inventory().slice(0, 10);
@@ -23,7 +24,7 @@ describe('fault suite: a 429 on create_listing while the heartbeat is due', () =
 
     await until(() => (ws.heartbeat.state.lastBeatAt ?? 0) > first || null, 'the second beat', 4 * MIN);
     const beats = sandbox.log.requests.filter((r) => r.endpoint === 'set_user_agent');
-    expect(beats.every((r) => r.status === 200)).toBe(true);
+    expect(beats.map((r) => r.status).filter((status) => status !== 200)).toEqual([]);
     // On time: within half a minute of its plan (a slow machine may add a few seconds of this fast clock),
     // where waiting out create_listing's 600-s Retry-After would make it ten minutes late.
     const onTime = beats.filter((r) => r.at > first + MIN);
