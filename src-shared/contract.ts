@@ -8,10 +8,11 @@ import * as v from './views.ts';
 import { afterBulkWrites, byDesk, byMain, duringRecovery, type ChannelFacts } from './channel-facts.ts';
 import { CHANNEL_NAMES, EVENT_NAMES, type ChannelName, type EventName } from './channels.ts';
 import { CSV_PART_MAX_CHARS } from './csv-parts.ts';
+import { csvDialectChoice, csvExportFormat } from './csv-dialect.ts';
 import { updateView } from './updates.ts';
 import { ledgerCheckSchema } from './ledger-check.ts';
 import { backupsList, profileProblem, recoverInput, restoreBackupInput, restoreBackupResult } from './profile.ts';
-import { historyPage, historyPageQuery, historyRange, historyShow, historySummary } from './history.ts';
+import { historyExportInput, historyPage, historyPageQuery, historyRange, historySummary } from './history.ts';
 import { itemSearch, itemSearchInput } from './item-search.ts';
 import * as inv from './inventory.ts';
 
@@ -92,7 +93,7 @@ export const channels = {
   'ledger:revert': channel(selectionInput, z.object({ draftId: z.string().nullable(), reverted: z.number().int() }), afterBulkWrites),
   'ledger:deleteAllImpact': channel(z.object({ domain: ledgerDomain, activeOnly: z.boolean() }).strict(), d.deleteAllImpact, byDesk),
   /** The ledger's rows matching a filter (null: all of them) as a CSV file the import reads back unchanged. */
-  'ledger:exportCsv': channel(z.strictObject({ domain: ledgerDomain, filter: ledgerFilter.nullable() }), csvFile, byDesk),
+  'ledger:exportCsv': channel(z.strictObject({ domain: ledgerDomain, filter: ledgerFilter.nullable(), format: csvExportFormat.default('comma') }), csvFile, byDesk),
 
   /** A name typed where a SKU is asked for: the names it may start, and what it resolves to. */
   'items:search': channel(itemSearchInput, itemSearch, byDesk),
@@ -100,7 +101,7 @@ export const channels = {
   // History: what sold and what it earned, computed by main for a range and an account.
   'history:summary': channel(historyRange, historySummary, byDesk),
   'history:page': channel(historyPageQuery, historyPage, byDesk),
-  'history:exportCsv': channel(z.strictObject({ range: historyRange, show: historyShow.default('completed') }), csvFile, byDesk),
+  'history:exportCsv': channel(historyExportInput, csvFile, byDesk),
 
   'drafts:list': channel(none, d.draftsView, byDesk),
   'drafts:create': channel(z.object({ name: z.string().trim().min(1).max(120) }).strict(), d.draftSummary, byDesk),
@@ -114,7 +115,7 @@ export const channels = {
   'drafts:removeFailed': channel(draftRef, z.object({ removed: z.number().int() }), afterBulkWrites),
   'drafts:review': channel(draftRef, d.draftReview, afterBulkWrites),
   'drafts:page': channel(d.draftPageQuery, d.draftPage, byDesk),
-  'drafts:exportCsv': channel(draftRef, z.object({ csv: z.string() }), afterBulkWrites),
+  'drafts:exportCsv': channel(draftRef.extend({ format: csvExportFormat.default('comma') }).strict(), z.object({ csv: z.string() }), afterBulkWrites),
   /**
    * A CSV file checked as it arrives, a part at a time, in order: the first
    * part names the kind of import and starts an upload (dropping one under
@@ -123,14 +124,17 @@ export const channels = {
    */
   'drafts:importCsvPart': channel(
     z.union([
-      z.strictObject({ kind: z.enum(['listings', 'buyOrders', 'draft']), ...csvPart }),
+      z.strictObject({ kind: z.enum(['listings', 'buyOrders', 'draft']), dialect: csvDialectChoice.optional(), ...csvPart }),
       z.strictObject({ upload: id, ...csvPart }),
     ]),
     z.object({ upload: id, preview: d.csvPreview.nullable() }),
     byDesk,
   ),
-  /** `refused`: rows the ledger or draft no longer allowed when committed (they changed since the preview). */
-  'drafts:importCommit': channel(z.object({ token: id }).strict(), z.object({ imported: z.number().int(), refused: z.number().int() }), afterBulkWrites),
+  /**
+   * `refused`: lines refused in all, those the check refused included;
+   * `changedSince`: how many more than the check refused (the ledger or draft changed since).
+   */
+  'drafts:importCommit': channel(z.object({ token: id }).strict(), z.object({ imported: z.number().int(), refused: z.number().int(), changedSince: z.number().int() }), afterBulkWrites),
   'drafts:apply': channel(draftRef.extend({ confirmGuard: d.guardConfirmation.optional() }).strict(), d.applyState, afterBulkWrites),
 
   'apply:state': channel(none, d.applyState, byDesk),

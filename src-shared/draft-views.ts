@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { csvDialect } from './csv-dialect.ts';
 import { draftGuard, guardFindings } from './price-guard.ts';
 import { changeInput, changeStatus, resolutionChoice } from './drafts.ts';
 import { errorView } from './errors.ts';
@@ -221,4 +222,6 @@ export const csvPreview = z.object({
   /** The first refused lines; `errorCount` counts them all. */
   errors: z.array(z.object({ line: z.number().int(), reason: z.string() })).max(200),
   errorCount: z.number().int(),
+  /** How the file was read (separator, decimal mark, byte order mark, line ends): the preview says it, and the trader may choose otherwise. */
+  dialect: csvDialect,
 });

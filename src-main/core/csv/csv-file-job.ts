@@ -9,12 +9,14 @@ import { heldSkus } from '../store/ledger-reads.ts';
 import type { Scratch } from '../store/scratch-staging.ts';
 import type { Turn } from '../turn.ts';
 import { BUY_ORDER_COLUMNS, readBuyOrdersImport } from './csv-buy-orders.ts';
-import { columnOf, type PriceColumn } from './csv-cells.ts';
+import type { CsvDialect, CsvDialectChoice } from '../../../src-shared/csv-dialect.ts';
+import { columnOf, type PriceFormat } from './csv-cells.ts';
 import { itemLookup, type ImportContext } from './csv-context.ts';
 import { DRAFT_COLUMNS, readDraftImport } from './csv-draft.ts';
 import { byLine, type CsvColumns, type CsvLineError, type CsvRecord, type SeenKeys } from './csv-format.ts';
 import { LISTING_COLUMNS, readListingsImport } from './csv-listings.ts';
 import { csvReader, type CsvSlice } from './csv-reader.ts';
+import { decimalOfPrices, decimalOfSeparator } from './csv-sniff.ts';
 
 /**
  * A CSV file read for an import, part by part and slice by slice (a
@@ -34,10 +36,10 @@ export interface CsvRefusals {
   readonly errorCount: number;
 }
 
-/** A file read part by part: `add` takes the next part, `end` the rest once the file has ended. */
+/** A file read part by part: `add` takes the next part, `end` the rest once the file has ended, and how it was written. */
 export interface FileJob {
   add(part: string): Promise<void>;
-  end(): Promise<{ taken: number } & CsvRefusals>;
+  end(): Promise<{ taken: number; dialect: CsvDialect } & CsvRefusals>;
 }
 
 /** One slice of a file, sorted: rows to adopt into the ledger, inputs for the draft, refused lines. */
@@ -65,14 +67,16 @@ export interface FileJobs {
    * slice's rows and says how many it took; refusals are collected in line
    * order. Between slices the event loop is given back; then `checkWanted`
    * throws for a job no longer wanted, before it touches its tables again.
+   * `choice`: the separator and decimal mark the trader chose for the file.
    */
   fileJob(
     kind: CsvKind, draftId: string | undefined, scratch: Scratch,
-    each: (work: SliceWork, priceColumn: PriceColumn) => { taken: number; refused: CsvLineError[] },
+    each: (work: SliceWork, prices: PriceFormat) => { taken: number; refused: CsvLineError[] },
     checkWanted?: () => void,
+    choice?: CsvDialectChoice,
   ): FileJob;
   /** The draft's refusals of a slice's inputs (indexed from `base`), as lines of the file. */
-  mergeErrors(work: SliceWork, priceColumn: PriceColumn, base: number, issues: readonly { index: number; field: string; message: string }[]): CsvLineError[];
+  mergeErrors(work: SliceWork, prices: PriceFormat, base: number, issues: readonly { index: number; field: string; message: string }[]): CsvLineError[];
 }
 
 export function createFileJobs(deps: FileJobsDeps): FileJobs {
@@ -96,17 +100,17 @@ export function createFileJobs(deps: FileJobsDeps): FileJobs {
     };
   }
 
-  function sortSlice(kind: CsvKind, records: readonly CsvRecord[], ctx: ImportContext, priceColumn: PriceColumn, seen: (what: string) => SeenKeys): SliceWork {
+  function sortSlice(kind: CsvKind, records: readonly CsvRecord[], ctx: ImportContext, prices: PriceFormat, seen: (what: string) => SeenKeys): SliceWork {
     const none = { listings: [], buyOrders: [], changes: [] };
     if (kind === 'listings') {
-      const r = readListingsImport(records, ctx, priceColumn, seen);
+      const r = readListingsImport(records, ctx, prices, seen);
       return { ...none, listings: r.adopt.map((a) => a.row), changes: r.create, errors: r.errors };
     }
     if (kind === 'buyOrders') {
-      const r = readBuyOrdersImport(records, ctx, priceColumn, seen);
+      const r = readBuyOrdersImport(records, ctx, prices, seen);
       return { ...none, buyOrders: r.adopt.map((a) => a.row), errors: r.errors };
     }
-    const r = readDraftImport(records, ctx, priceColumn, seen);
+    const r = readDraftImport(records, ctx, prices, seen);
     return { ...none, changes: r.changes, errors: r.errors };
   }
 
@@ -125,24 +129,33 @@ export function createFileJobs(deps: FileJobsDeps): FileJobs {
     };
   }
 
-  const mergeErrors: FileJobs['mergeErrors'] = (work, priceColumn, base, issues) =>
-    issues.map((i) => ({ line: work.changes[i.index - base]?.line ?? 1, reason: `${columnOf(i.field, priceColumn)}: ${i.message}` }));
+  const mergeErrors: FileJobs['mergeErrors'] = (work, prices, base, issues) =>
+    issues.map((i) => ({ line: work.changes[i.index - base]?.line ?? 1, reason: `${columnOf(i.field, prices.column)}: ${i.message}` }));
 
-  const fileJob: FileJobs['fileJob'] = (kind, draftId, scratch, each, checkWanted = () => undefined) => {
+  const fileJob: FileJobs['fileJob'] = (kind, draftId, scratch, each, checkWanted = () => undefined, choice = {}) => {
     const found = refusals();
     let taken = 0;
-    const result = () => ({ taken, ...found.result() });
+    const reader = csvReader(COLUMNS[kind], choice.separator);
+    /** The file's decimal mark: the trader's, else told once by the first rows' prices or by the separator. */
+    let decimal: Pick<CsvDialect, 'decimal' | 'decimalFrom'> | null = choice.decimal === undefined ? null : { decimal: choice.decimal, decimalFrom: 'chosen' };
+    const decimalOf = (records: readonly CsvRecord[]): Pick<CsvDialect, 'decimal' | 'decimalFrom'> => {
+      const shown = decimalOfPrices(records.flatMap((r) => (r.cells.price === undefined ? [] : [r.cells.price])));
+      if (shown !== null) return { decimal: shown, decimalFrom: 'prices' };
+      const usual = decimalOfSeparator(reader.dialect().separator);
+      return usual === null ? { decimal: null, decimalFrom: 'none' } : { decimal: usual, decimalFrom: 'separator' };
+    };
+    const result = () => ({ taken, dialect: { ...reader.dialect(), ...(decimal ?? { decimal: null, decimalFrom: 'none' as const }) }, ...found.result() });
     if (kind === 'draft' && draftId === undefined) {
       found.add([{ line: 1, reason: 'open or create a draft to import changes into' }]);
       return { add: () => Promise.resolve(), end: () => Promise.resolve(result()) };
     }
     const ctx = contextFor(kind, draftId);
-    const reader = csvReader(COLUMNS[kind]);
     const take = async (slices: Iterable<CsvSlice>) => {
       for (const slice of slices) {
-        const priceColumn = reader.priceColumn();
-        const work = sortSlice(kind, slice.records, ctx, priceColumn, scratch.seen);
-        const r = each(work, priceColumn);
+        if (decimal === null && slice.records.length > 0) decimal = decimalOf(slice.records);
+        const prices: PriceFormat = { column: reader.priceColumn(), decimal: decimal?.decimal ?? null };
+        const work = sortSlice(kind, slice.records, ctx, prices, scratch.seen);
+        const r = each(work, prices);
         taken += r.taken;
         found.add([...slice.errors, ...work.errors, ...r.refused]);
         scratch.flush();

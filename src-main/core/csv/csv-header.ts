@@ -3,9 +3,17 @@ import { echoed, type CsvColumns } from './csv-format.ts';
 /** Prices in whole cents, as the previous version exported them: still read, never written. */
 export const LEGACY_PRICE = 'price_cents';
 
+/** Whether a header's (lower-cased) name is a column of `columns`, under its own name or one of `aliases`. */
+export function knownColumn(columns: CsvColumns, aliases: Readonly<Record<string, string>> = {}): (name: string) => boolean {
+  return (raw) => {
+    const name = aliases[raw] ?? raw;
+    return columns.all.includes(name) || (name === LEGACY_PRICE && columns.all.includes('price'));
+  };
+}
+
 /** What is wrong with a header, then the columns the file should have; null when nothing is. */
 export function headerProblems(header: readonly string[], columns: CsvColumns): string | null {
-  const known = (name: string) => columns.all.includes(name) || (name === LEGACY_PRICE && columns.all.includes('price'));
+  const known = knownColumn(columns);
   const problems: string[] = [];
   const seen = new Set<string>();
   const unknown: string[] = [];

@@ -5,7 +5,7 @@ import { createHistoryReads, type HistoryRangeInput } from '../store/history-rea
 import { createEmitter, type Unsubscribe } from '../events.ts';
 import type { HistoryShow, HistoryRowView } from '../../../src-shared/history.ts';
 import { historySummary, type HistorySummaryFigures } from './history-report.ts';
-import { createHistoryTable } from './history-table.ts';
+import { createHistoryTable, type HistoryCsvOptions } from './history-table.ts';
 import { createListingEvidence } from './listing-evidence.ts';
 import { fillPast, type PastEvent } from './past-fill.ts';
 import { inTurns, type Steps } from './record-parts.ts';
@@ -27,7 +27,8 @@ export interface TradeHistory extends Recorded<TradeRecorder> {
   readonly repo: HistoryRepo;
   summary(range: HistoryRangeInput): HistorySummaryFigures;
   page(range: HistoryRangeInput, show: HistoryShow, offset: number, limit: number): { total: number; rows: HistoryRowView[] };
-  csv(range: HistoryRangeInput, show: HistoryShow): { csv: string; rows: number };
+  /** The trades of `page` as a CSV file in the screen's words and the trader's time zone (history-table.ts). */
+  csv(range: HistoryRangeInput, show: HistoryShow, options?: HistoryCsvOptions): { csv: string; rows: number };
   /**
    * Records a service's past into an empty history, once (see past-fill.ts),
    * in one go: the sandbox's past, filled as its profile opens, before the
@@ -89,7 +90,7 @@ export function createTradeHistory(deps: {
     problem: () => problem,
     summary: (range) => historySummary(reads, range),
     page: (range, show, offset, limit) => table.page(range, show, offset, limit),
-    csv: (range, show) => table.csv(range, show),
+    csv: (range, show, options) => table.csv(range, show, options),
     fillPast(events, ownIds) {
       const pastRecorder = ownIds === undefined ? recorder : createTradeRecorder({ repo, ownIds: () => ownIds, listings: evidence, ...serviceNow });
       const n = fillPast(repo, pastRecorder, events, store.clock.now());

@@ -18,7 +18,7 @@ const CSV_ERRORS_SHOWN = 200;
 /** Whether a CSV file's header has a `name` column (items named instead of SKUs): read from its first part. */
 function namesItems(csv: string): boolean {
   const header = csv.slice(0, 2_000).replace(/^\uFEFF/, '').trimStart().split(/\r?\n|\r/, 1)[0] ?? '';
-  return header.split(',').some((cell) => cell.trim().replace(/^"|"$/g, '').toLowerCase() === 'name');
+  return header.split(/[,;\t]/).some((cell) => cell.trim().replace(/^"|"$/g, '').toLowerCase() === 'name');
 }
 
 /**
@@ -41,14 +41,14 @@ export function applyHandlers(services: ApplyChannelServices, views: DeskViews):
     return found;
   };
   return {
-    'drafts:exportCsv': async ({ draftId }) => ({ csv: await services.csv().exportDraft(draftId) }),
+    'drafts:exportCsv': async ({ draftId, format }) => ({ csv: await services.csv().exportDraft(draftId, format) }),
     'drafts:importCsvPart': async (part) => {
       const csv = services.csv();
       let upload: string;
       if ('kind' in part) {
         // A file that names items is read with the name → SKU tables: built once, on a later turn (about a second, the first time).
         if (namesItems(part.text)) await services.names()?.warm({ reverse: true });
-        upload = csv.startImport(part.kind, { draftId: services.drafts().ensureCurrent() });
+        upload = csv.startImport(part.kind, { draftId: services.drafts().ensureCurrent(), dialect: part.dialect });
       } else {
         upload = part.upload;
       }
@@ -57,7 +57,7 @@ export function applyHandlers(services: ApplyChannelServices, views: DeskViews):
     },
     'drafts:importCommit': async ({ token }) => {
       const result = await services.csv().commitImport(token);
-      return { imported: result.imported, refused: result.errorCount };
+      return { imported: result.imported, refused: result.errorCount, changedSince: result.changedSince };
     },
     'drafts:apply': ({ draftId, confirmGuard }) => {
       // Core refuses it while automation is off, when the trader asked for that, and marked prices nobody confirmed.
