@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { csvDialect } from './csv-dialect.ts';
-import { draftGuard, guardFindings } from './price-guard.ts';
+import { draftGuard, guardFindings, referencePrice } from './price-guard.ts';
 import { changeInput, changeStatus, resolutionChoice } from './drafts.ts';
 import { errorView } from './errors.ts';
 import { itemView, ledgerDomain, stamp } from './ledger.ts';
@@ -89,8 +89,14 @@ export const changeRow = z.object({
   fields: z.array(fieldDiff),
   /** Something to know before applying (a quantity the balance may cut, what a delete-all removes and replaces). */
   note: z.string().nullable(),
-  /** What the price guard says of the change's price (a deep cut, under the floor, a big rise); null: nothing unusual. */
-  concern: z.enum(['drop', 'floor', 'rise']).nullable().optional(),
+  /**
+   * What the price guard says of the change's price (a deep cut, under the
+   * floor, a big rise, a new listing far under what the item fetches); null:
+   * nothing unusual.
+   */
+  concern: z.enum(['drop', 'floor', 'rise', 'under']).nullable().optional(),
+  /** The price a new listing marked `under` is held against. */
+  reference: referencePrice.nullable().optional(),
 });
 
 /** The summary of a draft's review; its rows come by page. */
@@ -115,7 +121,7 @@ export const draftReview = z.object({
  * state can send them.
  */
 const guardCounts = guardFindings.pick({ drops: true, belowFloor: true, rises: true });
-export const guardConfirmation = z.strictObject({ listings: guardCounts.strict(), buyOrders: guardCounts.strict() });
+export const guardConfirmation = z.strictObject({ listings: guardCounts.strict(), buyOrders: guardCounts.strict(), undercuts: z.number().int().nonnegative() });
 export type GuardConfirmation = z.infer<typeof guardConfirmation>;
 
 export const draftPageQuery = z.strictObject({
@@ -224,4 +230,6 @@ export const csvPreview = z.object({
   errorCount: z.number().int(),
   /** How the file was read (separator, decimal mark, byte order mark, line ends): the preview says it, and the trader may choose otherwise. */
   dialect: csvDialect,
+  /** New listings whose asset the account's inventory as last read does not hold: drafted all the same (it may have arrived since), and said. */
+  notInInventory: z.object({ count: z.number().int(), sample: z.array(z.object({ line: z.number().int(), assetId: z.string() })).max(20) }),
 });

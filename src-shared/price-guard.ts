@@ -4,9 +4,12 @@ import { cents } from './fields.ts';
 /**
  * The price guard: a change that cuts a price by more than a share, takes it
  * under a floor, or multiplies it past a bound is one a trader rarely means
- * (a 95 % cut typed as 5). Such changes are marked wherever they show, and
- * applying them needs an explicit confirmation. One rule, for the bulk edit's
- * preview, the review and the inline price editor alike.
+ * (a 95 % cut typed as 5). A new listing priced that far under what the same
+ * item fetches (the trader's lowest standing listing of it, its last sale) is
+ * one too: an Unusual drafted at a picker's fallback price. Such changes are
+ * marked wherever they show, and applying them needs an explicit
+ * confirmation. One rule, for the bulk edit's preview, the review, the
+ * inventory picker and the inline price editor alike.
  */
 export const priceGuard = z.strictObject({
   /** A cut deeper than this share of the old price (percent) is marked. */
@@ -30,6 +33,30 @@ export function priceConcern(before: number, after: number, guard: PriceGuard): 
   return null;
 }
 
+/**
+ * What a new listing's price is held against, and where it comes from: the
+ * item's lowest standing listing in the ledger, or its last sale in History.
+ * A later source (the item's cost, a price source's price) is another value
+ * here, read where the others are, and `undercutOf` needs no change.
+ */
+export const referenceSource = z.enum(['listing', 'sale']);
+export type ReferenceSource = z.infer<typeof referenceSource>;
+export const referencePrice = z.object({ source: referenceSource, cents: cents });
+export type ReferencePrice = z.infer<typeof referencePrice>;
+
+/**
+ * The reference a new listing's price is too far under, by the same share as
+ * a deep cut (the one it undercuts most, when several); null when none.
+ */
+export function undercutOf(price: number, references: readonly ReferencePrice[], guard: PriceGuard): ReferencePrice | null {
+  let worst: ReferencePrice | null = null;
+  for (const r of references) {
+    const far = price < r.cents && (r.cents - price) * 100 > r.cents * guard.maxDropPercent;
+    if (far && (worst === null || r.cents > worst.cents)) worst = r;
+  }
+  return worst;
+}
+
 /** A change the guard marked: the worst one of its kind is shown with the count. */
 export const guardedChange = z.object({ key: z.string(), before: z.number().int(), after: z.number().int() });
 
@@ -49,16 +76,27 @@ export const NO_FINDINGS: GuardFindings = { drops: 0, belowFloor: 0, rises: 0, w
 
 export const hasFindings = (f: GuardFindings): boolean => f.drops + f.belowFloor + f.rises > 0;
 
-/** What the guard found in a draft, per table. */
-export const draftGuard = z.object({ listings: guardFindings, buyOrders: guardFindings });
+/** A new listing priced far under a reference: the worst one is shown with the count. */
+export const undercut = z.object({ key: z.string(), sku: z.string(), price: z.number().int(), reference: referencePrice });
+export type Undercut = z.infer<typeof undercut>;
+
+/** New listings priced far under what the same item fetches: how many, and the deepest under its reference. */
+export const undercutFindings = z.object({ count: z.number().int().nonnegative(), worst: undercut.nullable() });
+export type UndercutFindings = z.infer<typeof undercutFindings>;
+
+export const NO_UNDERCUTS: UndercutFindings = { count: 0, worst: null };
+
+/** What the guard found in a draft, per table, and among its new listings. */
+export const draftGuard = z.object({ listings: guardFindings, buyOrders: guardFindings, undercuts: undercutFindings });
 export type DraftGuard = z.infer<typeof draftGuard>;
 
-export const draftHasFindings = (g: DraftGuard): boolean => hasFindings(g.listings) || hasFindings(g.buyOrders);
+export const draftHasFindings = (g: DraftGuard): boolean => hasFindings(g.listings) || hasFindings(g.buyOrders) || g.undercuts.count > 0;
 
 /** The counts a confirmation names, to hold against what the draft holds when it is applied. */
 export const confirmationOf = (g: DraftGuard) => ({
   listings: { drops: g.listings.drops, belowFloor: g.listings.belowFloor, rises: g.listings.rises },
   buyOrders: { drops: g.buyOrders.drops, belowFloor: g.buyOrders.belowFloor, rises: g.buyOrders.rises },
+  undercuts: g.undercuts.count,
 });
 
 /** Percent change from before to after, rounded toward zero (−95 for $3.00 → $0.15). */

@@ -56,7 +56,7 @@ describe('CSV import in parts through the router', () => {
     expect(parted).toMatchObject({ kind: 'draft', validCount: 400, errorCount: 1, errors: [{ line: 403, reason: expect.stringMatching(/^price/) }] });
 
     // The commit reads the file again, from what the preview kept: the same rows, the price it cannot read refused again.
-    expect(await call(router, 'drafts:importCommit', { token })).toEqual({ imported: 400, refused: 1 });
+    expect(await call(router, 'drafts:importCommit', { token })).toEqual({ imported: 400, refused: 1, changedSince: 0 });
     const draftId = (await call(router, 'drafts:list', {})).currentId ?? '';
     const page = await call(router, 'drafts:page', { draftId, show: 'all', offset: 0, limit: 10 });
     expect(page.total).toBe(400);
@@ -146,7 +146,7 @@ describe('CSV import in parts through the router', () => {
         preview = answer.preview;
       }
       expect(preview).toMatchObject({ validCount: 2, errorCount: 2, errors: [{ line: 3, reason: notUtf8 }, { line: 5, reason: notUtf8 }] });
-      expect(await call(router, 'drafts:importCommit', { token: preview?.token ?? '' })).toEqual({ imported: 2, refused: 2 });
+      expect(await call(router, 'drafts:importCommit', { token: preview?.token ?? '' })).toEqual({ imported: 2, refused: 2, changedSince: 0 });
     }
     expect(desk.workspace().repos.buyOrders.all().map((b) => [b.sku, b.user_note])).toEqual([['5021;6', 'übergroß ✓'], ['5023;6', 'fine']]);
   });

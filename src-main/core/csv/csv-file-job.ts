@@ -5,6 +5,7 @@ import type { ItemNames } from '../items/index.ts';
 import type { Store } from '../store/db.ts';
 import { createDraftReads } from '../store/draft-reads.ts';
 import type { Repos } from '../store/index.ts';
+import { createKeptItems } from '../store/kept-items.ts';
 import { heldSkus } from '../store/ledger-reads.ts';
 import type { Scratch } from '../store/scratch-staging.ts';
 import type { Turn } from '../turn.ts';
@@ -36,10 +37,16 @@ export interface CsvRefusals {
   readonly errorCount: number;
 }
 
+/** New listings of a file whose asset the account's inventory as last read does not hold: how many, and the first few. */
+export interface NotInInventory {
+  readonly count: number;
+  readonly sample: readonly { readonly line: number; readonly assetId: string }[];
+}
+
 /** A file read part by part: `add` takes the next part, `end` the rest once the file has ended, and how it was written. */
 export interface FileJob {
   add(part: string): Promise<void>;
-  end(): Promise<{ taken: number; dialect: CsvDialect } & CsvRefusals>;
+  end(): Promise<{ taken: number; dialect: CsvDialect; notInInventory: NotInInventory } & CsvRefusals>;
 }
 
 /** One slice of a file, sorted: rows to adopt into the ledger, inputs for the draft, refused lines. */
@@ -48,7 +55,12 @@ export interface SliceWork {
   readonly buyOrders: readonly Parameters<Repos['buyOrders']['upsertMany']>[0][number][];
   readonly changes: readonly { readonly line: number; readonly input: ParsedChangeInput }[];
   readonly errors: readonly CsvLineError[];
+  /** New listings drafted although the account's inventory as last read does not hold their asset. */
+  readonly notInInventory: readonly { readonly line: number; readonly assetId: string }[];
 }
+
+/** Lines a result names of those whose asset the inventory does not hold. */
+const SAMPLE = 20;
 
 const COLUMNS: Readonly<Record<CsvKind, CsvColumns>> = { listings: LISTING_COLUMNS, buyOrders: BUY_ORDER_COLUMNS, draft: DRAFT_COLUMNS };
 
@@ -84,6 +96,7 @@ export function createFileJobs(deps: FileJobsDeps): FileJobs {
   const listed = deps.errorsListed;
   const ledger = ledgerLookup(repos);
   const reads = createDraftReads(store);
+  const kept = createKeptItems(store.db);
   /** The SKUs the trader holds: a name matching one of them means that one. */
   const held = () => heldSkus(store);
 
@@ -97,14 +110,15 @@ export function createFileJobs(deps: FileJobsDeps): FileJobs {
       locked: kind === 'draft' ? new Set<string>() : reads.lockedTargets(),
       draftOpen: draftId !== undefined,
       items: names === null ? null : itemLookup(names, held),
+      kept,
     };
   }
 
   function sortSlice(kind: CsvKind, records: readonly CsvRecord[], ctx: ImportContext, prices: PriceFormat, seen: (what: string) => SeenKeys): SliceWork {
-    const none = { listings: [], buyOrders: [], changes: [] };
+    const none = { listings: [], buyOrders: [], changes: [], notInInventory: [] };
     if (kind === 'listings') {
       const r = readListingsImport(records, ctx, prices, seen);
-      return { ...none, listings: r.adopt.map((a) => a.row), changes: r.create, errors: r.errors };
+      return { ...none, listings: r.adopt.map((a) => a.row), changes: r.create, errors: r.errors, notInInventory: r.notInInventory };
     }
     if (kind === 'buyOrders') {
       const r = readBuyOrdersImport(records, ctx, prices, seen);
@@ -135,6 +149,7 @@ export function createFileJobs(deps: FileJobsDeps): FileJobs {
   const fileJob: FileJobs['fileJob'] = (kind, draftId, scratch, each, checkWanted = () => undefined, choice = {}) => {
     const found = refusals();
     let taken = 0;
+    const missing = { count: 0, sample: [] as { line: number; assetId: string }[] };
     const reader = csvReader(COLUMNS[kind], choice.separator);
     /** The file's decimal mark: the trader's, else told once by the first rows' prices or by the separator. */
     let decimal: Pick<CsvDialect, 'decimal' | 'decimalFrom'> | null = choice.decimal === undefined ? null : { decimal: choice.decimal, decimalFrom: 'chosen' };
@@ -144,7 +159,9 @@ export function createFileJobs(deps: FileJobsDeps): FileJobs {
       const usual = decimalOfSeparator(reader.dialect().separator);
       return usual === null ? { decimal: null, decimalFrom: 'none' } : { decimal: usual, decimalFrom: 'separator' };
     };
-    const result = () => ({ taken, dialect: { ...reader.dialect(), ...(decimal ?? { decimal: null, decimalFrom: 'none' as const }) }, ...found.result() });
+    const result = () => ({
+      taken, dialect: { ...reader.dialect(), ...(decimal ?? { decimal: null, decimalFrom: 'none' as const }) }, notInInventory: missing, ...found.result(),
+    });
     if (kind === 'draft' && draftId === undefined) {
       found.add([{ line: 1, reason: 'open or create a draft to import changes into' }]);
       return { add: () => Promise.resolve(), end: () => Promise.resolve(result()) };
@@ -157,6 +174,8 @@ export function createFileJobs(deps: FileJobsDeps): FileJobs {
         const work = sortSlice(kind, slice.records, ctx, prices, scratch.seen);
         const r = each(work, prices);
         taken += r.taken;
+        missing.count += work.notInInventory.length;
+        missing.sample.push(...work.notInInventory.slice(0, SAMPLE - missing.sample.length));
         found.add([...slice.errors, ...work.errors, ...r.refused]);
         scratch.flush();
         await turn();

@@ -43,11 +43,13 @@ export interface ListingsImport {
   /** Draft inputs (`listing.create`) as the shared schema parsed them, each with its line. */
   readonly create: { readonly line: number; readonly input: ParsedChangeInput }[];
   readonly errors: CsvLineError[];
+  /** New listings whose asset the account's inventory as last read does not hold: drafted, and said. */
+  readonly notInInventory: { readonly line: number; readonly assetId: string }[];
 }
 
 /** Sorts rows into adoptions and creates, refusing each bad row with every reason it has. */
 export function readListingsImport(records: readonly CsvRecord[], ctx: ImportContext, prices: PriceFormat = DOLLARS, seen: (what: string) => SeenKeys = () => duplicateTracker()): ListingsImport {
-  const result: ListingsImport = { adopt: [], create: [], errors: [] };
+  const result: ListingsImport = { adopt: [], create: [], errors: [], notInInventory: [] };
   const seenAsset = seen('asset');
   const seenListing = seen('listing');
   for (const { line, cells } of records) {
@@ -82,7 +84,30 @@ export function readListingsImport(records: readonly CsvRecord[], ctx: ImportCon
     }
     if (reasons.length > 0) result.errors.push({ line, reason: reasons.join('; ') });
   }
+  nameFromInventory(result, ctx);
   return result;
+}
+
+/**
+ * Names the new listings a file gives by asset ID alone from the inventory
+ * as last read, as the picker drafts them, so the review names them from the
+ * start; one the account's inventory (read at least once) does not hold is
+ * drafted and said, since the item may have arrived since the read.
+ */
+function nameFromInventory(result: ListingsImport, ctx: ImportContext): void {
+  const kept = ctx.kept;
+  if (kept === undefined || result.create.length === 0) return;
+  const found = kept.of(result.create.flatMap(({ input }) => (input.kind === 'listing.create' ? [input.asset_id] : [])));
+  const read = kept.readAccounts();
+  result.create.forEach((row, i) => {
+    const { input } = row;
+    if (input.kind !== 'listing.create') return;
+    const item = found.get(input.asset_id);
+    const account = input.account ?? ctx.mainAccount ?? '';
+    if (item?.account === account) {
+      if (input.sku === undefined && item.sku !== '') result.create[i] = { line: row.line, input: { ...input, sku: item.sku } };
+    } else if (read.has(account)) result.notInInventory.push({ line: row.line, assetId: input.asset_id });
+  });
 }
 
 function adoptionConflicts(row: AdoptedListing, ctx: ImportContext): string[] {

@@ -12,7 +12,7 @@ import type { Repos } from '../store/index.ts';
 import { createScratch, type Scratch } from '../store/scratch-staging.ts';
 import { nextTurn, type Turn } from '../turn.ts';
 import { createCsvExport, type CsvExport } from './csv-export.ts';
-import { createFileJobs, type CsvKind, type CsvRefusals, type FileJob } from './csv-file-job.ts';
+import { createFileJobs, type CsvKind, type CsvRefusals, type FileJob, type NotInInventory } from './csv-file-job.ts';
 import type { CsvLineError } from './csv-format.ts';
 import { partOrderRefusal, type CsvPartInput } from './csv-part-order.ts';
 
@@ -48,6 +48,8 @@ export interface CsvPreview extends CsvRefusals {
   readonly validCount: number;
   /** How the file was read: its separator, decimal mark, byte order mark and line ends. */
   readonly dialect: CsvDialect;
+  /** New listings whose asset the account's inventory as last read does not hold (drafted all the same). */
+  readonly notInInventory: NotInInventory;
 }
 
 export interface CsvCommitResult extends CsvRefusals {
@@ -231,7 +233,7 @@ export function createCsvService(deps: CsvServiceDeps): CsvService {
         forget(now);
         const token = randomUUID();
         previews.set(token, { kind: u.kind, spool: u.spool, draftId: u.draftId, choice: u.choice, refused: r.errorCount, expiresAt: now + ttl });
-        return { token, kind: u.kind, validCount: r.taken, errors: r.errors, errorCount: r.errorCount, dialect: r.dialect };
+        return { token, kind: u.kind, validCount: r.taken, errors: r.errors, errorCount: r.errorCount, dialect: r.dialect, notInInventory: r.notInInventory };
       });
       u.reading = read.catch(() => undefined);
       try {

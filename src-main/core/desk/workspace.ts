@@ -184,6 +184,7 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
     },
     main: () => accounts.snapshot().main?.account_id ?? null,
     drafts,
+    guard: () => current().priceGuard,
     ...(deps.inventoryTiming ? { timing: deps.inventoryTiming } : {}),
   });
   const tables = createLedgerTables({

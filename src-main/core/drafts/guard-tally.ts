@@ -1,4 +1,6 @@
-import { NO_FINDINGS, priceConcern, type GuardFindings, type PriceGuard } from '../../../src-shared/price-guard.ts';
+import {
+  NO_FINDINGS, NO_UNDERCUTS, priceConcern, undercutOf, type GuardFindings, type PriceGuard, type ReferencePrice, type UndercutFindings,
+} from '../../../src-shared/price-guard.ts';
 
 export type { GuardFindings, PriceGuard } from '../../../src-shared/price-guard.ts';
 
@@ -21,5 +23,26 @@ export function guardTally(guard: PriceGuard) {
         : { ...f, drops: f.drops + 1, worstDrop: worse ? change : f.worstDrop };
     },
     result: (): GuardFindings => f,
+  };
+}
+
+/**
+ * Adds new listings up into those the guard marks as priced far under what
+ * the same item fetches (`undercutOf`, src-shared/price-guard.ts): how many,
+ * and the deepest under its reference.
+ */
+export function undercutTally(guard: PriceGuard) {
+  let f: UndercutFindings = NO_UNDERCUTS;
+  return {
+    /** A create of `sku` at `price`, held against the item's references; the reference it undercuts, or null. */
+    add(key: string, sku: string, price: number, references: readonly ReferencePrice[]): ReferencePrice | null {
+      const reference = undercutOf(price, references, guard);
+      if (reference === null) return null;
+      const worst = f.worst;
+      const deeper = worst === null || price * worst.reference.cents < worst.price * reference.cents;
+      f = { count: f.count + 1, worst: deeper ? { key, sku, price, reference } : worst };
+      return reference;
+    },
+    result: (): UndercutFindings => f,
   };
 }

@@ -1,5 +1,5 @@
 import type { LedgerDomain } from '../../../src-shared/ledger.ts';
-import { priceConcern, type PriceGuard } from '../../../src-shared/price-guard.ts';
+import { priceConcern, undercutOf, type PriceGuard, type ReferencePrice } from '../../../src-shared/price-guard.ts';
 import type { BuyOrderRow } from '../store/buy-orders-repo.ts';
 import type { ListingRow } from '../store/listings-repo.ts';
 import type { Change, ChangeError, ChangeKind, ChangeStatus, DraftEntry } from './change.ts';
@@ -26,9 +26,28 @@ export interface ReviewRow {
   readonly fields: readonly FieldDiff[];
   /** Something the trader should know (a buy order's quantity may be cut; what a delete-all removes). */
   readonly note: string | null;
-  /** What the price guard says of the change's new price against the ledger's (null: nothing unusual, or no price change). */
-  readonly concern: 'drop' | 'floor' | 'rise' | null;
+  /**
+   * What the price guard says of the change's new price against the ledger's,
+   * or of a new listing's against what the item fetches (`under`); null:
+   * nothing unusual, or no price change.
+   */
+  readonly concern: 'drop' | 'floor' | 'rise' | 'under' | null;
+  /** What a new listing marked `under` is held against. */
+  readonly reference: ReferencePrice | null;
 }
+
+/** What the review knows of new listings beyond the draft and the ledger (review.ts reads it for a page at once). */
+export interface CreateFacts {
+  /** Where the kept inventory holds an asset; `missing`: the account's inventory was read and does not; `unread`: it never was. */
+  kept(assetId: string, account: string): { readonly sku: string; readonly account: string } | 'missing' | 'unread';
+  /** What a new listing of the SKU is held against (its lowest standing listing, its last sale). */
+  references(sku: string): readonly ReferencePrice[];
+}
+
+const NO_FACTS: CreateFacts = { kept: () => 'unread', references: () => [] };
+
+/** Changes the next apply sends: a mark on one already sent would ask about what is done. */
+const OPEN: ReadonlySet<ChangeStatus> = new Set(['pending', 'failed']);
 
 export const BUY_ORDER_CUT_NOTE = 'quantity requested; the service may cut it to floor(balance / price)';
 
@@ -47,20 +66,30 @@ function isNoOp(c: Change, row: ListingRow | BuyOrderRow | null): boolean {
  * where the trader should know more (`removed`: what a delete-all of a table
  * takes, counted from the ledger).
  */
-export function rowOf(e: DraftEntry, ledger: LedgerLookup, removed: (domain: LedgerDomain, activeOnly: boolean) => number, guard: PriceGuard): ReviewRow {
+export function rowOf(
+  e: DraftEntry, ledger: LedgerLookup, removed: (domain: LedgerDomain, activeOnly: boolean) => number, guard: PriceGuard, facts: CreateFacts = NO_FACTS,
+): ReviewRow {
   const c = e.change;
   const before = c.kind === 'listing.edit' ? ledger.listing(c.asset_id)?.price : c.kind === 'buyOrder.edit' ? ledger.buyOrder(c.sku)?.price : undefined;
   const concern = before !== undefined && 'price' in c && c.price !== before ? priceConcern(before, c.price, guard) : null;
-  const base = { changeId: e.target, kind: c.kind, status: e.status, error: e.error, concern };
+  const base = { changeId: e.target, kind: c.kind, status: e.status, error: e.error, concern, reference: null };
   const account = 'account' in c ? c.account : null;
   switch (c.kind) {
-    case 'listing.create':
+    case 'listing.create': {
+      const row = ledger.listing(c.asset_id);
+      const kept = facts.kept(c.asset_id, c.account);
+      // Named from the start: by its own SKU, the ledger's, or the inventory's as last read.
+      const sku = c.sku || row?.sku || (typeof kept === 'object' ? kept.sku : '');
+      const reference = sku === '' || !OPEN.has(e.status) ? null : undercutOf(c.price, facts.references(sku), guard);
+      const note = kept === 'missing' ? 'not in this account’s inventory as last read: the service refuses it unless the item has arrived since'
+        : typeof kept === 'object' && kept.account !== c.account ? `in the inventory of account ${kept.account}, not of the account it is listed for` : null;
+      return { ...base, concern: reference === null ? null : 'under', reference, target: c.asset_id, sku: sku || null, account, fields: listingFields(c, row ?? undefined), note };
+    }
     case 'listing.edit':
     case 'listing.delete': {
       const row = ledger.listing(c.asset_id);
-      const sku = c.kind === 'listing.create' ? (c.sku ?? row?.sku ?? null) : (row?.sku ?? null);
       const note = isNoOp(c, row) ? 'already so in the ledger: nothing to send' : null;
-      return { ...base, target: c.asset_id, sku: sku || null, account, fields: listingFields(c, row ?? undefined), note };
+      return { ...base, target: c.asset_id, sku: row?.sku || null, account, fields: listingFields(c, row ?? undefined), note };
     }
     case 'buyOrder.create':
     case 'buyOrder.edit':

@@ -1,5 +1,7 @@
 import type { EndpointName } from '../api/endpoints.ts';
 import type { DraftGuard, PriceGuard } from '../../../src-shared/price-guard.ts';
+import { createKeptItems } from '../store/kept-items.ts';
+import { createReferenceReads } from '../store/reference-reads.ts';
 import { estimateDurationMs } from '../scheduler/estimate.ts';
 import { splitTarget, type Slot } from '../store/draft-columns.ts';
 import type { DraftReads } from '../store/draft-reads.ts';
@@ -8,9 +10,9 @@ import { createReviewReads, type PartBounds, type ReviewShow } from '../store/re
 import type { Turn } from '../turn.ts';
 import type { ChangeKind, ChangeStatus, DraftEntry } from './change.ts';
 import { endpointOf, PHASES, type Phase } from './change-endpoints.ts';
-import { guardTally } from './guard-tally.ts';
+import { guardTally, undercutTally } from './guard-tally.ts';
 import type { LedgerLookup } from './merge.ts';
-import { rowOf, type ReviewRow } from './review-rows.ts';
+import { rowOf, type CreateFacts, type ReviewRow } from './review-rows.ts';
 import type { Store } from '../store/db.ts';
 
 export { BUY_ORDER_CUT_NOTE, type FieldDiff, type ReviewRow } from './review-rows.ts';
@@ -34,7 +36,7 @@ export interface DraftReview {
   readonly etaMs: number;
   /** What the delete-alls would remove, counted from the ledger. */
   readonly removes: { readonly listings: number; readonly buyOrders: number };
-  /** Price changes the next apply sends that the price guard marks, per table. */
+  /** Price changes the next apply sends that the price guard marks, per table, and new listings priced far under what the item fetches. */
   readonly guard: DraftGuard;
 }
 
@@ -54,18 +56,43 @@ export interface DraftReviewer {
 
 export function createReviewer(store: Pick<Store, 'db'>, drafts: Pick<DraftReads, 'deleteAllRemoves'>, ledger: LedgerLookup): DraftReviewer {
   const reads = createReviewReads(store);
+  const references = createReferenceReads(store.db);
+  const kept = createKeptItems(store.db);
   const removed = (domain: 'listings' | 'buyOrders', activeOnly: boolean) => drafts.deleteAllRemoves(domain, activeOnly);
 
-  /** Tallies the guard's findings part by part. */
+  /** Tallies the guard's findings part by part: price edits against the ledger, new listings against what the item fetches. */
   function guardParts(draftId: string, mainAccount: string, guard: PriceGuard) {
     const listings = guardTally(guard);
     const buyOrders = guardTally(guard);
+    const undercuts = undercutTally(guard);
     return {
       parts: reads.parts(draftId, mainAccount),
       add(bounds: PartBounds) {
         for (const r of reads.pricedEdits(bounds)) (r.kind === 'listing.edit' ? listings : buyOrders).add(r.key, r.ledger_price, r.price);
+        const creates = reads.pricedCreates(bounds).filter((c) => c.sku !== '');
+        if (creates.length === 0) return;
+        const refs = references.referencesOf([...new Set(creates.map((c) => c.sku))]);
+        for (const c of creates) undercuts.add(c.key, c.sku, c.price, refs.get(c.sku) ?? []);
       },
-      result: (): DraftGuard => ({ listings: listings.result(), buyOrders: buyOrders.result() }),
+      result: (): DraftGuard => ({ listings: listings.result(), buyOrders: buyOrders.result(), undercuts: undercuts.result() }),
+    };
+  }
+
+  /** What a page's new listings are named and held against: the kept inventory, and the references of their items. */
+  function createFacts(entries: readonly DraftEntry[]): CreateFacts {
+    const assets = entries.flatMap((e) => (e.change.kind === 'listing.create' ? [e.change.asset_id] : []));
+    const found = kept.of(assets);
+    const skus = new Set<string>();
+    for (const e of entries) {
+      if (e.change.kind !== 'listing.create') continue;
+      const sku = e.change.sku ?? ledger.listing(e.change.asset_id)?.sku ?? found.get(e.change.asset_id)?.sku ?? '';
+      if (sku !== '') skus.add(sku);
+    }
+    const refs = skus.size === 0 ? new Map() : references.referencesOf([...skus]);
+    const read = assets.length === 0 ? new Set<string>() : kept.readAccounts();
+    return {
+      kept: (assetId, account) => found.get(assetId) ?? (read.has(account) ? 'missing' : 'unread'),
+      references: (sku) => refs.get(sku) ?? [],
     };
   }
 
@@ -148,7 +175,8 @@ export function createReviewer(store: Pick<Store, 'db'>, drafts: Pick<DraftReads
         const end = page.at(-1);
         if (end) last = { id, offset: query.offset + rows.length, kind, after: { seq: end.seq, ...splitTarget(end.target) } };
       });
-      return { total, rows: rows.map((e) => rowOf(e, ledger, removed, guard)) };
+      const facts = createFacts(rows);
+      return { total, rows: rows.map((e) => rowOf(e, ledger, removed, guard, facts)) };
     },
   };
 }

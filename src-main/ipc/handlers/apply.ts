@@ -53,7 +53,13 @@ export function applyHandlers(services: ApplyChannelServices, views: DeskViews):
         upload = part.upload;
       }
       const preview = await csv.importPart(upload, { seq: part.seq, text: part.text, last: part.last });
-      return { upload, preview: preview && { ...preview, errors: preview.errors.slice(0, CSV_ERRORS_SHOWN) } };
+      return {
+        upload,
+        preview: preview && {
+          ...preview, errors: preview.errors.slice(0, CSV_ERRORS_SHOWN),
+          notInInventory: { count: preview.notInInventory.count, sample: preview.notInInventory.sample.map((s) => ({ ...s })) },
+        },
+      };
     },
     'drafts:importCommit': async ({ token }) => {
       const result = await services.csv().commitImport(token);

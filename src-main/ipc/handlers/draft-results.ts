@@ -41,6 +41,7 @@ export const changeRowView = (row: ReviewRow, names: ItemNames | null): ChangeRo
   error: row.error?.message ?? null,
   failure: row.error === null ? null : boundedView({ ...row.error }),
   concern: row.concern,
+  reference: row.reference === null ? null : { ...row.reference },
   fields: row.fields.map((f) => ({ ...f })),
   note: row.note,
 });

@@ -34,7 +34,7 @@ describe('a CSV file saved by a spreadsheet in a European language', () => {
     expect(p).toMatchObject({ validCount: 4, errors: [], errorCount: 0 });
     expect(p.dialect).toEqual({ separator: ';', separatorFrom: 'detected', decimal: ',', decimalFrom: 'prices', bom: true, lineEnd: 'CRLF' });
     expect(await f.csv.commitImport(p.token)).toMatchObject({ imported: 4, errorCount: 0 });
-    const created = f.drafts.entries(id).map((e) => e.change).map((c) => ('price' in c ? [c.asset_id, c.price, c.user_note] : []));
+    const created = f.drafts.entries(id).map((e) => e.change).map((c) => (c.kind === 'listing.create' ? [c.asset_id, c.price, c.user_note] : []));
     expect(created).toEqual([['11', 150, 'Übersaw, fast'], ['12', 123_450, 'café'], ['13', 1_200, undefined], ['14', 5, undefined]]);
   });
 
