@@ -159,6 +159,13 @@ export const applyJob = z.object({
   stopReason: errorView.optional(),
   /** Why the job is paused by itself (a full disk): it resumes on its own once the journal can be written. */
   storeProblem: errorView.optional(),
+  /**
+   * Why its listing batches wait, while they do: the service said listings
+   * are gone, and the trade lists (one read a minute) are to tell whether
+   * they sold. `readAt`: when that read can go (null: once the read on its
+   * way answers). The ETA counts the wait.
+   */
+  waiting: z.object({ reason: z.literal('trade_read'), listings: z.number().int(), since: z.number(), readAt: z.number().nullable() }).optional(),
 });
 
 /** The apply job main holds: the running one, or the last one of a draft that still exists. */

@@ -161,7 +161,7 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
   trades.on('balance', (reading) => void recording.balance(reading));
   const ledger = { ...createLedgerChecker({ store, repos, trades, clock }), on: sales.on, onChanged: (listener: () => void) => store.onLedgerChanged(listener) };
   const current = deps.currentSettings ?? (() => settings);
-  const drafts = createDraftService({ store, repos, guard: () => current().priceGuard, bulk: createBulkJobs });
+  const drafts = createDraftService({ store, repos, guard: () => current().priceGuard, bulk: createBulkJobs, busySlots: (scope) => scheduler.busyOffsets(scope) });
   const csv = createCsvService({ store, repos, drafts, clock, names: deps.names ?? null });
   const apply = createApplyService({
     store, repos, drafts, scheduler,

@@ -2,7 +2,10 @@ import type { EndpointName } from '../api/endpoints.ts';
 import type { DraftGuard, PriceGuard } from '../../../src-shared/price-guard.ts';
 import { createKeptItems } from '../store/kept-items.ts';
 import { createReferenceReads } from '../store/reference-reads.ts';
-import { estimateDurationMs } from '../scheduler/estimate.ts';
+import { GLOBAL_LIMIT_PER_MINUTE } from '../api/endpoints.ts';
+import { estimateDurationMs, finishOffsetMs } from '../scheduler/estimate.ts';
+import { LANE_GLOBAL_HEADROOM } from '../scheduler/rate-budget.ts';
+import type { RateScope } from '../scheduler/types.ts';
 import { splitTarget, type Slot } from '../store/draft-columns.ts';
 import type { DraftReads } from '../store/draft-reads.ts';
 import { CHANGE_KINDS } from '../store/draft-entry.ts';
@@ -32,7 +35,11 @@ export interface DraftReview {
   readonly byStatus: Readonly<Partial<Record<ChangeStatus, number>>>;
   /** Requests the next apply sends, per endpoint (no-op edits need none). */
   readonly requestsPerEndpoint: Partial<Record<EndpointName, number>>;
-  /** Lower bound on the apply's duration under the rate limits, phases one after another. */
+  /**
+   * Lower bound on the apply's duration under the rate limits, phases one
+   * after another, counting the rate slots still in use (an apply just
+   * ended holds its endpoints' slots for a minute).
+   */
   readonly etaMs: number;
   /** What the delete-alls would remove, counted from the ledger. */
   readonly removes: { readonly listings: number; readonly buyOrders: number };
@@ -54,7 +61,13 @@ export interface DraftReviewer {
   page(draftId: string, version: string, query: { show: ReviewShow; kind?: string; offset: number; limit: number }, guard: PriceGuard): { total: number; rows: ReviewRow[] };
 }
 
-export function createReviewer(store: Pick<Store, 'db'>, drafts: Pick<DraftReads, 'deleteAllRemoves'>, ledger: LedgerLookup): DraftReviewer {
+/**
+ * `busy`: for each rate slot of a scope in use now, how long until it is
+ * free (the scheduler's); without it every slot counts as free.
+ */
+export function createReviewer(
+  store: Pick<Store, 'db'>, drafts: Pick<DraftReads, 'deleteAllRemoves'>, ledger: LedgerLookup, busy: (scope: RateScope) => readonly number[] = () => [],
+): DraftReviewer {
   const reads = createReviewReads(store);
   const references = createReferenceReads(store.db);
   const kept = createKeptItems(store.db);
@@ -138,10 +151,12 @@ export function createReviewer(store: Pick<Store, 'db'>, drafts: Pick<DraftReads
         phase[endpoint] = (phase[endpoint] ?? 0) + requests;
         perPhase.set(g.phase, phase);
       }
+      // The first phase starts with the slots as they are now; the later ones once it has gone, when they are as good as free.
       let etaMs = 0;
       for (const phase of PHASES) {
         const requests = perPhase.get(phase);
-        if (requests) etaMs += estimateDurationMs(requests);
+        if (!requests) continue;
+        etaMs += etaMs === 0 ? finishOffsetMs(requests, busy, GLOBAL_LIMIT_PER_MINUTE - LANE_GLOBAL_HEADROOM.bulk) : estimateDurationMs(requests);
       }
       const removes = { listings: 0, buyOrders: 0 };
       for (const r of reads.sendableDeleteAlls(draftId)) {

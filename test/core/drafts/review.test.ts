@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { BUY_ORDER_CUT_NOTE } from '../../../src-main/core/drafts/review.ts';
+import { createDraftService } from '../../../src-main/core/drafts/draft-service.ts';
 import { draftReview } from '../../../src-shared/draft-views.ts';
 import { draftFixture, ledgerListing, LINKED, MAIN, seedListings, type DraftFixture } from './fixtures.ts';
 import type { ChangeInput } from '../../../src-shared/drafts.ts';
@@ -134,5 +135,20 @@ describe('draft review', () => {
     expect(r.requestsPerEndpoint).toEqual({ edit_listing: 500 });
     // 500 edits at 5/min: (100 − 1) minutes.
     expect(r.etaMs).toBe(99 * 60_000);
+  });
+});
+
+describe('the review’s time to apply', () => {
+  it('counts the rate slots still in use: an edit behind five busy slots waits for the first to free', async () => {
+    f = draftFixture();
+    f.t.repos.listings.upsertMany(Array.from({ length: 100 }, (_, i) => ledgerListing(String(20_000 + i))));
+    const busy = (scope: string) => (scope === 'edit_listing' ? [40_000, 41_000, 42_000, 43_000, 44_000] : []);
+    const drafts = createDraftService({ store: f.t.store, repos: f.t.repos, busySlots: busy });
+    const { id } = drafts.create('d');
+    drafts.addChanges(id, Array.from({ length: 100 }, (_, i): ChangeInput => ({ kind: 'listing.edit', asset_id: String(20_000 + i), price: 1_001 })));
+    // With every slot free, one request goes at once; behind five busy ones it waits for the first to free.
+    expect((await f.drafts.review(id)).etaMs).toBe(0);
+    expect((await drafts.review(id)).etaMs).toBe(40_000);
+    drafts.dispose();
   });
 });
