@@ -11,7 +11,7 @@ export const CHANNEL_NAMES = [
   'heartbeat:state', 'heartbeat:beatNow', 'automation:setEnabled',
   'scheduler:state',
   'balance:get', 'balance:refresh',
-  'trades:list', 'trades:checkNow', 'trades:openOffer',
+  'trades:list', 'trades:checkNow', 'trades:openOffer', 'trades:openPartnerPage',
   'accounts:list', 'accounts:refresh', 'accounts:setTradeUrl', 'accounts:setAutomated',
   'ledger:page', 'ledger:keys', 'ledger:preview', 'ledger:bulk', 'ledger:delete', 'ledger:revert', 'ledger:deleteAllImpact',
   'ledger:exportCsv', 'items:search', 'history:summary', 'history:page', 'history:exportCsv',

@@ -73,6 +73,8 @@ export const channels = {
   'trades:list': channel(none, v.tradesView, byDesk),
   'trades:checkNow': channel(none, v.tradesView, byDesk),
   'trades:openOffer': channel(z.object({ tradeId: z.string().regex(/^\d{1,20}$/) }).strict(), ok, byDesk),
+  /** A trade partner's profile on Steam (account age, trade holds), backpack.tf (trading history) or SteamRep (reputation), in the system browser. */
+  'trades:openPartnerPage': channel(z.object({ id64: z.string().regex(/^\d{17}$/), site: z.enum(['steam', 'backpack', 'steamrep']) }).strict(), ok, byDesk),
 
   'accounts:list': channel(none, v.accountsView, byDesk),
   'accounts:refresh': channel(none, v.accountsView, byDesk),
