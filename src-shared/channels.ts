@@ -18,7 +18,7 @@ export const CHANNEL_NAMES = [
   'drafts:list', 'drafts:create', 'drafts:rename', 'drafts:select', 'drafts:discard', 'drafts:addChanges',
   'drafts:removeChanges', 'drafts:removeFailed', 'drafts:review', 'drafts:page', 'drafts:exportCsv', 'drafts:importCsvPart', 'drafts:importCommit',
   'drafts:apply',
-  'apply:state', 'apply:pause', 'apply:resume', 'apply:cancel', 'apply:unknownOutcomes', 'apply:resolve', 'apply:undo',
+  'apply:state', 'apply:pause', 'apply:resume', 'apply:cancel', 'apply:unknownOutcomes', 'apply:resolve', 'apply:undo', 'apply:relistDeleted',
   'activity:list',
   // Support and updates.
   'support:openLogsFolder', 'support:saveDiagnostics', 'updates:state', 'updates:check', 'updates:restart',

@@ -147,6 +147,8 @@ export const channels = {
   'apply:resolve': channel(z.object({ id, choice: resolutionChoice }).strict(), d.unknownOutcomesView, byDesk),
   /** Makes a new draft, made current, that takes back what an ended apply did; nothing is sent. */
   'apply:undo': channel(z.object({ runId: z.number().int().positive() }).strict(), d.undoResult, byDesk),
+  /** Makes a new draft, made current, that lists again the assets of the listings an ended apply deleted; nothing is sent. */
+  'apply:relistDeleted': channel(z.object({ runId: z.number().int().positive() }).strict(), d.relistResult, byDesk),
 
   'activity:list': channel(
     z.object({ text: z.string().max(200).optional(), outcome: z.string().max(40).optional(), limit: z.number().int().min(1).max(5000).optional() }).strict(),

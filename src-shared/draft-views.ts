@@ -200,6 +200,17 @@ export const undoResult = z.object({
   /** The first notes, what cannot come back first; `noteCounts` counts them all. */
   notes: z.array(undoNote).max(100),
   noteCounts: z.object({ lost: z.number().int(), changedSince: z.number().int(), partly: z.number().int() }),
+  /** Listings the apply deleted whose asset can be listed again at its last price (`apply:relistDeleted`). */
+  relistable: z.number().int(),
+});
+
+/** The draft that lists again what an apply deleted (made current), and what its rules refused. */
+export const relistResult = z.object({
+  draftId: z.string().nullable(),
+  name: z.string(),
+  added: z.number().int(),
+  refused: z.number().int(),
+  reasons: z.array(z.string()).max(5),
 });
 
 export const unknownOutcome = z.object({

@@ -10,7 +10,7 @@ import { undoResultView } from './draft-results.ts';
 
 type ApplyChannels =
   | 'drafts:exportCsv' | 'drafts:importCsvPart' | 'drafts:importCommit' | 'drafts:apply'
-  | 'apply:state' | 'apply:pause' | 'apply:resume' | 'apply:cancel' | 'apply:unknownOutcomes' | 'apply:resolve' | 'apply:undo';
+  | 'apply:state' | 'apply:pause' | 'apply:resume' | 'apply:cancel' | 'apply:unknownOutcomes' | 'apply:resolve' | 'apply:undo' | 'apply:relistDeleted';
 
 /** The most refused CSV lines a preview names; it counts them all. */
 const CSV_ERRORS_SHOWN = 200;
@@ -27,7 +27,7 @@ function namesItems(csv: string): boolean {
  * outcomes' view after the action, stamped.
  */
 export interface ApplyChannelServices {
-  apply(): Pick<ApplyService, 'byJob' | 'resolve' | 'undo'>;
+  apply(): Pick<ApplyService, 'byJob' | 'resolve' | 'undo' | 'relistDeleted'>;
   applyJob(): Pick<ApplyJobTracker, 'start'>;
   csv(): Pick<CsvService, 'exportDraft' | 'startImport' | 'importPart' | 'commitImport'>;
   drafts(): Pick<DraftService, 'ensureCurrent'>;
@@ -89,6 +89,10 @@ export function applyHandlers(services: ApplyChannelServices, views: DeskViews):
       return views.outcomes();
     },
     'apply:undo': async ({ runId }) => undoResultView(await services.apply().undo(runId), services.names()),
+    'apply:relistDeleted': async ({ runId }) => {
+      const r = await services.apply().relistDeleted(runId);
+      return { draftId: r.draftId, name: r.name, added: r.added, refused: r.refused, reasons: [...r.reasons] };
+    },
   };
 }
 

@@ -70,4 +70,5 @@ export const undoResultView = (r: UndoResult, names: ItemNames | null): UndoResu
     changedSince: r.notes.filter((n) => n.kind === 'changedSince').length,
     partly: r.notes.filter((n) => n.kind === 'partly').length,
   },
+  relistable: r.relistable,
 });

@@ -44,7 +44,7 @@ describe('apply panel', () => {
   it('offers "Undo this apply" once a job has ended with something done, and asks main for the undo of its run', async () => {
     const undo: UndoResultView = {
       runId: 7, draftId: 'd2', name: 'Undo of apply 2026-01-05 14:03', restored: 3, removed: 1, recreated: 0, unchanged: 0, unresolved: 0,
-      notes: [], noteCounts: { lost: 0, changedSince: 0, partly: 0 },
+      notes: [], noteCounts: { lost: 0, changedSince: 0, partly: 0 }, relistable: 0,
     };
     fake = installFakeApi(deskHandlers({
       'apply:undo': () => undo,

@@ -10,7 +10,9 @@ import { badWording } from '../lib/wording-rules.ts';
 
 type Part = ChannelInput<'drafts:importCsvPart'>;
 
-const PREVIEW: CsvPreview = { token: 't', kind: 'buyOrders', validCount: 1, errors: [{ line: 3, reason: 'price: must be an amount in dollars, e.g. 4.50' }], errorCount: 1 };
+const PREVIEW: CsvPreview = { token: 't', kind: 'buyOrders', validCount: 1, errors: [{ line: 3, reason: 'price: must be an amount in dollars, e.g. 4.50' }], errorCount: 1,
+  dialect: { separator: ',', separatorFrom: 'detected', decimal: '.', decimalFrom: 'prices', bom: false, lineEnd: 'LF' }, notInInventory: { count: 0, sample: [] },
+};
 
 /** Main's side of the upload: answers the upload until the last part, then the preview; `seen` hears each part as it comes. */
 function uploads(seen: (part: Part) => void = () => undefined) {

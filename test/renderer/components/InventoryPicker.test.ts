@@ -1,6 +1,7 @@
 import { createTestingPinia } from '@pinia/testing';
 import { flushPromises, mount } from '@vue/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { NO_UNDERCUTS } from '../../../src-shared/price-guard.ts';
 import type { InventoryItemView, InventoryState } from '../../../src-shared/contract.ts';
 import InventoryPicker from '../../../src-renderer/src/components/InventoryPicker.vue';
 import TypedAssetIds from '../../../src-renderer/src/components/TypedAssetIds.vue';
@@ -40,10 +41,10 @@ describe('inventory picker', () => {
       'inventory:page': ({ offset = 0, limit = 100 }) => ({ stamp: 2, offset, total: rows.length, all: rows.length, rows: rows.slice(offset, offset + limit) }),
       'inventory:preview': ({ selection }) => ({
         selected: 'ids' in selection ? selection.ids.length : 0, priced: 'ids' in selection ? selection.ids.length : 0, leftOut: [],
-        samples: [{ key: rows[0]?.key ?? '', name: rows[0]?.item.name ?? '', base: 1_000, price: 999 }], minPrice: 999, maxPrice: 1_299,
+        samples: [{ key: rows[0]?.key ?? '', name: rows[0]?.item.name ?? '', base: 1_000, price: 999 }], minPrice: 999, maxPrice: 1_299, undercuts: NO_UNDERCUTS,
       }),
       'inventory:draft': ({ selection }) => ({
-        selected: 2, priced: 2, leftOut: [], samples: [], minPrice: 999, maxPrice: 999, draftId: 'd1', added: 'ids' in selection ? selection.ids.length : 0, errors: [], errorCount: 0,
+        selected: 2, priced: 2, leftOut: [], samples: [], minPrice: 999, maxPrice: 999, undercuts: NO_UNDERCUTS, draftId: 'd1', added: 'ids' in selection ? selection.ids.length : 0, replaced: 0, errors: [], errorCount: 0,
       }),
     }));
     const wrapper = mount(InventoryPicker, {
@@ -122,7 +123,7 @@ describe('typed asset IDs', () => {
           ? { assetId, found: 'not_found' as const, account: null, item: null, sku: '', tradable: null, listing: null, drafted: null }
           : { assetId, found: 'here' as const, account: MAIN, item: item(1).item, sku: '205;11;kt-2', tradable: true, listing: null, drafted: null })),
       }),
-      'inventory:draftAssets': ({ assetIds }) => ({ draftId: 'd1', added: assetIds.length, errors: [], errorCount: 0, notFound: ['123'], notFoundCount: 1 }),
+      'inventory:draftAssets': ({ assetIds }) => ({ draftId: 'd1', added: assetIds.length, replaced: 0, errors: [], errorCount: 0, notFound: ['123'], notFoundCount: 1 }),
     }));
     const wrapper = mount(TypedAssetIds, {
       props: { accounts: [MAIN, LINKED], mainAccount: MAIN },
