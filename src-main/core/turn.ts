@@ -5,3 +5,25 @@
 export type Turn = () => Promise<void>;
 
 export const nextTurn: Turn = () => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * A job cut in steps: a generator that yields between two of its parts. The
+ * same steps run at once where nothing waits (`atOnce`) or a turn of the
+ * event loop apart (`inTurns`), so both ways give the same result.
+ */
+export type Steps<T> = Generator<void, T, void>;
+
+export function atOnce<T>(steps: Steps<T>): T {
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+export async function inTurns<T>(steps: Steps<T>, turn: Turn = nextTurn): Promise<T> {
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+    await turn();
+  }
+}

@@ -11,9 +11,14 @@
  *     matches and ends every one of them).
  * Then the whole load as the app makes it (`benchLoad`): the simulator, in
  * a worker thread of its own, answers N trades at once (the `tradeFlood`
- * knob); the workspace's watcher loads them over HTTP, parses them, tells
- * what is new and records them, with the event loop's delay meanwhile.
- * Printed by test/bench/history.ts for 10,000 and 20,000 trades.
+ * knob); the workspace's client reads the answer (in parts: response.ts),
+ * its watcher tells what is new and saves its seen set (in parts), and the
+ * recording keeps the load (in parts), with the event loop's delay and its
+ * longest stalls meanwhile. JSON.parse reads the whole answer in one step:
+ * it is timed alone on the same answer, beside the whole answer read in one
+ * step (the client's way for small answers), to say which stall is which.
+ * Printed by test/bench/history.ts and `npm run bench` for 10,000 and
+ * 20,000 trades.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +27,7 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { systemClock } from '../../src-main/core/clock.ts';
 import { openWorkspace } from '../../src-main/core/desk/workspace.ts';
+import { interpretResponse } from '../../src-main/core/api/response.ts';
 import { DEFAULT_SETTINGS } from '../../src-main/core/settings/settings.ts';
 import type { PendingTrade } from '../../src-shared/trades.ts';
 import { createTradeHistory } from '../../src-main/core/history/trade-history.ts';
@@ -109,33 +115,124 @@ export async function benchRecording(n: number): Promise<RecordingFigures> {
   };
 }
 
+/** A stall of the event loop: how long it lasted, and how much of it this thread ran (the rest, the machine ran others). */
+export interface Stall {
+  readonly wallMs: number;
+  readonly cpuMs: number;
+}
+
 export interface LoadFigures {
   readonly trades: number;
+  /** The load_pending answer's size, bytes. */
+  readonly answerBytes: number;
+  /** JSON.parse of that answer alone (the one step the client cannot cut), median of 3. */
+  readonly parse: Stall;
+  /** The same answer read in one step as small answers are (key search, parse, check), median of 3. */
+  readonly readAtOnce: Stall;
   /** From asking for the lists to the load recorded, ms. */
   readonly loadMs: number;
   readonly loopDelayMaxMs: number;
   readonly loopDelayP99Ms: number;
+  /** The three longest stalls of the event loop during the load, longest first: by wall time, and by this thread's CPU time. */
+  readonly stalls: { readonly byWall: readonly Stall[]; readonly byCpu: readonly Stall[] };
   readonly recorded: number;
+}
+
+/** This thread's CPU time so far, ms. */
+function threadCpuMs(): number {
+  const used = process.threadCpuUsage();
+  return (used.user + used.system) / 1000;
+}
+
+/** Times `work` three times and gives the median of each clock. */
+function median3(work: () => unknown): Stall {
+  const runs = [0, 1, 2].map(() => {
+    const [wall, cpu] = [performance.now(), threadCpuMs()];
+    work();
+    return { wallMs: performance.now() - wall, cpuMs: threadCpuMs() - cpu };
+  });
+  const median = (values: number[]) => values.sort((a, b) => a - b)[1] ?? 0;
+  return { wallMs: median(runs.map((r) => r.wallMs)), cpuMs: median(runs.map((r) => r.cpuMs)) };
+}
+
+/**
+ * The event loop's stalls while it runs: a timer due every millisecond
+ * notes each gap between two of its runs, on the monotonic clock and in the
+ * thread's CPU time. On a loaded machine the wall time adds the time other
+ * processes held the core; the CPU time is the step's own.
+ */
+function watchStalls(): { stop(): { byWall: Stall[]; byCpu: Stall[] } } {
+  const stalls: Stall[] = [];
+  let wall = performance.now();
+  let spent = threadCpuMs();
+  const note = () => {
+    const [nowWall, nowCpu] = [performance.now(), threadCpuMs()];
+    stalls.push({ wallMs: nowWall - wall, cpuMs: nowCpu - spent });
+    [wall, spent] = [nowWall, nowCpu];
+  };
+  const timer = setInterval(note, 1);
+  return {
+    stop() {
+      clearInterval(timer);
+      note();
+      return {
+        byWall: [...stalls].sort((a, b) => b.wallMs - a.wallMs).slice(0, 3),
+        byCpu: [...stalls].sort((a, b) => b.cpuMs - a.cpuMs).slice(0, 3),
+      };
+    },
+  };
 }
 
 /** One load of N trades, from the simulator over HTTP to History, through the workspace as the app wires it. */
 export async function benchLoad(n: number): Promise<LoadFigures> {
   const service = new Worker(new URL('./history-service.ts', import.meta.url), { workerData: { trades: n } satisfies FloodServiceData });
   const sandbox = await new Promise<FloodServiceReady>((resolve) => service.once('message', resolve));
+  const body = Buffer.from(sandbox.answer.buffer, sandbox.answer.byteOffset, sandbox.answer.byteLength);
+  const text = body.toString('utf8');
+  const parse = median3(() => JSON.parse(text));
+  const raw = { status: 200, headers: {}, body, truncated: false };
+  const readAtOnce = median3(() => interpretResponse('load_pending', raw, { secret: sandbox.apiKey, nowMs: Date.now(), maxResponseBytes: 64 * 1024 * 1024 }));
   const dir = mkdtempSync(join(tmpdir(), 'desk-history-load-'));
   const ws = openWorkspace({
     mode: 'live', dbPath: join(dir, 'profile.sqlite'), baseUrl: sandbox.url, clock: systemClock,
     settings: { ...DEFAULT_SETTINGS, mode: 'live', serviceUrl: sandbox.url }, apiKey: async () => sandbox.apiKey,
   });
+  // The first request loads the HTTP client (as the heartbeat's does in the app), and the workspace opens on the
+  // turns after it is made: neither is the load's.
+  await ws.client.call('get_balance', {});
+  await new Promise((resolve) => setTimeout(resolve, 50));
   const delay = monitorEventLoopDelay({ resolution: 1 });
   delay.enable();
+  const stalls = watchStalls();
   const started = performance.now();
   await ws.trades.checkNow();
   const loadMs = performance.now() - started;
+  const stallsSeen = stalls.stop();
   delay.disable();
   const recorded = ws.history.repo.counts().trades;
   await ws.close();
   service.postMessage('close');
   rmSync(dir, { recursive: true, force: true });
-  return { trades: n, loadMs, recorded, loopDelayMaxMs: delay.max / 1e6, loopDelayP99Ms: delay.percentile(99) / 1e6 };
+  return {
+    trades: n, answerBytes: body.length, parse, readAtOnce, loadMs, recorded, stalls: stallsSeen,
+    loopDelayMaxMs: delay.max / 1e6, loopDelayP99Ms: delay.percentile(99) / 1e6,
+  };
+}
+
+/** The figures of `benchLoad`, a row per figure and a column per load, for history.ts and run.ts. */
+export function loadRows(loads: readonly LoadFigures[]): Record<string, Record<string, string | number>> {
+  const ms = (v: number) => `${v.toFixed(1)} ms`;
+  const both = (v: Stall) => `${Math.round(v.wallMs)} (${Math.round(v.cpuMs)})`;
+  const figures: Array<[string, (r: LoadFigures) => string | number]> = [
+    ['answer of load_pending', (r) => `${(r.answerBytes / 1e6).toFixed(1)} MB`],
+    ['load, asked to recorded', (r) => `${Math.round(r.loadMs)} ms`],
+    ['loop delay max', (r) => ms(r.loopDelayMaxMs)],
+    ['loop delay p99', (r) => ms(r.loopDelayP99Ms)],
+    ['longest stalls, ms wall (CPU)', (r) => r.stalls.byWall.map(both).join(', ')],
+    ['longest stalls by CPU, ms', (r) => r.stalls.byCpu.map((v) => Math.round(v.cpuMs)).join(', ')],
+    ['JSON.parse alone, ms wall (CPU)', (r) => both(r.parse)],
+    ['the answer read in one step, ms wall (CPU)', (r) => both(r.readAtOnce)],
+    ['trades recorded', (r) => r.recorded],
+  ];
+  return Object.fromEntries(figures.map(([name, figure]) => [name, Object.fromEntries(loads.map((r) => [`${r.trades.toLocaleString('en-US')} trades`, figure(r)]))]));
 }

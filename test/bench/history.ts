@@ -5,7 +5,9 @@
  * a month and a week, the first page of the table and a page deep in it, the
  * CSV of the year. Then what recording one answer of 10,000 and of 20,000
  * trades costs the data worker (history-record.ts): the time of each step
- * and the event loop's longest delay meanwhile.
+ * and the event loop's longest delay meanwhile; and one whole load of as
+ * many as the app makes it, from the simulator over HTTP to History, with
+ * the event loop's delay and the JSON.parse step timed alone.
  * Run: `node --experimental-strip-types test/bench/history.ts` (Node 24
  * from node_modules/.bin, as npm scripts and npx put it first on PATH).
  */
@@ -17,7 +19,7 @@ import { createTradeHistory } from '../../src-main/core/history/trade-history.ts
 import { openStore } from '../../src-main/core/store/db.ts';
 import { createRepos } from '../../src-main/core/store/index.ts';
 import { seedHistoryYear } from '../support/history-year.ts';
-import { benchLoad, benchRecording } from './history-record.ts';
+import { benchLoad, benchRecording, loadRows } from './history-record.ts';
 import { loadavg } from 'node:os';
 
 const dir = mkdtempSync(join(tmpdir(), 'desk-history-bench-'));
@@ -65,9 +67,8 @@ console.table(Object.fromEntries(recorded.map((r) => [`${r.trades.toLocaleString
   'loop delay max': `${r.loopDelayMaxMs.toFixed(1)} ms`, 'loop delay p99': `${r.loopDelayP99Ms.toFixed(1)} ms`, 'parts': r.turns, 'completed': r.completed,
 }])));
 
-console.log(`\nOne load of N trades as the app makes it (HTTP from the simulator in its own thread, parse, watcher, recording), load average ${loadavg()[0]?.toFixed(1)}:`);
+console.log(`\nOne load of N trades as the app makes it (HTTP from the simulator in its own thread, the client's read, the watcher, the recording), load average ${loadavg()[0]?.toFixed(1)}.`);
+console.log('Everything but JSON.parse runs in parts; JSON.parse of the whole answer is one step, timed alone below:');
 const loads = [];
 for (const n of [10_000, 20_000]) loads.push(await benchLoad(n));
-console.table(Object.fromEntries(loads.map((r) => [`${r.trades.toLocaleString('en-US')} trades`, {
-  'load, asked to recorded': ms(r.loadMs), 'loop delay max': `${r.loopDelayMaxMs.toFixed(1)} ms`, 'loop delay p99': `${r.loopDelayP99Ms.toFixed(1)} ms`, 'recorded': r.recorded,
-}])));
+console.table(loadRows(loads));

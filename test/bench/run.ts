@@ -11,7 +11,9 @@
  * steps the desk's wall clock 2 h back and forth during its apply, and adds
  * the lapses of the automated mark the sandbox saw). `--scenarios` runs the
  * named scenarios alone. Then the main
- * thread's event loop while the desk works, and the `scale` block (start,
+ * thread's event loop while the desk works, one load of 10,000 and 20,000
+ * pending trades as the app makes it (history-record.ts: the data worker's
+ * event loop meanwhile, and JSON.parse of the answer alone), and the `scale` block (start,
  * memory and responsiveness at 50,000 and 500,000 listings, each run a fresh
  * process: scale/scale.ts). `--scale` runs the scale block alone;
  * `--scale-runs`, `--scale-profiles` and `--scale-jobs` narrow it to look
@@ -24,6 +26,7 @@ import { formatScenario, goalsMet, type ScenarioResult } from './report.ts';
 import { prepareScheduled } from './scheduled.ts';
 import { SCENARIOS } from './scenarios.ts';
 import { formatMainLoop, runMainLoopScenario } from './main-loop.ts';
+import { benchLoad, loadRows, type LoadFigures } from './history-record.ts';
 import { formatScale, isProfileName, PROFILE_NAMES } from './scale/scale-report.ts';
 import { runScaleBench } from './scale/scale.ts';
 
@@ -99,6 +102,13 @@ console.log('');
 const mainLoopOnMainThread = await runMainLoopScenario(scale, 'main-thread');
 console.log(formatMainLoop(mainLoopOnMainThread));
 console.log('');
+console.log('One load of N pending trades as the app makes it: the simulator answers over HTTP, the client reads the answer,');
+console.log('the watcher tells what is new, History records it; the data worker\'s event loop meanwhile. Everything but JSON.parse');
+console.log('of the whole answer runs in parts; JSON.parse is timed alone:');
+const historyLoads: LoadFigures[] = [];
+for (const n of [10_000, 20_000]) historyLoads.push(await benchLoad(n));
+console.table(loadRows(historyLoads));
+console.log('');
 const scaleFigures = await runScaleBench(scaleOptions);
 console.log('');
 console.log(formatScale(scaleFigures));
@@ -119,6 +129,7 @@ if (values.json) {
     })),
     mainLoop,
     mainLoopOnMainThread,
+    historyLoads,
     scale: scaleFigures,
   };
   console.log(JSON.stringify(json));

@@ -6,7 +6,8 @@ import type { EndpointName, RequestOf, ResponseOf } from './endpoints.ts';
 import { ApiError } from './errors.ts';
 import { safeCause } from './redact.ts';
 import { parseDateHeader, type ServiceClock } from './service-clock.ts';
-import { interpretResponse, redactingErrors } from './response.ts';
+import { readResponse, redactingErrors } from './response.ts';
+import type { Turn } from '../turn.ts';
 import type { RateLimitInfo } from './response.ts';
 import { failureLabel, lazyPool, mayHaveReachedServer, send, unreachableWords } from './transport.ts';
 import type { SendOptions } from './transport.ts';
@@ -52,6 +53,8 @@ export interface ClientOptions {
   onReach?: (reach: Reach) => void;
   /** Told when an answer (an error or a success) held the API key, which was taken out before anything read it. */
   onKeyEcho?: (endpoint: EndpointName) => void;
+  /** How a large answer (response.ts) gives the event loop back between its parts; default the next turn. */
+  turn?: Turn;
 }
 
 /** Whether the last exchange reached the service; `why` in the trader's words when not. */
@@ -141,12 +144,13 @@ export function createMarketplaceClient(options: ClientOptions): MarketplaceClie
       options.onReach?.({ reached: true });
       const dateMs = parseDateHeader(result.response.headers['date']);
       if (dateMs !== undefined) options.serviceClock?.observe(dateMs, sentAt, clock.monotonic());
-      return interpretResponse(endpoint, result.response, {
+      return readResponse(endpoint, result.response, {
         secret: key,
         nowMs: clock.now(),
         maxResponseBytes,
         ...(options.onRateLimit === undefined ? {} : { onRateLimit: options.onRateLimit }),
         ...(options.onKeyEcho === undefined ? {} : { onKeyEcho: options.onKeyEcho }),
+        ...(options.turn === undefined ? {} : { turn: options.turn }),
       });
     }
 

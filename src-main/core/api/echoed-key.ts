@@ -1,5 +1,6 @@
 import type { ResponseHeaders } from './rate-headers.ts';
-import { holdsKey, removeKey } from './redact.ts';
+import type { Steps } from '../turn.ts';
+import { holdsKeyInSlices, removeKey, SCAN_SLICE } from './redact.ts';
 
 /**
  * A key the service echoed, taken out of its answer where the answer comes
@@ -10,8 +11,12 @@ import { holdsKey, removeKey } from './redact.ts';
 export interface EchoedKeyFilter {
   /** Error and other body text with the key removed. */
   text(text: string): string;
-  /** The parsed JSON `value` of `raw`, with the key removed from each string (changed in place). */
-  json(value: unknown, raw: string): unknown;
+  /**
+   * The parsed JSON `value` of `raw`, with the key removed from each string
+   * (changed in place); steps that yield between slices of SCAN_SLICE
+   * characters, so a large answer is searched a slice a turn.
+   */
+  json(value: unknown, raw: string): Steps<unknown>;
   headers(headers: ResponseHeaders): ResponseHeaders;
   /** Whether any text passed in held the key. */
   readonly found: boolean;
@@ -26,11 +31,11 @@ export function echoedKeyFilter(secret: string): EchoedKeyFilter {
   };
   return {
     text: clean,
-    json(value, raw) {
+    *json(value, raw) {
       // One pass over the whole answer: almost always it holds no key, and no string is looked at one by one.
-      if (!holdsKey(raw, secret)) return value;
+      if (!(yield* holdsKeyInSlices(raw, secret))) return value;
       if (typeof value === 'string') return clean(value);
-      cleanStrings(value, clean);
+      yield* cleanStrings(value, clean);
       return value;
     },
     headers(headers) {
@@ -44,23 +49,36 @@ export function echoedKeyFilter(secret: string): EchoedKeyFilter {
   };
 }
 
-/** Replaces, in place, every string in a parsed JSON value by `clean(string)`; no recursion, so no depth overflows the stack. */
-function cleanStrings(root: unknown, clean: (text: string) => string): void {
+/**
+ * Replaces, in place, every string in a parsed JSON value by
+ * `clean(string)`, yielding after each SCAN_SLICE characters looked at; no
+ * recursion, so no depth overflows the stack.
+ */
+function* cleanStrings(root: unknown, clean: (text: string) => string): Steps<void> {
   const stack: unknown[] = [root];
+  let read = 0;
+  const cleanCounted = (text: string) => {
+    read += text.length;
+    return clean(text);
+  };
   while (stack.length > 0) {
+    if (read >= SCAN_SLICE) {
+      read = 0;
+      yield;
+    }
     const node = stack.pop();
     if (Array.isArray(node)) {
       for (let i = 0; i < node.length; i++) {
         const item: unknown = node[i];
-        if (typeof item === 'string') node[i] = clean(item);
+        if (typeof item === 'string') node[i] = cleanCounted(item);
         else if (typeof item === 'object' && item !== null) stack.push(item);
       }
     } else if (typeof node === 'object' && node !== null) {
       const record = node as Record<string, unknown>;
       for (const name of Object.keys(record)) {
         const item = record[name];
-        const cleanName = clean(name);
-        const cleanItem = typeof item === 'string' ? clean(item) : item;
+        const cleanName = cleanCounted(name);
+        const cleanItem = typeof item === 'string' ? cleanCounted(item) : item;
         if (cleanName !== name) delete record[name];
         if (cleanName !== name || cleanItem !== item) setOwn(record, cleanName, cleanItem);
         if (typeof item === 'object' && item !== null) stack.push(item);

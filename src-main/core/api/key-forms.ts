@@ -87,44 +87,89 @@ export function keyForms(secret: string): KeyForms {
  */
 export function findKey(text: string, key: KeyForms, firstOnly = false): Array<[number, number]> {
   if (key.verbatim !== null) return findVerbatim(text, key.verbatim, firstOnly);
-  const found: Array<[number, number]> = [];
-  const { run, seed: seedLength, filter, seeds } = key;
-  if (text.length < run) return found;
-  const mask = 2 ** (6 * seedLength) - 1;
-  // Where the last characters started, to say where a run does.
-  const starts = new Int32Array(8);
-  const char: NormalChar = { code: 0, end: 0 };
-  let seed = 0;
-  let count = 0;
-  for (let i = 0; i < text.length; ) {
-    const start = i;
-    const raw = text.charCodeAt(i);
-    let symbol = raw < 0x80 ? (SYMBOLS[raw] ?? NONE) : NONE;
-    if (symbol === ESCAPE) {
-      readNormal(text, i, char);
-      symbol = symbolOf(char.code);
-      i = char.end;
-    } else {
-      i++;
+  if (text.length < key.run) return [];
+  const scan = new KeyScan(text, key, firstOnly);
+  scan.scanTo(text.length);
+  return scan.found;
+}
+
+/**
+ * The pass of `findKey`, able to stop after any position and go on from
+ * there: what it has read of the characters before a stop (the seed, where
+ * they started) is kept, so a key that lies across a stop is found as in
+ * one pass, and the same runs are found however the text is cut.
+ */
+export class KeyScan {
+  /** The runs found so far, as `findKey` gives them. */
+  readonly found: Array<[number, number]> = [];
+  private readonly mask: number;
+  /** Where the last characters started, to say where a run does. */
+  private readonly starts = new Int32Array(8);
+  private readonly char: NormalChar = { code: 0, end: 0 };
+  private at = 0;
+  private seed = 0;
+  private count = 0;
+  private over = false;
+  private readonly text: string;
+  private readonly key: KeyForms;
+  private readonly firstOnly: boolean;
+
+  constructor(text: string, key: KeyForms, firstOnly = false) {
+    this.text = text;
+    this.key = key;
+    this.firstOnly = firstOnly;
+    this.mask = 2 ** (6 * key.seed) - 1;
+    if (key.verbatim !== null) {
+      // A key of punctuation alone is one indexOf pass: nothing to cut.
+      this.found.push(...findVerbatim(text, key.verbatim, firstOnly));
+      this.over = true;
     }
-    if (symbol === NONE) continue;
-    seed = ((seed << 6) | symbol) & mask;
-    starts[count & 7] = start;
-    count++;
-    if (count < seedLength) continue;
-    const b = bucket(seed);
-    if (((filter[b >>> 3] ?? 0) & (1 << (b & 7))) === 0) continue;
-    const at = seeds.get(seed);
-    if (at === undefined) continue;
-    const { end, length } = follow(text, i, key, at);
-    if (length < run) continue;
-    found.push([starts[(count - seedLength) & 7] ?? 0, end]);
-    if (firstOnly) break;
-    i = end;
-    seed = 0;
-    count = 0;
   }
-  return found;
+
+  /** Reads on to raw position `to` at least (an escape read whole may end past it); true once the search is over. */
+  scanTo(to: number): boolean {
+    const { text, key, mask, starts, char, found } = this;
+    const { run, seed: seedLength, filter, seeds } = key;
+    const stop = Math.min(to, text.length);
+    // The loop works on locals (the hot path) and puts them back.
+    let i = this.at;
+    let seed = this.seed;
+    let count = this.count;
+    let over = this.over || text.length < run;
+    while (!over && i < stop) {
+      const start = i;
+      const raw = text.charCodeAt(i);
+      let symbol = raw < 0x80 ? (SYMBOLS[raw] ?? NONE) : NONE;
+      if (symbol === ESCAPE) {
+        readNormal(text, i, char);
+        symbol = symbolOf(char.code);
+        i = char.end;
+      } else {
+        i++;
+      }
+      if (symbol === NONE) continue;
+      seed = ((seed << 6) | symbol) & mask;
+      starts[count & 7] = start;
+      count++;
+      if (count < seedLength) continue;
+      const b = bucket(seed);
+      if (((filter[b >>> 3] ?? 0) & (1 << (b & 7))) === 0) continue;
+      const places = seeds.get(seed);
+      if (places === undefined) continue;
+      const { end, length } = follow(text, i, key, places);
+      if (length < run) continue;
+      found.push([starts[(count - seedLength) & 7] ?? 0, end]);
+      if (this.firstOnly) over = true;
+      i = end;
+      seed = 0;
+      count = 0;
+    }
+    this.at = i;
+    this.seed = seed;
+    this.count = count;
+    this.over = over || i >= text.length;
+    return this.over;
+  }
 }
 
 /**

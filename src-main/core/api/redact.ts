@@ -1,4 +1,5 @@
-import { findKey, keyForms, type KeyForms } from './key-forms.ts';
+import type { Steps } from '../turn.ts';
+import { findKey, keyForms, KeyScan, type KeyForms } from './key-forms.ts';
 
 /**
  * Keeping the API key out of everything the desk keeps or shows of the
@@ -34,6 +35,25 @@ export function removeKey(text: string, secret: string | null | undefined): { te
 /** Whether `text` holds the key anywhere (one pass, stopping at the first). */
 export function holdsKey(text: string, secret: string | null | undefined): boolean {
   return !!secret && findKey(text, formsOf(secret), true).length > 0;
+}
+
+/**
+ * Characters searched per step when a large answer is searched a slice at a
+ * time: a few milliseconds of the scan, so the event loop is given back
+ * between slices.
+ */
+export const SCAN_SLICE = 256 * 1024;
+
+/**
+ * `holdsKey`, a slice of SCAN_SLICE characters a step (yielding between
+ * two): the pass goes on where the last slice stopped, so a key that lies
+ * across two slices is found as in one pass.
+ */
+export function* holdsKeyInSlices(text: string, secret: string | null | undefined): Steps<boolean> {
+  if (!secret) return false;
+  const scan = new KeyScan(text, formsOf(secret), true);
+  for (let to = SCAN_SLICE; !scan.scanTo(to); to += SCAN_SLICE) yield;
+  return scan.found.length > 0;
 }
 
 /** The forms of the last key asked for: answers and log lines are searched one after another with the same key. */

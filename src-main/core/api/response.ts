@@ -10,6 +10,9 @@ import { boundedRetryAfterMs, MAX_RETRY_AFTER_MS, MAX_RETRY_AFTER_WORDS } from '
 import { MAX_ERROR_BODY_CHARS, MAX_MESSAGE_EXCERPT_CHARS, redactSecret, truncate } from './redact.ts';
 import type { RawResponse } from './transport.ts';
 import { describeIssues, toFieldIssues } from './validate.ts';
+import { checkAtOnce, checkInParts } from './list-check.ts';
+import { atOnce, inTurns, nextTurn, type Steps, type Turn } from '../turn.ts';
+import { parseJsonInParts } from './json-in-parts.ts';
 
 /**
  * What a received response means: the parsed value of the endpoint's response
@@ -17,7 +20,16 @@ import { describeIssues, toFieldIssues } from './validate.ts';
  * in any spelling, is taken out of the answer (body and headers, errors and
  * successes alike) before anything reads it, and every error built here has
  * it redacted from its message, body and issues once more.
+ *
+ * An answer larger than READ_IN_PARTS_ABOVE (a trade list of thousands) is
+ * read by the client in parts, a turn of the event loop apart: the search
+ * for the key a slice at a time, the check of a list some elements at a
+ * time, and a list's JSON a group of its elements at a time
+ * (json-in-parts.ts). Smaller answers are read in one step.
  */
+
+/** Bytes above which the client reads an answer in parts. */
+export const READ_IN_PARTS_ABOVE = 256 * 1024;
 
 /**
  * Rate-limit facts of one response, handed to `onRateLimit`. The service's
@@ -42,6 +54,8 @@ export interface ResponseContext {
   readonly onRateLimit?: (info: RateLimitInfo) => void;
   /** Told when the answer held the key (which was taken out before anything read it). */
   readonly onKeyEcho?: (endpoint: EndpointName) => void;
+  /** How a large answer gives the event loop back between its parts; default the next turn. */
+  readonly turn?: Turn;
 }
 
 /** Builds ApiErrors with the key scrubbed from every text they carry. */
@@ -62,21 +76,45 @@ export function redactingErrors(secret: string) {
     });
 }
 
-/** Turns a received response into the endpoint's parsed value or throws its ApiError. */
+/** Turns a received response into the endpoint's parsed value or throws its ApiError, in one step. */
 export function interpretResponse<K extends EndpointName>(
   endpoint: K,
   raw: RawResponse,
   ctx: ResponseContext,
 ): ResponseOf<K> {
+  return atOnce(interpretSteps(endpoint, raw, ctx, false));
+}
+
+/**
+ * The same for the client: an answer over READ_IN_PARTS_ABOVE bytes is read
+ * in parts with a turn between them, a smaller one in one step.
+ */
+export async function readResponse<K extends EndpointName>(
+  endpoint: K,
+  raw: RawResponse,
+  ctx: ResponseContext,
+): Promise<ResponseOf<K>> {
+  const large = raw.body.length > READ_IN_PARTS_ABOVE;
+  const steps = interpretSteps(endpoint, raw, ctx, large);
+  return large ? inTurns(steps, ctx.turn ?? nextTurn) : atOnce(steps);
+}
+
+function* interpretSteps<K extends EndpointName>(endpoint: K, raw: RawResponse, ctx: ResponseContext, inParts: boolean): Steps<ResponseOf<K>> {
   const filter = echoedKeyFilter(ctx.secret);
   try {
-    return interpret(endpoint, { ...raw, headers: filter.headers(raw.headers) }, ctx, filter);
+    return yield* interpret(endpoint, { ...raw, headers: filter.headers(raw.headers) }, ctx, filter, inParts);
   } finally {
     if (filter.found) tell(() => ctx.onKeyEcho?.(endpoint));
   }
 }
 
-function interpret<K extends EndpointName>(endpoint: K, raw: RawResponse, ctx: ResponseContext, filter: EchoedKeyFilter): ResponseOf<K> {
+function* interpret<K extends EndpointName>(
+  endpoint: K,
+  raw: RawResponse,
+  ctx: ResponseContext,
+  filter: EchoedKeyFilter,
+  inParts: boolean,
+): Steps<ResponseOf<K>> {
   const { status } = raw;
   const fail = redactingErrors(ctx.secret);
   const text = raw.body.toString('utf8');
@@ -132,17 +170,21 @@ function interpret<K extends EndpointName>(endpoint: K, raw: RawResponse, ctx: R
   if (raw.truncated) {
     throw fail('bad_response', `${endpoint}: the response is larger than ${ctx.maxResponseBytes} bytes`, base());
   }
-  const parsedJson = parseJson(text);
+  // A large list is parsed a group of its elements a step, after the body's decoding.
+  if (inParts) yield;
+  const parsedJson = inParts ? yield* parseJsonSteps(text) : parseJson(text);
   if (parsedJson === NOT_JSON) {
     throw fail('bad_response', `${endpoint}: the response is not valid JSON${excerpt()}`, base());
   }
-  const json = filter.json(parsedJson, text);
+  if (inParts) yield;
+  const json = yield* filter.json(parsedJson, text);
   if (typeof json === 'object' && json !== null && (json as { success?: unknown }).success === false) {
     throw fail('rejected', `${endpoint}: the service answered success: false${excerpt()}`, base());
   }
-  const parsed = ENDPOINTS[endpoint].response.safeParse(json);
+  const schema = ENDPOINTS[endpoint].response;
+  const parsed = inParts ? yield* checkInParts(schema, json) : checkAtOnce(schema, json);
   if (!parsed.success) {
-    const issues = toFieldIssues(parsed.error.issues);
+    const issues = toFieldIssues(parsed.issues);
     throw fail('bad_response', `${endpoint}: ${describeIssues(issues)}`, { ...base(), issues });
   }
   return parsed.data as ResponseOf<K>;
@@ -174,6 +216,14 @@ const NOT_JSON: unique symbol = Symbol('not JSON');
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
+  } catch {
+    return NOT_JSON;
+  }
+}
+
+function* parseJsonSteps(text: string): Steps<unknown> {
+  try {
+    return yield* parseJsonInParts(text);
   } catch {
     return NOT_JSON;
   }

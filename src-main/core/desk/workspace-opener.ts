@@ -54,7 +54,8 @@ export function createWorkspaceOpener(deps: WorkspaceOpenerDeps): WorkspaceOpene
   let sandbox: SimulatedService | null = null;
   return {
     async open(s) {
-      const onReach = deps.reach.listenerForNext();
+      // What either mode's workspace is opened with; the mode adds its service, ledger file and key.
+      const common = { clock, settings: s, names, currentSettings: deps.currentSettings, onReach: deps.reach.listenerForNext(), onKeyEcho: deps.onKeyEcho };
       if (s.mode === 'sandbox') {
         if (!deps.openSandbox) throw new DomainError('conflict', 'Sandbox mode is not available in this build');
         sandbox ??= await deps.openSandbox(clock);
@@ -63,12 +64,7 @@ export function createWorkspaceOpener(deps: WorkspaceOpenerDeps): WorkspaceOpene
           mode: 'sandbox',
           dbPath: profilePaths(deps.dataDir, deps.profile).sandbox,
           baseUrl: running.url,
-          clock,
-          settings: s,
-          names,
-          currentSettings: deps.currentSettings,
-          onReach,
-          onKeyEcho: deps.onKeyEcho,
+          ...common,
           apiKey: async () => running.apiKey,
           inventoryUrl: running.url,
         });
@@ -81,12 +77,7 @@ export function createWorkspaceOpener(deps: WorkspaceOpenerDeps): WorkspaceOpene
         mode: 'live',
         dbPath: deps.homePath,
         baseUrl: s.serviceUrl,
-        clock,
-        settings: s,
-        names,
-        currentSettings: deps.currentSettings,
-        onReach,
-        onKeyEcho: deps.onKeyEcho,
+        ...common,
         apiKey: () => keys.read(),
         onResponse: (status) => {
           if (status >= 200 && status < 300) keys.noteAccepted();

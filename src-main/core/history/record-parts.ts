@@ -1,5 +1,3 @@
-import type { Turn } from '../turn.ts';
-
 /**
  * History records in parts, as the other long jobs do: a load of twenty
  * thousand trades is written RECORD_PART trades per transaction, and the
@@ -8,7 +6,7 @@ import type { Turn } from '../turn.ts';
  * between its parts; the live watcher's recordings are run a turn apart
  * (`inTurns`), a sandbox's past all at once (`atOnce`).
  */
-export type Steps<T> = Generator<void, T, void>;
+export { atOnce, inTurns, type Steps } from '../turn.ts';
 
 /** Trades (or rows) per transaction: a part of this many holds the loop a few milliseconds. */
 export const RECORD_PART = 250;
@@ -17,19 +15,4 @@ export function inParts<T>(items: readonly T[], size: number): T[][] {
   const parts: T[][] = [];
   for (let i = 0; i < items.length; i += size) parts.push(items.slice(i, i + size));
   return parts;
-}
-
-export function atOnce<T>(steps: Steps<T>): T {
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-  }
-}
-
-export async function inTurns<T>(steps: Steps<T>, turn: Turn): Promise<T> {
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-    await turn();
-  }
 }

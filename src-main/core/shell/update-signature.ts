@@ -61,7 +61,7 @@ export function checkUpdateSignature(facts: SignedFacts, signatureText: string, 
   return { ok: false, problem: 'mismatch' };
 }
 
-/** A short name for a public key (its SPKI's sha256, 16 hex digits): said in logs and the README, never secret. */
+/** A short name for a public key (its SPKI's sha256, 16 hex digits): said in logs and docs/releasing.md, never secret. */
 export function keyId(key: KeyObject | string): string {
   const object = typeof key === 'string' ? createPublicKey(key) : key;
   return createHash('sha256').update(object.export({ type: 'spki', format: 'der' })).digest('hex').slice(0, 16);

@@ -8,7 +8,7 @@
  * Rotating the key: add the new public key here beside the old one and ship
  * a release signed with the old key; then sign with the new key and, once
  * copies older than that release no longer matter, drop the old one. The
- * README's "Releasing" section says the same, step by step.
+ * docs/releasing.md says the same, step by step.
  */
 
 /** The feed named in build/electron-builder.yml (`publish`); a test holds the two equal. */

@@ -3,6 +3,7 @@ import { ENDPOINT_NAMES, type EndpointName } from '../api/endpoints.ts';
 import { serializedApiErrorSchema, type SerializedApiError } from '../api/errors.ts';
 import type { Store } from './db.ts';
 import { chunked, jsonColumn, parseRows, placeholders } from './sql.ts';
+import { rowidRow } from './typed-rows.ts';
 
 /**
  * The activity log: every request that changes something on the service,
@@ -72,7 +73,7 @@ export function createActivityRepo(store: Store): ActivityRepo {
   const insertNote = db.prepare(`
     INSERT INTO activity_log (at, endpoint, account, item_count, targets, status, outcome_at, note)
     VALUES (?, ?, ?, ?, ?, 'done', ?, ?)`);
-  const sentOfBatch = db.prepare(`SELECT id FROM activity_log WHERE batch_id = ? AND status = 'sent'`);
+  const sentOfBatch = db.prepare(`SELECT id AS r FROM activity_log WHERE batch_id = ? AND status = 'sent'`);
   const listeners = new Set<(ids: readonly number[]) => void>();
   const changed = (ids: readonly number[]) => {
     if (ids.length > 0) for (const listener of [...listeners]) listener(ids);
@@ -86,7 +87,7 @@ export function createActivityRepo(store: Store): ActivityRepo {
       return id;
     },
     recordOutcome(batchId, status, error = null) {
-      const ids = listeners.size === 0 ? [] : (sentOfBatch.all(batchId) as { id: number }[]).map((r) => Number(r.id));
+      const ids = listeners.size === 0 ? [] : parseRows('activity_log', rowidRow, sentOfBatch.all(batchId)).map((row) => row.r);
       outcome.run(status, error ? JSON.stringify(error) : null, store.clock.now(), batchId);
       changed(ids);
     },

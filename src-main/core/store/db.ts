@@ -4,6 +4,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { systemClock, type Clock } from '../clock.ts';
 import { storeBusy, storeFailure } from '../errors.ts';
 import { LATEST_VERSION, migrate, userVersion } from './migrations.ts';
+import { pragmaValue } from './typed-rows.ts';
 
 /**
  * The profile's database: one SQLite file per profile, opened by the
@@ -79,7 +80,7 @@ export function openStore(path: string, options: OpenStoreOptions = {}): Store {
   let depth = 0;
   // Set when SQLite itself ended the transaction under a nested step (see `undo`).
   let lost: unknown = null;
-  const defaultPageLimit = Number((db.prepare('PRAGMA max_page_count').get() as { max_page_count: number }).max_page_count);
+  const defaultPageLimit = Number(pragmaValue('max_page_count', db.prepare('PRAGMA max_page_count').get()));
 
   /**
    * Takes back a failed step: the transaction, or for a nested step its
@@ -212,10 +213,10 @@ function openDatabase(path: string, options: OpenStoreOptions): DatabaseSync {
 }
 
 function applyPragmas(db: DatabaseSync): void {
-  const mode = db.prepare('PRAGMA journal_mode = WAL').get() as { journal_mode?: string } | undefined;
+  const mode = pragmaValue('journal_mode', db.prepare('PRAGMA journal_mode = WAL').get());
   // An in-memory database reports 'memory'; every file-backed profile must be WAL.
-  if (mode?.journal_mode !== 'wal' && mode?.journal_mode !== 'memory') {
-    throw new Error(`could not switch the database to WAL (got ${String(mode?.journal_mode)})`);
+  if (mode !== 'wal' && mode !== 'memory') {
+    throw new Error(`could not switch the database to WAL (got ${String(mode)})`);
   }
   // FULL: a commit is on disk before it is acknowledged, in WAL mode too.
   db.exec('PRAGMA synchronous = FULL');
@@ -226,8 +227,7 @@ function applyPragmas(db: DatabaseSync): void {
 
 /** Reads a pragma's single value, for tests and diagnostics. */
 export function readPragma(store: Pick<Store, 'db'>, name: 'journal_mode' | 'synchronous' | 'foreign_keys' | 'user_version'): string | number {
-  const row = store.db.prepare(`PRAGMA ${name}`).get() as Record<string, string | number> | undefined;
-  const value = row?.[name];
+  const value = pragmaValue(name, store.db.prepare(`PRAGMA ${name}`).get());
   if (value === undefined) throw new Error(`pragma ${name} returned nothing`);
   return value;
 }

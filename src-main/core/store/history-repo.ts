@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Store } from './db.ts';
-import { jsonColumn, parseRows } from './sql.ts';
+import { jsonColumn, parseRow, parseRows } from './sql.ts';
+import { countOf, valueOf } from './typed-rows.ts';
 
 /**
  * The trade history and the balance readings: what the trade watcher saw,
@@ -55,6 +56,11 @@ export const leftTradeRow = z.object({
   sold_assets: jsonColumn(z.array(z.string())),
 });
 export type LeftTradeRow = z.output<typeof leftTradeRow>;
+
+/** What recording a trade needs to know of its record. */
+const knownTradeRow = z.object({ created_at: z.number(), status: z.string(), ending: z.enum(TRADE_ENDINGS) });
+/** A refusal as last recorded, to tell whether it changed. */
+const refusalRow = z.object({ value: z.string(), reason: z.string() });
 
 export const readingRow = z.object({
   at: z.number().int(),
@@ -150,7 +156,8 @@ export function createHistoryRepo(store: Store): HistoryRepo {
   return {
     store,
     seen(trade, at) {
-      const existing = selectOne.get(trade.trade_type, trade.trade_id) as { created_at: number; status: string; ending: TradeEnding } | undefined;
+      const found = selectOne.get(trade.trade_type, trade.trade_id);
+      const existing = found === undefined ? undefined : parseRow('trade_history', knownTradeRow, found);
       if (existing === undefined) {
         insert(trade, at);
         return 'added';
@@ -161,7 +168,8 @@ export function createHistoryRepo(store: Store): HistoryRepo {
       return existing.status !== trade.status || existing.ending !== 'pending' ? 'updated' : 'unchanged';
     },
     refuse(refusal, at) {
-      const before = selectRefusal.get(refusal.kind, refusal.ref, refusal.field) as { value: string; reason: string } | undefined;
+      const found = selectRefusal.get(refusal.kind, refusal.ref, refusal.field);
+      const before = found === undefined ? undefined : parseRow('history_refusals', refusalRow, found);
       upsertRefusal.run({ ...refusal, at });
       return before === undefined || before.value !== refusal.value || before.reason !== refusal.reason;
     },
@@ -191,11 +199,11 @@ export function createHistoryRepo(store: Store): HistoryRepo {
     },
     readingsSince: (since) => parseRows('balance_readings', readingRow, selectSince.all(since)),
     setUnexplained: (at, amount) => void updateUnexplained.run(amount, at),
-    meta: (key) => (selectMeta.get(key) as { value: string } | undefined)?.value ?? null,
+    meta: (key) => valueOf('history_meta', selectMeta.get(key)) ?? null,
     setMeta: (key, value) => void upsertMeta.run(key, value),
     counts: () => ({
-      trades: Number((countTrades.get() as { n: number }).n),
-      readings: Number((countReadings.get() as { n: number }).n),
+      trades: countOf('trade_history', countTrades.get()),
+      readings: countOf('balance_readings', countReadings.get()),
     }),
   };
 }

@@ -25,6 +25,11 @@ export const inventoryReadRow = z.object({
 });
 export type InventoryReadRow = z.output<typeof inventoryReadRow>;
 
+/** The newest copy written for an account (null before any). */
+const generationRow = z.object({ g: z.number().nullable() });
+/** Items kept per account. */
+const accountCountRow = z.object({ account: z.string(), n: z.number() });
+
 export interface InventoryProblemRecord {
   readonly kind: z.infer<typeof inventoryProblemKind>;
   readonly message: string;
@@ -77,7 +82,7 @@ export function createInventoryRepo(store: Store): InventoryRepo {
       return store.transaction(() => {
         ensure.run(account);
         const current = parseRow('inventory_reads', inventoryReadRow, selectRead.get(account)).generation;
-        const written = Number((maxGeneration.get(account) as { g: number | null }).g ?? 0);
+        const written = parseRow('inventory_items', generationRow, maxGeneration.get(account)).g ?? 0;
         return Math.max(current, written) + 1;
       });
     },
@@ -113,7 +118,7 @@ export function createInventoryRepo(store: Store): InventoryRepo {
       });
     },
     counts() {
-      return new Map((counts.all() as Array<{ account: string; n: number }>).map((r) => [r.account, Number(r.n)]));
+      return new Map(parseRows('inventory_items', accountCountRow, counts.all()).map((r) => [r.account, r.n]));
     },
   };
 }

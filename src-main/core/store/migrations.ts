@@ -1,4 +1,5 @@
 import type { DatabaseSync } from 'node:sqlite';
+import { pragmaValue } from './typed-rows.ts';
 import { migration as m1 } from './migrations/001-accounts-and-settings.ts';
 import { migration as m2 } from './migrations/002-ledger-of-listings-and-buy-orders.ts';
 import { migration as m3 } from './migrations/003-pending-trades-and-the-seen-set.ts';
@@ -70,6 +71,5 @@ export class NewerProfileError extends Error {
 }
 
 export function userVersion(db: DatabaseSync): number {
-  const row = db.prepare('PRAGMA user_version').get() as { user_version?: number } | undefined;
-  return Number(row?.user_version ?? 0);
+  return Number(pragmaValue('user_version', db.prepare('PRAGMA user_version').get()) ?? 0);
 }

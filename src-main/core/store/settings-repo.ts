@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Store } from './db.ts';
+import { keysOf, valueOf } from './typed-rows.ts';
 
 /**
  * A small key/value table for preferences (JSON values). Each read is checked
@@ -24,11 +25,11 @@ export function createSettingsRepo(store: Store): SettingsRepo {
 
   return {
     get(key, schema, fallback) {
-      const row = selectOne.get(key) as { value: string } | undefined;
-      if (!row) return fallback;
+      const value = valueOf('settings', selectOne.get(key));
+      if (value === undefined) return fallback;
       let raw: unknown;
       try {
-        raw = JSON.parse(row.value);
+        raw = JSON.parse(value);
       } catch {
         return fallback;
       }
@@ -43,6 +44,6 @@ export function createSettingsRepo(store: Store): SettingsRepo {
     delete(key) {
       remove.run(key);
     },
-    keys: () => (selectKeys.all() as { key: string }[]).map((r) => r.key),
+    keys: () => keysOf('settings', selectKeys.all()),
   };
 }

@@ -39,6 +39,8 @@ export function checkedRows<T extends z.ZodType>(table: string, schema: T, rows:
   return { length: rows.length, at: (index) => parseRow(table, schema, rows[index]) };
 }
 
+const pageRowid = z.object({ page_rowid: z.number() });
+
 /**
  * A table read a page at a time in rowid order (the order its `all()` reads):
  * each call gives the next page, an empty one once the table is through. So
@@ -50,8 +52,9 @@ export function rowidPages<T extends z.ZodType>(db: DatabaseSync, table: string,
   const select = db.prepare(`SELECT rowid AS page_rowid, * FROM ${table} WHERE rowid > ? ORDER BY rowid LIMIT ?`);
   let after = 0;
   return () => {
-    const rows = select.all(after, pageSize) as { page_rowid: number }[];
-    after = rows.at(-1)?.page_rowid ?? after;
+    const rows = select.all(after, pageSize);
+    const last = rows.at(-1);
+    if (last !== undefined) after = parseRow(table, pageRowid, last).page_rowid;
     return checkedRows(table, schema, rows);
   };
 }

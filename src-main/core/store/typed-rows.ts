@@ -21,6 +21,17 @@ export function countOf(what: string, row: unknown): number {
 export const keyRow = z.object({ key: z.string() });
 export const keysOf = (what: string, rows: readonly unknown[]): string[] => parseRows(what, keyRow, rows).map((r) => r.key);
 
+/** `SELECT value …` of a key-value table (settings, meta), or undefined when the key has no row. */
+export const valueRow = z.object({ value: z.string() });
+export function valueOf(what: string, row: unknown): string | undefined {
+  return row === undefined ? undefined : parseRow(what, valueRow, row).value;
+}
+
+/** `PRAGMA <name>`: its one row, whose column is the pragma's name. */
+export function pragmaValue(what: string, row: unknown): string | number | undefined {
+  return row === undefined ? undefined : parseRow(what, z.record(z.string(), z.union([z.string(), z.number()])), row)[what];
+}
+
 /** `SELECT rowid AS r …`. */
 export const rowidRow = z.object({ r: z.number() });
 

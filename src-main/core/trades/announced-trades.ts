@@ -1,6 +1,7 @@
 import type { PendingTrade } from '../../../src-shared/trades.ts';
 import type { AnnouncedTradesStore } from '../store/watcher-memory.ts';
-import { tradeKey } from './trade-diff.ts';
+import { atOnce, type Steps } from '../turn.ts';
+import { tradeKey, WATCH_PART } from './trade-diff.ts';
 
 /**
  * Which trades the trader was told need action, per status, while they are
@@ -33,18 +34,30 @@ export const announcementKey = (trade: Pick<PendingTrade, 'trade_type' | 'trade_
 /** The trade an announcement key is about: `type:id`. */
 const tradeOfKey = (key: string): string => key.slice(0, key.indexOf(':', key.indexOf(':') + 1));
 
+/** Trade keys (`type:id`) still pending: a set of them, or the seen set. */
+export interface PendingKeys {
+  has(key: string): boolean;
+}
+
 /**
  * Which of the trades that newly need action are news, and the memory after:
  * announcements of trades no longer known (`pending`: trade keys) forgotten,
  * the newest MAX_ANNOUNCED kept.
  */
-export function announce<T extends PendingTrade>(memory: readonly string[], needsAction: readonly T[], pending: ReadonlySet<string>): { fresh: T[]; memory: string[] } {
+export function announce<T extends PendingTrade>(memory: readonly string[], needsAction: readonly T[], pending: PendingKeys): { fresh: T[]; memory: string[] } {
+  return atOnce(announceInParts(memory, needsAction, pending));
+}
+
+/** `announce`, yielding after every WATCH_PART trades that need action. */
+export function* announceInParts<T extends PendingTrade>(memory: readonly string[], needsAction: readonly T[], pending: PendingKeys): Steps<{ fresh: T[]; memory: string[] }> {
   const told = new Set(memory.filter((key) => pending.has(tradeOfKey(key))));
-  const fresh = needsAction.filter((trade) => {
+  const fresh: T[] = [];
+  for (const [i, trade] of needsAction.entries()) {
+    if (i > 0 && i % WATCH_PART === 0) yield;
     const key = announcementKey(trade);
-    if (told.has(key)) return false;
+    if (told.has(key)) continue;
     told.add(key);
-    return true;
-  });
+    fresh.push(trade);
+  }
   return { fresh, memory: [...told].slice(-MAX_ANNOUNCED) };
 }

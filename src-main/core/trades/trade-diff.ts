@@ -1,9 +1,15 @@
 import type { PendingTrade } from '../../../src-shared/trades.ts';
+import { atOnce, type Steps } from '../turn.ts';
 
 /**
  * What changed between two loads of the pending trades, and which changes ask
- * the trader to act. Pure, so the rules are tested on their own.
+ * the trader to act. Pure, so the rules are tested on their own. A load may
+ * list tens of thousands of trades, so the watcher runs the diff in steps of
+ * WATCH_PART trades, a turn of the event loop apart.
  */
+
+/** Trades looked at per step of a load (its diff, its announcements, the watcher's view of it): a few milliseconds. */
+export const WATCH_PART = 2_000;
 
 export type TradeType = PendingTrade['trade_type'];
 
@@ -61,10 +67,22 @@ export function diffTrades<T extends PendingTrade>(
   current: readonly T[],
   loaded: readonly TradeType[],
 ): TradeDiff<T> {
+  return atOnce(diffInParts(seen, current, loaded));
+}
+
+/** `diffTrades`, yielding after every WATCH_PART trades looked at (the load's, then the seen set's). */
+export function* diffInParts<T extends PendingTrade>(
+  seen: ReadonlyMap<string, string>,
+  current: readonly T[],
+  loaded: readonly TradeType[],
+): Steps<TradeDiff<T>> {
   const next = new Map(seen);
   const diff: TradeDiff<T> = { added: [], changed: [], gone: [], needsAction: [], seen: next };
   const present = new Set<string>();
+  let looked = 0;
   for (const trade of current) {
+    if (looked > 0 && looked % WATCH_PART === 0) yield;
+    looked++;
     const key = tradeKey(trade);
     present.add(key);
     const previous = seen.get(key);
@@ -75,6 +93,8 @@ export function diffTrades<T extends PendingTrade>(
     next.set(key, trade.status);
   }
   for (const [key, lastStatus] of seen) {
+    if (looked > 0 && looked % WATCH_PART === 0) yield;
+    looked++;
     const separator = key.indexOf(':');
     const tradeType = key.slice(0, separator) as TradeType;
     if (present.has(key) || !loaded.includes(tradeType)) continue;

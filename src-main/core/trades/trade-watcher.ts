@@ -6,11 +6,13 @@ import { createEmitter, type Unsubscribe } from '../events.ts';
 import type { ReadState } from '../scheduler/retrying-read.ts';
 import { INTERACTIVE_DEADLINE_MS, type Scheduler } from '../scheduler/types.ts';
 import type { AnnouncedTradesStore, SeenTradesStore } from '../store/watcher-memory.ts';
-import { announce, createMemoryAnnouncedTradesStore } from './announced-trades.ts';
+import { announceInParts, createMemoryAnnouncedTradesStore } from './announced-trades.ts';
 import { createBalanceRead, type BalanceReading } from './balance-read.ts';
 import { repeatEvery } from './repeat-every.ts';
 import type { RecordedLoad } from './trade-recording.ts';
-import { diffTrades, needsAction, tradeKey, type GoneTrade, type StatusChange, type TradeType } from './trade-diff.ts';
+import { diffInParts, tradeKey, type GoneTrade, type StatusChange, type TradeType } from './trade-diff.ts';
+import { watchedInParts, watchedTrade, type WatchedTrade } from './watched-trade.ts';
+import { inTurns, nextTurn, type Turn } from '../turn.ts';
 import { byCodeUnit } from '../../../src-shared/text-order.ts';
 
 /**
@@ -19,17 +21,12 @@ import { byCodeUnit } from '../../../src-shared/text-order.ts';
  * all which trades wait for the trader. Each trade and status is announced
  * once while the trade is pending, across restarts too (the seen set and the
  * announcements are saved before they are announced), so the trader is told
- * once and never spammed.
+ * once and never spammed. A load of thousands of trades is taken in, told
+ * apart from the seen set and saved in steps of WATCH_PART trades, a turn of
+ * the event loop apart, as the recording that follows it is.
  */
 
-export type WatchedTrade = PendingTrade & {
-  needsAction: boolean;
-  /** Age of the trade partner's platform account, in whole days. */
-  partnerAgeDays: number;
-  /** The partner's account is younger than the configured age: a common sign of a scam. */
-  youngPartner: boolean;
-};
-
+export type { WatchedTrade } from './watched-trade.ts';
 export type { BalanceReading } from './balance-read.ts';
 
 export interface TradeWatcherEvents extends Record<string, unknown> {
@@ -62,6 +59,8 @@ export interface TradeWatcherOptions {
   youngAccountDays?: number;
   /** Records each load (trade-recording.ts); a load ends once recorded, so whoever waits for one finds its sales in the ledger. */
   record?: (load: RecordedLoad) => Promise<void>;
+  /** How a large load gives the event loop back between its steps; default the next turn. */
+  turn?: Turn;
 }
 
 export interface TradeWatcher {
@@ -117,10 +116,9 @@ export interface TradeWatcher {
   on<K extends keyof TradeWatcherEvents>(event: K, listener: (payload: TradeWatcherEvents[K]) => void): Unsubscribe;
 }
 
-const DAY_MS = 86_400_000;
-
 export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
   const { scheduler, clock } = options;
+  const turn = options.turn ?? nextTurn;
   const pollFloor = (ms: number) => Math.max(RATE_WINDOW_MS, ms);
   let pollIntervalMs = pollFloor(options.pollIntervalMs ?? RATE_WINDOW_MS);
   const balanceIntervalMs = options.balanceIntervalMs ?? 5 * 60_000;
@@ -140,11 +138,6 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
 
   const reportError = (error: unknown) => {
     emitter.emit('error', (isApiError(error) ? error : new ApiError('network', String(error))).toJSON());
-  };
-
-  const watched = (trade: PendingTrade, now: number): WatchedTrade => {
-    const partnerAgeDays = Math.floor((now - trade.partner_steam_creation_time * 1000) / DAY_MS);
-    return { ...trade, needsAction: needsAction(trade), partnerAgeDays, youngPartner: partnerAgeDays < youngAccountDays };
   };
 
   const loadSeen = async (): Promise<Map<string, string>> => {
@@ -191,35 +184,36 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
     ]);
     if (signal?.aborted) return;
     const loaded: TradeType[] = [];
+    const lists: Array<readonly PendingTrade[]> = [];
     const failures: unknown[] = [];
     const now = clock.now();
-    let trades: WatchedTrade[] = [];
+    // Keep what we knew of a list that failed to load rather than dropping it.
+    const kept: WatchedTrade[] = [];
     for (const [type, result] of [['market', market], ['buy_order', buyOrder]] as const) {
       if (result.status === 'fulfilled') {
         loaded.push(type);
-        trades.push(...result.value.map((t) => watched(t, now)));
+        lists.push(result.value);
       } else {
         reportError(result.reason);
         failures.push(result.reason);
-        // Keep what we knew of this type rather than dropping it.
-        trades.push(...current.filter((t) => t.trade_type === type));
+        kept.push(...current.filter((t) => t.trade_type === type));
       }
     }
     if (loaded.length === 0) throw failures[0];
     checkedAt = now;
     listedAt = askedAt;
-    const diff = diffTrades(known, trades.filter((t) => loaded.includes(t.trade_type)), loaded);
+    const fresh = await inTurns(watchedInParts(lists, now, youngAccountDays), turn);
+    const diff = await inTurns(diffInParts(known, fresh, loaded), turn);
     seen = diff.seen;
     // The seen set keeps the trades of a list that failed to load: their announcements stay too.
-    const news = announce(told, diff.needsAction, new Set(diff.seen.keys()));
+    const news = await inTurns(announceInParts(told, diff.needsAction, diff.seen), turn);
     const changedSeen = diff.added.length + diff.changed.length + diff.gone.length > 0;
-    if (changedSeen) await save(() => options.seen.save(diff.seen));
+    if (changedSeen) await save(() => options.seen.save(diff.seen, turn));
     if (news.memory.length !== told.length || news.fresh.length > 0) {
       announced = news.memory;
       await save(() => announcedStore.save(news.memory));
     }
-    trades = trades.sort((a, b) => a.timestamp - b.timestamp || byCodeUnit(tradeKey(a), tradeKey(b)));
-    current = trades;
+    current = [...fresh, ...kept].sort((a, b) => a.timestamp - b.timestamp || byCodeUnit(tradeKey(a), tradeKey(b)));
     emitter.emit('trades', current);
     if (diff.added.length > 0) emitter.emit('new', diff.added);
     if (diff.changed.length > 0) emitter.emit('changed', diff.changed);
@@ -290,7 +284,7 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
       if (settings.youngAccountDays !== undefined && settings.youngAccountDays !== youngAccountDays) {
         youngAccountDays = settings.youngAccountDays;
         const now = clock.now();
-        current = current.map((t) => watched(t, now));
+        current = current.map((t) => watchedTrade(t, now, youngAccountDays));
         emitter.emit('trades', current);
       }
     },

@@ -137,7 +137,7 @@ const cell = (s: Spread, unit: string, digits = 0) =>
   s.median === null ? '—' : `${n(s.median, digits)}${unit}${s.min !== s.max ? ` (${n(s.min, digits)}–${n(s.max, digits)})` : ''}`;
 const verdict = (g: Goal | null) => (g === null ? '' : g.met ? `≤ ${n(g.goal)} met` : `≤ ${n(g.goal)} NOT MET`);
 
-/** The block as printed: the table the README holds. */
+/** The block as printed: the table docs/performance.md holds. */
 export function formatScale(f: ScaleFigures): string {
   const P = f.profiles;
   const cols = (pick: (p: ProfileFigures) => string) => `| ${pick(P.empty)} | ${pick(P['50k'])} | ${pick(P['500k'])} |`;

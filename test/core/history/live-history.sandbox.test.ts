@@ -24,7 +24,7 @@ describe('History, recorded live against the simulator', () => {
 
   it('tells them apart when the trade lists answer late, after balance reads that already show their ends', async () => {
     // A minute of the service's time (0.1 s real), as long as the poll interval: a balance read asked after a load
-    // is often answered before it. (Answers later than that still mislead History: see the README.)
+    // is often answered before it. (Answers later than that still mislead History: see docs/history.md.)
     await recordTwoHours({ lateAnswerMs: { ms: 60_000, endpoints: ['load_pending', 'load_pending_buy_orders'] } });
   }, 60_000);
 });
@@ -60,7 +60,7 @@ async function recordTwoHours(faults?: Parameters<Sandbox['faults']['set']>[0]):
     expect(truth?.amount).toBe(r.side === 'sale' ? r.total : -r.total);
   }
   // A trade that goes through between two loads is never seen: the balance move of its reading cannot be matched to
-  // the trades the desk knows, so the others that ended with it cannot be told apart (see the README). Its move shows
+  // the trades the desk knows, so the others that ended with it cannot be told apart (see docs/history.md). Its move shows
   // in the first reading after it went through, or in the one after that when the reading was asked as it did.
   const seen = new Set(rows.map((r) => `${r.trade_type}:${r.trade_id}`));
   const readingTimes = history.repo.readingsSince(0).map((r) => r.at);
