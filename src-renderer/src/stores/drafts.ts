@@ -1,4 +1,5 @@
 import { defineStore } from 'pinia';
+import { csvFormat } from './settings.ts';
 import type { CsvDialectChoice } from '../../../src-shared/csv-dialect.ts';
 import { computed, ref, shallowRef, watch } from 'vue';
 import type { ChangeInput, ChangeRow, ChannelOutput, CsvPreview, DraftReview, DraftsView } from '../../../src-shared/contract.ts';
@@ -111,7 +112,7 @@ export const useDraftsStore = defineStore('drafts', () => {
     if (id !== null) await call('drafts:removeFailed', { draftId: id });
   }
 
-  const exportCsv = async (draftId: string) => (await call('drafts:exportCsv', { draftId })).csv;
+  const exportCsv = async (draftId: string) => (await call('drafts:exportCsv', { draftId, format: csvFormat() })).csv;
   /**
    * Sends a CSV file (a chosen file, or pasted text) to main a part at a
    * time, in order, each numbered, and answers main's preview of it; null when `signal`

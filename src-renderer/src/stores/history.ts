@@ -1,4 +1,5 @@
 import { defineStore } from 'pinia';
+import { csvFormat } from './settings.ts';
 import { computed, ref, shallowRef, watch } from 'vue';
 import type { HistoryRowView, HistoryShow, HistorySummary } from '../../../src-shared/contract.ts';
 import { call, onEvent } from '../api.ts';
@@ -77,7 +78,7 @@ export const useHistoryStore = defineStore('history', () => {
   }
 
   /** The table's trades (all of them, not only those on screen) as CSV main writes. */
-  const exportCsv = () => call('history:exportCsv', { range: { ...range.value }, show: show.value });
+  const exportCsv = () => call('history:exportCsv', { range: { ...range.value }, show: show.value, format: csvFormat(), timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone });
 
   return { preset, customFrom, customTo, account, show, period, summary, loading, range, rows, load, start, exportCsv };
 });
