@@ -1,5 +1,5 @@
 import { formatCents } from '../../../src-shared/money.ts';
-import { percentChange, type GuardFindings, type PriceGuard } from '../../../src-shared/price-guard.ts';
+import { percentChange, type DraftGuard, type GuardFindings, type PriceGuard, type UndercutFindings } from '../../../src-shared/price-guard.ts';
 import { plural } from './words.ts';
 
 /**
@@ -29,3 +29,19 @@ export function guardSentences(f: GuardFindings, noun: string, guard: PriceGuard
   }
   return out;
 }
+
+/** "2 new listings are priced more than 30 % under what their item fetches, the most $2.00 against its lowest listing of $10.00." */
+export function undercutSentences(u: UndercutFindings, guard: PriceGuard | null): string[] {
+  if (u.count === 0) return [];
+  const more = guard ? ` more than ${guard.maxDropPercent} %` : ' far';
+  const w = u.worst;
+  const against = w ? `${u.count === 1 ? ':' : ', the most'} ${formatCents(w.price)} against ${w.reference.source === 'sale' ? 'its last sale' : 'its lowest listing'} of ${formatCents(w.reference.cents)}` : '';
+  return [`${plural(u.count, 'new listing')} ${u.count === 1 ? 'is' : 'are'} priced${more} under what ${u.count === 1 ? 'its' : 'their'} item fetches${against}.`];
+}
+
+/** Everything the guard marks in a draft, listings first. */
+export const draftGuardSentences = (g: DraftGuard, guard: PriceGuard | null): string[] => [
+  ...guardSentences(g.listings, 'listing', guard),
+  ...undercutSentences(g.undercuts, guard),
+  ...guardSentences(g.buyOrders, 'buy order', guard),
+];

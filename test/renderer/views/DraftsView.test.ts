@@ -175,6 +175,35 @@ describe('Drafts & apply screen', () => {
     ]);
   });
 
+  it('marks a new listing priced far under what its item fetches, and asks before applying it, naming the deletions that go with it', async () => {
+    const undercuts = { count: 1, worst: { key: '11040302755', sku: '5021;6', price: 200, reference: { source: 'listing' as const, cents: 1_000 } } };
+    const wrapper = await mountDrafts({
+      'drafts:review': () => review({ guard: { listings: NO_FINDINGS, buyOrders: NO_FINDINGS, undercuts }, openByKind: { 'listing.create': 1, 'listing.delete': 3 }, byStatus: { pending: 4 } }),
+      'drafts:list': () => ({ stamp: 1, currentId: 'd1', drafts: [summary({ changeCount: 4 })] }),
+      'drafts:page': ({ offset = 0 }) => ({
+        stamp: 1, draftId: 'd1', offset, total: 1,
+        rows: [row({ kind: 'listing.create', target: '11040302755', fields: [{ field: 'price', before: null, after: 200 }], concern: 'under', reference: undercuts.worst.reference })],
+      }),
+      'drafts:apply': () => ({ stamp: 2, job: job() }),
+    });
+    const said = '1 new listing is priced more than 30 % under what its item fetches: $2.00 against its lowest listing of $10.00.';
+    expect(wrapper.get('[data-testid=review-guard]').text()).toContain(said);
+    expect(wrapper.find('[aria-label="Far under the item\'s lowest listing ($10.00)"]').exists()).toBe(true);
+    window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', ctrlKey: true, bubbles: true, cancelable: true }));
+    await flushPromises();
+    const dialog = document.querySelector('[role=alertdialog]');
+    expect(dialog?.textContent).toContain(said);
+    expect(dialog?.querySelector('[data-testid=guard-deletes]')?.textContent).toBe('The same apply also deletes 3 listings.');
+    (dialog?.querySelector('input[type=checkbox]') as HTMLInputElement).click();
+    await flushPromises();
+    [...(dialog?.querySelectorAll('button') ?? [])].find((b) => b.textContent?.includes('Apply these prices'))?.click();
+    await flushPromises();
+    expect(fake.callsTo('drafts:apply')).toEqual([
+      { draftId: 'd1', confirmGuard: { listings: { drops: 0, belowFloor: 0, rises: 0 }, buyOrders: { drops: 0, belowFloor: 0, rises: 0 }, undercuts: 1 } },
+    ]);
+    wrapper.unmount();
+  });
+
   it('asks on the review of the draft as it is when Ctrl+Enter is pressed, not on one read before a bulk edit marked it', async () => {
     const cut = { drops: 29, belowFloor: 0, rises: 0, worstDrop: { key: '11000171305', before: 300, after: 15 }, worstRise: null };
     // The screen read the draft before the 95 % cut went in; every read after finds the cut.
