@@ -1,4 +1,5 @@
 import { createTestingPinia } from '@pinia/testing';
+import { useNoticesStore } from '../../../src-renderer/src/stores/notices.ts';
 import { flushPromises, mount } from '@vue/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { NO_UNDERCUTS } from '../../../src-shared/price-guard.ts';
@@ -142,5 +143,44 @@ describe('typed asset IDs', () => {
     await wrapper.get('form').trigger('submit');
     await flushPromises();
     expect(fake.callsTo('inventory:draftAssets')).toEqual([{ assetIds: ['11000000001', '123'], price: 300, game: '440', extras: { promoted: 0 } }]);
+  });
+
+  it('counts only what the draft will take: all listed already, nothing to add; a re-drafted price is said as a replacement', async () => {
+    const listedAlready = (assetId: string) => ({
+      assetId, found: 'here' as const, account: MAIN, item: item(1).item, sku: '205;11;kt-2', tradable: true, listing: { state: 'active' as const, price: 1_000 }, drafted: null,
+    });
+    let listed = true;
+    fake = installFakeApi(deskHandlers({
+      'inventory:checkAssets': ({ assetIds }) => ({
+        stamp: 3, account: MAIN, readAt: Date.now(), unchecked: null,
+        rows: assetIds.map((assetId) => (listed ? listedAlready(assetId) : { ...listedAlready(assetId), listing: null, drafted: { price: 500 } })),
+      }),
+      'inventory:draftAssets': ({ assetIds }) => ({ draftId: 'd1', added: 0, replaced: assetIds.length, errors: [], errorCount: 0, notFound: [], notFoundCount: 0 }),
+    }));
+    const wrapper = mount(TypedAssetIds, {
+      props: { accounts: [MAIN, LINKED], mainAccount: MAIN },
+      global: { plugins: [createTestingPinia({ createSpy: vi.fn, stubActions: false })] },
+    });
+    await wrapper.findAll('input').find((i) => i.element.closest('label')?.textContent?.includes('Price for all'))?.setValue('3.00');
+    await wrapper.get('textarea').setValue('11000000001\n11000000002\n11000000003\n11000000004\n11000000005');
+    await new Promise((r) => setTimeout(r, 300));
+    await flushPromises();
+    const button = () => wrapper.get('button[type=submit]');
+    expect(button().text()).toBe('Add 0 listings to draft');
+    expect(button().attributes('disabled')).toBeDefined();
+    expect(wrapper.text()).toContain('Every one of these assets is listed already: nothing to add.');
+
+    // Drafted before (not listed): they go in, and the notice says their price was replaced, not that they were added.
+    listed = false;
+    await wrapper.get('textarea').setValue('11000000001\n11000000002');
+    await new Promise((r) => setTimeout(r, 300));
+    await flushPromises();
+    expect(button().text()).toBe('Add 2 listings to draft');
+    await wrapper.get('form').trigger('submit');
+    await flushPromises();
+    const said = JSON.stringify(useNoticesStore().$state);
+    expect(said).toContain('2 listings already in the draft are now at $3.00.');
+    expect(said).not.toContain('added to the draft');
+    wrapper.unmount();
   });
 });
