@@ -1,6 +1,7 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { formatCents } from '../../src-shared/money.ts';
 import { openDesk, serveRenderer, type StaticServer } from './harness.ts';
 import { startShowcase, type Showcase } from './showcase.ts';
 
@@ -316,4 +317,60 @@ for (const size of PICKER_SIZES) {
       await page.close();
     });
   }
+}
+
+/**
+ * The review's prices and the guard's marks whole in the smallest window, light and dark: a deep cut of the
+ * dearest listing and a new listing priced 80 % under its item's lowest listing, each drawn whole in its
+ * cell with its ⚠ in view, as the trader reads them before the guard's question.
+ */
+for (const scheme of ['light', 'dark'] as const) {
+  test(`the review's prices and marks at 1024×700, ${scheme}`, async ({ browser }) => {
+    test.setTimeout(120_000);
+    mkdirSync(DIR, { recursive: true });
+    const size = { width: 1024, height: 700 };
+    const { desk } = show;
+    const before = (await desk.ask('drafts:list')).currentId;
+    // The simulator's listings on the market (the ledger holds them, adopted when the profile was seeded).
+    const ledger = desk.sandbox.admin.listings().filter((l) => l.state === 'active').map((l) => ({ key: l.asset_id, sku: l.sku, price: l.price }));
+    expect(ledger.length, 'listings on the market').toBeGreaterThan(0);
+    const dearest = ledger.reduce((a, b) => (b.price > a.price ? b : a));
+    const skus = new Map(ledger.map((r) => [r.sku, r.price]));
+    const drafted = new Set(ledger.map((r) => r.key));
+    const spare = desk.sandbox.admin.inventory().slice(700).find((a) => skus.has(a.sku) && !drafted.has(a.asset_id));
+    if (!spare) throw new Error('no inventory item of a listed SKU');
+    const lowest = Math.min(...ledger.filter((r) => r.sku === spare.sku).map((r) => r.price));
+    const draft = await desk.ask('drafts:create', { name: `Price marks ${scheme}` });
+    await desk.ask('drafts:select', { draftId: draft.id });
+    await desk.ask('drafts:addChanges', {
+      changes: [
+        { kind: 'listing.edit', asset_id: dearest.key, price: Math.round(dearest.price / 2) },
+        { kind: 'listing.create', asset_id: spare.asset_id, sku: spare.sku, price: Math.max(1, Math.round(lowest / 5)), promoted: 0, game: '440' },
+      ],
+    });
+    const page = await browser.newPage({ viewport: size, colorScheme: scheme });
+    try {
+      const { errors } = await openDesk(page, desk.router, server, 'drafts');
+      const review = page.getByRole('grid', { name: 'Draft changes' });
+      await expect(review.locator('[role=row][data-key]')).toHaveCount(2);
+      await expect(review.locator('.concern')).toHaveCount(2);
+      await picture(page, `drafts-marks-${size.width}-${scheme}`);
+      // Each price change and its mark drawn inside its cell, and nothing of them cut.
+      const cut = await review.locator('[role=row][data-key] .fd[data-field=price], [role=row][data-key] .concern').evaluateAll((els) => els.filter((el) => {
+        const a = el.getBoundingClientRect();
+        const cell = el.closest('[role=gridcell]')?.getBoundingClientRect();
+        return cell === undefined || a.width === 0 || a.left < cell.left - 0.5 || a.right > cell.right + 0.5;
+      }).map((el) => (el.textContent ?? '').trim()));
+      expect.soft(cut, 'prices or marks cut by their cell').toEqual([]);
+      expect.soft(await clipped(page, '[role=grid][aria-label="Draft changes"] [role=row][data-key] .fd[data-field=price]')).toEqual([]);
+      // As drawn (innerText): the old price, the new one and the mark, all of them.
+      const drawn = (await review.locator('[role=row][data-key] .fd[data-field=price]').filter({ hasText: '→' }).innerText()).replace(/\s+/g, '');
+      expect.soft(drawn).toBe(`${formatCents(dearest.price)}→${formatCents(Math.round(dearest.price / 2))}⚠`);
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+      await desk.ask('drafts:discard', { draftId: draft.id });
+      if (before) await desk.ask('drafts:select', { draftId: before });
+    }
+  });
 }

@@ -14,7 +14,7 @@ export function guardSentences(f: GuardFindings, noun: string, guard: PriceGuard
   const worstDrop = f.worstDrop;
   if (f.drops > 0) {
     const more = guard ? ` by more than ${guard.maxDropPercent} %` : '';
-    const worst = worstDrop ? `, the most by ${cut(worstDrop)} (${change(worstDrop)})` : '';
+    const worst = worstDrop ? `${f.drops === 1 ? ':' : ', the most'} by ${cut(worstDrop)} (${change(worstDrop)})` : '';
     out.push(`${plural(f.drops, noun)} ${f.drops === 1 ? 'drops' : 'drop'}${more}${worst}.`);
   }
   if (f.belowFloor > 0) {
@@ -24,7 +24,7 @@ export function guardSentences(f: GuardFindings, noun: string, guard: PriceGuard
   const worstRise = f.worstRise;
   if (f.rises > 0) {
     const more = guard ? ` more than ${guard.maxRiseMultiple}×` : '';
-    const worst = worstRise ? `, the most ${(worstRise.after / worstRise.before).toFixed(1)}× (${change(worstRise)})` : '';
+    const worst = worstRise ? `${f.rises === 1 ? ':' : ', the most'} ${(worstRise.after / worstRise.before).toFixed(1)}× (${change(worstRise)})` : '';
     out.push(`${plural(f.rises, noun)} ${f.rises === 1 ? 'rises' : 'rise'}${more}${worst}.`);
   }
   return out;
