@@ -2,7 +2,7 @@ import { createTestingPinia } from '@pinia/testing';
 import { useNoticesStore } from '../../../src-renderer/src/stores/notices.ts';
 import { flushPromises, mount } from '@vue/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { NO_UNDERCUTS } from '../../../src-shared/price-guard.ts';
+import { NO_UNDERCUTS, type UndercutFindings } from '../../../src-shared/price-guard.ts';
 import type { InventoryItemView, InventoryState } from '../../../src-shared/contract.ts';
 import InventoryPicker from '../../../src-renderer/src/components/InventoryPicker.vue';
 import TypedAssetIds from '../../../src-renderer/src/components/TypedAssetIds.vue';
@@ -36,13 +36,16 @@ describe('inventory picker', () => {
   let fake: FakeApi;
   afterEach(() => fake.uninstall());
 
+  let undercuts: UndercutFindings = NO_UNDERCUTS;
+  afterEach(() => void (undercuts = NO_UNDERCUTS));
+
   const mountPicker = async (rows: InventoryItemView[]) => {
     fake = installFakeApi(deskHandlers({
       'inventory:state': () => state(),
       'inventory:page': ({ offset = 0, limit = 100 }) => ({ stamp: 2, offset, total: rows.length, all: rows.length, rows: rows.slice(offset, offset + limit) }),
       'inventory:preview': ({ selection }) => ({
         selected: 'ids' in selection ? selection.ids.length : 0, priced: 'ids' in selection ? selection.ids.length : 0, leftOut: [],
-        samples: [{ key: rows[0]?.key ?? '', name: rows[0]?.item.name ?? '', base: 1_000, price: 999 }], minPrice: 999, maxPrice: 1_299, undercuts: NO_UNDERCUTS,
+        samples: [{ key: rows[0]?.key ?? '', name: rows[0]?.item.name ?? '', base: 1_000, price: 999 }], minPrice: 999, maxPrice: 1_299, undercuts,
       }),
       'inventory:draft': ({ selection }) => ({
         selected: 2, priced: 2, leftOut: [], samples: [], minPrice: 999, maxPrice: 999, undercuts: NO_UNDERCUTS, draftId: 'd1', added: 'ids' in selection ? selection.ids.length : 0, replaced: 0, errors: [], errorCount: 0,
@@ -99,6 +102,21 @@ describe('inventory picker', () => {
       extras: { promoted: 0 },
     }]);
     expect(wrapper.emitted('done')).toEqual([[3]]);
+    wrapper.unmount();
+  });
+
+  it('says before adding which items are priced far under what their item fetches', async () => {
+    undercuts = { count: 2, worst: { key: 'a', sku: '378;5;u13', price: 500, reference: { source: 'sale', cents: 90_000 } } };
+    const rows = [item(1), item(2)];
+    const wrapper = await mountPicker(rows);
+    await wrapper.findAll('[role=row][data-key]')[0]?.trigger('click');
+    await wrapper.findAll('[role=row][data-key]')[1]?.trigger('click', { shiftKey: true });
+    await wrapper.get('select[aria-label="Price from"]').setValue('listing');
+    await new Promise((r) => setTimeout(r, 200));
+    await flushPromises();
+    expect(wrapper.get('[data-testid=inventory-undercut]').text()).toBe(
+      '⚠ 2 new listings are priced more than 30 % under what their item fetches, the most $5.00 against its last sale of $900.00. The review marks them, and applying asks you to confirm.',
+    );
     wrapper.unmount();
   });
 
