@@ -20,7 +20,7 @@ export interface RelistResult {
   readonly draftId: string | null;
   readonly name: string;
   readonly added: number;
-  /** Creates the draft's rules refused (an asset drafted elsewhere, listed again already), with the first reasons. */
+  /** Creates today's field rules refused (a note stored before a rule tightened), with the first reasons. */
   readonly refused: number;
   readonly reasons: readonly string[];
 }
