@@ -164,11 +164,14 @@ for (const size of SIZES) {
       await expect(page.getByRole('region', { name: 'Create listings' })).toHaveCount(0);
       await page.getByRole('button', { name: 'Import CSV…' }).click();
       await picture(page, `listings-csv-${tag}`);
-      // A chosen file, checked: the rows ready, the lines refused and why.
+      // A chosen file as European Excel saves it, checked: how it was read, the rows ready, the lines refused and why.
       const asset = show.desk.sandbox.admin.inventory()[0]?.asset_id ?? '';
-      await page.getByLabel('CSV file').setInputFiles({ name: 'listings.csv', mimeType: 'text/csv', buffer: Buffer.from(`asset_id,price\n${asset},4.50\n${asset},not a price\n`) });
+      const european = `\uFEFFasset_id;price\r\n${asset};4,50\r\n${asset};not a price\r\n`;
+      await page.getByLabel('CSV file').setInputFiles({ name: 'listings.csv', mimeType: 'text/csv', buffer: Buffer.from(european) });
       await page.getByRole('region', { name: 'Import CSV' }).getByRole('button', { name: 'Check', exact: true }).click();
       await expect(page.getByRole('list', { name: 'Refused lines' })).toContainText('line 3');
+      await expect(page.getByTestId('csv-read-as')).toHaveText('Read as semicolon-separated (detected), decimal comma “1,50” (from the prices), with a byte order mark, Windows line ends (CRLF).');
+      expect.soft(await clipped(page, '[data-testid=csv-read-as]')).toEqual([]);
       await picture(page, `listings-csv-checked-${tag}`);
       await page.keyboard.press('Escape');
       await grid.focus();
