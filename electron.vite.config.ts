@@ -14,7 +14,12 @@ export default defineConfig({
       externalizeDeps: { exclude: ['zod', 'undici', 'papaparse', 'tf2-item-format', 'tf2-static-schema'] },
       rolldownOptions: {
         // The data worker is a second entry: the main process starts it as a worker thread beside index.js.
-        input: { index: resolve('src-main/main-thread/index.ts'), 'desk-worker': resolve('src-main/worker/compiled-start.ts') },
+        // The server shell is a third (`npm run serve`): plain Node starts serve.js and the same worker beside it.
+        input: {
+          index: resolve('src-main/main-thread/desktop/index.ts'),
+          'desk-worker': resolve('src-main/worker/compiled-start.ts'),
+          serve: resolve('src-main/main-thread/server/serve.ts'),
+        },
         // V8 keeps each module's source in memory for as long as the app runs, and one non-ASCII character
         // makes it keep the whole file as two bytes a character. The shipped files carry no doc comments
         // (licences stay) and escape what is left, so the sources weigh a third of what they did.
@@ -40,7 +45,11 @@ export default defineConfig({
       // Smaller is faster to parse on every window open; main and preload stay readable.
       minify: true,
       outDir: resolve('out/renderer'),
-      rolldownOptions: { input: { index: resolve('src-renderer/index.html') } },
+      rolldownOptions: {
+        // The desk's page; the server shell's sign-in page; and its socket client (its preload), at a name the server knows.
+        input: { index: resolve('src-renderer/index.html'), access: resolve('src-renderer/access.html'), socket: resolve('src-preload/socket.ts') },
+        output: { entryFileNames: (chunk) => (chunk.name === 'socket' ? 'socket.js' : 'assets/[name]-[hash].js') },
+      },
     },
   },
 });

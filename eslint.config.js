@@ -3,11 +3,16 @@
  * Folders are named for where their code runs, and the blocks at the end of
  * this file state, for every folder, which folders it may import:
  *
- *   src-main/                     Electron's main process: two threads
- *     main-thread/                the main thread: main-process.ts (the composition root; index.ts
- *                                 starts it), desktop/ (the Electron adapters: window, tray,
- *                                 notifications, keychain, power, updates), the data client and
- *                                 the desk connection (main's side of the data worker)
+ *   src-main/                     a shell's process (Electron's main process, or the server's
+ *                                 plain Node process): two threads
+ *     main-thread/                the main thread. Its own files are what both shells compose: the
+ *                                 data client and the desk connection (main's side of the data
+ *                                 worker), the keychain. They import neither shell's folder.
+ *       desktop/                  the desktop shell: its composition root (main-process.ts;
+ *                                 index.ts starts it) and the Electron adapters (window, tray,
+ *                                 notifications, power, updates); never server/
+ *       server/                   the server shell (`npm run serve`): HTTP, the WebSocket bridge,
+ *                                 sign-in, the key file; plain Node, never desktop/ or electron
  *     worker/                     the data worker thread: its entry (desk-worker.ts) and what only
  *                                 it runs (the host of the data boundary, the desk's shell view)
  *     ipc/                        the bridge's router and handlers, on either thread (the desk's
@@ -17,7 +22,9 @@
  *                                 protocol and method maps
  *     sandbox/                    the service's simulator: loaded by the worker in sandbox mode,
  *                                 by tests and benchmarks, and by `npm run sandbox`
- *   src-preload/                  the preload: the channel names, nothing else
+ *   src-preload/                  what hands the page `window.api` (src-shared/bridge.ts) and
+ *                                 nothing else: over Electron's IPC (index.ts, the preload), or
+ *                                 over the server's WebSocket (socket.ts)
  *   src-renderer/                 the window's page (Vue): the renderer and src-shared/ only; its
  *                                 components, views and composables reach main through the stores,
  *                                 which alone import the bridge (api.ts)
@@ -50,10 +57,14 @@ const SRC_MAIN_FOLDERS = ['main-thread', 'worker', 'ipc', 'core', 'sandbox'];
 const TOP_FOLDERS = ['src-main', 'src-preload', 'src-renderer', 'src-shared'];
 const entering = (/** @type {string} */ folder) => `^(\\.{1,2}/)+${folder}(/|$)`;
 
+/** A shell's folder under main-thread/, by a specifier that names it from anywhere in src-main. */
+const shellFolder = (/** @type {string} */ shell) => ({ target: `src-main/main-thread/${shell}/`, regex: `^(\\.{1,2}/)+(main-thread/)?${shell}(/|$)` });
+
 /**
- * @typedef {{ folder: string, files: string[], may: string[], why: string }} Layer
+ * @typedef {{ folder: string, files: string[], may: string[], refuse?: { target: string, regex: string }[], why: string }} Layer
  * Each folder: the glob of its files, what it may import besides itself and
- * packages, and why.
+ * packages (a folder under src-main/ also its own top folder's files, but for
+ * what `refuse` names), and why.
  * @type {Layer[]}
  */
 const LAYERS = [
@@ -74,16 +85,25 @@ const LAYERS = [
     why: 'the data worker talks to the main thread only through messages (core/data/).',
   },
   {
-    folder: 'src-main/main-thread/', files: ['src-main/main-thread/**'], may: ['core', 'ipc', 'src-shared'],
-    why: 'the main thread starts the data worker by its file and talks to it through messages (core/data/); it never holds the simulator.',
+    folder: 'src-main/main-thread/', files: ['src-main/main-thread/*.ts'], may: ['core', 'ipc', 'src-shared'], refuse: [shellFolder('desktop'), shellFolder('server')],
+    why: 'the main thread starts the data worker by its file and talks to it through messages (core/data/); it never holds the simulator. '
+      + 'Its own files are what both shells compose, so they know neither shell.',
+  },
+  {
+    folder: 'src-main/main-thread/desktop/', files: ['src-main/main-thread/desktop/**'], may: ['core', 'ipc', 'src-shared', 'main-thread', 'electron'], refuse: [shellFolder('server')],
+    why: 'the desktop shell runs under Electron; the server shell runs where there is no Electron, and neither holds the other.',
+  },
+  {
+    folder: 'src-main/main-thread/server/', files: ['src-main/main-thread/server/**'], may: ['core', 'ipc', 'src-shared', 'main-thread'], refuse: [shellFolder('desktop')],
+    why: 'the server shell runs under plain Node where no Electron binary exists: it composes the main thread\'s common files, never the desktop shell or electron.',
   },
   {
     folder: 'src-shared/', files: ['src-shared/**'], may: [],
     why: 'src-shared/ runs in the renderer, the preload and both threads: it imports nothing process-specific and no Node built-ins.',
   },
   {
-    folder: 'src-preload/', files: ['src-preload/**'], may: ['src-shared/channels.ts', 'electron'],
-    why: 'the preload must stay a few kilobytes: the channel names are all it needs.',
+    folder: 'src-preload/', files: ['src-preload/**'], may: ['src-shared/channels.ts', 'src-shared/bridge.ts', 'electron (index.ts)'],
+    why: 'the preload must stay a few kilobytes: the channel names and the bridge are all it needs.',
   },
   {
     folder: 'src-renderer/', files: ['src-renderer/**'], may: ['src-shared'],
@@ -101,7 +121,7 @@ const LAYERS = [
  *   3  the domains, in an order where each may import only those named before it
  *      (accounts and key only those their entries name):
  *        scheduler, heartbeat, settings, profile, accounts, key,
- *        ledger, drafts, bulk, csv, history, apply, trades, inventory
+ *        ledger, drafts, bulk, csv, costs, history, apply, trades, inventory, pricing, alerts
  *   4  desk/                        the composition: the desk, its workspace, the opening of a profile's desk
  *   5  data/, shell/                what the main thread and the worker share (data/ names shell/'s views)
  *
@@ -110,7 +130,7 @@ const LAYERS = [
  * @typedef {{ name: string, files?: string[], may: string[], why: string }} CoreFolder
  */
 const BELOW_DOMAINS = ['items', 'api', 'store'];
-const DOMAINS = ['scheduler', 'heartbeat', 'settings', 'profile', 'accounts', 'key', 'ledger', 'drafts', 'bulk', 'csv', 'history', 'apply', 'trades', 'inventory'];
+const DOMAINS = ['scheduler', 'heartbeat', 'settings', 'profile', 'accounts', 'key', 'ledger', 'drafts', 'bulk', 'csv', 'costs', 'history', 'apply', 'trades', 'inventory', 'pricing', 'alerts'];
 /** The store and below, and the domains named before `domain`. @param {string} domain */
 const domainMay = (domain) => [...BELOW_DOMAINS, ...DOMAINS.slice(0, DOMAINS.indexOf(domain))];
 
@@ -130,10 +150,13 @@ const CORE_FOLDERS = [
   { name: 'drafts', may: domainMay('drafts'), why: 'the drafts and the draft service sit below their bulk edits, which are handed to the service by the composition.' },
   { name: 'bulk', may: domainMay('bulk'), why: 'the bulk edits write into the drafts over the ledger tables\' selections.' },
   { name: 'csv', may: domainMay('csv'), why: 'CSV import and export read and write the ledger and the drafts; history uses its format writer, so it sits below history.' },
+  { name: 'costs', may: domainMay('costs'), why: 'what each item cost (first in, first out per SKU) is read from the trades the history keeps and set by the trader (by hand or CSV); History\'s profit and the price guard build on it, so it sits below history.' },
   { name: 'history', may: domainMay('history'), why: 'the trade history is recorded into by the trade watcher above it.' },
   { name: 'apply', may: domainMay('apply'), why: 'an apply sends a draft through the scheduler and records what it did.' },
   { name: 'trades', may: domainMay('trades'), why: 'the trade watcher records into the history and settles what an apply sold.' },
   { name: 'inventory', may: domainMay('inventory'), why: 'the inventory drafts listings of the trader\'s items into the drafts.' },
+  { name: 'pricing', may: domainMay('pricing'), why: 'repricing reads the price sources, the costs and the ledger, drafts its changes and applies them on a schedule: it builds on every domain below and none builds on it.' },
+  { name: 'alerts', may: domainMay('alerts'), why: 'the alerts are raised by what the domains do (trades needing action, the heartbeat\'s mark, an apply\'s end) and sent to the trader\'s webhooks; nothing below raises them.' },
   { name: 'desk', may: [...BELOW_DOMAINS, ...DOMAINS], why: 'the desk composes the domains: it hands each service what it needs, and nothing below imports it.' },
   { name: 'data', may: [...BELOW_DOMAINS, ...DOMAINS, 'desk', 'shell'], why: 'the data boundary\'s protocol and method maps carry the desk\'s and the shell\'s views between the threads.' },
   { name: 'shell', may: [...BELOW_DOMAINS, ...DOMAINS, 'desk'], why: 'the shell\'s support (its log, its tray and notification views) reads the desk from above.' },
@@ -159,7 +182,7 @@ function forbiddenFor(layer) {
       .map((f) => ({ target: `src-main/core/${f.name}/`, regex: entering(f.name) }))];
   }
   const may = new Set(layer.may.map((m) => m.split(' ')[0]));
-  const own = layer.folder.replace(/^src-main\//, '').replace(/\/$/, '');
+  const own = layer.folder.split('/')[1];
   /** @type {{ target: string, regex: string, dynamicAllowed?: boolean, allowTypeImports?: boolean }[]} */
   const out = [];
   if (layer.folder.startsWith('src-main/')) {
@@ -169,11 +192,12 @@ function forbiddenFor(layer) {
       else if (!may.has(f)) out.push({ target: `src-main/${f}/`, regex: entering(f) });
     }
     for (const f of TOP_FOLDERS) if (f !== 'src-shared' && f !== 'src-main') out.push({ target: `${f}/`, regex: entering(f) });
-    return out;
+    return [...out, ...(layer.refuse ?? [])];
   }
   for (const f of TOP_FOLDERS) {
     if (`${f}/` === layer.folder || may.has(f)) continue;
-    if (f === 'src-shared' && may.has('src-shared/channels.ts')) out.push({ target: 'src-shared (but channels.ts)', regex: `${entering(f)}(?!channels\\.ts$)` });
+    const files = [...may].filter((m) => m.startsWith(`${f}/`)).map((m) => m.slice(f.length + 1));
+    if (files.length > 0) out.push({ target: `${f} (but ${files.join(', ')})`, regex: `${entering(f)}(?!(${files.map((n) => n.replaceAll('.', '\\.')).join('|')})$)` });
     else out.push({ target: `${f}/`, regex: entering(f) });
   }
   out.push({ target: 'Node built-ins', regex: '^node:' });
@@ -248,7 +272,8 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src-renderer/**'],
+    // The pages: the renderer, and the socket client that gives the server's page its bridge.
+    files: ['src-renderer/**', 'src-preload/socket.ts'],
     languageOptions: { globals: { ...globals.browser } },
   },
   // Tests, benchmarks, build scripts and configs: no electron outside the desktop layer's tests.
@@ -261,11 +286,10 @@ export default tseslint.config(
   ...LAYERS.map((layer) => ({ files: layer.files, rules: layerRules(layer, layer.files.every((f) => electronAllowed.includes(f))) })),
   // The layers inside core/: each block states core/'s rule and the folder's own.
   ...CORE_LAYERS.map((layer) => ({ files: layer.files, rules: layerRules(layer, false) })),
-  // Within the main thread, only the adapters and the composition root touch Electron:
-  // the data client and the desk connection run under plain Node in their tests.
+  // The preload proper; its folder's socket client runs in a browser, without Electron.
   {
-    files: ELECTRON.main,
-    rules: layerRules(/** @type {Layer} */ (LAYERS.find((l) => l.folder === 'src-main/main-thread/')), true),
+    files: ELECTRON.preload,
+    rules: layerRules(/** @type {Layer} */ (LAYERS.find((l) => l.folder === 'src-preload/')), true),
   },
   { files: RENDERER_SCREENS, rules: rendererScreenRules() },
 );

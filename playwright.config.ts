@@ -14,8 +14,25 @@ const browser = process.env.CHROMIUM_PATH
     ? { channel: process.env.PLAYWRIGHT_CHANNEL }
     : { executablePath: '/usr/bin/chromium' };
 
+/** Specs by their path under test/e2e/ (Playwright matches a pattern against a spec's absolute path). */
+const SERVER_SPECS = /[\\/]test[\\/]e2e[\\/]server[\\/][^\\/]+\.spec\.ts$/;
+const E2E_SPEC = (name: string) => new RegExp(`[\\\\/]test[\\\\/]e2e[\\\\/]${name}\\.spec\\.ts$`);
+
+/**
+ * Two projects: `desk` drives the built renderer bound to the desk's
+ * connection in the test's process (the desktop shell's arrangement,
+ * without Electron); `server` starts the real server (`out/main/serve.js`)
+ * as a child process and drives it over HTTP and its WebSocket: its own
+ * specs (test/e2e/server/), and the accessibility and guard journeys again,
+ * switched by the project's `shell` (test/e2e/shell.ts).
+ */
 export default defineConfig({
   testDir: 'test/e2e',
+  projects: [
+    // Each pattern names test/e2e/: a checkout in a folder called `server` must not match them all.
+    { name: 'desk', testIgnore: [SERVER_SPECS] },
+    { name: 'server', testMatch: [SERVER_SPECS, E2E_SPEC('a11y'), E2E_SPEC('guard-journey')], metadata: { shell: 'server' } },
+  ],
   outputDir: 'test-results',
   timeout: 120_000,
   workers: 1,

@@ -4,7 +4,7 @@
  * file and may require nothing but `electron`.
  */
 import { contextBridge, ipcRenderer } from 'electron';
-import { createBridge } from './bridge.ts';
+import { createBridge } from '../src-shared/bridge.ts';
 import { CHANNEL_NAMES, EVENT_NAMES } from '../src-shared/channels.ts';
 
 contextBridge.exposeInMainWorld('api', createBridge(ipcRenderer, CHANNEL_NAMES, EVENT_NAMES));

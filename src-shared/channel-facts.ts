@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * What the rest of the app needs to know of a channel besides its schemas,
  * written beside each channel in contract.ts and nowhere else: the main
@@ -23,3 +25,10 @@ export const byDesk = { answeredBy: 'desk' } as const satisfies ChannelFacts;
 export const byMain = { answeredBy: 'main' } as const satisfies ChannelFacts;
 export const afterBulkWrites = { answeredBy: 'desk', waitsForBulkWrites: true } as const satisfies ChannelFacts;
 export const duringRecovery = { answeredBy: 'desk', duringRecovery: true } as const satisfies ChannelFacts;
+
+/** A channel: its input and output schemas, and its facts. */
+export const channel = <I, O, F extends ChannelFacts>(input: I, output: O, facts: F) => ({ input, output, ...facts });
+
+/** The input of a channel that takes none, and the output of one that answers only that it was done. */
+export const none = z.object({}).strict();
+export const ok = z.object({ ok: z.literal(true) });

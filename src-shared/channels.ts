@@ -14,7 +14,7 @@ export const CHANNEL_NAMES = [
   'trades:list', 'trades:checkNow', 'trades:openOffer', 'trades:openPartnerPage',
   'accounts:list', 'accounts:refresh', 'accounts:setTradeUrl', 'accounts:setAutomated',
   'ledger:page', 'ledger:keys', 'ledger:preview', 'ledger:bulk', 'ledger:delete', 'ledger:revert', 'ledger:deleteAllImpact',
-  'ledger:exportCsv', 'items:search', 'history:summary', 'history:page', 'history:exportCsv',
+  'ledger:exportCsv', 'ledger:facets', 'items:search', 'items:variants', 'history:summary', 'history:page', 'history:exportCsv',
   'drafts:list', 'drafts:create', 'drafts:rename', 'drafts:select', 'drafts:discard', 'drafts:addChanges',
   'drafts:removeChanges', 'drafts:removeFailed', 'drafts:review', 'drafts:page', 'drafts:exportCsv', 'drafts:importCsvPart', 'drafts:importCommit',
   'drafts:apply',
@@ -33,6 +33,13 @@ export const CHANNEL_NAMES = [
   // The inventory picker.
   'inventory:state', 'inventory:refresh', 'inventory:page', 'inventory:keys', 'inventory:preview', 'inventory:draft',
   'inventory:checkAssets', 'inventory:draftAssets',
+  // Alerts off the desktop (webhooks).
+  'alerts:list', 'alerts:add', 'alerts:change', 'alerts:remove', 'alerts:test',
+  // Pricing.
+  'pricing:state', 'pricing:updateSettings', 'pricing:addSource', 'pricing:changeSource', 'pricing:removeSource', 'pricing:readNow',
+  'pricing:addRule', 'pricing:changeRule', 'pricing:removeRule', 'pricing:repriceNow', 'pricing:page', 'costs:of', 'costs:importCsv',
+  // Who may reach the desk (the server shell).
+  'access:state', 'access:createToken', 'access:revokeToken', 'access:changePassword', 'access:signOut',
 ] as const;
 
 export const EVENT_NAMES = [
@@ -42,6 +49,10 @@ export const EVENT_NAMES = [
   // Updates.
   'updates:state',
   'inventory:changed',
+  'alerts:changed',
+  'pricing:changed',
+  // A link main cannot open itself (the server shell): the page opens it.
+  'app:openLink',
 ] as const;
 
 export type ChannelName = (typeof CHANNEL_NAMES)[number];

@@ -38,8 +38,13 @@ export type { UpdateView } from './updates.ts';
 export type { LedgerCheck as LedgerCheckView } from './ledger-check.ts';
 export type { KeyTestResult } from './key-test.ts';
 export type { HistoryPage, HistoryRange, HistoryRefusal, HistoryRowView, HistoryShow, HistorySummary, HistoryPeriod, TradeEnding } from './history.ts';
-export type { ItemSearch, ItemMatch, ItemCandidate } from './item-search.ts';
+export type { ItemSearch, ItemMatch, ItemCandidate, ItemVariantsView } from './item-search.ts';
+export type { Facet, ItemFacetCounts, ItemFacets } from './item-facets.ts';
 export type {
   InventoryAccountState, InventoryDraftOutcome, InventoryFilter, InventoryItemView, InventoryPage, InventoryPricing, InventoryPricingOutcome,
   InventorySelection, InventorySort, InventoryState, KillstreakFilter, TypedAssetsCheck, TypedAssetsDraftOutcome,
 } from './inventory.ts';
+export type { AlertChoice, AlertKind, AlertsView, DeliveryView, WebhookFormat, WebhookTestResult, WebhookView } from './alerts.ts';
+export type { CostImport, PricingState, SkuCosts } from './contract-pricing.ts';
+export type { PricingSettings, RepriceRule, RuleView, SourceConfig, SourceView } from './pricing.ts';
+export type { RepricePage, RepriceRowView, RepriceRunView } from './reprice.ts';

@@ -5,16 +5,20 @@ import { bulkOp, resolutionChoice } from './drafts.ts';
 import type { ErrorView } from './errors.ts';
 import { ledgerDomain, ledgerFilter, ledgerPage, ledgerQuery, ledgerSelection, ledgerSort, stamp } from './ledger.ts';
 import * as v from './views.ts';
-import { afterBulkWrites, byDesk, byMain, duringRecovery, type ChannelFacts } from './channel-facts.ts';
+import { afterBulkWrites, byDesk, byMain, channel, duringRecovery, none, ok, type ChannelFacts } from './channel-facts.ts';
+import { pricingChannels, pricingEvents } from './contract-pricing.ts';
 import { CHANNEL_NAMES, EVENT_NAMES, type ChannelName, type EventName } from './channels.ts';
 import { CSV_PART_MAX_CHARS } from './csv-parts.ts';
 import { csvDialectChoice, csvExportFormat } from './csv-dialect.ts';
 import { updateView } from './updates.ts';
 import { ledgerCheckSchema } from './ledger-check.ts';
 import { backupsList, profileProblem, recoverInput, restoreBackupInput, restoreBackupResult } from './profile.ts';
-import { historyExportInput, historyPage, historyPageQuery, historyRange, historySummary } from './history.ts';
-import { itemSearch, itemSearchInput } from './item-search.ts';
+import { csvFile, historyChannels } from './contract-history.ts';
+import { itemFacetCounts } from './item-facets.ts';
+import { itemSearch, itemSearchInput, itemVariants, itemVariantsInput } from './item-search.ts';
 import * as inv from './inventory.ts';
+import { alertsChannels, alertsEvents } from './contract-alerts.ts';
+import { accessChannels } from './contract-access.ts';
 
 /**
  * The single description of the bridge between the renderer and the main
@@ -31,8 +35,6 @@ import * as inv from './inventory.ts';
  * understands.
  */
 
-const none = z.object({}).strict();
-const ok = z.object({ ok: z.literal(true) });
 const id = z.string().min(1).max(100);
 const draftRef = z.object({ draftId: id }).strict();
 const jobRef = z.object({ jobId: id }).strict();
@@ -44,11 +46,6 @@ const selectionInput = z.object({ domain: ledgerDomain, selection: ledgerSelecti
  * order and whole; `last` ends the file.
  */
 const csvPart = { seq: z.number().int().min(1), text: z.string().max(CSV_PART_MAX_CHARS), last: z.boolean() };
-
-/** A file's text for the renderer to save, and how many rows it holds. */
-const csvFile = z.object({ csv: z.string(), rows: z.number().int() });
-
-const channel = <I extends z.ZodType, O extends z.ZodType, F extends ChannelFacts>(input: I, output: O, facts: F) => ({ input, output, ...facts });
 
 export const channels = {
   'app:status': channel(none, v.appStatus, byDesk),
@@ -96,14 +93,13 @@ export const channels = {
   'ledger:deleteAllImpact': channel(z.object({ domain: ledgerDomain, activeOnly: z.boolean() }).strict(), d.deleteAllImpact, byDesk),
   /** The ledger's rows matching a filter (null: all of them) as a CSV file the import reads back unchanged. */
   'ledger:exportCsv': channel(z.strictObject({ domain: ledgerDomain, filter: ledgerFilter.nullable(), format: csvExportFormat.default('comma') }), csvFile, byDesk),
+  /** The qualities, effects, killstreak tiers and wears a table's rows hold, with counts, for its filters. */
+  'ledger:facets': channel(z.strictObject({ domain: ledgerDomain }), itemFacetCounts, byDesk),
 
   /** A name typed where a SKU is asked for: the names it may start, and what it resolves to. */
   'items:search': channel(itemSearchInput, itemSearch, byDesk),
-
-  // History: what sold and what it earned, computed by main for a range and an account.
-  'history:summary': channel(historyRange, historySummary, byDesk),
-  'history:page': channel(historyPageQuery, historyPage, byDesk),
-  'history:exportCsv': channel(historyExportInput, csvFile, byDesk),
+  /** What else the item of a SKU comes as (quality, effect, killstreak, ...), each with its SKU. */
+  'items:variants': channel(itemVariantsInput, itemVariants, byDesk),
 
   'drafts:list': channel(none, d.draftsView, byDesk),
   'drafts:create': channel(z.object({ name: z.string().trim().min(1).max(120) }).strict(), d.draftSummary, byDesk),
@@ -209,6 +205,14 @@ export const channels = {
   'inventory:checkAssets': channel(inv.typedAssetsInput, inv.typedAssetsCheck, byDesk),
   /** Asset IDs typed by hand into the draft at one price, each with its SKU where the inventory knows it. */
   'inventory:draftAssets': channel(inv.typedAssetsDraftInput, inv.typedAssetsDraftOutcome, afterBulkWrites),
+  // ---- History: what sold and what it earned ----
+  ...historyChannels,
+  // ---- Alerts off the desktop ----
+  ...alertsChannels,
+  // ---- Pricing: price sources, repricing rules, what each item cost ----
+  ...pricingChannels,
+  // ---- Who may reach the desk (access.ts) ----
+  ...accessChannels,
 } as const;
 
 export const events = {
@@ -236,6 +240,10 @@ export const events = {
   'updates:state': updateView,
   /** An inventory read moved on (`items`: a new copy is in, so pages change): screens showing it ask again. */
   'inventory:changed': z.object({ stamp, items: z.boolean() }),
+  ...alertsEvents,
+  ...pricingEvents,
+  /** A link main allowed but cannot open itself (the server shell has no desktop): the page that asked opens it. */
+  'app:openLink': z.object({ url: z.string().max(2_000) }),
 } as const;
 
 export type Channels = typeof channels;

@@ -91,10 +91,10 @@ export const changeRow = z.object({
   note: z.string().nullable(),
   /**
    * What the price guard says of the change's price (a deep cut, under the
-   * floor, a big rise, a new listing far under what the item fetches); null:
-   * nothing unusual.
+   * floor, a big rise, a new listing far under what the item fetches, under
+   * what it cost or its cost plus the margin); null: nothing unusual.
    */
-  concern: z.enum(['drop', 'floor', 'rise', 'under']).nullable().optional(),
+  concern: z.enum(['drop', 'floor', 'rise', 'under', 'under_cost', 'under_margin']).nullable().optional(),
   /** The price a new listing marked `under` is held against. */
   reference: referencePrice.nullable().optional(),
 });
@@ -120,7 +120,7 @@ export const draftReview = z.object({
  * holds now, so neither a stray shortcut nor a confirmation of an older
  * state can send them.
  */
-const guardCounts = guardFindings.pick({ drops: true, belowFloor: true, rises: true });
+const guardCounts = guardFindings.pick({ drops: true, belowFloor: true, rises: true, underCost: true, underMargin: true });
 export const guardConfirmation = z.strictObject({ listings: guardCounts.strict(), buyOrders: guardCounts.strict(), undercuts: z.number().int().nonnegative() });
 export type GuardConfirmation = z.infer<typeof guardConfirmation>;
 
@@ -130,6 +130,8 @@ export const draftPageQuery = z.strictObject({
   kind: z.string().max(40).optional(),
   /** `open`: what is still to send or resolve (the default); `failed`: refused ones; `all`: history too. */
   show: z.enum(['open', 'failed', 'unknown', 'all']).default('open'),
+  /** Only changes of items the search finds (words in any order, as every table reads it), or by key or note. */
+  text: z.string().max(200).optional(),
   offset: z.number().int().min(0).max(10_000_000).default(0),
   limit: z.number().int().min(1).max(500).default(100),
 });

@@ -76,10 +76,24 @@ export function isLoopbackHost(hostname: string): boolean {
  * might hold credentials).
  */
 export function serviceUrlProblem(baseUrl: string): string | null {
-  if (baseUrl.length > URL_MAX_LENGTH) return `is longer than ${URL_MAX_LENGTH} characters`;
+  return httpsUrlProblem(baseUrl, false);
+}
+
+/**
+ * Why `url` cannot be an alert webhook's address, or null when it can: the
+ * service URL's rule (HTTPS, plain HTTP for loopback alone: a local relay,
+ * the tests), except that a query is allowed (Discord's `?thread_id=`). The
+ * URL carries the receiver's token, so the reasons never echo it.
+ */
+export function webhookUrlProblem(url: string): string | null {
+  return httpsUrlProblem(url, true);
+}
+
+function httpsUrlProblem(value: string, queryAllowed: boolean): string | null {
+  if (value.length > URL_MAX_LENGTH) return `is longer than ${URL_MAX_LENGTH} characters`;
   let url: URL;
   try {
-    url = new URL(baseUrl);
+    url = new URL(value);
   } catch {
     return 'is not a valid URL';
   }
@@ -89,6 +103,7 @@ export function serviceUrlProblem(baseUrl: string): string | null {
   } else if (url.protocol !== 'https:') {
     return 'must use https://';
   }
-  if (url.search !== '' || url.hash !== '') return 'must not carry a query string or fragment';
+  if (!queryAllowed && (url.search !== '' || url.hash !== '')) return 'must not carry a query string or fragment';
+  if (url.hash !== '') return 'must not carry a fragment';
   return null;
 }

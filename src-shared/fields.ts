@@ -4,7 +4,7 @@ import { tradeUrlProblem } from './trade-url.ts';
 import { ASSET_ID_SHAPE, GAME_ID_SHAPE } from './typed-values.ts';
 
 export { DISPLAY_NAME_MAX_LENGTH, ITEM_NAME_MAX_LENGTH, SERVICE_WORD_MAX_LENGTH, SKU_MAX_LENGTH, URL_MAX_LENGTH } from './field-rules.ts';
-export { DEFAULT_GAME, HIDDEN_CONTROL_CHARS, hiddenControlIn, isLoopbackHost, isSku, NOTE_MAX_LENGTH, serviceUrlProblem } from './field-rules.ts';
+export { DEFAULT_GAME, HIDDEN_CONTROL_CHARS, hiddenControlIn, isLoopbackHost, isSku, NOTE_MAX_LENGTH, serviceUrlProblem, webhookUrlProblem } from './field-rules.ts';
 
 /**
  * Field rules shared by the client, the drafts, the CSV import and the sandbox.

@@ -100,6 +100,9 @@ export const historySummary = z.object({
 });
 export type HistorySummary = z.infer<typeof historySummary>;
 
+/** The item search over a trade's items (words in any order, as every table reads it), or its trade ID or partner. */
+export const historyText = z.string().max(200).optional();
+
 /** Whether the runtime knows `name` as a time zone ("Europe/Berlin"). */
 function isTimeZone(name: string): boolean {
   try {
@@ -110,10 +113,11 @@ function isTimeZone(name: string): boolean {
   }
 }
 
-/** History's CSV file: the trades of a range, in the shape the trader's spreadsheet reads, its times in the screen's time zone. */
+/** History's CSV file: the trades of a range (those a search finds), in the shape the trader's spreadsheet reads, its times in the screen's time zone. */
 export const historyExportInput = z.strictObject({
   range: historyRange,
   show: historyShow.default('completed'),
+  text: historyText,
   format: csvExportFormat.default('comma'),
   /** The screen's IANA time zone; the desk's own when absent. */
   timeZone: z.string().min(1).max(64).refine(isTimeZone, { message: 'is not a time zone this desk knows' }).optional(),
@@ -122,6 +126,7 @@ export const historyExportInput = z.strictObject({
 export const historyPageQuery = z.strictObject({
   range: historyRange,
   show: historyShow.default('completed'),
+  text: historyText,
   offset: z.number().int().min(0).max(10_000_000).default(0),
   limit: z.number().int().min(1).max(500).default(100),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { rounding, priceStep } from './drafts.ts';
 import { accountId, assetId, cents, flag01, gameId, userNote } from './fields.ts';
+import { itemFacetCounts, itemFacetFilter } from './item-facets.ts';
 import { itemView, stamp } from './ledger.ts';
 import { undercutFindings } from './price-guard.ts';
 
@@ -12,21 +13,14 @@ import { undercutFindings } from './price-guard.ts';
  * main drafts the listings. The renderer never holds an inventory whole.
  */
 
-/** Killstreak tiers as the picker filters them: none, any, or one tier. */
-export const killstreakFilter = z.enum(['none', 'any', 'basic', 'specialized', 'professional']);
-export type KillstreakFilter = z.infer<typeof killstreakFilter>;
+export { killstreakFilter, type KillstreakFilter } from './item-facets.ts';
 
 export const inventoryFilter = z.strictObject({
   /** One account's inventory; every account's when absent. */
   account: accountId.optional(),
-  /** Case-insensitive, in the item's name, its SKU or the asset ID. */
+  /** The item search (words in any order, as every table reads it), or the SKU or asset ID. */
   text: z.string().max(200).optional(),
-  /** Quality ID (6 Unique, 11 Strange, 5 Unusual, ...). */
-  quality: z.number().int().min(0).max(99).optional(),
-  /** Unusual effect ID. */
-  effect: z.number().int().min(0).max(1_000_000).optional(),
-  killstreak: killstreakFilter.optional(),
-  craftable: z.boolean().optional(),
+  ...itemFacetFilter,
   /** `hide`: only items neither listed nor in the current draft; `only`: only those that are. */
   listed: z.enum(['hide', 'only']).optional(),
 });
@@ -114,14 +108,12 @@ export const inventoryAccountState = z.object({
 });
 export type InventoryAccountState = z.infer<typeof inventoryAccountState>;
 
-const facet = z.object({ id: z.number().int(), name: z.string(), count: z.number().int() });
-
 export const inventoryState = z.object({
   stamp,
   /** Every account the key acts for, main first. */
   accounts: z.array(inventoryAccountState),
   /** What the kept items hold, for the filters: qualities, effects and killstreak tiers present, with counts. */
-  facets: z.object({ qualities: z.array(facet), effects: z.array(facet), killstreaks: z.array(facet) }),
+  facets: itemFacetCounts,
 });
 export type InventoryState = z.infer<typeof inventoryState>;
 

@@ -4,8 +4,11 @@ import { itemView } from './ledger.ts';
 /**
  * A name typed where a SKU is asked for (the buy order form): the names it
  * may be the start of, each with the SKU it resolves to, and what the typed
- * text itself resolves to. A name several items bear ("Mann Co. Supply
- * Crate") resolves to no SKU: its candidates say which it may be.
+ * text itself resolves to, its words in any order. A name several items
+ * bear ("Mann Co. Supply Crate") resolves to no SKU: its candidates say
+ * which it may be. A name the schema does not know may be a near miss of
+ * one it does ("did you mean"). Once a name resolves, what else the item
+ * comes as (quality, effect, killstreak, ...) is offered, each with its SKU.
  */
 
 export const itemSearchInput = z.strictObject({
@@ -38,5 +41,25 @@ export const itemSearch = z.object({
     }),
   ]),
   matches: z.array(itemMatch).max(20),
+  /** When the text resolves to nothing: the name it is a few typing mistakes away from, with its SKU. */
+  nearMiss: z.object({ name: z.string().max(300), sku }).nullable(),
 });
 export type ItemSearch = z.infer<typeof itemSearch>;
+
+export const itemVariantsInput = z.strictObject({ sku: z.string().min(1).max(200) });
+
+/** One way the item comes, as the SKU asked about with one part changed. */
+const variantOption = z.object({ label: z.string().max(120), sku, chosen: z.boolean() });
+
+export const itemVariants = z.object({
+  sku,
+  /** The name of the SKU asked about. */
+  name: z.string().max(300),
+  /** Null for a SKU the game's schema cannot name: there is nothing to choose. */
+  groups: z.array(z.object({
+    part: z.enum(['quality', 'strange', 'effect', 'killstreak', 'australium', 'festivized', 'craftable', 'wear']),
+    label: z.string().max(60),
+    options: z.array(variantOption).max(1_000),
+  })).max(10).nullable(),
+});
+export type ItemVariantsView = z.infer<typeof itemVariants>;

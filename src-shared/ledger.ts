@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { flag01 } from './fields.ts';
+import { itemFacetFilter } from './item-facets.ts';
 
 /**
  * The ledger as the screens ask for it: main lays the current draft over the
@@ -22,8 +23,9 @@ const rowKey = z.string().min(1).max(200);
  * match" means the rows on screen.
  */
 export const ledgerFilter = z.strictObject({
-  /** Case-insensitive, in SKU, item name, asset ID, listing ID or note. */
+  /** The item search (words in any order, as every table reads it), or text in the SKU, asset ID, listing ID or note. */
   text: z.string().max(200).optional(),
+  ...itemFacetFilter,
   /** Exact SKU. */
   sku: z.string().max(200).optional(),
   minPrice: z.number().int().optional(),

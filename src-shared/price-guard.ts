@@ -69,12 +69,18 @@ export const guardFindings = z.object({
   worstDrop: guardedChange.nullable(),
   /** The largest multiple among rises. */
   worstRise: guardedChange.nullable(),
+  /** Listings whose new price is under what they cost, or under cost plus the margin (cost-guard.ts); absent: none. */
+  underCost: z.number().int().nonnegative().optional(),
+  underMargin: z.number().int().nonnegative().optional(),
 });
 export type GuardFindings = z.infer<typeof guardFindings>;
 
 export const NO_FINDINGS: GuardFindings = { drops: 0, belowFloor: 0, rises: 0, worstDrop: null, worstRise: null };
 
-export const hasFindings = (f: GuardFindings): boolean => f.drops + f.belowFloor + f.rises > 0;
+/** How many changes the guard marked, of every kind. */
+export const markedCount = (f: GuardFindings): number => f.drops + f.belowFloor + f.rises + (f.underCost ?? 0) + (f.underMargin ?? 0);
+
+export const hasFindings = (f: GuardFindings): boolean => markedCount(f) > 0;
 
 /** A new listing priced far under a reference: the worst one is shown with the count. */
 export const undercut = z.object({ key: z.string(), sku: z.string(), price: z.number().int(), reference: referencePrice });
@@ -92,12 +98,16 @@ export type DraftGuard = z.infer<typeof draftGuard>;
 
 export const draftHasFindings = (g: DraftGuard): boolean => hasFindings(g.listings) || hasFindings(g.buyOrders) || g.undercuts.count > 0;
 
-/** The counts a confirmation names, to hold against what the draft holds when it is applied. */
-export const confirmationOf = (g: DraftGuard) => ({
-  listings: { drops: g.listings.drops, belowFloor: g.listings.belowFloor, rises: g.listings.rises },
-  buyOrders: { drops: g.buyOrders.drops, belowFloor: g.buyOrders.belowFloor, rises: g.buyOrders.rises },
-  undercuts: g.undercuts.count,
-});
+/** The counts a confirmation names, to hold against what the draft holds when it is applied (the cost marks only when there are some). */
+export const confirmationOf = (g: DraftGuard) => ({ listings: countsOf(g.listings), buyOrders: countsOf(g.buyOrders), undercuts: g.undercuts.count });
+
+function countsOf(f: GuardFindings) {
+  return {
+    drops: f.drops, belowFloor: f.belowFloor, rises: f.rises,
+    ...(f.underCost ? { underCost: f.underCost } : {}),
+    ...(f.underMargin ? { underMargin: f.underMargin } : {}),
+  };
+}
 
 /** Percent change from before to after, rounded toward zero (−95 for $3.00 → $0.15). */
 export const percentChange = (before: number, after: number): number => Math.trunc(((after - before) * 100) / before);

@@ -1,4 +1,5 @@
 import type { AccountsService } from '../core/accounts/accounts-service.ts';
+import type { AlertsService } from '../core/alerts/alerts-service.ts';
 import type { ApplyService } from '../core/apply/apply-draft.ts';
 import type { ApplyJobTracker } from '../core/apply/apply-job.ts';
 import type { DraftService } from '../core/drafts/draft-service.ts';
@@ -6,6 +7,9 @@ import type { Unsubscribe } from '../core/events.ts';
 import type { Heartbeat } from '../core/heartbeat/index.ts';
 import type { TradeHistory } from '../core/history/trade-history.ts';
 import type { Inventory } from '../core/inventory/index.ts';
+import type { CostLedger } from '../core/costs/cost-ledger.ts';
+import type { PricingService } from '../core/pricing/pricing-service.ts';
+import type { RepriceSchedule } from '../core/pricing/reprice-schedule.ts';
 import type { KeyService } from '../core/key/key-service.ts';
 import type { KeyTester } from '../core/key/key-test.ts';
 import type { Scheduler } from '../core/scheduler/index.ts';
@@ -42,6 +46,7 @@ export interface EventSources {
   readonly keys: Pick<KeyService, 'on'>;
   readonly keyTest: Pick<KeyTester, 'on'>;
   readonly settings: Pick<SettingsService, 'on'>;
+  readonly alerts: Pick<AlertsService, 'on'>;
   heartbeat(): Pick<Heartbeat, 'on'>;
   scheduler(): Pick<Scheduler, 'on'>;
   trades(): Pick<TradeWatcher, 'on'>;
@@ -52,6 +57,7 @@ export interface EventSources {
   drafts(): Pick<DraftService, 'on'>;
   history(): Pick<TradeHistory, 'on'>;
   inventory(): { readonly reads: Pick<Inventory['reads'], 'on'> };
+  pricing(): { readonly service: Pick<PricingService, 'on'>; readonly schedule: Pick<RepriceSchedule, 'on'>; readonly costs: Pick<CostLedger, 'on'> };
 }
 
 export function connectDeskEvents(desk: EventSources, emit: EmitEvent, stamps: Stamps, views: DeskViews, options: { announceAtStart: boolean } = { announceAtStart: false }): Unsubscribe {
@@ -63,6 +69,7 @@ export function connectDeskEvents(desk: EventSources, emit: EmitEvent, stamps: S
   const push = {
     app: () => emit('app:status', views.app()),
     key: () => void views.key().then((k) => emit('key:status', k), () => undefined),
+    alerts: () => void views.alerts().then((a) => emit('alerts:changed', a), () => undefined),
     settings: () => emit('settings:changed', views.settings()),
     heartbeat: () => emit('heartbeat:state', views.heartbeat()),
     scheduler: () => emit('scheduler:state', views.scheduler()),
@@ -77,8 +84,8 @@ export function connectDeskEvents(desk: EventSources, emit: EmitEvent, stamps: S
     push[area]();
   };
   /** Areas whose changes come in bursts: the stamp moves at once, the event follows at most every LEDGER_PUSH_MS. */
-  const burstTimers: Partial<Record<'ledger' | 'history', ReturnType<typeof setTimeout>>> = {};
-  const burstArea = (area: 'ledger' | 'history') => () => {
+  const burstTimers: Partial<Record<'ledger' | 'history' | 'pricing', ReturnType<typeof setTimeout>>> = {};
+  const burstArea = (area: 'ledger' | 'history' | 'pricing') => () => {
     stamps.bump(area);
     burstTimers[area] ??= setTimeout(() => {
       delete burstTimers[area];
@@ -86,6 +93,8 @@ export function connectDeskEvents(desk: EventSources, emit: EmitEvent, stamps: S
     }, LEDGER_PUSH_MS);
   };
   const ledgerChanged = burstArea('ledger');
+  // A source's read, a reprice's steps, a cost counted after each recording: announced as the ledger is.
+  const pricingChanged = burstArea('pricing');
   // Each load records its trades: announced as the ledger is.
   const historyChanged = burstArea('history');
 
@@ -113,6 +122,7 @@ export function connectDeskEvents(desk: EventSources, emit: EmitEvent, stamps: S
     const trades = desk.trades();
     const apply = desk.apply();
     const inventory = desk.inventory();
+    const pricing = desk.pricing();
     workspaceSubs = [
       desk.heartbeat().on('state', changed('heartbeat')),
       desk.scheduler().on('state', changed('scheduler')),
@@ -137,6 +147,9 @@ export function connectDeskEvents(desk: EventSources, emit: EmitEvent, stamps: S
       desk.history().on('changed', historyChanged),
       inventory.reads.on('state', () => emit('inventory:changed', { stamp: stamps.bump('inventory'), items: false })),
       inventory.reads.on('items', () => emit('inventory:changed', { stamp: stamps.bump('inventory'), items: true })),
+      pricing.service.on('changed', pricingChanged),
+      pricing.schedule.on('changed', pricingChanged),
+      pricing.costs.on('changed', pricingChanged),
     ];
   };
 
@@ -144,6 +157,7 @@ export function connectDeskEvents(desk: EventSources, emit: EmitEvent, stamps: S
     for (const area of Object.keys(push) as (keyof typeof push)[]) changed(area)();
     ledgerChanged();
     historyChanged();
+    pricingChanged();
     emit('drafts:changed', { stamp: stamps.bump('drafts'), draftId: null });
     emit('inventory:changed', { stamp: stamps.bump('inventory'), items: true });
   };
@@ -159,6 +173,7 @@ export function connectDeskEvents(desk: EventSources, emit: EmitEvent, stamps: S
     // A key test's result (or its end when the key changes) is news for every screen showing the key.
     desk.keyTest.on('changed', changed('key')),
     desk.settings.on('changed', changed('settings')),
+    desk.alerts.on('changed', changed('alerts')),
   ];
   if (options.announceAtStart) pushAll();
 

@@ -1,10 +1,12 @@
 import { factsOf, type DeskChannel } from '../../src-shared/contract.ts';
 import type { DeskServices } from '../core/desk/desk-services.ts';
 import { connectDeskEvents } from './desk-events.ts';
+import { alertHandlers } from './handlers/alerts.ts';
 import { applyHandlers } from './handlers/apply.ts';
 import { draftHandlers } from './handlers/drafts.ts';
 import { engineHandlers } from './handlers/engine.ts';
 import { inventoryHandlers } from './handlers/inventory.ts';
+import { pricingHandlers } from './handlers/pricing.ts';
 import { ledgerHandlers } from './handlers/ledger.ts';
 import { historyHandlers } from './handlers/history.ts';
 import { ledgerCheckHandlers } from './handlers/ledger-check.ts';
@@ -56,8 +58,10 @@ export function createDeskRouter(desk: { readonly services: DeskServices }, plat
     ...ledgerCheckHandlers(services),
     ...keyTestHandlers(services, views),
     ...inventoryHandlers(services, stamps),
+    ...pricingHandlers(services, stamps),
     ...openProfileHandlers(),
     ...backupHandlers(options.backups),
+    ...alertHandlers(services, views),
   };
 
   const router = createRouter(handlers, {

@@ -7,7 +7,7 @@
  */
 export type Area =
   | 'app' | 'key' | 'settings' | 'heartbeat' | 'scheduler' | 'balance' | 'trades' | 'accounts'
-  | 'ledger' | 'drafts' | 'apply' | 'outcomes' | 'activity' | 'history' | 'inventory';
+  | 'ledger' | 'drafts' | 'apply' | 'outcomes' | 'activity' | 'history' | 'inventory' | 'alerts' | 'pricing';
 
 export interface Stamps {
   /** The area changed: its stamp becomes the next value of the counter. */

@@ -1,8 +1,9 @@
 import type {
-  AccountsView, ApplyJobView, ApplyStateView, AppStatus, BalanceView, HeartbeatView, KeyStatus, SchedulerView, Settings,
+  AccountsView, AlertsView, ApplyJobView, ApplyStateView, AppStatus, BalanceView, HeartbeatView, KeyStatus, SchedulerView, Settings,
   TradesView, UnknownOutcomeView, UnknownOutcomesView,
 } from '../../src-shared/contract.ts';
 import type { AccountsService, AccountsSnapshot } from '../core/accounts/accounts-service.ts';
+import type { AlertsService } from '../core/alerts/alerts-service.ts';
 import type { ApplyService } from '../core/apply/apply-draft.ts';
 import type { ApplyJobTracker } from '../core/apply/apply-job.ts';
 import type { ApplyProgress } from '../core/apply/apply-run.ts';
@@ -36,6 +37,7 @@ export interface DeskViews {
   accounts(): AccountsView;
   apply(): ApplyStateView;
   outcomes(): UnknownOutcomesView;
+  alerts(): Promise<AlertsView>;
 }
 
 /** What the views read: the desk's status, key and settings, and the current workspace's services (asked for at each read). */
@@ -44,6 +46,7 @@ export interface ViewSources {
   readonly keys: Pick<KeyService, 'status'>;
   readonly keyTest: Pick<KeyTester, 'last'>;
   readonly settings: Pick<SettingsService, 'get'>;
+  readonly alerts: Pick<AlertsService, 'view'>;
   heartbeat(): Pick<Heartbeat, 'state'>;
   scheduler(): Pick<Scheduler, 'state' | 'usage'>;
   trades(): Pick<TradeWatcher, 'balance' | 'balanceState' | 'trades' | 'checkedAt'>;
@@ -74,6 +77,11 @@ export function createDeskViews(desk: ViewSources, stamps: Stamps): DeskViews {
       stamp: stamps.of('outcomes'),
       outcomes: desk.apply().unknownOutcomes().map((u) => unknownOutcomeView(u, outcomeItemNamer(desk.names(), (id) => desk.listingSku(id)))),
     }),
+    async alerts() {
+      // As the key's: the stamp is read before the keychain answers.
+      const stamp = stamps.of('alerts');
+      return { stamp, ...(await desk.alerts.view()) };
+    },
   };
 }
 

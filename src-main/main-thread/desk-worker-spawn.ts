@@ -25,9 +25,10 @@ export function deskWorkerSpawner(options: DeskWorkerSpawn): () => Worker {
 /**
  * The data worker beside the main bundle (electron-vite builds it there); run
  * from the sources (the entry's own test), its TypeScript entry, which Node
- * runs with the types stripped.
+ * runs with the types stripped. The sources are found from this file, as
+ * either shell's composition root sits in a folder of its own.
  */
 function workerScriptIn(mainDir: string): string {
   const built = join(mainDir, 'desk-worker.js');
-  return existsSync(built) ? built : join(mainDir, '..', 'worker', 'desk-worker.ts');
+  return existsSync(built) ? built : join(import.meta.dirname, '..', 'worker', 'desk-worker.ts');
 }

@@ -14,6 +14,7 @@ import { RequestLog } from './request-log.ts';
 import { createRequestListener } from './server.ts';
 import { World } from './state/world.ts';
 import type { PastEvent } from '../core/history/past-fill.ts';
+import { createPricedbState, sandboxPricedb, type SandboxPricedb } from './prices/pricedb-sim.ts';
 
 /**
  * The built-in simulator of the marketplace service: every endpoint, rule,
@@ -43,6 +44,7 @@ export type { Sale } from './state/sales.ts';
 export type { TradeSeed } from './state/trades.ts';
 export type { PastTradeRecord } from './state/trade-past.ts';
 export { RAW_STATUS, TRADE_STATUS } from './state/trade-factory.ts';
+export type { SandboxPricedb } from './prices/pricedb-sim.ts';
 
 export interface SandboxOptions {
   /** Default 0: any free port. */
@@ -80,6 +82,8 @@ export interface Sandbox {
   readonly faults: SandboxFaults;
   readonly log: SandboxLog;
   readonly admin: SandboxAdmin;
+  /** The price source served beside it (pricedb.io's API, prices drifting over simulated time), with its knobs. */
+  readonly pricedb: SandboxPricedb;
   /**
    * The weeks before the start as a desk watching them would have seen them
    * (loads, trades gone, balance readings), with the accounts they are of;
@@ -109,7 +113,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const faults = new Faults(streamFor(seed, FAULT_STREAM), () => clock.now());
   const limiter = new RateLimiter(options.rateWindow ?? 'sliding');
   const closing = new AbortController();
-  const server = createServer(createRequestListener({ world, clock, limiter, faults, log, closing: closing.signal }));
+  const pricedb = createPricedbState(seed, clock);
+  const server = createServer(createRequestListener({ world, clock, limiter, faults, log, closing: closing.signal, pricedb }));
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -130,6 +135,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     faults,
     log,
     admin: createAdmin(world, clock, log.counters, faults),
+    pricedb: sandboxPricedb(pricedb, `http://${urlHost}:${port}`),
     past() {
       if (pastDays === 0) return null;
       // Drawn only when iterated: a desk whose history was filled before never pays for it.

@@ -11,6 +11,8 @@ import type { AppliedFault, RequestLog } from './request-log.ts';
 import { countItems, matchRoute, rawInput, readBody, validate } from './request-input.ts';
 import type { KeyKind } from './state/accounts.ts';
 import { isInventoryPath, serveInventory } from './steam-inventory.ts';
+import { isPricedbPath, servePricedb } from './prices/pricedb-server.ts';
+import type { PricedbState } from './prices/pricedb-sim.ts';
 import { applyTradeListFaults } from './trade-faults.ts';
 import type { World } from './state/world.ts';
 
@@ -30,6 +32,8 @@ export interface ServerDeps {
   readonly log: RequestLog;
   /** Aborted on close, so a delayed request does not outlive the sandbox. */
   readonly closing: AbortSignal;
+  /** The price source served beside the service (pricedb.io's API). */
+  readonly pricedb: PricedbState;
 }
 
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -53,6 +57,11 @@ async function serve(deps: ServerDeps, req: IncomingMessage, res: ServerResponse
   // Steam's community inventory, served beside the service: no key, none of the service's limits.
   if (isInventoryPath(url.pathname)) {
     await serveInventory({ world, clock, faults, counters: log.counters, record: (r) => log.recordInventory(r), pending: (d) => void (log.inventoryPending += d), closing: deps.closing }, req, res, url);
+    return;
+  }
+  // pricedb.io's API, served beside the service: no key, its own limit.
+  if (isPricedbPath(url.pathname)) {
+    await servePricedb(deps.pricedb, req, res, url);
     return;
   }
   const route = matchRoute(method, url.pathname);

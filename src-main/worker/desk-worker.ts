@@ -127,6 +127,7 @@ function openingDeps(config: DeskWorkerConfig): ProfileOpeningDeps {
     lockToken: config.lockToken,
     ...(config.initialSettings ? { initialSettings: config.initialSettings } : {}),
     ...(config.inventoryUrl ? { inventoryUrl: config.inventoryUrl } : {}),
+    ...(config.pricedbUrl ? { pricedbUrl: config.pricedbUrl } : {}),
     // Only sandbox mode needs the simulator: a live desk never loads it. The app's sandbox is a world worth
     // watching: completed trades move the balance, so History can tell them; and its inventories are ones a
     // TF2 backpack can hold (3,000), which a read of Steam's takes whole.

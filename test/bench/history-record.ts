@@ -14,9 +14,10 @@
  * knob); the workspace's client reads the answer (in parts: response.ts),
  * its watcher tells what is new and saves its seen set (in parts), and the
  * recording keeps the load (in parts), with the event loop's delay and its
- * longest stalls meanwhile. JSON.parse reads the whole answer in one step:
- * it is timed alone on the same answer, beside the whole answer read in one
- * step (the client's way for small answers), to say which stall is which.
+ * longest stalls meanwhile. For comparison, JSON.parse of the whole answer
+ * in one step (the client parses a list a group of elements a step) and the
+ * whole answer read in one step (the client's way for small answers) are
+ * timed alone on the same answer.
  * Printed by test/bench/history.ts and `npm run bench` for 10,000 and
  * 20,000 trades.
  */
@@ -125,7 +126,7 @@ export interface LoadFigures {
   readonly trades: number;
   /** The load_pending answer's size, bytes. */
   readonly answerBytes: number;
-  /** JSON.parse of that answer alone (the one step the client cannot cut), median of 3. */
+  /** JSON.parse of that answer whole, in one step (what the client no longer does), median of 3. */
   readonly parse: Stall;
   /** The same answer read in one step as small answers are (key search, parse, check), median of 3. */
   readonly readAtOnce: Stall;
@@ -230,7 +231,7 @@ export function loadRows(loads: readonly LoadFigures[]): Record<string, Record<s
     ['loop delay p99', (r) => ms(r.loopDelayP99Ms)],
     ['longest stalls, ms wall (CPU)', (r) => r.stalls.byWall.map(both).join(', ')],
     ['longest stalls by CPU, ms', (r) => r.stalls.byCpu.map((v) => Math.round(v.cpuMs)).join(', ')],
-    ['JSON.parse alone, ms wall (CPU)', (r) => both(r.parse)],
+    ['JSON.parse of it whole, ms wall (CPU)', (r) => both(r.parse)],
     ['the answer read in one step, ms wall (CPU)', (r) => both(r.readAtOnce)],
     ['trades recorded', (r) => r.recorded],
   ];

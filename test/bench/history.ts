@@ -7,7 +7,8 @@
  * trades costs the data worker (history-record.ts): the time of each step
  * and the event loop's longest delay meanwhile; and one whole load of as
  * many as the app makes it, from the simulator over HTTP to History, with
- * the event loop's delay and the JSON.parse step timed alone.
+ * the event loop's delay, and JSON.parse of the whole answer timed alone
+ * for comparison.
  * Run: `node --experimental-strip-types test/bench/history.ts` (Node 24
  * from node_modules/.bin, as npm scripts and npx put it first on PATH).
  */
@@ -68,7 +69,7 @@ console.table(Object.fromEntries(recorded.map((r) => [`${r.trades.toLocaleString
 }])));
 
 console.log(`\nOne load of N trades as the app makes it (HTTP from the simulator in its own thread, the client's read, the watcher, the recording), load average ${loadavg()[0]?.toFixed(1)}.`);
-console.log('Everything but JSON.parse runs in parts; JSON.parse of the whole answer is one step, timed alone below:');
+console.log('Every step runs in parts; JSON.parse of the whole answer and the answer read in one step are timed alone for comparison:');
 const loads = [];
 for (const n of [10_000, 20_000]) loads.push(await benchLoad(n));
 console.table(loadRows(loads));

@@ -1,6 +1,7 @@
 /**
  * `npm run bench [-- --json] [-- --time-scale S] [-- --naive-minutes M] [-- --scenarios edits,mixed,clock-step]
- *   [-- --scale] [-- --scale-runs N] [-- --scale-profiles empty,50k,500k] [-- --scale-jobs review,csvExport,ledgerExport,…]`
+ *   [-- --scale] [-- --scale-runs N] [-- --scale-profiles empty,50k,500k] [-- --scale-jobs review,csvExport,ledgerExport,…]
+ *   [-- --serve] [-- --serve-runs N]`
  *
  * Runs the real client, scheduler, heartbeat and trade watcher against the
  * sandbox over HTTP on 127.0.0.1, with time scaled down by S (a simulated
@@ -13,12 +14,15 @@
  * named scenarios alone. Then the main
  * thread's event loop while the desk works, one load of 10,000 and 20,000
  * pending trades as the app makes it (history-record.ts: the data worker's
- * event loop meanwhile, and JSON.parse of the answer alone), and the `scale` block (start,
+ * event loop meanwhile), and the `scale` block (start,
  * memory and responsiveness at 50,000 and 500,000 listings, each run a fresh
  * process: scale/scale.ts). `--scale` runs the scale block alone;
  * `--scale-runs`, `--scale-profiles` and `--scale-jobs` narrow it to look
- * into one figure. With --json the same figures end the output as one JSON
- * object.
+ * into one figure. Last the `serve` block: the server shell at 50,000
+ * listings over HTTP and its WebSocket, the desktop path beside it, each run
+ * a fresh process of each (serve/serve-bench.ts); `--serve` runs it alone,
+ * `--serve-runs` sets its runs. With --json the same figures end the output
+ * as one JSON object.
  */
 import { parseArgs } from 'node:util';
 import { prepareNaive } from './naive.ts';
@@ -29,6 +33,8 @@ import { formatMainLoop, runMainLoopScenario } from './main-loop.ts';
 import { benchLoad, loadRows, type LoadFigures } from './history-record.ts';
 import { formatScale, isProfileName, PROFILE_NAMES } from './scale/scale-report.ts';
 import { runScaleBench } from './scale/scale.ts';
+import { runServeBench } from './serve/serve-bench.ts';
+import { formatServe } from './serve/serve-report.ts';
 
 const { values } = parseArgs({
   options: {
@@ -40,13 +46,16 @@ const { values } = parseArgs({
     'scale-runs': { type: 'string', default: '5' },
     'scale-profiles': { type: 'string' },
     'scale-jobs': { type: 'string' },
+    serve: { type: 'boolean', default: false },
+    'serve-runs': { type: 'string', default: '3' },
   },
 });
 const scale = Number(values['time-scale']);
 const naiveSliceMs = Number(values['naive-minutes']) * 60_000;
 const scaleRuns = Number(values['scale-runs']);
-if (!(scale > 0) || !(naiveSliceMs > 0) || !(Number.isInteger(scaleRuns) && scaleRuns > 0)) {
-  throw new RangeError('--time-scale, --naive-minutes and --scale-runs must be positive numbers');
+const serveRuns = Number(values['serve-runs']);
+if (!(scale > 0) || !(naiveSliceMs > 0) || !(Number.isInteger(scaleRuns) && scaleRuns > 0) || !(Number.isInteger(serveRuns) && serveRuns > 0)) {
+  throw new RangeError('--time-scale, --naive-minutes, --scale-runs and --serve-runs must be positive numbers');
 }
 
 const list = (value: string | undefined) => value?.split(',').map((v) => v.trim()).filter(Boolean);
@@ -62,6 +71,16 @@ const scaleOptions = {
   ...(values['scale-jobs'] ? { jobs: list(values['scale-jobs']) } : {}),
   log: (line: string) => console.log(line),
 };
+
+const serveOptions = { runs: serveRuns, log: (line: string) => console.log(line) };
+if (values.serve) {
+  console.log('Marketplace Desk benchmark, serve block only.\n');
+  const serveFigures = await runServeBench(serveOptions);
+  console.log('');
+  console.log(formatServe(serveFigures));
+  if (values.json) console.log(JSON.stringify({ serve: serveFigures }));
+  process.exit(0);
+}
 
 if (values.scale) {
   console.log('Marketplace Desk benchmark, scale block only.\n');
@@ -103,8 +122,8 @@ const mainLoopOnMainThread = await runMainLoopScenario(scale, 'main-thread');
 console.log(formatMainLoop(mainLoopOnMainThread));
 console.log('');
 console.log('One load of N pending trades as the app makes it: the simulator answers over HTTP, the client reads the answer,');
-console.log('the watcher tells what is new, History records it; the data worker\'s event loop meanwhile. Everything but JSON.parse');
-console.log('of the whole answer runs in parts; JSON.parse is timed alone:');
+console.log('the watcher tells what is new, History records it; the data worker\'s event loop meanwhile. Every step runs in parts;');
+console.log('JSON.parse of the whole answer and the answer read in one step are timed alone for comparison:');
 const historyLoads: LoadFigures[] = [];
 for (const n of [10_000, 20_000]) historyLoads.push(await benchLoad(n));
 console.table(loadRows(historyLoads));
@@ -112,6 +131,10 @@ console.log('');
 const scaleFigures = await runScaleBench(scaleOptions);
 console.log('');
 console.log(formatScale(scaleFigures));
+console.log('');
+const serveFigures = await runServeBench(serveOptions);
+console.log('');
+console.log(formatServe(serveFigures));
 console.log('');
 const realSeconds = (performance.now() - started) / 1000;
 console.log(`Finished in ${realSeconds.toFixed(0)} s of real time.`);
@@ -131,6 +154,7 @@ if (values.json) {
     mainLoopOnMainThread,
     historyLoads,
     scale: scaleFigures,
+    serve: serveFigures,
   };
   console.log(JSON.stringify(json));
 }

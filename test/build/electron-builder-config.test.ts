@@ -91,7 +91,7 @@ describe('what the packaged app loads at run time', () => {
       expect(packaged(file), file).toBe(true);
     }
     expect(packaged('out/main/index.js.map')).toBe(false);
-    expect(packaged('src-main/main-thread/index.ts')).toBe(false);
+    expect(packaged('src-main/main-thread/desktop/index.ts')).toBe(false);
   });
 
   it('copies every tray icon and the window icon to resources/', () => {

@@ -9,7 +9,7 @@ import { backupNow } from '../../src-main/core/profile/backups.ts';
 import { openStore } from '../../src-main/core/store/db.ts';
 import { createRepos } from '../../src-main/core/store/index.ts';
 import { createSettingsService } from '../../src-main/core/settings/settings-service.ts';
-import type { MainProcess } from '../../src-main/main-thread/main-process.ts';
+import type { MainProcess } from '../../src-main/main-thread/desktop/main-process.ts';
 import type { ProfileProblem } from '../../src-shared/profile.ts';
 import { memoryKeychain } from '../support/memory-keychain.ts';
 import { DESK_WORKER } from '../worker/desk-worker-entry.ts';
@@ -17,7 +17,7 @@ import { fakeBuild, invoke, until } from './boot-support.ts';
 import { app, BrowserWindow, ipcMain, resetFakeElectron, Tray } from './fake-electron.ts';
 
 vi.mock('electron', () => import('./fake-electron.ts'));
-const { startMainProcess } = await import('../../src-main/main-thread/main-process.ts');
+const { startMainProcess } = await import('../../src-main/main-thread/desktop/main-process.ts');
 
 /**
  * The main process booted on a profile of random bytes: where it used to

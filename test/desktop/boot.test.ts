@@ -7,8 +7,8 @@ import keytar from 'keytar';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CHANNEL_NAMES, EVENT_NAMES } from '../../src-shared/channels.ts';
 import { scaledClock } from '../../src-main/core/clock.ts';
-import { createKeychainSecretStore } from '../../src-main/main-thread/desktop/keychain.ts';
-import type { RunningApp } from '../../src-main/main-thread/main-process.ts';
+import { createKeychainSecretStore } from '../../src-main/main-thread/keychain.ts';
+import type { RunningApp } from '../../src-main/main-thread/desktop/main-process.ts';
 import { startSandbox, type Sandbox } from '../../src-main/sandbox/index.ts';
 import { batchesInFlight } from '../core/apply/apply-audit.ts';
 import { DESK_WORKER } from '../worker/desk-worker-entry.ts';
@@ -16,7 +16,7 @@ import { fakeBuild, invoke, keychainServiceFor, RENDERER_HTML, until } from './b
 import { app, BrowserWindow, dialog, ipcMain, Notification, net, powerMonitor, resetFakeElectron, session, shell, Tray } from './fake-electron.ts';
 
 vi.mock('electron', () => import('./fake-electron.ts'));
-const { startMainProcess } = await import('../../src-main/main-thread/main-process.ts');
+const { startMainProcess } = await import('../../src-main/main-thread/desktop/main-process.ts');
 
 /**
  * The assembled main process, booted as Electron would start it but on the

@@ -20,14 +20,14 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-it('src-main/main-thread/index.ts starts the app in sandbox mode, on the profile --user-data-dir names, and quits', async () => {
+it('src-main/main-thread/desktop/index.ts starts the app in sandbox mode, on the profile --user-data-dir names, and quits', async () => {
   resetFakeElectron();
   dir = await mkdtemp(join(tmpdir(), 'desk-index-'));
   // How the launch spec starts the real app on a temporary profile.
   const argv = process.argv;
   process.argv = [...argv, `--user-data-dir=${dir}`];
   try {
-    await import('../../src-main/main-thread/index.ts');
+    await import('../../src-main/main-thread/desktop/index.ts');
   } finally {
     process.argv = argv;
   }

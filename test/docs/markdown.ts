@@ -45,7 +45,7 @@ export function npmCommandsOf(markdown: string): NpmCommand[] {
 }
 
 /** npm's own commands the docs may name; `start` and `test` are scripts of the project, checked as such. */
-const NPM_COMMANDS = new Set(['install', 'i', 'ci', 'version']);
+const NPM_COMMANDS = new Set(['install', 'i', 'ci', 'version', 'pack', 'root']);
 const SCRIPT_ALIASES = new Set(['start', 'test', 'stop', 'restart']);
 
 /** Why a command cannot run in this project, or null when it can. */

@@ -63,6 +63,11 @@ for (const theme of ['light', 'dark'] as const) {
       if (view === 'listings' || view === 'buy-orders') await expect(page.locator('[role=grid] [role=row][data-key]').first()).toBeVisible();
       await scan(page, view, theme, rows, serious);
     }
+    // Pricing, past the nine Alt+digit shortcuts: from the sidebar, with its rule form open.
+    await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'Pricing' }).click();
+    await expect(page.getByRole('table', { name: 'Price sources' })).toBeVisible();
+    await page.getByRole('button', { name: 'Add a rule…' }).click();
+    await scan(page, 'pricing', theme, rows, serious);
 
     // The panels and dialogs of the listings screen.
     await page.keyboard.press('Alt+2');
@@ -161,7 +166,7 @@ test('the desk works from the keyboard alone, with the focus always visible', as
 
   // The table: a grid with column headers, sortable from the keyboard, rows selected with arrows and Space.
   const grid = page.getByRole('grid', { name: 'Listings' });
-  await expect(grid.getByRole('columnheader')).toHaveCount(8);
+  await expect(grid.getByRole('columnheader')).toHaveCount(9);
   // The Price header holds two sorts: by the price, and (the next Tab stop) by the price after the draft.
   const priceHeader = grid.getByRole('columnheader', { name: /Price/ });
   const byPrice = priceHeader.getByRole('button', { name: 'Price', exact: true });

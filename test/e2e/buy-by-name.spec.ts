@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { startTestDesk, type TestDesk } from './desk-fixture.ts';
+import { keyIn, startTestDesk, type TestDesk } from './desk-fixture.ts';
 import { openDesk, serveRenderer, type StaticServer } from './harness.ts';
 
 /**
@@ -16,9 +16,7 @@ let desk: TestDesk;
 test.beforeAll(async () => {
   server = await serveRenderer();
   desk = await startTestDesk({ timeScale: 60 });
-  const r = await desk.router.invoke('key:set', { key: desk.sandbox.apiKey });
-  if (!r.ok) throw new Error(r.error.message);
-  await desk.router.invoke('accounts:refresh', {});
+  await keyIn(desk);
 });
 test.afterAll(async () => {
   await desk?.close();

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { expect, test } from '@playwright/test';
-import { createKeychainSecretStore } from '../../src-main/main-thread/desktop/keychain.ts';
+import { createKeychainSecretStore } from '../../src-main/main-thread/keychain.ts';
 import { connectDesk, type DeskConnection } from '../../src-main/main-thread/desk-connection.ts';
 import { DESK_WORKER } from '../worker/desk-worker-entry.ts';
 import { openDesk, serveRenderer, type StaticServer } from './harness.ts';

@@ -8,12 +8,13 @@ import type { ChannelInput, ChannelName, ChannelOutput } from '../../src-shared/
 import { scaledClock, type Clock } from '../../src-main/core/clock.ts';
 import { openStore, type Store } from '../../src-main/core/store/db.ts';
 import { createRepos, type Repos } from '../../src-main/core/store/index.ts';
-import { createKeychainSecretStore } from '../../src-main/main-thread/desktop/keychain.ts';
+import { createKeychainSecretStore } from '../../src-main/main-thread/keychain.ts';
 import type { Router } from '../../src-main/ipc/router.ts';
 import { startSandbox, type Sandbox } from '../../src-main/sandbox/index.ts';
 import type { SandboxListing } from '../../src-main/sandbox/state/listings.ts';
 import { connectDesk, type DeskConnection } from '../../src-main/main-thread/desk-connection.ts';
 import { DESK_WORKER } from '../worker/desk-worker-entry.ts';
+import { deskShell } from './shell.ts';
 
 /**
  * The app's core for end-to-end tests, arranged as the app arranges it: the
@@ -84,6 +85,8 @@ const BUILT_DESK_WORKER = new URL('../../out/main/desk-worker.js', import.meta.u
 const deskWorker = () => new Worker(existsSync(BUILT_DESK_WORKER) ? BUILT_DESK_WORKER : DESK_WORKER);
 
 export async function startTestDesk(options: TestDeskOptions = {}): Promise<TestDesk> {
+  // The server project runs the same specs against the real server process.
+  if (deskShell() === 'server') return (await import('./server/server-desk.ts')).startServerDesk(options);
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'desk-e2e-'));
   const profilePath = join(dataDir, 'default.sqlite');
   const scale = options.timeScale ?? 1;
@@ -128,6 +131,7 @@ export async function startTestDesk(options: TestDeskOptions = {}): Promise<Test
         ...(savedSettings ? {} : { initialSettings: { mode: 'live' as const, serviceUrl: sandbox.url } }),
         // Live mode reads inventories from this run's simulator too, never from Steam.
         inventoryUrl: sandbox.url,
+        pricedbUrl: sandbox.pricedb.url,
       },
       platform: { openLink: (url) => void openedLinks.push(url) },
       log: { debug: quiet, info: quiet, warn: quiet, error: quiet },
@@ -195,6 +199,13 @@ export async function startTestDesk(options: TestDeskOptions = {}): Promise<Test
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Gives the desk the simulator's key and has it read the accounts, as a trader's first run does. */
+export async function keyIn(desk: TestDesk): Promise<void> {
+  const r = await desk.router.invoke('key:set', { key: desk.sandbox.apiKey });
+  if (!r.ok) throw new Error(r.error.message);
+  await desk.router.invoke('accounts:refresh', {});
 }
 
 /** Listings that exist on the simulated service and in the ledger, as if adopted earlier. */

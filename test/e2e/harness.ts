@@ -248,6 +248,13 @@ export async function openDesk(
   page.on('console', (m) => {
     if (m.type() === 'error' && !/favicon/.test(m.text())) errors.push(m.text());
   });
+  // A desk the real server serves: the page signs in there, and gets window.api from the server's own socket client.
+  const { serverDeskOf, signInPage } = await import('./server/server-desk.ts');
+  const served = serverDeskOf(router);
+  if (served) {
+    await signInPage(page, served, view);
+    return { errors, unbind: () => undefined };
+  }
   const unbind = await bindDesk(page, router, server, bridge);
   await page.goto(`${server.url}#/${view}`);
   await page.locator('nav[aria-label=Screens]').waitFor();

@@ -230,6 +230,8 @@ test('listings marked done after a lost create are left out of a bulk edit with 
     const created = await draftCreates(page, desk, 10, 100);
     // The service creates them, and the answer is lost.
     sandbox.faults.set({ dropAfterProcess: { endpoints: ['create_listing'], count: 1 } });
+    // The apply refuses creates until the heartbeat has marked the account (a loaded machine can click before it).
+    await expect.poll(() => sandbox.admin.userAgent().automated, { timeout: 30_000 }).toBe(true);
     await go(page, 7);
     await page.getByRole('button', { name: 'Apply 10 changes' }).click();
     const lost = page.getByRole('region', { name: 'Unknown outcomes' });

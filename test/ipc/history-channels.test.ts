@@ -36,6 +36,28 @@ describe('history and export channels', () => {
     expect(csv.rows).toBe(page.total);
   });
 
+  it('search the trades by their items as every table does: words in any order, the quality a name does not print, short forms', async () => {
+    const all = await call(live.router, 'history:page', { range: range(), show: 'all', offset: 0, limit: 500 });
+    type Item = (typeof all.rows)[number]['items'][number];
+    /** The search finds exactly the trades of the range with an item `holds` says it means. */
+    const findsExactly = async (text: string, holds: (i: Item) => boolean) => {
+      const page = await call(live.router, 'history:page', { range: range(), show: 'all', text, offset: 0, limit: 500 });
+      expect(page.rows.map((r) => r.key), text).toEqual(all.rows.filter((r) => r.items.some(holds)).map((r) => r.key));
+      expect(page.total, text).toBeGreaterThan(0);
+      return page.total;
+    };
+    const quality = (i: Item) => Number(i.sku.split(';')[1]);
+    const unusual = await findsExactly('unusual', (i) => quality(i) === 5);
+    await findsExactly('team captain burning flames', (i) => i.name === 'Burning Flames Team Captain');
+    await findsExactly('CAPTAIN TEAM', (i) => i.name.endsWith('Team Captain'));
+    await findsExactly('spec ks', (i) => i.name.includes('Specialized Killstreak'));
+    await findsExactly('mann co supply crate key', (i) => i.name.includes('Mann Co. Supply Crate Key'));
+    const one = all.rows[0]?.tradeId ?? '';
+    expect((await call(live.router, 'history:page', { range: range(), show: 'all', text: one })).rows.map((r) => r.tradeId)).toContain(one);
+    const csv = await call(live.router, 'history:exportCsv', { range: range(), show: 'all', text: 'unusual' });
+    expect(csv.rows).toBe(unusual);
+  }, 30_000);
+
   it('refuse a range that ends before it starts, or covers more than two years, saying where', async () => {
     const backwards = await live.router.invoke('history:summary', { from: 2_000, to: 1_000 });
     expect(backwards).toMatchObject({ ok: false, error: { kind: 'invalid', message: expect.stringContaining('ends before it starts') } });
@@ -52,6 +74,19 @@ describe('history and export channels', () => {
     expect(crate.matches.length).toBeLessThanOrEqual(20);
     const refused = await live.router.invoke('items:search', { text: 'x'.repeat(201) });
     expect(refused).toMatchObject({ ok: false, error: { kind: 'invalid' } });
+  }, 30_000);
+
+  it('read a typed name in any order and case, say which name a mistyped one is near, and offer what else the item comes as', async () => {
+    const reversed = await call(live.router, 'items:search', { text: 'team captain burning flames' });
+    expect(reversed.resolved).toMatchObject({ ok: true, sku: '378;5;u13' });
+    expect(reversed.nearMiss).toBeNull();
+    const typo = await call(live.router, 'items:search', { text: 'Mann Co Suply Crate Key' });
+    expect(typo.resolved).toMatchObject({ ok: false, reason: 'no_such_item' });
+    expect(typo.nearMiss).toEqual({ name: 'Mann Co. Supply Crate Key', sku: '5021;6' });
+    const variants = await call(live.router, 'items:variants', { sku: '378;6' });
+    expect(variants.name).toBe('Team Captain');
+    expect(variants.groups?.find((g) => g.part === 'quality')?.options).toContainEqual({ label: 'Unusual', sku: '378;5', chosen: false });
+    expect((await call(live.router, 'items:variants', { sku: '999999;6' })).groups).toBeNull();
   }, 30_000);
 
   it('export the ledger matching a filter, or all of it', async () => {

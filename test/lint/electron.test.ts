@@ -37,7 +37,7 @@ const probeIn = (place: string) => (place.endsWith('/**') ? `${place.slice(0, -2
 
 /** Every folder a file may sit in, one probe each: none of them is a listed place. */
 const ELSEWHERE = [
-  'src-main/main-thread/probe.ts', 'src-main/worker/probe.ts', 'src-main/ipc/probe.ts', 'src-main/core/probe.ts', 'src-main/core/data/probe.ts',
+  'src-main/main-thread/probe.ts', 'src-main/main-thread/server/probe.ts', 'src-main/main-thread/keychain.ts', 'src-preload/socket.ts', 'src-main/worker/probe.ts', 'src-main/ipc/probe.ts', 'src-main/core/probe.ts', 'src-main/core/data/probe.ts',
   'src-main/sandbox/probe.ts', 'src-shared/probe.ts', 'src-renderer/src/probe.ts', 'test/core/probe.test.ts', 'test/e2e/probe.spec.ts', 'build/probe.ts',
 ];
 

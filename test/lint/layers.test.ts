@@ -68,7 +68,7 @@ const FOLDERS: Record<string, Case> = {
   'src-main/sandbox': {
     file: 'src-main/sandbox/state/probe.ts',
     refused: [
-      ['../../main-thread/main-process.ts', 'main-thread'],
+      ['../../main-thread/desktop/main-process.ts', 'main-thread'],
       ['../../worker/desk-worker.ts', 'worker'],
       ['../../ipc/router.ts', 'ipc'],
       ['electron', 'electron'],
@@ -94,18 +94,47 @@ const FOLDERS: Record<string, Case> = {
       ['../worker/data-host.ts', 'worker'],
       ['../sandbox/index.ts', 'sandbox'],
       ['../sandbox/index.ts', 'sandbox', 'dynamic'],
+      // What both shells compose knows neither shell.
+      ['./desktop/tray.ts', 'main-thread/desktop'],
+      ['./desktop/keychain.ts', 'main-thread/desktop', 'type'],
+      ['./server/http-server.ts', 'main-thread/server'],
+      ['./server/http-server.ts', 'main-thread/server', 'dynamic'],
       // The data client and the desk connection run under plain Node.
       ['electron', 'electron'],
     ],
-    allowed: [['./liveness.ts'], ['./desktop/tray.ts'], ['../core/data/desk-methods.ts'], ['../ipc/router.ts'], ['../../src-shared/contract.ts']],
+    allowed: [['./liveness.ts'], ['../core/data/desk-methods.ts'], ['../ipc/router.ts'], ['../../src-shared/contract.ts']],
+  },
+  'src-main/main-thread/desktop (the desktop shell\'s composition root)': {
+    file: 'src-main/main-thread/desktop/main-process.ts',
+    refused: [
+      ['../server/http-server.ts', 'main-thread/server'],
+      ['../../worker/data-host.ts', 'worker'],
+    ],
+    allowed: [['electron'], ['./tray.ts'], ['../desk-connection.ts']],
   },
   'src-main/main-thread/desktop': {
     file: 'src-main/main-thread/desktop/probe.ts',
     refused: [
       ['../../worker/desk-worker.ts', 'worker'],
       ['../../sandbox/index.ts', 'sandbox'],
+      ['../server/http-server.ts', 'main-thread/server'],
+      ['../../main-thread/server/http-server.ts', 'main-thread/server'],
+      ['../server/http-server.ts', 'main-thread/server', 'dynamic'],
     ],
-    allowed: [['electron'], ['../desk-connection.ts'], ['../../core/shell/tray-state.ts'], ['../../ipc/handlers/platform.ts', 'type']],
+    allowed: [['electron'], ['../desk-connection.ts'], ['../keychain.ts'], ['./tray.ts'], ['../../core/shell/tray-state.ts'], ['../../ipc/handlers/platform.ts', 'type']],
+  },
+  'src-main/main-thread/server': {
+    file: 'src-main/main-thread/server/probe.ts',
+    refused: [
+      ['electron', 'electron'],
+      ['../desktop/tray.ts', 'main-thread/desktop'],
+      ['../../main-thread/desktop/keychain.ts', 'main-thread/desktop', 'type'],
+      ['../desktop/updater.ts', 'main-thread/desktop', 'dynamic'],
+      ['../../worker/desk-worker.ts', 'worker'],
+      ['../../sandbox/index.ts', 'sandbox'],
+      ['../../../src-renderer/src/main.ts', 'src-renderer'],
+    ],
+    allowed: [['../desk-connection.ts'], ['../keychain.ts'], ['./sessions.ts'], ['../../core/shell/csp.ts'], ['../../ipc/router.ts'], ['../../../src-shared/contract.ts'], ['ws'], ['node:http']],
   },
   'src-shared': {
     file: 'src-shared/probe.ts',
@@ -121,12 +150,19 @@ const FOLDERS: Record<string, Case> = {
   'src-preload': {
     file: 'src-preload/probe.ts',
     refused: [
-      ['../src-shared/contract.ts', 'channels.ts'],
+      ['../src-shared/contract.ts', 'channels.ts, bridge.ts'],
       ['../src-main/core/clock.ts', 'src-main'],
       ['../src-renderer/src/main.ts', 'src-renderer'],
       ['node:path', 'Node built-ins'],
+      // The socket client runs in a browser page.
+      ['electron', 'electron'],
     ],
-    allowed: [['../src-shared/channels.ts'], ['electron'], ['./bridge.ts']],
+    allowed: [['../src-shared/channels.ts'], ['../src-shared/bridge.ts'], ['./socket.ts']],
+  },
+  'src-preload (the preload proper)': {
+    file: 'src-preload/index.ts',
+    refused: [['../src-shared/contract.ts', 'channels.ts, bridge.ts']],
+    allowed: [['electron'], ['../src-shared/channels.ts'], ['../src-shared/bridge.ts']],
   },
   'src-renderer': {
     file: 'src-renderer/src/probe.ts',
@@ -152,7 +188,7 @@ const CORE_PLAN: readonly (readonly string[])[] = [
   ['base'],
   ['items', 'api'],
   ['store'],
-  ['scheduler', 'heartbeat', 'settings', 'profile', 'accounts', 'key', 'ledger', 'drafts', 'bulk', 'csv', 'history', 'apply', 'trades', 'inventory'],
+  ['scheduler', 'heartbeat', 'settings', 'profile', 'accounts', 'key', 'ledger', 'drafts', 'bulk', 'csv', 'costs', 'history', 'apply', 'trades', 'inventory', 'pricing', 'alerts'],
   ['desk'],
   ['data', 'shell'],
 ];
@@ -243,6 +279,8 @@ describe('which folder may import which (eslint.config.js)', () => {
   it('checks every folder under src-main, and src-main holds only folders', () => {
     const folders = readdirSync(`${root}src-main`, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => `src-main/${d.name}`);
     expect(folders.filter((f) => !(f in FOLDERS))).toEqual([]);
+    const shells = readdirSync(`${root}src-main/main-thread`, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => `src-main/main-thread/${d.name}`);
+    expect(shells.filter((f) => !(f in FOLDERS))).toEqual([]);
     expect(readdirSync(`${root}src-main`).filter((name) => name.endsWith('.ts'))).toEqual([]);
   });
 });

@@ -74,7 +74,7 @@ describe('the desk shell', () => {
   it('names every screen button as a button', async () => {
     const wrapper = await mountApp();
     const nav = wrapper.get('nav[aria-label=Screens]');
-    expect(nav.findAll('button')).toHaveLength(9);
+    expect(nav.findAll('button')).toHaveLength(10);
   });
 
   it('offers the way to go live from the sandbox banner: it opens the guided start on Overview', async () => {

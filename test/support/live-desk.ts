@@ -33,7 +33,7 @@ export function liveDeskFixture(): (scale: number) => Promise<{ clock: SteppingC
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const secrets = memoryKeychain();
     await secrets.set('api-key:default', sandbox.apiKey);
-    const desk = await createDesk({ dataDir, secrets, clock, version: 'test', initialSettings: { mode: 'live', serviceUrl: sandbox.url }, inventoryUrl: sandbox.url });
+    const desk = await createDesk({ dataDir, secrets, clock, version: 'test', initialSettings: { mode: 'live', serviceUrl: sandbox.url }, inventoryUrl: sandbox.url, pricedbUrl: sandbox.pricedb.url });
     cleanups.push(() => desk.close());
     return { clock, serviceClock, sandbox, desk };
   };
@@ -70,7 +70,7 @@ export function routerDeskFixture(prefix: string): (options: {
     cleanups.push(() => service.close());
     const desk = await createDesk({
       dataDir, clock, secrets: memoryKeychain(), version: 't',
-      initialSettings: { mode: 'live', serviceUrl: service.url, ...settings }, inventoryUrl: service.url,
+      initialSettings: { mode: 'live', serviceUrl: service.url, ...settings }, inventoryUrl: service.url, pricedbUrl: service.pricedb.url,
     });
     cleanups.push(() => desk.close());
     const { router } = createDeskRouter(desk, { openLink: () => undefined }, { checkOutputs: true });

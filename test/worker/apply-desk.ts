@@ -3,7 +3,7 @@ import type { Worker } from 'node:worker_threads';
 import { expect } from 'vitest';
 import { scaledClock, type Clock } from '../../src-main/core/clock.ts';
 import type { Liveness } from '../../src-main/main-thread/liveness.ts';
-import { createKeychainSecretStore } from '../../src-main/main-thread/desktop/keychain.ts';
+import { createKeychainSecretStore } from '../../src-main/main-thread/keychain.ts';
 import { startSandbox, type Sandbox } from '../../src-main/sandbox/index.ts';
 import { connectDesk, type DeskConnection } from '../../src-main/main-thread/desk-connection.ts';
 import { KILL_TEST_DRAFT, prepareApplyProfile, slowWrites } from '../core/apply/apply-audit.ts';

@@ -5,7 +5,7 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { DatabaseSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKeychainSecretStore } from '../../src-main/main-thread/desktop/keychain.ts';
+import { createKeychainSecretStore } from '../../src-main/main-thread/keychain.ts';
 import { connectDesk, type DeskConnection } from '../../src-main/main-thread/desk-connection.ts';
 import type { WorkerLogLine } from '../../src-main/core/data/desk-methods.ts';
 import { call } from '../support/router-call.ts';

@@ -1,5 +1,5 @@
 import type { GuardConfirmation } from '../../../src-shared/draft-views.ts';
-import { confirmationOf, draftHasFindings, type DraftGuard } from '../../../src-shared/price-guard.ts';
+import { confirmationOf, draftHasFindings, markedCount, type DraftGuard } from '../../../src-shared/price-guard.ts';
 import type { HeartbeatStatus } from '../heartbeat/heartbeat.ts';
 
 /**
@@ -41,8 +41,9 @@ export function refuseUnconfirmedPrices(found: DraftGuard, confirmed: GuardConfi
   if (!draftHasFindings(found)) return;
   if (confirmed !== undefined && JSON.stringify(confirmed) === JSON.stringify(confirmationOf(found))) return;
   const { listings, buyOrders, undercuts } = found;
-  const marked = listings.drops + listings.belowFloor + listings.rises + buyOrders.drops + buyOrders.belowFloor + buyOrders.rises;
-  const changes = marked === 0 ? '' : `${marked} price ${marked === 1 ? 'change' : 'changes'} the price guard marks (a deep cut, a price under your floor, or a big rise)`;
+  const marked = markedCount(listings) + markedCount(buyOrders);
+  const changes = marked === 0 ? ''
+    : `${marked} price ${marked === 1 ? 'change' : 'changes'} the price guard marks (a deep cut, a price under your floor or under cost, or a big rise)`;
   const creates = undercuts.count === 0 ? ''
     : `${undercuts.count} new ${undercuts.count === 1 ? 'listing' : 'listings'} priced far under the item's lowest listing or last sale`;
   throw new ApplyRefused(`This draft holds ${[changes, creates].filter((s) => s !== '').join(' and ')}. Review them, then confirm them to apply.`);

@@ -64,7 +64,11 @@ export interface ApplyService {
    * (see src-shared/price-guard.ts); a draft holding such changes is refused
    * unless they are exactly what it holds now.
    */
-  apply(draftId: string, options?: { confirmGuard?: GuardConfirmation | undefined }): ApplyHandle;
+  apply(draftId: string, options?: {
+    confirmGuard?: GuardConfirmation | undefined;
+    /** `background`: the desk's own apply (a scheduled reprice), which any other request goes before (see scheduler/types.ts). */
+    lane?: 'bulk' | 'background';
+  }): ApplyHandle;
   handles(): ApplyHandle[];
   /**
    * For quitting: sends nothing more, waits until every batch already sent
@@ -133,8 +137,8 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
       waitingCounts.delete(runId);
     },
   };
-  function run(runRow: RunRow, tasks: readonly BatchTask[], openUntil?: Promise<void>): ApplyHandle {
-    const handle = startRun(runDeps, runRow, tasks, openUntil);
+  function run(runRow: RunRow, tasks: readonly BatchTask[], openUntil?: Promise<void>, lane: 'bulk' | 'background' = 'bulk'): ApplyHandle {
+    const handle = startRun(runDeps, runRow, tasks, openUntil, lane);
     active.set(runRow.run_id, handle);
     return handle;
   }
@@ -178,7 +182,7 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
       // Apply answers once the run is journaled with the first part of its changes queued; the rest follows in steps.
       const runRow = journal.startRun(draftId);
       let planned: () => void = () => undefined;
-      const handle = run(runRow, [], new Promise<void>((resolve) => (planned = resolve)));
+      const handle = run(runRow, [], new Promise<void>((resolve) => (planned = resolve)), options.lane);
       setTimeout(() => planThenQueue({ store, journal, phaseDeps, goesOn }, runRow, handle, planned), 0);
       return handle;
     },

@@ -69,7 +69,7 @@ export interface RunDeps {
 export const isFinished = (p: JobProgress): boolean => p.state === 'done' || p.state === 'cancelled' || p.state === 'stopped';
 
 /** Starts the job of a run with `tasks` (more are added as they are planned); `openUntil` holds it open while its changes are queued. */
-export function startRun(deps: RunDeps, runRow: RunRow, tasks: readonly BatchTask[], openUntil?: Promise<void>): ApplyHandle {
+export function startRun(deps: RunDeps, runRow: RunRow, tasks: readonly BatchTask[], openUntil?: Promise<void>, lane: 'bulk' | 'background' = 'bulk'): ApplyHandle {
   const { store, repos, journal, quantities, sends, emitter } = deps;
   const createBatch = (task: BatchTask) => (quantities && task.endpoint === 'create_buy_order' ? repos.journal.batch(task.id) : null);
   // Items settled without a request of their own, which the job cannot count.
@@ -90,7 +90,7 @@ export function startRun(deps: RunDeps, runRow: RunRow, tasks: readonly BatchTas
     },
   });
   const job = deps.scheduler.startJob(tasks, {
-    lane: 'bulk',
+    lane,
     ...(openUntil ? { openUntil } : {}),
     beforeSend: async (task) => {
       const batch = createBatch(task);

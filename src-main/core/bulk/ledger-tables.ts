@@ -1,5 +1,6 @@
 import type { LedgerDomain, LedgerFilter, LedgerSelection, LedgerSort } from '../../../src-shared/ledger.ts';
 import type { BulkOp } from '../../../src-shared/drafts.ts';
+import type { ItemFacetCounts } from '../../../src-shared/item-facets.ts';
 import type { Store } from '../store/db.ts';
 import { createDraftReads } from '../store/draft-reads.ts';
 import type { AddChangesResult, BulkResult, DraftService } from '../drafts/draft-service.ts';
@@ -26,6 +27,8 @@ export interface LedgerTables {
   revertRows(domain: LedgerDomain, selection: LedgerSelection): { draftId: string | null; reverted: number };
   /** What a delete-all would remove and replace in the current draft, said before the trader confirms it. */
   deleteAllImpact(domain: LedgerDomain, activeOnly: boolean): { removes: number; replacesChanges: number; keepsCreates: number };
+  /** The qualities, effects, killstreak tiers and wears a table's rows hold, with counts, for its item filters. */
+  facets(domain: LedgerDomain): ItemFacetCounts;
   /** Keeps the current draft's counts in the store for the next start (at close: see `takeKeptCounts`). */
   keepCounts(): void;
 }
@@ -51,12 +54,12 @@ export function createLedgerTables(deps: {
   drafts: DraftService;
   now: () => number;
   /** Item names for the Item column, its sort and text search by name. Rows show SKUs without them. */
-  names?: Pick<ItemNames, 'describe' | 'searchName'>;
+  names?: Pick<ItemNames, 'describe' | 'searchWords' | 'partName'>;
   /** The last balance read, in cents (null before one). */
   balance?: () => number | null;
 }): LedgerTables {
   const { drafts, store, names } = deps;
-  const nameIndex = names && deps.settings ? schemaNameIndex(store, deps.settings, names) : undefined;
+  const nameIndex = names && deps.settings ? schemaNameIndex(store, deps.settings, names, ['ledger']) : undefined;
   const queries = createLedgerQueries({
     store,
     kept: deps.settings ? takeKeptCounts(deps.settings) : null,
@@ -77,6 +80,7 @@ export function createLedgerTables(deps: {
       const buyOrders = queries.countsToKeep(id, 'buyOrders');
       deps.settings.set(KEPT_COUNTS_KEY, { draftId: id, ...(listings ? { listings } : {}), ...(buyOrders ? { buyOrders } : {}) } satisfies KeptCounts);
     },
+    facets: (domain) => queries.facets(drafts.current(), domain),
     page(domain, filter, sort, offset, limit) {
       const id = drafts.current();
       return { ...queries.page(id, domain, filter, sort, offset, limit), draftId: id };

@@ -1,10 +1,9 @@
 import type { CsvDialect, CsvSeparator } from '../../../src-shared/csv-dialect.ts';
 import type { PriceColumn } from './csv-cells.ts';
 import { restore, type CsvColumns, type CsvLineError, type CsvRecord } from './csv-format.ts';
-import { headerProblems, knownColumn, LEGACY_PRICE } from './csv-header.ts';
-import { BOM, parseSlice, spansLines, type ParsedRow } from './csv-rows.ts';
+import { HEADER_ALIASES, knownColumn, readHeader } from './csv-header.ts';
+import { BOM, MAX_LINE_CHARS, MAX_QUOTED_SPAN, NOT_UTF8, parseSlice, REPLACEMENT, spansLines, TOO_LONG, UNCLOSED, type ParsedRow } from './csv-rows.ts';
 import { detectSeparator } from './csv-sniff.ts';
-import { groupThousands } from '../../../src-shared/money.ts';
 
 /**
  * Reads a CSV file as it arrives, a part at a time (a megabyte from the
@@ -36,36 +35,6 @@ export interface CsvSlice {
 
 /** Where a slice ends: about this many characters in, at a line break. */
 const SLICE_CHARS = 8 * 1024;
-
-/**
- * The longest a quoted field may run: far beyond any note or name the
- * service takes (180 characters), short enough that an unclosed quote costs
- * a bounded read before it is reported.
- */
-const MAX_QUOTED_SPAN = 64 * 1024;
-
-/**
- * The longest line read: a row of this file is a few hundred characters, and
- * a file with no line break for this long is not a CSV file (a spreadsheet's
- * own format, a database); reading it to the next break would hold all of it.
- */
-const MAX_LINE_CHARS = 64 * 1024;
-
-/** Header names a trader may use for a column, and the column they mean. */
-const ALIASES: Readonly<Record<string, string>> = { item: 'name' };
-
-/**
- * What a decoder puts where bytes are not UTF-8 (the renderer decodes a file
- * leniently, file-parts.ts says why): a line holding it is refused at the
- * line it is on, never stored with the character lost.
- */
-const REPLACEMENT = '\uFFFD';
-const NOT_UTF8 = 'the line holds bytes that are not UTF-8 text (shown as \uFFFD); save the file as UTF-8 (in Excel: CSV UTF-8) and check it again';
-
-const SEPARATOR_NAMES: Readonly<Record<string, string>> = { ',': 'commas', ';': 'semicolons', '\t': 'tabs' };
-
-const UNCLOSED = 'a quoted field is never closed; close the quote or remove it (the lines after it were read on their own)';
-const TOO_LONG = `the line is longer than ${groupThousands(MAX_LINE_CHARS)} characters, so the rest of the file was not read; is it a CSV file?`;
 
 export interface CsvReader {
   /**
@@ -165,7 +134,7 @@ export function csvReader(columns: CsvColumns, chosenSeparator?: CsvSeparator): 
       const i = text.indexOf(br, at);
       if (i < 0 && !ended) return 'more';
       const first = text.slice(at, i < 0 ? text.length : i);
-      if (first.trim() !== '' || i < 0) return detectSeparator(first, knownColumn(columns, ALIASES));
+      if (first.trim() !== '' || i < 0) return detectSeparator(first, knownColumn(columns, HEADER_ALIASES));
       at = i + br.length;
     }
   }
@@ -241,18 +210,14 @@ export function csvReader(columns: CsvColumns, chosenSeparator?: CsvSeparator): 
         continue;
       }
       if (header === null) {
-        const names = row.cells.map((c) => c.trim().toLowerCase()).map((name) => ALIASES[name] ?? name);
-        header = names;
-        const problems = headerProblems(names, columns);
-        if (problems !== null) {
-          // A header of one column holding another separator: the file is read with the wrong one.
-          const other = names.length === 1 ? [',', ';', '\t'].find((c) => (names[0] ?? '').includes(c)) : undefined;
-          const hint = other === undefined ? '' : ` (the header reads as one column: its cells seem separated by ${SEPARATOR_NAMES[other] ?? other}; choose that separator)`;
-          errors.push({ line: at, reason: problems + hint });
+        const read = readHeader(row.cells, columns);
+        header = read.names;
+        if ('problem' in read) {
+          errors.push({ line: at, reason: read.problem });
           stopped = true;
           return { records, errors };
         }
-        priceColumn = header.includes(LEGACY_PRICE) ? 'price_cents' : 'price';
+        priceColumn = read.priceColumn;
         continue;
       }
       if (row.cells.length !== header.length) {

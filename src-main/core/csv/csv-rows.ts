@@ -1,5 +1,6 @@
 import Papa from 'papaparse';
 import { CSV_BOM, type CsvSeparator } from '../../../src-shared/csv-dialect.ts';
+import { groupThousands } from '../../../src-shared/money.ts';
 
 /**
  * The rows of a slice of a CSV file, cells and offsets, as csv-reader.ts
@@ -9,6 +10,31 @@ import { CSV_BOM, type CsvSeparator } from '../../../src-shared/csv-dialect.ts';
 
 /** The byte order mark a file may start with. */
 export const BOM = CSV_BOM;
+
+/**
+ * The longest a quoted field may run: far beyond any note or name the
+ * service takes (180 characters), short enough that an unclosed quote costs
+ * a bounded read before it is reported.
+ */
+export const MAX_QUOTED_SPAN = 64 * 1024;
+
+/**
+ * The longest line read: a row of this file is a few hundred characters, and
+ * a file with no line break for this long is not a CSV file (a spreadsheet's
+ * own format, a database); reading it to the next break would hold all of it.
+ */
+export const MAX_LINE_CHARS = 64 * 1024;
+
+/**
+ * What a decoder puts where bytes are not UTF-8 (the renderer decodes a file
+ * leniently, file-parts.ts says why): a line holding it is refused at the
+ * line it is on, never stored with the character lost.
+ */
+export const REPLACEMENT = '\uFFFD';
+export const NOT_UTF8 = 'the line holds bytes that are not UTF-8 text (shown as \uFFFD); save the file as UTF-8 (in Excel: CSV UTF-8) and check it again';
+
+export const UNCLOSED = 'a quoted field is never closed; close the quote or remove it (the lines after it were read on their own)';
+export const TOO_LONG = `the line is longer than ${groupThousands(MAX_LINE_CHARS)} characters, so the rest of the file was not read; is it a CSV file?`;
 
 export interface ParsedRow {
   readonly cells: string[];

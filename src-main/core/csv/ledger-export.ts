@@ -35,7 +35,7 @@ export function createLedgerExport(deps: {
   drafts: Pick<DraftService, 'version' | 'current' | 'patch'>;
   /** Where the name index notes the schema version it was built with. */
   settings: SettingsRepo;
-  names: Pick<ItemNames, 'name' | 'describe' | 'searchName'> | null;
+  names: Pick<ItemNames, 'name' | 'describe' | 'searchWords' | 'partName'> | null;
   now: () => number;
   turn?: Turn;
 }): LedgerExport {
@@ -44,7 +44,7 @@ export function createLedgerExport(deps: {
   const nameOf = (sku: string) => (names === null || sku === '' ? '' : names.name(sku));
   const queries = createLedgerQueries({
     store, draftVersion: (id) => drafts.version(id), patch: (id, domain) => drafts.patch(id, domain), now: deps.now,
-    ...(names ? { names, nameIndex: schemaNameIndex(store, deps.settings, names) } : {}),
+    ...(names ? { names, nameIndex: schemaNameIndex(store, deps.settings, names, ['ledger']) } : {}),
   });
   const rowsAt = createLedgerRowsAt(store);
 

@@ -26,6 +26,8 @@ export const deskWorkerConfig = z.strictObject({
   initialSettings: settingsPatchSchema.optional(),
   /** Where live mode reads inventories, when not Steam (tests: the simulator's URL). */
   inventoryUrl: z.string().max(2_000).optional(),
+  /** Where a new live profile's pricedb.io source asks (the end-to-end tests: their simulator's). */
+  pricedbUrl: z.string().max(2_000).optional(),
   /** The profile lock's holder: the same for every start of the worker, so a restarted one takes over its own lock. */
   lockToken: z.string().min(1).max(100),
   /** How many times the worker was started before: its stamps begin beyond every earlier one. */

@@ -1,6 +1,7 @@
 import type { Unsubscribe } from '../events.ts';
 import type { KeyService } from '../key/key-service.ts';
 import type { KeyTester } from '../key/key-test.ts';
+import type { AlertsService } from '../alerts/alerts-service.ts';
 import type { SettingsService } from '../settings/settings-service.ts';
 import type { Settings, SettingsPatch } from '../settings/settings.ts';
 import type { DeskStatusView } from '../../../src-shared/views.ts';
@@ -19,6 +20,8 @@ export interface DeskServices {
   readonly keys: KeyService;
   /** "Test key": asks the live service with the stored key, in sandbox mode too. */
   readonly keyTest: Pick<KeyTester, 'test' | 'last' | 'on'>;
+  /** The trader's webhooks and the alerts sent to them (one for the desk's life: which workspace it follows, and its close, are the desk's). */
+  readonly alerts: Pick<AlertsService, 'view' | 'add' | 'change' | 'remove' | 'test' | 'on'>;
   status(): DeskStatusView;
   /** Validates and applies a settings change (see Desk.updateSettings). */
   updateSettings(patch: SettingsPatch): Promise<Settings>;
@@ -44,12 +47,14 @@ export interface DeskServices {
   ledgerExport(): Workspace['ledgerExport'];
   inventory(): Workspace['inventory'];
   ledger(): Workspace['ledger'];
+  /** What each item cost, the price sources, the repricing rules and their schedule. */
+  pricing(): Workspace['pricing'];
   /** The SKU of a listing the ledger holds; null when it holds none. */
   listingSku(assetId: string): string | null;
 }
 
 /** What the services are made of: the desk's own, and the workspace shown now with word of the next. */
-export interface DeskServiceSources extends Pick<DeskServices, 'settings' | 'keys' | 'keyTest' | 'status' | 'updateSettings' | 'setOnline'> {
+export interface DeskServiceSources extends Pick<DeskServices, 'settings' | 'keys' | 'keyTest' | 'alerts' | 'status' | 'updateSettings' | 'setOnline'> {
   workspace(): Workspace;
   onWorkspace(listener: () => void): Unsubscribe;
   onStatus(listener: (status: DeskStatusView) => void): Unsubscribe;
@@ -61,6 +66,7 @@ export function deskServices(desk: DeskServiceSources): DeskServices {
     settings: desk.settings,
     keys: desk.keys,
     keyTest: desk.keyTest,
+    alerts: desk.alerts,
     status: () => desk.status(),
     updateSettings: (patch) => desk.updateSettings(patch),
     setOnline: (online) => desk.setOnline(online),
@@ -82,6 +88,7 @@ export function deskServices(desk: DeskServiceSources): DeskServices {
     ledgerExport: () => ws().ledgerExport,
     inventory: () => ws().inventory,
     ledger: () => ws().ledger,
+    pricing: () => ws().pricing,
     listingSku: (assetId) => ws().repos.listings.get(assetId)?.sku ?? null,
   };
 }

@@ -25,6 +25,8 @@ import { withProfileLock, type ProfileLock } from '../profile/profile-lock.ts';
 import { profilePaths } from '../profile/profile-paths.ts';
 import { openHomeStore } from '../profile/home-store.ts';
 import type { Backup } from '../profile/backup-files.ts';
+import type { AlertsDeps } from '../alerts/alerts-service.ts';
+import { createDeskAlerts, followWithAlerts } from './desk-alerts.ts';
 
 /**
  * The desk: the app's core, composed once by the main process (and by the
@@ -96,11 +98,15 @@ export interface DeskDeps {
    * points live mode at the simulator (sandbox mode always reads the simulator's).
    */
   inventoryUrl?: string;
+  /** Where a new live profile's pricedb.io source asks (tests: the simulator's); default pricedb.io itself. */
+  pricedbUrl?: string;
   /**
    * When the desk starts talking to the service and loading item names:
    * once this settles (the app: its first screen answered). Default at once.
    */
   servicesAfter?: Promise<void>;
+  /** Timings of the alerts' sender (tests shorten them). */
+  alertSending?: AlertsDeps['sending'];
 }
 
 /**
@@ -122,7 +128,8 @@ async function openDesk(deps: DeskDeps, clock: Clock, profile: string, lock: Pro
     ...(deps.onBackup ? { onBackup: deps.onBackup } : {}),
     ...(deps.onBackupError ? { onBackupError: deps.onBackupError } : {}),
   });
-  const settings = createSettingsService(createRepos(home).settings, deps.initialSettings);
+  const homeRepos = createRepos(home);
+  const settings = createSettingsService(homeRepos.settings, deps.initialSettings);
   const keys = createKeyService({ secrets: deps.secrets, profile });
   const events = createEmitter<DeskEvents>();
   const names = deps.names ?? createItemNames();
@@ -137,11 +144,17 @@ async function openDesk(deps: DeskDeps, clock: Clock, profile: string, lock: Pro
     onKeyEcho: keyEchoNotice(),
     openSandbox: deps.openSandbox,
     inventoryUrl: deps.inventoryUrl,
+    pricedbUrl: deps.pricedbUrl,
+  });
+  const alerts = createDeskAlerts({
+    home: homeRepos.settings, secrets: deps.secrets, profile, clock, version: deps.version, current: () => current,
+    ...(deps.alertSending ? { sending: deps.alertSending } : {}),
   });
   let unwire: Unsubscribe[] = [];
   function wire(ws: Workspace): void {
     for (const off of unwire) off();
     unwire = wireWorkspace(ws, { keys, settings });
+    followWithAlerts(alerts, ws);
   }
 
   /** A saved service URL that no longer passes is replaced by the default: said until the trader sets one. */
@@ -164,6 +177,7 @@ async function openDesk(deps: DeskDeps, clock: Clock, profile: string, lock: Pro
   try {
     current = await workspaces.open(settings.get());
   } catch (error) {
+    await alerts.close();
     await backups.stop();
     home.close();
     await workspaces.closeSandbox();
@@ -247,7 +261,7 @@ async function openDesk(deps: DeskDeps, clock: Clock, profile: string, lock: Pro
     events.emit('status', status());
   };
   const services = deskServices({
-    settings, keys, keyTest: keyChecks.tester, status, updateSettings: queuedUpdate, setOnline,
+    settings, keys, keyTest: keyChecks.tester, alerts, status, updateSettings: queuedUpdate, setOnline,
     workspace: () => current,
     onWorkspace: (listener) => events.on('workspace', () => listener()),
     onStatus: (listener) => events.on('status', listener),
@@ -269,6 +283,7 @@ async function openDesk(deps: DeskDeps, clock: Clock, profile: string, lock: Pro
       sleepWatch.stop();
       await queue;
       for (const off of unwire) off();
+      await alerts.close();
       await keyChecks.close();
       await current.close();
       await backups.stop();

@@ -22,6 +22,8 @@ export interface SimulatedService {
   readonly apiKey: string;
   /** Its weeks before the start, which a sandbox profile's History opens on (once: see core/history/past-fill.ts). */
   past?(): { readonly events: Iterable<PastEvent>; readonly ownIds: readonly string[] } | null;
+  /** The price source it serves beside it (pricedb.io's API). */
+  readonly pricedb?: { readonly url: string };
   close(): Promise<void>;
 }
 
@@ -41,6 +43,8 @@ export interface WorkspaceOpenerDeps {
   readonly openSandbox?: ((clock: Clock) => Promise<SimulatedService>) | undefined;
   /** Where live mode reads inventories (default Steam's community site). */
   readonly inventoryUrl?: string | undefined;
+  /** Where live mode asks pricedb.io for a new profile's source (default pricedb.io itself). */
+  readonly pricedbUrl?: string | undefined;
 }
 
 export interface WorkspaceOpener {
@@ -67,6 +71,7 @@ export function createWorkspaceOpener(deps: WorkspaceOpenerDeps): WorkspaceOpene
           ...common,
           apiKey: async () => running.apiKey,
           inventoryUrl: running.url,
+          ...(running.pricedb ? { pricedbUrl: running.pricedb.url } : {}),
         });
         // A new sandbox profile opens on the simulator's past weeks, so History has something to show.
         const past = running.past?.() ?? null;
@@ -83,6 +88,7 @@ export function createWorkspaceOpener(deps: WorkspaceOpenerDeps): WorkspaceOpene
           if (status >= 200 && status < 300) keys.noteAccepted();
         },
         inventoryUrl: deps.inventoryUrl ?? STEAM_COMMUNITY_URL,
+        ...(deps.pricedbUrl ? { pricedbUrl: deps.pricedbUrl } : {}),
       });
     },
     async closeSandbox() {

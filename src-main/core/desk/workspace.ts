@@ -19,12 +19,14 @@ import type { ItemNames } from '../items/item-names.ts';
 import { createLedgerTables, type LedgerTables } from '../bulk/ledger-tables.ts';
 import { createTradeHistory, type TradeHistory } from '../history/trade-history.ts';
 import { createLedgerExport, type LedgerExport } from '../csv/ledger-export.ts';
+import { schemaNameIndex } from '../store/name-index.ts';
 import { openInventory, type Inventory } from '../inventory/index.ts';
 import type { InventoryTiming } from '../inventory/inventory-service.ts';
 import { STEAM_COMMUNITY_URL } from '../inventory/steam-client.ts';
 import { createItemNames } from '../items/item-names.ts';
 import type { KeyEchoNotice } from './key-echo-notice.ts';
 import { createBulkJobs } from '../bulk/bulk-jobs.ts';
+import { openCosts, openPricing, type WorkspacePricing } from './workspace-pricing.ts';
 
 /**
  * Everything that talks to one service (the live one or the embedded sandbox)
@@ -64,6 +66,8 @@ export interface Workspace {
    * `onChanged` after any write to the ledger (an apply's batch, a sale, a check).
    */
   readonly ledger: LedgerChecker & Pick<LedgerSales, 'on'> & { onChanged(listener: () => void): Unsubscribe };
+  /** What each item cost, the price sources, the repricing rules and their schedule. */
+  readonly pricing: WorkspacePricing;
   /** Starts the heartbeat (when enabled) and the trade watcher. */
   start(): void;
   /**
@@ -109,6 +113,8 @@ export interface WorkspaceDeps {
   inventoryUrl?: string;
   /** Inventory read timing (tests shorten it). */
   inventoryTiming?: Partial<InventoryTiming>;
+  /** Where pricedb.io is asked (the simulator's in sandbox mode); default pricedb.io itself. */
+  pricedbUrl?: string;
 }
 
 export function openWorkspace(deps: WorkspaceDeps): Workspace {
@@ -145,7 +151,10 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
   // The trades name what sold: the ledger marks those listings (the service cannot list them).
   const sales = createLedgerSales({ store, repos, ownIds: () => accounts.ownIds() });
   const serviceNow = () => clock.now() + (serviceClock.offsetMs() ?? 0);
-  const history = createTradeHistory({ store, repos, ownIds: () => accounts.ownIds(), serviceNow });
+  const history = createTradeHistory({
+    store, repos, ownIds: () => accounts.ownIds(), serviceNow,
+    ...(deps.names ? { nameIndex: schemaNameIndex(store, repos.settings, deps.names, ['history']) } : {}),
+  });
   // Each load kept as the pending list, in the ledger and in History, a part at a time (History sees a trade as of
   // when its load was asked for: a balance read answered before the load may already show its end).
   const recording = createTradeRecording({ store, repos, sales, history });
@@ -161,7 +170,11 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
   trades.on('balance', (reading) => void recording.balance(reading));
   const ledger = { ...createLedgerChecker({ store, repos, trades, clock }), on: sales.on, onChanged: (listener: () => void) => store.onLedgerChanged(listener) };
   const current = deps.currentSettings ?? (() => settings);
-  const drafts = createDraftService({ store, repos, guard: () => current().priceGuard, bulk: createBulkJobs, busySlots: (scope) => scheduler.busyOffsets(scope) });
+  const costs = openCosts({ store, repos });
+  const drafts = createDraftService({
+    store, repos, guard: () => current().priceGuard, bulk: createBulkJobs, references: costs.references, busySlots: (scope) => scheduler.busyOffsets(scope),
+    ...(deps.names ? { nameIndex: schemaNameIndex(store, repos.settings, deps.names, ['ledger']) } : {}),
+  });
   const csv = createCsvService({ store, repos, drafts, clock, names: deps.names ?? null });
   const apply = createApplyService({
     store, repos, drafts, scheduler,
@@ -172,6 +185,10 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
     trades,
   });
   const applyJob = trackApplyJob(apply, drafts, (id) => repos.drafts.get(id) !== null);
+  const pricing = openPricing(costs, {
+    store, repos, clock, drafts, apply, history, names: deps.names ?? null, guard: () => current().priceGuard,
+    ...(deps.pricedbUrl ? { pricedbUrl: deps.pricedbUrl } : {}),
+  });
   const ledgerExport = createLedgerExport({ store, drafts, settings: repos.settings, names: deps.names ?? null, now: () => clock.now() });
   const inventory = openInventory({
     store,
@@ -185,6 +202,7 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
     main: () => accounts.snapshot().main?.account_id ?? null,
     drafts,
     guard: () => current().priceGuard,
+    settings: repos.settings,
     ...(deps.inventoryTiming ? { timing: deps.inventoryTiming } : {}),
   });
   const tables = createLedgerTables({
@@ -220,6 +238,7 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
       trades.configure({ pollIntervalMs: next.tradePollSeconds * 1000, youngAccountDays: next.youngAccountDays });
     },
     ledger,
+    pricing,
     start() {
       // An apply cut short by a crash resumes; lost responses wait for the trader.
       apply.recover();
@@ -230,6 +249,7 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
       // The accounts list feeds the heartbeat's multiaccounts and names the main account:
       // read at start, and again with backoff until a read succeeds.
       accounts.start();
+      pricing.start();
     },
     async close() {
       // Before the scheduler closes: closing it cancels the job, which would end the run as cancelled,
@@ -237,6 +257,7 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
       const drained = new AbortController();
       await Promise.race([apply.suspend(), clock.sleep(CLOSE_DRAIN_MS, drained.signal).catch(() => undefined)]);
       drained.abort();
+      await pricing.close();
       heartbeat.stop();
       trades.stop();
       // A load being recorded is finished (its trades left the seen set already), within the same bound.

@@ -8,6 +8,7 @@ import { patchedStatusCounts, type BulkPatch } from '../store/bulk-patch.ts';
 import type { Store } from '../store/db.ts';
 import { createDraftReads } from '../store/draft-reads.ts';
 import type { Repos } from '../store/index.ts';
+import type { NameIndex } from '../store/name-index.ts';
 import type { SelectedRows } from '../store/ledger-reads.ts';
 import type { RateScope } from '../scheduler/types.ts';
 import { nextTurn, type Turn } from '../turn.ts';
@@ -17,8 +18,9 @@ import type { BulkPlan, DraftBulkEdits, MakeBulkEdits } from './draft-bulk.ts';
 import { createDraftChanges, type AddChangesResult } from './draft-changes.ts';
 import { ledgerLookup } from './draft-context.ts';
 import { draftSummary, type DraftCounts } from './draft-counts.ts';
+import type { PriceReferences } from './price-references.ts';
 import type { Staging } from './draft-staging.ts';
-import { createReviewer, type DraftReview, type ReviewRow, type ReviewShow } from './review.ts';
+import { createReviewer, type DraftReview, type ReviewPageQuery, type ReviewRow } from './review.ts';
 
 export type { AddChangesResult };
 
@@ -52,11 +54,16 @@ export interface DraftServiceDeps {
    * edits). Without it the service takes no bulk edit.
    */
   bulk?: MakeBulkEdits;
+  /** The names tables the review's search reads, put in step before a search (store/name-index.ts); without it a search finds rows by SKU, asset ID and note. */
+  nameIndex?: NameIndex;
+  /** What listing prices are held against besides their old price (what they cost): marked by the guard too. */
+  references?: PriceReferences;
 }
 
 export interface DraftService {
   list(): DraftSummary[];
-  create(name: string): DraftSummary;
+  /** A new draft, made current unless `select` is false (a draft the desk fills on its own, e.g. a scheduled reprice). */
+  create(name: string, options?: { select?: boolean }): DraftSummary;
   rename(draftId: string, name: string): DraftSummary;
   /** Deletes a draft; refused while any of its changes is in flight or unresolved. */
   discard(draftId: string): void;
@@ -116,7 +123,8 @@ export interface DraftService {
   /** What the price guard marks among the price changes the next apply sends (see src-shared/price-guard.ts). */
   guard(draftId: string): DraftGuard;
   /** A page of the review's rows (before → after), open ones by default, in the order the apply runs them. */
-  reviewPage(draftId: string, query: { show: ReviewShow; kind?: string; offset: number; limit: number }): { total: number; rows: ReviewRow[] };
+  /** `text`: only changes of items the search finds (store/item-match.ts). */
+  reviewPage(draftId: string, query: ReviewPageQuery): { total: number; rows: ReviewRow[] };
   /** Another module changed these rows (apply): the draft's version moves and listeners hear of it. */
   refresh(draftId: string, targets: readonly string[]): void;
   /**
@@ -146,7 +154,7 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
   const turn = deps.turn ?? nextTurn;
   const emitter = createEmitter<{ changed: { draftId: string } }>();
   const reads = createDraftReads(store);
-  const reviewer = createReviewer(store, reads, ledgerLookup(repos), deps.busySlots);
+  const reviewer = createReviewer(store, reads, ledgerLookup(repos), { busy: deps.busySlots, costs: deps.references });
   const currentDraft = createCurrentDraft(repos.settings, (id) => repos.drafts.get(id) !== null);
 
   const requireDraft = (id: string) => {
@@ -179,15 +187,15 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
 
   /** What the guard found for a state of a draft, the ledger and the guard's settings. */
   let lastGuard: { state: string; found: DraftGuard } | null = null;
-  const guardState = (id: string) => JSON.stringify([id, versionOf(id), store.ledgerVersion, guard()]);
+  const guardState = (id: string) => JSON.stringify([id, versionOf(id), store.ledgerVersion, guard(), deps.references?.version() ?? 0]);
   const mainAccount = () => repos.accounts.main()?.account_id ?? '';
 
   const service: DraftService = {
     list: () => repos.drafts.list().map((d) => summaryOf(d.draft_id)),
-    create(name) {
+    create(name, options = {}) {
       const row = repos.drafts.create(draftName.parse(name));
       // A new draft is where the trader works next.
-      currentDraft.set(row.draft_id);
+      if (options.select !== false) currentDraft.set(row.draft_id);
       changed(row.draft_id);
       return summaryOf(row.draft_id);
     },
@@ -262,6 +270,7 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     },
     reviewPage(id, query) {
       requireDraft(id);
+      if (query.text !== undefined && query.text.trim() !== '') deps.nameIndex?.sync();
       return reviewer.page(id, `${versionOf(id)}|${store.ledgerVersion}`, query, guard());
     },
     refresh(id) {

@@ -1,16 +1,28 @@
+import type { CostConcern } from '../../../src-shared/cost-guard.ts';
 import {
   NO_FINDINGS, NO_UNDERCUTS, priceConcern, undercutOf, type GuardFindings, type PriceGuard, type ReferencePrice, type UndercutFindings,
 } from '../../../src-shared/price-guard.ts';
 
 export type { GuardFindings, PriceGuard } from '../../../src-shared/price-guard.ts';
 
-/** Adds price changes up into what the guard found (see src-shared/price-guard.ts). */
-export function guardTally(guard: PriceGuard) {
+/**
+ * Adds price changes up into what the guard found (see src-shared/price-guard.ts);
+ * `costs` marks a listing against what it cost (src-shared/cost-guard.ts) when the price guard itself does not.
+ */
+export function guardTally(guard: PriceGuard, costs: (sku: string, before: number | null, after: number) => CostConcern | null = () => null) {
   let f: GuardFindings = NO_FINDINGS;
+  const addCost = (sku: string, before: number | null, after: number): void => {
+    const cost = sku === '' ? null : costs(sku, before, after);
+    if (cost === 'under_cost') f = { ...f, underCost: (f.underCost ?? 0) + 1 };
+    else if (cost === 'under_margin') f = { ...f, underMargin: (f.underMargin ?? 0) + 1 };
+  };
   return {
-    add(key: string, before: number, after: number): void {
+    add(key: string, before: number, after: number, sku = ''): void {
       const concern = priceConcern(before, after, guard);
-      if (concern === null) return;
+      if (concern === null) {
+        addCost(sku, before, after);
+        return;
+      }
       const change = { key, before, after };
       if (concern === 'rise') {
         const worse = f.worstRise === null || after * f.worstRise.before > f.worstRise.after * before;
@@ -22,6 +34,8 @@ export function guardTally(guard: PriceGuard) {
         ? { ...f, belowFloor: f.belowFloor + 1, worstDrop: worse ? change : f.worstDrop }
         : { ...f, drops: f.drops + 1, worstDrop: worse ? change : f.worstDrop };
     },
+    /** A new listing of `sku` at `price`: only its cost can mark it here (what its item fetches is `undercutTally`'s). */
+    addNew: (sku: string, price: number): void => addCost(sku, null, price),
     result: (): GuardFindings => f,
   };
 }

@@ -1,3 +1,4 @@
+import type { CostConcern } from '../../../src-shared/cost-guard.ts';
 import type { LedgerDomain } from '../../../src-shared/ledger.ts';
 import { priceConcern, undercutOf, type PriceGuard, type ReferencePrice } from '../../../src-shared/price-guard.ts';
 import type { BuyOrderRow } from '../store/buy-orders-repo.ts';
@@ -28,10 +29,10 @@ export interface ReviewRow {
   readonly note: string | null;
   /**
    * What the price guard says of the change's new price against the ledger's,
-   * or of a new listing's against what the item fetches (`under`); null:
-   * nothing unusual, or no price change.
+   * of a new listing's against what the item fetches (`under`), or of either
+   * against what the item cost; null: nothing unusual, or no price change.
    */
-  readonly concern: 'drop' | 'floor' | 'rise' | 'under' | null;
+  readonly concern: 'drop' | 'floor' | 'rise' | 'under' | CostConcern | null;
   /** What a new listing marked `under` is held against. */
   readonly reference: ReferencePrice | null;
 }
@@ -42,9 +43,11 @@ export interface CreateFacts {
   kept(assetId: string, account: string): { readonly sku: string; readonly account: string } | 'missing' | 'unread';
   /** What a new listing of the SKU is held against (its lowest standing listing, its last sale). */
   references(sku: string): readonly ReferencePrice[];
+  /** What the guard says of a listing's price against what its item cost (`before` null for a new listing). */
+  readonly costs: (sku: string, before: number | null, after: number) => CostConcern | null;
 }
 
-const NO_FACTS: CreateFacts = { kept: () => 'unread', references: () => [] };
+const NO_FACTS: CreateFacts = { kept: () => 'unread', references: () => [], costs: () => null };
 
 /** Changes the next apply sends: a mark on one already sent would ask about what is done. */
 const OPEN: ReadonlySet<ChangeStatus> = new Set(['pending', 'failed']);
@@ -71,7 +74,9 @@ export function rowOf(
 ): ReviewRow {
   const c = e.change;
   const before = c.kind === 'listing.edit' ? ledger.listing(c.asset_id)?.price : c.kind === 'buyOrder.edit' ? ledger.buyOrder(c.sku)?.price : undefined;
-  const concern = before !== undefined && 'price' in c && c.price !== before ? priceConcern(before, c.price, guard) : null;
+  const priced = before !== undefined && 'price' in c && c.price !== before ? priceConcern(before, c.price, guard) : null;
+  const listed = c.kind === 'listing.edit' && before !== undefined && c.price !== before ? ledger.listing(c.asset_id)?.sku ?? '' : '';
+  const concern = priced ?? (listed !== '' && c.kind === 'listing.edit' ? facts.costs(listed, before ?? null, c.price) : null);
   const base = { changeId: e.target, kind: c.kind, status: e.status, error: e.error, concern, reference: null };
   const account = 'account' in c ? c.account : null;
   switch (c.kind) {
@@ -80,10 +85,12 @@ export function rowOf(
       const kept = facts.kept(c.asset_id, c.account);
       // Named from the start: by its own SKU, the ledger's, or the inventory's as last read.
       const sku = c.sku || row?.sku || (typeof kept === 'object' ? kept.sku : '');
-      const reference = sku === '' || !OPEN.has(e.status) ? null : undercutOf(c.price, facts.references(sku), guard);
+      const open = sku !== '' && OPEN.has(e.status);
+      const reference = open ? undercutOf(c.price, facts.references(sku), guard) : null;
+      const cost = open && reference === null ? facts.costs(sku, null, c.price) : null;
       const note = kept === 'missing' ? 'not in this account’s inventory as last read: the service refuses it unless the item has arrived since'
         : typeof kept === 'object' && kept.account !== c.account ? `in the inventory of account ${kept.account}, not of the account it is listed for` : null;
-      return { ...base, concern: reference === null ? null : 'under', reference, target: c.asset_id, sku: sku || null, account, fields: listingFields(c, row ?? undefined), note };
+      return { ...base, concern: reference === null ? cost : 'under', reference, target: c.asset_id, sku: sku || null, account, fields: listingFields(c, row ?? undefined), note };
     }
     case 'listing.edit':
     case 'listing.delete': {

@@ -15,6 +15,7 @@ import type { ChangeKind, ChangeStatus, DraftEntry } from './change.ts';
 import { endpointOf, PHASES, type Phase } from './change-endpoints.ts';
 import { guardTally, undercutTally } from './guard-tally.ts';
 import type { LedgerLookup } from './merge.ts';
+import { NO_REFERENCES, type PriceReferences } from './price-references.ts';
 import { rowOf, type CreateFacts, type ReviewRow } from './review-rows.ts';
 import type { Store } from '../store/db.ts';
 
@@ -58,16 +59,31 @@ export interface DraftReviewer {
   /** The same in one step, for a check that cannot wait (an apply asked without a review of this version). */
   guardNow(draftId: string, mainAccount: string, guard: PriceGuard): DraftGuard;
   /** A page of the review's rows, in the order the apply runs them; `version` names the draft's state (for paging on from the last page). */
-  page(draftId: string, version: string, query: { show: ReviewShow; kind?: string; offset: number; limit: number }, guard: PriceGuard): { total: number; rows: ReviewRow[] };
+  page(draftId: string, version: string, query: ReviewPageQuery, guard: PriceGuard): { total: number; rows: ReviewRow[] };
 }
 
-/**
- * `busy`: for each rate slot of a scope in use now, how long until it is
- * free (the scheduler's); without it every slot counts as free.
- */
+/** Which of the review's rows a page shows: `text` finds the changes of the items a search finds (store/item-match.ts), or by key or note. */
+export interface ReviewPageQuery {
+  readonly show: ReviewShow;
+  readonly kind?: string;
+  readonly text?: string;
+  readonly offset: number;
+  readonly limit: number;
+}
+
+/** What the reviewer is handed beside the store: each is optional, its absence counts nothing. */
+export interface ReviewerNeeds {
+  /** For each rate slot of a scope in use now, how long until it is free (the scheduler's); without it every slot counts as free. */
+  readonly busy?: (scope: RateScope) => readonly number[];
+  /** The guard's marks against what an item cost (core/costs/); without it nothing is marked against a cost. */
+  readonly costs?: PriceReferences;
+}
+
 export function createReviewer(
-  store: Pick<Store, 'db'>, drafts: Pick<DraftReads, 'deleteAllRemoves'>, ledger: LedgerLookup, busy: (scope: RateScope) => readonly number[] = () => [],
+  store: Pick<Store, 'db'>, drafts: Pick<DraftReads, 'deleteAllRemoves'>, ledger: LedgerLookup, needs: ReviewerNeeds = {},
 ): DraftReviewer {
+  const busy = needs.busy ?? (() => []);
+  const costs = needs.costs ?? NO_REFERENCES;
   const reads = createReviewReads(store);
   const references = createReferenceReads(store.db);
   const kept = createKeptItems(store.db);
@@ -75,17 +91,21 @@ export function createReviewer(
 
   /** Tallies the guard's findings part by part: price edits against the ledger, new listings against what the item fetches. */
   function guardParts(draftId: string, mainAccount: string, guard: PriceGuard) {
-    const listings = guardTally(guard);
+    const listings = guardTally(guard, costs.concerns());
     const buyOrders = guardTally(guard);
     const undercuts = undercutTally(guard);
     return {
       parts: reads.parts(draftId, mainAccount),
       add(bounds: PartBounds) {
-        for (const r of reads.pricedEdits(bounds)) (r.kind === 'listing.edit' ? listings : buyOrders).add(r.key, r.ledger_price, r.price);
+        for (const r of reads.pricedEdits(bounds)) {
+          if (r.kind === 'listing.edit') listings.add(r.key, r.ledger_price, r.price, r.ledger_sku);
+          else buyOrders.add(r.key, r.ledger_price, r.price);
+        }
         const creates = reads.pricedCreates(bounds).filter((c) => c.sku !== '');
         if (creates.length === 0) return;
         const refs = references.referencesOf([...new Set(creates.map((c) => c.sku))]);
-        for (const c of creates) undercuts.add(c.key, c.sku, c.price, refs.get(c.sku) ?? []);
+        // A new listing far under what its item fetches is an undercut; one that is not may still be under its cost.
+        for (const c of creates) if (undercuts.add(c.key, c.sku, c.price, refs.get(c.sku) ?? []) === null) listings.addNew(c.sku, c.price);
       },
       result: (): DraftGuard => ({ listings: listings.result(), buyOrders: buyOrders.result(), undercuts: undercuts.result() }),
     };
@@ -106,6 +126,7 @@ export function createReviewer(
     return {
       kept: (assetId, account) => found.get(assetId) ?? (read.has(account) ? 'missing' : 'unread'),
       references: (sku) => refs.get(sku) ?? [],
+      costs: costs.concerns(),
     };
   }
 
@@ -168,9 +189,10 @@ export function createReviewer(
     },
     page(draftId, version, query, guard) {
       const kinds = query.kind === undefined ? KIND_ORDER : KIND_ORDER.filter((k) => k === query.kind);
-      const id = JSON.stringify([draftId, version, query.show, query.kind ?? null]);
+      const text = query.text?.trim() || undefined;
+      const id = JSON.stringify([draftId, version, query.show, query.kind ?? null, text ?? null]);
       // Counted once per state of the draft: a scroll asks page after page of the same.
-      const counts = lastCounts?.id === id ? lastCounts.counts : kinds.map((kind) => reads.countOfKind(draftId, kind, query.show));
+      const counts = lastCounts?.id === id ? lastCounts.counts : kinds.map((kind) => reads.countOfKind(draftId, kind, query.show, text));
       lastCounts = { id, counts };
       const total = counts.reduce((a, b) => a + b, 0);
       const rows: DraftEntry[] = [];
@@ -184,7 +206,7 @@ export function createReviewer(
         }
         // The next page of a scroll starts after the last row served instead of counting down to it.
         const after = last !== null && last.id === id && last.offset === query.offset && last.kind === kind && rows.length === 0 ? last.after : null;
-        const page = reads.entriesOfKind(draftId, kind, query.show, after ? { after } : { skip }, query.limit - rows.length);
+        const page = reads.entriesOfKind(draftId, kind, query.show, after ? { after } : { skip }, query.limit - rows.length, text);
         skip = 0;
         rows.push(...page);
         const end = page.at(-1);

@@ -18,15 +18,17 @@ const ITEMS_SHOWN = 10;
 /** Rows read at a time while writing the CSV. */
 const CSV_CHUNK = 2_000;
 
-/** How the file is written: its shape (separator and decimal mark) and the time zone its times are in. */
+/** How the file is written: its shape (separator and decimal mark) and the time zone its times are in; `text`: only trades with an item the search finds. */
 export interface HistoryCsvOptions {
   readonly format?: CsvExportFormat;
   /** An IANA time zone ("Europe/Berlin"): the screen's; the desk's own when absent. */
   readonly timeZone?: string | undefined;
+  readonly text?: string | undefined;
 }
 
 export interface HistoryTable {
-  page(range: HistoryRangeInput, show: HistoryShow, offset: number, limit: number): { total: number; rows: HistoryRowView[] };
+  /** `text`: only trades with an item the search finds (store/item-match.ts). */
+  page(range: HistoryRangeInput, show: HistoryShow, offset: number, limit: number, text?: string): { total: number; rows: HistoryRowView[] };
   csv(range: HistoryRangeInput, show: HistoryShow, options?: HistoryCsvOptions): { csv: string; rows: number };
 }
 
@@ -41,22 +43,23 @@ export function createHistoryTable(reads: Pick<HistoryReads, 'countTrades' | 'tr
   const items = (r: HistoryTradeRow) => r.items.map(([sku, name, quantity, price]) => ({ sku, name, quantity, price }));
 
   return {
-    page(range, show, offset, limit) {
-      const rows = reads.trades(range, show, offset, limit, ITEMS_SHOWN).map((r): HistoryRowView => ({
+    page(range, show, offset, limit, text) {
+      const rows = reads.trades(range, show, offset, limit, ITEMS_SHOWN, text).map((r): HistoryRowView => ({
         key: `${r.trade_type}:${r.trade_id}`,
         tradeType: r.trade_type, tradeId: r.trade_id, side: r.side, account: r.account, partner: r.partner,
         status: r.status, ending: r.ending, total: r.total, items: items(r), itemCount: r.item_count,
         createdAt: r.created_at, leftAt: r.left_at, at: r.at, listedAt: r.listed_at,
       }));
-      return { total: reads.countTrades(range, show), rows };
+      return { total: reads.countTrades(range, show, text), rows };
     },
     csv(range, show, options = {}) {
       const shape = EXPORT_DIALECTS[options.format ?? 'comma'];
       const zone = options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
       const at = (ms: number | null) => (ms === null ? '' : localStamp(ms, zone));
+      const text = options.text;
       const out: Record<keyof typeof HISTORY_CSV_COLUMNS, string | number>[] = [];
       for (let offset = 0; ; offset += CSV_CHUNK) {
-        const chunk = reads.trades(range, show, offset, CSV_CHUNK, -1);
+        const chunk = reads.trades(range, show, offset, CSV_CHUNK, -1, text);
         for (const r of chunk) {
           const all = items(r);
           // A trade that left the lists has no status now: the one it last had would read as if it still needed action.

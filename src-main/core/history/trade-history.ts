@@ -1,5 +1,6 @@
 import type { Store } from '../store/db.ts';
 import type { Repos } from '../store/index.ts';
+import type { NameIndex } from '../store/name-index.ts';
 import { createHistoryRepo, type HistoryRepo } from '../store/history-repo.ts';
 import { createHistoryReads, type HistoryRangeInput } from '../store/history-reads.ts';
 import { createEmitter, type Unsubscribe } from '../events.ts';
@@ -26,7 +27,8 @@ type Recorded<T> = { [K in keyof T]: T[K] extends (...args: infer A) => Steps<in
 export interface TradeHistory extends Recorded<TradeRecorder> {
   readonly repo: HistoryRepo;
   summary(range: HistoryRangeInput): HistorySummaryFigures;
-  page(range: HistoryRangeInput, show: HistoryShow, offset: number, limit: number): { total: number; rows: HistoryRowView[] };
+  /** `text`: only trades with an item the search finds, as every table's search reads it (store/item-match.ts). */
+  page(range: HistoryRangeInput, show: HistoryShow, offset: number, limit: number, text?: string): { total: number; rows: HistoryRowView[] };
   /** The trades of `page` as a CSV file in the screen's words and the trader's time zone (history-table.ts). */
   csv(range: HistoryRangeInput, show: HistoryShow, options?: HistoryCsvOptions): { csv: string; rows: number };
   /**
@@ -48,6 +50,8 @@ export function createTradeHistory(deps: {
   serviceNow?: () => number;
   /** How a recording gives the event loop back between its parts. */
   turn?: Turn;
+  /** The names tables the search reads, put in step with the trades' items before a search (store/name-index.ts). */
+  nameIndex?: NameIndex;
 }): TradeHistory {
   const { store } = deps;
   const turn = deps.turn ?? nextTurn;
@@ -89,8 +93,14 @@ export function createTradeHistory(deps: {
     noteBalance: (reading) => record(() => recorder.noteBalance(reading)),
     problem: () => problem,
     summary: (range) => historySummary(reads, range),
-    page: (range, show, offset, limit) => table.page(range, show, offset, limit),
-    csv: (range, show, options) => table.csv(range, show, options),
+    page(range, show, offset, limit, text) {
+      if (text !== undefined && text.trim() !== '') deps.nameIndex?.sync();
+      return table.page(range, show, offset, limit, text);
+    },
+    csv(range, show, options) {
+      if (options?.text !== undefined && options.text.trim() !== '') deps.nameIndex?.sync();
+      return table.csv(range, show, options);
+    },
     fillPast(events, ownIds) {
       const pastRecorder = ownIds === undefined ? recorder : createTradeRecorder({ repo, ownIds: () => ownIds, listings: evidence, ...serviceNow });
       const n = fillPast(repo, pastRecorder, events, store.clock.now());

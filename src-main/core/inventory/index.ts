@@ -4,6 +4,8 @@ import type { ItemNames } from '../items/item-names.ts';
 import type { Store } from '../store/db.ts';
 import { createInventoryReads } from '../store/inventory-reads.ts';
 import { createReferenceReads } from '../store/reference-reads.ts';
+import { schemaNameIndex } from '../store/name-index.ts';
+import type { SettingsRepo } from '../store/settings-repo.ts';
 import type { PriceGuard } from '../../../src-shared/price-guard.ts';
 import { createInventoryDrafting, type InventoryDrafting } from './inventory-drafting.ts';
 import { createInventoryQueries, type InventoryQueries } from './inventory-query.ts';
@@ -35,6 +37,8 @@ export interface InventoryDeps {
   /** The trader's price guard, which marks items priced far under what they fetch. */
   guard?: () => PriceGuard;
   timing?: Partial<InventoryTiming>;
+  /** Where the names tables note the schema version they were built with; without it the search finds items by Steam's name, SKU and asset ID alone. */
+  settings?: SettingsRepo;
 }
 
 /** Said where typed asset IDs cannot be checked because the inventory was never read. */
@@ -48,6 +52,7 @@ export function openInventory(deps: InventoryDeps): Inventory {
   const kept = createInventoryReads(deps.store.db);
   const queries = createInventoryQueries({
     reads: kept, names: deps.names, currentDraft: () => deps.drafts.current(), main: deps.main, itemsVersion: () => reads.itemsVersion(),
+    ...(deps.settings ? { nameIndex: schemaNameIndex(deps.store, deps.settings, deps.names, ['inventory']) } : {}),
   });
   const drafting = createInventoryDrafting({
     reads: kept,

@@ -2,7 +2,10 @@ import type { ItemView } from '../../../src-shared/ledger.ts';
 import type { InventoryFilter, InventoryItemView, InventorySelection, InventorySort } from '../../../src-shared/inventory.ts';
 import type { ItemNames } from '../items/item-names.ts';
 import { itemViewOf } from '../items/item-view.ts';
-import type { FacetRow, InventoryItemRow, InventoryReads } from '../store/inventory-reads.ts';
+import type { InventoryItemRow, InventoryReads } from '../store/inventory-reads.ts';
+import type { NameIndex } from '../store/name-index.ts';
+import { namedFacets, type PartKind } from '../items/part-names.ts';
+import type { ItemFacetCounts } from '../../../src-shared/item-facets.ts';
 
 /**
  * The kept inventories as the picker asks for them (store/inventory-reads.ts
@@ -30,33 +33,35 @@ export interface InventoryQueries {
   picked(selection: InventorySelection): PickedItem[];
   /** These assets where they are kept (any account), with their listing. */
   find(assetIds: readonly string[]): Map<string, InventoryItemView>;
-  /** What the kept items hold: qualities, effects and killstreak tiers, with counts. */
-  facets(): { qualities: Facet[]; effects: Facet[]; killstreaks: Facet[] };
-}
-
-export interface Facet {
-  readonly id: number;
-  readonly name: string;
-  readonly count: number;
+  /** What the kept items hold: qualities, effects, killstreak tiers and wears, with counts. */
+  facets(): ItemFacetCounts;
 }
 
 export interface InventoryQueryDeps {
   reads: InventoryReads;
-  names: Pick<ItemNames, 'describe'>;
+  names: Pick<ItemNames, 'describe' | 'partName'>;
   /** The current draft, whose listing creates are marked (null: none). */
   currentDraft: () => string | null;
   /** The main account (listed first when every account is shown). */
   main: () => string | null;
   /** Moves on when the kept items change: what is counted from them is counted again only then. */
   itemsVersion: () => number;
+  /** The names tables the search reads (store/name-index.ts), put in step with the kept items before a search. */
+  nameIndex?: NameIndex;
 }
-
-const KILLSTREAK_NAMES = ['None', 'Killstreak', 'Specialized Killstreak', 'Professional Killstreak'];
 
 export function createInventoryQueries(deps: InventoryQueryDeps): InventoryQueries {
   const { reads } = deps;
   let facets: { version: number; value: ReturnType<InventoryQueries['facets']> } | null = null;
-  const scope = () => ({ draft: deps.currentDraft(), main: deps.main() });
+  let namedAt = -1;
+  /** The scope of a question; a search first names the kept items' SKUs it has not named yet (once per read). */
+  const scope = (filter?: InventoryFilter) => {
+    if (deps.nameIndex && filter?.text !== undefined && namedAt !== deps.itemsVersion()) {
+      deps.nameIndex.sync();
+      namedAt = deps.itemsVersion();
+    }
+    return { draft: deps.currentDraft(), main: deps.main() };
+  };
 
   function view(row: InventoryItemRow): InventoryItemView {
     const named = row.sku === '' ? null : itemViewOf(deps.names, row.sku);
@@ -71,21 +76,19 @@ export function createInventoryQueries(deps: InventoryQueryDeps): InventoryQueri
     };
   }
 
-  const facetsOf = (rows: readonly FacetRow[], name: (id: number) => string): Facet[] => rows.map((r) => ({ id: r.id, name: name(r.id), count: r.n }));
-
   return {
     page: (filter, sort, offset, limit) => {
-      const at = scope();
+      const at = scope(filter);
       return { total: reads.count(filter, at), all: reads.count(filter, at, true), rows: reads.items(filter, sort, offset, limit, at).map(view) };
     },
-    keys: (filter, sort, offset, limit) => reads.items(filter, sort, offset, limit, scope()).map((r) => r.asset_id),
+    keys: (filter, sort, offset, limit) => reads.items(filter, sort, offset, limit, scope(filter)).map((r) => r.asset_id),
     picked(selection) {
       let rows: InventoryItemRow[];
       if ('ids' in selection) {
         rows = reads.byAssetIds([...new Set(selection.ids)], scope(), true);
       } else {
         const except = new Set(selection.except ?? []);
-        rows = reads.items(selection.filter, null, 0, -1, scope()).filter((r) => !except.has(r.asset_id));
+        rows = reads.items(selection.filter, null, 0, -1, scope(selection.filter)).filter((r) => !except.has(r.asset_id));
       }
       return rows.map((r) => ({
         assetId: r.asset_id, account: r.account, sku: r.sku, name: r.name, tradable: r.tradable, listingState: r.listing_state,
@@ -97,10 +100,13 @@ export function createInventoryQueries(deps: InventoryQueryDeps): InventoryQueri
     facets() {
       if (facets?.version === deps.itemsVersion()) return facets.value;
       const version = deps.itemsVersion();
-      const qualities = facetsOf(reads.facet('quality'), (id) => qualityName(deps.names, id));
-      const effects = facetsOf(reads.facet('effect'), (id) => effectName(deps.names, id));
-      const killstreaks = facetsOf(reads.killstreaks(), (id) => KILLSTREAK_NAMES[id] ?? String(id));
-      const value = { qualities, effects, killstreaks };
+      const name = (kind: PartKind, id: number) => deps.names.partName(kind, id);
+      const value = {
+        qualities: namedFacets(reads.facet('quality'), 'quality', name),
+        effects: namedFacets(reads.facet('effect'), 'effect', name),
+        killstreaks: namedFacets(reads.killstreaks(), 'killstreak', name),
+        wears: namedFacets(reads.facet('wear'), 'wear', name),
+      };
       facets = { version, value };
       return value;
     },
@@ -109,16 +115,4 @@ export function createInventoryQueries(deps: InventoryQueryDeps): InventoryQueri
 
 function unknownItem(name: string): ItemView {
   return { name, known: false, quality: null, color: null, effect: null, killstreak: null, wear: null, australium: false, festivized: false, craftable: true };
-}
-
-/** The schema's name of a quality, read through a SKU of a key of that quality. */
-function qualityName(names: Pick<ItemNames, 'describe'>, id: number): string {
-  const d = names.describe(`5021;${id}`);
-  return d.known ? d.quality.name : `Quality ${id}`;
-}
-
-/** The schema's name of an effect, read through a SKU of an Unusual Team Captain with it. */
-function effectName(names: Pick<ItemNames, 'describe'>, id: number): string {
-  const d = names.describe(`378;5;u${id}`);
-  return d.known && d.effect !== null ? d.effect.name : `Effect ${id}`;
 }

@@ -2,11 +2,16 @@ import type { EconItem, SchemaItem } from 'tf2-item-format';
 import { skuOfEcon } from './econ-sku.ts';
 import { describeSku } from './describe-sku.ts';
 import type { ItemDescription } from './describe-sku.ts';
-import { loadItemFormat, readSameNamedItems, readSkinDefindexes } from './schema.ts';
+import { createBaseNames, type BaseNames } from './base-names.ts';
+import { variantsOf, type ItemVariants } from './item-variants.ts';
+import { loadItemFormat, readGameItems, readSameNamedItems, type GameItems } from './schema.ts';
 import type { ItemFormat } from './schema.ts';
-import { createNameIndex, type NameIndex } from './name-search.ts';
+import { itemWords } from './search-words.ts';
 import { resolveName } from './sku-for-name.ts';
 import type { KnownNames, NameResolution } from './sku-for-name.ts';
+import { partName, type PartKind } from './part-names.ts';
+import { createPartReader } from './typed-parts.ts';
+import { createTypedNames, type TypedMatch, type TypedNames } from './typed-name.ts';
 
 /**
  * What a trader reads instead of a SKU, for every screen, the CSV and the
@@ -24,6 +29,8 @@ export interface ItemNames {
    * (a few ms for 50,000 rows, see test/bench/item-names.ts).
    */
   searchName(sku: string): string;
+  /** The folded words a search finds the SKU by (search-words.ts); none for a SKU the schema cannot name. */
+  searchWords(sku: string): string[];
   /**
    * A test of "does this SKU's name contain the typed text" (case-insensitive),
    * for callers whose rows do not keep `searchName`: one map look-up more a row.
@@ -39,12 +46,23 @@ export interface ItemNames {
    */
   skuForName(name: string, known?: KnownNames): NameResolution;
   /**
+   * A name typed where a SKU is asked for, read as typed, then in any order,
+   * case and spelling the search understands (typed-name.ts).
+   */
+  resolveTyped(text: string): NameResolution;
+  /**
    * Names the typed text may be the start of, each with the SKU it resolves
    * to, or null and the SKUs it may mean when several items bear it (names
    * that resolve to nothing are left out), at most `limit`. The first call
    * reads the item list (as `skuForName` does).
    */
-  suggest(text: string, limit: number): { name: string; sku: string | null; candidates: readonly string[] }[];
+  suggest(text: string, limit: number): TypedMatch[];
+  /** The name a mistyped one is nearest to, within a few edits, with its SKU ("did you mean"); null when none is near. */
+  nearMiss(text: string): { name: string; sku: string } | null;
+  /** What else the item of a SKU comes as (quality, effect, killstreak, ...), each with its SKU; null for a SKU the schema cannot name. */
+  variants(sku: string): ItemVariants | null;
+  /** The schema's name of a quality, effect, killstreak tier or wear (for the filters). */
+  partName(kind: PartKind, id: number): string;
   /** The schema's own name of a SKU's item ("Decoder Ring" for 5021;6): tells apart items printed alike. */
   internalName(sku: string): string | null;
   /**
@@ -73,9 +91,11 @@ const MAX_REMEMBERED = 200_000;
  */
 export function createItemNames(load: () => ItemFormat = loadItemFormat): ItemNames {
   let format: ItemFormat | null = null;
-  let skins: Map<string, number> | null = null;
+  let game: GameItems | null = null;
   let sameNamed: Map<string, SchemaItem[]> | null = null;
-  let index: NameIndex | null = null;
+  let bases: BaseNames | null = null;
+  let typed: TypedNames | null = null;
+  let byDefindex: Map<number, SchemaItem> | null = null;
   const descriptions = new Map<string, ItemDescription>();
   const lowerNames = new Map<string, string>();
 
@@ -103,21 +123,31 @@ export function createItemNames(load: () => ItemFormat = loadItemFormat): ItemNa
     return lower;
   }
 
+  const gameItems = () => (game ??= readGameItems((d) => printedName(loaded(), d)));
+  const baseNames = () => (bases ??= createBaseNames(loaded()));
+
   function skuForName(name: string, known?: KnownNames): NameResolution {
-    const skinsOnce = () => (skins ??= readSkinDefindexes((d) => printedName(loaded(), d)));
     const parts = {
       format: loaded(),
-      skins: skinsOnce,
-      sameNamed: () => (sameNamed ??= readSameNamedItems(loaded(), skinsOnce())),
+      skins: () => gameItems().skins,
+      sameNamed: () => (sameNamed ??= readSameNamedItems(loaded(), gameItems().skins)),
       describe,
     };
     return resolveName(parts, name, known);
   }
 
+  const typedNames = () => (typed ??= createTypedNames({
+    format: loaded(), bases: baseNames(), parts: createPartReader(loaded()), skuForName: (name) => skuForName(name), describe,
+  }));
+
   return {
     describe,
     name: (sku) => describe(sku).name,
     searchName: lowerName,
+    searchWords(sku) {
+      const d = describe(sku);
+      return d.known ? itemWords(d) : [];
+    },
     nameFilter(text) {
       const needle = text.toLowerCase();
       return (sku) => lowerName(sku).includes(needle);
@@ -133,21 +163,22 @@ export function createItemNames(load: () => ItemFormat = loadItemFormat): ItemNa
       return byName;
     },
     skuForName,
-    suggest(text, limit) {
-      index ??= createNameIndex(loaded());
-      const out: { name: string; sku: string | null; candidates: readonly string[] }[] = [];
-      for (const name of index.suggest(text, limit * 2)) {
-        const resolved = skuForName(name);
-        if (resolved.ok) out.push({ name: describe(resolved.sku).name, sku: resolved.sku, candidates: [] });
-        else if (resolved.reason === 'ambiguous') out.push({ name, sku: null, candidates: resolved.candidates });
-        if (out.length >= limit) break;
-      }
-      return out;
+    resolveTyped: (text) => typedNames().resolve(text),
+    suggest: (text, limit) => typedNames().suggest(text, limit),
+    nearMiss: (text) => typedNames().nearMiss(text),
+    variants(sku) {
+      const { schema } = loaded();
+      return variantsOf({
+        format: loaded(),
+        describe,
+        item: (defindex) => (byDefindex ??= new Map(schema.getItems().map((i) => [i.defindex, i]))).get(defindex),
+        festivizable: () => gameItems().festivizable,
+      }, sku);
     },
+    partName: (kind, id) => partName(loaded(), kind, id),
     internalName(sku) {
-      index ??= createNameIndex(loaded());
       const defindex = Number(sku.split(';')[0]);
-      return Number.isInteger(defindex) ? index.internalName(defindex) : null;
+      return Number.isInteger(defindex) ? baseNames().internalName(defindex) : null;
     },
     skuOfEcon: (econ) => skuOfEcon(loaded(), econ),
     warm(options) {
@@ -158,6 +189,7 @@ export function createItemNames(load: () => ItemFormat = loadItemFormat): ItemNa
             if (options?.reverse === true) {
               // One name with an effect and one with a paint kit build all of the parser's tables.
               for (const name of WARM_NAMES) skuForName(name);
+              typedNames();
             }
             resolve();
           } catch (error) {

@@ -58,9 +58,12 @@ export function loadItemFormat(): ItemFormat {
   return { format: createFormat(schema), schema };
 }
 
-/** The fields of `items.json` that the package's name parser reads. */
-function readSlimItems(): SchemaItem[] {
-  const raw = readStaticJson('items') as SchemaItem[];
+/** An item of the schema's list as this module keeps it: what the package's name parser reads, and the slot it is worn in. */
+export type SlimItem = SchemaItem & { readonly item_slot?: string };
+
+/** The fields of `items.json` that the package's name parser reads, and the slot (a weapon's takes killstreaks, a taunt's its own effects). */
+function readSlimItems(): SlimItem[] {
+  const raw = readStaticJson('items') as SlimItem[];
   return raw.map((i) => ({
     defindex: i.defindex,
     name: i.name,
@@ -68,28 +71,45 @@ function readSlimItems(): SchemaItem[] {
     item_class: i.item_class,
     item_type_name: i.item_type_name,
     proper_name: i.proper_name,
+    ...(typeof i.item_slot === 'string' ? { item_slot: i.item_slot } : {}),
   }));
 }
 
-/**
- * Weapon skins (the Gun Mettle and Tough Break cases, ...) are items of their
- * own: a "Red Rock Roscoe Pistol" is defindex 15013, not the Pistol (209) with a
- * paint kit. The schema says which item each is through its paint kit; this map
- * is keyed `<base item name>|<paint kit id>`.
- */
-export function readSkinDefindexes(itemNames: (defindex: number) => string | undefined): Map<string, number> {
+/** The slot an item is worn in ("primary", "melee", "misc", "taunt", ...), from the list `loadItemFormat` keeps; null when it has none. */
+export function itemSlot(item: SchemaItem): string | null {
+  const slot = 'item_slot' in item ? item.item_slot : null;
+  return typeof slot === 'string' ? slot : null;
+}
+
+/** What `items-game.json` says that the item list does not. */
+export interface GameItems {
+  /**
+   * Weapon skins (the Gun Mettle and Tough Break cases, ...) are items of their
+   * own: a "Red Rock Roscoe Pistol" is defindex 15013, not the Pistol (209) with a
+   * paint kit. The schema says which item each is through its paint kit; this map
+   * is keyed `<base item name>|<paint kit id>`.
+   */
+  readonly skins: Map<string, number>;
+  /** Defindexes a Festivizer can be applied to. */
+  readonly festivizable: Set<number>;
+}
+
+/** Reads `items-game.json` once (10 MB, about 100 ms) for what the name parser and the item's choices need of it. */
+export function readGameItems(itemNames: (defindex: number) => string | undefined): GameItems {
   const game = readStaticJson('items-game') as {
-    items: Record<string, { static_attrs?: Record<string, string | undefined> }>;
+    items: Record<string, { static_attrs?: Record<string, string | undefined>; tags?: Record<string, string | undefined> }>;
   };
   const skins = new Map<string, number>();
+  const festivizable = new Set<number>();
   for (const [key, item] of Object.entries(game.items)) {
+    const defindex = Number(key);
+    if (item.tags?.['can_be_festivized'] === '1') festivizable.add(defindex);
     const paintKit = item.static_attrs?.['paintkit_proto_def_index'];
     if (paintKit === undefined) continue;
-    const defindex = Number(key);
     const name = itemNames(defindex);
     if (name !== undefined) skins.set(`${name}|${Number(paintKit)}`, defindex);
   }
-  return skins;
+  return { skins, festivizable };
 }
 
 /**

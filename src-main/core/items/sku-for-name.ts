@@ -26,7 +26,7 @@ export type KnownNames = ReadonlyMap<string, readonly string[]>;
 
 export interface NameResolverParts {
   readonly format: ItemFormat;
-  /** Weapon skin defindexes keyed `<base item name>|<paint kit id>` (see readSkinDefindexes). */
+  /** Weapon skin defindexes keyed `<base item name>|<paint kit id>` (see readGameItems). */
   readonly skins: () => ReadonlyMap<string, number>;
   /** Items sharing a printed name (see readSameNamedItems). */
   readonly sameNamed: () => ReadonlyMap<string, readonly SchemaItem[]>;

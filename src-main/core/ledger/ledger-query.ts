@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import type { LedgerDomain, LedgerFilter, LedgerRowView, LedgerSelection, LedgerSort } from '../../../src-shared/ledger.ts';
+import type { ItemFacetCounts } from '../../../src-shared/item-facets.ts';
 import type { ItemNames } from '../items/item-names.ts';
+import { namedFacets, type PartKind } from '../items/part-names.ts';
+import { readLedgerFacets } from '../store/item-facet-reads.ts';
 import { itemViewOf } from '../items/item-view.ts';
 import type { BulkPatch } from '../store/bulk-patch.ts';
 import type { Store } from '../store/db.ts';
@@ -44,6 +47,8 @@ export interface LedgerQueries {
   countsToKeep(draftId: string, domain: LedgerDomain): TableCounts | null;
   /** Rowids of the ledger's own rows (not the draft's creates) matching a filter, in the ledger's order, after `after`. */
   ledgerRowids(draftId: string | null, domain: LedgerDomain, filter: LedgerFilter, after: number, limit: number): number[];
+  /** The qualities, effects, killstreak tiers and wears a table's rows hold, with counts, for its item filters (none without names). */
+  facets(draftId: string | null, domain: LedgerDomain): ItemFacetCounts;
 }
 
 export interface LedgerQueryDeps {
@@ -52,7 +57,7 @@ export interface LedgerQueryDeps {
   draftVersion(draftId: string): number;
   now(): number;
   /** Item names: the Item column; with the index, its sort and text search by name. Without them rows show SKUs. */
-  names?: Pick<ItemNames, 'describe'>;
+  names?: Pick<ItemNames, 'describe' | 'partName'>;
   nameIndex?: NameIndex;
   /** The last balance read (cents), for what it covers of each buy order; null when not read. */
   balance?: () => number | null;
@@ -140,6 +145,8 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
     return deps.names && sku !== '' ? itemViewOf(deps.names, sku) : null;
   }
 
+  let facetCache: { id: string; value: ItemFacetCounts } | null = null;
+
   const queries: LedgerQueries = {
     scope: (draftId, domain) => reads.scope(draftId, domain),
     page(draftId, domain, filter, sort, offset, limit) {
@@ -174,6 +181,21 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
       return counts(q, domain, countsId(q, draftId, domain, {}));
     },
     ledgerRowids: (draftId, domain, filter, after, limit) => reads.ledgerRowids(query(draftId, domain, filter, null), after, limit),
+    facets(draftId, domain) {
+      const { names } = deps;
+      if (!names || !deps.nameIndex) return { qualities: [], effects: [], killstreaks: [], wears: [] };
+      const id = JSON.stringify([stateOf(draftId), domain]);
+      if (facetCache?.id === id) return facetCache.value;
+      syncNames(draftId);
+      const rows = readLedgerFacets(deps.store.db, domain, draftId);
+      const name = (kind: PartKind, n: number) => names.partName(kind, n);
+      const value = {
+        qualities: namedFacets(rows.quality, 'quality', name), effects: namedFacets(rows.effect, 'effect', name),
+        killstreaks: namedFacets(rows.killstreak, 'killstreak', name), wears: namedFacets(rows.wear, 'wear', name),
+      };
+      facetCache = { id, value };
+      return value;
+    },
     selectedRows(draftId, domain, selection) {
       const byIds = 'ids' in selection;
       return reads.selectedRows(query(draftId, domain, byIds ? {} : selection.filter, null, false), selection);

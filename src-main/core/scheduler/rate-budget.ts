@@ -27,7 +27,15 @@ export const LANE_GLOBAL_HEADROOM: Readonly<Record<Lane, number>> = {
   poll: 1,
   interactive: 4,
   bulk: 8,
+  background: 12,
 };
+
+/**
+ * Slots of an endpoint's window a lane may fill. The background lane sends
+ * on an endpoint only while no other request holds one of its slots: a
+ * trader's apply that starts meanwhile finds one slot taken at most.
+ */
+const laneEndpointLimit = (lane: Lane, endpoint: EndpointName): number => (lane === 'background' ? 1 : limitOf(endpoint));
 
 /** A taken slot. */
 export interface Slot {
@@ -131,7 +139,7 @@ export function createRateBudget(options: RateBudgetOptions = {}): RateBudget {
       return Math.max(
         liveUntil(paused, endpoint, now),
         globalPausedUntil(now, lane, endpoint),
-        scopeOpenAt(endpoint, limitOf(endpoint), now),
+        scopeOpenAt(endpoint, laneEndpointLimit(lane, endpoint), now),
         scopeOpenAt('global', GLOBAL_LIMIT_PER_MINUTE - LANE_GLOBAL_HEADROOM[lane], now),
       );
     },

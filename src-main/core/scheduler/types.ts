@@ -12,11 +12,14 @@ import type { Unsubscribe } from '../events.ts';
  * Who is asking, most urgent first. A higher lane is served first when several
  * wait for the same endpoint, and lower lanes leave some of the global budget
  * free so the heartbeat and the trade polls never queue behind a bulk job.
+ * `background` is the desk's own work nobody waits for (a scheduled reprice):
+ * it takes an endpoint's slot only when no other request holds one, so a
+ * trader's apply finds at most one of its slots taken.
  */
-export type Lane = 'heartbeat' | 'poll' | 'interactive' | 'bulk';
+export type Lane = 'heartbeat' | 'poll' | 'interactive' | 'bulk' | 'background';
 
 /** Lanes in priority order. */
-export const LANES: readonly Lane[] = ['heartbeat', 'poll', 'interactive', 'bulk'];
+export const LANES: readonly Lane[] = ['heartbeat', 'poll', 'interactive', 'bulk', 'background'];
 
 /** Where a rate limit applies: one endpoint, or every endpoint of the key. */
 export type RateScope = EndpointName | 'global';
@@ -79,7 +82,7 @@ export interface BatchTask {
 export type BeforeSendAnswer = void | BatchTask | { readonly withdrawn: readonly BatchTask[] };
 
 export interface JobOptions {
-  lane?: 'bulk' | 'interactive';
+  lane?: 'bulk' | 'interactive' | 'background';
   /**
    * The job is not done, even with nothing queued, before this settles: its
    * first tasks are still being planned (added with `add`) on a later turn.

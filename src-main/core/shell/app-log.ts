@@ -44,24 +44,45 @@ export interface AppLogOptions {
   readonly maxFiles?: number;
 }
 
+/**
+ * Where a log's lines go, one JSON object a line: the profile's rotating
+ * files (the desktop app), or standard output for journald (the server).
+ */
+export interface LogSink {
+  write(line: string): void;
+  files(): string[];
+  recent(maxBytes: number): string[];
+  close(): void;
+}
+
 export function openAppLog(options: AppLogOptions): AppLog {
   const file = openRotatingFile({ dir: options.dir, maxBytes: options.maxFileBytes ?? 1024 * 1024, maxFiles: options.maxFiles ?? 5 });
+  return logTo({
+    write: (line) => file.write(line),
+    files: () => file.files(),
+    recent: (maxBytes) => recentLines(file.files(), maxBytes),
+    close: () => file.close(),
+  }, options.level);
+}
+
+/** A log written to `sink`: each line scrubbed of the secrets it was told and of unsafe characters. */
+export function logTo(sink: LogSink, level: LogLevel = 'info'): AppLog {
   const secrets = new Set<string>();
   const logger = pino(
     {
-      level: options.level ?? 'info',
+      level,
       // No pid or hostname: a bug report needs neither, and the hostname often names the person.
       base: undefined,
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
     },
-    { write: (line: string) => file.write(line) },
+    { write: (line: string) => sink.write(line) },
   );
   let closed = false;
-  const at = (level: LogLevel) => (message: string, fields?: LogFields) => {
+  const at = (lineLevel: LogLevel) => (message: string, fields?: LogFields) => {
     if (closed) return;
     const clean = fields === undefined ? {} : (cleanLogValue(fields, secrets) as Record<string, unknown>);
-    logger[level](clean, cleanLogText(message, secrets));
+    logger[lineLevel](clean, cleanLogText(message, secrets));
   };
   return {
     debug: at('debug'),
@@ -71,31 +92,34 @@ export function openAppLog(options: AppLogOptions): AppLog {
     addSecret(secret) {
       if (secret) secrets.add(secret);
     },
-    files: () => file.files(),
-    recent(maxBytes) {
-      const lines: string[] = [];
-      let size = 0;
-      for (const path of file.files()) {
-        let text: string;
-        try {
-          text = readFileSync(path, 'utf8');
-        } catch {
-          continue;
-        }
-        const fileLines = text.split('\n').filter((l) => l !== '');
-        for (let i = fileLines.length - 1; i >= 0; i--) {
-          const line = fileLines[i] as string;
-          size += line.length + 1;
-          if (size > maxBytes) return lines.reverse();
-          lines.push(line);
-        }
-      }
-      return lines.reverse();
-    },
+    files: () => sink.files(),
+    recent: (maxBytes) => sink.recent(maxBytes),
     close() {
       if (closed) return;
       closed = true;
-      file.close();
+      sink.close();
     },
   };
+}
+
+/** The newest lines of the log files (newest file first), up to about `maxBytes`, oldest first. */
+function recentLines(files: readonly string[], maxBytes: number): string[] {
+  const lines: string[] = [];
+  let size = 0;
+  for (const path of files) {
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch {
+      continue;
+    }
+    const fileLines = text.split('\n').filter((l) => l !== '');
+    for (let i = fileLines.length - 1; i >= 0; i--) {
+      const line = fileLines[i] as string;
+      size += line.length + 1;
+      if (size > maxBytes) return lines.reverse();
+      lines.push(line);
+    }
+  }
+  return lines.reverse();
 }

@@ -4,13 +4,14 @@ import type { AppLog } from './app-log.ts';
 
 /** What the log follows of the desk. */
 export type LoggedServices = Pick<DeskServices,
-  'onWorkspace' | 'onStatus' | 'settings' | 'keys' | 'mode' | 'baseUrl' | 'heartbeat' | 'scheduler' | 'trades' | 'apply'>;
+  'onWorkspace' | 'onStatus' | 'settings' | 'keys' | 'alerts' | 'mode' | 'baseUrl' | 'heartbeat' | 'scheduler' | 'trades' | 'apply'>;
 
 /**
  * What the log records of the desk's own life, for a bug report: a change of
  * workspace, of the heartbeat's status, of the scheduler's block, which
  * settings changed (names only), trades needing action (counts and IDs),
- * and each apply's start and end. State changes only, not every tick: a
+ * each apply's start and end, and what became of each alert (the webhook's
+ * address masked: its token never reaches a log). State changes only, not every tick: a
  * day in the tray stays a few hundred lines.
  */
 export function logDeskEvents(desk: LoggedServices, log: Pick<AppLog, 'debug' | 'info' | 'warn' | 'error'>): Unsubscribe {
@@ -52,6 +53,11 @@ export function logDeskEvents(desk: LoggedServices, log: Pick<AppLog, 'debug' | 
       if (changed.length > 0) log.info('settings changed', { fields: changed });
     }),
     desk.keys.on('status', (k) => log.info('key', { set: k.set, state: k.state, keychainAvailable: k.keychainAvailable })),
+    desk.alerts.on('news', ({ what, ...fields }) => {
+      if (what === 'delivered') log.info('alert delivered', fields);
+      else if (what === 'retrying') log.info('alert to be tried again', fields);
+      else log.warn('alert not delivered', { ...fields, dropped: what === 'dropped' });
+    }),
   ];
   return () => {
     for (const off of [...workspaceSubs, ...deskSubs]) off();

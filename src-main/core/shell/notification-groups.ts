@@ -1,6 +1,7 @@
 import type { PendingTrade } from '../../../src-shared/trades.ts';
 import { HIDDEN_CONTROL_CHARS } from '../../../src-shared/field-rules.ts';
 import { formatCents } from '../../../src-shared/money.ts';
+import { actionTitle, TOLD_TOGETHER_ABOVE } from '../trades/action-words.ts';
 
 /**
  * Which native notifications to show for trades needing action. One per
@@ -43,7 +44,7 @@ export interface NoticePlan {
   readonly announced: readonly string[];
 }
 
-export const DEFAULT_GROUP_ABOVE = 3;
+export const DEFAULT_GROUP_ABOVE = TOLD_TOGETHER_ABOVE;
 
 /** The key that makes "never twice for the same trade and status" checkable. */
 export function noticeKey(trade: Pick<PendingTrade, 'trade_type' | 'trade_id' | 'status'>): string {
@@ -75,7 +76,7 @@ function singleNotice(trade: TradeForNotice): TradeNotice {
   // The warning travels with the toast: the trader may accept from the trade page without opening the app.
   if (trade.youngPartner) lines.push(`⚠ Partner's account is ${days(trade.partnerAgeDays ?? 0)} old: check before trading`);
   const ref = { trade_type: trade.trade_type, trade_id: trade.trade_id };
-  return { title: titleFor(trade), body: lines.join('\n'), open: ref, trades: [ref] };
+  return { title: actionTitle(trade), body: lines.join('\n'), open: ref, trades: [ref] };
 }
 
 function groupedNotice(trades: readonly TradeForNotice[]): TradeNotice {
@@ -89,12 +90,6 @@ function groupedNotice(trades: readonly TradeForNotice[]): TradeNotice {
     open: null,
     trades: trades.map((t) => ({ trade_type: t.trade_type, trade_id: t.trade_id })),
   };
-}
-
-function titleFor(trade: TradeForNotice): string {
-  if (trade.status === 'confirmation_required') return 'Confirm a trade on your phone';
-  if (trade.trade_type === 'buy_order') return 'Send items for a buy order';
-  return 'Accept a trade: you sold an item';
 }
 
 function days(n: number): string {

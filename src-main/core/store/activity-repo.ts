@@ -17,10 +17,15 @@ export type ActivityStatus = z.infer<typeof activityStatus>;
 
 const endpointName = z.enum(ENDPOINT_NAMES as [EndpointName, ...EndpointName[]]);
 
+/** An entry that is no request to the service: an alert to a webhook given up (core/alerts/). */
+export const ALERT_ENTRY = 'alert';
+/** What an entry is about: a service endpoint, or an alert. */
+export type EntryName = EndpointName | typeof ALERT_ENTRY;
+
 export const activityRow = z.object({
   id: z.number().int(),
   at: z.number().int(),
-  endpoint: endpointName,
+  endpoint: z.union([endpointName, z.literal(ALERT_ENTRY)]),
   account: z.string().nullable(),
   item_count: z.number().int(),
   targets: jsonColumn(z.array(z.string())),
@@ -44,7 +49,7 @@ export interface ActivityQuery {
 
 export interface ActivityRepo {
   /** Logs a request about to be sent; returns the entry id. */
-  recordSent(entry: { batchId: string | null; endpoint: EndpointName; account: string | null; targets: readonly string[]; itemCount: number }): number;
+  recordSent(entry: { batchId: string | null; endpoint: EntryName; account: string | null; targets: readonly string[]; itemCount: number }): number;
   /** Records the outcome of every entry logged for `batchId`. */
   recordOutcome(batchId: string, status: Exclude<ActivityStatus, 'sent'>, error?: SerializedApiError | null): void;
   /**

@@ -2,7 +2,9 @@ import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import { z } from 'zod';
 import { historyRefusal, type HistoryShow } from '../../../src-shared/history.ts';
 import { COMPLETED_ENDINGS, TRADE_ENDINGS, type TradeEnding } from './history-repo.ts';
+import { itemTextSql } from './item-match.ts';
 import { jsonColumn, parseRow, parseRows } from './sql.ts';
+import type { Params } from './typed-rows.ts';
 
 /**
  * What the History screen reads, as SQL over the kept trades, refusals and
@@ -30,6 +32,13 @@ function rangeWhere(range: HistoryRangeInput): { sql: string; params: SQLInputVa
     params.push(range.account);
   }
   return { sql, params };
+}
+
+/** The item search over a trade (as `h`): one of its items found by it, or the trade's ID or partner as typed (item-match.ts). */
+function textWhere(text: string | undefined): { sql: string; params: Params } {
+  const part = itemTextSql(text ?? '', { sku: 'i.sku', texts: ['fold(i.name)', 'fold(i.sku)', 'h.trade_id', 'h.partner'] }, 'h_text');
+  if (part === null) return { sql: '', params: {} };
+  return { sql: ` AND EXISTS (SELECT 1 FROM trade_history_items i WHERE i.trade_type = h.trade_type AND i.trade_id = h.trade_id AND ${part.sql})`, params: part.params };
 }
 
 /** Which endings a table shows. */
@@ -120,10 +129,10 @@ export interface HistoryReads {
   saleDurations(range: HistoryRangeInput): SaleDurations;
   /** The listing-to-sale times (known ones) in order, `limit` from `offset`: the median's middle. */
   saleDurationsAt(range: HistoryRangeInput, limit: number, offset: number): number[];
-  /** Trades of the range a table shows. */
-  countTrades(range: HistoryRangeInput, show: HistoryShow): number;
-  /** Newest first, `itemsEach` items each (-1: all of them). */
-  trades(range: HistoryRangeInput, show: HistoryShow, offset: number, limit: number, itemsEach: number): HistoryTradeRow[];
+  /** Trades of the range a table shows; `text`: only those with an item the search finds (or of that trade ID or partner). */
+  countTrades(range: HistoryRangeInput, show: HistoryShow, text?: string): number;
+  /** Newest first, `itemsEach` items each (-1: all of them); `text` as for `countTrades`. */
+  trades(range: HistoryRangeInput, show: HistoryShow, offset: number, limit: number, itemsEach: number, text?: string): HistoryTradeRow[];
   /** When the desk last created a listing for `target` (its draft key) that went through, at `before` or earlier. */
   lastCreateOf(target: string, before: number): number | null;
 }
@@ -204,21 +213,23 @@ export function createHistoryReads(db: DatabaseSync): HistoryReads {
       return parseRows('trade_history', z.object({ d: z.number() }), db.prepare(`SELECT h.created_at - h.listed_at AS d ${s.known} ORDER BY d LIMIT ? OFFSET ?`)
         .all(...s.params, limit, offset)).map((r) => r.d);
     },
-    countTrades(range, show) {
+    countTrades(range, show, text) {
       const where = rangeWhere(range);
-      return parseRow('trade_history', count, db.prepare(`SELECT count(*) AS n FROM trade_history h WHERE ${where.sql} AND ${showWhere(show)}`)
-        .get(...where.params)).n;
+      const t = textWhere(text);
+      return parseRow('trade_history', count, db.prepare(`SELECT count(*) AS n FROM trade_history h WHERE ${where.sql} AND ${showWhere(show)}${t.sql}`)
+        .get(t.params, ...where.params)).n;
     },
-    trades(range, show, offset, limit, itemsEach) {
+    trades(range, show, offset, limit, itemsEach, text) {
       const where = rangeWhere(range);
+      const t = textWhere(text);
       // Walks the time index (the unary + keeps the planner off the endings index, which would sort).
       return parseRows('trade_history', historyTradeRow, db.prepare(`
         SELECT h.trade_type, h.trade_id, h.side, h.account, h.partner, h.status, h.ending, h.total, h.created_at, h.left_at, h.at, h.listed_at,
           (SELECT count(*) FROM trade_history_items i WHERE i.trade_type = h.trade_type AND i.trade_id = h.trade_id) AS item_count,
           (SELECT json_group_array(json_array(sku, name, quantity, price)) FROM (SELECT sku, name, quantity, price FROM trade_history_items i
             WHERE i.trade_type = h.trade_type AND i.trade_id = h.trade_id ORDER BY position LIMIT ?)) AS items
-        FROM trade_history h WHERE ${where.sql} AND ${showWhere(show).replaceAll('h.ending', '+h.ending')}
-        ORDER BY h.at DESC, h.trade_type, h.trade_id DESC LIMIT ? OFFSET ?`).all(itemsEach, ...where.params, limit, offset));
+        FROM trade_history h WHERE ${where.sql} AND ${showWhere(show).replaceAll('h.ending', '+h.ending')}${t.sql}
+        ORDER BY h.at DESC, h.trade_type, h.trade_id DESC LIMIT ? OFFSET ?`).all(t.params, itemsEach, ...where.params, limit, offset));
     },
     lastCreateOf(target, before) {
       const row = lastCreate.get(before, `%${escapeLike(JSON.stringify(target))}%`);

@@ -1,8 +1,11 @@
-import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+import type { DatabaseSync } from 'node:sqlite';
 import { z } from 'zod';
-import type { InventoryFilter, InventorySort, KillstreakFilter } from '../../../src-shared/inventory.ts';
+import type { InventoryFilter, InventorySort } from '../../../src-shared/inventory.ts';
+import { facetRow, type FacetRow } from './item-facet-reads.ts';
+import { facetSql, itemTextSql, type FacetColumns, type SqlPart } from './item-match.ts';
 import { createReferenceReads } from './reference-reads.ts';
-import { parseRow, parseRows, sqlBool } from './sql.ts';
+import { parseRows, sqlBool } from './sql.ts';
+import { countOf, type Params } from './typed-rows.ts';
 
 /**
  * The kept inventories as the picker asks for them: SQL over the current
@@ -17,9 +20,9 @@ const FROM = `FROM inventory_items i
   JOIN inventory_reads r ON r.account = i.account AND r.generation = i.generation
   LEFT JOIN listings l ON l.asset_id = i.asset_id`;
 
-/** FROM with the current draft's create of each item (its one parameter is the draft ID); one lookup by primary key a row. */
+/** FROM with the current draft's create of each item (the parameter `draft` is the draft ID); one lookup by primary key a row. */
 const FROM_DRAFTED = `${FROM}
-  LEFT JOIN draft_entries d ON d.draft_id = ? AND d.slot = 'L' AND d.key = i.asset_id
+  LEFT JOIN draft_entries d ON d.draft_id = :draft AND d.slot = 'L' AND d.key = i.asset_id
     AND d.kind = 'listing.create' AND d.status NOT IN ('done', 'dropped')`;
 
 const COLUMNS = 'i.account, i.asset_id, i.sku, i.name, i.tradable, l.state AS listing_state, l.price AS listing_price, d.price AS drafted_price';
@@ -37,12 +40,9 @@ export const inventoryItemRow = z.object({
 });
 export type InventoryItemRow = z.output<typeof inventoryItemRow>;
 
-const facetRow = z.object({ id: z.number(), n: z.number() });
-export type FacetRow = z.output<typeof facetRow>;
 
-const KILLSTREAK_SQL: Readonly<Record<KillstreakFilter, string>> = {
-  none: 'i.killstreak = 0', any: 'i.killstreak > 0', basic: 'i.killstreak = 1', specialized: 'i.killstreak = 2', professional: 'i.killstreak = 3',
-};
+/** The kept items' part columns, for the item filters (item-match.ts). */
+const ITEM_COLUMNS: FacetColumns = { quality: 'i.quality', strange: 'i.strange', effect: 'i.effect', killstreak: 'i.killstreak', craftable: 'i.craftable', wear: 'i.wear' };
 
 export interface InventoryReads {
   /** Rows [offset, offset + limit) of `filter` in `sort`'s order (none: the main account's first, then Steam's order). */
@@ -52,7 +52,7 @@ export interface InventoryReads {
   /** These assets where they are kept (any account); `inOrder`: in table order (Steam's). */
   byAssetIds(assetIds: readonly string[], at: Pick<PickerScope, 'draft'>, inOrder: boolean): InventoryItemRow[];
   /** Kept items per value of a column (the values that occur), most first. */
-  facet(column: 'quality' | 'effect'): FacetRow[];
+  facet(column: 'quality' | 'effect' | 'wear'): FacetRow[];
   /** Kept items per killstreak tier, in tier order. */
   killstreaks(): FacetRow[];
   /** The price of each SKU's standing listing (the lowest), or of its buy order. */
@@ -69,33 +69,20 @@ export function createInventoryReads(db: DatabaseSync): InventoryReads {
   const references = createReferenceReads(db);
   const ordered = db.prepare('SELECT sku, price FROM buy_orders WHERE sku IN (SELECT value FROM json_each(?))');
 
-  function where(filter: InventoryFilter, withAccountOnly = false): { sql: string; params: SQLInputValue[] } {
+  /** The filter's WHERE over the kept items; `accountOnly`: its account alone (how many there are to filter). */
+  function where(filter: InventoryFilter, accountOnly = false): { sql: string; params: Params } {
     const parts: string[] = [];
-    const params: SQLInputValue[] = [];
-    if (filter.account !== undefined) {
-      parts.push('i.account = ?');
-      params.push(filter.account);
-    }
-    if (!withAccountOnly) {
-      const text = filter.text?.trim().toLowerCase();
-      if (text) {
-        parts.push("i.search LIKE ? ESCAPE '\\'");
-        params.push(`%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-      }
-      // A Strange Unusual counts as Strange too: it is what a trader filtering for Strange wants to see.
-      if (filter.quality !== undefined) {
-        parts.push(filter.quality === 11 ? '(i.quality = 11 OR i.strange = 1)' : 'i.quality = ?');
-        if (filter.quality !== 11) params.push(filter.quality);
-      }
-      if (filter.effect !== undefined) {
-        parts.push('i.effect = ?');
-        params.push(filter.effect);
-      }
-      if (filter.killstreak !== undefined) parts.push(KILLSTREAK_SQL[filter.killstreak]);
-      if (filter.craftable !== undefined) {
-        parts.push('i.craftable = ?');
-        params.push(filter.craftable ? 1 : 0);
-      }
+    const params: Params = {};
+    const add = (part: SqlPart | null) => {
+      if (part === null) return;
+      parts.push(part.sql);
+      Object.assign(params, part.params);
+    };
+    if (filter.account !== undefined) add({ sql: 'i.account = :account', params: { account: filter.account } });
+    if (!accountOnly) {
+      // Steam's own name, SKU and asset ID (i.search) find an item the schema cannot name, as typed.
+      add(itemTextSql(filter.text ?? '', { sku: 'i.sku', texts: ['i.search'] }, 'text'));
+      add(facetSql(filter, ITEM_COLUMNS, 'item'));
       if (filter.listed !== undefined) {
         const marked = '(l.asset_id IS NOT NULL OR d.key IS NOT NULL)';
         parts.push(filter.listed === 'only' ? marked : `NOT ${marked}`);
@@ -104,13 +91,13 @@ export function createInventoryReads(db: DatabaseSync): InventoryReads {
     return { sql: parts.length === 0 ? '' : `WHERE ${parts.join(' AND ')}`, params };
   }
 
-  function order(sort: InventorySort | null, main: string | null): { sql: string; params: SQLInputValue[] } {
+  function order(sort: InventorySort | null, main: string | null): { sql: string; params: Params } {
     const dir = sort?.dir === 'desc' ? 'DESC' : 'ASC';
     switch (sort?.column) {
-      case 'name': return { sql: `ORDER BY i.name COLLATE NOCASE ${dir}, length(i.asset_id) ${dir}, i.asset_id ${dir}`, params: [] };
-      case 'asset': return { sql: `ORDER BY length(i.asset_id) ${dir}, i.asset_id ${dir}`, params: [] };
-      case 'account': return { sql: `ORDER BY i.account ${dir}, i.position`, params: [] };
-      default: return { sql: 'ORDER BY i.account <> ?, i.account, i.position', params: [main ?? ''] };
+      case 'name': return { sql: `ORDER BY i.name COLLATE NOCASE ${dir}, length(i.asset_id) ${dir}, i.asset_id ${dir}`, params: {} };
+      case 'asset': return { sql: `ORDER BY length(i.asset_id) ${dir}, i.asset_id ${dir}`, params: {} };
+      case 'account': return { sql: `ORDER BY i.account ${dir}, i.position`, params: {} };
+      default: return { sql: 'ORDER BY i.account <> :main, i.account, i.position', params: { main: main ?? '' } };
     }
   }
 
@@ -118,16 +105,16 @@ export function createInventoryReads(db: DatabaseSync): InventoryReads {
     items(filter, sort, offset, limit, at) {
       const w = where(filter);
       const o = order(sort, at.main);
-      return parseRows('inventory_items', inventoryItemRow, db.prepare(`SELECT ${COLUMNS} ${FROM_DRAFTED} ${w.sql} ${o.sql} LIMIT ? OFFSET ?`)
-        .all(at.draft, ...w.params, ...o.params, limit, offset));
+      return parseRows('inventory_items', inventoryItemRow, db.prepare(`SELECT ${COLUMNS} ${FROM_DRAFTED} ${w.sql} ${o.sql} LIMIT :limit OFFSET :offset`)
+        .all({ draft: at.draft, ...w.params, ...o.params, limit, offset }));
     },
     count(filter, at, accountOnly = false) {
       const w = where(filter, accountOnly);
-      return parseRow('inventory_items', z.object({ n: z.number() }), db.prepare(`SELECT count(*) AS n ${FROM_DRAFTED} ${w.sql}`).get(at.draft, ...w.params)).n;
+      return countOf('inventory_items', db.prepare(`SELECT count(*) AS n ${FROM_DRAFTED} ${w.sql}`).get({ draft: at.draft, ...w.params }));
     },
     byAssetIds(assetIds, at, inOrder) {
-      const sql = `SELECT ${COLUMNS} ${FROM_DRAFTED} WHERE i.asset_id IN (SELECT value FROM json_each(?))${inOrder ? ' ORDER BY i.account, i.position' : ''}`;
-      return parseRows('inventory_items', inventoryItemRow, db.prepare(sql).all(at.draft, JSON.stringify(assetIds)));
+      const sql = `SELECT ${COLUMNS} ${FROM_DRAFTED} WHERE i.asset_id IN (SELECT value FROM json_each(:ids))${inOrder ? ' ORDER BY i.account, i.position' : ''}`;
+      return parseRows('inventory_items', inventoryItemRow, db.prepare(sql).all({ draft: at.draft, ids: JSON.stringify(assetIds) }));
     },
     facet(column) {
       return parseRows('inventory_items', facetRow, db.prepare(

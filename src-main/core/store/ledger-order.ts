@@ -1,6 +1,7 @@
 import type { SQLInputValue } from 'node:sqlite';
 import { BUY_ORDER_COLUMNS, LISTING_COLUMNS, type LedgerColumn, type LedgerDomain, type LedgerFilter, type LedgerSort } from '../../../src-shared/ledger.ts';
 import { DomainError } from '../errors.ts';
+import { hasFacets, itemTextSql, skuFacetSql, type SqlPart } from './item-match.ts';
 import { openEntry } from './ledger-arms.ts';
 import type { Params } from './typed-rows.ts';
 
@@ -16,12 +17,12 @@ export function changedSql(domain: LedgerDomain): string {
   return `(arm = 0 OR ${openEntry('e')} OR ${openEntry('x')} OR ${deleteAll})`;
 }
 
-/** Whether a filter needs nothing but "all rows". */
+/** Whether a filter needs nothing but "all rows" (`craftable: false` narrows; `changedOnly: false` does not). */
 export function isEmptyFilter(f: LedgerFilter): boolean {
-  return Object.values(f).every((v) => v === undefined || v === '' || v === false);
+  return Object.entries(f).every(([k, v]) => v === undefined || v === '' || (v === false && k !== 'craftable'));
 }
 
-/** The WHERE clause of a filter over the projected columns, with its parameters. */
+/** The WHERE clause of a filter over the projected columns, with its parameters; `names`: it reads the names tables. */
 export function filterSql(domain: LedgerDomain, f: LedgerFilter): { where: string; params: Params; names: boolean } {
   const parts: string[] = [];
   const params: Params = {};
@@ -29,7 +30,11 @@ export function filterSql(domain: LedgerDomain, f: LedgerFilter): { where: strin
     parts.push(sql);
     params[name] = value;
   };
-  const text = f.text?.trim().toLowerCase() || undefined;
+  const addPart = (part: SqlPart | null) => {
+    if (part === null) return;
+    parts.push(part.sql);
+    Object.assign(params, part.params);
+  };
   const note = f.note?.trim().toLowerCase() || undefined;
   const sku = f.sku?.trim() || undefined;
   if (sku !== undefined) add('sku = :f_sku', 'f_sku', sku);
@@ -39,13 +44,11 @@ export function filterSql(domain: LedgerDomain, f: LedgerFilter): { where: strin
   if (domain === 'listings' && f.promoted !== undefined) add('promoted = :f_promoted', 'f_promoted', f.promoted);
   if (domain === 'buyOrders' && f.active !== undefined) add('active = :f_active', 'f_active', f.active);
   if (note !== undefined) add('instr(fold(user_note), :f_note) > 0', 'f_note', note);
-  if (text !== undefined) {
-    parts.push(`(instr(fold(sku), :f_text) > 0 OR instr(fold(user_note), :f_text) > 0 OR instr(key, :f_text) > 0
-      OR instr(fold(coalesce(listing_id, '')), :f_text) > 0 OR instr(coalesce(name, ''), :f_text) > 0)`);
-    params.f_text = text;
-  }
+  const text = itemTextSql(f.text ?? '', { sku: 'sku', texts: ['fold(sku)', 'fold(user_note)', 'key', "fold(coalesce(listing_id, ''))"] }, 'f_text');
+  addPart(text);
+  addPart(skuFacetSql(f, 'sku', 'f_item'));
   if (f.changedOnly) parts.push(changedSql(domain));
-  return { where: parts.length === 0 ? '1' : parts.join(' AND '), params, names: text !== undefined };
+  return { where: parts.length === 0 ? '1' : parts.join(' AND '), params, names: text !== null || hasFacets(f) };
 }
 
 /** The value a column sorts by (over the projected columns). */

@@ -32,7 +32,7 @@ export interface TableQuery {
   readonly sort: LedgerSort | null;
   readonly order: TableOrder;
   readonly filterEmpty: boolean;
-  /** Whether the arms join the item names (a filter or a sort by name): the name index must be in step first. */
+  /** Whether the query reads the item names (a search, an item filter or a sort by name): the name index must be in step first. */
   readonly names: boolean;
 }
 
@@ -117,10 +117,12 @@ export function createLedgerReads(store: Pick<Store, 'db'>): LedgerReads {
       if (sort) checkSortColumn(domain, sort.column);
       const s = scope(draftId, domain);
       const f = filterSql(domain, filter);
-      const names = with_.names && (f.names || sort?.column === 'name');
+      // The names are joined to sort by them; a search or an item filter reads them by SKU.
+      const byName = with_.names && sort?.column === 'name';
+      const names = with_.names && (f.names || byName);
       const { patch } = with_;
       return {
-        scope: s, arms: armsOf(domain, names, patch), where: f.where, patch, names, sort,
+        scope: s, arms: armsOf(domain, byName, patch), where: f.where, patch, names, sort,
         params: { ...scopeParams(s), ...f.params, ...(patch ? patchParams(patch) : {}) }, order: orderSql(sort), filterEmpty: isEmptyFilter(filter),
       };
     },

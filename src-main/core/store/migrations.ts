@@ -18,6 +18,9 @@ import { migration as m15 } from './migrations/015-bulk-edits-written-in-parts.t
 import { migration as m16 } from './migrations/016-draft-entries-in-draft-order.ts';
 import { migration as m17 } from './migrations/017-runs-queued-in-parts.ts';
 import { migration as m18 } from './migrations/018-refusals-of-what-the-service-said.ts';
+import { migration as m19 } from './migrations/019-item-names-searched-by-words-and-parts.ts';
+import { migration as m21 } from './migrations/021-what-each-item-cost.ts';
+import { migration as m22 } from './migrations/022-price-sources-and-repricing.ts';
 
 /**
  * Numbered schema migrations, one file each in migrations/ (NNN-what.ts,
@@ -34,8 +37,9 @@ export interface Migration {
   readonly before?: (db: DatabaseSync) => void;
 }
 
-export const MIGRATIONS: readonly Migration[] = [m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, m12, m13, m14, m15, m16, m17, m18];
-export const LATEST_VERSION = MIGRATIONS.length;
+export const MIGRATIONS: readonly Migration[] = [m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, m12, m13, m14, m15, m16, m17, m18, m19, m21, m22];
+/** The version of the last migration (numbers are handed out ahead, so the list may skip one that lands later). */
+export const LATEST_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
 
 /**
  * Applies every migration above the database's version, up to `to` (default:

@@ -1,38 +1,54 @@
 import { z } from 'zod';
+import type { ItemDescription } from '../items/describe-sku.ts';
 import { schemaVersion } from '../items/schema.ts';
+import { SEARCH_WORDS_VERSION } from '../items/search-words.ts';
 import type { Store } from './db.ts';
 import type { SettingsRepo } from './settings-repo.ts';
+import { toSqlBool } from './sql.ts';
 import { skusOf } from './typed-rows.ts';
 
 /**
- * The store's `item_names` table, kept filled for the SKUs the ledger and the
- * drafts hold, so the tables search and sort by name in SQL. Names come from
- * the game's schema (core/items); a SKU is named once, and the whole table is
- * named afresh when the schema's version changes.
+ * The store's names tables (migration 19), kept filled for the SKUs the desk
+ * holds, so every table searches, filters and sorts by name in SQL:
+ * `item_names` (each SKU's name lower-cased, for the sort, and its parts, for
+ * the filters) and `item_words` (each SKU's folded words, for the search:
+ * item-match.ts). Names come from the game's schema (core/items); a SKU is
+ * named once, and the whole table is named afresh when the schema's version
+ * or the way words are folded changes.
  */
 export interface NameIndex {
-  /** Names every SKU of the ledger and the drafts that has none yet; cheap when none is missing. */
+  /** Names every SKU of its tables that has none yet; cheap when none is missing. */
   sync(): void;
 }
 
 export interface NameSource {
-  /** The name lower-cased, as the filter compares it. */
-  searchName(sku: string): string;
-  /** The schema data's version. */
+  describe(sku: string): ItemDescription;
+  /** The words a search finds the SKU by (core/items/search-words.ts). */
+  searchWords(sku: string): string[];
+  /** The schema data's version, with the words' own. */
   version(): string;
 }
 
+/** Which of the desk's tables an index names the SKUs of: each table names what it lists. */
+export type NamedTables = 'ledger' | 'inventory' | 'history';
+
+const SKUS_OF: Readonly<Record<NamedTables, string>> = {
+  ledger: `SELECT DISTINCT sku FROM listings WHERE sku != ''
+      UNION SELECT sku FROM buy_orders
+      UNION SELECT DISTINCT sku FROM draft_entries WHERE sku IS NOT NULL AND sku != ''`,
+  inventory: "SELECT DISTINCT sku FROM inventory_items WHERE sku != ''",
+  history: "SELECT DISTINCT sku FROM trade_history_items WHERE sku != ''",
+};
+
 const VERSION_KEY = 'items.nameIndexVersion';
 
-export function createNameIndex(store: Pick<Store, 'db' | 'transaction'>, settings: SettingsRepo, names: NameSource): NameIndex {
+export function createNameIndex(store: Pick<Store, 'db' | 'transaction'>, settings: SettingsRepo, names: NameSource, tables: readonly NamedTables[]): NameIndex {
   const { db } = store;
-  const missing = db.prepare(`
-    SELECT sku FROM (
-      SELECT DISTINCT sku FROM listings WHERE sku != ''
-      UNION SELECT sku FROM buy_orders
-      UNION SELECT DISTINCT sku FROM draft_entries WHERE sku IS NOT NULL AND sku != ''
-    ) s WHERE NOT EXISTS (SELECT 1 FROM item_names n WHERE n.sku = s.sku)`);
-  const insert = db.prepare('INSERT OR REPLACE INTO item_names (sku, search) VALUES (?, ?)');
+  const missing = db.prepare(`SELECT sku FROM (${tables.map((t) => SKUS_OF[t]).join(' UNION ')}) s
+    WHERE NOT EXISTS (SELECT 1 FROM item_names n WHERE n.sku = s.sku)`);
+  const insert = db.prepare(`INSERT OR REPLACE INTO item_names (sku, search, quality, strange, effect, killstreak, australium, festivized, craftable, wear)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const insertWords = db.prepare('INSERT INTO item_words (sku, words) VALUES (?, ?)');
   let checked = false;
   return {
     sync() {
@@ -40,7 +56,7 @@ export function createNameIndex(store: Pick<Store, 'db' | 'transaction'>, settin
         const version = names.version();
         if (settings.get(VERSION_KEY, z.string().nullable(), null) !== version) {
           store.transaction(() => {
-            db.exec('DELETE FROM item_names');
+            db.exec('DELETE FROM item_names; DELETE FROM item_words;');
             settings.set(VERSION_KEY, version);
           });
         }
@@ -49,13 +65,29 @@ export function createNameIndex(store: Pick<Store, 'db' | 'transaction'>, settin
       const skus = skusOf('item_names', missing.all());
       if (skus.length === 0) return;
       store.transaction(() => {
-        for (const sku of skus) insert.run(sku, names.searchName(sku));
+        for (const sku of skus) {
+          const d = names.describe(sku);
+          if (d.known) {
+            insert.run(sku, d.name.toLowerCase(), d.quality.id, toSqlBool(d.strange), d.effect?.id ?? null, d.killstreak?.id ?? 0,
+              toSqlBool(d.australium), toSqlBool(d.festivized), toSqlBool(d.craftable), d.wear?.id ?? null);
+          } else {
+            insert.run(sku, d.name.toLowerCase(), null, 0, null, 0, 0, 0, 1, null);
+          }
+          const words = names.searchWords(sku);
+          if (words.length > 0) insertWords.run(sku, words.join(' '));
+        }
       });
     },
   };
 }
 
-/** The name index over the game's schema, for the ledger queries of a store. */
-export function schemaNameIndex(store: Pick<Store, 'db' | 'transaction'>, settings: SettingsRepo, names: Pick<NameSource, 'searchName'>): NameIndex {
-  return createNameIndex(store, settings, { searchName: (sku) => names.searchName(sku), version: schemaVersion });
+/** The name index over the game's schema for some of the desk's tables. */
+export function schemaNameIndex(
+  store: Pick<Store, 'db' | 'transaction'>, settings: SettingsRepo, names: Pick<NameSource, 'describe' | 'searchWords'>, tables: readonly NamedTables[],
+): NameIndex {
+  return createNameIndex(store, settings, {
+    describe: (sku) => names.describe(sku),
+    searchWords: (sku) => names.searchWords(sku),
+    version: () => `${schemaVersion()}+words${SEARCH_WORDS_VERSION}`,
+  }, tables);
 }

@@ -3,8 +3,9 @@ import type { ChangeKind, ChangeStatus } from '../../../src-shared/drafts.ts';
 import type { Store } from './db.ts';
 import { ENTRY_COLUMNS, readEntries, type Slot } from './draft-columns.ts';
 import { changeKind, type DraftEntry } from './draft-entry.ts';
+import { itemTextSql } from './item-match.ts';
 import { parseRow, parseRows } from './sql.ts';
-import { countOf, statusCounts } from './typed-rows.ts';
+import { countOf, statusCounts, type Params } from './typed-rows.ts';
 
 /**
  * A draft's review, in SQL (core/drafts/review.ts says what it means): its
@@ -35,7 +36,7 @@ const SENT_ROWS = `
       WHEN e.kind IN ('listing.create', 'buyOrder.create') AND EXISTS (SELECT 1 FROM draft_entries d WHERE d.draft_id = e.draft_id
         AND d.slot = CASE e.slot WHEN 'L' THEN 'LD' ELSE 'BD' END AND d.key = e.key AND d.status IN ${SENDABLE_SQL}) THEN 2
       ELSE 1 END AS phase,
-    coalesce(l.price, b.price) AS ledger_price
+    coalesce(l.price, b.price) AS ledger_price, coalesce(l.sku, b.sku, '') AS ledger_sku
   FROM draft_entries e
   LEFT JOIN listings l ON e.slot IN ('L', 'LD') AND l.asset_id = e.key
   LEFT JOIN buy_orders b ON e.slot IN ('B', 'BD') AND b.sku = e.key
@@ -67,23 +68,36 @@ export interface ReviewReads {
   /** The requests of a part's sendable rows, grouped: endpoint (kind), the linked account a create acts for ('' for none), phase. */
   requestGroups(bounds: PartBounds): { kind: ChangeKind; proxy: string; phase: 0 | 1 | 2; n: number }[];
   /** The price edits of a part the next apply sends, with the ledger's price. */
-  pricedEdits(bounds: PartBounds): Iterable<{ kind: ChangeKind; key: string; ledger_price: number; price: number }>;
+  pricedEdits(bounds: PartBounds): Iterable<{ kind: ChangeKind; key: string; ledger_price: number; price: number; ledger_sku: string }>;
   /** The listing creates of a part the next apply sends, each with its SKU: its own, else the kept inventory's ('' when neither knows it). */
   pricedCreates(bounds: PartBounds): { key: string; sku: string; price: number }[];
   /** The draft's delete-alls the next apply sends. */
   sendableDeleteAlls(draftId: string): { kind: ChangeKind; active_only: number | null }[];
   /** How many changes of a kind a page of the review lists. */
-  countOfKind(draftId: string, kind: ChangeKind, show: ReviewShow): number;
-  /** Up to `limit` changes of a kind, in the order made: after a row (paging on), or after skipping some. */
-  entriesOfKind(draftId: string, kind: ChangeKind, show: ReviewShow, from: { after: { seq: number; slot: Slot; key: string } } | { skip: number }, limit: number): DraftEntry[];
+  countOfKind(draftId: string, kind: ChangeKind, show: ReviewShow, text?: string): number;
+  /** Up to `limit` changes of a kind, in the order made: after a row (paging on), or after skipping some; `text` as for `countOfKind`. */
+  entriesOfKind(
+    draftId: string, kind: ChangeKind, show: ReviewShow, from: { after: { seq: number; slot: Slot; key: string } } | { skip: number }, limit: number, text?: string,
+  ): DraftEntry[];
 }
 
 const kindCount = z.object({ kind: changeKind, n: z.number() });
 const slotKey = z.object({ slot: z.string(), key: z.string() });
 const requestGroup = z.object({ kind: changeKind, proxy: z.string(), phase: z.union([z.literal(0), z.literal(1), z.literal(2)]), n: z.number() });
-const pricedEdit = z.object({ kind: changeKind, key: z.string(), ledger_price: z.number(), price: z.number() });
+const pricedEdit = z.object({ kind: changeKind, key: z.string(), ledger_price: z.number(), price: z.number(), ledger_sku: z.string() });
 const pricedCreate = z.object({ key: z.string(), sku: z.string(), price: z.number() });
 const deleteAll = z.object({ kind: changeKind, active_only: z.number().nullable() });
+
+/**
+ * The item search over a change (item-match.ts): its item is the SKU it
+ * names, a buy order's key, or the listing's in the ledger for an edit or a
+ * delete named by asset ID; its key and note are looked in as typed.
+ */
+function textWhere(text: string | undefined): { sql: string; params: Params } {
+  const sku = `CASE WHEN slot IN ('B', 'BD') THEN key ELSE coalesce(nullif(sku, ''), (SELECT l.sku FROM listings l WHERE l.asset_id = draft_entries.key), '') END`;
+  const part = itemTextSql(text ?? '', { sku: `(${sku})`, texts: ['fold(key)', "fold(coalesce(user_note, ''))"] }, 'r_text');
+  return part === null ? { sql: '', params: {} } : { sql: ` AND ${part.sql}`, params: part.params };
+}
 
 function statusFilter(show: ReviewShow): string {
   if (show === 'all') return "status != 'dropped'";
@@ -98,7 +112,7 @@ export function createReviewReads(store: Pick<Store, 'db'>): ReviewReads {
   const groups = db.prepare(`SELECT kind, proxy, phase, count(*) AS n FROM (${SENT_ROWS}) GROUP BY kind, proxy, phase`);
   // Where the next part of a draft ends: PART rows on, in key order (null: the draft ends sooner).
   const partEnd = db.prepare(`SELECT slot, key FROM draft_entries WHERE draft_id = ? AND (slot, key) > (?, ?) ORDER BY slot, key LIMIT 1 OFFSET ${PART - 1}`);
-  const priced = db.prepare(`SELECT kind, key, ledger_price, price FROM (${SENT_ROWS}) WHERE kind IN ('listing.edit', 'buyOrder.edit') AND ledger_price IS NOT NULL AND price != ledger_price`);
+  const priced = db.prepare(`SELECT kind, key, ledger_price, price, ledger_sku FROM (${SENT_ROWS}) WHERE kind IN ('listing.edit', 'buyOrder.edit') AND ledger_price IS NOT NULL AND price != ledger_price`);
   const creates = db.prepare(`SELECT e.key AS key, coalesce(nullif(e.sku, ''), (SELECT i.sku FROM inventory_items i
       JOIN inventory_reads r ON r.account = i.account AND r.generation = i.generation WHERE i.asset_id = e.key LIMIT 1), '') AS sku, e.price AS price
     FROM draft_entries e WHERE e.draft_id = :draft AND e.slot = 'L' AND e.kind = 'listing.create' AND e.status IN ${SENDABLE_SQL}
@@ -123,14 +137,18 @@ export function createReviewReads(store: Pick<Store, 'db'>): ReviewReads {
     },
     pricedCreates: (bounds) => parseRows('draft_entries', pricedCreate, creates.all({ draft: bounds.draft, from_slot: bounds.from_slot, from_key: bounds.from_key, to_slot: bounds.to_slot, to_key: bounds.to_key })),
     sendableDeleteAlls: (draftId) => parseRows('draft_entries', deleteAll, deleteAlls.all(draftId)),
-    countOfKind: (draftId, kind, show) =>
-      countOf('draft_entries', db.prepare(`SELECT count(*) AS n FROM draft_entries WHERE draft_id = ? AND kind = ? AND ${statusFilter(show)}`).get(draftId, kind)),
-    entriesOfKind(draftId, kind, show, from, limit) {
+    countOfKind(draftId, kind, show, text) {
+      const t = textWhere(text);
+      return countOf('draft_entries', db.prepare(`SELECT count(*) AS n FROM draft_entries WHERE draft_id = ? AND kind = ? AND ${statusFilter(show)}${t.sql}`)
+        .get(t.params, draftId, kind));
+    },
+    entriesOfKind(draftId, kind, show, from, limit, text) {
       const after = 'after' in from ? from.after : null;
-      const sql = `SELECT ${cols} FROM draft_entries WHERE draft_id = ? AND kind = ? AND ${statusFilter(show)}
+      const t = textWhere(text);
+      const sql = `SELECT ${cols} FROM draft_entries WHERE draft_id = ? AND kind = ? AND ${statusFilter(show)}${t.sql}
           ${after ? 'AND (seq, slot, key) > (?, ?, ?)' : ''} ORDER BY seq, slot, key LIMIT ? ${after ? '' : 'OFFSET ?'}`;
       const args = after ? [draftId, kind, after.seq, after.slot, after.key, limit] : [draftId, kind, limit, 'skip' in from ? from.skip : 0];
-      return readEntries(db.prepare(sql).all(...args));
+      return readEntries(db.prepare(sql).all(t.params, ...args));
     },
   };
 }

@@ -44,9 +44,9 @@ export function draftHandlers(services: DraftChannelServices, stamps: Stamps): P
         requestsPerEndpoint: { ...r.requestsPerEndpoint }, etaMs: r.etaMs, removes: { ...r.removes }, guard: r.guard,
       };
     },
-    'drafts:page': ({ draftId, kind, show, offset, limit }) => {
+    'drafts:page': ({ draftId, kind, show, text, offset, limit }) => {
       const stamp = stamps.of('drafts');
-      const page = drafts().reviewPage(draftId, { show, offset, limit, ...(kind === undefined ? {} : { kind }) });
+      const page = drafts().reviewPage(draftId, { show, offset, limit, ...(kind === undefined ? {} : { kind }), ...(text === undefined ? {} : { text }) });
       const names = services.names();
       return { stamp, draftId, offset, total: page.total, rows: page.rows.map((r) => changeRowView(r, names)) };
     },

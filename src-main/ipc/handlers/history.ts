@@ -7,7 +7,7 @@ import { itemViewOf } from '../../core/items/item-view.ts';
 import type { Handlers } from '../router.ts';
 import type { Stamps } from '../stamps.ts';
 
-type HistoryChannels = 'history:summary' | 'history:page' | 'history:exportCsv' | 'items:search' | 'ledger:exportCsv';
+type HistoryChannels = 'history:summary' | 'history:page' | 'history:exportCsv' | 'items:search' | 'items:variants' | 'ledger:exportCsv';
 
 /**
  * Handlers for the History screen (figures, the table a page at a time, its
@@ -31,19 +31,27 @@ export function historyHandlers(services: HistoryChannelServices, stamps: Stamps
 
   return {
     'history:summary': (range) => ({ stamp: stamps.of('history'), ...services.history().summary(range) }),
-    'history:page': ({ range, show, offset, limit }) => ({ stamp: stamps.of('history'), offset, ...services.history().page(range, show, offset, limit) }),
-    'history:exportCsv': ({ range, show, format, timeZone }) => services.history().csv(range, show, { format, timeZone }),
+    'history:page': ({ range, show, offset, limit, text }) => ({ stamp: stamps.of('history'), offset, ...services.history().page(range, show, offset, limit, text) }),
+    'history:exportCsv': ({ range, show, text, format, timeZone }) => services.history().csv(range, show, { format, timeZone, text }),
     'ledger:exportCsv': async ({ domain, filter, format }) => services.ledgerExport().exportLedger(domain, filter, format),
     'items:search': async ({ text, limit }): Promise<ItemSearch> => {
       const n = names();
       // The name → SKU tables are built once, on a later turn (about a second, the first time).
       await n.warm({ reverse: true });
-      const typed = n.skuForName(text);
+      const typed = n.resolveTyped(text);
       const resolved: ItemSearch['resolved'] = typed.ok
         ? { ok: true, sku: typed.sku, item: itemViewOf(n, typed.sku) ?? unknownItem(typed.sku) }
         : { ok: false, reason: typed.reason, message: typed.message.slice(0, 1_000), candidates: candidates(n, typed.candidates) };
       const matches = n.suggest(text, limit).map((m) => ({ name: m.name, sku: m.sku, candidates: candidates(n, m.candidates) }));
-      return { text, resolved, matches };
+      // A name nothing starts and nothing resolves to may be a few typing mistakes from one.
+      const nearMiss = !typed.ok && typed.reason !== 'ambiguous' && typed.reason !== 'empty' && matches.length === 0 ? n.nearMiss(text) : null;
+      return { text, resolved, matches, nearMiss };
+    },
+    'items:variants': async ({ sku }) => {
+      const n = names();
+      await n.warm({ reverse: true });
+      const variants = n.variants(sku);
+      return variants === null ? { sku, name: n.name(sku), groups: null } : { sku, name: variants.name, groups: variants.groups.map((g) => ({ ...g, options: [...g.options] })) };
     },
   };
 }

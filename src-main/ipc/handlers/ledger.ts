@@ -9,7 +9,7 @@ import { bulkOutcomeView, addChangesView } from './draft-results.ts';
 
 type LedgerChannels =
   | 'ledger:page' | 'ledger:keys' | 'ledger:preview' | 'ledger:bulk' | 'ledger:delete' | 'ledger:revert' | 'ledger:deleteAllImpact'
-  | 'activity:list';
+  | 'ledger:facets' | 'activity:list';
 
 /**
  * Handlers for the ledger tables (pages with the current draft laid over
@@ -17,7 +17,7 @@ type LedgerChannels =
  * stamps of the ledger and the drafts it was computed from.
  */
 export interface LedgerChannelServices {
-  tables(): Pick<LedgerTables, 'page' | 'preview' | 'bulk' | 'deleteRows' | 'revertRows' | 'deleteAllImpact'>;
+  tables(): Pick<LedgerTables, 'page' | 'preview' | 'bulk' | 'deleteRows' | 'revertRows' | 'deleteAllImpact' | 'facets'>;
   /** The activity log is the apply's. */
   apply(): Pick<ApplyService, 'activity'>;
 }
@@ -43,6 +43,7 @@ export function ledgerHandlers(services: LedgerChannelServices, stamps: Stamps):
     'ledger:delete': ({ domain, selection }) => addChangesView(tables().deleteRows(domain, selection)),
     'ledger:revert': ({ domain, selection }) => tables().revertRows(domain, selection),
     'ledger:deleteAllImpact': ({ domain, activeOnly }) => ({ domain, ...tables().deleteAllImpact(domain, activeOnly) }),
+    'ledger:facets': ({ domain }) => tables().facets(domain),
     'activity:list': ({ text, outcome, limit }) =>
       services.apply()
         .activity({

@@ -1,4 +1,5 @@
 import type { UpdateView } from '../../../src-shared/updates.ts';
+import type { AccessView } from '../../../src-shared/access.ts';
 
 /**
  * What the handlers need from the host they run in: the desktop shell in the
@@ -12,6 +13,17 @@ export interface Platform {
   readonly support?: SupportHost;
   /** Updates (the desktop shell; absent in a browser harness). */
   readonly updates?: UpdatesHost;
+  /** The password and bearer tokens (the server shell; the desktop has no sign-in). */
+  readonly access?: AccessHost;
+}
+
+/** Who may reach the desk, as the server shell keeps it. */
+export interface AccessHost {
+  view(): AccessView;
+  createToken(name: string): Promise<{ token: string; view: AccessView }>;
+  revokeToken(id: string): Promise<AccessView>;
+  /** Refused (`auth`) when `current` is wrong; on success every session ends. */
+  changePassword(current: string, next: string): Promise<void>;
 }
 
 /** The logs folder and the diagnostics bundle. */

@@ -25,6 +25,8 @@ const WORDS: Readonly<Record<string, EndpointWords>> = {
   get_linked_trade_urls: { label: 'Read linked accounts', ask: 'read the linked accounts' },
   get_balance: { label: 'Read balance', ask: 'read the balance' },
   set_user_agent: { label: 'Heartbeat', ask: 'mark the account as automated' },
+  // Not the service's: an alert to one of the trader's webhooks, given up (Settings → Alerts).
+  alert: { label: 'Alert (webhook)', ask: 'send an alert' },
 };
 
 /** "Create listings"; an endpoint the desk does not know is shown with spaces for underscores. */

@@ -21,6 +21,8 @@ export function guardSentences(f: GuardFindings, noun: string, guard: PriceGuard
     const floor = guard?.floorCents != null ? ` of ${formatCents(guard.floorCents)}` : '';
     out.push(`${plural(f.belowFloor, noun)} ${f.belowFloor === 1 ? 'goes' : 'go'} under your floor${floor}${f.drops === 0 && worstDrop ? ` (lowest: ${change(worstDrop)})` : ''}.`);
   }
+  if (f.underCost) out.push(`${plural(f.underCost, noun)} ${f.underCost === 1 ? 'goes' : 'go'} under what ${f.underCost === 1 ? 'it' : 'they'} cost.`);
+  if (f.underMargin) out.push(`${plural(f.underMargin, noun)} ${f.underMargin === 1 ? 'goes' : 'go'} under cost plus your margin.`);
   const worstRise = f.worstRise;
   if (f.rises > 0) {
     const more = guard ? ` more than ${guard.maxRiseMultiple}×` : '';

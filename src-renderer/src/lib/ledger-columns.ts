@@ -5,7 +5,7 @@ import type { LedgerColumn, LedgerDomain } from '../../../src-shared/contract.ts
  * this says which columns each has, how wide, and which sort (main sorts;
  * the header only asks).
  */
-export type CellKind = 'draft' | 'item' | 'asset' | 'price' | 'promoted' | 'quantity' | 'active' | 'filled' | 'note' | 'account' | 'state';
+export type CellKind = 'draft' | 'item' | 'asset' | 'price' | 'cost' | 'promoted' | 'quantity' | 'active' | 'filled' | 'note' | 'account' | 'state';
 
 export interface ColumnSpec {
   readonly cell: CellKind;
@@ -37,6 +37,7 @@ export const COLUMNS: Readonly<Record<LedgerDomain, readonly ColumnSpec[]>> = {
     DRAFT, ITEM,
     { cell: 'asset', label: 'Asset ID', width: 'minmax(100px, 0.8fr)', sort: 'asset' },
     PRICE,
+    { cell: 'cost', label: 'Cost, margin', width: 'minmax(128px, 1fr)', align: 'right' },
     { cell: 'promoted', label: 'Promo', width: '68px', sort: 'promoted' },
     NOTE, ACCOUNT,
     { cell: 'state', label: 'State', width: 'minmax(120px, 1.2fr)', sort: 'state' },

@@ -14,6 +14,8 @@ export const VIEWS = [
   { id: 'drafts', label: 'Drafts & apply' },
   { id: 'activity', label: 'Activity' },
   { id: 'settings', label: 'Settings' },
+  // Past the nine Alt+digit shortcuts: reached from the sidebar.
+  { id: 'pricing', label: 'Pricing' },
 ] as const;
 
 export type ViewId = (typeof VIEWS)[number]['id'];

@@ -26,6 +26,8 @@ export const useDraftsStore = defineStore('drafts', () => {
   const review = shallowRef<DraftReview | null>(null);
   const show = ref<ReviewShow>('open');
   const kind = ref<string | null>(null);
+  /** The review's item search (words in any order, as every table reads it); undefined: every change. */
+  const text = ref<string | undefined>(undefined);
   /** Screens showing the review: main computes it (over 47,000 changes, a tenth of a second) only while one is. */
   let reviewers = 0;
   let started = false;
@@ -41,7 +43,9 @@ export const useDraftsStore = defineStore('drafts', () => {
     async fetch(offset, limit) {
       const draftId = currentId.value;
       if (draftId === null) return { total: 0, rows: [] };
-      return call('drafts:page', { draftId, show: show.value, offset, limit, ...(kind.value === null ? {} : { kind: kind.value }) });
+      return call('drafts:page', {
+        draftId, show: show.value, offset, limit, ...(kind.value === null ? {} : { kind: kind.value }), ...(text.value === undefined ? {} : { text: text.value }),
+      });
     },
     onError: (error) => notices.error(error),
   });
@@ -71,7 +75,7 @@ export const useDraftsStore = defineStore('drafts', () => {
     kind.value = null;
     loadQuietly(loadReview);
   });
-  watch([show, kind], () => void rows.refresh());
+  watch([show, kind, text], () => void rows.refresh());
 
   async function select(draftId: string): Promise<void> {
     await call('drafts:select', { draftId });
@@ -148,7 +152,7 @@ export const useDraftsStore = defineStore('drafts', () => {
   }
 
   return {
-    drafts, currentId, current, pendingCount, review, rows, show, kind,
+    drafts, currentId, current, pendingCount, review, rows, show, kind, text,
     loadList, loadReview, watchReview, select, create, rename, discard, addChanges, removeChanges, removeFailed,
     exportCsv, importCsv, importCommit, start,
   };

@@ -14,7 +14,7 @@ const RELOAD_MS = 1_000;
 /**
  * The History screen as main answers it: the range and account the trader
  * chose, the figures for them, and the trades behind the figures a page at
- * a time. Main computes everything; a push that the history moved past what
+ * a time, searched by item. Main computes everything; a push that the history moved past what
  * is shown asks again.
  */
 export const useHistoryStore = defineStore('history', () => {
@@ -25,6 +25,8 @@ export const useHistoryStore = defineStore('history', () => {
   const customTo = ref('');
   const account = ref('');
   const show = ref<HistoryShow>('completed');
+  /** The table's item search (words in any order, as every table reads it); undefined: every trade. The figures are the range's. */
+  const text = ref<string | undefined>(undefined);
   const period = ref<'day' | 'week'>('day');
   const summary = shallowRef<HistorySummary | null>(null);
   const loading = ref(false);
@@ -39,9 +41,11 @@ export const useHistoryStore = defineStore('history', () => {
 
   const rows = createPagedRows<HistoryRowView>({
     pageSize: PAGE_SIZE,
-    fetch: (offset, limit) => call('history:page', { range: { ...range.value }, show: show.value, offset, limit }),
+    fetch: (offset, limit) => call('history:page', { range: { ...range.value }, show: show.value, offset, limit, ...searched() }),
     onError: (error) => notices.error(error),
   });
+
+  const searched = () => (text.value === undefined ? {} : { text: text.value });
 
   let asked = 0;
   async function load(): Promise<void> {
@@ -59,6 +63,7 @@ export const useHistoryStore = defineStore('history', () => {
   }
 
   watch([range, show], () => void load(), { deep: true });
+  watch(text, () => void rows.refresh());
 
   function start(): void {
     if (started) {
@@ -78,7 +83,9 @@ export const useHistoryStore = defineStore('history', () => {
   }
 
   /** The table's trades (all of them, not only those on screen) as CSV main writes. */
-  const exportCsv = () => call('history:exportCsv', { range: { ...range.value }, show: show.value, format: csvFormat(), timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone });
+  const exportCsv = () => call('history:exportCsv', {
+    range: { ...range.value }, show: show.value, ...searched(), format: csvFormat(), timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+  });
 
-  return { preset, customFrom, customTo, account, show, period, summary, loading, range, rows, load, start, exportCsv };
+  return { preset, customFrom, customTo, account, show, text, period, summary, loading, range, rows, load, start, exportCsv };
 });

@@ -2,7 +2,7 @@ import { defineStore } from 'pinia';
 import { csvFormat } from './settings.ts';
 import { computed, ref, shallowRef, watch } from 'vue';
 import type {
-  BulkOp, BulkOutcome, LedgerDomain, LedgerFilter, LedgerRowView, LedgerSelection, LedgerSort,
+  BulkOp, BulkOutcome, ItemFacetCounts, LedgerDomain, LedgerFilter, LedgerRowView, LedgerSelection, LedgerSort,
 } from '../../../src-shared/contract.ts';
 import { call, onEvent } from '../api.ts';
 import { createPagedRows } from '../lib/paged-rows.ts';
@@ -29,6 +29,9 @@ function defineLedgerTable(domain: LedgerDomain) {
     /** The newest stamps main announced. */
     const seen = { ledger: 0, drafts: 0 };
     const selection = shallowRef<TableSelection>(emptySelection);
+    /** What the table's rows hold, for its item filters: asked for while the filters are shown. */
+    const facets = shallowRef<ItemFacetCounts>({ qualities: [], effects: [], killstreaks: [], wears: [] });
+    let facetsWanted = false;
     let started = false;
 
     const rows = createPagedRows<LedgerRowView>({
@@ -105,12 +108,20 @@ function defineLedgerTable(domain: LedgerDomain) {
     /** The ledger's rows matching the filter (or all of them) as a CSV file main writes. */
     const exportCsv = (all: boolean) => call('ledger:exportCsv', { domain, filter: all ? null : { ...filter.value }, format: csvFormat() });
 
+    const loadFacets = () => call('ledger:facets', { domain }).then((f) => void (facets.value = f), (error: unknown) => void notices.error(error));
+    /** The filters are shown (true) or hidden: while shown, what the rows hold is asked for again as the ledger moves. */
+    function wantFacets(wanted: boolean): void {
+      facetsWanted = wanted;
+      if (wanted) void loadFacets();
+    }
+
     function start(): void {
       if (started) return;
       started = true;
       onEvent('ledger:changed', ({ stamp }) => {
         seen.ledger = Math.max(seen.ledger, stamp);
         void catchUp();
+        if (facetsWanted) void loadFacets();
       });
       onEvent('drafts:changed', ({ stamp }) => {
         seen.drafts = Math.max(seen.drafts, stamp);
@@ -125,7 +136,7 @@ function defineLedgerTable(domain: LedgerDomain) {
     }
 
     return {
-      domain, filter, sort, info, rows, selection, selectedCount, sortBy,
+      domain, filter, sort, info, rows, selection, selectedCount, sortBy, facets, wantFacets,
       setFilter: (next: LedgerFilter) => void (filter.value = next),
       isSelected: (key: string) => isSelected(selection.value, key),
       selectionValue: (): LedgerSelection => selectionValue(selection.value),

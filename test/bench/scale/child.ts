@@ -1,6 +1,6 @@
 /**
  * One fresh process of the scale bench: the real main process
- * (src-main/main-thread/main-process.ts) booted on the Electron double with the data
+ * (src-main/main-thread/desktop/main-process.ts) booted on the Electron double with the data
  * worker (with the bench's probe in its thread, `probe-worker.mjs`), in live
  * mode against the simulator the parent runs. It measures boot → the first
  * Listings page answered through ipcMain (the draft laid over it), the
@@ -17,12 +17,13 @@ import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { scaledClock } from '../../../src-main/core/clock.ts';
-import { startMainProcess } from '../../../src-main/main-thread/main-process.ts';
+import { startMainProcess } from '../../../src-main/main-thread/desktop/main-process.ts';
 import type { ChannelOutput } from '../../../src-shared/contract.ts';
 import { fakeBuild, invoke } from '../../desktop/boot-support.ts';
 import { app, resetFakeElectron, Tray } from '../../desktop/fake-electron.ts';
 import { memoryKeychain } from '../../support/memory-keychain.ts';
 import { importCsvInParts } from '../../support/router-call.ts';
+import { pageOffsets, PAGE_ROWS } from '../page-samples.ts';
 import { measureJob, waitUntil, type JobContext, type JobFigures } from './jobs.ts';
 import { probeClient } from './probe.ts';
 
@@ -39,6 +40,8 @@ export interface ChildTask {
   readonly applyDraft: string | null;
   /** Run the jobs after the first page. */
   readonly jobs: boolean;
+  /** Listings pages to time one at a time through ipcMain after the RSS is read (page-samples.ts; none when absent). */
+  readonly pageSamples?: number;
   /** Only these jobs (all when absent). */
   readonly only?: readonly string[];
   /**
@@ -61,7 +64,11 @@ export interface ChildResult {
   readonly pageChanged: number;
   /** The whole process (main thread and data worker), after the first page and a GC of both. */
   readonly rssMb: number;
+  /** The same before the data worker's GC (the main thread's alone). */
+  readonly rssMainGcMb: number;
   readonly workerHeapMb: number;
+  /** Each sampled `ledger:page` through ipcMain, in ms. */
+  readonly pageMs: readonly number[];
   readonly jobs: readonly JobFigures[];
   /** Date.now() when Apply was asked (the parent finds the first write request after it). */
   readonly applyAskedAt: number | null;
@@ -108,9 +115,19 @@ if (page.total !== task.listings || page.changed !== task.draftChanges) {
 const gc = exposedGc();
 gc();
 gc();
+await new Promise((resolve) => setTimeout(resolve, 200));
+// What the serve bench can read of the server (its probe collects the main thread's garbage, not the worker's).
+const rssMainGcMb = mb(process.memoryUsage().rss);
 const worker = await probe.gc();
 await new Promise((resolve) => setTimeout(resolve, 200));
 const rssMb = mb(process.memoryUsage().rss);
+
+const pageMs: number[] = [];
+for (const offset of pageOffsets(task.listings, task.pageSamples ?? 0)) {
+  const before = performance.now();
+  await invoke('ledger:page', { domain: 'listings', filter: {}, offset, limit: PAGE_ROWS });
+  pageMs.push(Math.round((performance.now() - before) * 10) / 10);
+}
 
 const jobs: JobFigures[] = [];
 let applyAskedAt: number | null = null;
@@ -170,7 +187,9 @@ const result: ChildResult = {
   pageTotal: page.total,
   pageChanged: page.changed,
   rssMb,
+  rssMainGcMb,
   workerHeapMb: Math.round(worker.heapUsedMb * 10) / 10,
+  pageMs,
   jobs,
   applyAskedAt,
   applyItemsDone,

@@ -72,7 +72,7 @@ export function spread(values: readonly (number | null)[]): Spread {
 }
 
 /** The goal and whether the median meets it; null when there is no goal, or no figure to judge. */
-const goalOf = (s: Spread, goal: number | undefined): Goal | null =>
+export const goalOf = (s: Spread, goal: number | undefined): Goal | null =>
   goal === undefined || s.median === null ? null : { goal, met: s.median <= goal };
 
 export function summarize(
@@ -133,9 +133,9 @@ export function summarize(
 
 const n = (v: number | null, digits = 0) => (v === null ? '—' : v.toLocaleString('en', { maximumFractionDigits: digits }));
 /** "1,314 (1,032–2,343)" */
-const cell = (s: Spread, unit: string, digits = 0) =>
+export const cell = (s: Spread, unit: string, digits = 0) =>
   s.median === null ? '—' : `${n(s.median, digits)}${unit}${s.min !== s.max ? ` (${n(s.min, digits)}–${n(s.max, digits)})` : ''}`;
-const verdict = (g: Goal | null) => (g === null ? '' : g.met ? `≤ ${n(g.goal)} met` : `≤ ${n(g.goal)} NOT MET`);
+export const verdict = (g: Goal | null) => (g === null ? '' : g.met ? `≤ ${n(g.goal)} met` : `≤ ${n(g.goal)} NOT MET`);
 
 /** The block as printed: the table docs/performance.md holds. */
 export function formatScale(f: ScaleFigures): string {

@@ -14,8 +14,9 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { scaledClock } from '../../../src-main/core/clock.ts';
-import { startSandbox, type RecordedRequest } from '../../../src-main/sandbox/index.ts';
+import { scaledClock, type Clock } from '../../../src-main/core/clock.ts';
+import type { ListingInput } from '../../../src-main/core/store/listings-repo.ts';
+import { startSandbox, type RecordedRequest, type Sandbox } from '../../../src-main/sandbox/index.ts';
 import type { ChildResult, ChildTask } from './child.ts';
 import { summarize, type ProfileName, type ScaleFigures } from './scale-report.ts';
 import { seedProfile, type SeededProfile } from './seed-profile.ts';
@@ -39,7 +40,7 @@ const PROFILES: Record<ProfileName, { listings: number; draftChanges: number; jo
 
 const WRITE_ENDPOINTS = new Set(['create_listing', 'edit_listing', 'delete_listing', 'create_buy_order', 'edit_buy_order', 'delete_buy_order']);
 const BUILT_WORKER = fileURLToPath(new URL('../../../out/main/desk-worker.js', import.meta.url));
-const PROBE_WORKER = fileURLToPath(new URL('./probe-worker.mjs', import.meta.url));
+export const PROBE_WORKER = fileURLToPath(new URL('./probe-worker.mjs', import.meta.url));
 
 export interface ScaleOptions {
   /** Fresh processes per profile; default 5. */
@@ -59,12 +60,8 @@ export async function runScaleBench(options: ScaleOptions = {}): Promise<ScaleFi
   const dir = mkdtempSync(join(tmpdir(), 'desk-scale-'));
   const timeScale = { scale: SCALE_TIME, origin: Date.now() };
   const clock = scaledClock(timeScale.scale, timeScale.origin);
-  const service = await startSandbox({ clock, seed: 31, inventorySize: SERVICE_LISTINGS + 1_000, tradeSchedule: false });
+  const { service, serviceListings } = await startScaleService(clock);
   try {
-    service.admin.setBalance(1_000_000_000);
-    const serviceListings = service.admin.seedListings(SERVICE_LISTINGS).map((l) => ({
-      asset_id: l.asset_id, listing_id: l.listing_id, sku: l.sku, price: l.price, promoted: l.promoted, game: l.game, user_note: '', account: service.accounts.main,
-    }));
     const seeded = new Map<ProfileName, SeededProfile>();
     const names = options.profiles ?? (Object.keys(PROFILES) as ProfileName[]);
     for (const name of names) {
@@ -122,6 +119,16 @@ export async function runScaleBench(options: ScaleOptions = {}): Promise<ScaleFi
   }
 }
 
+/** The simulator the runs talk to, with the listings that exist on it (a profile's ledger starts with them). */
+export async function startScaleService(clock: Clock): Promise<{ service: Sandbox; serviceListings: ListingInput[] }> {
+  const service = await startSandbox({ clock, seed: 31, inventorySize: SERVICE_LISTINGS + 1_000, tradeSchedule: false });
+  service.admin.setBalance(1_000_000_000);
+  const serviceListings = service.admin.seedListings(SERVICE_LISTINGS).map((l) => ({
+    asset_id: l.asset_id, listing_id: l.listing_id, sku: l.sku, price: l.price, promoted: l.promoted, game: l.game, user_note: '', account: service.accounts.main,
+  }));
+  return { service, serviceListings };
+}
+
 type TimeScale = { scale: number; origin: number };
 const toReal = (at: number, t: TimeScale) => t.origin + (at - t.origin) / t.scale;
 
@@ -155,7 +162,7 @@ function withBeatsSeen(result: ChildResult, requests: readonly RecordedRequest[]
   return { ...result, jobs };
 }
 
-function runChild(script: string, taskPath: string): Promise<void> {
+export function runChild(script: string, taskPath: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script, taskPath], {
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,11 +1,13 @@
-import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach } from 'vitest';
+import { startLoopbackServer } from '../../support/loopback-server.ts';
 import { createMarketplaceClient } from '../../../src-main/core/api/client.ts';
 import type { ClientOptions, MarketplaceClient } from '../../../src-main/core/api/client.ts';
 import { ApiError } from '../../../src-main/core/api/errors.ts';
+
+export { closedPort } from '../../support/loopback-server.ts';
 
 /** A request as a test server received it. */
 export interface ReceivedRequest {
@@ -28,34 +30,11 @@ export interface TestServer {
 /** A real node:http server on 127.0.0.1 for the edge cases a well-behaved simulator never produces. */
 export async function startTestServer(handler: TestHandler): Promise<TestServer> {
   const requests: ReceivedRequest[] = [];
-  const sockets = new Set<Socket>();
-  let connections = 0;
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
-      handler(req, res, body);
-    });
+  const server = await startLoopbackServer((req, res, body) => {
+    requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+    handler(req, res, body);
   });
-  server.on('connection', (socket: Socket) => {
-    connections += 1;
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    connections: () => connections,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...server, requests };
 }
 
 /** Replies with JSON and optional headers. */
@@ -86,15 +65,6 @@ export async function startSilentTcpServer(): Promise<{ port: number; close(): P
         server.close(() => resolve());
       }),
   };
-}
-
-/** A port on 127.0.0.1 with nothing listening (bound, then released). */
-export async function closedPort(): Promise<number> {
-  const server = createTcpServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /** What a promise rejected with; a resolution is turned into a failure. */

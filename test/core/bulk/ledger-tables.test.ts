@@ -4,6 +4,7 @@ import { createItemNames } from '../../../src-main/core/items/index.ts';
 import { ledgerPage } from '../../../src-shared/ledger.ts';
 import { draftFixture, ledgerListing, MAIN, seedListings, type DraftFixture } from '../drafts/fixtures.ts';
 import type { ChangeInput } from '../../../src-shared/drafts.ts';
+import type { LedgerFilter } from '../../../src-shared/ledger.ts';
 
 let f: DraftFixture;
 afterEach(() => f.dispose());
@@ -317,6 +318,51 @@ describe('ledger tables name the items', () => {
     ]);
     expect(rows[1]?.item).toMatchObject({ quality: 'Unusual', effect: 'Burning Flames', color: expect.stringMatching(/^#/) });
     expect(t.page('listings', { text: 'supply crate' }, null, 0, 10).rows.map((r) => r.key)).toEqual(['1']);
+  });
+});
+
+describe('ledger tables search and filter by item', () => {
+  const SKUS = ['378;5;u13', '378;6', '205;11;kt-3', '205;6;kt-1', '5021;6;uncraftable', '15013;15;w3;pk0', '30911;5;u14'];
+
+  function named(): LedgerTables {
+    f = draftFixture();
+    f.t.repos.listings.upsertMany(SKUS.map((sku, i) => ledgerListing(String(i + 1), { sku })));
+    return createLedgerTables({ store: f.t.store, settings: f.t.repos.settings, drafts: f.drafts, now: () => 0, names: createItemNames() });
+  }
+
+  it('finds words in any order, the quality a name does not print and the short forms traders type, in the ledger and the draft\'s creates', () => {
+    const t = named();
+    const { id } = f.drafts.create('d');
+    f.drafts.addChanges(id, [{ kind: 'listing.create', asset_id: '77', price: 900, promoted: 0, sku: '378;5;u14' }]);
+    const keys = (filter: LedgerFilter) => t.page('listings', filter, null, 0, 100).rows.map((r) => r.key);
+    expect(keys({ text: 'Unusual' })).toEqual(['77', '1', '7']);
+    expect(keys({ text: 'unusual burning' })).toEqual(['1']);
+    expect(keys({ text: 'team captain burning flames' })).toEqual(['1']);
+    expect(keys({ text: 'Pro KS' })).toEqual(['3']);
+    expect(keys({ text: 'non-craft' })).toEqual(['5']);
+    expect(t.page('listings', { text: 'unusual' }, null, 0, 1).total).toBe(3);
+  });
+
+  it('filters by quality, effect, killstreak tier, craftability and wear, and counts what the table holds for its filters', () => {
+    const t = named();
+    const keys = (filter: LedgerFilter) => t.page('listings', filter, null, 0, 100).rows.map((r) => r.key);
+    expect(keys({ quality: 5 })).toEqual(['1', '7']);
+    expect(keys({ quality: 5, effect: 14 })).toEqual(['7']);
+    expect(keys({ quality: 11 })).toEqual(['3']);
+    expect(keys({ killstreak: 'any' })).toEqual(['3', '4']);
+    expect(keys({ craftable: false })).toEqual(['5']);
+    expect(keys({ wear: 3 })).toEqual(['6']);
+    expect(keys({ text: 'captain', quality: 6 })).toEqual(['2']);
+    expect(t.page('listings', { craftable: false }, null, 0, 1)).toMatchObject({ total: 1, all: 7 });
+    const facets = t.facets('listings');
+    expect(facets.qualities).toEqual([
+      { id: 6, name: 'Unique', count: 3 }, { id: 5, name: 'Unusual', count: 2 },
+      { id: 11, name: 'Strange', count: 1 }, { id: 15, name: 'Decorated Weapon', count: 1 },
+    ]);
+    expect(facets.effects.map((e) => e.name)).toEqual(['Burning Flames', 'Scorching Flames']);
+    expect(facets.killstreaks.map((k) => [k.name, k.count])).toEqual([['None', 5], ['Killstreak', 1], ['Professional Killstreak', 1]]);
+    expect(facets.wears).toEqual([{ id: 3, name: 'Field-Tested', count: 1 }]);
+    expect(t.facets('buyOrders')).toEqual({ qualities: [], effects: [], killstreaks: [], wears: [] });
   });
 });
 

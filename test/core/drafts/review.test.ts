@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { BUY_ORDER_CUT_NOTE } from '../../../src-main/core/drafts/review.ts';
 import { createDraftService } from '../../../src-main/core/drafts/draft-service.ts';
+import { BUY_ORDER_CUT_NOTE } from '../../../src-main/core/drafts/review.ts';
+import { createItemNames } from '../../../src-main/core/items/index.ts';
+import { schemaNameIndex } from '../../../src-main/core/store/name-index.ts';
 import { draftReview } from '../../../src-shared/draft-views.ts';
 import { draftFixture, ledgerListing, LINKED, MAIN, seedListings, type DraftFixture } from './fixtures.ts';
 import type { ChangeInput } from '../../../src-shared/drafts.ts';
@@ -149,6 +151,33 @@ describe('the review’s time to apply', () => {
     // With every slot free, one request goes at once; behind five busy ones it waits for the first to free.
     expect((await f.drafts.review(id)).etaMs).toBe(0);
     expect((await drafts.review(id)).etaMs).toBe(40_000);
+    drafts.dispose();
+  });
+});
+
+describe('draft review search', () => {
+  it('finds the changes of the items a search finds, as every table does, and changes by key or note', async () => {
+    f = draftFixture();
+    const drafts = createDraftService({ store: f.t.store, repos: f.t.repos, nameIndex: schemaNameIndex(f.t.store, f.t.repos.settings, createItemNames(), ['ledger']) });
+    f.t.repos.listings.upsertMany([ledgerListing('1', { sku: '378;5;u13' }), ledgerListing('2', { sku: '5021;6' })]);
+    f.t.repos.buyOrders.upsert({ sku: '205;11;kt-3', account: MAIN, price: 100, quantity: 2 });
+    const { id } = drafts.create('d');
+    drafts.addChanges(id, [
+      { kind: 'listing.edit', asset_id: '1', price: 450 },
+      { kind: 'listing.delete', asset_id: '2' },
+      { kind: 'listing.create', asset_id: '3', price: 120, promoted: 0, sku: '30911;5;u14', user_note: 'fresh unbox' },
+      { kind: 'buyOrder.edit', sku: '205;11;kt-3', price: 90 },
+      { kind: 'buyOrder.create', sku: '5021;6;uncraftable', price: 10, quantity: 5 },
+    ]);
+    const found = (text: string) => drafts.reviewPage(id, { show: 'all', text, offset: 0, limit: 100 }).rows.map((r) => r.changeId);
+    expect(found('unusual')).toEqual(['L:3', 'L:1']);
+    expect(found('team captain burning flames')).toEqual(['L:1']);
+    expect(found('pro ks')).toEqual(['B:205;11;kt-3']);
+    expect(found('mann co supply crate key')).toEqual(['LD:2', 'B:5021;6;uncraftable']);
+    expect(found('non-craft')).toEqual(['B:5021;6;uncraftable']);
+    expect(found('fresh')).toEqual(['L:3']);
+    expect(found('2')).toEqual(['LD:2', 'B:5021;6;uncraftable', 'B:205;11;kt-3']);
+    expect(drafts.reviewPage(id, { show: 'all', text: 'unusual', offset: 0, limit: 1 })).toMatchObject({ total: 2, rows: [{ changeId: 'L:3' }] });
     drafts.dispose();
   });
 });

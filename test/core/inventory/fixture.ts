@@ -56,7 +56,7 @@ export function inventoryFixture(): (options?: InventoryFixtureOptions) => Promi
     const drafts = createDraftService({ store: t.store, repos: t.repos });
     cleanups.push(() => drafts.dispose());
     const inventory = openInventory({
-      store: t.store, clock, baseUrl: sandbox.url, names, accounts: () => accounts, main: () => sandbox.accounts.main, drafts,
+      store: t.store, clock, baseUrl: sandbox.url, names, accounts: () => accounts, main: () => sandbox.accounts.main, drafts, settings: t.repos.settings,
       ...(options.timing ? { timing: options.timing } : {}),
     });
     cleanups.push(() => inventory.close());

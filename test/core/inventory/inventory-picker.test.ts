@@ -61,6 +61,24 @@ describe('inventory picker queries', () => {
     expect(q.page({ text: '%' }, null, 0, 10).total).toBe(0);
   });
 
+  it('searches as every table does: words in any order, the quality a name does not print, the short forms traders type', async () => {
+    const f = await readAll();
+    const q = f.inventory.queries;
+    const total = (text: string) => q.page({ text }, null, 0, 1).total;
+    expect(total('Unusual')).toBe(q.page({ quality: 5 }, null, 0, 1).total);
+    const hat = q.page({ quality: 5 }, null, 0, 500).rows.find((r) => r.item.name.split(' ').length >= 3);
+    if (!hat) throw new Error('no Unusual with a name of three words');
+    const reversed = hat.item.name.split(' ').reverse().join(' ').toUpperCase();
+    expect(q.page({ text: reversed }, null, 0, 500).rows.map((r) => r.key)).toContain(hat.key);
+    const pro = q.page({ text: 'pro ks' }, null, 0, 500);
+    expect(pro.total).toBe(q.page({ killstreak: 'professional' }, null, 0, 1).total);
+    expect(pro.rows.every((r) => r.item.killstreak === 'Professional Killstreak')).toBe(true);
+    expect(q.page({ text: 'unusual burning' }, null, 0, 500).rows.every((r) => r.item.quality === 'Unusual' && r.item.effect?.startsWith('Burning'))).toBe(true);
+    const aussie = q.page({ text: 'aussie' }, null, 0, 500);
+    expect(aussie.total).toBeGreaterThan(0);
+    expect(aussie.rows.every((r) => r.item.australium)).toBe(true);
+  });
+
   it('sorts by name and pages without repeating or skipping an item', async () => {
     const f = await readAll();
     const q = f.inventory.queries;
@@ -83,6 +101,11 @@ describe('inventory picker queries', () => {
     expect(facets.effects.length).toBeGreaterThan(3);
     expect(facets.effects.every((e) => !e.name.startsWith('Effect '))).toBe(true);
     expect(facets.killstreaks.map((k) => k.name)).toEqual(['None', 'Killstreak', 'Specialized Killstreak', 'Professional Killstreak']);
+    expect(facets.wears.map((w) => w.name)).toEqual(expect.arrayContaining(['Factory New', 'Field-Tested']));
+    const wear = facets.wears.find((w) => w.name === 'Field-Tested');
+    const fieldTested = f.inventory.queries.page({ wear: wear?.id ?? 0 }, null, 0, 500);
+    expect(fieldTested.total).toBe(wear?.count);
+    expect(fieldTested.rows.every((r) => r.item.wear === 'Field-Tested')).toBe(true);
   });
 
   it('marks items listed in the ledger or drafted, and hides them on asking', async () => {

@@ -8,6 +8,9 @@ import { migration as historyMigration } from '../../../src-main/core/store/migr
 import { migration as inventories } from '../../../src-main/core/store/migrations/013-inventories-read-from-steam.ts';
 import { migration as APPLIED } from '../../../src-main/core/store/migrations/014-what-each-apply-changed.ts';
 import { migration as REFUSALS } from '../../../src-main/core/store/migrations/018-refusals-of-what-the-service-said.ts';
+import { migration as ITEM_WORDS } from '../../../src-main/core/store/migrations/019-item-names-searched-by-words-and-parts.ts';
+import { migration as COSTS } from '../../../src-main/core/store/migrations/021-what-each-item-cost.ts';
+import { migration as PRICING } from '../../../src-main/core/store/migrations/022-price-sources-and-repricing.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -30,9 +33,11 @@ const insertAccount = (db: DatabaseSync, id = '1', kind = 'main') =>
   db.prepare('INSERT INTO accounts (account_id, kind, updated_at) VALUES (?, ?, 0)').run(id, kind);
 
 describe('migrations', () => {
-  it('are numbered 1..n without gaps', () => {
-    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
-    expect(LATEST_VERSION).toBe(MIGRATIONS.length);
+  it('are numbered in increasing order from 1, the last one the latest', () => {
+    const versions = MIGRATIONS.map((m) => m.version);
+    expect(versions[0]).toBe(1);
+    expect(versions.every((v, i) => i === 0 || v > (versions[i - 1] ?? 0))).toBe(true);
+    expect(LATEST_VERSION).toBe(versions.at(-1));
   });
 
   it('live one to a file, named for its version, every file listed', () => {
@@ -288,6 +293,62 @@ describe('migrations', () => {
     refuse.run('market');
     expect(() => refuse.run('market')).toThrow(/UNIQUE|PRIMARY/);
     expect(() => refuse.run('barter')).toThrow(/CHECK/);
+    db.close();
+  });
+
+  it(`${ITEM_WORDS.version}: item names with their parts, and their words in an FTS5 index found by the starts of words; names kept before are named afresh`, () => {
+    const db = freshAt(ITEM_WORDS.version - 1);
+    db.prepare("INSERT INTO item_names (sku, search) VALUES ('378;5;u13', 'burning flames team captain')").run();
+    expect(migrate(db, ITEM_WORDS.version)).toBe(ITEM_WORDS.version);
+    expect(db.prepare('SELECT count(*) AS n FROM item_names').get()).toEqual({ n: 0 });
+    const name = db.prepare(`INSERT INTO item_names (sku, search, quality, strange, effect, killstreak, australium, festivized, craftable, wear)
+      VALUES (?, 'x', 5, 0, 13, ?, 0, 0, 1, NULL)`);
+    name.run('378;5;u13', 0);
+    expect(() => name.run('378;5;u13', 0)).toThrow(/UNIQUE|PRIMARY/);
+    expect(() => name.run('205;6;kt-4', 4)).toThrow(/CHECK/);
+    db.prepare("INSERT INTO item_words (sku, words) VALUES ('378;5;u13', 'burning flames team captain unusual craftable')").run();
+    db.prepare("INSERT INTO item_words (sku, words) VALUES ('378;6', 'team captain unique craftable')").run();
+    const match = (q: string) => (db.prepare('SELECT sku FROM item_words WHERE item_words MATCH ? ORDER BY sku').all(q) as { sku: string }[]).map((r) => r.sku);
+    expect(match('"captain"* AND "burn"*')).toEqual(['378;5;u13']);
+    expect(match('"team"* AND "captain"*')).toEqual(['378;5;u13', '378;6']);
+    expect(match('"u"*')).toEqual(['378;5;u13', '378;6']);
+    db.close();
+  });
+
+  it('21: cost lots (a purchase line once, units never used past the lot) and the parts each sale took; trades marked costed', () => {
+    const db = freshAt(COSTS.version);
+    expect(tables(db)).toEqual(expect.arrayContaining(['cost_lots', 'cost_uses']));
+    const lot = db.prepare(`INSERT INTO cost_lots (sku, origin, trade_type, trade_id, position, acquired_at, quantity, used, unit_cost, set_at)
+      VALUES (?, ?, ?, ?, ?, 0, ?, ?, 100, 0)`);
+    lot.run('5021;6', 'purchase', 'buy_order', '1', 0, 2, 0);
+    expect(() => lot.run('5021;6', 'purchase', 'buy_order', '1', 0, 2, 0)).toThrow(/UNIQUE/);
+    expect(() => lot.run('5021;6', 'purchase', 'buy_order', '2', 0, 2, 3)).toThrow(/CHECK/);
+    expect(() => lot.run('5021;6', 'manual', 'buy_order', '3', 0, 1, 0)).toThrow(/CHECK/);
+    lot.run('5021;6', 'manual', null, null, null, 1, 0);
+    db.prepare(`INSERT INTO trade_history (trade_type, trade_id, side, account, partner, status, total, created_at, first_seen_at, last_seen_at, at, ending)
+      VALUES ('market', '9', 'sale', '1', '2', 's', 100, 0, 0, 0, 5, 'balance_moved')`).run();
+    expect(db.prepare('SELECT costed FROM trade_history').get()).toEqual({ costed: 0 });
+    // The readers walk the partial index (INDEXED BY fails when it cannot serve the query).
+    expect(db.prepare("SELECT trade_id FROM trade_history INDEXED BY trade_history_uncosted WHERE costed = 0 AND ending IN ('balance_moved', 'listing_sold') ORDER BY at").all())
+      .toEqual([{ trade_id: '9' }]);
+    db.close();
+  });
+
+  it('22: price sources with their prices (gone with the source), rules, and the runs of a reprice with their rows', () => {
+    const db = freshAt(PRICING.version);
+    expect(tables(db)).toEqual(expect.arrayContaining(['price_sources', 'source_prices', 'reprice_rules', 'reprice_runs', 'reprice_rows']));
+    db.prepare("INSERT INTO price_sources (source_id, kind, config, created_at) VALUES ('pricedb', 'pricedb', '{}', 0)").run();
+    expect(() => db.prepare("INSERT INTO price_sources (source_id, kind, config, created_at) VALUES ('x', 'scraper', '{}', 0)").run()).toThrow(/CHECK/);
+    db.prepare("INSERT INTO source_prices (source_id, sku, buy, sell, original, priced_at, read_at) VALUES ('pricedb', '5021;6', 100, 110, '{}', 0, 0)").run();
+    expect(() => db.prepare("INSERT INTO source_prices (source_id, sku, buy, sell, original, priced_at, read_at) VALUES ('nope', '1;6', 1, 1, '{}', 0, 0)").run()).toThrow(/FOREIGN KEY/);
+    db.prepare("DELETE FROM price_sources WHERE source_id = 'pricedb'").run();
+    expect(db.prepare('SELECT count(*) AS n FROM source_prices').get()).toEqual({ n: 0 });
+    db.prepare("INSERT INTO reprice_runs (run_id, kind, state, started_at) VALUES (1, 'now', 'building', 0)").run();
+    const row = db.prepare("INSERT INTO reprice_rows (run_id, domain, key, sku, outcome, reason) VALUES (1, 'listings', ?, '1;6', ?, 'why')");
+    row.run('10', 'change');
+    expect(() => row.run('11', 'maybe')).toThrow(/CHECK/);
+    db.prepare('DELETE FROM reprice_runs').run();
+    expect(db.prepare('SELECT count(*) AS n FROM reprice_rows').get()).toEqual({ n: 0 });
     db.close();
   });
 

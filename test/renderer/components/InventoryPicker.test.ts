@@ -7,7 +7,7 @@ import type { InventoryItemView, InventoryState } from '../../../src-shared/cont
 import InventoryPicker from '../../../src-renderer/src/components/InventoryPicker.vue';
 import TypedAssetIds from '../../../src-renderer/src/components/TypedAssetIds.vue';
 import { deskHandlers, LINKED, MAIN } from '../desk-data.ts';
-import { installFakeApi, type FakeApi } from '../fake-api.ts';
+import { installFakeApi, type FakeApi, type Handlers } from '../fake-api.ts';
 import { badWording } from '../lib/wording-rules.ts';
 
 /**
@@ -28,18 +28,21 @@ const state = (over: Partial<InventoryState> = {}): InventoryState => ({
     { account: MAIN, phase: 'done', readAt: Date.now() - 90_000, items: 30, progress: null, nextAt: null, problem: null },
     { account: LINKED, phase: 'failed', readAt: null, items: 0, progress: null, nextAt: null, problem: { kind: 'private', message: 'Steam says this inventory is private, so the desk cannot see its items.', at: 1 } },
   ],
-  facets: { qualities: [{ id: 11, name: 'Strange', count: 30 }, { id: 5, name: 'Unusual', count: 2 }], effects: [{ id: 13, name: 'Burning Flames', count: 2 }], killstreaks: [] },
+  facets: { qualities: [{ id: 11, name: 'Strange', count: 30 }, { id: 5, name: 'Unusual', count: 2 }], effects: [{ id: 13, name: 'Burning Flames', count: 2 }], killstreaks: [], wears: [] },
   ...over,
 });
 
 describe('inventory picker', () => {
   let fake: FakeApi;
-  afterEach(() => fake.uninstall());
+  afterEach(() => {
+    fake.uninstall();
+    vi.useRealTimers();
+  });
 
   let undercuts: UndercutFindings = NO_UNDERCUTS;
   afterEach(() => void (undercuts = NO_UNDERCUTS));
 
-  const mountPicker = async (rows: InventoryItemView[]) => {
+  const mountPicker = async (rows: InventoryItemView[], over: Handlers = {}) => {
     fake = installFakeApi(deskHandlers({
       'inventory:state': () => state(),
       'inventory:page': ({ offset = 0, limit = 100 }) => ({ stamp: 2, offset, total: rows.length, all: rows.length, rows: rows.slice(offset, offset + limit) }),
@@ -50,6 +53,7 @@ describe('inventory picker', () => {
       'inventory:draft': ({ selection }) => ({
         selected: 2, priced: 2, leftOut: [], samples: [], minPrice: 999, maxPrice: 999, undercuts: NO_UNDERCUTS, draftId: 'd1', added: 'ids' in selection ? selection.ids.length : 0, replaced: 0, errors: [], errorCount: 0,
       }),
+      ...over,
     }));
     const wrapper = mount(InventoryPicker, {
       props: { accounts: [MAIN, LINKED], mainAccount: MAIN },
@@ -117,6 +121,25 @@ describe('inventory picker', () => {
     expect(wrapper.get('[data-testid=inventory-undercut]').text()).toBe(
       '⚠ 2 new listings are priced more than 30 % under what their item fetches, the most $5.00 against its last sale of $900.00. The review marks them, and applying asks you to confirm.',
     );
+    wrapper.unmount();
+  });
+
+  it('offers the item name a search that found nothing is near, and searches for it at once when taken', async () => {
+    vi.useFakeTimers();
+    const wrapper = await mountPicker([], {
+      'items:search': ({ text }) => ({
+        text, resolved: { ok: false, reason: 'no_such_item', message: 'No item is called that.', candidates: [] }, matches: [], nearMiss: { name: 'Übersaw', sku: '37;6' },
+      }),
+    });
+    await wrapper.get('input[type=search]').setValue('ubersw');
+    await vi.advanceTimersByTimeAsync(200);
+    await flushPromises();
+    const near = wrapper.get('[data-testid=search-near-miss]');
+    expect(near.text()).toBe('Did you mean Übersaw?');
+    await near.get('button').trigger('click');
+    await flushPromises();
+    expect((wrapper.get('input[type=search]').element as HTMLInputElement).value).toBe('Übersaw');
+    expect(fake.callsTo('inventory:page').at(-1)).toMatchObject({ filter: { text: 'Übersaw' } });
     wrapper.unmount();
   });
 

@@ -16,7 +16,7 @@ const account = (over: Partial<InventoryAccountState>): InventoryAccountState =>
 });
 
 const lineOf = (accounts: InventoryAccountState[], which: string) => {
-  const state: InventoryState = { stamp: 1, accounts, facets: { qualities: [], effects: [], killstreaks: [] } };
+  const state: InventoryState = { stamp: 1, accounts, facets: { qualities: [], effects: [], killstreaks: [], wears: [] } };
   const wrapper = mount(InventoryStatus, { props: { state, mainAccount: MAIN } });
   const li = wrapper.get(`li[data-account="${which}"]`);
   return { text: li.text(), trouble: li.classes().includes('trouble') };

@@ -12,13 +12,22 @@ const crates = [
 ];
 
 function answer(text: string): ItemSearch {
+  if (text === 'Mann Co Suply Crate Key') {
+    return {
+      text,
+      resolved: { ok: false, reason: 'no_such_item', message: 'No item is called that.', candidates: [] },
+      matches: [],
+      nearMiss: { name: 'Mann Co. Supply Crate Key', sku: '5021;6' },
+    };
+  }
   if (text === 'Mann Co. Supply Crate Key') {
-    return { text, resolved: { ok: true, sku: '5021;6', item }, matches: [{ name: text, sku: '5021;6', candidates: [] }] };
+    return { text, resolved: { ok: true, sku: '5021;6', item }, matches: [{ name: text, sku: '5021;6', candidates: [] }], nearMiss: null };
   }
   return {
     text,
     resolved: { ok: false, reason: 'ambiguous', message: 'several', candidates: crates },
     matches: [{ name: 'Mann Co. Supply Crate', sku: null, candidates: crates }, { name: 'Mann Co. Supply Crate Key', sku: '5021;6', candidates: [] }],
+    nearMiss: null,
   };
 }
 
@@ -84,6 +93,18 @@ describe('the item name field', () => {
     expect(wrapper.props('modelValue')).toBe('5021;6');
     // Only the warm-up asked when the field opened, nothing for the SKU.
     expect(fake.callsTo('items:search')).toEqual([{ text: '', limit: 1 }]);
+    wrapper.unmount();
+  });
+
+  it('offers the name a mistyped one is near as "did you mean", and takes it with Enter', async () => {
+    const { wrapper, input } = await typed('Mann Co Suply Crate Key');
+    expect(wrapper.props('modelValue')).toBe('');
+    expect(wrapper.get('[data-testid=item-resolution]').text()).toContain('Did you mean “Mann Co. Supply Crate Key”?');
+    expect(wrapper.findAll('[role=option]').map((o) => o.text())).toEqual(['Did you mean Mann Co. Supply Crate Key?5021;6']);
+    await input.trigger('keydown', { key: 'ArrowDown' });
+    await input.trigger('keydown', { key: 'Enter' });
+    expect((input.element as HTMLInputElement).value).toBe('Mann Co. Supply Crate Key');
+    expect(wrapper.props('modelValue')).toBe('5021;6');
     wrapper.unmount();
   });
 });

@@ -47,6 +47,33 @@ describe('a ledger screen', () => {
     expect(rows[2]?.find('button.link').text()).toBe('Relist');
   });
 
+  it('offers the item name a search that found nothing is a few typos from, and searches for it when taken', async () => {
+    const key = listing(1, { item: { name: 'Mann Co. Supply Crate Key', known: true, quality: 'Unique', color: '#FFD700', effect: null, killstreak: null, wear: null, australium: false, festivized: false, craftable: true } });
+    const other = listing(2);
+    fake = installFakeApi(deskHandlers({
+      // Main finds the key by its name, and nothing for the misspelt one.
+      'ledger:page': ({ domain, filter }) => {
+        const text = filter?.text;
+        const rows = text === undefined ? [key, other] : text === 'Mann Co. Supply Crate Key' ? [key] : [];
+        return { domain, draftId: null, stamps: { ledger: 1, drafts: 1 }, offset: 0, total: rows.length, all: 2, changed: 0, rows };
+      },
+      'items:search': ({ text }) => ({
+        text, resolved: { ok: false, reason: 'no_such_item', message: 'No item is called that.', candidates: [] }, matches: [], nearMiss: { name: 'Mann Co. Supply Crate Key', sku: '5021;6' },
+      }),
+    }));
+    const wrapper = mount(LedgerView, { props: { domain: 'listings' }, global: { plugins: [createTestingPinia({ createSpy: vi.fn, stubActions: false })] }, attachTo: document.body });
+    await flushPromises();
+    await wrapper.get('input[type=search]').setValue('Mann Co Suply Crate Key');
+    await flushPromises();
+    expect(wrapper.findAll('[role=row][data-key]')).toHaveLength(0);
+    const near = wrapper.get('[data-testid=search-near-miss]');
+    expect(near.text()).toBe('Did you mean Mann Co. Supply Crate Key?');
+    await near.get('button').trigger('click');
+    await flushPromises();
+    expect((wrapper.get('input[type=search]').element as HTMLInputElement).value).toBe('Mann Co. Supply Crate Key');
+    expect(wrapper.findAll('[role=row][data-key]').map((r) => r.attributes('data-key'))).toEqual([key.key]);
+  });
+
   it('counts nothing before main has answered, then the counts main gave', async () => {
     const rows = [listing(1), listing(2), listing(3)];
     let answer: () => void = () => undefined;

@@ -80,7 +80,7 @@ async function bulkVerdicts(domain: 'listings' | 'buyOrders', kind: string, fiel
 async function buyOrderCreateVerdicts(field: 'Quantity' | 'Price per unit', texts: readonly string[]): Promise<boolean[]> {
   const key = { name: 'Mann Co. Supply Crate Key', known: true, quality: 'Unique', color: '#FFD700', effect: null, killstreak: null, wear: null, australium: false, festivized: false, craftable: true };
   fake = installFakeApi(deskHandlers({
-    'items:search': ({ text }) => ({ text, resolved: { ok: true, sku: '5021;6', item: key }, matches: [{ name: key.name, sku: '5021;6', candidates: [] }] }),
+    'items:search': ({ text }) => ({ text, resolved: { ok: true, sku: '5021;6', item: key }, matches: [{ name: key.name, sku: '5021;6', candidates: [] }], nearMiss: null }),
   }));
   const wrapper = mount(BuyOrderCreatePanel, { props: { accounts: [MAIN], mainAccount: MAIN }, global: { plugins: plugins() }, attachTo: document.body });
   const input = (name: string) => wrapper.findAll('label.field').find((l) => l.text().startsWith(name))?.get('input');

@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+/**
+ * `marketplace-desk serve [options]`: the desk as a server (see `serve --help`).
+ * `marketplace-desk health [--port 8790]`: exits 0 when a desk answers on this
+ * machine (a container's health check; HTTPS or HTTP, any certificate).
+ * The built server (out/main/serve.js) ships in the package; this file only
+ * checks the Node version and hands over the arguments.
+ */
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { fileURLToPath } from 'node:url';
+
+const [command, ...args] = process.argv.slice(2);
+const NEED_MAJOR = 24;
+const USAGE = 'usage: marketplace-desk serve [options]   (marketplace-desk serve --help lists them)\n       marketplace-desk health [--port 8790]';
+
+/** Whether /healthz answers 200 on this machine's port, over HTTPS or plain HTTP. */
+function alive(port, request) {
+  return new Promise((resolve) => {
+    const req = request({ host: '127.0.0.1', port, path: '/healthz', rejectUnauthorized: false, timeout: 4_000 }, (res) => {
+      res.resume();
+      resolve(res.statusCode === 200);
+    });
+    req.on('error', () => resolve(false));
+    req.on('timeout', () => req.destroy());
+  });
+}
+
+if (command === 'health') {
+  const at = args.indexOf('--port');
+  const port = at >= 0 ? Number(args[at + 1]) : 8790;
+  process.exit((await alive(port, httpsRequest)) || (await alive(port, httpRequest)) ? 0 : 1);
+}
+if (command !== 'serve') {
+  console.error(USAGE);
+  process.exit(command === undefined || command === '--help' || command === '-h' ? 0 : 2);
+}
+const major = Number(process.versions.node.split('.')[0]);
+if (major < NEED_MAJOR) {
+  console.error(`marketplace-desk needs Node ${NEED_MAJOR} or newer (its store is Node's built-in SQLite); this is Node ${process.versions.node}.`);
+  process.exit(1);
+}
+process.argv = [process.argv[0], fileURLToPath(new URL('../out/main/serve.js', import.meta.url)), ...args];
+await import('../out/main/serve.js');

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+
+/**
+ * A reprice as the screens show it: each run (by hand or on the schedule),
+ * what became of it, and its rows a page at a time: the changes with their
+ * reason and what the price guard says of them, and the rows a rule would
+ * move but could not, with why.
+ */
+
+export const repriceRunView = z.object({
+  id: z.number().int(),
+  kind: z.enum(['now', 'scheduled']),
+  state: z.enum(['building', 'built', 'applying', 'applied', 'failed']),
+  startedAt: z.number().int(),
+  finishedAt: z.number().int().nullable(),
+  draftId: z.string().nullable(),
+  heldDraftId: z.string().nullable(),
+  /** The apply of a scheduled run's unmarked changes (undo it like any apply). */
+  applyRunId: z.number().int().nullable(),
+  changed: z.number().int(),
+  marked: z.number().int(),
+  held: z.number().int(),
+  unchanged: z.number().int(),
+  problem: z.string().nullable(),
+});
+export type RepriceRunView = z.infer<typeof repriceRunView>;
+
+export const repriceRowView = z.object({
+  domain: z.enum(['listings', 'buyOrders']),
+  key: z.string(),
+  sku: z.string(),
+  name: z.string(),
+  outcome: z.enum(['change', 'held']),
+  ruleId: z.number().int().nullable(),
+  before: z.number().int().nullable(),
+  after: z.number().int().nullable(),
+  reason: z.string(),
+  /** What the price guard says of the change: drop, floor, rise, under_cost, under_margin; jump: the source's price moved ×5 or more since it last changed (see core/pricing/reprice-job.ts). */
+  mark: z.string().nullable(),
+});
+export type RepriceRowView = z.infer<typeof repriceRowView>;
+
+export const repricePageQuery = z.strictObject({
+  runId: z.number().int().positive(),
+  outcome: z.enum(['change', 'held']).nullable().default(null),
+  offset: z.number().int().min(0).max(10_000_000).default(0),
+  limit: z.number().int().min(1).max(500).default(100),
+});
+
+export const repricePage = z.object({ total: z.number().int(), offset: z.number().int(), rows: z.array(repriceRowView).max(500) });
+export type RepricePage = z.infer<typeof repricePage>;
+
+/** The schedule as it stands: on or off, every how many hours, when it runs next, and whether a run is under way. */
+export const repriceScheduleView = z.object({
+  enabled: z.boolean(),
+  everyHours: z.number().int(),
+  nextAt: z.number().int().nullable(),
+  running: z.boolean(),
+});
+export type RepriceScheduleView = z.infer<typeof repriceScheduleView>;
