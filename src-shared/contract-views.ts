@@ -28,6 +28,7 @@ export type ApplyJobView = z.output<typeof d.applyJob>;
 export type ApplyStateView = z.output<typeof d.applyState>;
 export type UnknownOutcomeView = z.output<typeof d.unknownOutcome>;
 export type UndoResultView = z.output<typeof d.undoResult>;
+export type RelistResultView = z.output<typeof d.relistResult>;
 export type UndoNoteView = z.output<typeof d.undoNote>;
 export type UnknownOutcomesView = z.output<typeof d.unknownOutcomesView>;
 export type CsvPreview = z.output<typeof d.csvPreview>;

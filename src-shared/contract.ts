@@ -9,10 +9,11 @@ import { afterBulkWrites, byDesk, byMain, channel, duringRecovery, none, ok, typ
 import { pricingChannels, pricingEvents } from './contract-pricing.ts';
 import { CHANNEL_NAMES, EVENT_NAMES, type ChannelName, type EventName } from './channels.ts';
 import { CSV_PART_MAX_CHARS } from './csv-parts.ts';
+import { csvDialectChoice, csvExportFormat } from './csv-dialect.ts';
 import { updateView } from './updates.ts';
 import { ledgerCheckSchema } from './ledger-check.ts';
 import { backupsList, profileProblem, recoverInput, restoreBackupInput, restoreBackupResult } from './profile.ts';
-import { historyPage, historyPageQuery, historyRange, historyShow, historySummary, historyText } from './history.ts';
+import { csvFile, historyChannels } from './contract-history.ts';
 import { itemFacetCounts } from './item-facets.ts';
 import { itemSearch, itemSearchInput, itemVariants, itemVariantsInput } from './item-search.ts';
 import * as inv from './inventory.ts';
@@ -46,9 +47,6 @@ const selectionInput = z.object({ domain: ledgerDomain, selection: ledgerSelecti
  */
 const csvPart = { seq: z.number().int().min(1), text: z.string().max(CSV_PART_MAX_CHARS), last: z.boolean() };
 
-/** A file's text for the renderer to save, and how many rows it holds. */
-const csvFile = z.object({ csv: z.string(), rows: z.number().int() });
-
 export const channels = {
   'app:status': channel(none, v.appStatus, byDesk),
 
@@ -72,6 +70,8 @@ export const channels = {
   'trades:list': channel(none, v.tradesView, byDesk),
   'trades:checkNow': channel(none, v.tradesView, byDesk),
   'trades:openOffer': channel(z.object({ tradeId: z.string().regex(/^\d{1,20}$/) }).strict(), ok, byDesk),
+  /** A trade partner's profile on Steam (account age, trade holds), backpack.tf (trading history) or SteamRep (reputation), in the system browser. */
+  'trades:openPartnerPage': channel(z.object({ id64: z.string().regex(/^\d{17}$/), site: z.enum(['steam', 'backpack', 'steamrep']) }).strict(), ok, byDesk),
 
   'accounts:list': channel(none, v.accountsView, byDesk),
   'accounts:refresh': channel(none, v.accountsView, byDesk),
@@ -92,7 +92,7 @@ export const channels = {
   'ledger:revert': channel(selectionInput, z.object({ draftId: z.string().nullable(), reverted: z.number().int() }), afterBulkWrites),
   'ledger:deleteAllImpact': channel(z.object({ domain: ledgerDomain, activeOnly: z.boolean() }).strict(), d.deleteAllImpact, byDesk),
   /** The ledger's rows matching a filter (null: all of them) as a CSV file the import reads back unchanged. */
-  'ledger:exportCsv': channel(z.strictObject({ domain: ledgerDomain, filter: ledgerFilter.nullable() }), csvFile, byDesk),
+  'ledger:exportCsv': channel(z.strictObject({ domain: ledgerDomain, filter: ledgerFilter.nullable(), format: csvExportFormat.default('comma') }), csvFile, byDesk),
   /** The qualities, effects, killstreak tiers and wears a table's rows hold, with counts, for its filters. */
   'ledger:facets': channel(z.strictObject({ domain: ledgerDomain }), itemFacetCounts, byDesk),
 
@@ -100,11 +100,6 @@ export const channels = {
   'items:search': channel(itemSearchInput, itemSearch, byDesk),
   /** What else the item of a SKU comes as (quality, effect, killstreak, ...), each with its SKU. */
   'items:variants': channel(itemVariantsInput, itemVariants, byDesk),
-
-  // History: what sold and what it earned, computed by main for a range and an account.
-  'history:summary': channel(historyRange, historySummary, byDesk),
-  'history:page': channel(historyPageQuery, historyPage, byDesk),
-  'history:exportCsv': channel(z.strictObject({ range: historyRange, show: historyShow.default('completed'), text: historyText }), csvFile, byDesk),
 
   'drafts:list': channel(none, d.draftsView, byDesk),
   'drafts:create': channel(z.object({ name: z.string().trim().min(1).max(120) }).strict(), d.draftSummary, byDesk),
@@ -118,7 +113,7 @@ export const channels = {
   'drafts:removeFailed': channel(draftRef, z.object({ removed: z.number().int() }), afterBulkWrites),
   'drafts:review': channel(draftRef, d.draftReview, afterBulkWrites),
   'drafts:page': channel(d.draftPageQuery, d.draftPage, byDesk),
-  'drafts:exportCsv': channel(draftRef, z.object({ csv: z.string() }), afterBulkWrites),
+  'drafts:exportCsv': channel(draftRef.extend({ format: csvExportFormat.default('comma') }).strict(), z.object({ csv: z.string() }), afterBulkWrites),
   /**
    * A CSV file checked as it arrives, a part at a time, in order: the first
    * part names the kind of import and starts an upload (dropping one under
@@ -127,14 +122,17 @@ export const channels = {
    */
   'drafts:importCsvPart': channel(
     z.union([
-      z.strictObject({ kind: z.enum(['listings', 'buyOrders', 'draft']), ...csvPart }),
+      z.strictObject({ kind: z.enum(['listings', 'buyOrders', 'draft']), dialect: csvDialectChoice.optional(), ...csvPart }),
       z.strictObject({ upload: id, ...csvPart }),
     ]),
     z.object({ upload: id, preview: d.csvPreview.nullable() }),
     byDesk,
   ),
-  /** `refused`: rows the ledger or draft no longer allowed when committed (they changed since the preview). */
-  'drafts:importCommit': channel(z.object({ token: id }).strict(), z.object({ imported: z.number().int(), refused: z.number().int() }), afterBulkWrites),
+  /**
+   * `refused`: lines refused in all, those the check refused included;
+   * `changedSince`: how many more than the check refused (the ledger or draft changed since).
+   */
+  'drafts:importCommit': channel(z.object({ token: id }).strict(), z.object({ imported: z.number().int(), refused: z.number().int(), changedSince: z.number().int() }), afterBulkWrites),
   'drafts:apply': channel(draftRef.extend({ confirmGuard: d.guardConfirmation.optional() }).strict(), d.applyState, afterBulkWrites),
 
   'apply:state': channel(none, d.applyState, byDesk),
@@ -145,6 +143,8 @@ export const channels = {
   'apply:resolve': channel(z.object({ id, choice: resolutionChoice }).strict(), d.unknownOutcomesView, byDesk),
   /** Makes a new draft, made current, that takes back what an ended apply did; nothing is sent. */
   'apply:undo': channel(z.object({ runId: z.number().int().positive() }).strict(), d.undoResult, byDesk),
+  /** Makes a new draft, made current, that lists again the assets of the listings an ended apply deleted; nothing is sent. */
+  'apply:relistDeleted': channel(z.object({ runId: z.number().int().positive() }).strict(), d.relistResult, byDesk),
 
   'activity:list': channel(
     z.object({ text: z.string().max(200).optional(), outcome: z.string().max(40).optional(), limit: z.number().int().min(1).max(5000).optional() }).strict(),
@@ -205,6 +205,8 @@ export const channels = {
   'inventory:checkAssets': channel(inv.typedAssetsInput, inv.typedAssetsCheck, byDesk),
   /** Asset IDs typed by hand into the draft at one price, each with its SKU where the inventory knows it. */
   'inventory:draftAssets': channel(inv.typedAssetsDraftInput, inv.typedAssetsDraftOutcome, afterBulkWrites),
+  // ---- History: what sold and what it earned ----
+  ...historyChannels,
   // ---- Alerts off the desktop ----
   ...alertsChannels,
   // ---- Pricing: price sources, repricing rules, what each item cost ----

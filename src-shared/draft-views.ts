@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { draftGuard, guardFindings } from './price-guard.ts';
+import { csvDialect } from './csv-dialect.ts';
+import { draftGuard, guardFindings, referencePrice } from './price-guard.ts';
 import { changeInput, changeStatus, resolutionChoice } from './drafts.ts';
 import { errorView } from './errors.ts';
 import { itemView, ledgerDomain, stamp } from './ledger.ts';
@@ -88,8 +89,14 @@ export const changeRow = z.object({
   fields: z.array(fieldDiff),
   /** Something to know before applying (a quantity the balance may cut, what a delete-all removes and replaces). */
   note: z.string().nullable(),
-  /** What the price guard says of the change's price (a deep cut, under the floor, a big rise); null: nothing unusual. */
-  concern: z.enum(['drop', 'floor', 'rise', 'under_cost', 'under_margin']).nullable().optional(),
+  /**
+   * What the price guard says of the change's price (a deep cut, under the
+   * floor, a big rise, a new listing far under what the item fetches, under
+   * what it cost or its cost plus the margin); null: nothing unusual.
+   */
+  concern: z.enum(['drop', 'floor', 'rise', 'under', 'under_cost', 'under_margin']).nullable().optional(),
+  /** The price a new listing marked `under` is held against. */
+  reference: referencePrice.nullable().optional(),
 });
 
 /** The summary of a draft's review; its rows come by page. */
@@ -114,7 +121,7 @@ export const draftReview = z.object({
  * state can send them.
  */
 const guardCounts = guardFindings.pick({ drops: true, belowFloor: true, rises: true, underCost: true, underMargin: true });
-export const guardConfirmation = z.strictObject({ listings: guardCounts.strict(), buyOrders: guardCounts.strict() });
+export const guardConfirmation = z.strictObject({ listings: guardCounts.strict(), buyOrders: guardCounts.strict(), undercuts: z.number().int().nonnegative() });
 export type GuardConfirmation = z.infer<typeof guardConfirmation>;
 
 export const draftPageQuery = z.strictObject({
@@ -154,6 +161,13 @@ export const applyJob = z.object({
   stopReason: errorView.optional(),
   /** Why the job is paused by itself (a full disk): it resumes on its own once the journal can be written. */
   storeProblem: errorView.optional(),
+  /**
+   * Why its listing batches wait, while they do: the service said listings
+   * are gone, and the trade lists (one read a minute) are to tell whether
+   * they sold. `readAt`: when that read can go (null: once the read on its
+   * way answers). The ETA counts the wait.
+   */
+  waiting: z.object({ reason: z.literal('trade_read'), listings: z.number().int(), since: z.number(), readAt: z.number().nullable() }).optional(),
 });
 
 /** The apply job main holds: the running one, or the last one of a draft that still exists. */
@@ -188,6 +202,17 @@ export const undoResult = z.object({
   /** The first notes, what cannot come back first; `noteCounts` counts them all. */
   notes: z.array(undoNote).max(100),
   noteCounts: z.object({ lost: z.number().int(), changedSince: z.number().int(), partly: z.number().int() }),
+  /** Listings the apply deleted whose asset can be listed again at its last price (`apply:relistDeleted`). */
+  relistable: z.number().int(),
+});
+
+/** The draft that lists again what an apply deleted (made current), and what its rules refused. */
+export const relistResult = z.object({
+  draftId: z.string().nullable(),
+  name: z.string(),
+  added: z.number().int(),
+  refused: z.number().int(),
+  reasons: z.array(z.string()).max(5),
 });
 
 export const unknownOutcome = z.object({
@@ -223,4 +248,8 @@ export const csvPreview = z.object({
   /** The first refused lines; `errorCount` counts them all. */
   errors: z.array(z.object({ line: z.number().int(), reason: z.string() })).max(200),
   errorCount: z.number().int(),
+  /** How the file was read (separator, decimal mark, byte order mark, line ends): the preview says it, and the trader may choose otherwise. */
+  dialect: csvDialect,
+  /** New listings whose asset the account's inventory as last read does not hold: drafted all the same (it may have arrived since), and said. */
+  notInInventory: z.object({ count: z.number().int(), sample: z.array(z.object({ line: z.number().int(), assetId: z.string() })).max(20) }),
 });

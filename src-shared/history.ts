@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { csvExportFormat } from './csv-dialect.ts';
 import { stamp } from './ledger.ts';
 
 /**
@@ -101,6 +102,26 @@ export type HistorySummary = z.infer<typeof historySummary>;
 
 /** The item search over a trade's items (words in any order, as every table reads it), or its trade ID or partner. */
 export const historyText = z.string().max(200).optional();
+
+/** Whether the runtime knows `name` as a time zone ("Europe/Berlin"). */
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** History's CSV file: the trades of a range (those a search finds), in the shape the trader's spreadsheet reads, its times in the screen's time zone. */
+export const historyExportInput = z.strictObject({
+  range: historyRange,
+  show: historyShow.default('completed'),
+  text: historyText,
+  format: csvExportFormat.default('comma'),
+  /** The screen's IANA time zone; the desk's own when absent. */
+  timeZone: z.string().min(1).max(64).refine(isTimeZone, { message: 'is not a time zone this desk knows' }).optional(),
+});
 
 export const historyPageQuery = z.strictObject({
   range: historyRange,

@@ -3,6 +3,7 @@ import { rounding, priceStep } from './drafts.ts';
 import { accountId, assetId, cents, flag01, gameId, userNote } from './fields.ts';
 import { itemFacetCounts, itemFacetFilter } from './item-facets.ts';
 import { itemView, stamp } from './ledger.ts';
+import { undercutFindings } from './price-guard.ts';
 
 /**
  * The trader's inventories as the screens ask for them: main reads each
@@ -154,12 +155,17 @@ export const inventoryPricingOutcome = z.object({
   samples: z.array(z.object({ key: z.string(), name: z.string(), base: z.number().int().nullable(), price: z.number().int() })).max(10),
   minPrice: z.number().int().nullable(),
   maxPrice: z.number().int().nullable(),
+  /** Items priced far under what the same item fetches (its lowest standing listing, its last sale), as the price guard marks them. */
+  undercuts: undercutFindings,
 });
 export type InventoryPricingOutcome = z.infer<typeof inventoryPricingOutcome>;
 
 export const inventoryDraftOutcome = inventoryPricingOutcome.extend({
   draftId: z.string(),
+  /** New listings in the draft. */
   added: z.number().int(),
+  /** Items the draft listed already, now at the new price. */
+  replaced: z.number().int(),
   /** Refusals of the draft's own rules, each naming the asset. */
   errors: z.array(z.object({ assetId: z.string(), message: z.string() })).max(100),
   errorCount: z.number().int(),
@@ -206,7 +212,10 @@ export const typedAssetsDraftInput = typedAssetsInput.extend({
 
 export const typedAssetsDraftOutcome = z.object({
   draftId: z.string(),
+  /** New listings in the draft. */
   added: z.number().int(),
+  /** Assets the draft listed already, now at this price. */
+  replaced: z.number().int(),
   errors: z.array(z.object({ assetId: z.string(), message: z.string() })).max(100),
   errorCount: z.number().int(),
   /** Drafted although they are not in the account's inventory as last read (the first 100); none when it was never read. */

@@ -4,9 +4,12 @@ import { cents } from './fields.ts';
 /**
  * The price guard: a change that cuts a price by more than a share, takes it
  * under a floor, or multiplies it past a bound is one a trader rarely means
- * (a 95 % cut typed as 5). Such changes are marked wherever they show, and
- * applying them needs an explicit confirmation. One rule, for the bulk edit's
- * preview, the review and the inline price editor alike.
+ * (a 95 % cut typed as 5). A new listing priced that far under what the same
+ * item fetches (the trader's lowest standing listing of it, its last sale) is
+ * one too: an Unusual drafted at a picker's fallback price. Such changes are
+ * marked wherever they show, and applying them needs an explicit
+ * confirmation. One rule, for the bulk edit's preview, the review, the
+ * inventory picker and the inline price editor alike.
  */
 export const priceGuard = z.strictObject({
   /** A cut deeper than this share of the old price (percent) is marked. */
@@ -28,6 +31,30 @@ export function priceConcern(before: number, after: number, guard: PriceGuard): 
   if (after < before && (before - after) * 100 > before * guard.maxDropPercent) return 'drop';
   if (after > before * guard.maxRiseMultiple) return 'rise';
   return null;
+}
+
+/**
+ * What a new listing's price is held against, and where it comes from: the
+ * item's lowest standing listing in the ledger, or its last sale in History.
+ * A later source (the item's cost, a price source's price) is another value
+ * here, read where the others are, and `undercutOf` needs no change.
+ */
+export const referenceSource = z.enum(['listing', 'sale']);
+export type ReferenceSource = z.infer<typeof referenceSource>;
+export const referencePrice = z.object({ source: referenceSource, cents: cents });
+export type ReferencePrice = z.infer<typeof referencePrice>;
+
+/**
+ * The reference a new listing's price is too far under, by the same share as
+ * a deep cut (the one it undercuts most, when several); null when none.
+ */
+export function undercutOf(price: number, references: readonly ReferencePrice[], guard: PriceGuard): ReferencePrice | null {
+  let worst: ReferencePrice | null = null;
+  for (const r of references) {
+    const far = price < r.cents && (r.cents - price) * 100 > r.cents * guard.maxDropPercent;
+    if (far && (worst === null || r.cents > worst.cents)) worst = r;
+  }
+  return worst;
 }
 
 /** A change the guard marked: the worst one of its kind is shown with the count. */
@@ -55,14 +82,24 @@ export const markedCount = (f: GuardFindings): number => f.drops + f.belowFloor 
 
 export const hasFindings = (f: GuardFindings): boolean => markedCount(f) > 0;
 
-/** What the guard found in a draft, per table. */
-export const draftGuard = z.object({ listings: guardFindings, buyOrders: guardFindings });
+/** A new listing priced far under a reference: the worst one is shown with the count. */
+export const undercut = z.object({ key: z.string(), sku: z.string(), price: z.number().int(), reference: referencePrice });
+export type Undercut = z.infer<typeof undercut>;
+
+/** New listings priced far under what the same item fetches: how many, and the deepest under its reference. */
+export const undercutFindings = z.object({ count: z.number().int().nonnegative(), worst: undercut.nullable() });
+export type UndercutFindings = z.infer<typeof undercutFindings>;
+
+export const NO_UNDERCUTS: UndercutFindings = { count: 0, worst: null };
+
+/** What the guard found in a draft, per table, and among its new listings. */
+export const draftGuard = z.object({ listings: guardFindings, buyOrders: guardFindings, undercuts: undercutFindings });
 export type DraftGuard = z.infer<typeof draftGuard>;
 
-export const draftHasFindings = (g: DraftGuard): boolean => hasFindings(g.listings) || hasFindings(g.buyOrders);
+export const draftHasFindings = (g: DraftGuard): boolean => hasFindings(g.listings) || hasFindings(g.buyOrders) || g.undercuts.count > 0;
 
 /** The counts a confirmation names, to hold against what the draft holds when it is applied (the cost marks only when there are some). */
-export const confirmationOf = (g: DraftGuard) => ({ listings: countsOf(g.listings), buyOrders: countsOf(g.buyOrders) });
+export const confirmationOf = (g: DraftGuard) => ({ listings: countsOf(g.listings), buyOrders: countsOf(g.buyOrders), undercuts: g.undercuts.count });
 
 function countsOf(f: GuardFindings) {
   return {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { serviceUrl } from './fields.ts';
+import { csvExportFormat } from './csv-dialect.ts';
 import { priceGuard } from './price-guard.ts';
 
 /**
@@ -29,6 +30,8 @@ export const settingsSchema = z.object({
   guideDismissed: z.boolean(),
   /** Which price changes are marked and need an explicit confirmation before they are applied. */
   priceGuard,
+  /** How exported CSV files are written: for a spreadsheet that reads commas and decimal points, or semicolons and decimal commas. */
+  csvFormat: csvExportFormat,
 });
 
 /**

@@ -144,6 +144,7 @@ export function applyJobView(p: ApplyProgress | null): ApplyJobView | null {
     startedAt: p.startedAt,
     ...(p.stopReason === undefined ? {} : { stopReason: p.stopReason }),
     ...(p.storeProblem === undefined ? {} : { storeProblem: { kind: p.storeProblem.kind, message: p.storeProblem.message } }),
+    ...(p.waiting === undefined ? {} : { waiting: { ...p.waiting } }),
   };
 }
 

@@ -79,6 +79,18 @@ test('the first run: sandbox explained, a key tested while exploring, going live
     const liveBalance = formatCents(live.admin.balance().balance);
     expect(liveBalance, 'the two simulators hold different balances').not.toBe(sandboxBalance);
     await shot(page, '1-fresh-sandbox');
+    // In the smallest window the key field stays inside the guide's border (and its step's column).
+    const viewport = page.viewportSize();
+    await page.setViewportSize({ width: 1024, height: 700 });
+    const within = await guide.locator('#guide-api-key').evaluate((el) => {
+      const field = el.getBoundingClientRect();
+      const box = el.closest('[data-testid=guided-start]')?.getBoundingClientRect();
+      const step = el.closest('li')?.getBoundingClientRect();
+      return { guide: box !== undefined && field.right <= box.right - 1, step: step !== undefined && field.right <= step.right + 0.5 };
+    });
+    expect.soft(within, 'the key field inside the guide').toEqual({ guide: true, step: true });
+    await shot(page, '1-fresh-sandbox-1024');
+    if (viewport) await page.setViewportSize(viewport);
 
     // 2. Settings: the real service is the default, folded under Advanced; here it is pointed at the simulator playing it.
     await go(page, 9);

@@ -1,4 +1,5 @@
 import { mkdirSync, readFileSync } from 'node:fs';
+import { ENDING_WORDS, tradeKind } from '../../src-shared/trade-words.ts';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
@@ -126,13 +127,17 @@ test('the figures, the charts\' tables and the trades agree with what the simula
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export CSV' }).click();
   const file = await (await download).path();
-  const parsed = Papa.parse<Record<string, string>>(readFileSync(file, 'utf8'), { header: true, skipEmptyLines: true });
+  const text = readFileSync(file, 'utf8');
+  // A spreadsheet's file: the byte order mark first, times in the screen's zone, named in the header.
+  expect(text.startsWith(`\uFEFFwhen (${Intl.DateTimeFormat().resolvedOptions().timeZone})`)).toBe(true);
+  const parsed = Papa.parse<Record<string, string>>(text.slice(1), { header: true, skipEmptyLines: true });
   const table: HistoryPage['rows'] = [];
   for (let offset = 0; offset < inRange.length; offset += 500) {
     table.push(...(await value<HistoryPage>('history:page', { range: { ...range, account: null }, show: 'completed', offset, limit: 500 })).rows);
   }
-  expect(parsed.data.map((r) => [r.trade_id, r.side, r.total, r.ending])).toEqual(
-    table.map((r) => [r.tradeId, r.side, (r.total / 100).toFixed(2), r.ending]),
+  // In the screen's words: "Sale · listing", "completed", never the desk's codes.
+  expect(parsed.data.map((r) => [r['trade id'], r.trade, r.amount, r.ending])).toEqual(
+    table.map((r) => [r.tradeId, tradeKind(r), (r.total / 100).toFixed(2), ENDING_WORDS[r.ending].label]),
   );
   expect(new Set(table.map((r) => r.tradeId))).toEqual(new Set(inRange.map((t) => t.tradeId)));
 

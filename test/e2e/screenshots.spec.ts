@@ -1,6 +1,8 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { formatCents } from '../../src-shared/money.ts';
 import { openDesk, serveRenderer, type StaticServer } from './harness.ts';
 import { startShowcase, type Showcase } from './showcase.ts';
 
@@ -162,11 +164,14 @@ for (const size of SIZES) {
       await expect(page.getByRole('region', { name: 'Create listings' })).toHaveCount(0);
       await page.getByRole('button', { name: 'Import CSV…' }).click();
       await picture(page, `listings-csv-${tag}`);
-      // A chosen file, checked: the rows ready, the lines refused and why.
+      // A chosen file as European Excel saves it, checked: how it was read, the rows ready, the lines refused and why.
       const asset = show.desk.sandbox.admin.inventory()[0]?.asset_id ?? '';
-      await page.getByLabel('CSV file').setInputFiles({ name: 'listings.csv', mimeType: 'text/csv', buffer: Buffer.from(`asset_id,price\n${asset},4.50\n${asset},not a price\n`) });
+      const european = `\uFEFFasset_id;price\r\n${asset};4,50\r\n${asset};not a price\r\n`;
+      await page.getByLabel('CSV file').setInputFiles({ name: 'listings.csv', mimeType: 'text/csv', buffer: Buffer.from(european) });
       await page.getByRole('region', { name: 'Import CSV' }).getByRole('button', { name: 'Check', exact: true }).click();
       await expect(page.getByRole('list', { name: 'Refused lines' })).toContainText('line 3');
+      await expect(page.getByTestId('csv-read-as')).toHaveText('Read as semicolon-separated (detected), decimal comma “1,50” (from the prices), with a byte order mark, Windows line ends (CRLF).');
+      expect.soft(await clipped(page, '[data-testid=csv-read-as]')).toEqual([]);
       await picture(page, `listings-csv-checked-${tag}`);
       await page.keyboard.press('Escape');
       await grid.focus();
@@ -316,4 +321,66 @@ for (const size of PICKER_SIZES) {
       await page.close();
     });
   }
+}
+
+/**
+ * The review's prices and the guard's marks whole in the smallest window, light and dark: a deep cut of the
+ * dearest listing and a new listing priced 80 % under its item's lowest listing, each drawn whole in its
+ * cell with its ⚠ in view, as the trader reads them before the guard's question.
+ */
+for (const scheme of ['light', 'dark'] as const) {
+  test(`the review's prices and marks at 1024×700, ${scheme}`, async ({ browser }) => {
+    test.setTimeout(120_000);
+    mkdirSync(DIR, { recursive: true });
+    const size = { width: 1024, height: 700 };
+    const { desk } = show;
+    const before = (await desk.ask('drafts:list')).currentId;
+    // The simulator's listings on the market (the ledger holds them, adopted when the profile was seeded).
+    const ledger = desk.sandbox.admin.listings().filter((l) => l.state === 'active').map((l) => ({ key: l.asset_id, sku: l.sku, price: l.price }));
+    expect(ledger.length, 'listings on the market').toBeGreaterThan(0);
+    const dearest = ledger.reduce((a, b) => (b.price > a.price ? b : a));
+    const skus = new Map(ledger.map((r) => [r.sku, r.price]));
+    const drafted = new Set(ledger.map((r) => r.key));
+    const spare = desk.sandbox.admin.inventory().slice(700).find((a) => skus.has(a.sku) && !drafted.has(a.asset_id));
+    if (!spare) throw new Error('no inventory item of a listed SKU');
+    const lowest = Math.min(...ledger.filter((r) => r.sku === spare.sku).map((r) => r.price));
+    const draft = await desk.ask('drafts:create', { name: `Price marks ${scheme}` });
+    await desk.ask('drafts:select', { draftId: draft.id });
+    await desk.ask('drafts:addChanges', {
+      changes: [
+        { kind: 'listing.edit', asset_id: dearest.key, price: Math.round(dearest.price / 2) },
+        { kind: 'listing.create', asset_id: spare.asset_id, sku: spare.sku, price: Math.max(1, Math.round(lowest / 5)), promoted: 0, game: '440' },
+      ],
+    });
+    // axe needs a page of a context made for it.
+    const context = await browser.newContext({ viewport: size, colorScheme: scheme });
+    const page = await context.newPage();
+    try {
+      const { errors } = await openDesk(page, desk.router, server, 'drafts');
+      const review = page.getByRole('grid', { name: 'Draft changes' });
+      await expect(review.locator('[role=row][data-key]')).toHaveCount(2);
+      await expect(review.locator('.concern')).toHaveCount(2);
+      await picture(page, `drafts-marks-${size.width}-${scheme}`);
+      // Each price change and its mark drawn inside its cell, and nothing of them cut.
+      const cut = await review.locator('[role=row][data-key] .fd[data-field=price], [role=row][data-key] .concern').evaluateAll((els) => els.filter((el) => {
+        const a = el.getBoundingClientRect();
+        const cell = el.closest('[role=gridcell]')?.getBoundingClientRect();
+        return cell === undefined || a.width === 0 || a.left < cell.left - 0.5 || a.right > cell.right + 0.5;
+      }).map((el) => (el.textContent ?? '').trim()));
+      expect.soft(cut, 'prices or marks cut by their cell').toEqual([]);
+      expect.soft(await clipped(page, '[role=grid][aria-label="Draft changes"] [role=row][data-key] .fd[data-field=price]')).toEqual([]);
+      // As drawn (innerText): the old price, the new one and the mark, all of them.
+      const drawn = (await review.locator('[role=row][data-key] .fd[data-field=price]').filter({ hasText: '→' }).innerText()).replace(/\s+/g, '');
+      expect.soft(drawn).toBe(`${formatCents(dearest.price)}→${formatCents(Math.round(dearest.price / 2))}⚠`);
+      // The marks are named for a screen reader, and axe finds nothing on the screen.
+      await expect(review.locator('.concern').first()).toHaveAttribute('aria-label', /^Far under the item's (lowest listing|last sale) \(\$[\d,.]+\)$/);
+      const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+      expect.soft(violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+      await desk.ask('drafts:discard', { draftId: draft.id });
+      if (before) await desk.ask('drafts:select', { draftId: before });
+    }
+  });
 }

@@ -10,7 +10,8 @@ import { openDesk, rendererForSpecs, useColorScheme, goToScreen as go } from './
  * Undo an apply, as a trader does it: an apply that repriced 29 listings
  * (those the simulator's buyers left) and deleted one has ended; "Undo this apply" (from the keyboard) makes a
  * draft that the Drafts screen shows at once, its review open, with what
- * cannot come back; applied, the service holds the old prices again. The
+ * cannot come back; applied, the service holds the old prices again, and
+ * "List it again" lists the deleted listing's asset again at its price. The
  * screen is looked at in Chromium at the smallest and a large window, light
  * and dark (pictures under test-results/screenshots), and axe finds nothing
  * serious on it.
@@ -68,7 +69,7 @@ test('"Undo this apply" makes a draft that brings the prices back, and says the 
     await expect(result).toContainText(`This draft sets ${edited.length} rows back to their values before the apply. Nothing is sent until you apply it.`);
     await expect(result).toContainText('Cannot come back (1)');
     await expect(result).toContainText(`Listing of asset ${gone}`);
-    await expect(result).toContainText('Deleted by this apply: a deleted listing cannot come back; list the asset again to sell it.');
+    await expect(result).toContainText('Deleted by this apply: a deleted listing cannot come back, but its asset can be listed again as a new listing.');
     // The undo draft is the one shown, its review open; the finished apply stays with its own draft.
     await expect(page.locator('.head h2')).toHaveText(/^Undo of apply /);
     await expect(page.getByRole('region', { name: 'Review', exact: true })).toContainText(String(edited.length));
@@ -100,9 +101,25 @@ test('"Undo this apply" makes a draft that brings the prices back, and says the 
     expect(back.length).toBeGreaterThan(20);
     for (const asset of back) expect(formatCents(standing.get(asset) ?? 0), asset).toBe(formatCents(before.get(asset) ?? -1));
     expect(sandbox.admin.listings().some((l) => l.asset_id === gone)).toBe(false);
-    // Closed, the panel goes.
-    await result.getByRole('button', { name: 'Close' }).click();
+
+    // The deleted listing's asset can go up again: a draft of its own, reviewed and applied like any.
+    await result.getByRole('button', { name: 'List it again' }).click();
+    const relisted = page.getByTestId('relist-result');
+    await expect(relisted).toBeFocused();
     await expect(result).toHaveCount(0);
+    await expect(relisted).toContainText('This draft lists 1 asset again at the price, promotion and note its listing had before the apply deleted it.');
+    await expect(page.locator('.head h2')).toHaveText(/^List again: deleted by apply /);
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await page.screenshot({ path: join(dir, 'relist-result-1024-dark.png') });
+    const { violations } = await new AxeBuilder({ page }).include('[data-testid=relist-result]').analyze();
+    expect(violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+    await page.keyboard.press('Control+Enter');
+    const relist = page.getByRole('region', { name: 'Apply progress' });
+    await expect(relist).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
+    expect(sandbox.admin.listings().find((l) => l.asset_id === gone && l.state === 'active')?.price).toBe(before.get(gone));
+    // Closed, the panel goes.
+    await relisted.getByRole('button', { name: 'Close' }).click();
+    await expect(relisted).toHaveCount(0);
     expect(errors).toEqual([]);
   } finally {
     await desk.close();

@@ -56,7 +56,7 @@ describe('CSV import in parts through the router', () => {
     expect(parted).toMatchObject({ kind: 'draft', validCount: 400, errorCount: 1, errors: [{ line: 403, reason: expect.stringMatching(/^price/) }] });
 
     // The commit reads the file again, from what the preview kept: the same rows, the price it cannot read refused again.
-    expect(await call(router, 'drafts:importCommit', { token })).toEqual({ imported: 400, refused: 1 });
+    expect(await call(router, 'drafts:importCommit', { token })).toEqual({ imported: 400, refused: 1, changedSince: 0 });
     const draftId = (await call(router, 'drafts:list', {})).currentId ?? '';
     const page = await call(router, 'drafts:page', { draftId, show: 'all', offset: 0, limit: 10 });
     expect(page.total).toBe(400);
@@ -146,9 +146,31 @@ describe('CSV import in parts through the router', () => {
         preview = answer.preview;
       }
       expect(preview).toMatchObject({ validCount: 2, errorCount: 2, errors: [{ line: 3, reason: notUtf8 }, { line: 5, reason: notUtf8 }] });
-      expect(await call(router, 'drafts:importCommit', { token: preview?.token ?? '' })).toEqual({ imported: 2, refused: 2 });
+      expect(await call(router, 'drafts:importCommit', { token: preview?.token ?? '' })).toEqual({ imported: 2, refused: 2, changedSince: 0 });
     }
     expect(desk.workspace().repos.buyOrders.all().map((b) => [b.sku, b.user_note])).toEqual([['5021;6', 'übergroß ✓'], ['5023;6', 'fine']]);
+  });
+
+  it('reads a chosen file as European Excel saves it (byte order mark, semicolons, decimal commas, CRLF) however the parts fall', async () => {
+    const { router, desk } = await open({ scale: 1 });
+    const file = new Blob([new Uint8Array([0xef, 0xbb, 0xbf]), 'sku;price;quantity;user_note\r\n"5021;6";1,50;1;übergroß\r\n"5022;6";1.234,56;2;\r\n"5023;6";0,05;3;\r\n']);
+    // A SKU holds a semicolon: Excel quotes it. Parts of 2 bytes cut the byte order mark itself.
+    for (const size of [2, 64, 1_000_000]) {
+      let upload: string | null = null;
+      let preview = null;
+      for await (const { seq, text, last } of fileParts(file, size)) {
+        const answer: ChannelOutput<'drafts:importCsvPart'> = await call(router, 'drafts:importCsvPart', upload === null ? { kind: 'buyOrders', seq, text, last } : { upload, seq, text, last });
+        upload = answer.upload;
+        preview = answer.preview;
+      }
+      expect(preview, `parts of ${size}`).toMatchObject({
+        validCount: 3, errorCount: 0, dialect: { separator: ';', separatorFrom: 'detected', decimal: ',', bom: true, lineEnd: 'CRLF' },
+      });
+      expect(await call(router, 'drafts:importCommit', { token: preview?.token ?? '' })).toMatchObject({ imported: 3, refused: 0 });
+      expect(desk.workspace().repos.buyOrders.all().map((b) => [b.sku, b.price, b.quantity, b.user_note])).toEqual([
+        ['5021;6', 150, 1, 'übergroß'], ['5022;6', 123_456, 2, ''], ['5023;6', 5, 3, ''],
+      ]);
+    }
   });
 
   it('answers a refusal with an excerpt of a 60,000-character line, not the line', async () => {

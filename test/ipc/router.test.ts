@@ -19,6 +19,7 @@ const settings = {
   autoUpdate: true,
   guideDismissed: true,
   priceGuard: { maxDropPercent: 30, floorCents: null, maxRiseMultiple: 10 },
+  csvFormat: 'comma' as const,
 };
 
 /** A router over a few real handlers; the rest are absent on purpose. */

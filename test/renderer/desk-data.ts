@@ -15,6 +15,7 @@ export const settings: Settings = {
   autoUpdate: true,
   guideDismissed: true,
   priceGuard: { maxDropPercent: 30, floorCents: null, maxRiseMultiple: 10 },
+  csvFormat: 'comma',
 };
 
 export const accounts: AccountsView = {

@@ -40,9 +40,11 @@ export function refuseWhileNotAutomated(automation: AutomationRule | undefined):
 export function refuseUnconfirmedPrices(found: DraftGuard, confirmed: GuardConfirmation | undefined): void {
   if (!draftHasFindings(found)) return;
   if (confirmed !== undefined && JSON.stringify(confirmed) === JSON.stringify(confirmationOf(found))) return;
-  const { listings, buyOrders } = found;
+  const { listings, buyOrders, undercuts } = found;
   const marked = markedCount(listings) + markedCount(buyOrders);
-  throw new ApplyRefused(
-    `This draft holds ${marked} price ${marked === 1 ? 'change' : 'changes'} the price guard marks (a deep cut, a price under your floor or under cost, or a big rise). Review them, then confirm them to apply.`,
-  );
+  const changes = marked === 0 ? ''
+    : `${marked} price ${marked === 1 ? 'change' : 'changes'} the price guard marks (a deep cut, a price under your floor or under cost, or a big rise)`;
+  const creates = undercuts.count === 0 ? ''
+    : `${undercuts.count} new ${undercuts.count === 1 ? 'listing' : 'listings'} priced far under the item's lowest listing or last sale`;
+  throw new ApplyRefused(`This draft holds ${[changes, creates].filter((s) => s !== '').join(' and ')}. Review them, then confirm them to apply.`);
 }

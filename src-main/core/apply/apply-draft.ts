@@ -17,6 +17,7 @@ import { resumeTasks, type PhaseDeps } from './phases.ts';
 import { listUnknownOutcomes, recoverJournal, resolveUnknown, type ResolutionChoice, type UnknownOutcome } from './recovery.ts';
 import { planThenQueue } from './run-planning.ts';
 import { undoApply, type UndoResult } from './undo-apply.ts';
+import { relistDeleted, type RelistResult } from './undo-relist.ts';
 
 /**
  * Apply, exactly once: a draft becomes a scheduler job whose every batch is
@@ -82,6 +83,8 @@ export interface ApplyService {
   resolve(batchId: string, choice: ResolutionChoice): UnknownOutcome[];
   /** A new draft, made current, that takes back what an ended apply did (see undo-apply.ts). */
   undo(runId: number): Promise<UndoResult>;
+  /** A new draft, made current, that lists again the assets of the listings an ended apply deleted, at their last prices (undo-relist.ts). */
+  relistDeleted(runId: number): Promise<RelistResult>;
   /** The activity log: every batch sent and its outcome, and what the desk learnt without a request (sales). */
   activity(query?: ActivityQuery): ActivityRow[];
   /** Entries of the activity log by id (those that exist), oldest first; none once the store has closed. */
@@ -217,6 +220,7 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
       if (active.has(runId)) throw conflict('This apply is still running: undo it once it has ended');
       return undoApply({ repos, drafts }, runId);
     },
+    relistDeleted: (runId) => relistDeleted({ repos, drafts }, runId),
     activity: (query) => repos.activity.list(query),
     activityEntries: (ids) => (store.db.isOpen ? repos.activity.byIds(ids) : []),
     on,

@@ -1,3 +1,4 @@
+import { wallTimeOf } from '../clock.ts';
 import type { Emitter } from '../events.ts';
 import type { BatchTask, Job, JobProgress, Scheduler } from '../scheduler/index.ts';
 import type { Store } from '../store/db.ts';
@@ -20,6 +21,18 @@ export interface ApplyProgress extends JobProgress {
   readonly runId: number;
   /** The disk is full (or failing): the apply is paused until the journal can be written again. */
   readonly storeProblem?: StoreProblem;
+  /** Why listing batches wait, while they do: the trade lists are to tell whether listings the service said are gone were sold. */
+  readonly waiting?: ApplyWait;
+}
+
+/** A wait an apply tells the trader of, in wall-clock times for the screen (listing-sends.ts). */
+export interface ApplyWait {
+  readonly reason: 'trade_read';
+  /** Listings the service said are gone. */
+  readonly listings: number;
+  readonly since: number;
+  /** When the read of the trade lists can go; null while the read on its way answers first. */
+  readonly readAt: number | null;
 }
 
 export interface ApplyHandle {
@@ -110,7 +123,7 @@ export function startRun(deps: RunDeps, runRow: RunRow, tasks: readonly BatchTas
       try {
         const { followUps, settled, replaced, readTrades } = await guard.persist(() => journal.recordOutcome(task.id, outcome));
         count(settled);
-        if (readTrades) sends.readTrades();
+        if (readTrades > 0) sends.readTrades(readTrades);
         if (outcome.status === 'unknown_outcome' || outcome.status === 'failed') emitter.emit('unknownOutcomes', listUnknownOutcomes(repos));
         const batch = createBatch(task);
         if (batch) quantities?.afterOutcome(batch);
@@ -121,9 +134,11 @@ export function startRun(deps: RunDeps, runRow: RunRow, tasks: readonly BatchTas
     },
   });
   started = job;
-  // The changes still waiting for a batch count as work left (they are planned a few batches ahead, see phases.ts).
+  // The changes still waiting for a batch count as work left (they are planned a few batches ahead, see phases.ts);
+  // a wait for the trade lists counts in the time left, and is said.
   const withRun = (p: JobProgress): ApplyProgress => {
     const problem = guard.problem();
+    const wait = isFinished(p) ? null : sends.waiting();
     const itemsDone = p.itemsDone + extra.done;
     const itemsFailed = p.itemsFailed + extra.failed;
     const itemsUnknown = p.itemsUnknown + extra.unknown;
@@ -133,10 +148,20 @@ export function startRun(deps: RunDeps, runRow: RunRow, tasks: readonly BatchTas
       ...p, itemsTotal, itemsDone, itemsFailed, itemsUnknown, itemsLeft: itemsTotal - itemsDone - itemsFailed - itemsUnknown,
       draftId: runRow.draft_id, runId: runRow.run_id,
       ...(problem ? { storeProblem: problem } : {}),
+      ...(wait === null ? {} : {
+        etaMs: p.etaMs === null ? null : p.etaMs + wait.leftMs,
+        waiting: {
+          reason: 'trade_read', listings: wait.listings, since: wallTimeOf(store.clock, wait.since),
+          readAt: wait.readAt === null ? null : wallTimeOf(store.clock, wait.readAt),
+        },
+      }),
     };
   };
   job.on('progress', (p) => emitter.emit('progress', withRun(p)));
+  // Told as the wait begins, not at the next batch's answer.
+  const offWait = sends.on('wait', () => emitter.emit('progress', withRun(job.progress())));
   const done = job.done.then(async (final) => {
+    offWait();
     deps.ended(runRow.run_id);
     // Suspended for a quit: the job ends as the scheduler closes, but the run stays open for the next start.
     if (deps.suspended()) return withRun(final);

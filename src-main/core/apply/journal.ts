@@ -59,8 +59,8 @@ export interface OutcomeResult {
   readonly settled: Settled;
   /** The batch's items were settled one by one or re-batched: the job must not count the batch itself. */
   readonly replaced: boolean;
-  /** A refusal said a listing is gone: the trades are to be read before more listing batches go. */
-  readonly readTrades: boolean;
+  /** Listings a refusal said are gone (0: none): the trades are to be read before more listing batches go. */
+  readonly readTrades: number;
 }
 
 /** A starting run's changes are queued this many at a time, a statement each (about 10 ms). */
@@ -156,7 +156,7 @@ export function createJournal(store: Store, deps: PhaseDeps): Journal {
       const settled: Settled = { done: 0, failed: 0, unknown: 0 };
       const b = requireBatch(batchId);
       const run = requireRun(b.run_id);
-      let result: RefusalResult = { followUps: [], replaced: false, readTrades: false };
+      let result: RefusalResult = { followUps: [], replaced: false, readTrades: 0 };
       if (outcome.status === 'done') settleDone(b, repos.drafts.entriesOfBatch(batchId), outcome.response);
       else if (outcome.status === 'unknown_outcome') settleUnknown(b, run, outcome.error);
       else if (outcome.status === 'stopped') {
@@ -170,7 +170,7 @@ export function createJournal(store: Store, deps: PhaseDeps): Journal {
       } else result = settleRefusal(repos, b, run, outcome.error, settled);
       deps.touched(run.draft_id, b.targets);
       const next = outcome.status === 'stopped' ? [] : advance(run, deps);
-      return { followUps: [...result.followUps, ...next], settled, replaced: result.replaced, readTrades: result.readTrades ?? false };
+      return { followUps: [...result.followUps, ...next], settled, replaced: result.replaced, readTrades: result.readTrades ?? 0 };
     });
   }
 

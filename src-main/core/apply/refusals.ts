@@ -32,8 +32,8 @@ export interface RefusalResult {
   readonly followUps: BatchTask[];
   /** The batch's items are settled one by one or re-batched: the job must not count the batch itself. */
   readonly replaced: boolean;
-  /** The refusal said a listing is gone: others may have sold too, so the trades are read before more listing batches go. */
-  readonly readTrades?: boolean;
+  /** Listings the refusal said are gone (0: none): others may have sold too, so the trades are read before more listing batches go. */
+  readonly readTrades?: number;
 }
 
 const isDelete = (endpoint: EndpointName) => endpoint === 'delete_listing' || endpoint === 'delete_buy_order';
@@ -117,7 +117,7 @@ function split(repos: Repos, b: BatchRow, run: RunRow, entries: readonly DraftEn
     else settled.failed += 1;
   }
   const restRow = child((i) => !named.has(i) || kept.has(i));
-  const readTrades = kept.size > 0;
+  const readTrades = kept.size;
   if (restRow === null) return { followUps: [], replaced: true, readTrades };
   if (wasMaybeApplied && isDelete(b.endpoint) && saysGone(error.message)) {
     // Asked again, the service says what we deleted is gone: the lost attempt most likely did it all.

@@ -33,6 +33,8 @@ export interface UndoResult {
   readonly unresolved: number;
   /** What cannot come back, what changed since (undone anyway), what comes back in part, with why. */
   readonly notes: readonly UndoNote[];
+  /** Listings the apply deleted whose asset can be listed again at its last price (`relistDeleted`). */
+  readonly relistable: number;
 }
 
 export interface UndoDeps {
@@ -48,7 +50,7 @@ const SLICE = 500;
 const NOTE_ORDER: readonly UndoNote['kind'][] = ['lost', 'changedSince', 'partly'];
 
 /** "2026-01-05 14:03" in the desk's own time zone, for the draft's name. */
-function localMinute(ms: number): string {
+export function localMinute(ms: number): string {
   const d = new Date(ms);
   const two = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
@@ -69,12 +71,14 @@ export async function undoApply(deps: UndoDeps, runId: number): Promise<UndoResu
   const notes: UndoNote[] = [];
   const drafted: UndoStep[] = [];
   let unchanged = 0;
+  let relistable = 0;
   let draftId: string | null = null;
   try {
     while (page.length > 0) {
       const plan = planUndo(page, ledger);
       notes.push(...plan.notes);
       unchanged += plan.unchanged;
+      relistable += plan.relists.length;
       if (plan.steps.length > 0) {
         draftId ??= drafts.create(`${name} (being made)`).id;
         // Read with today's field rules: what was stored before a rule tightened is refused here, not sent.
@@ -111,6 +115,6 @@ export async function undoApply(deps: UndoDeps, runId: number): Promise<UndoResu
   return {
     runId, draftId, name,
     restored: counted('restore'), removed: counted('remove'), recreated: counted('recreate'),
-    unchanged, unresolved, notes,
+    unchanged, unresolved, notes, relistable,
   };
 }

@@ -12,7 +12,9 @@ import { describeEnded } from './ended-listings.ts';
  * price, promotion and note; a buy order's price, quantity, active and note),
  * a delete of what it created, a create of a buy order it deleted. A listing
  * it deleted cannot come back (the service cannot recover one), nor can one
- * sold or gone since: those are said, with why. A row changed again since
+ * sold or gone since: those are said, with why. A deleted listing's asset
+ * can be listed again as a new listing at its last price (`relists`,
+ * undo-relist.ts): offered, never put in the undo's draft unasked. A row changed again since
  * the run (another apply, or anything else the ledger learnt) is brought
  * back to its values before the run anyway, and that is said too.
  */
@@ -31,9 +33,21 @@ export interface UndoNote {
   readonly reason: string;
 }
 
+/** A listing the run deleted, as it stood before: what listing its asset again takes. */
+export interface Relist {
+  readonly assetId: string;
+  readonly account: string;
+  readonly sku: string;
+  readonly price: number;
+  readonly promoted: 0 | 1;
+  readonly user_note: string;
+}
+
 export interface UndoPlan {
   readonly steps: UndoStep[];
   readonly notes: UndoNote[];
+  /** Listings the run deleted whose asset no listing holds now: they can be listed again. */
+  readonly relists: Relist[];
   /** Rows already as they were before the run (or already gone again): nothing to do. */
   readonly unchanged: number;
 }
@@ -64,7 +78,7 @@ function changedSince(now: RowValues, left: RowValues, fields: readonly Field[],
 }
 
 export function planUndo(rows: readonly AppliedRow[], ledger: UndoLedger): UndoPlan {
-  const plan = { steps: [] as UndoStep[], notes: [] as UndoNote[], unchanged: 0 };
+  const plan = { steps: [] as UndoStep[], notes: [] as UndoNote[], relists: [] as Relist[], unchanged: 0 };
   for (const r of rows) {
     if (r.slot === 'L') undoListing(r, ledger.listing(r.key), plan);
     else undoBuyOrder(r, ledger.buyOrder(r.key), plan);
@@ -72,14 +86,18 @@ export function planUndo(rows: readonly AppliedRow[], ledger: UndoLedger): UndoP
   return plan;
 }
 
-type Plan = { steps: UndoStep[]; notes: UndoNote[]; unchanged: number };
+type Plan = { steps: UndoStep[]; notes: UndoNote[]; relists: Relist[]; unchanged: number };
 
 function undoListing(r: AppliedRow, row: ListingRow | null, plan: Plan): void {
   const target = `L:${r.key}`;
   const note = (kind: UndoNote['kind'], reason: string) => plan.notes.push({ target, sku: row?.sku || r.sku, kind, reason });
   const now = listingValues(row);
   if (r.after === null) {
-    if (r.before !== null) note('lost', 'deleted by this apply: a deleted listing cannot come back; list the asset again to sell it');
+    if (r.before === null) return;
+    if (row !== null && !isEnded(row.state)) return void note('lost', 'deleted by this apply, and its asset is listed again since: it is left as it is');
+    note('lost', 'deleted by this apply: a deleted listing cannot come back, but its asset can be listed again as a new listing');
+    const { price, promoted, user_note } = r.before;
+    plan.relists.push({ assetId: r.key, account: r.account, sku: row?.sku || r.sku, price, promoted: promoted ?? 0, user_note });
     return;
   }
   if (row === null || now === null) {

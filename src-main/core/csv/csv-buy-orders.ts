@@ -1,10 +1,9 @@
 import type { z } from 'zod';
 import { sku as skuRule, userNote } from '../../../src-shared/fields.ts';
 import { buyOrderInput, type BuyOrderRow } from '../store/buy-orders-repo.ts';
-import { formatDecimal } from '../../../src-shared/money.ts';
-import { flagCell, idCell, issueReasons, numberCell, priceCell, textCell, type PriceColumn } from './csv-cells.ts';
+import { flagCell, idCell, issueReasons, numberCell, priceCell, textCell, DOLLARS, type PriceFormat } from './csv-cells.ts';
 import { buyOrderLockReason, rowAccount, rowSku, type ImportContext } from './csv-context.ts';
-import { duplicateTracker, echoed, writeCsv, type CsvColumns, type CsvLineError, type CsvRecord, type SeenKeys } from './csv-format.ts';
+import { COMMA_FILE, dollarsIn, duplicateTracker, echoed, writeCsv, type CsvColumns, type FileShape, type CsvLineError, type CsvRecord, type SeenKeys } from './csv-format.ts';
 
 /**
  * The buy orders ledger as CSV. Importing adopts buy orders placed elsewhere
@@ -20,12 +19,12 @@ export const BUY_ORDER_COLUMNS: CsvColumns = {
 };
 
 /** The buy orders as a file; `nameOf` names each row's item. */
-export function buyOrdersToCsv(rows: Iterable<BuyOrderRow>, nameOf: (sku: string) => string = () => ''): string {
+export function buyOrdersToCsv(rows: Iterable<BuyOrderRow>, nameOf: (sku: string) => string = () => '', shape: FileShape = COMMA_FILE): string {
   const out = [];
   for (const r of rows) {
-    out.push({ sku: r.sku, name: nameOf(r.sku), account: r.account, price: formatDecimal(r.price), quantity: r.quantity, active: r.active, user_note: r.user_note });
+    out.push({ sku: r.sku, name: nameOf(r.sku), account: r.account, price: dollarsIn(shape, r.price), quantity: r.quantity, active: r.active, user_note: r.user_note });
   }
-  return writeCsv(BUY_ORDER_COLUMNS.all, out);
+  return writeCsv(BUY_ORDER_COLUMNS.all, out, shape);
 }
 
 /** A buy order adopted from a file: the ledger's input with today's rules for what the trader wrote. */
@@ -42,7 +41,7 @@ export interface BuyOrdersImport {
  * quantity is what the trader states, so it is no longer "may be cut"; fills
  * already counted for the same order are kept.
  */
-export function readBuyOrdersImport(records: readonly CsvRecord[], ctx: ImportContext, priceColumn: PriceColumn = 'price', seenKeys: (what: string) => SeenKeys = () => duplicateTracker()): BuyOrdersImport {
+export function readBuyOrdersImport(records: readonly CsvRecord[], ctx: ImportContext, prices: PriceFormat = DOLLARS, seenKeys: (what: string) => SeenKeys = () => duplicateTracker()): BuyOrdersImport {
   const result: BuyOrdersImport = { adopt: [], errors: [] };
   const seen = seenKeys('sku');
   for (const { line, cells } of records) {
@@ -57,13 +56,13 @@ export function readBuyOrdersImport(records: readonly CsvRecord[], ctx: ImportCo
     if (owner.reason) reasons.push(owner.reason);
     const existing = sku === undefined ? undefined : (ctx.ledger.buyOrder(sku) ?? undefined);
     const parsed = adoptedBuyOrder.safeParse({
-      sku, account: owner.account, price: priceCell(cells, priceColumn), quantity: numberCell(cells.quantity),
+      sku, account: owner.account, price: priceCell(cells, prices), quantity: numberCell(cells.quantity),
       active: flagCell(cells.active) ?? 1, user_note: textCell(cells.user_note) ?? '', quantity_may_be_cut: false,
       fills_seen: existing?.account === owner.account ? existing?.fills_seen : 0,
     });
     if (!parsed.success) {
       // A missing SKU is said once, above; a name that did not resolve is its reason.
-      reasons.push(...issueReasons(parsed.error.issues.filter((i) => !(sku === undefined && i.path[0] === 'sku')), cells, priceColumn));
+      reasons.push(...issueReasons(parsed.error.issues.filter((i) => !(sku === undefined && i.path[0] === 'sku')), cells, prices));
     } else {
       if (existing && existing.account !== parsed.data.account) {
         reasons.push(`account: the ledger has the buy order for ${parsed.data.sku} on account ${existing.account}; delete it there first`);

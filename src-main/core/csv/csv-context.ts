@@ -19,6 +19,15 @@ export interface ImportContext {
   readonly draftOpen: boolean;
   /** Item names, for the `name` column: null when this build has no schema. */
   readonly items: ItemLookup | null;
+  /** The inventories as last read: what names a new listing given by its asset ID alone. */
+  readonly kept?: KeptLookup;
+}
+
+/** What an import asks of the kept inventories (store/kept-items.ts). */
+export interface KeptLookup {
+  of(assetIds: readonly string[]): ReadonlyMap<string, { readonly sku: string; readonly account: string }>;
+  /** The accounts whose inventory was read: only of those can an asset be said to be missing. */
+  readAccounts(): ReadonlySet<string>;
 }
 
 /** What an import needs of the item names (core/items), bound to the SKUs the trader holds. */

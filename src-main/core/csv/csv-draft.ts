@@ -2,10 +2,9 @@ import {
   BUY_ORDERS_DELETE_ALL, buyOrderDeleteKey, buyOrderKey, changeInput, LISTINGS_DELETE_ALL, listingDeleteKey, listingKey,
   type Change, type ChangeKind, type ParsedChangeInput,
 } from '../drafts/change.ts';
-import { formatDecimal } from '../../../src-shared/money.ts';
-import { flagCell, idCell, issueReasons, numberCell, priceCell, textCell, type PriceColumn } from './csv-cells.ts';
+import { flagCell, idCell, issueReasons, numberCell, priceCell, textCell, DOLLARS, type PriceFormat } from './csv-cells.ts';
 import { rowSku, type ImportContext } from './csv-context.ts';
-import { duplicateTracker, echoed, writeCsv, type CellValue, type CsvColumns, type CsvLineError, type CsvRecord, type SeenKeys } from './csv-format.ts';
+import { COMMA_FILE, dollarsIn, duplicateTracker, echoed, writeCsv, type CellValue, type FileShape, type CsvColumns, type CsvLineError, type CsvRecord, type SeenKeys } from './csv-format.ts';
 import { definedOf } from '../drafts/merge.ts';
 
 /**
@@ -42,9 +41,8 @@ const isKind = (k: string | undefined): k is ChangeKind => k !== undefined && (K
 /** An edit's note: absent leaves it, empty removes it (written as clear_note = 1). */
 const editNote = (note: string | undefined) => (note === undefined ? {} : note === '' ? { clear_note: 1 } : { user_note: note });
 
-const dollars = (cents: number | undefined) => (cents === undefined ? undefined : formatDecimal(cents));
-
-function changeRow(c: Change): Record<string, CellValue> {
+function changeRow(c: Change, shape: FileShape): Record<string, CellValue> {
+  const dollars = (cents: number | undefined) => (cents === undefined ? undefined : dollarsIn(shape, cents));
   switch (c.kind) {
     case 'listing.create':
       return { kind: c.kind, account: c.account, asset_id: c.asset_id, sku: c.sku, price: dollars(c.price), promoted: c.promoted, game: c.game, user_note: c.user_note };
@@ -66,13 +64,13 @@ function changeRow(c: Change): Record<string, CellValue> {
 }
 
 /** A draft's changes as a file; `nameOf` names the item a change is about (empty when unknown). */
-export function changesToCsv(changes: Iterable<Change>, nameOf: (c: Change) => string = () => ''): string {
+export function changesToCsv(changes: Iterable<Change>, nameOf: (c: Change) => string = () => '', shape: FileShape = COMMA_FILE): string {
   const rows = [];
   for (const c of changes) {
     const name = nameOf(c);
-    rows.push({ ...changeRow(c), ...(name === '' ? {} : { name }) });
+    rows.push({ ...changeRow(c, shape), ...(name === '' ? {} : { name }) });
   }
-  return writeCsv(DRAFT_COLUMNS.all, rows);
+  return writeCsv(DRAFT_COLUMNS.all, rows, shape);
 }
 
 export interface DraftImport {
@@ -81,7 +79,7 @@ export interface DraftImport {
   readonly errors: CsvLineError[];
 }
 
-export function readDraftImport(records: readonly CsvRecord[], ctx: ImportContext, priceColumn: PriceColumn = 'price', seenKeys: (what: string) => SeenKeys = () => duplicateTracker()): DraftImport {
+export function readDraftImport(records: readonly CsvRecord[], ctx: ImportContext, prices: PriceFormat = DOLLARS, seenKeys: (what: string) => SeenKeys = () => duplicateTracker()): DraftImport {
   const result: DraftImport = { changes: [], errors: [] };
   const seen = seenKeys('target');
   for (const { line, cells } of records) {
@@ -98,9 +96,9 @@ export function readDraftImport(records: readonly CsvRecord[], ctx: ImportContex
     }
     const item = TAKES_SKU.has(kind) ? rowSku(cells, ctx) : { sku: idCell(cells.sku), reason: null };
     if (item.reason) reasons.push(item.reason);
-    const input = inputOf(kind, cells, reasons, priceColumn, item.sku);
+    const input = inputOf(kind, cells, reasons, prices, item.sku);
     const parsed = changeInput.safeParse(input);
-    if (!parsed.success) reasons.push(...issueReasons(parsed.error.issues.filter((i) => !(item.reason && i.path[0] === 'sku')), cells, priceColumn));
+    if (!parsed.success) reasons.push(...issueReasons(parsed.error.issues.filter((i) => !(item.reason && i.path[0] === 'sku')), cells, prices));
     else reasons.push(...ownerMismatch(parsed.data, idCell(cells.account), ctx));
     const key = duplicateKey(kind, item.sku === undefined ? cells : { ...cells, sku: item.sku }, ctx);
     const first = key === null ? null : seen(key.key, line);
@@ -112,8 +110,8 @@ export function readDraftImport(records: readonly CsvRecord[], ctx: ImportContex
 }
 
 /** The draft input a row asks for; cell shape problems the schema cannot word go to `reasons`. */
-function inputOf(kind: ChangeKind, cells: Readonly<Record<string, string>>, reasons: string[], priceColumn: PriceColumn, sku: string | undefined): Record<string, unknown> {
-  const price = priceCell(cells, priceColumn);
+function inputOf(kind: ChangeKind, cells: Readonly<Record<string, string>>, reasons: string[], prices: PriceFormat, sku: string | undefined): Record<string, unknown> {
+  const price = priceCell(cells, prices);
   const quantity = numberCell(cells.quantity);
   const note = textCell(cells.user_note);
   const clear = flagCell(cells.clear_note);

@@ -6,19 +6,23 @@ import type { Repos } from '../store/index.ts';
 import { nextTurn, type Turn } from '../turn.ts';
 import { buyOrdersToCsv } from './csv-buy-orders.ts';
 import { changesToCsv } from './csv-draft.ts';
+import { fileText, withoutHeader, type FileShape } from './csv-format.ts';
+import { EXPORT_DIALECTS, type CsvExportFormat } from '../../../src-shared/csv-dialect.ts';
 import { listingsToCsv } from './csv-listings.ts';
 
 /**
  * CSV export of the ledgers and of a draft, a page at a time, giving the
  * event loop back between pages so the heartbeat, the sends and the screens
  * never wait behind a file. Files carry item names beside the SKUs when the
- * names are known, in the format the import reads back.
+ * names are known, in the format the import reads back, with a byte order
+ * mark in front and in the shape the trader asked for (`format`: a comma
+ * and a decimal point, or a semicolon and a decimal comma).
  */
 export interface CsvExport {
-  exportListings(): Promise<string>;
-  exportBuyOrders(): Promise<string>;
+  exportListings(format?: CsvExportFormat): Promise<string>;
+  exportBuyOrders(format?: CsvExportFormat): Promise<string>;
   /** The changes the next apply would send (pending and failed): deletes first, then the rest in draft order. */
-  exportDraft(draftId: string): Promise<string>;
+  exportDraft(draftId: string, format?: CsvExportFormat): Promise<string>;
 }
 
 /** Rows written or read per step of an export. */
@@ -49,17 +53,19 @@ export function createCsvExport(deps: {
       for (let i = 0; i < page.length; i++) rows.push(page.at(i));
       // The header once, on the first part.
       const text = write(rows);
-      parts.push(parts.length === 0 ? text : text.slice(text.indexOf('\r\n') + 2));
+      parts.push(parts.length === 0 ? text : withoutHeader(text));
       if (page.length === 0) break;
       await turn();
     }
-    return parts.join('');
+    return fileText(parts);
   }
+  const shapeOf = (format: CsvExportFormat = 'comma'): FileShape => EXPORT_DIALECTS[format];
 
   return {
-    exportListings: () => exportTable(repos.listings.checkedPages(EXPORT_PAGE), (rows) => listingsToCsv(rows, nameOf)),
-    exportBuyOrders: () => exportTable(repos.buyOrders.checkedPages(EXPORT_PAGE), (rows) => buyOrdersToCsv(rows, nameOf)),
-    async exportDraft(draftId) {
+    exportListings: (format) => exportTable(repos.listings.checkedPages(EXPORT_PAGE), (rows) => listingsToCsv(rows, nameOf, shapeOf(format))),
+    exportBuyOrders: (format) => exportTable(repos.buyOrders.checkedPages(EXPORT_PAGE), (rows) => buyOrdersToCsv(rows, nameOf, shapeOf(format))),
+    async exportDraft(draftId, format) {
+      const shape = shapeOf(format);
       if (!repos.drafts.get(draftId)) throw notFound(`There is no draft ${quoted(draftId)}; it may have been discarded`);
       // Deletes first, as the apply runs them: a relist made before a later delete-all must come after it when the file
       // is read back. Delete-alls and deletes go by slot in key order (the primary key: few of a draft's rows, each
@@ -70,8 +76,8 @@ export function createCsvExport(deps: {
         const changes = page.map((e) => e.change);
         // The SKUs of the page's listings in one query, not a row read and checked for each.
         const skus = repos.listings.skusOf(changes.flatMap((c) => ('asset_id' in c ? [c.asset_id] : [])));
-        const text = changesToCsv(changes, (c) => changeName(c, skus));
-        parts.push(parts.length === 0 ? text : text.slice(text.indexOf('\r\n') + 2));
+        const text = changesToCsv(changes, (c) => changeName(c, skus), shape);
+        parts.push(parts.length === 0 ? text : withoutHeader(text));
         await turn();
       };
       for (const slot of ['LA', 'BA', 'LD', 'BD'] as const) {
@@ -91,7 +97,7 @@ export function createCsvExport(deps: {
         await write(page);
         cursor = { seq: end.seq, ...splitTarget(end.target) };
       }
-      return parts.length === 0 ? changesToCsv([]) : parts.join('');
+      return fileText(parts.length === 0 ? [changesToCsv([], undefined, shape)] : parts);
     },
   };
 }

@@ -1,4 +1,6 @@
 import Papa from 'papaparse';
+import { CSV_BOM, EXPORT_DIALECTS, type CsvDecimal } from '../../../src-shared/csv-dialect.ts';
+import { formatDecimal } from '../../../src-shared/money.ts';
 import { printable } from '../safe-text.ts';
 
 /**
@@ -42,15 +44,45 @@ export function echoed(cell: string): string {
   return printable(cell, ECHO_CHARS);
 }
 
+/** The shape an export is written in: a comma and a decimal point, or a semicolon and a decimal comma (src-shared/csv-dialect.ts). */
+export interface FileShape {
+  readonly separator: ',' | ';';
+  readonly decimal: CsvDecimal;
+}
+
+/** What the desk writes unless the trader asks for the semicolon shape. */
+export const COMMA_FILE: FileShape = EXPORT_DIALECTS.comma;
+
+/** An amount in dollars as a file of this shape holds it: "1234.50", or "1234,50". */
+export function dollarsIn(shape: FileShape, cents: number): string {
+  const text = formatDecimal(cents);
+  return shape.decimal === ',' ? text.replace('.', ',') : text;
+}
+
 /**
  * Writes rows under a header in a fixed column order, quoting only where
- * needed (commas, quotes, line breaks, edge spaces). Booleans are written
- * 0/1 and integers in plain digits; a missing value is an empty cell.
+ * needed (the separator, quotes, line breaks, edge spaces). Booleans are
+ * written 0/1 and integers in plain digits; a missing value is an empty
+ * cell. The byte order mark goes in front of a whole file (`fileText`), not
+ * of each part. `header`: the columns' names as the file says them, when
+ * they are words for people rather than the names an import reads.
  */
-export function writeCsv(columns: readonly string[], rows: Iterable<Readonly<Record<string, CellValue>>>): string {
+export function writeCsv(
+  columns: readonly string[], rows: Iterable<Readonly<Record<string, CellValue>>>, shape: FileShape = COMMA_FILE, header: readonly string[] = columns,
+): string {
   const data: string[][] = [];
   for (const row of rows) data.push(columns.map((c) => cellText(row[c])));
-  return `${Papa.unparse({ fields: [...columns], data }, { newline: '\r\n', quotes: false })}\r\n`;
+  return `${Papa.unparse({ fields: header.map(neutralise), data }, { newline: '\r\n', quotes: false, delimiter: shape.separator })}\r\n`;
+}
+
+/** A whole file from its parts: the byte order mark first, so a spreadsheet reads it as UTF-8. */
+export function fileText(parts: readonly string[]): string {
+  return `${CSV_BOM}${parts.join('')}`;
+}
+
+/** The header's line is written once, with the first part: a later part leaves it out. */
+export function withoutHeader(part: string): string {
+  return part.slice(part.indexOf('\r\n') + 2);
 }
 
 function cellText(value: CellValue): string {

@@ -1,11 +1,36 @@
+import type { PriceColumn } from './csv-cells.ts';
 import { echoed, type CsvColumns } from './csv-format.ts';
 
 /** Prices in whole cents, as the previous version exported them: still read, never written. */
 export const LEGACY_PRICE = 'price_cents';
 
+/** Header names a trader may use for a column, and the column they mean. */
+export const HEADER_ALIASES: Readonly<Record<string, string>> = { item: 'name' };
+
+const SEPARATOR_NAMES: Readonly<Record<string, string>> = { ',': 'commas', ';': 'semicolons', '\t': 'tabs' };
+
+/** A header row's cells as the columns they name, and the column its prices are in; or what is wrong with it. */
+export function readHeader(cells: readonly string[], columns: CsvColumns): { names: string[]; priceColumn: PriceColumn } | { names: string[]; problem: string } {
+  const names = cells.map((c) => c.trim().toLowerCase()).map((name) => HEADER_ALIASES[name] ?? name);
+  const problems = headerProblems(names, columns);
+  if (problems === null) return { names, priceColumn: names.includes(LEGACY_PRICE) ? 'price_cents' : 'price' };
+  // A header of one column holding another separator: the file is read with the wrong one.
+  const other = names.length === 1 ? [',', ';', '\t'].find((c) => (names[0] ?? '').includes(c)) : undefined;
+  const hint = other === undefined ? '' : ` (the header reads as one column: its cells seem separated by ${SEPARATOR_NAMES[other] ?? other}; choose that separator)`;
+  return { names, problem: problems + hint };
+}
+
+/** Whether a header's (lower-cased) name is a column of `columns`, under its own name or one of `aliases`. */
+export function knownColumn(columns: CsvColumns, aliases: Readonly<Record<string, string>> = {}): (name: string) => boolean {
+  return (raw) => {
+    const name = aliases[raw] ?? raw;
+    return columns.all.includes(name) || (name === LEGACY_PRICE && columns.all.includes('price'));
+  };
+}
+
 /** What is wrong with a header, then the columns the file should have; null when nothing is. */
 export function headerProblems(header: readonly string[], columns: CsvColumns): string | null {
-  const known = (name: string) => columns.all.includes(name) || (name === LEGACY_PRICE && columns.all.includes('price'));
+  const known = knownColumn(columns);
   const problems: string[] = [];
   const seen = new Set<string>();
   const unknown: string[] = [];

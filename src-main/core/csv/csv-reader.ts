@@ -1,8 +1,9 @@
+import type { CsvDialect, CsvSeparator } from '../../../src-shared/csv-dialect.ts';
 import type { PriceColumn } from './csv-cells.ts';
 import { restore, type CsvColumns, type CsvLineError, type CsvRecord } from './csv-format.ts';
-import { headerProblems, LEGACY_PRICE } from './csv-header.ts';
-import { BOM, parseSlice, spansLines, type ParsedRow } from './csv-rows.ts';
-import { groupThousands } from '../../../src-shared/money.ts';
+import { HEADER_ALIASES, knownColumn, readHeader } from './csv-header.ts';
+import { BOM, MAX_LINE_CHARS, MAX_QUOTED_SPAN, NOT_UTF8, parseSlice, REPLACEMENT, spansLines, TOO_LONG, UNCLOSED, type ParsedRow } from './csv-rows.ts';
+import { detectSeparator } from './csv-sniff.ts';
 
 /**
  * Reads a CSV file as it arrives, a part at a time (a megabyte from the
@@ -15,7 +16,9 @@ import { groupThousands } from '../../../src-shared/money.ts';
  * parts are cut changes nothing: the rows, the refusals and their line
  * numbers are those of the whole text read at once. Every cell stays a string
  * (asset IDs are 64-bit numbers a float would corrupt); rows keep the line
- * they start on, counted as an editor counts them.
+ * they start on, counted as an editor counts them. The separator is the
+ * trader's choice, or what splits the header into the columns the import
+ * knows (csv-sniff.ts); a byte order mark in front is read past and noted.
  *
  * A quoted field may run over line breaks (a note written on two lines), so
  * a row cut by a slice's end is read again with more of the file; but a
@@ -33,34 +36,6 @@ export interface CsvSlice {
 /** Where a slice ends: about this many characters in, at a line break. */
 const SLICE_CHARS = 8 * 1024;
 
-/**
- * The longest a quoted field may run: far beyond any note or name the
- * service takes (180 characters), short enough that an unclosed quote costs
- * a bounded read before it is reported.
- */
-const MAX_QUOTED_SPAN = 64 * 1024;
-
-/**
- * The longest line read: a row of this file is a few hundred characters, and
- * a file with no line break for this long is not a CSV file (a spreadsheet's
- * own format, a database); reading it to the next break would hold all of it.
- */
-const MAX_LINE_CHARS = 64 * 1024;
-
-/** Header names a trader may use for a column, and the column they mean. */
-const ALIASES: Readonly<Record<string, string>> = { item: 'name' };
-
-/**
- * What a decoder puts where bytes are not UTF-8 (the renderer decodes a file
- * leniently, file-parts.ts says why): a line holding it is refused at the
- * line it is on, never stored with the character lost.
- */
-const REPLACEMENT = '\uFFFD';
-const NOT_UTF8 = 'the line holds bytes that are not UTF-8 text (shown as \uFFFD); save the file as UTF-8 (in Excel: CSV UTF-8) and check it again';
-
-const UNCLOSED = 'a quoted field is never closed; close the quote or remove it (the lines after it were read on their own)';
-const TOO_LONG = `the line is longer than ${groupThousands(MAX_LINE_CHARS)} characters, so the rest of the file was not read; is it a CSV file?`;
-
 export interface CsvReader {
   /**
    * Takes the next part of the file and yields the slices it completes; a
@@ -72,6 +47,8 @@ export interface CsvReader {
   end(): Iterable<CsvSlice>;
   /** The column the file's prices are in (known once the header is read). */
   priceColumn(): PriceColumn;
+  /** How the file is written, as far as read: its separator (and whose), byte order mark and line ends. */
+  dialect(): Pick<CsvDialect, 'separator' | 'separatorFrom' | 'bom' | 'lineEnd'>;
   /** Characters held now (the unread tail and the last part): what bounds the reader's memory, for its tests. */
   held(): number;
 }
@@ -85,7 +62,7 @@ type Cut = number | 'more' | 'long';
  * which columns the file should have: a column named "cost" instead of
  * "price" must not import rows without prices.
  */
-export function csvReader(columns: CsvColumns): CsvReader {
+export function csvReader(columns: CsvColumns, chosenSeparator?: CsvSeparator): CsvReader {
   /** The file from offset `base` on, as far as it has arrived (`base` is where the last part found the next slice). */
   let text = '';
   let base = 0;
@@ -93,6 +70,9 @@ export function csvReader(columns: CsvColumns): CsvReader {
   let pos = 0;
   let line = 1;
   let newline: string | null = null;
+  let separator: CsvSeparator | null = chosenSeparator ?? null;
+  let bom = false;
+  let lineEnd: CsvDialect['lineEnd'] = 'none';
   let started = false;
   /** Nothing but white space so far. */
   let blank = true;
@@ -120,6 +100,7 @@ export function csvReader(columns: CsvColumns): CsvReader {
     if ((i < 0 ? text.length : i) >= MAX_LINE_CHARS) return 'long';
     if (i < 0) return ended ? '\n' : 'more';
     if (text[i] === '\r' && i === text.length - 1 && !ended) return 'more';
+    lineEnd = text.startsWith('\r\n', i) ? 'CRLF' : text[i] === '\r' ? 'CR' : 'LF';
     return text.startsWith('\r\n', i) ? '\r\n' : text[i] === '\r' ? '\r' : '\n';
   }
 
@@ -147,6 +128,17 @@ export function csvReader(columns: CsvColumns): CsvReader {
     return { records, errors };
   }
 
+  /** The file's separator, told by its first line that is not blank; 'more' until that line has arrived whole. */
+  function sniffSeparator(br: string): CsvSeparator | 'more' {
+    for (let at = 0; ;) {
+      const i = text.indexOf(br, at);
+      if (i < 0 && !ended) return 'more';
+      const first = text.slice(at, i < 0 ? text.length : i);
+      if (first.trim() !== '' || i < 0) return detectSeparator(first, knownColumn(columns, HEADER_ALIASES));
+      at = i + br.length;
+    }
+  }
+
   /** The next slice, or 'more' when it needs more of the file than has arrived. */
   function nextSlice(): CsvSlice | 'more' {
     if (newline === null) {
@@ -155,6 +147,12 @@ export function csvReader(columns: CsvColumns): CsvReader {
       if (found === 'long') return tooLong(0);
       newline = found;
     }
+    if (separator === null) {
+      const found = sniffSeparator(newline);
+      if (found === 'more') return 'more';
+      separator = found;
+    }
+    const sep = separator;
     let first = boundary(pos + SLICE_CHARS);
     if (first === 'more') return 'more';
     if (first === 'long') {
@@ -164,14 +162,14 @@ export function csvReader(columns: CsvColumns): CsvReader {
       first = base + before + newline.length;
     }
     let end = first;
-    let rows = parseSlice(text, base, pos, end, newline);
+    let rows = parseSlice(text, base, pos, end, newline, sep);
     // A quoted field still open where the slice ends may close further on: read the row again with more of the file.
     let last = rows.at(-1);
     while (last?.unclosed && !(ended && end >= total()) && end - last.start < MAX_QUOTED_SPAN) {
       const further = boundary(end + SLICE_CHARS);
       if (typeof further !== 'number') return further === 'more' ? 'more' : tooLong(end + SLICE_CHARS);
       end = further;
-      rows = parseSlice(text, base, pos, end, newline);
+      rows = parseSlice(text, base, pos, end, newline, sep);
       last = rows.at(-1);
     }
     // A stray quote that swallowed line breaks: the row's own line is reported and skipped, and the lines it swallowed
@@ -212,14 +210,14 @@ export function csvReader(columns: CsvColumns): CsvReader {
         continue;
       }
       if (header === null) {
-        header = row.cells.map((c) => c.trim().toLowerCase()).map((name) => ALIASES[name] ?? name);
-        const problems = headerProblems(header, columns);
-        if (problems !== null) {
-          errors.push({ line: at, reason: problems });
+        const read = readHeader(row.cells, columns);
+        header = read.names;
+        if ('problem' in read) {
+          errors.push({ line: at, reason: read.problem });
           stopped = true;
           return { records, errors };
         }
-        priceColumn = header.includes(LEGACY_PRICE) ? 'price_cents' : 'price';
+        priceColumn = read.priceColumn;
         continue;
       }
       if (row.cells.length !== header.length) {
@@ -267,7 +265,10 @@ export function csvReader(columns: CsvColumns): CsvReader {
       let added = part;
       if (!started && added.length > 0) {
         started = true;
-        if (added.startsWith(BOM)) added = added.slice(1);
+        if (added.startsWith(BOM)) {
+          added = added.slice(1);
+          bom = true;
+        }
       }
       if (blank && /\S/.test(added)) blank = false;
       if (!stopped) {
@@ -282,6 +283,12 @@ export function csvReader(columns: CsvColumns): CsvReader {
       return slices();
     },
     priceColumn: () => priceColumn,
+    dialect: () => ({
+      separator: separator ?? ',',
+      separatorFrom: chosenSeparator === undefined ? 'detected' : 'chosen',
+      bom,
+      lineEnd,
+    }),
     held: () => text.length,
   };
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { CsvDialect, CsvDialectChoice } from '../../../src-shared/csv-dialect.ts';
 import { CSV_IMPORT_MAX_CHARS } from '../../../src-shared/csv-parts.ts';
 import { groupThousands } from '../../../src-shared/money.ts';
 import type { Clock } from '../clock.ts';
@@ -11,7 +12,7 @@ import type { Repos } from '../store/index.ts';
 import { createScratch, type Scratch } from '../store/scratch-staging.ts';
 import { nextTurn, type Turn } from '../turn.ts';
 import { createCsvExport, type CsvExport } from './csv-export.ts';
-import { createFileJobs, type CsvKind, type CsvRefusals, type FileJob } from './csv-file-job.ts';
+import { createFileJobs, type CsvKind, type CsvRefusals, type FileJob, type NotInInventory } from './csv-file-job.ts';
 import type { CsvLineError } from './csv-format.ts';
 import { partOrderRefusal, type CsvPartInput } from './csv-part-order.ts';
 
@@ -36,6 +37,8 @@ export type { CsvKind, CsvRefusals };
 export interface CsvImportContext {
   /** The draft that rows become changes of: required for 'draft', and for listings without listing_id. */
   readonly draftId?: string | undefined;
+  /** The separator and decimal mark the trader chose for the file (else detected). */
+  readonly dialect?: CsvDialectChoice | undefined;
 }
 
 export interface CsvPreview extends CsvRefusals {
@@ -43,10 +46,16 @@ export interface CsvPreview extends CsvRefusals {
   readonly kind: CsvKind;
   /** Rows that would be imported if the trader accepts now. */
   readonly validCount: number;
+  /** How the file was read: its separator, decimal mark, byte order mark and line ends. */
+  readonly dialect: CsvDialect;
+  /** New listings whose asset the account's inventory as last read does not hold (drafted all the same). */
+  readonly notInInventory: NotInInventory;
 }
 
 export interface CsvCommitResult extends CsvRefusals {
   readonly imported: number;
+  /** Lines refused beyond those the preview refused: the ledger or the draft changed since the check. */
+  readonly changedSince: number;
 }
 
 export interface CsvService extends CsvExport {
@@ -95,6 +104,10 @@ interface Pending {
   readonly kind: CsvKind;
   readonly spool: CsvSpool;
   readonly draftId: string | undefined;
+  /** What the trader chose for the file, read the same way again at the commit. */
+  readonly choice: CsvDialectChoice;
+  /** Lines the preview refused. */
+  readonly refused: number;
   /** On the monotonic clock: the preview lasts a duration. */
   readonly expiresAt: number;
 }
@@ -104,6 +117,7 @@ interface Upload {
   readonly id: string;
   readonly kind: CsvKind;
   readonly draftId: string | undefined;
+  readonly choice: CsvDialectChoice;
   readonly scratch: Scratch;
   readonly spool: CsvSpool;
   readonly job: FileJob;
@@ -164,18 +178,19 @@ export function createCsvService(deps: CsvServiceDeps): CsvService {
     startImport(kind, context = {}) {
       if (upload) drop(upload);
       const { draftId } = context;
+      const choice = context.dialect ?? {};
       const id = randomUUID();
       const scratch = createScratch(store, turn);
       const spool = createSpool(store);
       try {
         const check = draftId === undefined ? null : drafts.checkInParts(draftId, scratch.staging);
         let index = 0;
-        const job = fileJob(kind, draftId, scratch, (work, priceColumn) => {
+        const job = fileJob(kind, draftId, scratch, (work, prices) => {
           let taken = work.listings.length + work.buyOrders.length;
           let refused: CsvLineError[] = [];
           if (work.changes.length > 0 && check !== null) {
             const checked = check(work.changes.map((c) => c.input), index);
-            refused = mergeErrors(work, priceColumn, index, checked.errors);
+            refused = mergeErrors(work, prices, index, checked.errors);
             index += work.changes.length;
             taken += checked.added;
           }
@@ -183,8 +198,8 @@ export function createCsvService(deps: CsvServiceDeps): CsvService {
         }, () => {
           // Another upload started while this one gave the event loop back: its tables are gone already.
           if (upload?.id !== id) throw gone();
-        });
-        upload = { id, kind, draftId, scratch, spool, job, chars: 0, received: 0, reading: Promise.resolve() };
+        }, choice);
+        upload = { id, kind, draftId, choice, scratch, spool, job, chars: 0, received: 0, reading: Promise.resolve() };
         return id;
       } catch (e) {
         scratch.dispose();
@@ -217,8 +232,8 @@ export function createCsvService(deps: CsvServiceDeps): CsvService {
         const now = clock.monotonic();
         forget(now);
         const token = randomUUID();
-        previews.set(token, { kind: u.kind, spool: u.spool, draftId: u.draftId, expiresAt: now + ttl });
-        return { token, kind: u.kind, validCount: r.taken, errors: r.errors, errorCount: r.errorCount };
+        previews.set(token, { kind: u.kind, spool: u.spool, draftId: u.draftId, choice: u.choice, refused: r.errorCount, expiresAt: now + ttl });
+        return { token, kind: u.kind, validCount: r.taken, errors: r.errors, errorCount: r.errorCount, dialect: r.dialect, notInInventory: r.notInInventory };
       });
       u.reading = read.catch(() => undefined);
       try {
@@ -237,7 +252,7 @@ export function createCsvService(deps: CsvServiceDeps): CsvService {
       }
       // Read again, from the text the preview kept: the ledger or the draft may have changed since the preview.
       const r = await withScratch(async (scratch) => {
-        const job = fileJob(pending.kind, pending.draftId, scratch, (work, priceColumn) => {
+        const job = fileJob(pending.kind, pending.draftId, scratch, (work, prices) => {
           store.transaction(() => {
             if (work.listings.length > 0) repos.listings.upsertMany(work.listings);
             if (work.buyOrders.length > 0) repos.buyOrders.upsertMany(work.buyOrders);
@@ -246,15 +261,15 @@ export function createCsvService(deps: CsvServiceDeps): CsvService {
           let refused: CsvLineError[] = [];
           if (work.changes.length > 0 && pending.draftId !== undefined) {
             const added = drafts.addChanges(pending.draftId, work.changes.map((c) => c.input));
-            refused = mergeErrors(work, priceColumn, 0, added.errors);
+            refused = mergeErrors(work, prices, 0, added.errors);
             taken += added.added;
           }
           return { taken, refused };
-        });
+        }, undefined, pending.choice);
         for (const part of pending.spool.parts()) await job.add(part);
         return job.end();
       }).finally(() => pending.spool.dispose());
-      return { imported: r.taken, errors: r.errors, errorCount: r.errorCount };
+      return { imported: r.taken, errors: r.errors, errorCount: r.errorCount, changedSince: Math.max(0, r.errorCount - pending.refused) };
     },
   };
 }

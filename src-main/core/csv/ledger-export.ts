@@ -9,6 +9,8 @@ import type { SettingsRepo } from '../store/settings-repo.ts';
 import { nextTurn, type Turn } from '../turn.ts';
 import { buyOrdersToCsv } from './csv-buy-orders.ts';
 import { listingsToCsv } from './csv-listings.ts';
+import { fileText, withoutHeader } from './csv-format.ts';
+import { EXPORT_DIALECTS, type CsvExportFormat } from '../../../src-shared/csv-dialect.ts';
 
 /**
  * Export CSV of the Listings and Buy orders screens: the ledger's rows (what
@@ -21,8 +23,8 @@ import { listingsToCsv } from './csv-listings.ts';
  * event loop back between pages.
  */
 export interface LedgerExport {
-  /** The rows of `domain` matching `filter` (all with null) as a CSV file, and how many. */
-  exportLedger(domain: LedgerDomain, filter: LedgerFilter | null): Promise<{ csv: string; rows: number }>;
+  /** The rows of `domain` matching `filter` (all with null) as a CSV file in the shape `format` names, and how many. */
+  exportLedger(domain: LedgerDomain, filter: LedgerFilter | null, format?: CsvExportFormat): Promise<{ csv: string; rows: number }>;
 }
 
 /** Rows read and written per step. */
@@ -47,22 +49,23 @@ export function createLedgerExport(deps: {
   const rowsAt = createLedgerRowsAt(store);
 
   return {
-    async exportLedger(domain, filter) {
+    async exportLedger(domain, filter, format = 'comma') {
+      const shape = EXPORT_DIALECTS[format];
       const parts: string[] = [];
       let rows = 0;
       for (let after = 0; ;) {
         const ids = queries.ledgerRowids(drafts.current(), domain, filter ?? {}, after, PAGE);
         const text = domain === 'listings'
-          ? listingsToCsv(rowsAt.listings(ids), nameOf)
-          : buyOrdersToCsv(rowsAt.buyOrders(ids), nameOf);
+          ? listingsToCsv(rowsAt.listings(ids), nameOf, shape)
+          : buyOrdersToCsv(rowsAt.buyOrders(ids), nameOf, shape);
         // The header once, on the first part.
-        if (parts.length === 0 || ids.length > 0) parts.push(parts.length === 0 ? text : text.slice(text.indexOf('\r\n') + 2));
+        if (parts.length === 0 || ids.length > 0) parts.push(parts.length === 0 ? text : withoutHeader(text));
         rows += ids.length;
         if (ids.length < PAGE) break;
         after = ids[ids.length - 1] as number;
         await turn();
       }
-      return { csv: parts.join(''), rows };
+      return { csv: fileText(parts), rows };
     },
   };
 }

@@ -172,7 +172,7 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
   const current = deps.currentSettings ?? (() => settings);
   const costs = openCosts({ store, repos });
   const drafts = createDraftService({
-    store, repos, guard: () => current().priceGuard, bulk: createBulkJobs, references: costs.references,
+    store, repos, guard: () => current().priceGuard, bulk: createBulkJobs, references: costs.references, busySlots: (scope) => scheduler.busyOffsets(scope),
     ...(deps.names ? { nameIndex: schemaNameIndex(store, repos.settings, deps.names, ['ledger']) } : {}),
   });
   const csv = createCsvService({ store, repos, drafts, clock, names: deps.names ?? null });
@@ -201,6 +201,7 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
     },
     main: () => accounts.snapshot().main?.account_id ?? null,
     drafts,
+    guard: () => current().priceGuard,
     settings: repos.settings,
     ...(deps.inventoryTiming ? { timing: deps.inventoryTiming } : {}),
   });

@@ -16,6 +16,8 @@ import { dependentsOf } from './merge.ts';
  */
 export interface AddChangesResult {
   readonly added: number;
+  /** Of `added`, inputs that changed a row the draft already held (a listing drafted again repriced it); counted by `add` alone. */
+  readonly replaced?: number;
   /** One per refused input: its index in the call, the row (target) and the field. */
   readonly errors: readonly InputIssue[];
 }
@@ -90,9 +92,9 @@ export function createDraftChanges(deps: DraftChangesDeps): DraftChanges {
     },
     add(id, inputs) {
       assertIdle(id);
-      const { staged, errors, added, used } = stage(id, inputs);
+      const { staged, errors, added, replaced, used } = stage(id, inputs);
       commit(id, staged, used);
-      return { added, errors };
+      return { added, replaced, errors };
     },
     check(id, inputs) {
       const { errors, added } = stage(id, inputs);

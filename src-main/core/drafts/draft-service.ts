@@ -10,6 +10,7 @@ import { createDraftReads } from '../store/draft-reads.ts';
 import type { Repos } from '../store/index.ts';
 import type { NameIndex } from '../store/name-index.ts';
 import type { SelectedRows } from '../store/ledger-reads.ts';
+import type { RateScope } from '../scheduler/types.ts';
 import { nextTurn, type Turn } from '../turn.ts';
 import type { Change, ChangeInput, DraftEntry, ParsedChangeInput } from './change.ts';
 import { createCurrentDraft, newestDraft } from './current-draft.ts';
@@ -45,6 +46,8 @@ export interface DraftServiceDeps {
   guard?: () => PriceGuard;
   /** How a long job gives the event loop back between its parts; default the next turn. */
   turn?: Turn;
+  /** The rate slots in use now, per scope (the scheduler's `busyOffsets`): a review's time to apply counts them. */
+  busySlots?: (scope: RateScope) => readonly number[];
   /**
    * Makes the service's bulk edits: core/bulk/bulk-jobs.ts's `createBulkJobs`,
    * handed in by whoever composes the desk (the drafts sit below the bulk
@@ -151,7 +154,7 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
   const turn = deps.turn ?? nextTurn;
   const emitter = createEmitter<{ changed: { draftId: string } }>();
   const reads = createDraftReads(store);
-  const reviewer = createReviewer(store, reads, ledgerLookup(repos), deps.references);
+  const reviewer = createReviewer(store, reads, ledgerLookup(repos), { busy: deps.busySlots, costs: deps.references });
   const currentDraft = createCurrentDraft(repos.settings, (id) => repos.drafts.get(id) !== null);
 
   const requireDraft = (id: string) => {

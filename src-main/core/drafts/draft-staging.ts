@@ -18,6 +18,8 @@ export interface Staged<S extends Staging = Map<string, DraftEntry>> {
   readonly errors: (ChangeIssue & { index: number })[];
   /** Inputs accepted. */
   readonly added: number;
+  /** Of those, inputs that changed a row the draft already held (a listing drafted again at another price). */
+  readonly replaced: number;
   /** The next sequence number after the ones used. */
   readonly nextSeq: number;
 }
@@ -43,6 +45,7 @@ export function stageChanges<S extends Staging>(
   const errors: (ChangeIssue & { index: number })[] = [];
   let seq = firstSeq;
   let added = 0;
+  let replaced = 0;
   inputs.forEach((input, i) => {
     if (i % WARM_RUN === 0) ctx.warm?.(inputs.slice(i, i + WARM_RUN));
     const index = indexBase + i;
@@ -51,6 +54,7 @@ export function stageChanges<S extends Staging>(
       for (const issue of outcome.issues) errors.push({ index, ...issue });
       return;
     }
+    if (outcome.write.some((c) => ctx.live(targetOf(c)) !== undefined)) replaced += 1;
     for (const target of outcome.drop) {
       const t = tombstone(ctx, target, seq++, now);
       if (t) staged.set(target, t);
@@ -61,7 +65,7 @@ export function stageChanges<S extends Staging>(
     }
     added += 1;
   });
-  return { staged, errors, added, nextSeq: seq };
+  return { staged, errors, added, replaced, nextSeq: seq };
 }
 
 export function entryOf(c: Change, seq: number, now: number): DraftEntry {

@@ -1,6 +1,6 @@
 import type { CostConcern } from '../../../src-shared/cost-guard.ts';
 import type { LedgerDomain } from '../../../src-shared/ledger.ts';
-import { priceConcern, type PriceGuard } from '../../../src-shared/price-guard.ts';
+import { priceConcern, undercutOf, type PriceGuard, type ReferencePrice } from '../../../src-shared/price-guard.ts';
 import type { BuyOrderRow } from '../store/buy-orders-repo.ts';
 import type { ListingRow } from '../store/listings-repo.ts';
 import type { Change, ChangeError, ChangeKind, ChangeStatus, DraftEntry } from './change.ts';
@@ -27,9 +27,30 @@ export interface ReviewRow {
   readonly fields: readonly FieldDiff[];
   /** Something the trader should know (a buy order's quantity may be cut; what a delete-all removes). */
   readonly note: string | null;
-  /** What the price guard says of the change's new price against the ledger's (null: nothing unusual, or no price change). */
-  readonly concern: 'drop' | 'floor' | 'rise' | CostConcern | null;
+  /**
+   * What the price guard says of the change's new price against the ledger's,
+   * of a new listing's against what the item fetches (`under`), or of either
+   * against what the item cost; null: nothing unusual, or no price change.
+   */
+  readonly concern: 'drop' | 'floor' | 'rise' | 'under' | CostConcern | null;
+  /** What a new listing marked `under` is held against. */
+  readonly reference: ReferencePrice | null;
 }
+
+/** What the review knows of new listings beyond the draft and the ledger (review.ts reads it for a page at once). */
+export interface CreateFacts {
+  /** Where the kept inventory holds an asset; `missing`: the account's inventory was read and does not; `unread`: it never was. */
+  kept(assetId: string, account: string): { readonly sku: string; readonly account: string } | 'missing' | 'unread';
+  /** What a new listing of the SKU is held against (its lowest standing listing, its last sale). */
+  references(sku: string): readonly ReferencePrice[];
+  /** What the guard says of a listing's price against what its item cost (`before` null for a new listing). */
+  readonly costs: (sku: string, before: number | null, after: number) => CostConcern | null;
+}
+
+const NO_FACTS: CreateFacts = { kept: () => 'unread', references: () => [], costs: () => null };
+
+/** Changes the next apply sends: a mark on one already sent would ask about what is done. */
+const OPEN: ReadonlySet<ChangeStatus> = new Set(['pending', 'failed']);
 
 export const BUY_ORDER_CUT_NOTE = 'quantity requested; the service may cut it to floor(balance / price)';
 
@@ -49,24 +70,33 @@ function isNoOp(c: Change, row: ListingRow | BuyOrderRow | null): boolean {
  * takes, counted from the ledger).
  */
 export function rowOf(
-  e: DraftEntry, ledger: LedgerLookup, removed: (domain: LedgerDomain, activeOnly: boolean) => number, guard: PriceGuard,
-  costs: (sku: string, before: number | null, after: number) => CostConcern | null = () => null,
+  e: DraftEntry, ledger: LedgerLookup, removed: (domain: LedgerDomain, activeOnly: boolean) => number, guard: PriceGuard, facts: CreateFacts = NO_FACTS,
 ): ReviewRow {
   const c = e.change;
   const before = c.kind === 'listing.edit' ? ledger.listing(c.asset_id)?.price : c.kind === 'buyOrder.edit' ? ledger.buyOrder(c.sku)?.price : undefined;
   const priced = before !== undefined && 'price' in c && c.price !== before ? priceConcern(before, c.price, guard) : null;
   const listed = c.kind === 'listing.edit' && before !== undefined && c.price !== before ? ledger.listing(c.asset_id)?.sku ?? '' : '';
-  const concern = priced ?? (listed !== '' && c.kind === 'listing.edit' ? costs(listed, before ?? null, c.price) : null);
-  const base = { changeId: e.target, kind: c.kind, status: e.status, error: e.error, concern };
+  const concern = priced ?? (listed !== '' && c.kind === 'listing.edit' ? facts.costs(listed, before ?? null, c.price) : null);
+  const base = { changeId: e.target, kind: c.kind, status: e.status, error: e.error, concern, reference: null };
   const account = 'account' in c ? c.account : null;
   switch (c.kind) {
-    case 'listing.create':
+    case 'listing.create': {
+      const row = ledger.listing(c.asset_id);
+      const kept = facts.kept(c.asset_id, c.account);
+      // Named from the start: by its own SKU, the ledger's, or the inventory's as last read.
+      const sku = c.sku || row?.sku || (typeof kept === 'object' ? kept.sku : '');
+      const open = sku !== '' && OPEN.has(e.status);
+      const reference = open ? undercutOf(c.price, facts.references(sku), guard) : null;
+      const cost = open && reference === null ? facts.costs(sku, null, c.price) : null;
+      const note = kept === 'missing' ? 'not in this account’s inventory as last read: the service refuses it unless the item has arrived since'
+        : typeof kept === 'object' && kept.account !== c.account ? `in the inventory of account ${kept.account}, not of the account it is listed for` : null;
+      return { ...base, concern: reference === null ? cost : 'under', reference, target: c.asset_id, sku: sku || null, account, fields: listingFields(c, row ?? undefined), note };
+    }
     case 'listing.edit':
     case 'listing.delete': {
       const row = ledger.listing(c.asset_id);
-      const sku = c.kind === 'listing.create' ? (c.sku ?? row?.sku ?? null) : (row?.sku ?? null);
       const note = isNoOp(c, row) ? 'already so in the ledger: nothing to send' : null;
-      return { ...base, target: c.asset_id, sku: sku || null, account, fields: listingFields(c, row ?? undefined), note };
+      return { ...base, target: c.asset_id, sku: row?.sku || null, account, fields: listingFields(c, row ?? undefined), note };
     }
     case 'buyOrder.create':
     case 'buyOrder.edit':

@@ -1,6 +1,11 @@
 import type { EndpointName } from '../api/endpoints.ts';
 import type { DraftGuard, PriceGuard } from '../../../src-shared/price-guard.ts';
-import { estimateDurationMs } from '../scheduler/estimate.ts';
+import { createKeptItems } from '../store/kept-items.ts';
+import { createReferenceReads } from '../store/reference-reads.ts';
+import { GLOBAL_LIMIT_PER_MINUTE } from '../api/endpoints.ts';
+import { estimateDurationMs, finishOffsetMs } from '../scheduler/estimate.ts';
+import { LANE_GLOBAL_HEADROOM } from '../scheduler/rate-budget.ts';
+import type { RateScope } from '../scheduler/types.ts';
 import { splitTarget, type Slot } from '../store/draft-columns.ts';
 import type { DraftReads } from '../store/draft-reads.ts';
 import { CHANGE_KINDS } from '../store/draft-entry.ts';
@@ -8,10 +13,10 @@ import { createReviewReads, type PartBounds, type ReviewShow } from '../store/re
 import type { Turn } from '../turn.ts';
 import type { ChangeKind, ChangeStatus, DraftEntry } from './change.ts';
 import { endpointOf, PHASES, type Phase } from './change-endpoints.ts';
-import { guardTally } from './guard-tally.ts';
+import { guardTally, undercutTally } from './guard-tally.ts';
 import type { LedgerLookup } from './merge.ts';
 import { NO_REFERENCES, type PriceReferences } from './price-references.ts';
-import { rowOf, type ReviewRow } from './review-rows.ts';
+import { rowOf, type CreateFacts, type ReviewRow } from './review-rows.ts';
 import type { Store } from '../store/db.ts';
 
 export { BUY_ORDER_CUT_NOTE, type FieldDiff, type ReviewRow } from './review-rows.ts';
@@ -31,11 +36,15 @@ export interface DraftReview {
   readonly byStatus: Readonly<Partial<Record<ChangeStatus, number>>>;
   /** Requests the next apply sends, per endpoint (no-op edits need none). */
   readonly requestsPerEndpoint: Partial<Record<EndpointName, number>>;
-  /** Lower bound on the apply's duration under the rate limits, phases one after another. */
+  /**
+   * Lower bound on the apply's duration under the rate limits, phases one
+   * after another, counting the rate slots still in use (an apply just
+   * ended holds its endpoints' slots for a minute).
+   */
   readonly etaMs: number;
   /** What the delete-alls would remove, counted from the ledger. */
   readonly removes: { readonly listings: number; readonly buyOrders: number };
-  /** Price changes the next apply sends that the price guard marks, per table. */
+  /** Price changes the next apply sends that the price guard marks, per table, and new listings priced far under what the item fetches. */
   readonly guard: DraftGuard;
 }
 
@@ -62,14 +71,29 @@ export interface ReviewPageQuery {
   readonly limit: number;
 }
 
-export function createReviewer(store: Pick<Store, 'db'>, drafts: Pick<DraftReads, 'deleteAllRemoves'>, ledger: LedgerLookup, references: PriceReferences = NO_REFERENCES): DraftReviewer {
+/** What the reviewer is handed beside the store: each is optional, its absence counts nothing. */
+export interface ReviewerNeeds {
+  /** For each rate slot of a scope in use now, how long until it is free (the scheduler's); without it every slot counts as free. */
+  readonly busy?: (scope: RateScope) => readonly number[];
+  /** The guard's marks against what an item cost (core/costs/); without it nothing is marked against a cost. */
+  readonly costs?: PriceReferences;
+}
+
+export function createReviewer(
+  store: Pick<Store, 'db'>, drafts: Pick<DraftReads, 'deleteAllRemoves'>, ledger: LedgerLookup, needs: ReviewerNeeds = {},
+): DraftReviewer {
+  const busy = needs.busy ?? (() => []);
+  const costs = needs.costs ?? NO_REFERENCES;
   const reads = createReviewReads(store);
+  const references = createReferenceReads(store.db);
+  const kept = createKeptItems(store.db);
   const removed = (domain: 'listings' | 'buyOrders', activeOnly: boolean) => drafts.deleteAllRemoves(domain, activeOnly);
 
-  /** Tallies the guard's findings part by part. */
+  /** Tallies the guard's findings part by part: price edits against the ledger, new listings against what the item fetches. */
   function guardParts(draftId: string, mainAccount: string, guard: PriceGuard) {
-    const listings = guardTally(guard, references.concerns());
+    const listings = guardTally(guard, costs.concerns());
     const buyOrders = guardTally(guard);
+    const undercuts = undercutTally(guard);
     return {
       parts: reads.parts(draftId, mainAccount),
       add(bounds: PartBounds) {
@@ -77,8 +101,32 @@ export function createReviewer(store: Pick<Store, 'db'>, drafts: Pick<DraftReads
           if (r.kind === 'listing.edit') listings.add(r.key, r.ledger_price, r.price, r.ledger_sku);
           else buyOrders.add(r.key, r.ledger_price, r.price);
         }
+        const creates = reads.pricedCreates(bounds).filter((c) => c.sku !== '');
+        if (creates.length === 0) return;
+        const refs = references.referencesOf([...new Set(creates.map((c) => c.sku))]);
+        // A new listing far under what its item fetches is an undercut; one that is not may still be under its cost.
+        for (const c of creates) if (undercuts.add(c.key, c.sku, c.price, refs.get(c.sku) ?? []) === null) listings.addNew(c.sku, c.price);
       },
-      result: (): DraftGuard => ({ listings: listings.result(), buyOrders: buyOrders.result() }),
+      result: (): DraftGuard => ({ listings: listings.result(), buyOrders: buyOrders.result(), undercuts: undercuts.result() }),
+    };
+  }
+
+  /** What a page's new listings are named and held against: the kept inventory, and the references of their items. */
+  function createFacts(entries: readonly DraftEntry[]): CreateFacts {
+    const assets = entries.flatMap((e) => (e.change.kind === 'listing.create' ? [e.change.asset_id] : []));
+    const found = kept.of(assets);
+    const skus = new Set<string>();
+    for (const e of entries) {
+      if (e.change.kind !== 'listing.create') continue;
+      const sku = e.change.sku ?? ledger.listing(e.change.asset_id)?.sku ?? found.get(e.change.asset_id)?.sku ?? '';
+      if (sku !== '') skus.add(sku);
+    }
+    const refs = skus.size === 0 ? new Map() : references.referencesOf([...skus]);
+    const read = assets.length === 0 ? new Set<string>() : kept.readAccounts();
+    return {
+      kept: (assetId, account) => found.get(assetId) ?? (read.has(account) ? 'missing' : 'unread'),
+      references: (sku) => refs.get(sku) ?? [],
+      costs: costs.concerns(),
     };
   }
 
@@ -124,10 +172,12 @@ export function createReviewer(store: Pick<Store, 'db'>, drafts: Pick<DraftReads
         phase[endpoint] = (phase[endpoint] ?? 0) + requests;
         perPhase.set(g.phase, phase);
       }
+      // The first phase starts with the slots as they are now; the later ones once it has gone, when they are as good as free.
       let etaMs = 0;
       for (const phase of PHASES) {
         const requests = perPhase.get(phase);
-        if (requests) etaMs += estimateDurationMs(requests);
+        if (!requests) continue;
+        etaMs += etaMs === 0 ? finishOffsetMs(requests, busy, GLOBAL_LIMIT_PER_MINUTE - LANE_GLOBAL_HEADROOM.bulk) : estimateDurationMs(requests);
       }
       const removes = { listings: 0, buyOrders: 0 };
       for (const r of reads.sendableDeleteAlls(draftId)) {
@@ -162,8 +212,8 @@ export function createReviewer(store: Pick<Store, 'db'>, drafts: Pick<DraftReads
         const end = page.at(-1);
         if (end) last = { id, offset: query.offset + rows.length, kind, after: { seq: end.seq, ...splitTarget(end.target) } };
       });
-      const costs = references.concerns();
-      return { total, rows: rows.map((e) => rowOf(e, ledger, removed, guard, costs)) };
+      const facts = createFacts(rows);
+      return { total, rows: rows.map((e) => rowOf(e, ledger, removed, guard, facts)) };
     },
   };
 }

@@ -6,7 +6,7 @@ import { createHistoryReads, type HistoryRangeInput } from '../store/history-rea
 import { createEmitter, type Unsubscribe } from '../events.ts';
 import type { HistoryShow, HistoryRowView } from '../../../src-shared/history.ts';
 import { historySummary, type HistorySummaryFigures } from './history-report.ts';
-import { createHistoryTable } from './history-table.ts';
+import { createHistoryTable, type HistoryCsvOptions } from './history-table.ts';
 import { createListingEvidence } from './listing-evidence.ts';
 import { fillPast, type PastEvent } from './past-fill.ts';
 import { inTurns, type Steps } from './record-parts.ts';
@@ -29,7 +29,8 @@ export interface TradeHistory extends Recorded<TradeRecorder> {
   summary(range: HistoryRangeInput): HistorySummaryFigures;
   /** `text`: only trades with an item the search finds, as every table's search reads it (store/item-match.ts). */
   page(range: HistoryRangeInput, show: HistoryShow, offset: number, limit: number, text?: string): { total: number; rows: HistoryRowView[] };
-  csv(range: HistoryRangeInput, show: HistoryShow, text?: string): { csv: string; rows: number };
+  /** The trades of `page` as a CSV file in the screen's words and the trader's time zone (history-table.ts). */
+  csv(range: HistoryRangeInput, show: HistoryShow, options?: HistoryCsvOptions): { csv: string; rows: number };
   /**
    * Records a service's past into an empty history, once (see past-fill.ts),
    * in one go: the sandbox's past, filled as its profile opens, before the
@@ -96,9 +97,9 @@ export function createTradeHistory(deps: {
       if (text !== undefined && text.trim() !== '') deps.nameIndex?.sync();
       return table.page(range, show, offset, limit, text);
     },
-    csv(range, show, text) {
-      if (text !== undefined && text.trim() !== '') deps.nameIndex?.sync();
-      return table.csv(range, show, text);
+    csv(range, show, options) {
+      if (options?.text !== undefined && options.text.trim() !== '') deps.nameIndex?.sync();
+      return table.csv(range, show, options);
     },
     fillPast(events, ownIds) {
       const pastRecorder = ownIds === undefined ? recorder : createTradeRecorder({ repo, ownIds: () => ownIds, listings: evidence, ...serviceNow });

@@ -3,8 +3,10 @@ import type { DraftService } from '../drafts/draft-service.ts';
 import type { ItemNames } from '../items/item-names.ts';
 import type { Store } from '../store/db.ts';
 import { createInventoryReads } from '../store/inventory-reads.ts';
+import { createReferenceReads } from '../store/reference-reads.ts';
 import { schemaNameIndex } from '../store/name-index.ts';
 import type { SettingsRepo } from '../store/settings-repo.ts';
+import type { PriceGuard } from '../../../src-shared/price-guard.ts';
 import { createInventoryDrafting, type InventoryDrafting } from './inventory-drafting.ts';
 import { createInventoryQueries, type InventoryQueries } from './inventory-query.ts';
 import { createInventoryService, type InventoryService, type InventoryTiming } from './inventory-service.ts';
@@ -32,6 +34,8 @@ export interface InventoryDeps {
   accounts: () => string[];
   main: () => string | null;
   drafts: Pick<DraftService, 'current' | 'ensureCurrent' | 'addChanges'>;
+  /** The trader's price guard, which marks items priced far under what they fetch. */
+  guard?: () => PriceGuard;
   timing?: Partial<InventoryTiming>;
   /** Where the names tables note the schema version they were built with; without it the search finds items by Steam's name, SKU and asset ID alone. */
   settings?: SettingsRepo;
@@ -52,6 +56,8 @@ export function openInventory(deps: InventoryDeps): Inventory {
   });
   const drafting = createInventoryDrafting({
     reads: kept,
+    references: createReferenceReads(deps.store.db),
+    ...(deps.guard ? { guard: deps.guard } : {}),
     queries,
     drafts: deps.drafts,
     main: deps.main,

@@ -7,6 +7,9 @@ import type { inventoryPricing, listingExtras } from '../../../src-shared/invent
 import type { z } from 'zod';
 import type { AddChangesResult } from '../drafts/draft-service.ts';
 import type { InventoryReads } from '../store/inventory-reads.ts';
+import type { ReferenceReads } from '../store/reference-reads.ts';
+import { DEFAULT_PRICE_GUARD, type PriceGuard } from '../../../src-shared/price-guard.ts';
+import { undercutTally } from '../drafts/guard-tally.ts';
 import { readChangeInputs } from '../drafts/change-inputs.ts';
 import type { ChangeInput } from '../../../src-shared/drafts.ts';
 import type { InventoryQueries, PickedItem } from './inventory-query.ts';
@@ -17,8 +20,10 @@ import type { InventoryQueries, PickedItem } from './inventory-query.ts';
  * buy order, rounded to a grid: the bulk edit's own rule), and drafted as a
  * create that carries its SKU, so its name shows from the start. Items that
  * cannot be listed (not tradable, already in the ledger, nothing to price
- * from) are left out with the reason. Asset IDs typed by hand are checked
- * against the kept inventory first: one that is not there is said, not refused.
+ * from) are left out with the reason; items priced far under what the same
+ * item fetches (its lowest standing listing, its last sale) are marked as
+ * the review marks them. Asset IDs typed by hand are checked against the
+ * kept inventory first: one that is not there is said, not refused.
  */
 
 type Pricing = z.output<typeof inventoryPricing>;
@@ -33,6 +38,10 @@ export interface InventoryDrafting {
 
 export interface InventoryDraftingDeps {
   reads: Pick<InventoryReads, 'referencePrices'>;
+  /** What a new listing's price is held against (the price guard's undercut). */
+  references: Pick<ReferenceReads, 'referencesOf'>;
+  /** The trader's price guard; the default without it. */
+  guard?: () => PriceGuard;
   queries: InventoryQueries;
   drafts: {
     ensureCurrent(): string;
@@ -86,6 +95,10 @@ export function createInventoryDrafting(deps: InventoryDraftingDeps): InventoryD
 
   function outcome(selected: number, priced: readonly Priced[], leftOut: Map<string, string[]>): InventoryPricingOutcome {
     const prices = priced.map((p) => p.price);
+    const undercuts = undercutTally(deps.guard?.() ?? DEFAULT_PRICE_GUARD);
+    const named = priced.filter((p) => p.item.sku !== '');
+    const refs = named.length === 0 ? new Map() : deps.references.referencesOf([...new Set(named.map((p) => p.item.sku))]);
+    for (const p of named) undercuts.add(p.item.assetId, p.item.sku, p.price, refs.get(p.item.sku) ?? []);
     return {
       selected,
       priced: priced.length,
@@ -95,6 +108,7 @@ export function createInventoryDrafting(deps: InventoryDraftingDeps): InventoryD
         .map((p) => ({ key: p.item.assetId, name: p.item.name, base: p.base, price: p.price })),
       minPrice: prices.length === 0 ? null : Math.min(...prices),
       maxPrice: prices.length === 0 ? null : Math.max(...prices),
+      undercuts: undercuts.result(),
     };
   }
 
@@ -116,7 +130,8 @@ export function createInventoryDrafting(deps: InventoryDraftingDeps): InventoryD
     const read = readChangeInputs(changes);
     const result = creates.length === 0 ? { added: 0, errors: [] } : deps.drafts.addChanges(draftId, read.inputs);
     const errors = read.refusals(result.errors).map((e) => ({ assetId: creates[e.index]?.assetId ?? e.target, message: `${e.field} ${e.message}` }));
-    return { draftId, added: result.added, errors: errors.slice(0, 100), errorCount: errors.length };
+    const replaced = result.replaced ?? 0;
+    return { draftId, added: result.added - replaced, replaced, errors: errors.slice(0, 100), errorCount: errors.length };
   }
 
   return {

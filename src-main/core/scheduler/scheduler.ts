@@ -178,6 +178,8 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       const limit = limitOf('global');
       return { used: limit - budget.remaining('global', clock.monotonic()), limit };
     },
+    nextSlotAt: (endpoint, lane) => budget.openAt(endpoint, lane, clock.monotonic()),
+    busyOffsets: (scope) => budget.busyOffsets(scope, clock.monotonic()),
     unblock,
     newKey() {
       if (closed) return;

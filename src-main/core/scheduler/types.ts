@@ -173,6 +173,14 @@ export interface Scheduler {
   newKey(): void;
   /** Requests counted against the global limit right now (sent, in flight, or known from the server). */
   usage(): { used: number; limit: number };
+  /**
+   * When (monotonic ms) a request to `endpoint` in `lane` could go at the
+   * earliest, if nothing else were sent: now or earlier when a slot is free,
+   * Infinity while only an answer still on its way can free one.
+   */
+  nextSlotAt(endpoint: EndpointName, lane: Lane): number;
+  /** For each slot of `scope` in use, how long from now until it is free (in flight: a window): what a job's ETA counts from. */
+  busyOffsets(scope: RateScope): readonly number[];
   /** Stops everything: waiting requests reject, jobs are cancelled. */
   close(): void;
 }

@@ -35,6 +35,7 @@ export const DEFAULT_SETTINGS: Settings = {
   autoUpdate: true,
   guideDismissed: false,
   priceGuard: DEFAULT_PRICE_GUARD,
+  csvFormat: 'comma',
 };
 
 /**

@@ -2,11 +2,29 @@
  * Which links may leave the app for the system browser. The renderer shows
  * data from the service and from trade partners (item names, notes), so a
  * link it asks to open is untrusted input: it is parsed, never prefix-matched,
- * and only two kinds pass. Everything else is dropped silently by the caller.
+ * and only three kinds pass: a trade offer, a trade partner's profile on the
+ * sites traders check a partner on, and the service's own pages. Everything
+ * else is dropped silently by the caller.
  */
 
 /** The trade-offer site: a trade the trader must accept or send is opened there. */
 export const TRADE_OFFER_HOST = 'steamcommunity.com';
+
+/**
+ * Where a trade partner is checked before a trade is accepted: the account's
+ * age and trade holds on its Steam profile, its trading history on
+ * backpack.tf, its reputation (a scammer's mark) on SteamRep. Each shows a
+ * profile at `/profiles/<SteamID64>`.
+ */
+export const PARTNER_SITES = {
+  steam: 'steamcommunity.com',
+  backpack: 'backpack.tf',
+  steamrep: 'steamrep.com',
+} as const;
+export type PartnerSite = keyof typeof PARTNER_SITES;
+
+/** A partner's profile page on one of the sites (`id64`: the SteamID64, digits only). */
+export const partnerPageUrl = (site: PartnerSite, id64: string): string => `https://${PARTNER_SITES[site]}/profiles/${id64}`;
 
 export interface ExternalLinkPolicy {
   /**
@@ -25,7 +43,7 @@ export interface ExternalLinkPolicy {
 export function allowedExternalUrl(raw: string, policy: ExternalLinkPolicy): string | null {
   const url = parseHttps(raw);
   if (!url) return null;
-  if (isTradeOfferPage(url) || isServicePage(url, policy)) return url.href;
+  if (isTradeOfferPage(url) || isPartnerPage(url) || isServicePage(url, policy)) return url.href;
   return null;
 }
 
@@ -48,6 +66,12 @@ function parseHttps(raw: string): URL | null {
  */
 function isTradeOfferPage(url: URL): boolean {
   return url.hostname === TRADE_OFFER_HOST && url.port === '' && /^\/tradeoffer\/[A-Za-z0-9]+\/?$/.test(url.pathname);
+}
+
+/** `https://<partner site>/profiles/<SteamID64>`: one of the hosts exactly, the default port, 17 digits, no query or fragment. */
+function isPartnerPage(url: URL): boolean {
+  const hosts: readonly string[] = Object.values(PARTNER_SITES);
+  return hosts.includes(url.hostname) && url.port === '' && /^\/profiles\/\d{17}\/?$/.test(url.pathname) && url.search === '' && url.hash === '';
 }
 
 function isServicePage(url: URL, policy: ExternalLinkPolicy): boolean {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { InventoryFilter, InventorySort } from '../../../src-shared/inventory.ts';
 import { facetRow, type FacetRow } from './item-facet-reads.ts';
 import { facetSql, itemTextSql, type FacetColumns, type SqlPart } from './item-match.ts';
+import { createReferenceReads } from './reference-reads.ts';
 import { parseRows, sqlBool } from './sql.ts';
 import { countOf, type Params } from './typed-rows.ts';
 
@@ -65,8 +66,7 @@ export interface PickerScope {
 }
 
 export function createInventoryReads(db: DatabaseSync): InventoryReads {
-  const listed = db.prepare(`SELECT sku, min(price) AS price FROM listings WHERE state IN ('active', 'inactive')
-    AND sku IN (SELECT value FROM json_each(?)) GROUP BY sku`);
+  const references = createReferenceReads(db);
   const ordered = db.prepare('SELECT sku, price FROM buy_orders WHERE sku IN (SELECT value FROM json_each(?))');
 
   /** The filter's WHERE over the kept items; `accountOnly`: its account alone (how many there are to filter). */
@@ -125,8 +125,8 @@ export function createInventoryReads(db: DatabaseSync): InventoryReads {
       return parseRows('inventory_items', facetRow, db.prepare(`SELECT i.killstreak AS id, count(*) AS n ${FROM} GROUP BY i.killstreak ORDER BY i.killstreak`).all());
     },
     referencePrices(from, skus) {
-      const rows = parseRows(from === 'listing' ? 'listings' : 'buy_orders', z.object({ sku: z.string(), price: z.number() }),
-        (from === 'listing' ? listed : ordered).all(JSON.stringify(skus)));
+      if (from === 'listing') return references.lowestListings(skus);
+      const rows = parseRows('buy_orders', z.object({ sku: z.string(), price: z.number() }), ordered.all(JSON.stringify(skus)));
       return new Map(rows.map((r) => [r.sku, r.price]));
     },
   };

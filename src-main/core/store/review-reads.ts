@@ -69,6 +69,8 @@ export interface ReviewReads {
   requestGroups(bounds: PartBounds): { kind: ChangeKind; proxy: string; phase: 0 | 1 | 2; n: number }[];
   /** The price edits of a part the next apply sends, with the ledger's price. */
   pricedEdits(bounds: PartBounds): Iterable<{ kind: ChangeKind; key: string; ledger_price: number; price: number; ledger_sku: string }>;
+  /** The listing creates of a part the next apply sends, each with its SKU: its own, else the kept inventory's ('' when neither knows it). */
+  pricedCreates(bounds: PartBounds): { key: string; sku: string; price: number }[];
   /** The draft's delete-alls the next apply sends. */
   sendableDeleteAlls(draftId: string): { kind: ChangeKind; active_only: number | null }[];
   /** How many changes of a kind a page of the review lists. */
@@ -83,6 +85,7 @@ const kindCount = z.object({ kind: changeKind, n: z.number() });
 const slotKey = z.object({ slot: z.string(), key: z.string() });
 const requestGroup = z.object({ kind: changeKind, proxy: z.string(), phase: z.union([z.literal(0), z.literal(1), z.literal(2)]), n: z.number() });
 const pricedEdit = z.object({ kind: changeKind, key: z.string(), ledger_price: z.number(), price: z.number(), ledger_sku: z.string() });
+const pricedCreate = z.object({ key: z.string(), sku: z.string(), price: z.number() });
 const deleteAll = z.object({ kind: changeKind, active_only: z.number().nullable() });
 
 /**
@@ -110,6 +113,10 @@ export function createReviewReads(store: Pick<Store, 'db'>): ReviewReads {
   // Where the next part of a draft ends: PART rows on, in key order (null: the draft ends sooner).
   const partEnd = db.prepare(`SELECT slot, key FROM draft_entries WHERE draft_id = ? AND (slot, key) > (?, ?) ORDER BY slot, key LIMIT 1 OFFSET ${PART - 1}`);
   const priced = db.prepare(`SELECT kind, key, ledger_price, price, ledger_sku FROM (${SENT_ROWS}) WHERE kind IN ('listing.edit', 'buyOrder.edit') AND ledger_price IS NOT NULL AND price != ledger_price`);
+  const creates = db.prepare(`SELECT e.key AS key, coalesce(nullif(e.sku, ''), (SELECT i.sku FROM inventory_items i
+      JOIN inventory_reads r ON r.account = i.account AND r.generation = i.generation WHERE i.asset_id = e.key LIMIT 1), '') AS sku, e.price AS price
+    FROM draft_entries e WHERE e.draft_id = :draft AND e.slot = 'L' AND e.kind = 'listing.create' AND e.status IN ${SENDABLE_SQL}
+      AND (e.slot, e.key) > (:from_slot, :from_key) AND (:to_slot IS NULL OR (e.slot, e.key) <= (:to_slot, :to_key))`);
   const deleteAlls = db.prepare(`SELECT kind, active_only FROM draft_entries WHERE draft_id = ? AND slot IN ('LA', 'BA') AND status IN ${SENDABLE_SQL}`);
   return {
     byStatus: (draftId) => statusCounts('draft_entries', byStatus.all(draftId)),
@@ -128,6 +135,7 @@ export function createReviewReads(store: Pick<Store, 'db'>): ReviewReads {
     *pricedEdits(bounds) {
       for (const row of priced.iterate({ ...bounds })) yield parseRow('draft_entries', pricedEdit, row);
     },
+    pricedCreates: (bounds) => parseRows('draft_entries', pricedCreate, creates.all({ draft: bounds.draft, from_slot: bounds.from_slot, from_key: bounds.from_key, to_slot: bounds.to_slot, to_key: bounds.to_key })),
     sendableDeleteAlls: (draftId) => parseRows('draft_entries', deleteAll, deleteAlls.all(draftId)),
     countOfKind(draftId, kind, show, text) {
       const t = textWhere(text);

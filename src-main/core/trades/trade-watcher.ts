@@ -45,7 +45,8 @@ export interface TradeWatcherEvents extends Record<string, unknown> {
 }
 
 export interface TradeWatcherOptions {
-  scheduler: Pick<Scheduler, 'request'>;
+  /** `nextSlotAt` tells when the next load can go (`nextReadAt`); without it that is not known. */
+  scheduler: Pick<Scheduler, 'request'> & Partial<Pick<Scheduler, 'nextSlotAt'>>;
   clock: Clock;
   seen: SeenTradesStore;
   /** The trades and statuses told as needing action; kept in memory only when absent. */
@@ -73,6 +74,13 @@ export interface TradeWatcher {
    * caller meanwhile).
    */
   checkNow(options?: { fresh?: boolean }): Promise<void>;
+  /**
+   * When (monotonic ms) the next load of the trade lists can be sent: the
+   * later of the two lists' free rate slots (one request a minute each);
+   * Infinity while a load is on its way and holds them; null when the
+   * scheduler cannot tell.
+   */
+  nextReadAt(): number | null;
   /**
    * Reads the balance now, or joins the read on its way (one at a time,
    * however many ask). Rejects with ApiError when it cannot, within 30 s.
@@ -238,6 +246,11 @@ export function createTradeWatcher(options: TradeWatcherOptions): TradeWatcher {
   });
 
   return {
+    nextReadAt() {
+      const at = scheduler.nextSlotAt;
+      if (at === undefined) return null;
+      return Math.max(at('load_pending', 'poll'), at('load_pending_buy_orders', 'poll'));
+    },
     start() {
       if (running) return;
       const control = new AbortController();

@@ -10,7 +10,7 @@ import { undoResultView } from './draft-results.ts';
 
 type ApplyChannels =
   | 'drafts:exportCsv' | 'drafts:importCsvPart' | 'drafts:importCommit' | 'drafts:apply'
-  | 'apply:state' | 'apply:pause' | 'apply:resume' | 'apply:cancel' | 'apply:unknownOutcomes' | 'apply:resolve' | 'apply:undo';
+  | 'apply:state' | 'apply:pause' | 'apply:resume' | 'apply:cancel' | 'apply:unknownOutcomes' | 'apply:resolve' | 'apply:undo' | 'apply:relistDeleted';
 
 /** The most refused CSV lines a preview names; it counts them all. */
 const CSV_ERRORS_SHOWN = 200;
@@ -18,7 +18,7 @@ const CSV_ERRORS_SHOWN = 200;
 /** Whether a CSV file's header has a `name` column (items named instead of SKUs): read from its first part. */
 function namesItems(csv: string): boolean {
   const header = csv.slice(0, 2_000).replace(/^\uFEFF/, '').trimStart().split(/\r?\n|\r/, 1)[0] ?? '';
-  return header.split(',').some((cell) => cell.trim().replace(/^"|"$/g, '').toLowerCase() === 'name');
+  return header.split(/[,;\t]/).some((cell) => cell.trim().replace(/^"|"$/g, '').toLowerCase() === 'name');
 }
 
 /**
@@ -27,7 +27,7 @@ function namesItems(csv: string): boolean {
  * outcomes' view after the action, stamped.
  */
 export interface ApplyChannelServices {
-  apply(): Pick<ApplyService, 'byJob' | 'resolve' | 'undo'>;
+  apply(): Pick<ApplyService, 'byJob' | 'resolve' | 'undo' | 'relistDeleted'>;
   applyJob(): Pick<ApplyJobTracker, 'start'>;
   csv(): Pick<CsvService, 'exportDraft' | 'startImport' | 'importPart' | 'commitImport'>;
   drafts(): Pick<DraftService, 'ensureCurrent'>;
@@ -41,23 +41,29 @@ export function applyHandlers(services: ApplyChannelServices, views: DeskViews):
     return found;
   };
   return {
-    'drafts:exportCsv': async ({ draftId }) => ({ csv: await services.csv().exportDraft(draftId) }),
+    'drafts:exportCsv': async ({ draftId, format }) => ({ csv: await services.csv().exportDraft(draftId, format) }),
     'drafts:importCsvPart': async (part) => {
       const csv = services.csv();
       let upload: string;
       if ('kind' in part) {
         // A file that names items is read with the name → SKU tables: built once, on a later turn (about a second, the first time).
         if (namesItems(part.text)) await services.names()?.warm({ reverse: true });
-        upload = csv.startImport(part.kind, { draftId: services.drafts().ensureCurrent() });
+        upload = csv.startImport(part.kind, { draftId: services.drafts().ensureCurrent(), dialect: part.dialect });
       } else {
         upload = part.upload;
       }
       const preview = await csv.importPart(upload, { seq: part.seq, text: part.text, last: part.last });
-      return { upload, preview: preview && { ...preview, errors: preview.errors.slice(0, CSV_ERRORS_SHOWN) } };
+      return {
+        upload,
+        preview: preview && {
+          ...preview, errors: preview.errors.slice(0, CSV_ERRORS_SHOWN),
+          notInInventory: { count: preview.notInInventory.count, sample: preview.notInInventory.sample.map((s) => ({ ...s })) },
+        },
+      };
     },
     'drafts:importCommit': async ({ token }) => {
       const result = await services.csv().commitImport(token);
-      return { imported: result.imported, refused: result.errorCount };
+      return { imported: result.imported, refused: result.errorCount, changedSince: result.changedSince };
     },
     'drafts:apply': ({ draftId, confirmGuard }) => {
       // Core refuses it while automation is off, when the trader asked for that, and marked prices nobody confirmed.
@@ -83,6 +89,10 @@ export function applyHandlers(services: ApplyChannelServices, views: DeskViews):
       return views.outcomes();
     },
     'apply:undo': async ({ runId }) => undoResultView(await services.apply().undo(runId), services.names()),
+    'apply:relistDeleted': async ({ runId }) => {
+      const r = await services.apply().relistDeleted(runId);
+      return { draftId: r.draftId, name: r.name, added: r.added, refused: r.refused, reasons: [...r.reasons] };
+    },
   };
 }
 

@@ -41,6 +41,7 @@ export const changeRowView = (row: ReviewRow, names: ItemNames | null): ChangeRo
   error: row.error?.message ?? null,
   failure: row.error === null ? null : boundedView({ ...row.error }),
   concern: row.concern,
+  reference: row.reference === null ? null : { ...row.reference },
   fields: row.fields.map((f) => ({ ...f })),
   note: row.note,
 });
@@ -69,4 +70,5 @@ export const undoResultView = (r: UndoResult, names: ItemNames | null): UndoResu
     changedSince: r.notes.filter((n) => n.kind === 'changedSince').length,
     partly: r.notes.filter((n) => n.kind === 'partly').length,
   },
+  relistable: r.relistable,
 });

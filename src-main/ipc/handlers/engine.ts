@@ -3,7 +3,7 @@ import type { Heartbeat } from '../../core/heartbeat/index.ts';
 import type { KeyService } from '../../core/key/key-service.ts';
 import type { SettingsPatch } from '../../core/settings/settings.ts';
 import type { TradeWatcher } from '../../core/trades/trade-watcher.ts';
-import { TRADE_OFFER_HOST } from '../../core/shell/external-links.ts';
+import { partnerPageUrl, TRADE_OFFER_HOST } from '../../core/shell/external-links.ts';
 import type { Handlers } from '../router.ts';
 import type { DeskViews } from '../views.ts';
 import type { Platform } from './platform.ts';
@@ -11,7 +11,7 @@ import type { Platform } from './platform.ts';
 type EngineChannels =
   | 'app:status' | 'key:status' | 'key:set' | 'key:remove' | 'settings:get' | 'settings:update'
   | 'heartbeat:state' | 'heartbeat:beatNow' | 'automation:setEnabled' | 'scheduler:state'
-  | 'balance:get' | 'balance:refresh' | 'trades:list' | 'trades:checkNow' | 'trades:openOffer'
+  | 'balance:get' | 'balance:refresh' | 'trades:list' | 'trades:checkNow' | 'trades:openOffer' | 'trades:openPartnerPage'
   | 'accounts:list' | 'accounts:refresh' | 'accounts:setTradeUrl' | 'accounts:setAutomated';
 
 /** The trade offer page of a pending trade; trade IDs are the platform's trade offer IDs. */
@@ -69,6 +69,10 @@ export function engineHandlers(services: EngineChannelServices, views: DeskViews
     },
     'trades:openOffer': async ({ tradeId }) => {
       await platform.openLink(tradeOfferUrl(tradeId));
+      return { ok: true as const };
+    },
+    'trades:openPartnerPage': async ({ id64, site }) => {
+      await platform.openLink(partnerPageUrl(site, id64));
       return { ok: true as const };
     },
     'accounts:list': () => views.accounts(),

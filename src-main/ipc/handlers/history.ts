@@ -32,8 +32,8 @@ export function historyHandlers(services: HistoryChannelServices, stamps: Stamps
   return {
     'history:summary': (range) => ({ stamp: stamps.of('history'), ...services.history().summary(range) }),
     'history:page': ({ range, show, offset, limit, text }) => ({ stamp: stamps.of('history'), offset, ...services.history().page(range, show, offset, limit, text) }),
-    'history:exportCsv': ({ range, show, text }) => services.history().csv(range, show, text),
-    'ledger:exportCsv': async ({ domain, filter }) => services.ledgerExport().exportLedger(domain, filter),
+    'history:exportCsv': ({ range, show, text, format, timeZone }) => services.history().csv(range, show, { format, timeZone, text }),
+    'ledger:exportCsv': async ({ domain, filter, format }) => services.ledgerExport().exportLedger(domain, filter, format),
     'items:search': async ({ text, limit }): Promise<ItemSearch> => {
       const n = names();
       // The name → SKU tables are built once, on a later turn (about a second, the first time).

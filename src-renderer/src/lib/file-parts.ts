@@ -3,7 +3,8 @@ import { CSV_PART_SIZE, type CsvPart } from '../../../src-shared/csv-parts.ts';
 /**
  * A chosen file read a part at a time (`size` bytes), never whole: a CSV
  * file of a million rows is 33 MB, which the import takes in parts as they
- * come. Decoded as UTF-8 as `File.text()` would (a byte-order mark dropped),
+ * come. Decoded as UTF-8 with its byte order mark kept (main's reader says
+ * whether the file had one, as Excel's "CSV UTF-8" does, and drops it),
  * with a character cut by a part's end carried into the next part, so no
  * part splits one. Always at least one part (an empty file is one empty
  * part, which the import answers "the file is empty"), numbered from 1.
@@ -16,7 +17,7 @@ import { CSV_PART_SIZE, type CsvPart } from '../../../src-shared/csv-parts.ts';
  * stop at the first such byte where main reports every line.
  */
 export async function* fileParts(file: Blob, size = CSV_PART_SIZE): AsyncGenerator<CsvPart> {
-  const decoder = new TextDecoder();
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   let at = 0;
   let seq = 0;
   do {

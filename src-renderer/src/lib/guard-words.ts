@@ -1,5 +1,5 @@
 import { formatCents } from '../../../src-shared/money.ts';
-import { percentChange, type GuardFindings, type PriceGuard } from '../../../src-shared/price-guard.ts';
+import { percentChange, type DraftGuard, type GuardFindings, type PriceGuard, type UndercutFindings } from '../../../src-shared/price-guard.ts';
 import { plural } from './words.ts';
 
 /**
@@ -14,7 +14,7 @@ export function guardSentences(f: GuardFindings, noun: string, guard: PriceGuard
   const worstDrop = f.worstDrop;
   if (f.drops > 0) {
     const more = guard ? ` by more than ${guard.maxDropPercent} %` : '';
-    const worst = worstDrop ? `, the most by ${cut(worstDrop)} (${change(worstDrop)})` : '';
+    const worst = worstDrop ? `${f.drops === 1 ? ':' : ', the most'} by ${cut(worstDrop)} (${change(worstDrop)})` : '';
     out.push(`${plural(f.drops, noun)} ${f.drops === 1 ? 'drops' : 'drop'}${more}${worst}.`);
   }
   if (f.belowFloor > 0) {
@@ -26,8 +26,24 @@ export function guardSentences(f: GuardFindings, noun: string, guard: PriceGuard
   const worstRise = f.worstRise;
   if (f.rises > 0) {
     const more = guard ? ` more than ${guard.maxRiseMultiple}×` : '';
-    const worst = worstRise ? `, the most ${(worstRise.after / worstRise.before).toFixed(1)}× (${change(worstRise)})` : '';
+    const worst = worstRise ? `${f.rises === 1 ? ':' : ', the most'} ${(worstRise.after / worstRise.before).toFixed(1)}× (${change(worstRise)})` : '';
     out.push(`${plural(f.rises, noun)} ${f.rises === 1 ? 'rises' : 'rise'}${more}${worst}.`);
   }
   return out;
 }
+
+/** "2 new listings are priced more than 30 % under what their item fetches, the most $2.00 against its lowest listing of $10.00." */
+export function undercutSentences(u: UndercutFindings, guard: PriceGuard | null): string[] {
+  if (u.count === 0) return [];
+  const more = guard ? ` more than ${guard.maxDropPercent} %` : ' far';
+  const w = u.worst;
+  const against = w ? `${u.count === 1 ? ':' : ', the most'} ${formatCents(w.price)} against ${w.reference.source === 'sale' ? 'its last sale' : 'its lowest listing'} of ${formatCents(w.reference.cents)}` : '';
+  return [`${plural(u.count, 'new listing')} ${u.count === 1 ? 'is' : 'are'} priced${more} under what ${u.count === 1 ? 'its' : 'their'} item fetches${against}.`];
+}
+
+/** Everything the guard marks in a draft, listings first. */
+export const draftGuardSentences = (g: DraftGuard, guard: PriceGuard | null): string[] => [
+  ...guardSentences(g.listings, 'listing', guard),
+  ...undercutSentences(g.undercuts, guard),
+  ...guardSentences(g.buyOrders, 'buy order', guard),
+];

@@ -4,7 +4,8 @@ import { byCodeUnit } from '../../../src-shared/text-order.ts';
 /**
  * How the trade lists are ordered and worded. The service's statuses differ
  * in capitalisation between market and buy order trades; the desk says each
- * one way, with a tone for its badge and what the trader does next.
+ * one way, with a tone for its badge and what the trader does next
+ * (src-shared/trade-words.ts, which History's CSV file says them with too).
  */
 
 /** Needs-action first, then newest first, then by ID so the order is stable. */
@@ -16,56 +17,7 @@ export function orderTrades(trades: readonly WatchedTradeView[]): WatchedTradeVi
   });
 }
 
-export type Tone = 'action' | 'warn' | 'ok' | 'info' | 'muted' | 'danger';
-
-/** A trade's status as the desk says it everywhere: one wording, whatever the service's spelling. */
-export interface StatusWords {
-  readonly label: string;
-  readonly tone: Tone;
-  /** What the trader does next, in a sentence; null when nothing is theirs to do. */
-  readonly todo: string | null;
-}
-
-/**
- * The service writes "Action Required" for market trades and "Action
- * required" for buy order trades, and `confirmation_required` in snake case
- * (interface 3.1). The desk says each the same way on every screen; a status
- * it does not know is shown in sentence case, never dropped.
- */
-export function statusWords(status: string, tradeType: 'market' | 'buy_order'): StatusWords {
-  switch (status.trim().toLowerCase()) {
-    case 'action required':
-      return {
-        label: 'Action required',
-        tone: 'action',
-        todo: tradeType === 'market' ? 'You sold: accept the trade offer.' : 'You fill a buy order: send the trade offer.',
-      };
-    case 'confirmation_required':
-    case 'confirmation required':
-      return { label: 'Confirm on mobile', tone: 'warn', todo: 'Confirm the trade in the mobile authenticator.' };
-    case 'waiting for seller':
-      return { label: 'Waiting for the seller', tone: 'info', todo: null };
-    case 'waiting for buyer':
-      return { label: 'Waiting for the buyer', tone: 'info', todo: null };
-    default:
-      return { label: humanise(status), tone: 'muted', todo: null };
-  }
-}
-
-/** The trade offer's own state (`raw_status`) in the same words. */
-export function rawStatusWords(raw: string): string {
-  switch (raw.trim().toUpperCase()) {
-    case 'SENT': return 'offer sent';
-    case 'CONFIRMATION_REQUIRED': return 'offer waits for mobile confirmation';
-    default: return `offer ${humanise(raw).toLowerCase()}`;
-  }
-}
-
-/** "SOME_NEW_state" → "Some new state". */
-function humanise(text: string): string {
-  const spaced = text.replaceAll('_', ' ').trim().toLowerCase();
-  return spaced === '' ? 'Unknown status' : spaced.charAt(0).toUpperCase() + spaced.slice(1);
-}
+export { rawStatusWords, statusWords, type StatusWords, type Tone } from '../../../src-shared/trade-words.ts';
 
 /**
  * What sets an item apart, after its name: quality, effect (named when the

@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia';
 import { computed, shallowRef } from 'vue';
-import type { GuardConfirmation, UndoResultView, UnknownOutcomeView } from '../../../src-shared/contract.ts';
+import type { GuardConfirmation, RelistResultView, UndoResultView, UnknownOutcomeView } from '../../../src-shared/contract.ts';
 import { call } from '../api.ts';
 import { guarded } from './guarded.ts';
 import { createMirror } from './mirror.ts';
@@ -43,6 +43,17 @@ export const useApplyStore = defineStore('apply', () => {
   async function undo(runId: number): Promise<UndoResultView> {
     const result = await call('apply:undo', { runId });
     undone.value = result;
+    relisted.value = null;
+    return result;
+  }
+
+  /** What the last "list these again" made (its draft is the current one now), until the trader closes it. */
+  const relisted = shallowRef<RelistResultView | null>(null);
+
+  /** Asks main for a draft that lists again what an ended apply deleted; throws DeskError for the caller to word. */
+  async function relist(runId: number): Promise<RelistResultView> {
+    const result = await call('apply:relistDeleted', { runId });
+    relisted.value = result;
     return result;
   }
 
@@ -57,8 +68,9 @@ export const useApplyStore = defineStore('apply', () => {
   }
 
   return {
-    job, active, unknownOutcomes, apply, undone, undo,
+    job, active, unknownOutcomes, apply, undone, undo, relisted, relist,
     closeUndone: () => void (undone.value = null),
+    closeRelisted: () => void (relisted.value = null),
     pause: () => control('apply:pause'),
     resume: () => control('apply:resume'),
     cancel: () => control('apply:cancel'),

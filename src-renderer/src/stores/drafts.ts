@@ -1,4 +1,6 @@
 import { defineStore } from 'pinia';
+import { csvFormat } from './settings.ts';
+import type { CsvDialectChoice } from '../../../src-shared/csv-dialect.ts';
 import { computed, ref, shallowRef, watch } from 'vue';
 import type { ChangeInput, ChangeRow, ChannelOutput, CsvPreview, DraftReview, DraftsView } from '../../../src-shared/contract.ts';
 import { textParts } from '../../../src-shared/csv-parts.ts';
@@ -114,7 +116,7 @@ export const useDraftsStore = defineStore('drafts', () => {
     if (id !== null) await call('drafts:removeFailed', { draftId: id });
   }
 
-  const exportCsv = async (draftId: string) => (await call('drafts:exportCsv', { draftId })).csv;
+  const exportCsv = async (draftId: string) => (await call('drafts:exportCsv', { draftId, format: csvFormat() })).csv;
   /**
    * Sends a CSV file (a chosen file, or pasted text) to main a part at a
    * time, in order, each numbered, and answers main's preview of it; null when `signal`
@@ -124,13 +126,13 @@ export const useDraftsStore = defineStore('drafts', () => {
   async function importCsv(
     kindOf: 'listings' | 'buyOrders' | 'draft',
     source: Blob | string,
-    options: { onProgress?: (done: number) => void; signal?: AbortSignal } = {},
+    options: { onProgress?: (done: number) => void; signal?: AbortSignal; dialect?: CsvDialectChoice } = {},
   ): Promise<CsvPreview | null> {
     let upload: string | null = null;
     for await (const part of typeof source === 'string' ? textParts(source) : fileParts(source)) {
       if (options.signal?.aborted) return null;
       const { seq, text, last } = part;
-      const answer: ChannelOutput<'drafts:importCsvPart'> = await call('drafts:importCsvPart', upload === null ? { kind: kindOf, seq, text, last } : { upload, seq, text, last });
+      const answer: ChannelOutput<'drafts:importCsvPart'> = await call('drafts:importCsvPart', upload === null ? { kind: kindOf, seq, text, last, ...(options.dialect ? { dialect: options.dialect } : {}) } : { upload, seq, text, last });
       options.onProgress?.(part.done);
       if (answer.preview) return answer.preview;
       upload = answer.upload;

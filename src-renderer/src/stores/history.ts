@@ -1,4 +1,5 @@
 import { defineStore } from 'pinia';
+import { csvFormat } from './settings.ts';
 import { computed, ref, shallowRef, watch } from 'vue';
 import type { HistoryRowView, HistoryShow, HistorySummary } from '../../../src-shared/contract.ts';
 import { call, onEvent } from '../api.ts';
@@ -82,7 +83,9 @@ export const useHistoryStore = defineStore('history', () => {
   }
 
   /** The table's trades (all of them, not only those on screen) as CSV main writes. */
-  const exportCsv = () => call('history:exportCsv', { range: { ...range.value }, show: show.value, ...searched() });
+  const exportCsv = () => call('history:exportCsv', {
+    range: { ...range.value }, show: show.value, ...searched(), format: csvFormat(), timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+  });
 
   return { preset, customFrom, customTo, account, show, text, period, summary, loading, range, rows, load, start, exportCsv };
 });

@@ -1,4 +1,5 @@
 import { defineStore } from 'pinia';
+import { csvFormat } from './settings.ts';
 import { computed, ref, shallowRef, watch } from 'vue';
 import type {
   BulkOp, BulkOutcome, ItemFacetCounts, LedgerDomain, LedgerFilter, LedgerRowView, LedgerSelection, LedgerSort,
@@ -105,7 +106,7 @@ function defineLedgerTable(domain: LedgerDomain) {
     const revertSelected = () => afterEdit(() => call('ledger:revert', { domain, selection: selectionValue(selection.value) }));
     const deleteAllImpact = (activeOnly: boolean) => call('ledger:deleteAllImpact', { domain, activeOnly });
     /** The ledger's rows matching the filter (or all of them) as a CSV file main writes. */
-    const exportCsv = (all: boolean) => call('ledger:exportCsv', { domain, filter: all ? null : { ...filter.value } });
+    const exportCsv = (all: boolean) => call('ledger:exportCsv', { domain, filter: all ? null : { ...filter.value }, format: csvFormat() });
 
     const loadFacets = () => call('ledger:facets', { domain }).then((f) => void (facets.value = f), (error: unknown) => void notices.error(error));
     /** The filters are shown (true) or hidden: while shown, what the rows hold is asked for again as the ledger moves. */

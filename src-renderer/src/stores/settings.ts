@@ -33,3 +33,6 @@ export const useSettingsStore = defineStore('settings', () => {
 
   return { settings: mirror.value, saving, load: mirror.load, update, showGuide, start };
 });
+
+/** How exports are written, as the trader chose in Settings (comma until the settings are read). */
+export const csvFormat = () => useSettingsStore().settings?.csvFormat ?? 'comma';

@@ -23,6 +23,8 @@ export const useTradesStore = defineStore('trades', () => {
   const checkNow = () => guarded(checking, async () => void mirror.accept(await call('trades:checkNow', {})));
   /** Main opens the offer in the system browser; the renderer never navigates. */
   const openOffer = (tradeId: string) => guarded(null, () => call('trades:openOffer', { tradeId }));
+  /** A partner's profile on Steam, backpack.tf or SteamRep, in the system browser. */
+  const openPartnerPage = (id64: string, site: 'steam' | 'backpack' | 'steamrep') => guarded(null, () => call('trades:openPartnerPage', { id64, site }));
 
   function start(): void {
     if (started) return;
@@ -30,5 +32,5 @@ export const useTradesStore = defineStore('trades', () => {
     mirror.follow();
   }
 
-  return { trades, checkedAt, checking, ordered, market, buyOrder, needingAction, checkNow, openOffer, start };
+  return { trades, checkedAt, checking, ordered, market, buyOrder, needingAction, checkNow, openOffer, openPartnerPage, start };
 });

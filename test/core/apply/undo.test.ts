@@ -48,13 +48,13 @@ describe('undoing an apply', () => {
     await s.apply.apply(since.id, { confirmGuard: confirmationOf(s.drafts.guard(since.id)) }).done;
 
     const undo = await s.apply.undo(handle.runId);
-    expect(undo).toMatchObject({ restored: 26, removed: 4, recreated: 1, unchanged: 0, unresolved: 0 });
+    expect(undo).toMatchObject({ restored: 26, removed: 4, recreated: 1, unchanged: 0, unresolved: 0, relistable: 1 });
     expect(undo.name).toMatch(/^Undo of apply \d{4}-\d\d-\d\d \d\d:\d\d$/);
     expect(s.drafts.current()).toBe(undo.draftId);
     const draft = s.drafts.list().find((d) => d.id === undo.draftId);
     expect(draft?.name).toBe(undo.name);
     expect(undo.notes).toEqual([
-      { target: `L:${listed[25]?.asset_id}`, sku: listed[25]?.sku, kind: 'lost', reason: 'deleted by this apply: a deleted listing cannot come back; list the asset again to sell it' },
+      { target: `L:${listed[25]?.asset_id}`, sku: listed[25]?.sku, kind: 'lost', reason: 'deleted by this apply: a deleted listing cannot come back, but its asset can be listed again as a new listing' },
       { target: `L:${listed[1]?.asset_id}`, sku: listed[1]?.sku, kind: 'changedSince', reason: expect.stringMatching(/^changed since this apply \(now \$7\.77, it left \$\d+\.\d\d\); set back to its values before this apply anyway$/) },
     ]);
 
@@ -85,6 +85,47 @@ describe('undoing an apply', () => {
     expect(orders.has('5000;6')).toBe(false);
     // The deleted listing stays deleted.
     expect(service.get(listed[25]?.listing_id ?? '')).toBeUndefined();
+  });
+
+  it('offers to list deleted listings again: a current draft listing each asset at its last price, promotion and note', async () => {
+    const s = await start();
+    const { sandbox } = s.live;
+    const listed = sandbox.admin.seedListings(6);
+    s.adopt(listed);
+    // The first listing carries a note and a promotion into the apply that deletes it.
+    const dress = s.drafts.create('dress');
+    s.drafts.addChanges(dress.id, [{ kind: 'listing.edit', listing_id: listed[0]?.listing_id, promoted: 1, user_note: 'spare' }]);
+    expect(await s.apply.apply(dress.id).done).toMatchObject({ itemsDone: 1 });
+    const { id } = s.drafts.create('clear out');
+    s.drafts.addChanges(id, listed.slice(0, 4).map((l): ChangeInput => ({ kind: 'listing.delete', asset_id: l.asset_id })));
+    const handle = s.apply.apply(id);
+    expect(await handle.done).toMatchObject({ state: 'done', itemsDone: 4, itemsFailed: 0 });
+    // One of the four is listed again by hand (another draft) before the trader asks.
+    const byHand = s.drafts.create('by hand');
+    s.drafts.addChanges(byHand.id, [{ kind: 'listing.create', asset_id: listed[3]?.asset_id ?? '', price: 999, promoted: 0 }]);
+    expect(await s.apply.apply(byHand.id).done).toMatchObject({ itemsDone: 1 });
+
+    const undo = await s.apply.undo(handle.runId);
+    expect(undo).toMatchObject({ draftId: null, relistable: 3 });
+    const reasons = new Map(undo.notes.map((n) => [n.target, n.reason]));
+    expect(reasons.size).toBe(4);
+    for (const l of listed.slice(0, 3)) expect(reasons.get(`L:${l.asset_id}`)).toBe('deleted by this apply: a deleted listing cannot come back, but its asset can be listed again as a new listing');
+    expect(reasons.get(`L:${listed[3]?.asset_id}`)).toBe('deleted by this apply, and its asset is listed again since: it is left as it is');
+
+    await expect(s.apply.relistDeleted(999)).rejects.toMatchObject({ kind: 'not_found' });
+    const relist = await s.apply.relistDeleted(handle.runId);
+    expect(relist).toMatchObject({ added: 3, refused: 0, reasons: [] });
+    expect(relist.name).toMatch(/^List again: deleted by apply \d{4}-\d\d-\d\d \d\d:\d\d$/);
+    expect(s.drafts.current()).toBe(relist.draftId);
+    expect((await s.drafts.review(relist.draftId ?? '')).openByKind).toEqual({ 'listing.create': 3 });
+    // Nothing is sent until the trader applies it; applied, each asset is listed at what its listing had.
+    expect(sandbox.admin.listings().filter((l) => listed.slice(0, 3).some((d) => d.asset_id === l.asset_id))).toEqual([]);
+    expect(await s.apply.apply(relist.draftId ?? '').done).toMatchObject({ state: 'done', itemsDone: 3, itemsFailed: 0 });
+    const now = (asset: string | undefined) => sandbox.admin.listings().find((n) => n.asset_id === asset && n.state === 'active');
+    expect([now(listed[0]?.asset_id)?.price, now(listed[0]?.asset_id)?.promoted, now(listed[0]?.asset_id)?.user_note]).toEqual([listed[0]?.price, 1, 'spare']);
+    for (const l of listed.slice(1, 3)) expect([now(l.asset_id)?.price, now(l.asset_id)?.promoted], l.asset_id).toEqual([l.price, l.promoted]);
+    // Asked again, nothing is left to list again: no draft is made.
+    expect(await s.apply.relistDeleted(handle.runId)).toMatchObject({ draftId: null, added: 0, refused: 0 });
   });
 
   it('is refused for an apply that is not there, or still running', async () => {

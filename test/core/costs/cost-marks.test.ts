@@ -40,7 +40,7 @@ describe('the price guard against cost', () => {
     expect(review.guard.listings).toMatchObject({ drops: 1, underCost: 1, underMargin: 1 });
     const concerns = new Map(drafts.reviewPage(id, { show: 'open', offset: 0, limit: 10 }).rows.map((r) => [r.target, r.concern]));
     expect(concerns).toEqual(new Map([['1', 'under_margin'], ['2', 'under_cost'], ['3', 'drop'], ['4', null]]));
-    expect(() => refuseUnconfirmedPrices(review.guard, { listings: { drops: 1, belowFloor: 0, rises: 0 }, buyOrders: { drops: 0, belowFloor: 0, rises: 0 } }))
+    expect(() => refuseUnconfirmedPrices(review.guard, { listings: { drops: 1, belowFloor: 0, rises: 0 }, buyOrders: { drops: 0, belowFloor: 0, rises: 0 }, undercuts: 0 }))
       .toThrow(/3 price changes the price guard marks/);
     expect(() => refuseUnconfirmedPrices(review.guard, confirmationOf(review.guard))).not.toThrow();
     expect(confirmationOf(review.guard).listings).toEqual({ drops: 1, belowFloor: 0, rises: 0, underCost: 1, underMargin: 1 });
@@ -59,6 +59,25 @@ describe('the price guard against cost', () => {
     marked.ledger.setManual([{ sku: '201;11', unitCost: 1_300, quantity: 1 }]);
     expect(marked.drafts.guard(d2).listings.underCost).toBe(1);
     void ledger;
+  });
+
+  it('marks a new listing under its cost as an edit is; one far under what its item fetches is said as that, once', async () => {
+    const { drafts } = setup();
+    const { id } = drafts.create('new');
+    drafts.addChanges(id, [
+      { kind: 'listing.create', asset_id: '11', price: 1_099, promoted: 0, sku: '200;11' }, // under cost + 10 %
+      { kind: 'listing.create', asset_id: '12', price: 999, promoted: 0, sku: '200;11' }, // under cost
+      { kind: 'listing.create', asset_id: '13', price: 500, promoted: 0, sku: '200;11' }, // far under its lowest listing ($12.00), and under cost
+      { kind: 'listing.create', asset_id: '14', price: 5, promoted: 0, sku: '203;11' }, // no cost, nothing listed or sold
+    ]);
+    const review = await drafts.review(id);
+    expect(review.guard.listings).toMatchObject({ drops: 0, underCost: 1, underMargin: 1 });
+    expect(review.guard.undercuts.count).toBe(1);
+    const concerns = new Map(drafts.reviewPage(id, { show: 'open', offset: 0, limit: 10 }).rows.map((r) => [r.target, r.concern]));
+    expect(concerns).toEqual(new Map([['11', 'under_margin'], ['12', 'under_cost'], ['13', 'under'], ['14', null]]));
+    expect(() => refuseUnconfirmedPrices(review.guard, undefined))
+      .toThrow(/2 price changes the price guard marks .* and 1 new listing priced far under the item's lowest listing or last sale/);
+    expect(() => refuseUnconfirmedPrices(review.guard, confirmationOf(review.guard))).not.toThrow();
   });
 });
 

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { CSV_BOM } from '../../../src-shared/csv-dialect.ts';
 import { createItemNames } from '../../../src-main/core/items/index.ts';
 import { ledgerListing, MAIN } from '../drafts/fixtures.ts';
 import { csvFixture, csvOf, preview, type CsvFixture } from './csv-support.ts';
@@ -17,7 +18,7 @@ describe('CSV in dollars, as every screen shows prices', () => {
       { sku: '5002;6', account: MAIN, price: 123_456_789, quantity: 1 },
     ]);
     const text = await f.csv.exportBuyOrders();
-    expect(text).toBe(csvOf(
+    expect(text).toBe(CSV_BOM + csvOf(
       'sku,name,account,price,quantity,active,user_note',
       `5021;6,Mann Co. Supply Crate Key,${MAIN},4.50,2,1,`,
       `5002;6,Refined Metal,${MAIN},1234567.89,1,1,`,
@@ -39,8 +40,8 @@ describe('CSV in dollars, as every screen shows prices', () => {
       '7;6,0.00,1',        // 8
     ));
     expect(p.errors).toEqual([
-      { line: 6, reason: 'price: must be an amount in dollars, e.g. 4.50' },
-      { line: 7, reason: 'price: must be an amount in dollars, e.g. 4.50' },
+      { line: 6, reason: 'price: “4.505” has 3 digits after the decimal point; a price has at most 2 (if “.” groups thousands in this file, choose a decimal comma)' },
+      { line: 7, reason: 'price: must be an amount in dollars, e.g. 4.50 (or 4,50 with a decimal comma)' },
       { line: 8, reason: 'price: must be more than 0.00' },
     ]);
     await f.csv.commitImport(p.token);

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ledgerListing, LINKED, MAIN } from '../drafts/fixtures.ts';
+import { CSV_BOM } from '../../../src-shared/csv-dialect.ts';
 import { csvFixture, csvOf, manualClock, preview, type CsvFixture } from './csv-support.ts';
 
 let f: CsvFixture | undefined;
@@ -25,7 +26,7 @@ describe('CSV export and import of the listings ledger', () => {
       account: i % 3 === 0 ? LINKED : MAIN, state: (['active', 'inactive', 'sold', 'cancelled'] as const)[i % 4], sku: `50${i};6;uncraftable`,
     })));
     const text = await f.csv.exportListings();
-    expect(text.split('\r\n')[0]).toBe('listing_id,asset_id,sku,name,price,promoted,game,user_note,account,state');
+    expect(text.split('\r\n')[0]).toBe('\uFEFFlisting_id,asset_id,sku,name,price,promoted,game,user_note,account,state');
     // IDs stay digits (no 7.6E+19), money is in dollars as the screens show it, exactly.
     expect(text).toContain('\r\nlst_0-X,76561198000000000000,500;6;uncraftable,,0.01,0,440,,76561198000000002,active\r\n');
     expect(text).toContain(',69999999.94,');
@@ -34,7 +35,7 @@ describe('CSV export and import of the listings ledger', () => {
     const p = await preview(g, 'listings', text);
     expect(p).toMatchObject({ kind: 'listings', validCount: NOTES.length, errors: [] });
     expect(g.t.repos.listings.count()).toBe(0);
-    expect(await g.csv.commitImport(p.token)).toEqual({ imported: NOTES.length, errors: [], errorCount: 0 });
+    expect(await g.csv.commitImport(p.token)).toEqual({ imported: NOTES.length, errors: [], errorCount: 0, changedSince: 0 });
     expect(listingsOf(g)).toEqual(listingsOf(f));
     expect(await g.csv.exportListings()).toBe(text);
   });
@@ -56,7 +57,7 @@ describe('CSV export and import of the listings ledger', () => {
     expect(f.t.repos.listings.get('10')?.price).toBe(700);
     expect(f.drafts.entries(id)).toEqual([]);
 
-    expect(await f.csv.commitImport(p.token)).toEqual({ imported: 3, errors: [], errorCount: 0 });
+    expect(await f.csv.commitImport(p.token)).toEqual({ imported: 3, errors: [], errorCount: 0, changedSince: 0 });
     expect(f.t.repos.listings.get('11')).toMatchObject({ listing_id: 'web11', price: 300, account: LINKED, state: 'active', promoted: 0, game: '440' });
     expect(f.t.repos.listings.get('10')).toMatchObject({ listing_id: 'old10', price: 750, user_note: 'now adopted' });
     expect(f.drafts.entries(id).map((e) => e.change)).toEqual([
@@ -91,7 +92,7 @@ describe('CSV export and import of the listings ledger', () => {
     const p = await preview(f, 'listings', csvOf('asset_id,listing_id,price_cents', '1,a,100', '2,b,100'));
     expect(p.validCount).toBe(2);
     f.t.repos.listings.upsert(ledgerListing('9', { listing_id: 'b' }));
-    expect(await f.csv.commitImport(p.token)).toEqual({ imported: 1, errors: [{ line: 3, reason: 'listing_id: the ledger has b for asset 9' }], errorCount: 1 });
+    expect(await f.csv.commitImport(p.token)).toEqual({ imported: 1, errors: [{ line: 3, reason: 'listing_id: the ledger has b for asset 9' }], errorCount: 1, changedSince: 1 });
     expect(f.t.repos.listings.get('2')).toBeNull();
   });
 
@@ -115,7 +116,7 @@ describe('CSV export and import of the buy orders ledger', () => {
       sku: `${100 + i};${i}`, account: i % 2 ? LINKED : MAIN, price: 10 + i, quantity: 1 + i * 1000, active: (i % 2) as 0 | 1, user_note: note,
     })));
     const text = await f.csv.exportBuyOrders();
-    expect(text.split('\r\n')[0]).toBe('sku,name,account,price,quantity,active,user_note');
+    expect(text.split('\r\n')[0]).toBe('\uFEFFsku,name,account,price,quantity,active,user_note');
     g = csvFixture();
     const p = await preview(g, 'buyOrders', text);
     expect(p).toMatchObject({ kind: 'buyOrders', validCount: NOTES.length, errors: [] });
@@ -162,13 +163,13 @@ describe('CSV export and import of a draft', () => {
     ]);
     expect(made.errors).toEqual([]);
     const text = await f.csv.exportDraft(a);
-    expect(text.split('\r\n')[0]).toBe('kind,account,asset_id,listing_id,sku,name,price,promoted,game,quantity,active,user_note,clear_note,active_only');
+    expect(text.split('\r\n')[0]).toBe('\uFEFFkind,account,asset_id,listing_id,sku,name,price,promoted,game,quantity,active,user_note,clear_note,active_only');
 
     const b = f.drafts.create('b').id;
     const p = await preview(f, 'draft', text, b);
     expect(p).toMatchObject({ kind: 'draft', validCount: f.drafts.entries(a).length, errors: [] });
     expect(f.drafts.entries(b)).toEqual([]);
-    expect(await f.csv.commitImport(p.token)).toEqual({ imported: f.drafts.entries(a).length, errors: [], errorCount: 0 });
+    expect(await f.csv.commitImport(p.token)).toEqual({ imported: f.drafts.entries(a).length, errors: [], errorCount: 0, changedSince: 0 });
     // What the changes do; how many edits a delete-all replaced is the history of the draft it was made in.
     const content = ({ replaced: _history, ...change }: Record<string, unknown>) => change;
     const byTarget = (id: string) => f?.drafts.entries(id).map((e) => [e.target, content(e.change)]).sort((x, y) => String(x[0]).localeCompare(String(y[0])));
@@ -185,7 +186,7 @@ describe('CSV export and import of a draft', () => {
     await f.bulk(id, 'listings', { ids: ['1', '2'] }, { op: 'setPrice', cents: 1234 });
     f.t.repos.drafts.setStatus(id, ['L:2'], 'done');
     f.drafts.refresh(id, ['L:2']);
-    expect(await f.csv.exportDraft(id)).toBe(csvOf(
+    expect(await f.csv.exportDraft(id)).toBe(CSV_BOM + csvOf(
       'kind,account,asset_id,listing_id,sku,name,price,promoted,game,quantity,active,user_note,clear_note,active_only',
       `listing.edit,${MAIN},1,L1,,,12.34,0,,,,,,`,
     ));

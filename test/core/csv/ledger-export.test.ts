@@ -54,7 +54,7 @@ describe('ledger export', () => {
       const p = await preview(f, domain, csv, undefined, 64 * 1024);
       expect(p.errors.slice(0, 3)).toEqual([]);
       expect(p.validCount).toBe(50_000);
-      expect(await f.csv.commitImport(p.token)).toEqual({ imported: 50_000, errors: [], errorCount: 0 });
+      expect(await f.csv.commitImport(p.token)).toEqual({ imported: 50_000, errors: [], errorCount: 0, changedSince: 0 });
       console.log(`${domain}: 50,000 rows exported in ${Math.round(exported)} ms (${(csv.length / 1e6).toFixed(1)} MB), imported back`);
     }
     expect(snapshot()).toEqual(before);

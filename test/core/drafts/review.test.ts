@@ -140,6 +140,21 @@ describe('draft review', () => {
   });
 });
 
+describe('the review’s time to apply', () => {
+  it('counts the rate slots still in use: an edit behind five busy slots waits for the first to free', async () => {
+    f = draftFixture();
+    f.t.repos.listings.upsertMany(Array.from({ length: 100 }, (_, i) => ledgerListing(String(20_000 + i))));
+    const busy = (scope: string) => (scope === 'edit_listing' ? [40_000, 41_000, 42_000, 43_000, 44_000] : []);
+    const drafts = createDraftService({ store: f.t.store, repos: f.t.repos, busySlots: busy });
+    const { id } = drafts.create('d');
+    drafts.addChanges(id, Array.from({ length: 100 }, (_, i): ChangeInput => ({ kind: 'listing.edit', asset_id: String(20_000 + i), price: 1_001 })));
+    // With every slot free, one request goes at once; behind five busy ones it waits for the first to free.
+    expect((await f.drafts.review(id)).etaMs).toBe(0);
+    expect((await drafts.review(id)).etaMs).toBe(40_000);
+    drafts.dispose();
+  });
+});
+
 describe('draft review search', () => {
   it('finds the changes of the items a search finds, as every table does, and changes by key or note', async () => {
     f = draftFixture();

@@ -108,11 +108,30 @@ describe('the trade recorder', () => {
     expect(page.total).toBe(2);
     expect(page.rows.map((r) => r.tradeId)).toEqual(['7']);
     expect(h.page(range, 'completed', 1, 1).rows.map((r) => r.tradeId)).toEqual(['6']);
-    const { csv, rows } = h.csv(range, 'completed');
+    const { csv, rows } = h.csv(range, 'completed', { timeZone: 'UTC' });
     expect(rows).toBe(2);
-    expect(csv.split(/\r?\n/)[0]).toBe('at,trade_id,trade_type,side,account,partner,status,ending,total,items,skus,item_count,created_at,left_at,listed_at');
+    expect(csv.split(/\r?\n/)[0]).toBe('\uFEFFwhen (UTC),trade,trade id,account,partner,ending,how the desk knows,status while pending,amount,items,skus,item count,made (UTC),left the pending lists (UTC),listed (UTC)');
     expect(csv).toContain(`"'=HYPERLINK(""x"")"`);
     expect(h.page({ ...range, account: '76561198000000002' }, 'completed', 0, 10).total).toBe(0);
+  });
+
+  it('writes the file in the screen’s words and the trader’s local time, in the shape their spreadsheet reads', async () => {
+    const h = history();
+    await reading(h, T0, 10_000);
+    await h.notePending([{ ...marketTrade('8', 'Action Required'), total: 1_250 }, { ...marketTrade('9', 'Action Required'), total: 333 }], T0 + MIN);
+    await h.noteGone([{ tradeType: 'market', tradeId: '8' }], T0 + 2 * MIN);
+    await reading(h, T0 + 5 * MIN, 11_250);
+    const range = { from: T0 - MIN, to: T0 + 60 * MIN, account: null };
+    const { csv } = h.csv(range, 'all', { timeZone: 'Europe/Berlin', format: 'semicolon' });
+    const [header, ...lines] = csv.slice(1).split('\r\n').filter((l) => l !== '');
+    expect(header?.split(';').slice(0, 9)).toEqual([
+      'when (Europe/Berlin)', 'trade', 'trade id', 'account', 'partner', 'ending', 'how the desk knows', 'status while pending', 'amount',
+    ]);
+    const byId = Object.fromEntries(lines.map((l) => l.split(';')).map((cells) => [cells[2], cells]));
+    // T0 + 2 min is 09:02 UTC, 10:02 in Berlin in January; a completed trade shows no status, as the screen shows none.
+    expect(byId['8']?.slice(0, 9)).toEqual(['2025-01-06 10:02:00', 'Sale · listing', '8', MAIN, expect.any(String), 'completed', 'the balance moved by its amount', '', '12,50']);
+    expect(byId['9']?.slice(5, 9)).toEqual(['pending', 'still in the pending lists', 'Action required', '3,33']);
+    expect(csv).not.toMatch(/balance_moved|Action Required/);
   });
 });
 

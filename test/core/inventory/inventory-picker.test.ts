@@ -203,4 +203,21 @@ describe('inventory picker drafting', () => {
     expect(skus.get(mine)).toBe(f.sandbox.admin.inventory(main)[0]?.sku);
     expect(skus.get('123')).toBeUndefined();
   });
+
+  it('says an item drafted again is repriced, not added, and marks one priced far under the same item’s lowest listing', async () => {
+    const f = await readAll();
+    const q = f.inventory.queries;
+    const main = f.sandbox.accounts.main;
+    const rows = q.page({ account: main, listed: 'hide' }, null, 0, 10).rows;
+    const first = rows.slice(0, 3).map((r) => r.key);
+    expect(f.inventory.drafting.draft({ ids: first }, pricing({ from: 'fixed', cents: 1_200 }), extras)).toMatchObject({ added: 3, replaced: 0 });
+    const again = f.inventory.drafting.draft({ ids: rows.map((r) => r.key) }, pricing({ from: 'fixed', cents: 500 }), extras);
+    expect(again).toMatchObject({ added: 7, replaced: 3, errorCount: 0 });
+
+    // Another asset of the first item's SKU, listed at $50.00: $5.00 is 90 % under it.
+    const sku = rows[0]?.sku ?? '';
+    f.t.repos.listings.upsert({ asset_id: '77', listing_id: 'L77', sku, price: 5_000, promoted: 0, game: '440', account: main });
+    const preview = f.inventory.drafting.preview({ ids: [rows[0]?.key ?? ''] }, pricing({ from: 'fixed', cents: 500 }));
+    expect(preview.undercuts).toEqual({ count: 1, worst: { key: rows[0]?.key, sku, price: 500, reference: { source: 'listing', cents: 5_000 } } });
+  });
 });

@@ -11,6 +11,19 @@ describe('allowedExternalUrl', () => {
       .toBe('https://steamcommunity.com/tradeoffer/new/?partner=12&token=ab_C');
   });
 
+  it('lets a trade partner\'s profile through on Steam, backpack.tf and SteamRep, and nothing else of those sites', () => {
+    for (const host of ['steamcommunity.com', 'backpack.tf', 'steamrep.com']) {
+      expect(allowedExternalUrl(`https://${host}/profiles/76561198000000009`, policy)).toBe(`https://${host}/profiles/76561198000000009`);
+      expect(allowedExternalUrl(`https://${host}/profiles/76561198000000009/../../login`, policy)).toBeNull();
+      expect(allowedExternalUrl(`https://${host}/profiles/76561198000000009?redirect=https://evil.example`, policy)).toBeNull();
+      expect(allowedExternalUrl(`https://${host}/id/somebody`, policy)).toBeNull();
+      expect(allowedExternalUrl(`http://${host}/profiles/76561198000000009`, policy)).toBeNull();
+    }
+    expect(allowedExternalUrl('https://www.backpack.tf/profiles/76561198000000009', policy)).toBeNull();
+    expect(allowedExternalUrl('https://steamrep.com.evil.example/profiles/76561198000000009', policy)).toBeNull();
+    expect(allowedExternalUrl('https://backpack.tf/profiles/1', policy)).toBeNull();
+  });
+
   it('lets the service\'s own HTTPS pages through', () => {
     expect(allowedExternalUrl('https://market.example/docs/api#limits', policy)).toBe('https://market.example/docs/api#limits');
   });

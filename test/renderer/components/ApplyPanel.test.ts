@@ -41,10 +41,35 @@ describe('apply panel', () => {
     expect(byTrader.findAll('button').map((b) => b.text())).toEqual(['Resume', 'Cancel']);
   });
 
+  it('says why its listing batches wait for the trade lists and when the read goes; the time left counts the wait', async () => {
+    vi.useFakeTimers({ now: 1_700_000_000_000, toFake: ['Date'] });
+    try {
+      fake = installFakeApi(deskHandlers({}));
+      const waiting = { reason: 'trade_read' as const, listings: 2, since: Date.now() - 3_000, readAt: Date.now() + 41_000 };
+      const panel = mount(ApplyPanel, { props: { job: job({ itemsDone: 0, etaMs: 185_000, waiting }) }, global: { plugins: [createTestingPinia({ createSpy: vi.fn, stubActions: false })] } });
+      await flushPromises();
+      const wait = panel.get('[data-testid=apply-wait]');
+      expect(wait.attributes('role')).toBe('status');
+      expect(wait.text()).toBe('Waiting for the trade lists to tell whether 2 listings the service called gone were sold: next read in about 41 s. Listing changes go on after it.');
+      expect(panel.text()).toContain('about 4 min left');
+      expect(badWording(panel.text())).toBeNull();
+      // The read on its way answers first; once the wait ends, or the job, nothing is said.
+      await panel.setProps({ job: job({ waiting: { ...waiting, listings: 1, readAt: null } }) });
+      expect(panel.get('[data-testid=apply-wait]').text()).toContain('whether 1 listing the service called gone was sold: the read on its way answers first');
+      await panel.setProps({ job: job({}) });
+      expect(panel.find('[data-testid=apply-wait]').exists()).toBe(false);
+      await panel.setProps({ job: job({ state: 'done', waiting }) });
+      expect(panel.find('[data-testid=apply-wait]').exists()).toBe(false);
+      panel.unmount();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('offers "Undo this apply" once a job has ended with something done, and asks main for the undo of its run', async () => {
     const undo: UndoResultView = {
       runId: 7, draftId: 'd2', name: 'Undo of apply 2026-01-05 14:03', restored: 3, removed: 1, recreated: 0, unchanged: 0, unresolved: 0,
-      notes: [], noteCounts: { lost: 0, changedSince: 0, partly: 0 },
+      notes: [], noteCounts: { lost: 0, changedSince: 0, partly: 0 }, relistable: 0,
     };
     fake = installFakeApi(deskHandlers({
       'apply:undo': () => undo,

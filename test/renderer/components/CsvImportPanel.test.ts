@@ -1,4 +1,5 @@
 import { createTestingPinia } from '@pinia/testing';
+import { useNoticesStore } from '../../../src-renderer/src/stores/notices.ts';
 import { flushPromises, mount, type VueWrapper } from '@vue/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import CsvImportPanel from '../../../src-renderer/src/components/CsvImportPanel.vue';
@@ -10,7 +11,9 @@ import { badWording } from '../lib/wording-rules.ts';
 
 type Part = ChannelInput<'drafts:importCsvPart'>;
 
-const PREVIEW: CsvPreview = { token: 't', kind: 'buyOrders', validCount: 1, errors: [{ line: 3, reason: 'price: must be an amount in dollars, e.g. 4.50' }], errorCount: 1 };
+const PREVIEW: CsvPreview = { token: 't', kind: 'buyOrders', validCount: 1, errors: [{ line: 3, reason: 'price: must be an amount in dollars, e.g. 4.50' }], errorCount: 1,
+  dialect: { separator: ',', separatorFrom: 'detected', decimal: '.', decimalFrom: 'prices', bom: false, lineEnd: 'LF' }, notInInventory: { count: 0, sample: [] },
+};
 
 /** Main's side of the upload: answers the upload until the last part, then the preview; `seen` hears each part as it comes. */
 function uploads(seen: (part: Part) => void = () => undefined) {
@@ -48,6 +51,42 @@ describe('CSV import panel', () => {
     expect(text).toContain('1 line refused');
     expect(text).toContain('Accept 1 row');
     expect(badWording(text)).toBeNull();
+  });
+
+  it('says how it read a spreadsheet\'s file, reads it again as the trader chooses, and says which rows changed since the check', async () => {
+    const european: CsvPreview = {
+      ...PREVIEW, validCount: 3, errors: [], errorCount: 0,
+      dialect: { separator: ';', separatorFrom: 'detected', decimal: ',', decimalFrom: 'prices', bom: true, lineEnd: 'CRLF' },
+      notInInventory: { count: 1, sample: [{ line: 4, assetId: '11000000999' }] },
+    };
+    fake = installFakeApi(deskHandlers({
+      'drafts:importCsvPart': (part) => ({ upload: 'u1', preview: part.last ? ('kind' in part && part.dialect ? { ...european, dialect: { ...european.dialect, separatorFrom: 'chosen', decimalFrom: 'chosen' } } : european) : null }),
+      'drafts:importCommit': () => ({ imported: 2, refused: 1, changedSince: 1 }),
+    }));
+    const wrapper = mountPanel();
+    const file = '\uFEFFsku;price;quantity\r\n5021;6;1,50;1\r\n';
+    await wrapper.get('textarea').setValue(file);
+    await checkButton(wrapper)?.trigger('click');
+    await flushPromises();
+    expect(wrapper.get('[data-testid=csv-read-as]').text()).toBe('Read as semicolon-separated (detected), decimal comma “1,50” (from the prices), with a byte order mark, Windows line ends (CRLF).');
+    expect(wrapper.text()).toContain('1 new listing names an asset the inventory as last read does not hold (line 4: 11000000999)');
+
+    // Chosen otherwise: the preview goes until checked again, and the choice goes with the file.
+    const [sep, dec] = wrapper.findAll('select');
+    await sep?.setValue(';');
+    await dec?.setValue(',');
+    expect(wrapper.find('[data-testid=csv-read-as]').exists()).toBe(false);
+    await checkButton(wrapper)?.trigger('click');
+    await flushPromises();
+    expect(fake.callsTo('drafts:importCsvPart').at(-1)).toEqual({ kind: 'buyOrders', seq: 1, text: file, last: true, dialect: { separator: ';', decimal: ',' } });
+    expect(wrapper.get('[data-testid=csv-read-as]').text()).toContain('semicolon-separated (as you chose), decimal comma “1,50” (as you chose)');
+
+    // One row was refused at commit because the ledger changed since: only that one is said to have changed.
+    await wrapper.findAll('button').find((b) => b.text().startsWith('Accept'))?.trigger('click');
+    await flushPromises();
+    const said = JSON.stringify(useNoticesStore().$state);
+    expect(said).toContain('2 rows added to the draft. 1 row no longer fits what changed since the check, and stayed out.');
+    expect(badWording(wrapper.text())).toBeNull();
   });
 
   it('sends a chosen file a part at a time, numbered in order, never into the text box, with a character cut at a part’s end whole', async () => {

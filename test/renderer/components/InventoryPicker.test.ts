@@ -1,6 +1,8 @@
 import { createTestingPinia } from '@pinia/testing';
+import { useNoticesStore } from '../../../src-renderer/src/stores/notices.ts';
 import { flushPromises, mount } from '@vue/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { NO_UNDERCUTS, type UndercutFindings } from '../../../src-shared/price-guard.ts';
 import type { InventoryItemView, InventoryState } from '../../../src-shared/contract.ts';
 import InventoryPicker from '../../../src-renderer/src/components/InventoryPicker.vue';
 import TypedAssetIds from '../../../src-renderer/src/components/TypedAssetIds.vue';
@@ -37,16 +39,19 @@ describe('inventory picker', () => {
     vi.useRealTimers();
   });
 
+  let undercuts: UndercutFindings = NO_UNDERCUTS;
+  afterEach(() => void (undercuts = NO_UNDERCUTS));
+
   const mountPicker = async (rows: InventoryItemView[], over: Handlers = {}) => {
     fake = installFakeApi(deskHandlers({
       'inventory:state': () => state(),
       'inventory:page': ({ offset = 0, limit = 100 }) => ({ stamp: 2, offset, total: rows.length, all: rows.length, rows: rows.slice(offset, offset + limit) }),
       'inventory:preview': ({ selection }) => ({
         selected: 'ids' in selection ? selection.ids.length : 0, priced: 'ids' in selection ? selection.ids.length : 0, leftOut: [],
-        samples: [{ key: rows[0]?.key ?? '', name: rows[0]?.item.name ?? '', base: 1_000, price: 999 }], minPrice: 999, maxPrice: 1_299,
+        samples: [{ key: rows[0]?.key ?? '', name: rows[0]?.item.name ?? '', base: 1_000, price: 999 }], minPrice: 999, maxPrice: 1_299, undercuts,
       }),
       'inventory:draft': ({ selection }) => ({
-        selected: 2, priced: 2, leftOut: [], samples: [], minPrice: 999, maxPrice: 999, draftId: 'd1', added: 'ids' in selection ? selection.ids.length : 0, errors: [], errorCount: 0,
+        selected: 2, priced: 2, leftOut: [], samples: [], minPrice: 999, maxPrice: 999, undercuts: NO_UNDERCUTS, draftId: 'd1', added: 'ids' in selection ? selection.ids.length : 0, replaced: 0, errors: [], errorCount: 0,
       }),
       ...over,
     }));
@@ -104,6 +109,21 @@ describe('inventory picker', () => {
     wrapper.unmount();
   });
 
+  it('says before adding which items are priced far under what their item fetches', async () => {
+    undercuts = { count: 2, worst: { key: 'a', sku: '378;5;u13', price: 500, reference: { source: 'sale', cents: 90_000 } } };
+    const rows = [item(1), item(2)];
+    const wrapper = await mountPicker(rows);
+    await wrapper.findAll('[role=row][data-key]')[0]?.trigger('click');
+    await wrapper.findAll('[role=row][data-key]')[1]?.trigger('click', { shiftKey: true });
+    await wrapper.get('select[aria-label="Price from"]').setValue('listing');
+    await new Promise((r) => setTimeout(r, 200));
+    await flushPromises();
+    expect(wrapper.get('[data-testid=inventory-undercut]').text()).toBe(
+      '⚠ 2 new listings are priced more than 30 % under what their item fetches, the most $5.00 against its last sale of $900.00. The review marks them, and applying asks you to confirm.',
+    );
+    wrapper.unmount();
+  });
+
   it('offers the item name a search that found nothing is near, and searches for it at once when taken', async () => {
     vi.useFakeTimers();
     const wrapper = await mountPicker([], {
@@ -145,7 +165,7 @@ describe('typed asset IDs', () => {
           ? { assetId, found: 'not_found' as const, account: null, item: null, sku: '', tradable: null, listing: null, drafted: null }
           : { assetId, found: 'here' as const, account: MAIN, item: item(1).item, sku: '205;11;kt-2', tradable: true, listing: null, drafted: null })),
       }),
-      'inventory:draftAssets': ({ assetIds }) => ({ draftId: 'd1', added: assetIds.length, errors: [], errorCount: 0, notFound: ['123'], notFoundCount: 1 }),
+      'inventory:draftAssets': ({ assetIds }) => ({ draftId: 'd1', added: assetIds.length, replaced: 0, errors: [], errorCount: 0, notFound: ['123'], notFoundCount: 1 }),
     }));
     const wrapper = mount(TypedAssetIds, {
       props: { accounts: [MAIN, LINKED], mainAccount: MAIN },
@@ -164,5 +184,44 @@ describe('typed asset IDs', () => {
     await wrapper.get('form').trigger('submit');
     await flushPromises();
     expect(fake.callsTo('inventory:draftAssets')).toEqual([{ assetIds: ['11000000001', '123'], price: 300, game: '440', extras: { promoted: 0 } }]);
+  });
+
+  it('counts only what the draft will take: all listed already, nothing to add; a re-drafted price is said as a replacement', async () => {
+    const listedAlready = (assetId: string) => ({
+      assetId, found: 'here' as const, account: MAIN, item: item(1).item, sku: '205;11;kt-2', tradable: true, listing: { state: 'active' as const, price: 1_000 }, drafted: null,
+    });
+    let listed = true;
+    fake = installFakeApi(deskHandlers({
+      'inventory:checkAssets': ({ assetIds }) => ({
+        stamp: 3, account: MAIN, readAt: Date.now(), unchecked: null,
+        rows: assetIds.map((assetId) => (listed ? listedAlready(assetId) : { ...listedAlready(assetId), listing: null, drafted: { price: 500 } })),
+      }),
+      'inventory:draftAssets': ({ assetIds }) => ({ draftId: 'd1', added: 0, replaced: assetIds.length, errors: [], errorCount: 0, notFound: [], notFoundCount: 0 }),
+    }));
+    const wrapper = mount(TypedAssetIds, {
+      props: { accounts: [MAIN, LINKED], mainAccount: MAIN },
+      global: { plugins: [createTestingPinia({ createSpy: vi.fn, stubActions: false })] },
+    });
+    await wrapper.findAll('input').find((i) => i.element.closest('label')?.textContent?.includes('Price for all'))?.setValue('3.00');
+    await wrapper.get('textarea').setValue('11000000001\n11000000002\n11000000003\n11000000004\n11000000005');
+    await new Promise((r) => setTimeout(r, 300));
+    await flushPromises();
+    const button = () => wrapper.get('button[type=submit]');
+    expect(button().text()).toBe('Add 0 listings to draft');
+    expect(button().attributes('disabled')).toBeDefined();
+    expect(wrapper.text()).toContain('Every one of these assets is listed already: nothing to add.');
+
+    // Drafted before (not listed): they go in, and the notice says their price was replaced, not that they were added.
+    listed = false;
+    await wrapper.get('textarea').setValue('11000000001\n11000000002');
+    await new Promise((r) => setTimeout(r, 300));
+    await flushPromises();
+    expect(button().text()).toBe('Add 2 listings to draft');
+    await wrapper.get('form').trigger('submit');
+    await flushPromises();
+    const said = JSON.stringify(useNoticesStore().$state);
+    expect(said).toContain('2 listings already in the draft are now at $3.00.');
+    expect(said).not.toContain('added to the draft');
+    wrapper.unmount();
   });
 });

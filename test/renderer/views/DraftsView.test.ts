@@ -1,14 +1,14 @@
 import { createTestingPinia } from '@pinia/testing';
 import { flushPromises, mount, type VueWrapper } from '@vue/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ApplyJobView, ChangeRow, DraftReview, UndoResultView, UnknownOutcomeView } from '../../../src-shared/contract.ts';
+import type { ApplyJobView, ChangeRow, DraftReview, RelistResultView, UndoResultView, UnknownOutcomeView } from '../../../src-shared/contract.ts';
 import { useApplyStore } from '../../../src-renderer/src/stores/apply.ts';
 import { useDraftsStore } from '../../../src-renderer/src/stores/drafts.ts';
 import DraftsView from '../../../src-renderer/src/views/DraftsView.vue';
 import { deskHandlers, MAIN } from '../desk-data.ts';
 import { installFakeApi, type FakeApi, type Handlers } from '../fake-api.ts';
 import { badWording } from '../lib/wording-rules.ts';
-import { NO_FINDINGS } from '../../../src-shared/price-guard.ts';
+import { NO_FINDINGS, NO_UNDERCUTS } from '../../../src-shared/price-guard.ts';
 
 const summary = (over: Partial<{ changeCount: number; failedCount: number; unknownCount: number; doneCount: number }> = {}) => ({
   id: 'd1', name: 'Weekend repricing', createdAt: 0, updatedAt: Date.now(), changeCount: 1, failedCount: 0, unknownCount: 0, doneCount: 0, ...over,
@@ -23,7 +23,7 @@ function review(over: Partial<DraftReview> = {}): DraftReview {
   return {
     stamp: 1, draftId: 'd1', openByKind: { 'listing.edit': 1 }, byStatus: { pending: 1 },
     requestsPerEndpoint: { edit_listing: 1 }, etaMs: 0, removes: { listings: 0, buyOrders: 0 },
-    guard: { listings: NO_FINDINGS, buyOrders: NO_FINDINGS }, ...over,
+    guard: { listings: NO_FINDINGS, buyOrders: NO_FINDINGS, undercuts: NO_UNDERCUTS }, ...over,
   };
 }
 
@@ -141,7 +141,7 @@ describe('Drafts & apply screen', () => {
   it('asks before applying prices the price guard marks: only the dialog\'s ticked box and its button confirm, never Enter or the shortcut', async () => {
     const cut = { drops: 29, belowFloor: 0, rises: 0, worstDrop: { key: '11000171305', before: 300, after: 15 }, worstRise: null };
     const wrapper = await mountDrafts({
-      'drafts:review': () => review({ guard: { listings: cut, buyOrders: NO_FINDINGS }, openByKind: { 'listing.edit': 29 }, byStatus: { pending: 29 } }),
+      'drafts:review': () => review({ guard: { listings: cut, buyOrders: NO_FINDINGS, undercuts: NO_UNDERCUTS }, openByKind: { 'listing.edit': 29 }, byStatus: { pending: 29 } }),
       'drafts:list': () => ({ stamp: 1, currentId: 'd1', drafts: [summary({ changeCount: 29 })] }),
       'drafts:page': ({ offset = 0 }) => ({ stamp: 1, draftId: 'd1', offset, total: 1, rows: [row({ fields: [{ field: 'price', before: 300, after: 15 }], concern: 'drop' })] }),
       'drafts:apply': () => ({ stamp: 2, job: job() }),
@@ -171,8 +171,37 @@ describe('Drafts & apply screen', () => {
     confirm().click();
     await flushPromises();
     expect(fake.callsTo('drafts:apply')).toEqual([
-      { draftId: 'd1', confirmGuard: { listings: { drops: 29, belowFloor: 0, rises: 0 }, buyOrders: { drops: 0, belowFloor: 0, rises: 0 } } },
+      { draftId: 'd1', confirmGuard: { listings: { drops: 29, belowFloor: 0, rises: 0 }, buyOrders: { drops: 0, belowFloor: 0, rises: 0 }, undercuts: 0 } },
     ]);
+  });
+
+  it('marks a new listing priced far under what its item fetches, and asks before applying it, naming the deletions that go with it', async () => {
+    const undercuts = { count: 1, worst: { key: '11040302755', sku: '5021;6', price: 200, reference: { source: 'listing' as const, cents: 1_000 } } };
+    const wrapper = await mountDrafts({
+      'drafts:review': () => review({ guard: { listings: NO_FINDINGS, buyOrders: NO_FINDINGS, undercuts }, openByKind: { 'listing.create': 1, 'listing.delete': 3 }, byStatus: { pending: 4 } }),
+      'drafts:list': () => ({ stamp: 1, currentId: 'd1', drafts: [summary({ changeCount: 4 })] }),
+      'drafts:page': ({ offset = 0 }) => ({
+        stamp: 1, draftId: 'd1', offset, total: 1,
+        rows: [row({ kind: 'listing.create', target: '11040302755', fields: [{ field: 'price', before: null, after: 200 }], concern: 'under', reference: undercuts.worst.reference })],
+      }),
+      'drafts:apply': () => ({ stamp: 2, job: job() }),
+    });
+    const said = '1 new listing is priced more than 30 % under what its item fetches: $2.00 against its lowest listing of $10.00.';
+    expect(wrapper.get('[data-testid=review-guard]').text()).toContain(said);
+    expect(wrapper.find('[aria-label="Far under the item\'s lowest listing ($10.00)"]').exists()).toBe(true);
+    window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', ctrlKey: true, bubbles: true, cancelable: true }));
+    await flushPromises();
+    const dialog = document.querySelector('[role=alertdialog]');
+    expect(dialog?.textContent).toContain(said);
+    expect(dialog?.querySelector('[data-testid=guard-deletes]')?.textContent).toBe('The same apply also deletes 3 listings.');
+    (dialog?.querySelector('input[type=checkbox]') as HTMLInputElement).click();
+    await flushPromises();
+    [...(dialog?.querySelectorAll('button') ?? [])].find((b) => b.textContent?.includes('Apply these prices'))?.click();
+    await flushPromises();
+    expect(fake.callsTo('drafts:apply')).toEqual([
+      { draftId: 'd1', confirmGuard: { listings: { drops: 0, belowFloor: 0, rises: 0 }, buyOrders: { drops: 0, belowFloor: 0, rises: 0 }, undercuts: 1 } },
+    ]);
+    wrapper.unmount();
   });
 
   it('asks on the review of the draft as it is when Ctrl+Enter is pressed, not on one read before a bulk edit marked it', async () => {
@@ -180,7 +209,7 @@ describe('Drafts & apply screen', () => {
     // The screen read the draft before the 95 % cut went in; every read after finds the cut.
     let reads = 0;
     const wrapper = await mountDrafts({
-      'drafts:review': () => (reads++ === 0 ? review({ byStatus: { pending: 29 } }) : review({ guard: { listings: cut, buyOrders: NO_FINDINGS }, openByKind: { 'listing.edit': 29 }, byStatus: { pending: 29 } })),
+      'drafts:review': () => (reads++ === 0 ? review({ byStatus: { pending: 29 } }) : review({ guard: { listings: cut, buyOrders: NO_FINDINGS, undercuts: NO_UNDERCUTS }, openByKind: { 'listing.edit': 29 }, byStatus: { pending: 29 } })),
       'drafts:list': () => ({ stamp: 1, currentId: 'd1', drafts: [summary({ changeCount: 29 })] }),
       'drafts:apply': () => ({ stamp: 2, job: job() }),
     });
@@ -195,10 +224,10 @@ describe('Drafts & apply screen', () => {
     const undo: UndoResultView = {
       runId: 1, draftId: 'd2', name: 'Undo of apply 2026-01-05 14:03', restored: 29, removed: 1, recreated: 0, unchanged: 0, unresolved: 1,
       notes: [
-        { domain: 'listings', key: '11000171305', item: KEY, outcome: 'lost', reason: 'deleted by this apply: a deleted listing cannot come back; list the asset again to sell it' },
+        { domain: 'listings', key: '11000171305', item: KEY, outcome: 'lost', reason: 'deleted by this apply: a deleted listing cannot come back, but its asset can be listed again as a new listing' },
         { domain: 'listings', key: '11000171306', item: null, outcome: 'changedSince', reason: 'changed since this apply (now $7.77, it left $0.15); set back to its values before this apply anyway' },
       ],
-      noteCounts: { lost: 1, changedSince: 3, partly: 0 },
+      noteCounts: { lost: 1, changedSince: 3, partly: 0 }, relistable: 1,
     };
     let currentId = 'd1';
     const wrapper = await mountDrafts({
@@ -226,7 +255,7 @@ describe('Drafts & apply screen', () => {
     expect(text).toContain('Cannot come back (1)');
     expect(text).toContain('Mann Co. Supply Crate Key');
     expect(text).toContain('Listing of asset 11000171305');
-    expect(text).toContain('Deleted by this apply: a deleted listing cannot come back; list the asset again to sell it.');
+    expect(text).toContain('Deleted by this apply: a deleted listing cannot come back, but its asset can be listed again as a new listing.');
     expect(text).toContain('Changed since the apply, undone anyway (3)');
     expect(text).toContain('And 2 more.');
     expect(badWording(visibleText(wrapper))).toBeNull();
@@ -234,6 +263,53 @@ describe('Drafts & apply screen', () => {
     expect(wrapper.find('[aria-label="Apply progress"]').exists()).toBe(false);
     await panel.get('button').trigger('click');
     expect(wrapper.find('[data-testid=undo-result]').exists()).toBe(false);
+    wrapper.unmount();
+  });
+
+  it('offers to list the deleted listings again: a draft of their own, made current and reviewed, with what it could not take', async () => {
+    const undo: UndoResultView = {
+      runId: 4, draftId: null, name: 'Undo of apply 2026-01-05 14:03', restored: 0, removed: 0, recreated: 0, unchanged: 0, unresolved: 0,
+      notes: [{ domain: 'listings', key: '11000171305', item: KEY, outcome: 'lost', reason: 'deleted by this apply: a deleted listing cannot come back, but its asset can be listed again as a new listing' }],
+      noteCounts: { lost: 5, changedSince: 0, partly: 0 }, relistable: 5,
+    };
+    const relisted: RelistResultView = {
+      draftId: 'd3', name: 'List again: deleted by apply 2026-01-05 14:03', added: 4, refused: 1,
+      reasons: ['L:11000171309: asset 11000171309 is already in draft “Weekend repricing”'],
+    };
+    let currentId = 'd1';
+    const wrapper = await mountDrafts({
+      'drafts:list': () => ({
+        stamp: currentId === 'd1' ? 1 : 2, currentId,
+        drafts: [summary({ changeCount: 0, doneCount: 5 }), { ...summary({ changeCount: 4 }), id: 'd3', name: relisted.name }],
+      }),
+      'drafts:review': ({ draftId }) => review({ draftId, openByKind: draftId === 'd3' ? { 'listing.create': 4 } : {} }),
+      'apply:state': () => ({ stamp: 1, job: job({ runId: 4, state: 'done', itemsTotal: 5, itemsDone: 5, itemsLeft: 0, etaMs: 0 }) }),
+      'apply:undo': () => undo,
+      'apply:relistDeleted': () => {
+        currentId = 'd3';
+        return relisted;
+      },
+    });
+    await wrapper.get('button:not([disabled])[title^="Makes a draft"]').trigger('click');
+    await flushPromises();
+    const panel = wrapper.get('[data-testid=undo-result]');
+    expect(panel.text().replace(/\s+/g, ' ')).toContain('Makes another draft that lists the deleted listings\' assets at their last prices, for you to review and apply.');
+    expect(fake.callsTo('apply:relistDeleted')).toEqual([]);
+    await panel.get('button[aria-describedby=relist-what]').trigger('click');
+    await flushPromises();
+    expect(fake.callsTo('apply:relistDeleted')).toEqual([{ runId: 4 }]);
+    expect(wrapper.get('.head h2').text()).toBe(relisted.name);
+    expect(fake.callsTo('drafts:review')).toContainEqual({ draftId: 'd3' });
+    expect(wrapper.find('[data-testid=undo-result]').exists()).toBe(false);
+    const made = wrapper.get('[data-testid=relist-result]');
+    const text = made.text().replace(/\s+/g, ' ');
+    expect(text).toContain(`“${relisted.name}” is ready to review`);
+    expect(text).toContain('This draft lists 4 assets again at the price, promotion and note their listings had before the apply deleted them. Nothing is sent until you apply it.');
+    expect(text).toContain('1 asset could not be put in the draft:');
+    expect(text).toContain(relisted.reasons[0]);
+    expect(badWording(visibleText(wrapper))).toBeNull();
+    await made.get('button').trigger('click');
+    expect(wrapper.find('[data-testid=relist-result]').exists()).toBe(false);
     wrapper.unmount();
   });
 });

@@ -3,21 +3,25 @@ import { flushPromises, mount } from '@vue/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Settings } from '../../../src-shared/contract.ts';
 import { useSettingsStore } from '../../../src-renderer/src/stores/settings.ts';
+import { useDraftsStore } from '../../../src-renderer/src/stores/drafts.ts';
+import { useHistoryStore } from '../../../src-renderer/src/stores/history.ts';
+import { useListingsTable } from '../../../src-renderer/src/stores/ledger.ts';
 import SettingsView from '../../../src-renderer/src/views/SettingsView.vue';
 import { deskHandlers, settings } from '../desk-data.ts';
-import { installFakeApi, Refusal, type FakeApi } from '../fake-api.ts';
+import { installFakeApi, Refusal, type FakeApi, type Handlers } from '../fake-api.ts';
 
 describe('Settings screen', () => {
   let fake: FakeApi;
   let current: Settings;
   afterEach(() => fake.uninstall());
 
-  async function mountSettings() {
+  async function mountSettings(over: Handlers = {}) {
     current = { ...settings };
     fake = installFakeApi(
       deskHandlers({
         'settings:get': () => current,
         'settings:update': (patch) => (current = { ...current, ...patch } as Settings),
+        ...over,
       }),
     );
     const wrapper = mount(SettingsView, { global: { plugins: [createTestingPinia({ createSpy: vi.fn, stubActions: false })] } });
@@ -88,6 +92,23 @@ describe('Settings screen', () => {
     await radios[2]?.setValue(true);
     await flushPromises();
     expect(fake.callsTo('settings:update')).toEqual([{ theme: 'dark' }]);
+  });
+
+  it('writes exports for the trader\'s spreadsheet: a semicolon and decimal comma once chosen, in every export', async () => {
+    const csv = { csv: '\uFEFFkind;price\r\n', rows: 0 };
+    const wrapper = await mountSettings({ 'drafts:exportCsv': () => ({ csv: csv.csv }), 'ledger:exportCsv': () => csv, 'history:exportCsv': () => csv });
+    const radios = wrapper.findAll('input[name=csv-format]');
+    expect(radios.map((r) => (r.element as HTMLInputElement).checked)).toEqual([true, false]);
+    expect(wrapper.text()).toContain('Semicolon, decimal comma (1,50): Excel in most of Europe');
+    await radios[1]?.setValue(true);
+    await flushPromises();
+    expect(fake.callsTo('settings:update')).toEqual([{ csvFormat: 'semicolon' }]);
+    await useDraftsStore().exportCsv('d1');
+    await useListingsTable().exportCsv(true);
+    await useHistoryStore().exportCsv();
+    expect(fake.callsTo('drafts:exportCsv')).toEqual([{ draftId: 'd1', format: 'semicolon' }]);
+    expect(fake.callsTo('ledger:exportCsv')).toEqual([expect.objectContaining({ format: 'semicolon' })]);
+    expect(fake.callsTo('history:exportCsv')).toEqual([expect.objectContaining({ format: 'semicolon', timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone })]);
   });
 
   it('keeps the live URL under a folded “Advanced” while it is the default, editable in sandbox mode too', async () => {

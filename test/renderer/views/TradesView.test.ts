@@ -79,6 +79,31 @@ describe('Trades screen', () => {
     expect(young.get('[role=note]').text()).toContain('under 30 days');
   });
 
+  it('says what to check of a young partner, and opens the partner\'s Steam, backpack.tf and SteamRep pages in the browser', async () => {
+    const partner = '76561198012345678';
+    const wrapper = await mountTrades({
+      'trades:list': () => ({ stamp: 1, checkedAt: Date.now(), trades: [trade('101', { needsAction: true, status: 'Action Required', youngPartner: true, partnerAgeDays: 3.5, buyer_id: partner })] }),
+      'trades:openPartnerPage': () => ({ ok: true }),
+    });
+    const card = wrapper.get('[data-trade-id="101"]');
+    expect(card.get('[role=note]').text().replace(/\s+/g, ' ')).toBe(
+      'Young account (under 30 days): before accepting, check its Steam profile for its age and a trade hold, its trades on backpack.tf, and SteamRep for a scammer mark',
+    );
+    for (const label of ['Steam profile', 'backpack.tf', 'SteamRep']) await card.get(`button[aria-label="${label} of partner ${partner}"]`).trigger('click');
+    await flushPromises();
+    expect(fake.callsTo('trades:openPartnerPage')).toEqual([{ id64: partner, site: 'steam' }, { id64: partner, site: 'backpack' }, { id64: partner, site: 'steamrep' }]);
+  });
+
+  it('never asks to accept an offer that waits for a mobile confirmation: the next step and the offer\'s state agree', async () => {
+    const wrapper = await mountTrades({
+      'trades:list': () => ({ stamp: 1, checkedAt: Date.now(), trades: [trade('101', { needsAction: true, status: 'Action Required', raw_status: 'CONFIRMATION_REQUIRED' })] }),
+    });
+    const text = wrapper.get('[data-trade-id="101"]').text();
+    expect(text).toContain('You sold: confirm the trade offer in the mobile authenticator.');
+    expect(text).not.toContain('accept the trade offer');
+    expect(text).toContain('Trade offer waits for mobile confirmation');
+  });
+
   it('keeps buy-order trades in their own tab', async () => {
     const wrapper = await mountTrades();
     const tabs = wrapper.findAll('[role=tab]');
