@@ -75,7 +75,9 @@ test('"Mann Co. Supply Crate Key" resolves to 5021;6, and the buy order applies 
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export CSV' }).click();
   const csv = readFileSync(await (await download).path(), 'utf8');
-  expect(csv.split(/\r?\n/)[0]).toBe('sku,name,account,price,quantity,active,user_note');
+  // Exports start with a byte order mark, so Excel reads them as UTF-8.
+  expect(csv.startsWith('\uFEFF')).toBe(true);
+  expect(csv.slice(1).split(/\r?\n/)[0]).toBe('sku,name,account,price,quantity,active,user_note');
   expect(csv).toContain(`5021;6,Mann Co. Supply Crate Key,${desk.sandbox.accounts.main},62.50,3,1,`);
   expect(errors).toEqual([]);
 });

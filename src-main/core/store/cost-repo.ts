@@ -4,7 +4,7 @@ import { parseRow, parseRows } from './sql.ts';
 import { countOf } from './typed-rows.ts';
 
 /**
- * What each item cost (migration 021): the lots units came in by, the parts
+ * What each item cost (migration 020): the lots units came in by, the parts
  * each sale took from them, and the completed trades not yet counted. SQL
  * only; the first-in, first-out rules are core/costs/'s.
  */

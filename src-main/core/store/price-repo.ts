@@ -4,7 +4,7 @@ import type { Store } from './db.ts';
 import { chunked, jsonColumn, parseRow, parseRows, placeholders } from './sql.ts';
 
 /**
- * The price sources and the prices each last gave (migration 022). A read
+ * The price sources and the prices each last gave (migration 021). A read
  * replaces a source's prices whole in one transaction, so a read cut short
  * leaves the last one's; a source that fails keeps them, with their times.
  */

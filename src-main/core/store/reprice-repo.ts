@@ -5,7 +5,7 @@ import { chunked, jsonColumn, parseRow, parseRows, placeholders } from './sql.ts
 import { countOf, skusOf } from './typed-rows.ts';
 
 /**
- * Repricing's rows (migration 022): the trader's rules, each run of a
+ * Repricing's rows (migration 021): the trader's rules, each run of a
  * reprice, and per run the rows it changed (with why) and the rows a rule
  * would move but could not (with why). Also the two questions a reprice asks
  * of the rest of the store: what else holds a row in a draft, and how many

@@ -9,8 +9,8 @@ import { migration as inventories } from '../../../src-main/core/store/migration
 import { migration as APPLIED } from '../../../src-main/core/store/migrations/014-what-each-apply-changed.ts';
 import { migration as REFUSALS } from '../../../src-main/core/store/migrations/018-refusals-of-what-the-service-said.ts';
 import { migration as ITEM_WORDS } from '../../../src-main/core/store/migrations/019-item-names-searched-by-words-and-parts.ts';
-import { migration as COSTS } from '../../../src-main/core/store/migrations/021-what-each-item-cost.ts';
-import { migration as PRICING } from '../../../src-main/core/store/migrations/022-price-sources-and-repricing.ts';
+import { migration as COSTS } from '../../../src-main/core/store/migrations/020-what-each-item-cost.ts';
+import { migration as PRICING } from '../../../src-main/core/store/migrations/021-price-sources-and-repricing.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -33,10 +33,9 @@ const insertAccount = (db: DatabaseSync, id = '1', kind = 'main') =>
   db.prepare('INSERT INTO accounts (account_id, kind, updated_at) VALUES (?, ?, 0)').run(id, kind);
 
 describe('migrations', () => {
-  it('are numbered in increasing order from 1, the last one the latest', () => {
+  it('are numbered 1, 2, 3, … with no gap, the last one the latest', () => {
     const versions = MIGRATIONS.map((m) => m.version);
-    expect(versions[0]).toBe(1);
-    expect(versions.every((v, i) => i === 0 || v > (versions[i - 1] ?? 0))).toBe(true);
+    expect(versions).toEqual(versions.map((_, i) => i + 1));
     expect(LATEST_VERSION).toBe(versions.at(-1));
   });
 
@@ -315,7 +314,7 @@ describe('migrations', () => {
     db.close();
   });
 
-  it('21: cost lots (a purchase line once, units never used past the lot) and the parts each sale took; trades marked costed', () => {
+  it(`${COSTS.version}: cost lots (a purchase line once, units never used past the lot) and the parts each sale took; trades marked costed`, () => {
     const db = freshAt(COSTS.version);
     expect(tables(db)).toEqual(expect.arrayContaining(['cost_lots', 'cost_uses']));
     const lot = db.prepare(`INSERT INTO cost_lots (sku, origin, trade_type, trade_id, position, acquired_at, quantity, used, unit_cost, set_at)
@@ -334,7 +333,7 @@ describe('migrations', () => {
     db.close();
   });
 
-  it('22: price sources with their prices (gone with the source), rules, and the runs of a reprice with their rows', () => {
+  it(`${PRICING.version}: price sources with their prices (gone with the source), rules, and the runs of a reprice with their rows`, () => {
     const db = freshAt(PRICING.version);
     expect(tables(db)).toEqual(expect.arrayContaining(['price_sources', 'source_prices', 'reprice_rules', 'reprice_runs', 'reprice_rows']));
     db.prepare("INSERT INTO price_sources (source_id, kind, config, created_at) VALUES ('pricedb', 'pricedb', '{}', 0)").run();

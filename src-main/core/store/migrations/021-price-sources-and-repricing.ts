@@ -12,7 +12,7 @@ import type { Migration } from '../migrations.ts';
  * schedule, is a run with what became of it.
  */
 export const migration: Migration = {
-  version: 22,
+  version: 21,
   name: 'price sources and repricing',
   sql: `
       CREATE TABLE price_sources (

@@ -11,7 +11,7 @@ import type { Migration } from '../migrations.ts';
  * `costed` once its lines are in; the partial index finds the rest at once.
  */
 export const migration: Migration = {
-  version: 21,
+  version: 20,
   name: 'what each item cost',
   sql: `
       CREATE TABLE cost_lots (
