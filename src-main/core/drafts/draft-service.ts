@@ -202,6 +202,8 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     rename(id, name) {
       requireDraft(id);
       repos.drafts.rename(id, draftName.parse(name));
+      // Every screen showing the draft (another browser on the server, too) reads its new name.
+      changed(id);
       return summaryOf(id);
     },
     discard(id) {

@@ -140,10 +140,13 @@ describe('draft service', () => {
     expect(f.drafts.removeFailed(d.id)).toBe(0);
   });
 
-  it('renames and discards drafts', () => {
+  it('renames and discards drafts, and says each rename', () => {
     f = draftFixture();
     const { id } = f.drafts.create('a');
+    const told: string[] = [];
+    f.drafts.on('changed', ({ draftId }) => told.push(draftId));
     expect(f.drafts.rename(id, '  b  ').name).toBe('b');
+    expect(told).toEqual([id]);
     expect(() => f.drafts.rename(id, ' ')).toThrow();
     f.drafts.discard(id);
     expect(f.drafts.list()).toEqual([]);
