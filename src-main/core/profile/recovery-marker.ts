@@ -1,5 +1,6 @@
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { z } from 'zod';
+import { readFileIfAny, writeWholeFile } from '../whole-file.ts';
 
 /**
  * The note that a profile's file was moved aside and the trader has not
@@ -24,15 +25,7 @@ export type RecoveryMarker = z.infer<typeof recoveryMarker>;
 
 /** Writes the note whole (beside it, flushed, then renamed into place), so a crash never leaves half of one. */
 export function writeRecoveryMarker(path: string, marker: RecoveryMarker): void {
-  const temp = `${path}.writing`;
-  const fd = openSync(temp, 'w');
-  try {
-    writeSync(fd, JSON.stringify(marker, null, 2));
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temp, path);
+  writeWholeFile(path, JSON.stringify(marker, null, 2));
 }
 
 /**
@@ -41,13 +34,8 @@ export function writeRecoveryMarker(path: string, marker: RecoveryMarker): void 
  * moved file is not known, so the trader still decides.
  */
 export function readRecoveryMarker(path: string, homePath: string): RecoveryMarker | null {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
+  const text = readFileIfAny(path);
+  if (text === null) return null;
   try {
     return recoveryMarker.parse(JSON.parse(text));
   } catch {

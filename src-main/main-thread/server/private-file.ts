@@ -1,6 +1,5 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import { dirname, join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { readFileIfAny, writeWholeFile } from '../../core/whole-file.ts';
 
 /** Makes `dir` (and its parents) for this user alone: the server's secrets live there. */
 export function privateDir(dir: string): string {
@@ -14,25 +13,11 @@ export function privateDir(dir: string): string {
  * the key is in a file others may read or half written.
  */
 export function writePrivateFile(path: string, text: string): void {
-  const temp = join(dirname(path), `.${randomBytes(6).toString('hex')}.tmp`);
-  const fd = openSync(temp, 'wx', 0o600);
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temp, path);
+  writeWholeFile(path, text, 0o600);
 }
 
 /** A JSON file written by writePrivateFile, or null when there is none. */
 export function readJsonFile(path: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-  return JSON.parse(text);
+  const text = readFileIfAny(path);
+  return text === null ? null : JSON.parse(text);
 }

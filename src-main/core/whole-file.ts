@@ -1,0 +1,30 @@
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { dirname, join } from 'node:path';
+
+/**
+ * Writes `text` to `path` whole: a new file beside it (made with `mode`),
+ * synced, then renamed over the old one, so a crash leaves the old file or
+ * the new one and never half of one.
+ */
+export function writeWholeFile(path: string, text: string, mode = 0o666): void {
+  const temp = join(dirname(path), `.${randomBytes(6).toString('hex')}.tmp`);
+  const fd = openSync(temp, 'wx', mode);
+  try {
+    writeSync(fd, text);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(temp, path);
+}
+
+/** The file's text, or null when there is no such file. */
+export function readFileIfAny(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
