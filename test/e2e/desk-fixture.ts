@@ -171,19 +171,8 @@ export async function startTestDesk(options: TestDeskOptions = {}): Promise<Test
     profilePath,
     openedLinks,
     transcript: () => [...transcript],
-    async ask(channel, input) {
-      const result = await router.invoke(channel, input ?? {});
-      if (!result.ok) throw new Error(`${channel}: ${result.error.kind} ${result.error.message}`);
-      return result.value as ChannelOutput<typeof channel>;
-    },
-    read(query) {
-      const db = new DatabaseSync(profilePath, { readOnly: true });
-      try {
-        return query(db);
-      } finally {
-        db.close();
-      }
-    },
+    ask: askOf(router),
+    read: (query) => readProfile(profilePath, query),
     async reopen(seeder) {
       await connection.close();
       if (seeder) seed(seeder);
@@ -229,4 +218,23 @@ export function adopt(repos: Repos, sandbox: Sandbox, listings: ReadonlyArray<Re
       account: l.account,
     })),
   );
+}
+
+/** A desk's `ask`: the channel's answer through `router`, or an error naming the channel and what went wrong. */
+export function askOf(router: Pick<Router, 'invoke'>): TestDesk['ask'] {
+  return async (channel, input) => {
+    const result = await router.invoke(channel, input ?? {});
+    if (!result.ok) throw new Error(`${channel}: ${result.error.kind} ${result.error.message}`);
+    return result.value as ChannelOutput<typeof channel>;
+  };
+}
+
+/** What `query` reads of the profile, opened read-only beside the running desk. */
+export function readProfile<T>(profilePath: string, query: (db: DatabaseSync) => T): T {
+  const db = new DatabaseSync(profilePath, { readOnly: true });
+  try {
+    return query(db);
+  } finally {
+    db.close();
+  }
 }

@@ -1,16 +1,14 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import type { Page } from '@playwright/test';
 import { CHANNEL_NAMES, EVENT_NAMES } from '../../../src-shared/channels.ts';
-import type { ChannelOutput } from '../../../src-shared/contract.ts';
 import { scaledClock } from '../../../src-main/core/clock.ts';
 import { openStore } from '../../../src-main/core/store/db.ts';
 import { createRepos } from '../../../src-main/core/store/index.ts';
 import type { Router } from '../../../src-main/ipc/router.ts';
 import { startSandbox } from '../../../src-main/sandbox/index.ts';
-import { adopt, type Seeder, type TestDesk, type TestDeskOptions } from '../desk-fixture.ts';
+import { adopt, askOf, readProfile, type Seeder, type TestDesk, type TestDeskOptions } from '../desk-fixture.ts';
 import { startServe, type ServeProcess } from './serve-process.ts';
 import { connectRouter, setUp, signIn, TEST_PASSWORD, type Credentials, type SocketRouter } from './server-client.ts';
 
@@ -151,19 +149,8 @@ export async function startServerDesk(options: ServerDeskOptions = {}): Promise<
       throw new Error('the server runs the desk in a process of its own: there is no connection in the test\'s');
     },
     transcript: () => [...transcript],
-    async ask(channel, input) {
-      const result = await router.invoke(channel, input ?? {});
-      if (!result.ok) throw new Error(`${channel}: ${result.error.kind} ${result.error.message}`);
-      return result.value as ChannelOutput<typeof channel>;
-    },
-    read(query) {
-      const db = new DatabaseSync(profilePath, { readOnly: true });
-      try {
-        return query(db);
-      } finally {
-        db.close();
-      }
-    },
+    ask: askOf(router),
+    read: (query) => readProfile(profilePath, query),
     async reopen(seeder) {
       await stop();
       if (seeder) seed(seeder);
