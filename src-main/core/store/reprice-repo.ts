@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { repriceRule, type RepriceRule } from '../../../src-shared/pricing.ts';
+import { repriceRowView, repriceRunView } from '../../../src-shared/reprice.ts';
 import type { Store } from './db.ts';
 import { chunked, jsonColumn, parseRow, parseRows, placeholders } from './sql.ts';
 import { countOf, skusOf } from './typed-rows.ts';
@@ -17,8 +18,8 @@ export type RuleRow = z.output<typeof ruleRow>;
 
 export const runRow = z.object({
   run_id: z.number().int(),
-  kind: z.enum(['now', 'scheduled']),
-  state: z.enum(['building', 'built', 'applying', 'applied', 'failed']),
+  kind: repriceRunView.shape.kind,
+  state: repriceRunView.shape.state,
   started_at: z.number().int(),
   finished_at: z.number().int().nullable(),
   draft_id: z.string().nullable(),
@@ -33,10 +34,10 @@ export const runRow = z.object({
 export type RunRow = z.output<typeof runRow>;
 
 export const repriceRowSchema = z.object({
-  domain: z.enum(['listings', 'buyOrders']),
+  domain: repriceRowView.shape.domain,
   key: z.string(),
   sku: z.string(),
-  outcome: z.enum(['change', 'held']),
+  outcome: repriceRowView.shape.outcome,
   rule_id: z.number().int().nullable(),
   before: z.number().int().nullable(),
   after: z.number().int().nullable(),
