@@ -66,7 +66,11 @@ export function createPagedRows<T>(options: PagedRowsOptions<T>): PagedRows<T> {
 
   async function fetchMissing(): Promise<void> {
     const gen = generation;
-    const missing = wanted().filter((p) => !pages.has(p) && !inFlight.has(p));
+    // The pages on screen are asked for first: main answers in the order asked, so a margin page asked
+    // before them (the one above, on a scroll down) would hold back the rows the trader is waiting for.
+    const onScreen = new Set(wanted(0));
+    const missing = wanted().filter((p) => !pages.has(p) && !inFlight.has(p))
+      .sort((a, b) => Number(onScreen.has(b)) - Number(onScreen.has(a)) || a - b);
     await Promise.all(missing.map(async (p) => {
       inFlight.add(p);
       try {

@@ -42,6 +42,15 @@ describe('rows of a long table, a page at a time', () => {
     expect(new Set(s.asked)).toEqual(new Set([0, 10, 490, 500, 510, 520]));
   });
 
+  it('asks for the pages on screen before the margin around them, since main answers in the order asked', async () => {
+    const s = source(1_000);
+    await s.rows.refresh();
+    s.asked.length = 0;
+    s.rows.show(505, 525);
+    await flush();
+    expect(s.asked).toEqual([500, 510, 520, 490, 530]);
+  });
+
   it('swaps a refresh in whole: rows of two states of main never mix, and the old ones stay until the new arrive', async () => {
     const s = source(100);
     s.rows.show(0, 20);
