@@ -159,7 +159,8 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
       // A jump deep into the price order is read from the kept order too: counting down to it sorts every row
       // again for each jump (a quarter of a second at 50,000), the kept order is sorted once.
       const before = offset === 0 ? null : places.get(offset - 1);
-      const rows = sort !== null && (sort.column !== 'price' || before === undefined) ? reads.rowsSorted(q, id, offset, limit)
+      const rows = sort !== null && (sort.column !== 'price' || before === undefined)
+        ? reads.rowsSorted(q, JSON.stringify([stateOf(draftId), domain, filter, sort.column]), offset, limit)
         : before !== undefined ? reads.rowsAfter(q, c.created, before, limit)
           : reads.rowsCounted(q, domain, c.created, offset, limit);
       if (places.size > MAX_PLACES) places.clear();

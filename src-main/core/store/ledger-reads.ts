@@ -74,8 +74,12 @@ export interface LedgerReads {
   rowsAfter(q: TableQuery, created: number, before: RowPlace | null, limit: number): PlacedRow[];
   /** Rows `offset…offset+limit` counted down to, for a page whose row before is not known. */
   rowsCounted(q: TableQuery, domain: LedgerDomain, created: number, offset: number, limit: number): PlacedRow[];
-  /** Rows `offset…offset+limit` of a sort no index serves, sorted once per `sortId` (the table's state and the question) into a temporary table. */
-  rowsSorted(q: TableQuery, sortId: string, offset: number, limit: number): PlacedRow[];
+  /**
+   * Rows `offset…offset+limit` of a sort no index serves, sorted once per `orderId` (the table's state, its filter
+   * and the sort's column, not its direction) into a temporary table: a descending order is the ascending one read
+   * backwards, the whole tuple reversed, so turning a column's sort round sorts nothing again.
+   */
+  rowsSorted(q: TableQuery, orderId: string, offset: number, limit: number): PlacedRow[];
   /** The rows a selection names (by ID, or a filter with exceptions). */
   selectedRows(q: TableQuery, selection: LedgerSelection): SelectedRows;
   /** The keys of selected rows, in table order. */
@@ -109,7 +113,8 @@ export function createLedgerReads(store: Pick<Store, 'db'>): LedgerReads {
       { ...q.params, ...cursor.params, limit });
   }
 
-  let sorted: string | null = null;
+  /** The order kept in `temp.page_order`: which question it answers and how many rows it holds. */
+  let sorted: { id: string; rows: number } | null = null;
 
   const reads: LedgerReads = {
     scope,
@@ -187,16 +192,18 @@ export function createLedgerReads(store: Pick<Store, 'db'>): LedgerReads {
         { ...q.params, limit: rest, offset: skip });
       return [...fromCreated, ...fromLedger];
     },
-    rowsSorted(q, sortId, offset, limit) {
-      if (sorted !== sortId) {
-        const dir = q.order.desc ? 'DESC' : 'ASC';
+    rowsSorted(q, orderId, offset, limit) {
+      if (sorted?.id !== orderId) {
         db.exec('DROP TABLE IF EXISTS temp.page_order; CREATE TEMP TABLE page_order (pos INTEGER PRIMARY KEY, arm INTEGER NOT NULL, t1 INTEGER, t2 TEXT, v ANY)');
-        prepared(`INSERT INTO temp.page_order (arm, t1, t2, v) SELECT arm, t1, t2, v FROM (SELECT arm, t1, t2, ${q.order.value} AS v FROM (${q.arms.created}) WHERE ${q.where}
+        const made = prepared(`INSERT INTO temp.page_order (arm, t1, t2, v) SELECT arm, t1, t2, v FROM (SELECT arm, t1, t2, ${q.order.value} AS v FROM (${q.arms.created}) WHERE ${q.where}
             UNION ALL SELECT arm, t1, t2, ${q.order.value} AS v FROM (${q.arms.ledger}) WHERE ${q.where})
-          ORDER BY v ${dir}, arm ${dir}, t1 ${dir}, t2 ${dir}`).run(q.params);
-        sorted = sortId;
+          ORDER BY v, arm, t1, t2`).run(q.params);
+        sorted = { id: orderId, rows: Number(made.changes) };
       }
-      const slice = parseRows('page_order', place, prepared('SELECT pos, arm, t1, t2, v FROM temp.page_order WHERE pos > :offset ORDER BY pos LIMIT :limit').all({ offset, limit }));
+      // Positions count from 1; descending, row `offset` is the one `offset` places before the last.
+      const slice = parseRows('page_order', place, q.order.desc
+        ? prepared('SELECT pos, arm, t1, t2, v FROM temp.page_order WHERE pos <= :top ORDER BY pos DESC LIMIT :limit').all({ top: sorted.rows - offset, limit })
+        : prepared('SELECT pos, arm, t1, t2, v FROM temp.page_order WHERE pos > :offset ORDER BY pos LIMIT :limit').all({ offset, limit }));
       const ledgerIds = JSON.stringify(slice.filter((p) => p.arm === 1).map((p) => p.t1));
       const createdKeys = JSON.stringify(slice.filter((p) => p.arm === 0).map((p) => p.t2));
       const found = new Map<string, ArmRow>();

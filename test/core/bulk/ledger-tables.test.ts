@@ -70,6 +70,22 @@ describe('ledger tables: the draft laid over the ledger, one page at a time', ()
     }
   });
 
+  it('turns a sort round to the exact reverse of its rows, page by page and by a jump, with ties broken the same way', () => {
+    const t = setup(1_000);
+    const { id } = f.drafts.create('d');
+    f.drafts.addChanges(id, [
+      { kind: 'listing.create', asset_id: '77', price: 150, promoted: 0 },
+      ...Array.from({ length: 300 }, (_, i) => ({ kind: 'listing.edit' as const, asset_id: String(1_000_000 + i * 2), price: 500 + (i % 7) })),
+    ]);
+    for (const column of ['newPrice', 'note'] as const) {
+      const pages = (dir: 'asc' | 'desc') => Array.from({ length: 11 }, (_, p) => keysOf(t, 'listings', {}, { column, dir }, p * 100, 100)).flat();
+      const asc = pages('asc');
+      expect(asc).toHaveLength(1_001);
+      expect(pages('desc'), column).toEqual([...asc].reverse());
+      expect(keysOf(t, 'listings', {}, { column, dir: 'desc' }, 990, 20), `${column} jump`).toEqual([...asc].reverse().slice(990));
+    }
+  });
+
   it('answers a viewport with totals, and lays the current draft over it', async () => {
     const t = setup(50_000);
     const empty = t.page('listings', {}, null, 0, 3);
