@@ -231,7 +231,7 @@ function layerRules(layer, electron) {
 
 /**
  * The renderer's screens (components, views, composables) talk to the Pinia
- * stores, and only the stores talk to the bridge (src-renderer/src/api.ts).
+ * stores, and only the stores talk to the bridge (src-renderer/src/bridge/api.ts).
  */
 const RENDERER_SCREENS = ['src-renderer/src/components/**', 'src-renderer/src/views/**', 'src-renderer/src/composables/**'];
 const bridgeRefused = {

@@ -1,3 +1,4 @@
+import type { ListingSalesFault } from './state/sales.ts';
 import type { EndpointName } from '../core/api/endpoints.ts';
 import type {
   Inventory429Fault, InventoryDelayFault, InventoryEndlessFault, InventoryLyingTotalFault, InventoryMalformedFault, InventoryPrivateFault,
@@ -68,16 +69,6 @@ export interface TradeKeyEchoFault extends KeyEchoFault {
 /** How a refusal names the item it refuses; the interface does not say, so the client must cope with each. */
 export type RefusalStyle = 'path' | 'bracket' | 'message';
 
-export interface ListingSalesFault {
-  /** Mean sandbox ms between two sales (a Poisson process over the account's active listings). */
-  readonly meanGapMs: number;
-  /** How long each sale's market trade stays pending before it completes; default 5 minutes. */
-  readonly tradeMs?: number;
-  /** Sell at most this many listings while the knob is on; unlimited when absent. */
-  readonly limit?: number;
-  /** Only these listings (by listing_id) may sell, e.g. those an apply has not reached yet; any active one when absent. */
-  readonly among?: readonly string[];
-}
 
 export interface BalanceMoveFault extends FaultScope {
   /** Cents added to the balance (negative: taken, never below zero). */
@@ -218,3 +209,5 @@ export interface SandboxFaults {
   set(faults: { readonly [K in FaultName]?: FaultConfig[K] | false | undefined }): void;
   clear(): void;
 }
+
+export type { ListingSalesFault };

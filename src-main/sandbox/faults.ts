@@ -3,7 +3,7 @@ import type { FaultConfig, FaultName, FaultScope, ListingSalesFault, RefusalStyl
 import { DEFAULT_HOSTILE_NAME } from './fault-config.ts';
 import type { InventoryEndlessKind } from './inventory-faults.ts';
 import type { KeySpelling, TradeEchoField } from './key-echo.ts';
-import type { Random } from './prng.ts';
+import type { Random } from './catalog/prng.ts';
 import { TRADE_LISTS, type HostileTradeField } from './trade-faults.ts';
 
 /** A knob as set: where it fires, how many more times, and its parameters. */

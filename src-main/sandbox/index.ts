@@ -6,7 +6,7 @@ import type { SandboxAdmin } from './admin.ts';
 import { createAdmin } from './admin.ts';
 import type { SandboxFaults } from './fault-config.ts';
 import { Faults } from './faults.ts';
-import { streamFor } from './prng.ts';
+import { streamFor } from './catalog/prng.ts';
 import type { RateWindowMode } from './rate-limiter.ts';
 import { RateLimiter } from './rate-limiter.ts';
 import type { SandboxLog } from './request-log.ts';

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { RefusalStyle } from './fault-config.ts';
 import type { RateStatus } from './rate-limiter.ts';
-import type { Refusal } from './refusal.ts';
+import type { Refusal } from './state/refusal.ts';
 
 /**
  * The sandbox's answers as the service words them (a refusal, a 429, a body

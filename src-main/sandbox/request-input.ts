@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { z } from 'zod';
 import type { EndpointName } from '../core/api/endpoints.ts';
 import { ENDPOINTS } from '../core/api/endpoints.ts';
-import { Refusal } from './refusal.ts';
+import { Refusal } from './state/refusal.ts';
 
 /**
  * Turning an HTTP request into an endpoint and a validated input: the route

@@ -1,3 +1,4 @@
+import type { SandboxCounters } from './state/world.ts';
 import type { EndpointName } from '../core/api/endpoints.ts';
 import type { KeyKind } from './state/accounts.ts';
 import type { InventoryRequestRecord } from './steam-inventory.ts';
@@ -30,44 +31,6 @@ export interface RecordedRequest {
   readonly dropped: boolean;
 }
 
-export interface SandboxCounters {
-  /** Requests received, any outcome. */
-  requests: number;
-  /** Create items naming an asset that already had a live listing (not created again). */
-  duplicateCreates: number;
-  listingsCreated: number;
-  listingsEdited: number;
-  listingsDeleted: number;
-  buyOrdersCreated: number;
-  /** Create items whose quantity was cut to floor(balance / price). */
-  buyOrderQuantityCut: number;
-  /** Create items skipped: the balance covers not even one unit. */
-  buyOrdersSkippedNoFunds: number;
-  /** Create items naming a SKU that already had an open order on that account. */
-  duplicateBuyOrderCreates: number;
-  buyOrdersEdited: number;
-  buyOrdersDeleted: number;
-  /** Units filled by simulated sellers. */
-  buyOrderUnitsFilled: number;
-  /** Listings bought by simulated buyers (the `listingSales` knob). */
-  listingsSold: number;
-  /** Every 429 sent (rate limits and storms). */
-  count429: number;
-  /** 429s caused by the storm fault alone. */
-  countStorm429: number;
-  count400: number;
-  count401: number;
-  count403: number;
-  count404: number;
-  count5xx: number;
-  dropped: number;
-  malformed: number;
-  delayed: number;
-  /** Requests answered with a 5xx after they were processed. */
-  failedAfterProcess: number;
-  /** Requests never answered. */
-  silent: number;
-}
 
 export interface SandboxLog {
   readonly requests: readonly RecordedRequest[];
@@ -144,3 +107,5 @@ export class RequestLog implements SandboxLog {
     Object.assign(this.counters, zeroCounters());
   }
 }
+
+export type { SandboxCounters };

@@ -5,7 +5,7 @@ import type { Faults } from './faults.ts';
 import { handle } from './handlers.ts';
 import { echoingKey, echoingKeyEncoded, keyEchoHeader, withKeyInError, withKeyInTrades } from './key-echo.ts';
 import type { RateLimiter, RateStatus } from './rate-limiter.ts';
-import { Refusal } from './refusal.ts';
+import { Refusal } from './state/refusal.ts';
 import { malform, refusal, refusalReply, send, sendHalfThenReset, tooMany, type Reply, type SendOptions } from './reply.ts';
 import type { AppliedFault, RequestLog } from './request-log.ts';
 import { countItems, matchRoute, rawInput, readBody, validate } from './request-input.ts';

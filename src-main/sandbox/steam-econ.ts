@@ -1,8 +1,8 @@
 import { createItemNames } from '../core/items/index.ts';
 import type { KnownItem } from '../core/items/index.ts';
 import { qualityColor } from '../core/items/quality-colors.ts';
-import { classIdOf, familyOf } from './catalog.ts';
-import { deriveSeed } from './prng.ts';
+import { classIdOf, familyOf } from './catalog/catalog.ts';
+import { deriveSeed } from './catalog/prng.ts';
 
 /**
  * What Steam's community inventory says about an item: the econ description

@@ -26,7 +26,7 @@ import type { SettingsPatch } from '../../src-main/core/settings/settings.ts';
 import { connectDesk } from '../../src-main/main-thread/desk-connection.ts';
 import { DESK_WORKER } from '../worker/desk-worker-entry.ts';
 import { createDesk, type Desk } from '../../src-main/core/desk/desk.ts';
-import { createDeskRouter } from '../../src-main/ipc/desk-router.ts';
+import { createDeskRouter } from '../../src-main/ipc/routers/desk-router.ts';
 import type { Router } from '../../src-main/ipc/router.ts';
 import type { ServiceReady, ServiceWorkerData } from './service-worker.ts';
 import { memoryKeychain } from '../support/memory-keychain.ts';

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { createCostLedger } from '../../src-main/core/costs/cost-ledger.ts';
-import { familyOf } from '../../src-main/sandbox/catalog.ts';
+import { familyOf } from '../../src-main/sandbox/catalog/catalog.ts';
 import type { PricingState, RepricePage } from '../../src-shared/contract.ts';
 import { expectedMark, expectedPrice, sellCents } from '../support/reprice-expect.ts';
 import { adopt, startTestDesk } from './desk-fixture.ts';

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { scaledClock, type Clock } from '../../src-main/core/clock.ts';
 import { createDesk, type Desk } from '../../src-main/core/desk/desk.ts';
 import type { Settings } from '../../src-main/core/settings/settings.ts';
-import { createDeskRouter } from '../../src-main/ipc/desk-router.ts';
+import { createDeskRouter } from '../../src-main/ipc/routers/desk-router.ts';
 import type { Router } from '../../src-main/ipc/router.ts';
 import { startSandbox, type Sandbox } from '../../src-main/sandbox/index.ts';
 import type { BalanceView, EventName, KeyStatus } from '../../src-shared/contract.ts';

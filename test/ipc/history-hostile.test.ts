@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { scaledClock, type Clock } from '../../src-main/core/clock.ts';
 import { createDesk, type Desk } from '../../src-main/core/desk/desk.ts';
-import { createDeskRouter } from '../../src-main/ipc/desk-router.ts';
+import { createDeskRouter } from '../../src-main/ipc/routers/desk-router.ts';
 import type { Router } from '../../src-main/ipc/router.ts';
 import { startSandbox, type Sandbox } from '../../src-main/sandbox/index.ts';
 import { memoryKeychain } from '../support/memory-keychain.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createDeskRouter } from '../../src-main/ipc/desk-router.ts';
+import { createDeskRouter } from '../../src-main/ipc/routers/desk-router.ts';
 import { liveDeskFixture } from '../support/live-desk.ts';
 
 const start = liveDeskFixture();

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDesk, type Desk } from '../../src-main/core/desk/desk.ts';
-import { createDeskRouter } from '../../src-main/ipc/desk-router.ts';
+import { createDeskRouter } from '../../src-main/ipc/routers/desk-router.ts';
 import type { Router } from '../../src-main/ipc/router.ts';
 import { startSandbox, type Sandbox } from '../../src-main/sandbox/index.ts';
 import { memoryKeychain } from '../support/memory-keychain.ts';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDesk, type Desk } from '../../src-main/core/desk/desk.ts';
 import { allowedExternalUrl } from '../../src-main/core/shell/external-links.ts';
-import { createDeskRouter } from '../../src-main/ipc/desk-router.ts';
+import { createDeskRouter } from '../../src-main/ipc/routers/desk-router.ts';
 import { memoryKeychain } from '../support/memory-keychain.ts';
 import { call } from '../support/router-call.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { familyOf } from '../../src-main/sandbox/catalog.ts';
+import { familyOf } from '../../src-main/sandbox/catalog/catalog.ts';
 import { call } from '../support/router-call.ts';
 import { routerDeskFixture } from '../support/live-desk.ts';
 import { until } from '../support/until.ts';

@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
  * the folder (`lintText` with `filePath`): nothing is written to the tree.
  */
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 let eslint: ESLint;
 beforeAll(() => {
   eslint = new ESLint({ cwd: root });
@@ -85,7 +85,7 @@ const FOLDERS: Record<string, Case> = {
       ['../../src-renderer/src/main.ts', 'src-renderer'],
       ['electron', 'electron'],
     ],
-    allowed: [['./data-host.ts'], ['../core/clock.ts'], ['../ipc/desk-router.ts'], ['../../src-shared/contract.ts'],
+    allowed: [['./data-host.ts'], ['../core/clock.ts'], ['../ipc/routers/desk-router.ts'], ['../../src-shared/contract.ts'],
       ['../sandbox/index.ts', 'dynamic'], ['../sandbox/index.ts', 'type']],
   },
   'src-main/main-thread': {
@@ -173,7 +173,7 @@ const FOLDERS: Record<string, Case> = {
       ['node:fs', 'Node built-ins'],
       ['electron', 'electron'],
     ],
-    allowed: [['./api.ts'], ['../../src-shared/money.ts'], ['vue']],
+    allowed: [['./bridge/api.ts'], ['../../src-shared/money.ts'], ['vue']],
   },
 };
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { call, DeskError, errorViewOf } from '../../src-renderer/src/api.ts';
+import { call, DeskError, errorViewOf } from '../../src-renderer/src/bridge/api.ts';
 import { installFakeApi, Refusal, type FakeApi } from './fake-api.ts';
 
 describe('bridge wrapper', () => {

@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createItemNames } from '../../src-main/core/items/index.ts';
 import type { Sandbox } from '../../src-main/sandbox/index.ts';
 import { startSandbox } from '../../src-main/sandbox/index.ts';
-import { drawItem, drawTradeItem, inventoryMix } from '../../src-main/sandbox/catalog.ts';
-import { streamFor } from '../../src-main/sandbox/prng.ts';
+import { drawItem, drawTradeItem, inventoryMix } from '../../src-main/sandbox/catalog/catalog.ts';
+import { streamFor } from '../../src-main/sandbox/catalog/prng.ts';
 import { sku as skuField } from '../../src-shared/fields.ts';
 import { manualClock, MINUTE } from './helpers.ts';
 

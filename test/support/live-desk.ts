@@ -5,7 +5,7 @@ import { afterEach } from 'vitest';
 import { scaledClock, type Clock } from '../../src-main/core/clock.ts';
 import { createDesk, type Desk } from '../../src-main/core/desk/desk.ts';
 import type { SettingsPatch } from '../../src-main/core/settings/settings.ts';
-import { createDeskRouter } from '../../src-main/ipc/desk-router.ts';
+import { createDeskRouter } from '../../src-main/ipc/routers/desk-router.ts';
 import type { Router } from '../../src-main/ipc/router.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src-main/sandbox/index.ts';
 import type { EventName } from '../../src-shared/contract.ts';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src-main/sandbox/index.ts';
-import { createRandom } from '../../src-main/sandbox/prng.ts';
+import { createRandom } from '../../src-main/sandbox/catalog/prng.ts';
 import type { DeskConnection } from '../../src-main/main-thread/desk-connection.ts';
 import { auditApply, batchesInFlight } from '../core/apply/apply-audit.ts';
 import { until } from '../desktop/boot-support.ts';

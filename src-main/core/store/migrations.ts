@@ -1,5 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { pragmaValue } from './typed-rows.ts';
+import type { Migration } from './migrations/migration.ts';
 import { migration as m1 } from './migrations/001-accounts-and-settings.ts';
 import { migration as m2 } from './migrations/002-ledger-of-listings-and-buy-orders.ts';
 import { migration as m3 } from './migrations/003-pending-trades-and-the-seen-set.ts';
@@ -22,20 +23,8 @@ import { migration as m19 } from './migrations/019-item-names-searched-by-words-
 import { migration as m20 } from './migrations/020-what-each-item-cost.ts';
 import { migration as m21 } from './migrations/021-price-sources-and-repricing.ts';
 
-/**
- * Numbered schema migrations, one file each in migrations/ (NNN-what.ts,
- * NNN its version), listed here in order. The database's `user_version` is the
- * number of the last one applied; each runs in its own transaction, so a crash
- * mid-upgrade leaves the previous version intact. Append new migrations; never
- * edit one that has shipped.
- */
-export interface Migration {
-  readonly version: number;
-  readonly name: string;
-  readonly sql: string;
-  /** Work SQL alone cannot express (replaying stored rows in order), run in the same transaction before `sql`. */
-  readonly before?: (db: DatabaseSync) => void;
-}
+/** The numbered schema migrations (migrations/migration.ts says how they are written), in order. */
+export type { Migration };
 
 export const MIGRATIONS: readonly Migration[] = [m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, m12, m13, m14, m15, m16, m17, m18, m19, m20, m21];
 export const LATEST_VERSION = MIGRATIONS.length;

@@ -1,6 +1,6 @@
 import { KEY_SKU } from '../../../src-shared/pricing.ts';
-import { ITEM_KINDS, KILLSTREAK_FACTOR, QUALITY_FACTOR, WEAR_FACTOR } from '../catalog-items.ts';
-import { deriveSeed } from '../prng.ts';
+import { ITEM_KINDS, KILLSTREAK_FACTOR, QUALITY_FACTOR, WEAR_FACTOR } from '../catalog/catalog-items.ts';
+import { deriveSeed } from '../catalog/prng.ts';
 
 /**
  * The market the simulated price source reports: every SKU has a value in

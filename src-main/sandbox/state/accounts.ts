@@ -1,7 +1,7 @@
 import { USER_AGENT_TTL_SECONDS } from '../../core/api/endpoints.ts';
-import type { Random } from '../prng.ts';
-import { hexString, intBetween } from '../prng.ts';
-import { Refusal } from '../refusal.ts';
+import type { Random } from '../catalog/prng.ts';
+import { hexString, intBetween } from '../catalog/prng.ts';
+import { Refusal } from './refusal.ts';
 
 /**
  * Who the sandbox's API keys act for: one main account with linked accounts,

@@ -1,7 +1,7 @@
 import type { CreateBuyOrderItem, DeleteBuyOrderItem, EditBuyOrderItem } from '../../core/api/schemas.ts';
-import { streamFor } from '../prng.ts';
-import { filterProfanity } from '../profanity.ts';
-import { refuseItem } from '../refusal.ts';
+import { streamFor } from '../catalog/prng.ts';
+import { filterProfanity } from './profanity.ts';
+import { refuseItem } from './refusal.ts';
 import type { Balance } from './accounts.ts';
 
 /**

@@ -1,5 +1,5 @@
-import { drawItem, inventoryMix, SANDBOX_GAME } from '../catalog.ts';
-import { streamFor } from '../prng.ts';
+import { drawItem, inventoryMix, SANDBOX_GAME } from '../catalog/catalog.ts';
+import { streamFor } from '../catalog/prng.ts';
 
 /**
  * The seeded items each account owns. Creating a listing names an asset; the

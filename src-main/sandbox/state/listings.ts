@@ -1,7 +1,7 @@
 import type { CreateListingItem, CreatedListing, DeleteListingItem, EditListingItem } from '../../core/api/schemas.ts';
-import type { Random } from '../prng.ts';
-import { hexString } from '../prng.ts';
-import { refuseItem } from '../refusal.ts';
+import type { Random } from '../catalog/prng.ts';
+import { hexString } from '../catalog/prng.ts';
+import { refuseItem } from './refusal.ts';
 import type { Inventory } from './inventory.ts';
 
 /**

@@ -1,12 +1,22 @@
 import type { MarketTrade } from '../../../src-shared/trades.ts';
-import { describeSku } from '../catalog.ts';
+import { describeSku } from '../catalog/catalog.ts';
 import type { SoldItem } from './trade-factory.ts';
 import { soldItems } from './trade-factory.ts';
-import type { ListingSalesFault } from '../fault-config.ts';
-import { streamFor } from '../prng.ts';
+import { streamFor } from '../catalog/prng.ts';
 import type { Listings } from './listings.ts';
 import { TRADE_STATUS } from './trade-factory.ts';
 import type { Trades } from './trades.ts';
+
+export interface ListingSalesFault {
+  /** Mean sandbox ms between two sales (a Poisson process over the account's active listings). */
+  readonly meanGapMs: number;
+  /** How long each sale's market trade stays pending before it completes; default 5 minutes. */
+  readonly tradeMs?: number;
+  /** Sell at most this many listings while the knob is on; unlimited when absent. */
+  readonly limit?: number;
+  /** Only these listings (by listing_id) may sell, e.g. those an apply has not reached yet; any active one when absent. */
+  readonly among?: readonly string[];
+}
 
 /**
  * Buyers taking listings: when the `listingSales` knob is on, at seeded

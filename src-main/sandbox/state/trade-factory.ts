@@ -1,8 +1,8 @@
 import type { BuyOrderTrade, MarketTrade } from '../../../src-shared/trades.ts';
-import type { DrawnItem } from '../catalog.ts';
-import { drawTradeItem } from '../catalog.ts';
-import type { Random } from '../prng.ts';
-import { intBetween, pick } from '../prng.ts';
+import type { DrawnItem } from '../catalog/catalog.ts';
+import { drawTradeItem } from '../catalog/catalog.ts';
+import type { Random } from '../catalog/prng.ts';
+import { intBetween, pick } from '../catalog/prng.ts';
 import type { Accounts } from './accounts.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { PastEvent } from '../../core/history/past-fill.ts';
 import type { PendingTrade } from '../../../src-shared/trades.ts';
-import { intBetween, streamFor, type Random } from '../prng.ts';
+import { intBetween, streamFor, type Random } from '../catalog/prng.ts';
 import type { TradeBody, TradeContext, TradeRole } from './trade-factory.ts';
 import { buyOrderTradeBody, initialStatus, marketTradeBody, RAW_STATUS, TRADE_STATUS } from './trade-factory.ts';
 

@@ -1,5 +1,5 @@
 import type { BuyOrderTrade, MarketTrade } from '../../../src-shared/trades.ts';
-import { deriveSeed, intBetween, streamFor } from '../prng.ts';
+import { deriveSeed, intBetween, streamFor } from '../catalog/prng.ts';
 import type { TradeBody, TradeContext, TradeRole } from './trade-factory.ts';
 import { buyOrderTradeBody, initialStatus, marketTradeBody, RAW_STATUS, soldItems, TRADE_STATUS } from './trade-factory.ts';
 

@@ -1,5 +1,5 @@
 import type { BuyOrderTrade, MarketTrade, PendingTrade } from '../../../src-shared/trades.ts';
-import { streamFor } from '../prng.ts';
+import { streamFor } from '../catalog/prng.ts';
 import type { TradeContext, TradeRole } from './trade-factory.ts';
 import { buyOrderTradeBody, initialStatus, marketTradeBody, RAW_STATUS, TRADE_STATUS } from './trade-factory.ts';
 import { TradeSchedule } from './trade-schedule.ts';

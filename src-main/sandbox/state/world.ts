@@ -1,6 +1,5 @@
-import type { ListingSalesFault } from '../fault-config.ts';
-import { streamFor } from '../prng.ts';
-import type { SandboxCounters } from '../request-log.ts';
+import type { ListingSalesFault } from './sales.ts';
+import { streamFor } from '../catalog/prng.ts';
 import { Accounts } from './accounts.ts';
 import { BuyOrders } from './buy-orders.ts';
 import { Inventory } from './inventory.ts';
@@ -8,6 +7,45 @@ import { Listings } from './listings.ts';
 import { Sales } from './sales.ts';
 import { Trades } from './trades.ts';
 import { TradePast } from './trade-past.ts';
+
+export interface SandboxCounters {
+  /** Requests received, any outcome. */
+  requests: number;
+  /** Create items naming an asset that already had a live listing (not created again). */
+  duplicateCreates: number;
+  listingsCreated: number;
+  listingsEdited: number;
+  listingsDeleted: number;
+  buyOrdersCreated: number;
+  /** Create items whose quantity was cut to floor(balance / price). */
+  buyOrderQuantityCut: number;
+  /** Create items skipped: the balance covers not even one unit. */
+  buyOrdersSkippedNoFunds: number;
+  /** Create items naming a SKU that already had an open order on that account. */
+  duplicateBuyOrderCreates: number;
+  buyOrdersEdited: number;
+  buyOrdersDeleted: number;
+  /** Units filled by simulated sellers. */
+  buyOrderUnitsFilled: number;
+  /** Listings bought by simulated buyers (the `listingSales` knob). */
+  listingsSold: number;
+  /** Every 429 sent (rate limits and storms). */
+  count429: number;
+  /** 429s caused by the storm fault alone. */
+  countStorm429: number;
+  count400: number;
+  count401: number;
+  count403: number;
+  count404: number;
+  count5xx: number;
+  dropped: number;
+  malformed: number;
+  delayed: number;
+  /** Requests answered with a 5xx after they were processed. */
+  failedAfterProcess: number;
+  /** Requests never answered. */
+  silent: number;
+}
 
 /**
  * Everything the simulated service knows, built from one seed. Each request

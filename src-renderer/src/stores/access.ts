@@ -1,7 +1,7 @@
 import { defineStore } from 'pinia';
 import { computed, shallowRef } from 'vue';
 import type { AccessView } from '../../../src-shared/access.ts';
-import { call } from '../api.ts';
+import { call } from '../bridge/api.ts';
 
 /**
  * Who may reach the desk, as main answers it: in the desktop app nothing

@@ -1,7 +1,7 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import type { ActivityEntry } from '../../../src-shared/contract.ts';
-import { call, onEvent } from '../api.ts';
+import { call, onEvent } from '../bridge/api.ts';
 import { guarded } from './guarded.ts';
 
 const LIMIT = 1000;

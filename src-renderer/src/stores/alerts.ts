@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia';
 import type { ChannelInput, WebhookTestResult } from '../../../src-shared/contract.ts';
-import { call } from '../api.ts';
+import { call } from '../bridge/api.ts';
 import { createMirror } from './mirror.ts';
 
 export type WebhookInput = ChannelInput<'alerts:add'>;

@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import { call, onEvent } from '../api.ts';
+import { call, onEvent } from '../bridge/api.ts';
 import { tradeIdFromHash } from '../../../src-shared/navigation.ts';
 import { hashFor, normalizeView, viewFromHash, type ViewId } from '../lib/nav.ts';
 import { createMirror } from './mirror.ts';

@@ -1,7 +1,7 @@
 import { defineStore } from 'pinia';
 import { computed, shallowRef } from 'vue';
 import type { GuardConfirmation, RelistResultView, UndoResultView, UnknownOutcomeView } from '../../../src-shared/contract.ts';
-import { call } from '../api.ts';
+import { call } from '../bridge/api.ts';
 import { guarded } from './guarded.ts';
 import { createMirror } from './mirror.ts';
 

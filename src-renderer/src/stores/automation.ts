@@ -1,5 +1,5 @@
 import { defineStore } from 'pinia';
-import { call } from '../api.ts';
+import { call } from '../bridge/api.ts';
 import { createMirror } from './mirror.ts';
 
 /**

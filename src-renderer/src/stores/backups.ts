@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia';
 import type { BackupView } from '../../../src-shared/contract.ts';
-import { call } from '../api.ts';
+import { call } from '../bridge/api.ts';
 
 /** A backup as a restore names it: an empty one only with the trader's word that an empty profile is meant. */
 export const restoreTarget = (backup: BackupView) => ({ backup: backup.name, ...(backup.empty ? { confirmEmpty: true as const } : {}) });

@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import { call } from '../api.ts';
+import { call } from '../bridge/api.ts';
 import { guarded } from './guarded.ts';
 import { createMirror } from './mirror.ts';
 

@@ -4,7 +4,7 @@ import type { CsvDialectChoice } from '../../../src-shared/csv-dialect.ts';
 import { computed, ref, shallowRef, watch } from 'vue';
 import type { ChangeInput, ChangeRow, ChannelOutput, CsvPreview, DraftReview, DraftsView } from '../../../src-shared/contract.ts';
 import { textParts } from '../../../src-shared/csv-parts.ts';
-import { call, onEvent } from '../api.ts';
+import { call, onEvent } from '../bridge/api.ts';
 import { coalesce } from '../lib/coalesce.ts';
 import { fileParts } from '../lib/file-parts.ts';
 import { createPagedRows } from '../lib/paged-rows.ts';

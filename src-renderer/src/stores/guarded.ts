@@ -1,6 +1,6 @@
 import type { Ref } from 'vue';
 import type { ErrorView } from '../../../src-shared/contract.ts';
-import { errorViewOf } from '../api.ts';
+import { errorViewOf } from '../bridge/api.ts';
 import { useNoticesStore } from './notices.ts';
 
 /**

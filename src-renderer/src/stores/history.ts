@@ -2,7 +2,7 @@ import { defineStore } from 'pinia';
 import { csvFormat } from './settings.ts';
 import { computed, ref, shallowRef, watch } from 'vue';
 import type { HistoryRowView, HistoryShow, HistorySummary } from '../../../src-shared/contract.ts';
-import { call, onEvent } from '../api.ts';
+import { call, onEvent } from '../bridge/api.ts';
 import { historyRangeOf, type RangePreset } from '../lib/history-range.ts';
 import { createPagedRows } from '../lib/paged-rows.ts';
 import { useNoticesStore } from './notices.ts';

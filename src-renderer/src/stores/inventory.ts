@@ -3,7 +3,7 @@ import { computed, ref, shallowRef, watch } from 'vue';
 import type {
   ChannelInput, InventoryFilter, InventoryItemView, InventoryPricing, InventoryPricingOutcome, InventorySort, InventoryState,
 } from '../../../src-shared/contract.ts';
-import { call, onEvent } from '../api.ts';
+import { call, onEvent } from '../bridge/api.ts';
 import { coalesce } from '../lib/coalesce.ts';
 import { createPagedRows } from '../lib/paged-rows.ts';
 import {

@@ -1,7 +1,7 @@
 import { defineStore } from 'pinia';
 import { shallowRef } from 'vue';
 import type { ItemVariantsView } from '../../../src-shared/contract.ts';
-import { call } from '../api.ts';
+import { call } from '../bridge/api.ts';
 
 /**
  * The item names main knows (the service's catalog and the game's schema):

@@ -4,7 +4,7 @@ import { computed, ref, shallowRef, watch } from 'vue';
 import type {
   BulkOp, BulkOutcome, ItemFacetCounts, LedgerDomain, LedgerFilter, LedgerRowView, LedgerSelection, LedgerSort,
 } from '../../../src-shared/contract.ts';
-import { call, onEvent } from '../api.ts';
+import { call, onEvent } from '../bridge/api.ts';
 import { createPagedRows } from '../lib/paged-rows.ts';
 import { clickSelection, countSelected, emptySelection, isSelected, selectAllMatching, selectionValue, type ClickModifiers, type TableSelection } from '../lib/table-selection.ts';
 

@@ -1,6 +1,6 @@
 import { customRef, type ShallowRef } from 'vue';
 import type { EventName, EventPayloads } from '../../../src-shared/contract.ts';
-import { onEvent } from '../api.ts';
+import { onEvent } from '../bridge/api.ts';
 import { loadQuietly } from './guarded.ts';
 
 /** Anything main stamps with the state it was read from. */

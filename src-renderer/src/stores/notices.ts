@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
-import { errorViewOf } from '../api.ts';
+import { errorViewOf } from '../bridge/api.ts';
 import { wordError } from '../lib/error-text.ts';
 
 export type NoticeTone = 'error' | 'info' | 'success';

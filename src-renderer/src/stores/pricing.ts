@@ -1,7 +1,7 @@
 import { defineStore } from 'pinia';
 import { shallowRef } from 'vue';
 import type { ChannelInput, CostImport, PricingState, RepricePage, RepriceRule, RepriceRunView, SourceConfig } from '../../../src-shared/contract.ts';
-import { call, onEvent } from '../api.ts';
+import { call, onEvent } from '../bridge/api.ts';
 import { coalesce } from '../lib/coalesce.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia';
 import type { RecoverInput } from '../../../src-shared/contract.ts';
-import { call } from '../api.ts';
+import { call } from '../bridge/api.ts';
 
 /**
  * A profile that could not be opened, and the trader's way on (a backup, an

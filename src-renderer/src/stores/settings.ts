@@ -1,7 +1,7 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import type { ChannelInput } from '../../../src-shared/contract.ts';
-import { call } from '../api.ts';
+import { call } from '../bridge/api.ts';
 import { createMirror } from './mirror.ts';
 
 export type SettingsPatch = ChannelInput<'settings:update'>;

@@ -1,5 +1,5 @@
 import { defineStore } from 'pinia';
-import { call } from '../api.ts';
+import { call } from '../bridge/api.ts';
 
 /** What a bug report needs: the logs folder, and the diagnostics bundle main writes (never holding the key). Throw DeskError. */
 export const useSupportStore = defineStore('support', () => {

@@ -1,7 +1,7 @@
 import { defineStore } from 'pinia';
 import { shallowRef } from 'vue';
 import type { UpdateView } from '../../../src-shared/contract.ts';
-import { call, onEvent } from '../api.ts';
+import { call, onEvent } from '../bridge/api.ts';
 
 /**
  * The app's own update as main last said it (checking, downloading, ready,

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { scaledClock } from '../../../src-main/core/clock.ts';
 import { startSandbox, type Sandbox } from '../../../src-main/sandbox/index.ts';
-import { createRandom } from '../../../src-main/sandbox/prng.ts';
+import { createRandom } from '../../../src-main/sandbox/catalog/prng.ts';
 import { auditApply, KILL_TEST_DRAFT, prepareApplyProfile, slowWrites } from './apply-audit.ts';
 
 /**

@@ -6,7 +6,7 @@ import type { AlertsDeps } from '../../../src-main/core/alerts/alerts-service.ts
 import { scaledClock, type Clock } from '../../../src-main/core/clock.ts';
 import { createDesk, type Desk } from '../../../src-main/core/desk/desk.ts';
 import { logDeskEvents } from '../../../src-main/core/shell/desk-log.ts';
-import { createDeskRouter } from '../../../src-main/ipc/desk-router.ts';
+import { createDeskRouter } from '../../../src-main/ipc/routers/desk-router.ts';
 import type { Router } from '../../../src-main/ipc/router.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../../src-main/sandbox/index.ts';
 import { memoryKeychain } from '../../support/memory-keychain.ts';

@@ -7,7 +7,7 @@ import { createPricingService } from '../../../src-main/core/pricing/pricing-ser
 import { createItemNames } from '../../../src-main/core/items/item-names.ts';
 import { createBulkJobs } from '../../../src-main/core/bulk/bulk-jobs.ts';
 import { createApplyService } from '../../../src-main/core/apply/apply-draft.ts';
-import { familyOf } from '../../../src-main/sandbox/catalog.ts';
+import { familyOf } from '../../../src-main/sandbox/catalog/catalog.ts';
 import { confirmationOf, DEFAULT_PRICE_GUARD } from '../../../src-shared/price-guard.ts';
 import { DEFAULT_COST_GUARD } from '../../../src-shared/cost-guard.ts';
 import { applyFixture } from '../apply/support.ts';

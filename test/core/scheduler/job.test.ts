@@ -4,7 +4,7 @@ import { ApiError } from '../../../src-main/core/api/errors.ts';
 import { estimateDurationMs } from '../../../src-main/core/scheduler/estimate.ts';
 import { packTasks } from '../../../src-main/core/scheduler/pack.ts';
 import { createScheduler } from '../../../src-main/core/scheduler/scheduler.ts';
-import { createRandom } from '../../../src-main/sandbox/prng.ts';
+import { createRandom } from '../../../src-main/sandbox/catalog/prng.ts';
 import type { BatchOutcome, BatchTask, JobProgress, Scheduler } from '../../../src-main/core/scheduler/types.ts';
 import { createFakeService, maxInAnyWindow, type FakeService } from './support/fake-service.ts';
 import { createVirtualClock } from './support/virtual-clock.ts';

@@ -8,7 +8,7 @@ import { scaledClock } from '../../../src-main/core/clock.ts';
 import { createDesk, type Desk } from '../../../src-main/core/desk/desk.ts';
 import { openAppLog, type AppLog } from '../../../src-main/core/shell/app-log.ts';
 import { logDeskEvents } from '../../../src-main/core/shell/desk-log.ts';
-import { createDeskRouter } from '../../../src-main/ipc/desk-router.ts';
+import { createDeskRouter } from '../../../src-main/ipc/routers/desk-router.ts';
 import type { Router } from '../../../src-main/ipc/router.ts';
 import { startSandbox, type Sandbox } from '../../../src-main/sandbox/index.ts';
 import { KEY_SPELLING_NAMES, KEY_SPELLINGS, type KeySpelling } from '../../../src-main/sandbox/key-echo.ts';

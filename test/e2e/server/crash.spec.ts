@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { scaledClock } from '../../../src-main/core/clock.ts';
 import { startSandbox, type Sandbox } from '../../../src-main/sandbox/index.ts';
-import { createRandom } from '../../../src-main/sandbox/prng.ts';
+import { createRandom } from '../../../src-main/sandbox/catalog/prng.ts';
 import { auditApply, batchesInFlight, KILL_TEST_DRAFT, prepareApplyProfile, slowWrites } from '../../core/apply/apply-audit.ts';
 import { startServe, type ServeProcess } from './serve-process.ts';
 import { connectRouter, setUp, signIn, type SocketRouter } from './server-client.ts';

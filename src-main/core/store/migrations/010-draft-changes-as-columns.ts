@@ -1,7 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { z } from 'zod';
-import type { Migration } from '../migrations.ts';
-import { parseRows } from '../sql.ts';
+import type { Migration } from './migration.ts';
 
 /**
  * A draft's changes become columns the store can query: pages lay the draft
@@ -83,7 +82,7 @@ export const migration: Migration = {
 const storedPatch = z.object({ patch_id: z.number(), draft_id: z.string(), seq: z.number(), body: z.string(), created_at: z.number() });
 
 function foldStoredPatchesSql(db: DatabaseSync): void {
-  const patches = parseRows('draft_patches', storedPatch, db.prepare('SELECT patch_id, draft_id, seq, body, created_at FROM draft_patches ORDER BY draft_id, seq').all());
+  const patches = z.array(storedPatch).parse(db.prepare('SELECT patch_id, draft_id, seq, body, created_at FROM draft_patches ORDER BY draft_id, seq').all());
   const fold = db.prepare(`
     INSERT INTO draft_changes (draft_id, target, seq, body, status, error, batch_id, updated_at)
     SELECT :draft, t.target, :seq,

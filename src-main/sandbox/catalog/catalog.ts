@@ -1,5 +1,5 @@
-import { createItemNames } from '../core/items/index.ts';
-import { DEFAULT_GAME } from '../../src-shared/fields.ts';
+import { createItemNames } from '../../core/items/index.ts';
+import { DEFAULT_GAME } from '../../../src-shared/fields.ts';
 import type { Family, ItemKind } from './catalog-items.ts';
 import { HAT_EFFECTS, ITEM_KINDS, KILLSTREAK_FACTOR, QUALITY_FACTOR, SKIN_EFFECTS, TAUNT_EFFECTS, WEAR_FACTOR } from './catalog-items.ts';
 import type { Random } from './prng.ts';

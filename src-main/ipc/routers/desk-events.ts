@@ -1,24 +1,24 @@
-import type { AccountsService } from '../core/accounts/accounts-service.ts';
-import type { AlertsService } from '../core/alerts/alerts-service.ts';
-import type { ApplyService } from '../core/apply/apply-draft.ts';
-import type { ApplyJobTracker } from '../core/apply/apply-job.ts';
-import type { DraftService } from '../core/drafts/draft-service.ts';
-import type { Unsubscribe } from '../core/events.ts';
-import type { Heartbeat } from '../core/heartbeat/index.ts';
-import type { TradeHistory } from '../core/history/trade-history.ts';
-import type { Inventory } from '../core/inventory/index.ts';
-import type { CostLedger } from '../core/costs/cost-ledger.ts';
-import type { PricingService } from '../core/pricing/pricing-service.ts';
-import type { RepriceSchedule } from '../core/pricing/reprice-schedule.ts';
-import type { KeyService } from '../core/key/key-service.ts';
-import type { KeyTester } from '../core/key/key-test.ts';
-import type { Scheduler } from '../core/scheduler/index.ts';
-import type { SettingsService } from '../core/settings/settings-service.ts';
-import type { TradeWatcher } from '../core/trades/trade-watcher.ts';
-import { activityView } from './handlers/ledger.ts';
-import type { EmitEvent } from './router.ts';
-import type { Area, Stamps } from './stamps.ts';
-import type { DeskViews } from './views.ts';
+import type { AccountsService } from '../../core/accounts/accounts-service.ts';
+import type { AlertsService } from '../../core/alerts/alerts-service.ts';
+import type { ApplyService } from '../../core/apply/apply-draft.ts';
+import type { ApplyJobTracker } from '../../core/apply/apply-job.ts';
+import type { DraftService } from '../../core/drafts/draft-service.ts';
+import type { Unsubscribe } from '../../core/events.ts';
+import type { Heartbeat } from '../../core/heartbeat/index.ts';
+import type { TradeHistory } from '../../core/history/trade-history.ts';
+import type { Inventory } from '../../core/inventory/index.ts';
+import type { CostLedger } from '../../core/costs/cost-ledger.ts';
+import type { PricingService } from '../../core/pricing/pricing-service.ts';
+import type { RepriceSchedule } from '../../core/pricing/reprice-schedule.ts';
+import type { KeyService } from '../../core/key/key-service.ts';
+import type { KeyTester } from '../../core/key/key-test.ts';
+import type { Scheduler } from '../../core/scheduler/index.ts';
+import type { SettingsService } from '../../core/settings/settings-service.ts';
+import type { TradeWatcher } from '../../core/trades/trade-watcher.ts';
+import { activityView } from '../handlers/ledger.ts';
+import type { EmitEvent } from '../router.ts';
+import type { Area, Stamps } from '../stamps.ts';
+import type { DeskViews } from '../views.ts';
 
 /**
  * Main's changes → events on the bridge, each area's stamp moved on first. A

@@ -7,7 +7,7 @@ import type {
   EventName,
   EventPayloads,
   IpcResult,
-} from '../../src-shared/contract.ts';
+} from '../../../src-shared/contract.ts';
 
 declare global {
   interface Window {

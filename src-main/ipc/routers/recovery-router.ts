@@ -1,7 +1,7 @@
-import type { RecoveryChannel } from '../../src-shared/contract.ts';
-import type { ProfileProblem, RecoverInput } from '../../src-shared/profile.ts';
-import { recoveryHandlers } from './handlers/profile.ts';
-import { createRouter, type Handlers, type Router, type RouterOptions } from './router.ts';
+import type { RecoveryChannel } from '../../../src-shared/contract.ts';
+import type { ProfileProblem, RecoverInput } from '../../../src-shared/profile.ts';
+import { recoveryHandlers } from '../handlers/profile.ts';
+import { createRouter, type Handlers, type Router, type RouterOptions } from '../router.ts';
 
 /**
  * The bridge while the profile could not be opened: the recovery screen's

@@ -1,21 +1,21 @@
-import { factsOf, type DeskChannel } from '../../src-shared/contract.ts';
-import type { DeskServices } from '../core/desk/desk-services.ts';
+import { factsOf, type DeskChannel } from '../../../src-shared/contract.ts';
+import type { DeskServices } from '../../core/desk/desk-services.ts';
 import { connectDeskEvents } from './desk-events.ts';
-import { alertHandlers } from './handlers/alerts.ts';
-import { applyHandlers } from './handlers/apply.ts';
-import { draftHandlers } from './handlers/drafts.ts';
-import { engineHandlers } from './handlers/engine.ts';
-import { inventoryHandlers } from './handlers/inventory.ts';
-import { pricingHandlers } from './handlers/pricing.ts';
-import { ledgerHandlers } from './handlers/ledger.ts';
-import { historyHandlers } from './handlers/history.ts';
-import { ledgerCheckHandlers } from './handlers/ledger-check.ts';
-import { keyTestHandlers } from './handlers/key-test.ts';
-import { backupHandlers, openProfileHandlers, type BackupsHost } from './handlers/profile.ts';
-import type { Platform } from './handlers/platform.ts';
-import { createRouter, type EmitEvent, type Handlers, type Router } from './router.ts';
-import { createStamps } from './stamps.ts';
-import { createDeskViews } from './views.ts';
+import { alertHandlers } from '../handlers/alerts.ts';
+import { applyHandlers } from '../handlers/apply.ts';
+import { draftHandlers } from '../handlers/drafts.ts';
+import { engineHandlers } from '../handlers/engine.ts';
+import { inventoryHandlers } from '../handlers/inventory.ts';
+import { pricingHandlers } from '../handlers/pricing.ts';
+import { ledgerHandlers } from '../handlers/ledger.ts';
+import { historyHandlers } from '../handlers/history.ts';
+import { ledgerCheckHandlers } from '../handlers/ledger-check.ts';
+import { keyTestHandlers } from '../handlers/key-test.ts';
+import { backupHandlers, openProfileHandlers, type BackupsHost } from '../handlers/profile.ts';
+import type { Platform } from '../handlers/platform.ts';
+import { createRouter, type EmitEvent, type Handlers, type Router } from '../router.ts';
+import { createStamps } from '../stamps.ts';
+import { createDeskViews } from '../views.ts';
 
 export interface DeskRouter {
   readonly router: Router;
