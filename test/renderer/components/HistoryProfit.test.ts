@@ -47,7 +47,7 @@ describe('History → Profit', () => {
   it('shows the totals, the fee it counted, what is held at the source\'s prices, and a table per day with a loss marked', async () => {
     const w = await mountProfit();
     expect(w.get('[data-testid=profit-amount]').text()).toBe('$2.75');
-    expect(w.text()).toContain('Fee 2.5 %');
+    expect(w.text()).toContain('Fee 2.5 % a unit');
     expect(w.get('[data-testid=profit-totals]').text()).toContain('2 units');
     expect(w.get('[data-testid=held-value]').text()).toBe('$6.30');
     expect(w.text()).toContain('1 without a price');
@@ -61,7 +61,7 @@ describe('History → Profit', () => {
 
   it('switches to items, opens an item\'s sales against the source from the keyboard\'s button, and exports the table', async () => {
     const w = await mountProfit();
-    await w.findAll('button').find((b) => b.text() === 'Items')?.trigger('click');
+    await w.findAll('button').find((b) => b.text() === 'By item')?.trigger('click');
     await flushPromises();
     expect(fake.callsTo('history:profit').at(-1)).toMatchObject({ by: 'item' });
     expect(w.find('[data-testid=profit-caption]').exists()).toBe(false);
@@ -76,7 +76,7 @@ describe('History → Profit', () => {
 
     URL.createObjectURL = vi.fn(() => 'blob:x');
     URL.revokeObjectURL = vi.fn();
-    await w.findAll('button').find((b) => b.text() === 'Export CSV')?.trigger('click');
+    await w.findAll('button').find((b) => b.text() === 'Export profit CSV')?.trigger('click');
     await flushPromises();
     expect(fake.callsTo('history:profitCsv').at(-1)).toMatchObject({ by: 'item' });
     w.unmount();
