@@ -51,7 +51,7 @@ const SUMS = `
 function partsIn(range: HistoryRangeInput): { sql: string; params: Record<string, SQLInputValue> } {
   const account = range.account === null ? '' : ' AND u.account = :account';
   return {
-    sql: `FROM cost_uses u JOIN trade_history h ON h.trade_type = u.trade_type AND h.trade_id = u.trade_id AND h.ending IN ${COMPLETED}
+    sql: `FROM cost_uses u CROSS JOIN trade_history h ON h.trade_type = u.trade_type AND h.trade_id = u.trade_id AND h.ending IN ${COMPLETED}
       WHERE u.sold_at >= :from AND u.sold_at < :to${account}`,
     params: { from: range.from, to: range.to, ...(range.account === null ? {} : { account: range.account }) },
   };
@@ -89,12 +89,12 @@ export function createProfitReads(db: DatabaseSync): ProfitReads {
         if (!DAY_KEY.test(x.key) || !Number.isSafeInteger(x.start) || !Number.isSafeInteger(x.end)) throw new RangeError(`not a period: ${x.key}`);
         return `('${x.key}', ${x.start}, ${x.end})`;
       }).join(', ');
-      const p = partsIn(range);
+      // Each period one seek on the time index (the periods lie inside the range): CROSS JOIN keeps that order.
+      const account = range.account === null ? {} : { account: range.account };
       return parseRows('cost_uses', periodSums, db.prepare(`WITH p(key, s, e) AS (VALUES ${values})
-        SELECT p.key AS key, ${SUMS} FROM p JOIN cost_uses u ON u.sold_at >= p.s AND u.sold_at < p.e
-        JOIN trade_history h ON h.trade_type = u.trade_type AND h.trade_id = u.trade_id AND h.ending IN ${COMPLETED}
-        WHERE u.sold_at >= :from AND u.sold_at < :to${range.account === null ? '' : ' AND u.account = :account'}
-        GROUP BY p.key`).all({ ...p.params, bp }));
+        SELECT p.key AS key, ${SUMS} FROM p CROSS JOIN cost_uses u ON u.sold_at >= p.s AND u.sold_at < p.e
+        CROSS JOIN trade_history h ON h.trade_type = u.trade_type AND h.trade_id = u.trade_id AND h.ending IN ${COMPLETED}
+        ${range.account === null ? '' : 'WHERE u.account = :account'} GROUP BY p.key`).all({ ...account, bp }));
     },
     byItem(range, bp, limit) {
       if (!Number.isSafeInteger(limit)) throw new RangeError(`not a limit: ${limit}`);
