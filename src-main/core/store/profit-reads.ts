@@ -90,7 +90,7 @@ export function createProfitReads(db: DatabaseSync): ProfitReads {
         return `('${x.key}', ${x.start}, ${x.end})`;
       }).join(', ');
       // Each period one seek on the time index (the periods lie inside the range): CROSS JOIN keeps that order.
-      const account = range.account === null ? {} : { account: range.account };
+      const account: Record<string, SQLInputValue> = range.account === null ? {} : { account: range.account };
       return parseRows('cost_uses', periodSums, db.prepare(`WITH p(key, s, e) AS (VALUES ${values})
         SELECT p.key AS key, ${SUMS} FROM p CROSS JOIN cost_uses u ON u.sold_at >= p.s AND u.sold_at < p.e
         CROSS JOIN trade_history h ON h.trade_type = u.trade_type AND h.trade_id = u.trade_id AND h.ending IN ${COMPLETED}
