@@ -56,6 +56,11 @@ describe('the profit report', () => {
     const items = report.report(range, 'item');
     expect(items.rows.map((r) => [r.key, r.label, r.profit, r.unknownUnits])).toEqual([[HAT, HAT, 0, 1], [KEY, KEY, 90, 1]]);
     expect(report.report(range, 'week').rows.reduce((s, r) => s + r.profit, 0)).toBe(90);
+    // One account's sales only.
+    expect(report.report({ ...range, account: '76561198000000001' }, 'day').rows[2]?.profit).toBe(55);
+    const other = report.report({ ...range, account: '76561198000000002' }, 'day');
+    expect(other.rows.every((r) => r.units + r.unknownUnits === 0)).toBe(true);
+    expect(other.totals.unknownUnits).toBe(0);
   });
 
   it('writes a loss in the CSV as a number a spreadsheet reads, not as text', async () => {
