@@ -22,6 +22,8 @@ export const CHANNEL_NAMES = [
   'activity:list',
   // Support and updates.
   'support:openLogsFolder', 'support:saveDiagnostics', 'updates:state', 'updates:check', 'updates:restart',
+  // Profit in History.
+  'history:profit', 'history:profitSku', 'history:profitCsv',
   // Engine: ledger truth.
   'ledger:check',
   // First run.

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { byDesk, channel } from './channel-facts.ts';
 import { historyExportInput, historyPage, historyPageQuery, historyRange, historySummary } from './history.ts';
+import { profitExportInput, profitQuery, profitReport, profitSku, profitSkuQuery } from './history-profit.ts';
 
 /**
  * The contract's channels for History (what sold and what it earned,
@@ -16,4 +17,10 @@ export const historyChannels = {
   'history:page': channel(historyPageQuery, historyPage, byDesk),
   /** The trades of a range as a CSV file in the trader's spreadsheet's shape and the screen's time zone. */
   'history:exportCsv': channel(historyExportInput, csvFile, byDesk),
+  /** Realized profit per day, week or item, and what is held at the source's prices. */
+  'history:profit': channel(profitQuery, profitReport, byDesk),
+  /** One SKU's sales against the source's price, and how long each listing took to sell. */
+  'history:profitSku': channel(profitSkuQuery, profitSku, byDesk),
+  /** The profit table as a CSV file: the same rows. */
+  'history:profitCsv': channel(profitExportInput, csvFile, byDesk),
 } as const;

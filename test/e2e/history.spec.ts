@@ -6,6 +6,8 @@ import { expect, test, type Page } from '@playwright/test';
 import Papa from 'papaparse';
 import { createTradeHistory } from '../../src-main/core/history/trade-history.ts';
 import { createHistoryRepo } from '../../src-main/core/store/history-repo.ts';
+import { pastProfitByDay } from '../../src-main/sandbox/state/past-profit.ts';
+import { formatCents } from '../../src-shared/money.ts';
 import type { HistoryPage, HistorySummary } from '../../src-shared/history.ts';
 import { startTestDesk, type TestDesk } from './desk-fixture.ts';
 import { openDesk, serveRenderer, type StaticServer } from './harness.ts';
@@ -152,6 +154,72 @@ test('the figures, the charts\' tables and the trades agree with what the simula
   await page.getByRole('combobox', { name: 'Account' }).selectOption(desk.sandbox.accounts.main);
   const mine = inRange.filter((t) => t.side === 'sale' && table.find((r) => r.tradeId === t.tradeId)?.account === desk.sandbox.accounts.main);
   await expect(page.getByTestId('sales-amount')).toHaveText(money(mine.reduce((a, t) => a + t.total, 0)));
+  expect(errors).toEqual([]);
+  await page.close();
+});
+
+test('the profit table is the simulator\'s own first-in, first-out profit, its CSV is the table, and it fits at 1024×700 and 1920×1080', async ({ browser }) => {
+  mkdirSync(DIR, { recursive: true });
+  const fee = await desk.router.invoke('pricing:updateSettings', { feePercent: 3 });
+  if (!fee.ok) throw new Error(fee.error.message);
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const errors = await openHistory(page);
+  const record = desk.sandbox.admin.pastRecord();
+  if (!record) throw new Error('no record');
+  const profit = page.getByTestId('history-profit');
+  await profit.scrollIntoViewIfNeeded();
+  await expect(profit).toContainText('Fee 3 %');
+
+  // Every past day's row is the simulator's truth; today also has what the watcher records live, so it is left out.
+  const dayOf = (ms: number) => {
+    const d = new Date(ms);
+    return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+  };
+  const truth = pastProfitByDay(record.trades, 300, dayOf);
+  const signed = (c: number) => (c < 0 ? `−${formatCents(-c)}` : formatCents(c));
+  const cellsOf = (testid: string) => page.getByTestId(testid).locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent?.trim() ?? '')));
+  const rows = await cellsOf('profit-table');
+  const today = dayOf(Date.now());
+  let compared = 0;
+  for (const [day, units, revenue, cost, fee3, gain, unknown] of rows.filter((r) => (r[0] ?? '') < today)) {
+    const t = truth.get(day ?? '') ?? { units: 0, revenue: 0, cost: 0, fee: 0, profit: 0, unknownUnits: 0, unknownRevenue: 0 };
+    if (t.units > 0) compared += 1;
+    expect([units, revenue, cost, fee3, gain, unknown], day).toEqual([
+      String(t.units), formatCents(t.revenue), formatCents(t.cost), formatCents(t.fee), signed(t.profit),
+      t.unknownUnits === 0 ? '—' : `${t.unknownUnits} (${formatCents(t.unknownRevenue)})`,
+    ]);
+  }
+  expect(compared).toBeGreaterThanOrEqual(7);
+
+  // The export holds the table's rows, per item too.
+  for (const by of ['By day', 'By item'] as const) {
+    await profit.getByRole('button', { name: by, exact: true }).click();
+    await expect(profit.getByRole('button', { name: by, exact: true })).toHaveAttribute('aria-pressed', 'true');
+    const shown = await cellsOf('profit-table');
+    const download = page.waitForEvent('download');
+    await profit.getByRole('button', { name: 'Export profit CSV' }).click();
+    const text = readFileSync(await (await download).path(), 'utf8');
+    const parsed = Papa.parse<string[]>(text.slice(1), { header: false, skipEmptyLines: true }).data.slice(1);
+    const money = (cents: string | undefined) => formatCents(Math.round(Number(cents) * 100));
+    expect(parsed.map((r) => (by === 'By item' ? r.slice(1) : r)).map(([key, units, revenue, cost, fee3, gain]) => [key, units, money(revenue), money(cost), money(fee3), gain?.startsWith('-') ? `−${money(gain.slice(1))}` : money(gain)]), by)
+      .toEqual(shown.map(([key, units, revenue, cost, fee3, gain]) => [key, units, revenue, cost, fee3, gain]));
+  }
+
+  // An item's sales against the source, from the keyboard.
+  await profit.getByTestId('profit-table').locator('tbody button').first().focus();
+  await page.keyboard.press('Enter');
+  await expect(profit.getByTestId('profit-sku-speed')).toContainText('Under the source');
+  await profit.getByRole('button', { name: 'By day', exact: true }).click();
+  for (const size of [{ width: 1024, height: 700 }, { width: 1920, height: 1080 }]) {
+    await page.setViewportSize(size);
+    await page.waitForTimeout(300);
+    const overflow = await page.locator('main .view').evaluate((el) => el.scrollWidth - el.clientWidth);
+    expect.soft(overflow, `sideways overflow at ${size.width}`).toBeLessThanOrEqual(0);
+    await profit.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(DIR, `history-profit-${size.width}.png`) });
+  }
+  const reset = await desk.router.invoke('pricing:updateSettings', { feePercent: 0 });
+  if (!reset.ok) throw new Error(reset.error.message);
   expect(errors).toEqual([]);
   await page.close();
 });

@@ -93,8 +93,12 @@ function cellText(value: CellValue): string {
     if (!Number.isSafeInteger(value)) throw new RangeError(`not a whole number for CSV: ${value}`);
     return String(value);
   }
+  // A signed amount ("-12.50", "-12,50") is a number to a spreadsheet, as an integer is: it carries no formula.
+  if (SIGNED_AMOUNT.test(value)) return value;
   return neutralise(value);
 }
+
+const SIGNED_AMOUNT = /^-\d+(?:[.,]\d+)?$/;
 
 /**
  * Text a spreadsheet would run as a formula: it starts with `=`, `+`, `-`,

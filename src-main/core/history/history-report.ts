@@ -104,7 +104,7 @@ const pad = (n: number) => String(n).padStart(2, '0');
 const dayKey = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 
 /** The local midnight of a YYYY-MM-DD day, or of the day `plus` days after it. */
-function localMidnight(key: string, plus = 0): number {
+export function localMidnight(key: string, plus = 0): number {
   const [y, m, d] = key.split('-').map(Number);
   return new Date(y ?? 1970, (m ?? 1) - 1, (d ?? 1) + plus).getTime();
 }

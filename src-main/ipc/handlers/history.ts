@@ -1,13 +1,16 @@
 import type { ItemCandidate, ItemSearch } from '../../../src-shared/item-search.ts';
 import type { LedgerExport } from '../../core/csv/ledger-export.ts';
 import type { TradeHistory } from '../../core/history/trade-history.ts';
+import { createProfitReport, type ProfitReport } from '../../core/history/profit-report.ts';
+import type { WorkspacePricing } from '../../core/desk/workspace-pricing.ts';
+import { createProfitReads } from '../../core/store/profit-reads.ts';
 import { DomainError } from '../../core/errors.ts';
 import type { ItemNames } from '../../core/items/item-names.ts';
 import { itemViewOf } from '../../core/items/item-view.ts';
 import type { Handlers } from '../router.ts';
 import type { Stamps } from '../stamps.ts';
 
-type HistoryChannels = 'history:summary' | 'history:page' | 'history:exportCsv' | 'items:search' | 'items:variants' | 'ledger:exportCsv';
+type HistoryChannels = 'history:summary' | 'history:page' | 'history:exportCsv' | 'history:profit' | 'history:profitSku' | 'history:profitCsv' | 'items:search' | 'items:variants' | 'ledger:exportCsv';
 
 /**
  * Handlers for the History screen (figures, the table a page at a time, its
@@ -15,7 +18,9 @@ type HistoryChannels = 'history:summary' | 'history:page' | 'history:exportCsv' 
  * for. Each history reply carries the history's stamp.
  */
 export interface HistoryChannelServices {
-  history(): Pick<TradeHistory, 'summary' | 'page' | 'csv'>;
+  history(): Pick<TradeHistory, 'summary' | 'page' | 'csv' | 'repo'>;
+  /** The fee percentage and the source holdings are valued with, from the pricing settings. */
+  pricing(): Pick<WorkspacePricing, 'service'>;
   ledgerExport(): Pick<LedgerExport, 'exportLedger'>;
   names(): ItemNames | null;
 }
@@ -29,7 +34,19 @@ export function historyHandlers(services: HistoryChannelServices, stamps: Stamps
   const candidates = (n: ItemNames, skus: readonly string[]): ItemCandidate[] =>
     skus.slice(0, 20).map((sku) => ({ sku, name: n.name(sku), detail: n.internalName(sku) }));
 
+  /** Profit over the workspace's store as it is now: its fee and value source read at each question. */
+  const profit = (): ProfitReport => {
+    const { service } = services.pricing();
+    return createProfitReport(createProfitReads(services.history().repo.store.db), () => {
+      const s = service.settings();
+      return { feePercent: s.feePercent, valueSource: s.valueSource ?? service.sources.repo.sources()[0]?.source_id ?? null };
+    });
+  };
+
   return {
+    'history:profit': ({ range, by }) => ({ stamp: stamps.of('history'), ...profit().report(range, by) }),
+    'history:profitSku': ({ range, sku }) => ({ stamp: stamps.of('history'), ...profit().sku(range, sku) }),
+    'history:profitCsv': ({ range, by, format }) => profit().csv(range, by, format),
     'history:summary': (range) => ({ stamp: stamps.of('history'), ...services.history().summary(range) }),
     'history:page': ({ range, show, offset, limit, text }) => ({ stamp: stamps.of('history'), offset, ...services.history().page(range, show, offset, limit, text) }),
     'history:exportCsv': ({ range, show, text, format, timeZone }) => services.history().csv(range, show, { format, timeZone, text }),

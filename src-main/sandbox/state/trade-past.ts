@@ -39,6 +39,8 @@ export interface PastTradeRecord {
   readonly completed: boolean;
   readonly goneAt: number;
   readonly seenGoneAt: number;
+  /** What changed hands, in the trade's order. */
+  readonly items: readonly { readonly sku: string; readonly quantity: number; readonly price: number }[];
 }
 
 const PAST_STREAM = 9;
@@ -133,6 +135,7 @@ export class TradePast {
     const trades = this.trades.map((t) => ({
       tradeType: t.body.trade_type, tradeId: t.body.trade_id, side: t.side, total: t.body.total,
       completed: t.completed, goneAt: t.goneAt, seenGoneAt: nextPoll(this.from, t.goneAt),
+      items: t.body.items.map((i) => ({ sku: i.sku, quantity: i.quantity, price: i.price })),
     }));
     const readings: { at: number; balance: number }[] = [];
     for (let at = this.from; at < this.to; at += PAST_READING_MS) readings.push({ at, balance: this.balanceAt(at) });

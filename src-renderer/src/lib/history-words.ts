@@ -18,3 +18,13 @@ export function itemsLine(row: Pick<HistoryRowView, 'items' | 'itemCount'>): str
   const more = row.itemCount - Math.min(2, row.items.length);
   return more > 0 ? `${shown} and ${more} more` : shown;
 }
+
+/** How long a listing stood: 3_780_000 → "1 h 03 min"; days above two days; "—" when unknown. */
+export function formatSpan(ms: number | null): string {
+  if (ms === null) return '—';
+  const minutes = Math.round(ms / 60_000);
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h ${String(minutes % 60).padStart(2, '0')} min`;
+  return `${(ms / 86_400_000).toFixed(1)} days`;
+}
