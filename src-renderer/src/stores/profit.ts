@@ -1,7 +1,7 @@
 import { defineStore } from 'pinia';
 import { ref, shallowRef, watch } from 'vue';
 import type { ProfitBy, ProfitReport, ProfitSku } from '../../../src-shared/history-profit.ts';
-import { call, onEvent } from '../api.ts';
+import { call, onEvent } from '../bridge/api.ts';
 import { useHistoryStore } from './history.ts';
 import { useNoticesStore } from './notices.ts';
 import { csvFormat } from './settings.ts';

@@ -1,7 +1,7 @@
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { createDesk } from '../../../src-main/core/desk/desk.ts';
-import { createDeskRouter } from '../../../src-main/ipc/desk-router.ts';
+import { createDeskRouter } from '../../../src-main/ipc/routers/desk-router.ts';
 import { startSandbox, type Sandbox } from '../../../src-main/sandbox/index.ts';
 import { pastProfitByDay } from '../../../src-main/sandbox/state/past-profit.ts';
 import type { ProfitRow } from '../../../src-shared/history-profit.ts';
