@@ -12,12 +12,18 @@ export function coalesce(task: () => Promise<void>): () => Promise<void> {
       again = true;
       return running;
     }
+    // `running` is cleared in the same step that sees no ask came meanwhile: cleared a step later (a
+    // `.finally` on the promise), an ask in between would find the run still there and be lost.
     running = (async () => {
-      do {
-        again = false;
-        await task();
-      } while (again);
-    })().finally(() => (running = null));
+      try {
+        do {
+          again = false;
+          await task();
+        } while (again);
+      } finally {
+        running = null;
+      }
+    })();
     return running;
   };
 }
