@@ -14,6 +14,8 @@ import { coalesce } from '../lib/coalesce.ts';
  */
 export const usePricingStore = defineStore('pricing', () => {
   const state = shallowRef<PricingState | null>(null);
+  /** Bumped by every `pricing:changed` once followed: what was read of costs may be out of date. */
+  const changes = shallowRef(0);
   let off: (() => void) | null = null;
 
   const accept = (next: PricingState): PricingState => {
@@ -22,11 +24,17 @@ export const usePricingStore = defineStore('pricing', () => {
   };
   const load = coalesce(async () => void accept(await call('pricing:state', {})));
 
+  /** Follows main's word of changes: the state is read again once a screen has read it, and `changes` moves. */
+  function follow(): void {
+    off ??= onEvent('pricing:changed', ({ stamp }) => {
+      changes.value += 1;
+      if (state.value !== null && stamp > state.value.stamp) void load().catch(() => undefined);
+    });
+  }
+
   /** A screen showing pricing opened: read it, and follow main's word of changes. */
   function start(): Promise<void> {
-    off ??= onEvent('pricing:changed', ({ stamp }) => {
-      if (state.value === null || stamp > state.value.stamp) void load().catch(() => undefined);
-    });
+    follow();
     return load();
   }
 
@@ -63,5 +71,5 @@ export const usePricingStore = defineStore('pricing', () => {
   /** Costs from a CSV file's text: each SKU it names has its hand-set costs replaced. */
   const importCosts = (text: string): Promise<CostImport> => call('costs:importCsv', { text });
 
-  return { state, start, load, importCosts, updateSettings, addSource, changeSource, removeSource, readNow, addRule, changeRule, removeRule, repriceNow, page, runOfDraft, costsOf };
+  return { state, changes, start, follow, load, importCosts, updateSettings, addSource, changeSource, removeSource, readNow, addRule, changeRule, removeRule, repriceNow, page, runOfDraft, costsOf };
 });
