@@ -24,16 +24,20 @@ export const usePricingStore = defineStore('pricing', () => {
   };
   const load = coalesce(async () => void accept(await call('pricing:state', {})));
 
-  /** Follows main's word of changes: the state is read again once a screen has read it, and `changes` moves. */
+  /** Whether a screen showing pricing has opened: only then is the whole state read again on main's word. */
+  let started = false;
+
+  /** Follows main's word of changes: `changes` moves, and the state is read again once a screen has started it. */
   function follow(): void {
     off ??= onEvent('pricing:changed', ({ stamp }) => {
       changes.value += 1;
-      if (state.value !== null && stamp > state.value.stamp) void load().catch(() => undefined);
+      if (started && (state.value === null || stamp > state.value.stamp)) void load().catch(() => undefined);
     });
   }
 
   /** A screen showing pricing opened: read it, and follow main's word of changes. */
   function start(): Promise<void> {
+    started = true;
     follow();
     return load();
   }
