@@ -49,6 +49,8 @@ export interface RepriceResult {
   readonly heldDraftId: string | null;
   readonly changed: number;
   readonly marked: number;
+  /** The marked changes by what the guard said of them (drop, floor, rise, under_cost, under_margin, jump). */
+  readonly marks: Readonly<Record<string, number>>;
   readonly held: number;
   readonly unchanged: number;
 }
@@ -58,6 +60,7 @@ type Row = { domain: 'listings'; row: ListingRow } | { domain: 'buyOrders'; row:
 export async function runReprice(deps: RepriceJobDeps, kind: 'now' | 'scheduled', name: string): Promise<RepriceResult> {
   const runId = deps.reprices.startRun(kind, deps.now());
   const counts = { changed: 0, marked: 0, held: 0, unchanged: 0 };
+  const marks: Record<string, number> = {};
   const drafts = { main: null as string | null, marked: null as string | null };
   const draftOf = (which: 'main' | 'marked'): string => {
     drafts[which] ??= deps.drafts.create(which === 'main' ? name : `${name}: marked by the price guard`, { select: kind === 'now' }).id;
@@ -117,7 +120,10 @@ export async function runReprice(deps: RepriceJobDeps, kind: 'now' | 'scheduled'
         : priceConcern(r.row.price, result.price, deps.guard) ?? (r.domain === 'listings' && cost !== undefined ? costConcern(r.row.price, result.price, cost, deps.costGuard) : null)
           ?? (jumped === null ? null : 'jump');
       counts.changed += 1;
-      if (mark !== null) counts.marked += 1;
+      if (mark !== null) {
+        counts.marked += 1;
+        marks[mark] = (marks[mark] ?? 0) + 1;
+      }
       const reason = jumped === null ? result.reason : `${result.reason}; ${deps.sourceName(entry.rule.source)} ${jumped}`;
       out.push({ ...base, outcome: 'change', after: result.price, reason, mark });
       const change: ChangeInput = r.domain === 'listings'
@@ -157,7 +163,7 @@ export async function runReprice(deps: RepriceJobDeps, kind: 'now' | 'scheduled'
     throw error;
   }
   deps.reprices.updateRun(runId, { state: 'built', finished_at: deps.now(), draft_id: drafts.main, held_draft_id: drafts.marked, ...counts });
-  return { runId, draftId: drafts.main, heldDraftId: drafts.marked, ...counts };
+  return { runId, draftId: drafts.main, heldDraftId: drafts.marked, ...counts, marks };
 }
 
 const keyOf = (r: Row): string => (r.domain === 'listings' ? r.row.asset_id : r.row.sku);
