@@ -11,12 +11,13 @@ import { startSandbox } from '../../../src-main/sandbox/index.ts';
 import { adopt } from '../../e2e/desk-fixture.ts';
 import { memoryKeychain } from '../../support/memory-keychain.ts';
 import { expectedPrice, sellCents } from '../../support/reprice-expect.ts';
+import { requestsInFlight } from '../../support/requests-in-flight.ts';
 import { warpClock } from '../../support/warp-clock.ts';
 
 /**
  * A fortnight of repricing on its own: the real desk against the simulator
- * on one clock that runs a minute a second and skips ahead between the
- * sleeps (support/warp-clock.ts), with the heartbeat beating, the source's
+ * on one clock that runs ten times faster and skips ahead between the
+ * sleeps while no request is on its way (support/warp-clock.ts), with the heartbeat beating, the source's
  * prices drifting, three of them jumping ×10 for four days, the source out
  * for 20 hours, and a scheduled reprice every 6 hours. After each run:
  * every change the guard does not mark stands on the service at its new
@@ -47,7 +48,9 @@ afterEach(async () => {
 
 describe('a fortnight of scheduled repricing against the simulator', () => {
   it('applies every unmarked change, leaves every marked one waiting, never prices under a floor, never lapses nor meets a 429, and lets the trader\'s apply go within a slot', async () => {
-    const clock = warpClock(60);
+    const clock = warpClock(10);
+    const inFlight = requestsInFlight();
+    cleanups.push(() => inFlight.stop());
     const sandbox = await startSandbox({ clock, pastDays: 0, inventorySize: 4_000, tradeSchedule: false });
     cleanups.push(() => sandbox.close());
     const dataDir = mkdtempSync(join(tmpdir(), 'fortnight-'));
@@ -160,7 +163,7 @@ describe('a fortnight of scheduled repricing against the simulator', () => {
         }
       }
       const due = clock.nextDue();
-      if (hold || due === null) continue;
+      if (hold || due === null || inFlight.count() > 0) continue;
       const markEnds = accounts.map((a) => sandbox.admin.userAgent(a).refreshAt).filter((t) => t !== null).map((t) => t - clock.now() - MARK_MARGIN_MS);
       const skip = Math.min(due - clock.monotonic(), ...markEnds, 14 * DAY - elapsed);
       if (skip > 0) clock.skip(skip);
