@@ -40,6 +40,11 @@ export const repriceRowView = z.object({
 });
 export type RepriceRowView = z.infer<typeof repriceRowView>;
 
+/** A row's mark in the trader's words, wherever it is said (the Pricing screen, an alert). */
+export const MARK_WORDS: Readonly<Record<string, string>> = {
+  drop: 'deep cut', floor: 'under the floor', rise: 'steep rise', under_cost: 'under cost', under_margin: 'under cost + margin', jump: 'source jumped',
+};
+
 export const repricePageQuery = z.strictObject({
   runId: z.number().int().positive(),
   outcome: z.enum(['change', 'held']).nullable().default(null),

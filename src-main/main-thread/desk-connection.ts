@@ -13,6 +13,7 @@ import type { SecretStore } from '../core/secrets.ts';
 import type { SettingsPatch } from '../core/settings/settings.ts';
 import type { AppLog } from '../core/shell/app-log.ts';
 import type { TradeForNotice, TradeRef } from '../core/shell/notification-groups.ts';
+import type { DeskNotice } from '../core/shell/reprice-notice.ts';
 import { boundedView, loggableFailure, toErrorView } from '../ipc/error-view.ts';
 import { shellHandlers } from '../ipc/handlers/shell.ts';
 import type { Platform } from '../ipc/handlers/platform.ts';
@@ -36,6 +37,7 @@ export type MainDeskEvents = {
   view: { readonly view: DeskShellView; readonly previous: DeskShellView };
   needsAction: readonly TradeForNotice[];
   pending: readonly TradeRef[];
+  notice: DeskNotice;
   key: string | null;
   store: DataClientState;
 };
@@ -122,6 +124,7 @@ export async function connectDesk(options: DeskConnectionOptions): Promise<DeskC
     view: setView,
     needsAction: (list) => events.emit('needsAction', list),
     pending: (list) => events.emit('pending', list),
+    notice: (notice) => events.emit('notice', notice),
     key: (key) => {
       lastKey = key;
       events.emit('key', key);

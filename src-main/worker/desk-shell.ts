@@ -2,6 +2,7 @@ import type { DeskServices } from '../core/desk/desk-services.ts';
 import { createEmitter, type Unsubscribe } from '../core/events.ts';
 import type { SettingsPatch } from '../core/settings/settings.ts';
 import type { TradeForNotice, TradeRef } from '../core/shell/notification-groups.ts';
+import { repriceNotice, type DeskNotice } from '../core/shell/reprice-notice.ts';
 import { applyJobView, heartbeatView, schedulerView } from '../ipc/views.ts';
 import { shellStateOf } from '../ipc/shell-state.ts';
 import type { DeskDiagnostics, DeskShellView } from '../core/data/desk-methods.ts';
@@ -20,6 +21,8 @@ export type DeskShellEvents = {
   needsAction: readonly TradeForNotice[];
   /** Every pending trade: announcements of the others are forgotten. */
   pending: readonly TradeRef[];
+  /** A notification of the desk's own (a scheduled reprice left marked changes waiting). */
+  notice: DeskNotice;
   /** The stored key, so main's log can scrub it (null when none is set). */
   key: string | null;
 };
@@ -39,7 +42,7 @@ export interface DeskShell {
 
 /** What the shell's view and commands use of the desk. */
 export type ShellServices = Pick<DeskServices,
-  'settings' | 'keys' | 'status' | 'updateSettings' | 'setOnline' | 'onWorkspace' | 'mode' | 'heartbeat' | 'scheduler' | 'trades' | 'apply' | 'applyJob'>;
+  'settings' | 'keys' | 'status' | 'updateSettings' | 'setOnline' | 'onWorkspace' | 'mode' | 'heartbeat' | 'scheduler' | 'trades' | 'apply' | 'applyJob' | 'pricing'>;
 
 const viewOf = (desk: ShellServices): DeskShellView => {
   const s = desk.settings.get();
@@ -77,6 +80,10 @@ export function createDeskShell(desk: ShellServices): DeskShell {
       }),
       trades.on('needsAction', (list) => emitter.emit('needsAction', list)),
       desk.applyJob().on('changed', refresh),
+      desk.pricing().schedule.on('repriced', (news) => {
+        const notice = repriceNotice(news);
+        if (notice) emitter.emit('notice', notice);
+      }),
     ];
     refresh();
   };

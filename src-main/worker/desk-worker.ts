@@ -162,6 +162,7 @@ function serve(opened: Desk, config: DeskWorkerConfig) {
     shell.on('view', (view) => post('view', view)),
     shell.on('needsAction', (list) => post('needsAction', [...list])),
     shell.on('pending', (list) => post('pending', [...list])),
+    shell.on('notice', (notice) => post('notice', notice)),
     shell.on('key', (key) => post('key', key)),
     logDeskEvents(opened.services, log),
   ];

@@ -1,7 +1,7 @@
 /**
  * `npm run bench [-- --json] [-- --time-scale S] [-- --naive-minutes M] [-- --scenarios edits,mixed,clock-step]
  *   [-- --scale] [-- --scale-runs N] [-- --scale-profiles empty,50k,500k] [-- --scale-jobs review,csvExport,ledgerExport,…]
- *   [-- --serve] [-- --serve-runs N]`
+ *   [-- --serve] [-- --serve-runs N] [-- --pricing] [-- --pricing-runs N]`
  *
  * Runs the real client, scheduler, heartbeat and trade watcher against the
  * sandbox over HTTP on 127.0.0.1, with time scaled down by S (a simulated
@@ -21,7 +21,11 @@
  * into one figure. Last the `serve` block: the server shell at 50,000
  * listings over HTTP and its WebSocket, the desktop path beside it, each run
  * a fresh process of each (serve/serve-bench.ts); `--serve` runs it alone,
- * `--serve-runs` sets its runs. With --json the same figures end the output
+ * `--serve-runs` sets its runs. Then the `pricing` block: "Reprice now" over
+ * 50,000 listings in a fresh process, the data worker's event loop and the
+ * pages asked meanwhile, beside the time its changes take at the rate limit
+ * (pricing/pricing-bench.ts); `--pricing` runs it alone, `--pricing-runs`
+ * sets its runs. With --json the same figures end the output
  * as one JSON object.
  */
 import { parseArgs } from 'node:util';
@@ -35,6 +39,7 @@ import { formatScale, isProfileName, PROFILE_NAMES } from './scale/scale-report.
 import { runScaleBench } from './scale/scale.ts';
 import { runServeBench } from './serve/serve-bench.ts';
 import { formatServe } from './serve/serve-report.ts';
+import { formatPricing, runPricingBench } from './pricing/pricing-bench.ts';
 
 const { values } = parseArgs({
   options: {
@@ -48,14 +53,17 @@ const { values } = parseArgs({
     'scale-jobs': { type: 'string' },
     serve: { type: 'boolean', default: false },
     'serve-runs': { type: 'string', default: '3' },
+    pricing: { type: 'boolean', default: false },
+    'pricing-runs': { type: 'string', default: '3' },
   },
 });
 const scale = Number(values['time-scale']);
 const naiveSliceMs = Number(values['naive-minutes']) * 60_000;
 const scaleRuns = Number(values['scale-runs']);
 const serveRuns = Number(values['serve-runs']);
-if (!(scale > 0) || !(naiveSliceMs > 0) || !(Number.isInteger(scaleRuns) && scaleRuns > 0) || !(Number.isInteger(serveRuns) && serveRuns > 0)) {
-  throw new RangeError('--time-scale, --naive-minutes, --scale-runs and --serve-runs must be positive numbers');
+const pricingRuns = Number(values['pricing-runs']);
+if (!(scale > 0) || !(naiveSliceMs > 0) || ![scaleRuns, serveRuns, pricingRuns].every((n) => Number.isInteger(n) && n > 0)) {
+  throw new RangeError('--time-scale, --naive-minutes, --scale-runs, --serve-runs and --pricing-runs must be positive numbers');
 }
 
 const list = (value: string | undefined) => value?.split(',').map((v) => v.trim()).filter(Boolean);
@@ -79,6 +87,16 @@ if (values.serve) {
   console.log('');
   console.log(formatServe(serveFigures));
   if (values.json) console.log(JSON.stringify({ serve: serveFigures }));
+  process.exit(0);
+}
+
+const pricingOptions = { runs: pricingRuns, log: (line: string) => console.log(line) };
+if (values.pricing) {
+  console.log('Marketplace Desk benchmark, pricing block only.\n');
+  const pricingFigures = await runPricingBench(pricingOptions);
+  console.log('');
+  console.log(formatPricing(pricingFigures));
+  if (values.json) console.log(JSON.stringify({ pricing: pricingFigures }));
   process.exit(0);
 }
 
@@ -136,6 +154,10 @@ const serveFigures = await runServeBench(serveOptions);
 console.log('');
 console.log(formatServe(serveFigures));
 console.log('');
+const pricingFigures = await runPricingBench(pricingOptions);
+console.log('');
+console.log(formatPricing(pricingFigures));
+console.log('');
 const realSeconds = (performance.now() - started) / 1000;
 console.log(`Finished in ${realSeconds.toFixed(0)} s of real time.`);
 
@@ -155,6 +177,7 @@ if (values.json) {
     historyLoads,
     scale: scaleFigures,
     serve: serveFigures,
+    pricing: pricingFigures,
   };
   console.log(JSON.stringify(json));
 }

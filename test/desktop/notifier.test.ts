@@ -80,3 +80,20 @@ describe('prepareNotifications', () => {
     expect(app.setAppUserModelId).toHaveBeenCalledExactlyOnceWith('io.marketplacedesk.app');
   });
 });
+
+describe('the desk\'s own notices', () => {
+  const notice = { title: '3 repriced changes wait for you: marked by the price guard', body: '3 deep cut: in “Scheduled reprice”, for you to review and apply.', view: 'pricing' as const };
+
+  it('shows a notice and opens its screen on click; nothing while muted', () => {
+    const onOpenView = vi.fn();
+    const n = notifier({ onOpenView });
+    expect(n.notice(notice)).toBe(true);
+    expect(Notification.instances.map((x) => [x.shown, x.options.title, x.options.body])).toEqual([[true, notice.title, notice.body]]);
+    Notification.instances[0]?.emit('click');
+    expect(onOpenView).toHaveBeenCalledExactlyOnceWith('pricing');
+    expect(onOpen).not.toHaveBeenCalled();
+    muted = true;
+    expect(n.notice(notice)).toBe(false);
+    expect(Notification.instances).toHaveLength(1);
+  });
+});

@@ -70,6 +70,8 @@ export interface TestDeskOptions {
   dataDir?: string;
   /** Listings already in the ledger (and on the simulated service). */
   ledgerSize?: number;
+  /** Items in the simulated account's inventory; default the ledger's size + 2,000. */
+  inventorySize?: number;
   /** How much faster than the wall clock both the desk and the simulator run. */
   timeScale?: number;
   /** Open with the settings the profile saved instead of pointing it at this run's simulator. */
@@ -95,7 +97,7 @@ export async function startTestDesk(options: TestDeskOptions = {}): Promise<Test
   const clock = scaledClock(scale, origin);
   // The inventory holds the seeded ledger plus room for the listings a test creates: with the small ledgers of
   // the picker's specs, no more than a TF2 backpack holds (3,000), so a read of Steam's takes it whole.
-  const sandbox = await startSandbox({ clock, seed: 11, inventorySize: (options.ledgerSize ?? 0) + 2_000, tradeSchedule: options.tradeSchedule ?? true });
+  const sandbox = await startSandbox({ clock, seed: 11, inventorySize: options.inventorySize ?? (options.ledgerSize ?? 0) + 2_000, tradeSchedule: options.tradeSchedule ?? true });
   // One keychain entry per profile folder, so a reopened desk finds its key and runs never collide.
   const keychainService = `Marketplace Desk test ${createHash('sha256').update(dataDir).digest('hex').slice(0, 12)}`;
   if ((await createKeychainSecretStore({ service: keychainService }).state()) !== 'available') {

@@ -9,7 +9,8 @@ import { adopt, startTestDesk } from './desk-fixture.ts';
 import { openDesk, rendererForSpecs } from './harness.ts';
 
 /**
- * Pricing as a trader uses it, in Chromium against the simulator: the
+ * Pricing as a trader uses it, in Chromium against the simulator, over 500
+ * listings: the
  * pricedb source read (its state on screen), a rule "Strange weapons:
  * pricedb sell −3 %, round to x.99, floor cost + 5 %" written in the form,
  * Reprice now into a draft whose rows show their reasons in the review;
@@ -20,8 +21,9 @@ import { openDesk, rendererForSpecs } from './harness.ts';
  */
 
 const DIR = join('test-results', 'pricing');
-const CHEAP = 40;
-const GENTLE = 40;
+/** 500 Strange weapons: 300 listed at $1.50 (cheap ones come out as deep cuts), 200 a tenth over their new price (gentle cuts, some lifted by the floor under cost + margin). */
+const CHEAP = 300;
+const GENTLE = 200;
 const isStrangeWeapon = (sku: string) => familyOf(sku) === 'weapon' && sku.split(';')[1] === '11';
 const server = rendererForSpecs();
 
@@ -37,6 +39,8 @@ for (const viewport of [{ width: 1024, height: 700 }, { width: 1920, height: 108
     const desk = await startTestDesk({
       timeScale: 60,
       tradeSchedule: false,
+      // Enough Strange weapons among the items (about one in sixteen).
+      inventorySize: 12_000,
       seed: ({ store, repos, sandbox }) => {
         const cheap = sandbox.admin.seedListingsOf(CHEAP, (a) => isStrangeWeapon(a.sku), 150);
         for (const l of cheap) listedAt.set(l.asset_id, 150);
@@ -90,7 +94,7 @@ for (const viewport of [{ width: 1024, height: 700 }, { width: 1920, height: 108
       const rows = (await desk.ask('pricing:page', { runId: run?.id ?? 0, outcome: 'change', limit: 500 }) as RepricePage).rows;
       const inventory = new Map(sandbox.admin.listings().map((l) => [l.asset_id, l.sku]));
       const expected = new Map<string, number>();
-      let marked = 0;
+      const marks = new Map<string, number>();
       for (const [asset, before] of listedAt) {
         const sku = inventory.get(asset) ?? '';
         const cost = sandbox.pricedb.cost(sku);
@@ -98,12 +102,15 @@ for (const viewport of [{ width: 1024, height: 700 }, { width: 1920, height: 108
         if (want === before) continue;
         expected.set(asset, want);
         const mark = expectedMark(before, want, cost);
-        if (mark !== null) marked += 1;
+        if (mark !== null) marks.set(mark, (marks.get(mark) ?? 0) + 1);
         const row = rows.find((r) => r.key === asset);
         expect({ asset, after: row?.after, mark: row?.mark ?? null }).toEqual({ asset, after: want, mark });
       }
       expect(rows).toHaveLength(expected.size);
-      expect(marked).toBeGreaterThan(0);
+      expect(expected.size).toBeGreaterThan(CHEAP);
+      // The guard marks the deep cuts and the rows under cost (or under cost plus its margin).
+      expect(marks.get('drop') ?? 0).toBeGreaterThan(0);
+      expect((marks.get('under_cost') ?? 0) + (marks.get('under_margin') ?? 0)).toBeGreaterThan(0);
       // The reasons on screen, row by row.
       const reasons = page.getByRole('table', { name: 'The reprice\'s changes with their reasons' });
       await expect(reasons.locator('tbody tr')).toHaveCount(Math.min(expected.size, 100));

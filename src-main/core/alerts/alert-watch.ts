@@ -2,6 +2,7 @@ import type { ApplyProgress } from '../apply/apply-run.ts';
 import type { Clock } from '../clock.ts';
 import type { Unsubscribe } from '../events.ts';
 import type { Heartbeat, HeartbeatState } from '../heartbeat/index.ts';
+import type { RepricedNews } from '../pricing/reprice-schedule.ts';
 import { TOLD_TOGETHER_ABOVE } from '../trades/action-words.ts';
 import type { TradeWatcher, WatchedTrade } from '../trades/trade-watcher.ts';
 import { tradeAlert, type Alert } from './alert.ts';
@@ -10,8 +11,8 @@ import { tradeAlert, type Alert } from './alert.ts';
  * What of a workspace's life becomes an alert: trades that newly need
  * action (the watcher tells each trade and status once, across restarts;
  * many at once are one alert, as the desktop notifications fold them),
- * automation that lapsed after it held (and its return), and an apply that
- * ended. Only listens: nothing here waits on a receiver.
+ * automation that lapsed after it held (and its return), an apply that
+ * ended, and a scheduled reprice that left marked changes waiting. Only listens: nothing here waits on a receiver.
  */
 export interface WatchedWorkspace {
   readonly trades: Pick<TradeWatcher, 'on'>;
@@ -20,6 +21,8 @@ export interface WatchedWorkspace {
   readonly apply: { on(event: 'progress', listener: (progress: ApplyProgress) => void): Unsubscribe };
   /** The name of a draft, for an apply's alert; null when it is gone. */
   draftName(draftId: string): string | null;
+  /** Scheduled reprices (RepriceSchedule's `repriced` event): marked changes left waiting are told. */
+  readonly reprices?: { on(event: 'repriced', listener: (news: RepricedNews) => void): Unsubscribe };
 }
 
 export function watchForAlerts(ws: WatchedWorkspace, clock: Clock, raise: (alert: Alert) => void): Unsubscribe {
@@ -29,6 +32,10 @@ export function watchForAlerts(ws: WatchedWorkspace, clock: Clock, raise: (alert
     }),
     watchAutomation(ws.heartbeat, clock, raise),
     watchApplies(ws, raise),
+    ws.reprices?.on('repriced', (news) => {
+      const alert = repriceAlert(news);
+      if (alert) raise(alert);
+    }) ?? (() => undefined),
   ];
   return () => {
     for (const off of offs) off();
@@ -64,6 +71,12 @@ function watchAutomation(heartbeat: WatchedWorkspace['heartbeat'], clock: Clock,
       lapsedAt = null;
     }
   });
+}
+
+/** A scheduled reprice that left changes marked by the price guard waiting: one alert; none when nothing waits. */
+export function repriceAlert(news: RepricedNews): Alert | null {
+  if (news.waiting === 0 || news.waitingDraftId === null) return null;
+  return { type: 'reprice.waiting', waiting: news.waiting, why: news.waitingWhy, draftId: news.waitingDraftId, draftName: news.waitingDraftName, applied: news.applied };
 }
 
 const isHeld = (state: HeartbeatState) => state.status === 'active' || state.status === 'expiring';

@@ -1,5 +1,6 @@
 import type { AlertKind } from '../../../src-shared/alerts.ts';
 import { formatCents } from '../../../src-shared/money.ts';
+import { MARK_WORDS } from '../../../src-shared/reprice.ts';
 import type { PendingTrade } from '../../../src-shared/trades.ts';
 import { actionTitle } from '../trades/action-words.ts';
 
@@ -38,6 +39,17 @@ export type Alert =
       readonly unknown: number;
       readonly stopReason: string | null;
     }
+  | {
+      /** A scheduled reprice applied what the price guard let through; these changes it marked wait in a draft for the trader. */
+      readonly type: 'reprice.waiting';
+      readonly waiting: number;
+      /** How many of them by what the guard said (drop, floor, rise, under_cost, under_margin, jump). */
+      readonly why: Readonly<Record<string, number>>;
+      readonly draftId: string;
+      readonly draftName: string | null;
+      /** Prices the same reprice applied on its own. */
+      readonly applied: number;
+    }
   | { readonly type: 'test' };
 
 /** One alert on its way: the same `id` on every try, so a receiver can drop a repeat. */
@@ -56,7 +68,9 @@ export function kindOf(alert: Alert): AlertKind | null {
     case 'trade.needs_action': return 'trades';
     case 'automation.lapsed':
     case 'automation.restored': return 'automation';
-    case 'apply.ended': return 'apply';
+    case 'apply.ended':
+    // What a scheduled reprice leaves for the trader to apply is told with the applies.
+    case 'reprice.waiting': return 'apply';
     case 'test': return null;
   }
 }
@@ -86,6 +100,7 @@ export function alertTitle(alert: Alert): string {
     case 'automation.lapsed': return 'Automation lapsed: listings no longer show as automated';
     case 'automation.restored': return 'Automation restored: listings show as automated again';
     case 'apply.ended': return applyTitle(alert);
+    case 'reprice.waiting': return `${count(alert.waiting, 'repriced change waits', 'repriced changes wait')} for you: marked by the price guard`;
     case 'test': return 'A test alert from Marketplace Desk';
   }
 }
@@ -124,7 +139,19 @@ export function alertSummary(alert: Alert, outside: (text: string) => string = (
       const name = alert.draftName ? `${outside(alert.draftName)}: ` : '';
       return `${name}${parts.join(', ')}${alert.stopReason ? `. ${outside(alert.stopReason)}` : ''}`;
     }
+    case 'reprice.waiting': {
+      const draft = alert.draftName ? `“${outside(alert.draftName)}”` : 'a draft';
+      return `${markWords(alert.why)}: in ${draft}, for you to review and apply. ${count(alert.applied, 'price', 'prices')} the guard let through applied on their own.`;
+    }
     case 'test':
       return 'If you can read this, alerts reach this webhook.';
   }
+}
+
+const count = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+
+/** "12 deep cut, 3 under cost": the marks by kind, the most first. */
+export function markWords(why: Readonly<Record<string, number>>): string {
+  const parts = Object.entries(why).filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]);
+  return parts.map(([mark, n]) => `${n.toLocaleString('en-US')} ${MARK_WORDS[mark] ?? mark}`).join(', ') || 'marked';
 }

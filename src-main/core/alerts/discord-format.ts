@@ -1,6 +1,6 @@
 import { HIDDEN_CONTROL_CHARS } from '../../../src-shared/field-rules.ts';
 import { formatCents } from '../../../src-shared/money.ts';
-import { alertSummary, alertTitle, days, type Alert, type AlertEnvelope, type TradeAlert } from './alert.ts';
+import { alertSummary, alertTitle, days, markWords, type Alert, type AlertEnvelope, type TradeAlert } from './alert.ts';
 
 /**
  * An alert as a Discord webhook message: a short `content` (what a phone's
@@ -124,6 +124,14 @@ function bodyOf(alert: Alert): Pick<DiscordEmbed, 'description' | 'fields' | 'co
       ];
       const bad = alert.state === 'stopped' || alert.unknown > 0;
       return { description: summary, fields, color: bad ? COLOR.danger : alert.failed > 0 ? COLOR.action : COLOR.ok };
+    }
+    case 'reprice.waiting': {
+      const fields = [
+        { name: 'Waiting', value: alert.waiting.toLocaleString('en-US'), inline: true },
+        { name: 'Why', value: markWords(alert.why), inline: true },
+        { name: 'Draft', value: alert.draftName === null ? 'gone' : plainText(alert.draftName, 200), inline: true },
+      ];
+      return { description: summary, fields, color: COLOR.action };
     }
     case 'test': return { description: summary, fields: [], color: COLOR.info };
   }

@@ -52,6 +52,8 @@ function dataOf(alert: Alert): Record<string, unknown> {
       return {
         draft: alert.draftName, state: alert.state, total: alert.total, done: alert.done, refused: alert.failed, unknown: alert.unknown, stopReason: alert.stopReason,
       };
+    case 'reprice.waiting':
+      return { waiting: alert.waiting, why: alert.why, draftId: alert.draftId, draft: alert.draftName, applied: alert.applied };
     case 'test':
       return {};
   }

@@ -10,6 +10,7 @@ import { settingsPatchSchema, settingsSchema } from '../settings/settings.ts';
 import type { LogFields, LogLevel } from '../shell/app-log.ts';
 import type { DiagnosticsInput } from '../shell/diagnostics.ts';
 import type { TradeForNotice, TradeRef } from '../shell/notification-groups.ts';
+import type { DeskNotice } from '../shell/reprice-notice.ts';
 import type { ShellState } from '../shell/tray-state.ts';
 import { deskWorkerConfig } from './desk-worker-config.ts';
 
@@ -102,6 +103,7 @@ const tradeForNotice = z.discriminatedUnion('trade_type', [
   marketTrade.pick(noticeFields).extend(noticeExtra),
   buyOrderTrade.pick(noticeFields).extend(noticeExtra),
 ]) satisfies z.ZodType<TradeForNotice>;
+const deskNotice = z.object({ title: z.string().max(200), body: z.string().max(1_000), view: z.literal('pricing') }) satisfies z.ZodType<DeskNotice>;
 const tradeRef = z.object({ trade_type: z.enum(['market', 'buy_order']), trade_id: z.string() }) satisfies z.ZodType<TradeRef>;
 
 /**
@@ -127,6 +129,8 @@ export const WORKER_EVENTS = {
   needsAction: z.array(tradeForNotice),
   /** Every pending trade: announcements of the others are forgotten. */
   pending: z.array(tradeRef),
+  /** A notification of the desk's own (a scheduled reprice left marked changes waiting). */
+  notice: deskNotice,
   /** The stored key, so main's log can scrub it (null when none is set). */
   key: z.string().nullable(),
   log: workerLogLine,

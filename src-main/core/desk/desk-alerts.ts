@@ -33,9 +33,10 @@ export function createDeskAlerts(deps: {
 }
 
 /** The workspace shown from now on raises the alerts. */
-export function followWithAlerts(alerts: Pick<AlertsService, 'follow'>, ws: Pick<Workspace, 'mode' | 'trades' | 'heartbeat' | 'apply' | 'drafts'>): void {
+export function followWithAlerts(alerts: Pick<AlertsService, 'follow'>, ws: Pick<Workspace, 'mode' | 'trades' | 'heartbeat' | 'apply' | 'drafts' | 'pricing'>): void {
   alerts.follow({
     trades: ws.trades,
+    reprices: ws.pricing.schedule,
     heartbeat: ws.heartbeat,
     apply: ws.apply,
     draftName: (draftId) => ws.drafts.list().find((d) => d.id === draftId)?.name ?? null,

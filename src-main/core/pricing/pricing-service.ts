@@ -11,6 +11,7 @@ import { loadItemKinds } from '../items/item-kinds.ts';
 import type { Store } from '../store/db.ts';
 import type { Repos } from '../store/index.ts';
 import { createRepriceRepo, type RepriceRepo, type RunRow } from '../store/reprice-repo.ts';
+import { withoutDiskWait } from '../store/without-disk-wait.ts';
 import { nextTurn, type Turn } from '../turn.ts';
 import { createPriceSources, type PriceSources } from './price-sources.ts';
 import { nameToSkuOf } from '../costs/amount-table.ts';
@@ -106,6 +107,7 @@ export function createPricingService(deps: PricingDeps): PricingService {
       costs: (skus) => deps.costs.nextCosts(skus),
       guard: deps.guard(), costGuard: s.costGuard,
       now: () => clock.now(), turn,
+      partWrites: (write) => withoutDiskWait(store, write),
     }, kind, name);
     running = run;
     try {

@@ -29,6 +29,8 @@ export interface RepricedNews {
   readonly waiting: number;
   readonly waitingDraftId: string | null;
   readonly waitingDraftName: string | null;
+  /** Of those, how many by what the guard said of them (drop, floor, rise, under_cost, under_margin, jump). */
+  readonly waitingWhy: Readonly<Record<string, number>>;
   /** Rows a rule would move but could not. */
   readonly held: number;
   readonly problem: string | null;
@@ -112,7 +114,7 @@ export function createRepriceSchedule(deps: {
     const waitingDraftName = result.heldDraftId === null ? null : deps.draftName(result.heldDraftId);
     const news: RepricedNews = {
       runId: result.runId, applied: done.applied, failed: done.failed, applyRunId: done.applyRunId,
-      waiting: result.marked, waitingDraftId: result.heldDraftId, waitingDraftName, held: result.held, problem: done.problem,
+      waiting: result.marked, waitingDraftId: result.heldDraftId, waitingDraftName, waitingWhy: result.marks, held: result.held, problem: done.problem,
     };
     deps.activity.recordNote({
       endpoint: 'edit_listing', account: null,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { InventoryRow } from './inventory-row.ts';
 import type { Store } from './db.ts';
 import { parseRow, parseRows, toSqlBool } from './sql.ts';
+import { withoutDiskWait } from './without-disk-wait.ts';
 
 /**
  * The inventories read from Steam, kept with when they were read. A read
@@ -90,18 +91,13 @@ export function createInventoryRepo(store: Store): InventoryRepo {
       // A page of a read under way is not the trader's data: Steam gives it again, and until the read is
       // swapped in nothing shows it. So it is committed without waiting for the disk (synchronous=NORMAL;
       // the WAL keeps the file whole), and the swap, which makes it the kept copy, waits as every write does.
-      db.exec('PRAGMA synchronous = NORMAL');
-      try {
-        store.transaction(() => {
-          rows.forEach((r, i) => {
-            const search = `${r.name}\n${r.qualityName}\n${r.sku}\n${r.asset_id}`.toLowerCase();
-            insert.run(account, generation, r.asset_id, position + i, r.sku, r.name, search, r.quality, toSqlBool(r.strange), r.effect,
-              r.killstreak, r.wear, toSqlBool(r.australium), toSqlBool(r.festivized), toSqlBool(r.craftable), toSqlBool(r.tradable));
-          });
+      withoutDiskWait(store, () => store.transaction(() => {
+        rows.forEach((r, i) => {
+          const search = `${r.name}\n${r.qualityName}\n${r.sku}\n${r.asset_id}`.toLowerCase();
+          insert.run(account, generation, r.asset_id, position + i, r.sku, r.name, search, r.quality, toSqlBool(r.strange), r.effect,
+            r.killstreak, r.wear, toSqlBool(r.australium), toSqlBool(r.festivized), toSqlBool(r.craftable), toSqlBool(r.tradable));
         });
-      } finally {
-        db.exec('PRAGMA synchronous = FULL');
-      }
+      }));
     },
     finishRead(account, generation, at, total) {
       store.transaction(() => void finish.run(generation, at, total, account));

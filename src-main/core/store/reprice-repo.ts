@@ -46,7 +46,8 @@ export const repriceRowSchema = z.object({
 });
 export type RepriceRow = z.output<typeof repriceRowSchema>;
 
-const touching = z.object({ key: z.string(), name: z.string() });
+const draftName = z.object({ draft_id: z.string(), name: z.string() });
+const entryKey = z.object({ key: z.string() });
 const heldRow = z.object({ sku: z.string(), n: z.number().int() });
 
 export interface RepriceRepo {
@@ -81,6 +82,7 @@ export function createRepriceRepo(store: Pick<Store, 'db' | 'transaction'>): Rep
   const updateRule = db.prepare('UPDATE reprice_rules SET rule = ?, updated_at = ? WHERE rule_id = ?');
   const deleteRule = db.prepare('DELETE FROM reprice_rules WHERE rule_id = ?');
   const placeRule = db.prepare('UPDATE reprice_rules SET position = ? WHERE rule_id = ?');
+  const draftsByAge = db.prepare('SELECT draft_id, name FROM drafts ORDER BY created_at');
   const insertRun = db.prepare("INSERT INTO reprice_runs (kind, state, started_at) VALUES (?, 'building', ?)");
   const oneRun = db.prepare('SELECT * FROM reprice_runs WHERE run_id = ?');
   const lastRuns = db.prepare('SELECT * FROM reprice_runs ORDER BY run_id DESC LIMIT ?');
@@ -126,16 +128,20 @@ export function createRepriceRepo(store: Pick<Store, 'db' | 'transaction'>): Rep
       return countOf('reprice_rows', db.prepare(`SELECT count(*) AS n FROM reprice_rows WHERE run_id = ? ${where}`).get(...(outcome === null ? [runId] : [runId, outcome])));
     },
     inOtherDrafts(domain, keys, except) {
+      // Draft by draft, on the entries' primary key (draft, slot, key): one query over every draft's entries
+      // read them all, the reprice's own draft among them, and a part took longer the more the draft held.
+      // A delete-all ('LA'/'BA', key '') holds every row of its table.
       const slots = domain === 'listings' ? "('L', 'LD', 'LA')" : "('B', 'BD', 'BA')";
+      const skip = new Set(except);
       const out = new Map<string, string>();
-      for (const part of chunked([...keys], 400)) {
-        const sql = `SELECT e.key AS key, d.name AS name FROM draft_entries e JOIN drafts d ON d.draft_id = e.draft_id
-          WHERE e.slot IN ${slots} AND (e.key IN ${placeholders(part)} OR e.key = '') AND e.status IN ${OPEN}
-          ${except.length > 0 ? `AND e.draft_id NOT IN ${placeholders(except)}` : ''} ORDER BY d.created_at`;
-        for (const r of parseRows('draft_entries', touching, db.prepare(sql).all(...part, ...except))) {
-          // A delete-all holds every row of its table.
-          if (r.key === '') for (const k of part) out.set(k, out.get(k) ?? r.name);
-          else if (!out.has(r.key)) out.set(r.key, r.name);
+      for (const draft of parseRows('drafts', draftName, draftsByAge.all())) {
+        if (skip.has(draft.draft_id)) continue;
+        for (const part of chunked(keys.filter((k) => !out.has(k)), 400)) {
+          const sql = `SELECT key FROM draft_entries WHERE draft_id = ? AND slot IN ${slots} AND key IN ${placeholders([...part, ''])} AND status IN ${OPEN}`;
+          for (const r of parseRows('draft_entries', entryKey, db.prepare(sql).all(draft.draft_id, ...part, ''))) {
+            if (r.key === '') for (const k of part) out.set(k, draft.name);
+            else out.set(r.key, draft.name);
+          }
         }
       }
       return out;

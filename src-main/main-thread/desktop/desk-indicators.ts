@@ -10,7 +10,7 @@ import { createTaskbarIndicator } from './taskbar.ts';
 import { createTray } from './tray.ts';
 
 /**
- * The tray, the taskbar and the trade notifications, following the desk's
+ * The tray, the taskbar and the notifications (trades, the desk's own), following the desk's
  * state as main holds it (the view the worker pushes) and the update's.
  */
 export interface DeskIndicatorsDeps {
@@ -47,17 +47,18 @@ export function showDeskIndicators(deps: DeskIndicatorsDeps): DeskIndicators {
     window: () => win.current(),
     attentionIconPath: join(paths.trayIconDir, 'attention.png'),
   });
+  const open = (target: { view: string; tradeId?: string }) => {
+    // An open page is told where to go; a new one starts there.
+    if (win.current()) {
+      reveal();
+      deps.emit('app:navigate', target);
+    } else void win.reveal(navigationHash(target)).catch(() => undefined);
+  };
   const notifier = createNotifier({
     iconPath: paths.appIcon,
     muted: () => !desk.view().settings.notificationsEnabled,
-    onOpen: (trade) => {
-      const target = { view: 'trades', ...(trade ? { tradeId: trade.trade_id } : {}) };
-      // An open page is told where to go; a new one starts there.
-      if (win.current()) {
-        reveal();
-        deps.emit('app:navigate', target);
-      } else void win.reveal(navigationHash(target)).catch(() => undefined);
-    },
+    onOpen: (trade) => open({ view: 'trades', ...(trade ? { tradeId: trade.trade_id } : {}) }),
+    onOpenView: (view) => open({ view }),
   });
   const refresh = () => {
     const update = deps.updates().view();
@@ -68,5 +69,6 @@ export function showDeskIndicators(deps: DeskIndicatorsDeps): DeskIndicators {
   desk.on('view', refresh);
   desk.on('needsAction', (list) => notifier.notify(list));
   desk.on('pending', (list) => notifier.retainOnly(list));
+  desk.on('notice', (notice) => notifier.notice(notice));
   return { refresh, destroy: () => tray.destroy() };
 }

@@ -1,9 +1,11 @@
 import { app, Notification } from 'electron';
 import { noticeKey, planTradeNotices, type TradeForNotice, type TradeRef } from '../../core/shell/notification-groups.ts';
+import type { DeskNotice } from '../../core/shell/reprice-notice.ts';
 
 /**
- * Native notifications for trades needing action. Which ones, and their
- * words, come from core/shell/notification-groups.ts; this file shows them,
+ * Native notifications for trades needing action (which ones, and their
+ * words, come from core/shell/notification-groups.ts) and the desk's own
+ * notices (core/shell/reprice-notice.ts); this file shows them,
  * remembers what was announced, and turns a click into `onOpen`.
  */
 
@@ -12,6 +14,8 @@ export interface NotifierDeps {
   readonly muted: () => boolean;
   /** A click: open the app on this trade, or on the trade list (null). */
   readonly onOpen: (target: TradeRef | null) => void;
+  /** A click on a notice of the desk's own: open the app on its screen. */
+  readonly onOpenView?: (view: DeskNotice['view']) => void;
   readonly iconPath?: string;
   /** More than this many new trades at once become one notification. Default 3. */
   readonly groupAbove?: number;
@@ -28,6 +32,8 @@ export interface TradeNotifier {
    * going back to an earlier status is not announced twice.
    */
   retainOnly(pending: readonly TradeRef[]): void;
+  /** Shows a notice of the desk's own (muted as the trades are); whether it was shown. */
+  notice(notice: DeskNotice): boolean;
 }
 
 /**
@@ -49,6 +55,18 @@ export function createNotifier(deps: NotifierDeps): TradeNotifier {
   };
   // Held until closed: a notification collected by the GC loses its click handler.
   const live = new Set<Notification>();
+  const show = (options: { title: string; body: string; groupId: string }, onClick: () => void) => {
+    const n = new Notification({ ...options, urgency: 'normal', ...(deps.iconPath === undefined ? {} : { icon: deps.iconPath }) });
+    const release = () => live.delete(n);
+    n.on('click', () => {
+      release();
+      onClick();
+    });
+    n.on('close', release);
+    n.on('failed', release);
+    live.add(n);
+    n.show();
+  };
 
   return {
     notify(trades) {
@@ -58,25 +76,13 @@ export function createNotifier(deps: NotifierDeps): TradeNotifier {
       });
       for (const trade of trades) if (!announced.has(noticeKey(trade))) remember(trade);
       for (const key of plan.announced) announced.add(key);
-      for (const notice of plan.notices) {
-        const n = new Notification({
-          title: notice.title,
-          body: notice.body,
-          groupId: 'trades',
-          urgency: 'normal',
-          ...(deps.iconPath === undefined ? {} : { icon: deps.iconPath }),
-        });
-        const release = () => live.delete(n);
-        n.on('click', () => {
-          release();
-          deps.onOpen(notice.open);
-        });
-        n.on('close', release);
-        n.on('failed', release);
-        live.add(n);
-        n.show();
-      }
+      for (const notice of plan.notices) show({ title: notice.title, body: notice.body, groupId: 'trades' }, () => deps.onOpen(notice.open));
       return plan.notices.length;
+    },
+    notice(notice) {
+      if (deps.muted() || !Notification.isSupported()) return false;
+      show({ title: notice.title, body: notice.body, groupId: notice.view }, () => deps.onOpenView?.(notice.view));
+      return true;
     },
     retainOnly(pending) {
       const keep = new Set(pending.map(tradeKeyOf));

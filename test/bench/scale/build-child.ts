@@ -18,21 +18,21 @@ const OUT_DIR = fileURLToPath(new URL('../../../out/bench-scale', import.meta.ur
 /** The packages electron-vite's main build leaves out of the bundle (see electron.vite.config.ts). */
 const EXTERNAL = ['keytar', 'electron-updater', 'builder-util-runtime', 'pino'];
 
-/** Builds the child; returns the file to run with plain `node`. */
-export async function buildChild(): Promise<string> {
+/** Builds the child (or another entry of the same kind into its own folder); returns the file to run with plain `node`. */
+export async function buildChild(entry = CHILD, outDir = OUT_DIR): Promise<string> {
   await build({
     configFile: false,
     logLevel: 'warn',
     resolve: { alias: [{ find: /^electron$/, replacement: DOUBLE }, { find: /^vitest$/, replacement: VITEST_SHIM }] },
     ssr: { noExternal: true, target: 'node' },
     build: {
-      ssr: CHILD,
-      outDir: OUT_DIR,
+      ssr: entry,
+      outDir,
       emptyOutDir: true,
       minify: false,
       target: 'node24',
       rolldownOptions: { external: EXTERNAL, output: { format: 'es', entryFileNames: 'child.mjs', charset: 'ascii', comments: { legal: true, annotation: false, jsdoc: false } } },
     },
   });
-  return join(OUT_DIR, 'child.mjs');
+  return join(outDir, 'child.mjs');
 }

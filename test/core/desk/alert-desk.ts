@@ -58,7 +58,7 @@ export function alertDeskFixture(): (options: {
     let startServices = () => undefined as void;
     const servicesAfter = new Promise<void>((resolve) => (startServices = resolve));
     const desk = await createDesk({
-      dataDir, clock, secrets: keychain, version: 't', initialSettings: { mode: 'live', serviceUrl: sandbox.url }, inventoryUrl: sandbox.url,
+      dataDir, clock, secrets: keychain, version: 't', initialSettings: { mode: 'live', serviceUrl: sandbox.url }, inventoryUrl: sandbox.url, pricedbUrl: sandbox.pricedb.url,
       ...(sending ? { alertSending: sending } : {}),
       ...(held ? { servicesAfter } : {}),
     });

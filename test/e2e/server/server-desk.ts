@@ -51,7 +51,7 @@ export async function startServerDesk(options: ServerDeskOptions = {}): Promise<
   const scale = options.timeScale ?? 1;
   const origin = Date.now();
   const clock = scaledClock(scale, origin);
-  const sandbox = await startSandbox({ clock, seed: 11, inventorySize: (options.ledgerSize ?? 0) + 2_000, tradeSchedule: options.tradeSchedule ?? true });
+  const sandbox = await startSandbox({ clock, seed: 11, inventorySize: options.inventorySize ?? (options.ledgerSize ?? 0) + 2_000, tradeSchedule: options.tradeSchedule ?? true });
 
   const seed = (seeder: Seeder) => {
     const store = openStore(profilePath, { clock });
