@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { familyOf } from '../../../src-main/sandbox/catalog.ts';
+import { familyOf } from '../../../src-main/sandbox/catalog/catalog.ts';
 import type { Alert } from '../../../src-main/core/alerts/alert.ts';
 import { createDeskShell } from '../../../src-main/worker/desk-shell.ts';
 import type { DeskNotice } from '../../../src-main/core/shell/reprice-notice.ts';

@@ -6,7 +6,7 @@ import { RATE_WINDOW_MS, ENDPOINTS } from '../../../src-main/core/api/endpoints.
 import { createDesk } from '../../../src-main/core/desk/desk.ts';
 import type { RepricedNews } from '../../../src-main/core/pricing/reprice-schedule.ts';
 import type { Job } from '../../../src-main/core/scheduler/types.ts';
-import { familyOf } from '../../../src-main/sandbox/catalog.ts';
+import { familyOf } from '../../../src-main/sandbox/catalog/catalog.ts';
 import { startSandbox } from '../../../src-main/sandbox/index.ts';
 import { adopt } from '../../e2e/desk-fixture.ts';
 import { memoryKeychain } from '../../support/memory-keychain.ts';
