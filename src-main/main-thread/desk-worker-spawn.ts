@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
 
 /** How the main thread starts the data worker, each time it starts it (first, and after a death). */
 export interface DeskWorkerSpawn {
@@ -12,6 +12,8 @@ export interface DeskWorkerSpawn {
   readonly compileCache: string;
   /** The worker's Node flags, when they must not be this process's. */
   readonly execArgv?: readonly string[];
+  /** V8's limits for the worker's heap (default: Node's, as for the process). */
+  readonly resourceLimits?: ResourceLimits;
 }
 
 /**
@@ -51,6 +53,7 @@ export function deskWorkerSpawner(options: DeskWorkerSpawn): () => Worker {
     // Read by the worker's entry (worker/compiled-start.ts).
     workerData: { compileCache: options.compileCache },
     ...(options.execArgv ? { execArgv: [...options.execArgv] } : {}),
+    ...(options.resourceLimits ? { resourceLimits: options.resourceLimits } : {}),
   });
 }
 

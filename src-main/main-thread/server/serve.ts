@@ -10,10 +10,10 @@
  * one loads the server's (each about half of a start), and the rest is
  * loaded after the worker is on its way.
  */
-import { join } from 'node:path';
-import { deskWorkerSpawner, spawnAhead } from '../desk-worker-spawn.ts';
+import { spawnAhead } from '../desk-worker-spawn.ts';
 import { privateDir } from './private-file.ts';
 import { parseServeArgs, UsageError, USAGE, type ServeOptions } from './serve-options.ts';
+import { serverWorkerSpawner } from './server-worker.ts';
 
 async function main(): Promise<void> {
   let options;
@@ -71,7 +71,7 @@ async function main(): Promise<void> {
 function workerAhead(options: ServeOptions, mainDir: string) {
   try {
     // The folder is made private before the worker writes its compiled code in it.
-    return spawnAhead(deskWorkerSpawner({ mainDir, compileCache: join(privateDir(options.profileDir), 'compile-cache') }));
+    return spawnAhead(serverWorkerSpawner({ mainDir, profileDir: privateDir(options.profileDir) }));
   } catch {
     return null;
   }
