@@ -23,7 +23,7 @@ import { scaledClock } from '../../../src-main/core/clock.ts';
 import { tradesView } from '../../../src-shared/views.ts';
 import { startSandbox } from '../../../src-main/sandbox/index.ts';
 import { connectRouter } from '../../e2e/server/server-client.ts';
-import { logEntries, startServe } from '../../e2e/server/serve-process.ts';
+import { logEntries, startServe, type ServeProcess } from '../../e2e/server/serve-process.ts';
 import { call } from '../../support/router-call.ts';
 import { percentile } from '../page-samples.ts';
 import { seedProfile } from '../scale/seed-profile.ts';
@@ -41,8 +41,10 @@ export interface WeekOptions {
   readonly days?: number;
   /** Node's own flags for the server (a probe, to look into one figure). */
   readonly nodeArgs?: readonly string[];
-  /** Told each simulated hour, with the server's pid. */
-  readonly onHour?: (hour: number, pid: number) => void;
+  /** More of the server's environment (to look into one figure). */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Told each simulated hour, with the server. */
+  readonly onHour?: (hour: number, server: ServeProcess) => void;
   readonly log?: (line: string) => void;
 }
 
@@ -104,7 +106,7 @@ export async function runServeWeek(options: WeekOptions = {}): Promise<WeekFigur
     // On real time: a week's clock would end the setup link before it is used.
     const token = await prepareAccess(profileDir, credentialsDir);
 
-    const server = await startServe({ profileDir, nodeArgs: options.nodeArgs ?? [], env: { CREDENTIALS_DIRECTORY: credentialsDir }, testConfig: { clock: timeScale } });
+    const server = await startServe({ profileDir, nodeArgs: options.nodeArgs ?? [], env: { ...options.env, CREDENTIALS_DIRECTORY: credentialsDir }, testConfig: { clock: timeScale } });
     const weekStart = clock.monotonic();
     const script = await connectRouter(server.url, { kind: 'token', token });
     const trades = new Set<string>();
@@ -137,8 +139,8 @@ export async function runServeWeek(options: WeekOptions = {}): Promise<WeekFigur
         const page = await call(script, 'ledger:page', { domain: 'listings', filter: {}, offset: 0, limit: 100 }).catch(() => null);
         if (page?.total !== LISTINGS) pagesFailed += 1;
         rssMb.push(round(rssMbOf(server.pid)));
-        options.onHour?.(hour, server.pid);
-        if (hour % 24 === 0) log(`  day ${hour / 24}: RSS ${rssMb.at(-1)} MB, ${lapses} lapses, ${trades.size} trades seen, ${eventsReceived} events`);
+        options.onHour?.(hour, server);
+        if (hour % 24 === 0) log(`  day ${hour / 24}: RSS ${rssMb.at(-1)} MB, ${lapses} lapses, ${trades.size} trades seen, ${service.admin.trades().length} pending at the service, ${eventsReceived} events`);
       }
     } finally {
       clearInterval(sampler);
