@@ -1,7 +1,7 @@
 /**
  * `npm run bench [-- --json] [-- --time-scale S] [-- --naive-minutes M] [-- --scenarios edits,mixed,clock-step]
  *   [-- --scale] [-- --scale-runs N] [-- --scale-profiles empty,50k,500k] [-- --scale-jobs review,csvExport,ledgerExport,…]
- *   [-- --serve] [-- --serve-runs N] [-- --pricing] [-- --pricing-runs N]`
+ *   [-- --serve] [-- --serve-runs N] [-- --serve-week] [-- --serve-week-scale S] [-- --pricing] [-- --pricing-runs N]`
  *
  * Runs the real client, scheduler, heartbeat and trade watcher against the
  * sandbox over HTTP on 127.0.0.1, with time scaled down by S (a simulated
@@ -20,13 +20,15 @@
  * `--scale-runs`, `--scale-profiles` and `--scale-jobs` narrow it to look
  * into one figure. Last the `serve` block: the server shell at 50,000
  * listings over HTTP and its WebSocket, the desktop path beside it, each run
- * a fresh process of each (serve/serve-bench.ts); `--serve` runs it alone,
- * `--serve-runs` sets its runs. Then the `pricing` block: "Reprice now" over
- * 50,000 listings in a fresh process, the data worker's event loop and the
- * pages asked meanwhile, beside the time its changes take at the rate limit
- * (pricing/pricing-bench.ts); `--pricing` runs it alone, `--pricing-runs`
- * sets its runs. With --json the same figures end the output
- * as one JSON object.
+ * a fresh process of each (serve/serve-bench.ts), then a simulated week of
+ * the server headless (serve/serve-week.ts); `--serve` runs the block alone,
+ * `--serve-runs` sets its runs, `--serve-week` runs the week alone and
+ * `--serve-week-scale` how much faster than real time it runs. Then the
+ * `pricing` block: "Reprice now" over 50,000 listings in a fresh process, the
+ * data worker's event loop and the pages asked meanwhile, beside the time its
+ * changes take at the rate limit (pricing/pricing-bench.ts); `--pricing` runs
+ * it alone, `--pricing-runs` sets its runs. With --json the same figures end
+ * the output as one JSON object.
  */
 import { parseArgs } from 'node:util';
 import { prepareNaive } from './naive.ts';
@@ -40,6 +42,7 @@ import { runScaleBench } from './scale/scale.ts';
 import { runServeBench } from './serve/serve-bench.ts';
 import { formatServe } from './serve/serve-report.ts';
 import { formatPricing, runPricingBench } from './pricing/pricing-bench.ts';
+import { formatWeek, runServeWeek } from './serve/serve-week.ts';
 
 const { values } = parseArgs({
   options: {
@@ -55,6 +58,8 @@ const { values } = parseArgs({
     'serve-runs': { type: 'string', default: '3' },
     pricing: { type: 'boolean', default: false },
     'pricing-runs': { type: 'string', default: '3' },
+    'serve-week': { type: 'boolean', default: false },
+    'serve-week-scale': { type: 'string', default: '2000' },
   },
 });
 const scale = Number(values['time-scale']);
@@ -62,8 +67,9 @@ const naiveSliceMs = Number(values['naive-minutes']) * 60_000;
 const scaleRuns = Number(values['scale-runs']);
 const serveRuns = Number(values['serve-runs']);
 const pricingRuns = Number(values['pricing-runs']);
-if (!(scale > 0) || !(naiveSliceMs > 0) || ![scaleRuns, serveRuns, pricingRuns].every((n) => Number.isInteger(n) && n > 0)) {
-  throw new RangeError('--time-scale, --naive-minutes, --scale-runs, --serve-runs and --pricing-runs must be positive numbers');
+const weekScale = Number(values['serve-week-scale']);
+if (!(scale > 0) || !(naiveSliceMs > 0) || !(weekScale > 0) || ![scaleRuns, serveRuns, pricingRuns].every((n) => Number.isInteger(n) && n > 0)) {
+  throw new RangeError('--time-scale, --naive-minutes, --scale-runs, --serve-runs, --serve-week-scale and --pricing-runs must be positive numbers');
 }
 
 const list = (value: string | undefined) => value?.split(',').map((v) => v.trim()).filter(Boolean);
@@ -81,12 +87,24 @@ const scaleOptions = {
 };
 
 const serveOptions = { runs: serveRuns, log: (line: string) => console.log(line) };
+const weekOptions = { scale: weekScale, log: (line: string) => console.log(line) };
+if (values['serve-week']) {
+  console.log('Marketplace Desk benchmark, the serve block\'s simulated week only.\n');
+  const week = await runServeWeek(weekOptions);
+  console.log('');
+  console.log(formatWeek(week));
+  if (values.json) console.log(JSON.stringify({ serveWeek: week }));
+  process.exit(0);
+}
 if (values.serve) {
   console.log('Marketplace Desk benchmark, serve block only.\n');
   const serveFigures = await runServeBench(serveOptions);
   console.log('');
   console.log(formatServe(serveFigures));
-  if (values.json) console.log(JSON.stringify({ serve: serveFigures }));
+  const week = await runServeWeek(weekOptions);
+  console.log('');
+  console.log(formatWeek(week));
+  if (values.json) console.log(JSON.stringify({ serve: serveFigures, serveWeek: week }));
   process.exit(0);
 }
 
@@ -154,6 +172,10 @@ const serveFigures = await runServeBench(serveOptions);
 console.log('');
 console.log(formatServe(serveFigures));
 console.log('');
+const serveWeek = await runServeWeek(weekOptions);
+console.log('');
+console.log(formatWeek(serveWeek));
+console.log('');
 const pricingFigures = await runPricingBench(pricingOptions);
 console.log('');
 console.log(formatPricing(pricingFigures));
@@ -177,6 +199,7 @@ if (values.json) {
     historyLoads,
     scale: scaleFigures,
     serve: serveFigures,
+    serveWeek,
     pricing: pricingFigures,
   };
   console.log(JSON.stringify(json));

@@ -84,6 +84,25 @@ describe('the server\'s key store', () => {
     await expect(store.secrets.delete('api-key:default')).rejects.toThrow(KeyFileError);
   });
 
+  it('asks no keychain at start when the key is systemd\'s credential: only when another secret is first used, and once', async () => {
+    const dir = temp();
+    const credentials = join(dir, 'credentials');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(credentials);
+    writeFileSync(join(credentials, 'api-key'), KEY, { mode: 0o400 });
+    const keychain = memoryKeychain();
+    let asked = 0;
+    const counted: SecretStore = { ...keychain, state: () => ((asked += 1), keychain.state()) };
+    const store = await chooseKeyStore({ keyFile: join(dir, 'api-key'), credentialsDir: credentials, keychain: counted });
+    expect(await store.secrets.get('api-key:default')).toBe(KEY);
+    expect(await store.secrets.state()).toBe('available');
+    expect(asked).toBe(0);
+    expect(await store.secrets.get('webhook:default:w1')).toBeNull();
+    await store.secrets.set('webhook:default:w1', 'https://discord.com/api/webhooks/1/token-0123456789');
+    expect(await keychain.get('webhook:default:w1')).toBe('https://discord.com/api/webhooks/1/token-0123456789');
+    expect(asked).toBe(1);
+  });
+
   it('keeps the desk\'s other secrets (a webhook\'s URL) beside systemd\'s credential: in the keychain, else a private file', async () => {
     for (const keychain of [memoryKeychain(), noKeychain]) {
       const dir = temp();

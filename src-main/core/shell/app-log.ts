@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { pino } from 'pino';
 import { cleanLogText, cleanLogValue } from './log-line.ts';
+import type { LogLevel } from './log-levels.ts';
 import { openRotatingFile } from './rotating-file.ts';
 
 /**
@@ -15,8 +16,7 @@ import { openRotatingFile } from './rotating-file.ts';
  * Rotation is a small synchronous file of our own (rotating-file.ts): strict
  * size bounds, and a crash's last line already on disk.
  */
-export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+export { LOG_LEVELS, type LogLevel } from './log-levels.ts';
 
 export type LogFields = Record<string, unknown>;
 

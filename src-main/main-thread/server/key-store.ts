@@ -49,7 +49,7 @@ export async function chooseKeyStore(options: ServerKeyStoreOptions): Promise<Se
   if (credential && existsSync(credential)) {
     checkKeyFile(credential);
     // The desk's other secrets (a webhook's URL and signing key) are the trader's to set from the desk: the keychain, else private files.
-    const others = (await options.keychain.state()) === 'available' ? options.keychain : keyFileStore(options.keyFile);
+    const others = keychainElseFiles(options.keychain, options.keyFile);
     return { source: 'credentials', where: `systemd's credential ${KEY_CREDENTIAL} (${credential})`, secrets: credentialStore(credential, others) };
   }
   if (existsSync(options.keyFile)) {
@@ -121,6 +121,23 @@ function keyFileStore(keyFile: string): SecretStore {
       rmSync(path);
       return true;
     },
+  };
+}
+
+/**
+ * The keychain where one answers, else private files, asked when the first
+ * such secret is used rather than at start: asking loads the keychain's
+ * native library and its threads (a few megabytes, and milliseconds of the
+ * start), which a server whose key is a credential most often never needs.
+ */
+function keychainElseFiles(keychain: SecretStore, keyFile: string): SecretStore {
+  let chosen: Promise<SecretStore> | undefined;
+  const store = () => (chosen ??= keychain.state().then((state) => (state === 'available' ? keychain : keyFileStore(keyFile))));
+  return {
+    state: async () => (await store()).state(),
+    get: async (account) => (await store()).get(account),
+    set: async (account, secret) => (await store()).set(account, secret),
+    delete: async (account) => (await store()).delete(account),
   };
 }
 

@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ServerTransport } from '../../../src-shared/access.ts';
-import { LOG_LEVELS, type LogLevel } from '../../core/shell/app-log.ts';
+import { LOG_LEVELS, type LogLevel } from '../../core/shell/log-levels.ts';
 
 /**
  * `marketplace-desk serve`'s options, read once at start. Binding beyond

@@ -4,11 +4,16 @@
  * are in serve-options.ts; the composition in server-process.ts. SIGTERM
  * and SIGINT stop it cleanly (batches in flight journaled, the store
  * closed); a second one ends it at once.
+ *
+ * This entry imports only what reads the options and starts the data worker:
+ * the worker boots and loads the desk's code on its own thread while this
+ * one loads the server's (each about half of a start), and the rest is
+ * loaded after the worker is on its way.
  */
-import { KeyFileError } from './key-store.ts';
-import { openStdoutLog } from './stdout-log.ts';
-import { parseServeArgs, UsageError, USAGE } from './serve-options.ts';
-import { startServer } from './server-process.ts';
+import { spawnAhead } from '../desk-worker-spawn.ts';
+import { privateDir } from './private-file.ts';
+import { parseServeArgs, UsageError, USAGE, type ServeOptions } from './serve-options.ts';
+import { serverWorkerSpawner } from './server-worker.ts';
 
 async function main(): Promise<void> {
   let options;
@@ -23,13 +28,18 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
+  const mainDir = import.meta.dirname;
+  const spawn = workerAhead(options, mainDir);
+  const [{ openStdoutLog }, { startServer }, { KeyFileError }] = await Promise.all([
+    import('./stdout-log.ts'), import('./server-process.ts'), import('./key-store.ts'),
+  ]);
   const log = openStdoutLog({ level: options.logLevel });
   const onProcessError = (error: unknown) => log.error('unhandled failure', { error });
   process.on('uncaughtExceptionMonitor', onProcessError);
   process.on('unhandledRejection', onProcessError);
   let server;
   try {
-    server = await startServer({ options, log, mainDir: import.meta.dirname });
+    server = await startServer({ options, log, mainDir, ...(spawn ? { spawn } : {}) });
   } catch (error) {
     // A refusal the trader can act on is said as it is; anything else with its error.
     if (error instanceof KeyFileError || error instanceof UsageError) log.error(error.message);
@@ -52,6 +62,19 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+}
+
+/**
+ * The data worker, started now; null when the profile folder cannot be made
+ * (the start then fails in startServer, which says why in the log).
+ */
+function workerAhead(options: ServeOptions, mainDir: string) {
+  try {
+    // The folder is made private before the worker writes its compiled code in it.
+    return spawnAhead(serverWorkerSpawner({ mainDir, profileDir: privateDir(options.profileDir) }));
+  } catch {
+    return null;
+  }
 }
 
 await main();

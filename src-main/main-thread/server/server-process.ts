@@ -17,9 +17,9 @@ import { appPaths } from '../../core/shell/app-paths.ts';
 import { diagnosticsBundle } from '../../core/shell/diagnostics.ts';
 import type { ExternalLinkPolicy } from '../../core/shell/external-links.ts';
 import { withCallLog } from '../../ipc/call-log.ts';
+import type { WorkerPort } from '../data-client.ts';
 import { connectDesk, type DeskConnection } from '../desk-connection.ts';
 import { stopDesk } from '../desk-stop.ts';
-import { deskWorkerSpawner } from '../desk-worker-spawn.ts';
 import { createKeychainSecretStore, KEYCHAIN_SERVICE } from '../keychain.ts';
 import { openAccess, type Access } from './access.ts';
 import { createHttpDesk, type Readiness } from './http-server.ts';
@@ -29,6 +29,7 @@ import { loadRendererFiles } from './renderer-files.ts';
 import { createRequestGuard } from './request-guard.ts';
 import { transportOf, type ServeOptions } from './serve-options.ts';
 import { logsWhere, serverPlatform } from './server-platform.ts';
+import { serverWorkerSpawner } from './server-worker.ts';
 import { CLOSE_GOING_AWAY, CLOSE_SIGNED_OUT, createSocketBridge, type SocketBridge } from './socket-bridge.ts';
 
 /**
@@ -46,6 +47,8 @@ export interface ServerDeps {
   /** Folder of the built main bundle (out/main): the worker beside it, the renderer and package.json above. */
   readonly mainDir: string;
   readonly env?: NodeJS.ProcessEnv;
+  /** Starts the data worker (default: serverWorkerSpawner's); serve.ts passes one that started it ahead. */
+  readonly spawn?: () => WorkerPort;
 }
 
 export interface RunningServer {
@@ -82,7 +85,7 @@ export async function startServer(deps: ServerDeps): Promise<RunningServer> {
   const links = (): ExternalLinkPolicy => ({ serviceOrigins: serviceUrl.startsWith('https:') ? [new URL(serviceUrl).origin] : [] });
   let bridge: SocketBridge | null = null;
   const connection = await connectDesk({
-    spawn: deskWorkerSpawner({ mainDir, compileCache: join(profileDir, 'compile-cache') }),
+    spawn: deps.spawn ?? serverWorkerSpawner({ mainDir, profileDir }),
     secrets: keys.secrets,
     config: {
       dataDir: join(profileDir, 'profiles'),

@@ -7,21 +7,19 @@
  * alternating; each figure is the median of the runs. Goals are printed
  * beside the figures; a missed goal does not fail the bench.
  */
-import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { scaledClock } from '../../../src-main/core/clock.ts';
-import { KEY_CREDENTIAL } from '../../../src-main/main-thread/server/key-store.ts';
-import { connectRouter, setUp } from '../../e2e/server/server-client.ts';
-import { SERVE_ENTRY, startServe } from '../../e2e/server/serve-process.ts';
-import { call } from '../../support/router-call.ts';
+import { SERVE_ENTRY } from '../../e2e/server/serve-process.ts';
 import { percentile } from '../page-samples.ts';
 import { buildChild } from '../scale/build-child.ts';
 import type { ChildResult, ChildTask } from '../scale/child.ts';
 import { spread } from '../scale/scale-report.ts';
 import { PROBE_WORKER, runChild, SCALE_TIME, startScaleService } from '../scale/scale.ts';
 import { seedProfile } from '../scale/seed-profile.ts';
+import { credentialsFor, prepareAccess, profileFolder } from './serve-access.ts';
 import { summarizeServe, type ServeFigures } from './serve-report.ts';
 import { runServe, type ServeRunFigures } from './serve-run.ts';
 
@@ -60,13 +58,10 @@ export async function runServeBench(options: ServeBenchOptions = {}): Promise<Se
       serviceListings, listings: LISTINGS, draftChanges: DRAFT_CHANGES, applyDraft: false,
     });
     log(`  seeded the 50k profile in ${(seeded.seedMs / 1000).toFixed(1)} s`);
-    // The key as systemd hands it to the unit: a file readable by this user alone.
-    const credentialsDir = join(dir, 'credentials');
-    mkdirSync(credentialsDir, { mode: 0o700 });
-    writeFileSync(join(credentialsDir, KEY_CREDENTIAL), service.apiKey, { mode: 0o600 });
-    chmodSync(join(credentialsDir, KEY_CREDENTIAL), 0o600);
-    const prepared = join(dir, 'prepared');
-    const token = await prepareAccess(prepared, seedPath, credentialsDir, timeScale);
+    const credentialsDir = credentialsFor(dir, service.apiKey);
+    // Each run starts on a copy of the access files this start left (and of its compiled code, as the desktop runs keep theirs).
+    const prepared = profileFolder(join(dir, 'prepared'), seedPath);
+    const token = await prepareAccess(prepared, credentialsDir, timeScale);
 
     const desktop: ChildResult[] = [];
     const served: ServeRunFigures[] = [];
@@ -95,7 +90,7 @@ export async function runServeBench(options: ServeBenchOptions = {}): Promise<Se
       served.push(figures);
       rmSync(profileDir, { recursive: true, force: true });
       log(`  run ${run}/${runs}: desktop first page ${result.bootToFirstPageMs} ms, RSS ${result.rssMainGcMb} MB (${result.rssMb} MB after the worker's GC too), page p95 ${percentile(result.pageMs, 95)} ms; ` +
-        `serve listening ${figures.startToListeningMs} ms, first page ${figures.startToFirstPageMs} ms, RSS ${figures.rssMb} MB (${figures.rssBeforeSignInMb} MB before a sign-in), ` +
+        `serve listening ${figures.startToListeningMs} ms, first page ${figures.startToFirstPageMs} ms, RSS ${figures.rssMb} MB (${figures.rssBeforeSignInMb} MB before a sign-in, ${figures.rssAfterPagesMb} MB after the pages), ` +
         `page p95 ${percentile(figures.pageMs, 95)} ms, ${sessions} sessions: events ${Math.min(...figures.eventsPerSession)}–${Math.max(...figures.eventsPerSession)} of ${figures.eventsSent}, loop p99 ${figures.loopP99Ms} ms`);
     }
     return summarizeServe({
@@ -111,27 +106,5 @@ export async function runServeBench(options: ServeBenchOptions = {}): Promise<Se
   } finally {
     await service.close();
     rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-/**
- * The profile's access, made once as the trader makes it: the first start's
- * setup link sets the password, and a bearer token is made for scripts. Each
- * run starts on a copy of the access files it left (and of its compiled
- * code, as the desktop runs keep theirs).
- */
-async function prepareAccess(profileDir: string, seedPath: string, credentialsDir: string, clock: { scale: number; origin: number }): Promise<string> {
-  mkdirSync(join(profileDir, 'profiles'), { recursive: true, mode: 0o700 });
-  copyFileSync(seedPath, join(profileDir, 'profiles', 'default.sqlite'));
-  const server = await startServe({ profileDir, env: { CREDENTIALS_DIRECTORY: credentialsDir }, testConfig: { clock } });
-  try {
-    const link = server.setupLink();
-    if (!link) throw new Error('the first start printed no setup link');
-    const router = await connectRouter(server.url, await setUp(server.url, link));
-    const { token } = await call(router, 'access:createToken', { name: 'bench' });
-    await router.close();
-    return token;
-  } finally {
-    await server.stop('SIGTERM');
   }
 }

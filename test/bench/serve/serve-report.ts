@@ -23,6 +23,7 @@ export interface ServeFigures {
     readonly startToFirstPageMs: Judged;
     readonly rssMb: Judged;
     readonly rssBeforeSignInMb: Spread;
+    readonly rssAfterPagesMb: Spread;
     readonly mainHeapMb: Spread;
     readonly pageP95Ms: Judged;
     readonly loopP99Ms: Judged;
@@ -57,6 +58,7 @@ export function summarizeServe(input: ServeInputs): ServeFigures {
     startToFirstPageMs: judged(served.map((r) => r.startToFirstPageMs), SERVE_GOALS.startToFirstPageMs),
     rssMb: judged(served.map((r) => r.rssMb), SERVE_GOALS.rssMb),
     rssBeforeSignInMb: spread(served.map((r) => r.rssBeforeSignInMb)),
+    rssAfterPagesMb: spread(served.map((r) => r.rssAfterPagesMb)),
     mainHeapMb: spread(served.map((r) => r.mainHeapMb)),
     pageP95Ms: judged(served.map((r) => percentile(r.pageMs, 95)), SERVE_GOALS.pageP95Ms),
     loopP99Ms: judged(served.map((r) => r.loopP99Ms), SERVE_GOALS.loopP99Ms),
@@ -85,6 +87,7 @@ export function formatServe(f: ServeFigures): string {
     `| start → first Listings page answered | ${judgedCell(S.startToFirstPageMs, ' ms')} | ${cell(D.bootToFirstPageMs, ' ms')} |`,
     `| RSS after a GC of the main thread: one browser connected (desktop: the window's renderer is a process apart, not counted) | ${judgedCell(S.rssMb, ' MB')} | ${cell(D.rssMainGcMb, ' MB')} |`,
     `| the same before any browser signed in (a script's token alone) | ${cell(S.rssBeforeSignInMb, ' MB')} | — |`,
+    `| the same after the browser read the ${f.pageSamples} pages below (the data worker's garbage not collected) | ${cell(S.rssAfterPagesMb, ' MB')} | — |`,
     `| the same after the data worker's GC too | — | ${cell(D.rssMb, ' MB')} |`,
     `| of which the main thread's heap | ${cell(S.mainHeapMb, ' MB', 1)} | — |`,
     `| ledger:page p95 (${f.pageSamples} pages of 100 across the ledger) | ${judgedCell(S.pageP95Ms, ' ms', 1)} | ${cell(D.pageP95Ms, ' ms', 1)} |`,

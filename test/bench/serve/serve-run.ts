@@ -16,9 +16,11 @@ import { pageOffsets, PAGE_ROWS } from '../page-samples.ts';
  *   answered over the socket (a script's bearer token: a browser's session
  *   ends with the process, so its first page after a start waits for a
  *   sign-in the trader types);
- * - `ledger:page` over the socket, a page at a time across the ledger;
+ * - `ledger:page` over the browser's socket, a page at a time across the ledger;
  * - the process's RSS with one browser connected (signed in, the page and
- *   its socket open, Listings answered), after a GC of the main thread;
+ *   its socket open, Listings answered), after a GC of the main thread,
+ *   before the pages below are read (where the desktop path's is read), and
+ *   again after them;
  * - `sessions` browser sessions connected at once while one of them edits a
  *   price in a draft `edits` times: the `drafts:changed` events each session
  *   received, and the main thread's event loop meanwhile.
@@ -45,6 +47,8 @@ export interface ServeRunFigures {
   readonly rssMb: number;
   /** The same with the script's socket alone, before any browser signed in. */
   readonly rssBeforeSignInMb: number;
+  /** The same after the sampled pages were read by that browser (the data worker's garbage of them not collected). */
+  readonly rssAfterPagesMb: number;
   /** The main thread's heap then (the rest of the RSS is the data worker's and native memory). */
   readonly mainHeapMb: number;
   /** drafts:changed events each session received while one edited a price `edits` times. */
@@ -77,12 +81,7 @@ export async function runServe(task: ServeRunTask): Promise<ServeRunFigures> {
     const startToFirstPageMs = performance.now() - t0;
     if (first.total !== task.listings) throw new Error(`the first page is not the profile's: ${first.total} rows (expected ${task.listings})`);
 
-    const pageMs: number[] = [];
-    for (const offset of pageOffsets(task.listings, task.pageSamples)) {
-      const before = performance.now();
-      await page(script, offset);
-      pageMs.push(round(performance.now() - before));
-    }
+    // Read where the desktop path's is: just after the first page, before the pages below are read.
     // Before any sign-in: a password's scrypt takes 32 MiB on a thread of libuv's pool, which the allocator may keep.
     const rssBeforeSignInMb = (await probe(server)).rssMb;
     await script.close();
@@ -93,6 +92,15 @@ export async function runServe(task: ServeRunTask): Promise<ServeRunFigures> {
     opened.push(browser);
     await page(browser, 0);
     const { rssMb, mainHeapMb } = await probe(server);
+
+    const pageMs: number[] = [];
+    for (const offset of pageOffsets(task.listings, task.pageSamples)) {
+      const before = performance.now();
+      await page(browser, offset);
+      pageMs.push(round(performance.now() - before));
+    }
+    // The data worker's garbage of those pages is not collected here (the probe runs on the main thread).
+    const rssAfterPagesMb = (await probe(server)).rssMb;
 
     const sessions = [browser, ...(await Promise.all(Array.from({ length: task.sessions - 1 }, () => openBrowser(server.url))))];
     opened.push(...sessions.slice(1));
@@ -122,6 +130,7 @@ export async function runServe(task: ServeRunTask): Promise<ServeRunFigures> {
       pageMs,
       rssMb,
       rssBeforeSignInMb,
+      rssAfterPagesMb,
       mainHeapMb,
       eventsPerSession: seen.map((s) => s.size),
       eventsSent: sent.size,
