@@ -103,7 +103,10 @@ export function createPagedRows<T>(options: PagedRowsOptions<T>): PagedRows<T> {
     loaded.value = true;
     changed();
     // Then the margin, and what a grown total brings on screen; a later refresh drops what is stale.
-    void fetchMissing();
+    // With another refresh already asked for (the sort turned again), the margin waits for it: asked
+    // now, it would be read for the new question under the old one, dropped, and answered before the
+    // rows the trader is waiting for.
+    if (!again) void fetchMissing();
   }
 
   return {

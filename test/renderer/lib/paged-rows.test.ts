@@ -108,6 +108,22 @@ describe('rows of a long table, a page at a time', () => {
     // Two passes over the pages on screen (0, 10, 20), not eleven.
     expect(s.asked.filter((o) => o === 0)).toHaveLength(2);
   });
+  it('asks for no margin between a refresh and the next one already asked for: the rows of the next one come first', async () => {
+    const s = source(1_000);
+    s.rows.show(0, 15);
+    await s.rows.refresh();
+    await flush();
+    s.asked.length = 0;
+    const release = s.holdFetches();
+    const first = s.rows.refresh();
+    void s.rows.refresh();
+    release();
+    await first;
+    await flush();
+    // Each refresh reads the pages on screen (0, 10); the margin (20) is asked once, after the last.
+    expect(s.asked).toEqual([0, 10, 0, 10, 20]);
+  });
+
   it('redraws for a page that reaches the screen, not for the margin around it', async () => {
     const s = source(1_000);
     s.rows.show(0, 15);
