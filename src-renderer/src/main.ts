@@ -1,7 +1,6 @@
 import { createPinia } from 'pinia';
 import { createApp } from 'vue';
 import App from './App.vue';
-import { dropEarlyAsks } from './bridge/early-asks.ts';
 import { viewFromHash } from './lib/nav.ts';
 import { firstContent } from './stores/first-content.ts';
 import { useProfileStore } from './stores/profile.ts';
@@ -11,12 +10,10 @@ const pinia = createPinia();
 const app = createApp(App).use(pinia);
 // A profile that could not be opened gets its recovery screen instead of the desk. The screen's
 // first rows are asked for meanwhile, so the desk is built and painted once with them.
-// Their questions were asked before this code loaded (first-asks.ts): the answers are taken here.
 const [problem] = await Promise.all([
   useProfileStore().problem(),
   firstContent(viewFromHash(location.hash)),
 ]);
-dropEarlyAsks();
 if (problem) {
   // Once the profile opens, the desk loads as on any start. (The desk-wide styles come with App.vue's, in the one stylesheet.)
   createApp(ProfileRecoveryView, { problem, onOpened: () => location.reload() }).use(pinia).mount('#app');

@@ -8,7 +8,6 @@ import type {
   EventPayloads,
   IpcResult,
 } from '../../../src-shared/contract.ts';
-import { takeEarlyAnswer } from './early-asks.ts';
 
 declare global {
   interface Window {
@@ -46,8 +45,7 @@ function bridge(): DeskApi {
 export async function call<C extends ChannelName>(channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> {
   let result: IpcResult<ChannelOutput<C>>;
   try {
-    const early = takeEarlyAnswer(channel, input) as Promise<IpcResult<ChannelOutput<C>>> | undefined;
-    result = await (early ?? bridge().invoke(channel, input));
+    result = await bridge().invoke(channel, input);
   } catch (cause) {
     if (cause instanceof DeskError) throw cause;
     // A broken bridge (preload refused the channel, process gone) is not an ErrorView.

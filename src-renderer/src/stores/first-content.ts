@@ -1,6 +1,5 @@
 import { watch } from 'vue';
 import type { LedgerDomain } from '../../../src-shared/contract.ts';
-import { LEDGER_SCREENS } from '../lib/first-asks.ts';
 import type { ViewId } from '../lib/nav.ts';
 import { useAccountsStore } from './accounts.ts';
 import { useBalanceStore } from './balance.ts';
@@ -9,6 +8,8 @@ import { useLedgerTable } from './ledger.ts';
 /** The longest a new window waits for its screen's first content before it shows the screen without it. */
 export const FIRST_CONTENT_MAX_WAIT_MS = 150;
 
+/** The screens whose first content is a ledger table of their own. */
+const LEDGER_SCREENS: Partial<Record<ViewId, LedgerDomain>> = { listings: 'listings', 'buy-orders': 'buyOrders' };
 
 /**
  * What a ledger screen asks while it is built: its rows, the accounts that

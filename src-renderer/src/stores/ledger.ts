@@ -5,12 +5,13 @@ import type {
   BulkOp, BulkOutcome, ItemFacetCounts, LedgerDomain, LedgerFilter, LedgerRowView, LedgerSelection, LedgerSort,
 } from '../../../src-shared/contract.ts';
 import { call, onEvent } from '../bridge/api.ts';
-import { LEDGER_PAGE_SIZE } from '../lib/first-asks.ts';
 import { createPagedRows } from '../lib/paged-rows.ts';
 import { clickSelection, countSelected, emptySelection, isSelected, selectAllMatching, selectionValue, type ClickModifiers, type TableSelection } from '../lib/table-selection.ts';
 
 import { useNoticesStore } from './notices.ts';
 
+/** Rows asked for at a time: a viewport and then some. */
+const PAGE_SIZE = 100;
 
 /**
  * One ledger table (listings or buy orders) as main answers it: the filter
@@ -34,7 +35,7 @@ function defineLedgerTable(domain: LedgerDomain) {
     let started = false;
 
     const rows = createPagedRows<LedgerRowView>({
-      pageSize: LEDGER_PAGE_SIZE,
+      pageSize: PAGE_SIZE,
       async fetch(offset, limit) {
         // A copy: the bridge clones what it sends, and a reactive proxy cannot be cloned.
         const page = await call('ledger:page', { domain, filter: { ...filter.value }, sort: sort.value, offset, limit });
