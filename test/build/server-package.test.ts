@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
  * the worker and the renderer (its sign-in page and socket client included)
  * and the systemd unit; and nothing the server loads imports Electron.
  */
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The files `npm pack` would put in the package (scripts off: the build is `npm run build`'s). */
 function packed(): string[] {

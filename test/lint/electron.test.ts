@@ -12,7 +12,7 @@ import allowed from '../../build/electron-allowed.json' with { type: 'json' };
  * other folder, and no file of the tree imports it anywhere else.
  */
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('../../', import.meta.url));
 const places = [...allowed.main, ...allowed.preload, ...allowed.tests];
 
 /** A listed place is a folder (`dir/**`) or one file. */

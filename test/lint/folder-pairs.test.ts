@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
  * Read from the files' relative imports, value and type alike.
  */
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('../../', import.meta.url));
 const SOURCES = ['src-main', 'src-shared', 'src-preload', 'src-renderer/src'];
 const IMPORT = /(?:^|\n)\s*(?:import|export)\b[^'"`;]*?from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g;
 

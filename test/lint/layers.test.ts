@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
  * the folder (`lintText` with `filePath`): nothing is written to the tree.
  */
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('../../', import.meta.url));
 let eslint: ESLint;
 beforeAll(() => {
   eslint = new ESLint({ cwd: root });

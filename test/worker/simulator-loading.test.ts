@@ -14,7 +14,7 @@ import { call } from '../support/router-call.ts';
  * the real worker thread loaded (a loader hook in its own thread).
  */
 const WATCHED_WORKER = new URL('./module-watch-worker.ts', import.meta.url);
-const SIMULATOR_DIR = new URL('../../src-main/sandbox', import.meta.url).href;
+const SIMULATOR_DIR = new URL('../../src-main/sandbox/', import.meta.url).href;
 
 let dir: string | null = null;
 let connection: DeskConnection | null = null;

@@ -14,7 +14,7 @@ const CHILD = fileURLToPath(new URL('./child.ts', import.meta.url));
 const DOUBLE = fileURLToPath(new URL('../../desktop/fake-electron.ts', import.meta.url));
 const VITEST_SHIM = fileURLToPath(new URL('./vitest-shim.ts', import.meta.url));
 /** Beside the app's build, so the packages left out of the bundle (as the app's main leaves them) resolve. */
-const OUT_DIR = fileURLToPath(new URL('../../../out/bench-scale', import.meta.url));
+const OUT_DIR = fileURLToPath(new URL('../../../out/bench-scale/', import.meta.url));
 /** The packages electron-vite's main build leaves out of the bundle (see electron.vite.config.ts). */
 const EXTERNAL = ['keytar', 'electron-updater', 'builder-util-runtime', 'pino'];
 

@@ -40,7 +40,7 @@ describe('migrations', () => {
   });
 
   it('live one to a file, named for its version, every file listed (beside the shape they share, migration.ts)', () => {
-    const files = readdirSync(new URL('../../../src-main/core/store/migrations', import.meta.url)).filter((f) => f.endsWith('.ts') && f !== 'migration.ts').sort();
+    const files = readdirSync(new URL('../../../src-main/core/store/migrations/', import.meta.url)).filter((f) => f.endsWith('.ts') && f !== 'migration.ts').sort();
     expect(files.map((f) => Number(f.slice(0, 3)))).toEqual(MIGRATIONS.map((m) => m.version));
   });
 
