@@ -18,7 +18,7 @@ import { warpClock } from '../../support/warp-clock.ts';
  * A fortnight of repricing on its own: the real desk against the simulator
  * on one clock that runs ten times faster and skips ahead between the
  * sleeps while no request is on its way (support/warp-clock.ts), with the heartbeat beating, the source's
- * prices drifting, three of them jumping ×10 for four days, the source out
+ * prices drifting (a jump of the source is held to the trader in reprice-schedule.test.ts), the source out
  * for 20 hours, and a scheduled reprice every 6 hours. After each run:
  * every change the guard does not mark stands on the service at its new
  * price, every marked one waits in that run's draft with the service's
@@ -135,11 +135,7 @@ describe('a fortnight of scheduled repricing against the simulator', () => {
     // The fortnight: the source's surprises on their days; the service's record of the mark sampled all along.
     const start = clock.monotonic();
     const wallStart = clock.now();
-    // Three of the dearer ones (a cheap one's ×10 may round back to its price).
-    const jumped = [...strange].sort((a, b) => sellCents(pricedb, b.sku) - sellCents(pricedb, a.sku)).slice(0, 3).map((l) => l.sku);
     const events = [
-      { at: 4 * DAY, what: () => jumped.forEach((sku) => pricedb.faults.jumps.set(sku, { factor: 10, from: clock.now() })) },
-      { at: 8 * DAY, what: () => jumped.forEach((sku) => pricedb.faults.jumps.delete(sku)) },
       { at: 10 * DAY, what: () => void (pricedb.faults.outage = { until: clock.now() + 20 * HOUR }) },
     ];
     const accounts = [sandbox.accounts.main, ...sandbox.accounts.linked];
@@ -180,8 +176,6 @@ describe('a fortnight of scheduled repricing against the simulator', () => {
     expect(runs.length).toBeGreaterThanOrEqual(55);
     expect(counts.applied).toBeGreaterThan(STRANGE);
     expect(counts.waiting).toBeGreaterThan(0);
-    // The jumps were left to the trader.
-    expect(runs.some((r) => (r.waitingWhy.jump ?? 0) + (r.waitingWhy.rise ?? 0) > 0)).toBe(true);
     expect(counts.underFloor).toBe(0);
     const service = listed();
     for (const l of strange) expect({ asset: l.asset_id, under: (service.get(l.asset_id)?.price ?? 0) < floorOf(pricedb.cost(l.sku)) }).toEqual({ asset: l.asset_id, under: false });
