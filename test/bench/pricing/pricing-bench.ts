@@ -20,7 +20,7 @@ import { estimateDurationMs } from '../../../src-main/core/scheduler/estimate.ts
 import { scaledClock } from '../../../src-main/core/clock.ts';
 import { buildChild } from '../scale/build-child.ts';
 import { PROBE_WORKER, runChild, SCALE_TIME, startScaleService } from '../scale/scale.ts';
-import { seedProfile } from '../scale/seed-profile.ts';
+import { liveBenchSettings, seedProfile } from '../scale/seed-profile.ts';
 import { spread, type Spread } from '../scale/scale-report.ts';
 import type { PricingResult, PricingTask } from './pricing-child.ts';
 
@@ -57,7 +57,7 @@ export async function runPricingBench(options: { runs?: number; log?: (line: str
     const seedPath = join(dir, 'seed', 'default.sqlite');
     const seeded = seedProfile(seedPath, {
       account: service.accounts.main,
-      settings: { mode: 'live', serviceUrl: service.url, heartbeatEnabled: true, refuseUnautomatedPosts: false, guideDismissed: true },
+      settings: liveBenchSettings(service.url),
       serviceListings, listings: PRICING_LISTINGS, draftChanges: 0, applyDraft: false,
     });
     log(`  seeded a ${PRICING_LISTINGS.toLocaleString('en')}-listing profile in ${(seeded.seedMs / 1000).toFixed(1)} s`);

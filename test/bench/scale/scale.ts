@@ -19,7 +19,7 @@ import type { ListingInput } from '../../../src-main/core/store/listings-repo.ts
 import { startSandbox, type RecordedRequest, type Sandbox } from '../../../src-main/sandbox/index.ts';
 import type { ChildResult, ChildTask } from './child.ts';
 import { summarize, type ProfileName, type ScaleFigures } from './scale-report.ts';
-import { seedProfile, type SeededProfile } from './seed-profile.ts';
+import { liveBenchSettings, seedProfile, type SeededProfile } from './seed-profile.ts';
 import { buildChild } from './build-child.ts';
 
 /**
@@ -68,7 +68,7 @@ export async function runScaleBench(options: ScaleOptions = {}): Promise<ScaleFi
       const plan = PROFILES[name];
       const profile = seedProfile(join(dir, 'seed', name, 'default.sqlite'), {
         account: service.accounts.main,
-        settings: { mode: 'live', serviceUrl: service.url, heartbeatEnabled: true, refuseUnautomatedPosts: false, guideDismissed: true },
+        settings: liveBenchSettings(service.url),
         serviceListings: plan.listings > 0 ? serviceListings : [],
         listings: plan.listings,
         draftChanges: plan.draftChanges,

@@ -18,6 +18,11 @@ import { benchListings } from '../bench-ledger.ts';
  * then closed as the desk closes it (its counts kept for the next start).
  */
 
+/** The settings of every bench's profile: live against the simulator at `serviceUrl`, beating, with the first-run guide done. */
+export function liveBenchSettings(serviceUrl: string): SettingsPatch {
+  return { mode: 'live', serviceUrl, heartbeatEnabled: true, refuseUnautomatedPosts: false, guideDismissed: true };
+}
+
 export interface ProfilePlan {
   /** The main account of the service the profile talks to. */
   readonly account: string;

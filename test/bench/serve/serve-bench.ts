@@ -18,7 +18,7 @@ import { buildChild } from '../scale/build-child.ts';
 import type { ChildResult, ChildTask } from '../scale/child.ts';
 import { spread } from '../scale/scale-report.ts';
 import { PROBE_WORKER, runChild, SCALE_TIME, startScaleService } from '../scale/scale.ts';
-import { seedProfile } from '../scale/seed-profile.ts';
+import { liveBenchSettings, seedProfile } from '../scale/seed-profile.ts';
 import { credentialsFor, prepareAccess, profileFolder } from './serve-access.ts';
 import { summarizeServe, type ServeFigures } from './serve-report.ts';
 import { runServe, type ServeRunFigures } from './serve-run.ts';
@@ -54,7 +54,7 @@ export async function runServeBench(options: ServeBenchOptions = {}): Promise<Se
     const seedPath = join(dir, 'seed', 'default.sqlite');
     const seeded = seedProfile(seedPath, {
       account: service.accounts.main,
-      settings: { mode: 'live', serviceUrl: service.url, heartbeatEnabled: true, refuseUnautomatedPosts: false, guideDismissed: true },
+      settings: liveBenchSettings(service.url),
       serviceListings, listings: LISTINGS, draftChanges: DRAFT_CHANGES, applyDraft: false,
     });
     log(`  seeded the 50k profile in ${(seeded.seedMs / 1000).toFixed(1)} s`);

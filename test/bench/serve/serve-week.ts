@@ -26,7 +26,7 @@ import { connectRouter } from '../../e2e/server/server-client.ts';
 import { logEntries, startServe, type ServeProcess } from '../../e2e/server/serve-process.ts';
 import { call } from '../../support/router-call.ts';
 import { percentile } from '../page-samples.ts';
-import { seedProfile } from '../scale/seed-profile.ts';
+import { liveBenchSettings, seedProfile } from '../scale/seed-profile.ts';
 import { credentialsFor, prepareAccess, profileFolder } from './serve-access.ts';
 
 const HOUR_MS = 3_600_000;
@@ -98,7 +98,7 @@ export async function runServeWeek(options: WeekOptions = {}): Promise<WeekFigur
     const seedPath = join(dir, 'seed.sqlite');
     seedProfile(seedPath, {
       account: service.accounts.main,
-      settings: { mode: 'live', serviceUrl: service.url, heartbeatEnabled: true, refuseUnautomatedPosts: false, guideDismissed: true },
+      settings: liveBenchSettings(service.url),
       serviceListings, listings: LISTINGS, draftChanges: 0, applyDraft: false,
     });
     const profileDir = profileFolder(join(dir, 'profile'), seedPath);
