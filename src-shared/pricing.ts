@@ -15,6 +15,14 @@ export const PRICEDB_URL = 'https://pricedb.io/api';
 /** The key's SKU: pricedb.io prices items in keys and refined metal, and the key itself in refined. */
 export const KEY_SKU = '5021;6';
 
+/**
+ * How far a source's price may move from its steady level and still be the
+ * market drifting: item prices move a few percent a day, so a move of ×5 or
+ * more (up or down) is a jump, more often a mistake or a manipulation at the
+ * source than a market, and nothing follows it without the trader.
+ */
+export const SOURCE_JUMP_MULTIPLE = 5;
+
 export const sourceId = z.string().regex(/^[a-z0-9-]{1,40}$/, { error: 'must be lower-case letters, digits and dashes' });
 const sourceName = z.string().trim().min(1).max(60);
 /** How often a source is read: no more often than every five minutes, at least daily. */

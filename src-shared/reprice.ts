@@ -35,7 +35,7 @@ export const repriceRowView = z.object({
   before: z.number().int().nullable(),
   after: z.number().int().nullable(),
   reason: z.string(),
-  /** What the price guard says of the change: drop, floor, rise, under_cost, under_margin; jump: the source's price moved ×5 or more since it last changed (see core/pricing/reprice-job.ts). */
+  /** What the price guard says of the change: drop, floor, rise, under_cost, under_margin; jump: the source's price stands ×5 or more from its steady level and the change would follow it (see core/pricing/reprice-job.ts). */
   mark: z.string().nullable(),
 });
 export type RepriceRowView = z.infer<typeof repriceRowView>;

@@ -1,4 +1,5 @@
 import { costConcern, type CostGuard } from '../../../src-shared/cost-guard.ts';
+import { SOURCE_JUMP_MULTIPLE } from '../../../src-shared/pricing.ts';
 import type { ChangeInput } from '../../../src-shared/drafts.ts';
 import { priceConcern, type PriceGuard } from '../../../src-shared/price-guard.ts';
 import type { DraftService } from '../drafts/draft-service.ts';
@@ -122,7 +123,7 @@ export async function runReprice(deps: RepriceJobDeps, kind: 'now' | 'scheduled'
         continue;
       }
       const cost = costs.get(r.row.sku)?.unitCost;
-      const jumped = source === null ? null : sourceJump(source, entry.rule.sides[r.domain]);
+      const jumped = source === null ? null : sourceJump(source, entry.rule.sides[r.domain], { before: r.row.price, after: result.price });
       const mark = result.price === r.row.price ? null
         : priceConcern(r.row.price, result.price, deps.guard) ?? (r.domain === 'listings' && cost !== undefined ? costConcern(r.row.price, result.price, cost, deps.costGuard) : null)
           ?? (jumped === null ? null : 'jump');
@@ -188,20 +189,23 @@ export async function runReprice(deps: RepriceJobDeps, kind: 'now' | 'scheduled'
 const keyOf = (r: Row): string => (r.domain === 'listings' ? r.row.asset_id : r.row.sku);
 
 /**
- * How far a source's price may move between two of its prices and still be
- * the market drifting: item prices move a few percent a day, so a move of ×5
- * or more (up or down) is a jump, more often a mistake or a manipulation at
- * the source than a market, and nothing follows it without the trader.
+ * A listing already priced within this factor of the new price followed the
+ * source's jump (the trader applied it): the jump is no longer news for it.
  */
-export const SOURCE_JUMP_MULTIPLE = 5;
+const FOLLOWED_WITHIN = 2;
 
-/** Whether the source's price of the side a rule follows jumped since it last changed: said in words ("sell jumped ×10.0 since its last price, 1.20 → 12.00"), else null. */
-export function sourceJump(row: Pick<SourcePriceRow, 'buy' | 'sell' | 'prev_buy' | 'prev_sell'>, side: 'buy' | 'sell'): string | null {
+/**
+ * Whether the source's price of the side a rule follows stands a jump away
+ * from its steady level while the change would carry the row's price across
+ * it: said in words ("sell jumped ×10.0 from its steady 1.20 to 12.00"), else null.
+ */
+export function sourceJump(row: Pick<SourcePriceRow, 'buy' | 'sell' | 'steady_buy' | 'steady_sell'>, side: 'buy' | 'sell', change: { before: number; after: number }): string | null {
   const now = side === 'buy' ? row.buy : row.sell;
-  const before = side === 'buy' ? row.prev_buy : row.prev_sell;
-  if (now === null || before === null || now <= 0 || before <= 0) return null;
-  const ratio = now / before;
+  const steady = side === 'buy' ? row.steady_buy : row.steady_sell;
+  if (now === null || steady === null || now <= 0 || steady <= 0) return null;
+  const ratio = now / steady;
   if (ratio < SOURCE_JUMP_MULTIPLE && ratio > 1 / SOURCE_JUMP_MULTIPLE) return null;
+  if (change.after < change.before * FOLLOWED_WITHIN && change.after * FOLLOWED_WITHIN > change.before) return null;
   const moved = ratio >= 1 ? `jumped ×${ratio.toFixed(1)}` : `fell to ×${ratio.toFixed(2)}`;
-  return `${side} ${moved} since its last price, ${(before / 100).toFixed(2)} → ${(now / 100).toFixed(2)}`;
+  return `${side} ${moved} from its steady ${(steady / 100).toFixed(2)} to ${(now / 100).toFixed(2)}`;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { sourceConfig, type SourceConfig } from '../../../src-shared/pricing.ts';
+import { SOURCE_JUMP_MULTIPLE, sourceConfig, type SourceConfig } from '../../../src-shared/pricing.ts';
 import type { Store } from './db.ts';
 import { chunked, jsonColumn, parseRow, parseRows, placeholders } from './sql.ts';
 
@@ -28,9 +28,9 @@ export const sourcePriceRow = z.object({
   original: z.string(),
   priced_at: z.number().int(),
   read_at: z.number().int(),
-  /** Each side's price before it last changed; null while it has not. */
-  prev_buy: z.number().int().nullable(),
-  prev_sell: z.number().int().nullable(),
+  /** Each side's steady level: its price, except while the source stands a jump away from it (migration 022); null while the side has no price. */
+  steady_buy: z.number().int().nullable(),
+  steady_sell: z.number().int().nullable(),
 });
 export type SourcePriceRow = z.output<typeof sourcePriceRow>;
 
@@ -67,11 +67,17 @@ export function createPriceRepo(store: Pick<Store, 'db' | 'transaction'>): Price
   const upsert = db.prepare(`INSERT INTO price_sources (source_id, kind, config, created_at) VALUES (?, ?, ?, ?)
     ON CONFLICT (source_id) DO UPDATE SET kind = excluded.kind, config = excluded.config`);
   const remove = db.prepare('DELETE FROM price_sources WHERE source_id = ?');
-  // A price read again keeps, for each side that changed, the one it had: SET's right-hand sides read the row as it was.
-  const upsertPrice = db.prepare(`INSERT INTO source_prices (source_id, sku, buy, sell, original, priced_at, read_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+  // A side's steady level follows the source's price unless the new price is a jump from it (×SOURCE_JUMP_MULTIPLE
+  // either way): then it stays, however often the jumped price is read again. A side without a price keeps its level.
+  const steady = (side: 'buy' | 'sell') => `CASE
+        WHEN excluded.${side} IS NULL OR excluded.${side} <= 0 THEN steady_${side}
+        WHEN steady_${side} > 0 AND (excluded.${side} >= steady_${side} * ${SOURCE_JUMP_MULTIPLE} OR excluded.${side} * ${SOURCE_JUMP_MULTIPLE} <= steady_${side}) THEN steady_${side}
+        ELSE excluded.${side} END`;
+  const upsertPrice = db.prepare(`INSERT INTO source_prices (source_id, sku, buy, sell, original, priced_at, read_at, steady_buy, steady_sell)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (source_id, sku) DO UPDATE SET
-      prev_buy = CASE WHEN buy IS NOT excluded.buy THEN buy ELSE prev_buy END,
-      prev_sell = CASE WHEN sell IS NOT excluded.sell THEN sell ELSE prev_sell END,
+      steady_buy = ${steady('buy')},
+      steady_sell = ${steady('sell')},
       buy = excluded.buy, sell = excluded.sell, original = excluded.original, priced_at = excluded.priced_at, read_at = excluded.read_at`);
   const dropUnread = db.prepare('DELETE FROM source_prices WHERE source_id = ? AND read_at != ?');
   const readOk = db.prepare('UPDATE price_sources SET read_at = ?, problem = NULL, problem_at = NULL WHERE source_id = ?');
@@ -94,7 +100,7 @@ export function createPriceRepo(store: Pick<Store, 'db' | 'transaction'>): Price
     },
     replacePrices(id, prices, at) {
       store.transaction(() => {
-        for (const p of prices) upsertPrice.run(id, p.sku, p.buy, p.sell, p.original, p.pricedAt, at);
+        for (const p of prices) upsertPrice.run(id, p.sku, p.buy, p.sell, p.original, p.pricedAt, at, p.buy, p.sell);
         dropUnread.run(id, at);
         readOk.run(at, id);
       });

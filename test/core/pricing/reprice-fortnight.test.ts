@@ -18,12 +18,12 @@ import { warpClock } from '../../support/warp-clock.ts';
  * A fortnight of repricing on its own: the real desk against the simulator
  * on one clock that runs ten times faster and skips ahead between the
  * sleeps while no request is on its way (support/warp-clock.ts), with the heartbeat beating, the source's
- * prices drifting (a jump of the source is held to the trader in reprice-schedule.test.ts), the source out
+ * prices drifting, three of them jumping ×10 for four days (read every 30 minutes meanwhile), the source out
  * for 20 hours, and a scheduled reprice every 6 hours. After each run:
  * every change the guard does not mark stands on the service at its new
  * price, every marked one waits in that run's draft with the service's
  * price where it was; no listing under its floor (cost + 5 %, from the
- * simulator's costs). Over the fortnight: no lapse of the automated mark
+ * simulator's costs); no jumped price on the service. Over the fortnight: no lapse of the automated mark
  * and no 429 as the simulator saw them, and a trader's own apply started
  * while a scheduled one sends had its first request answered within one
  * request slot.
@@ -119,6 +119,10 @@ describe('a fortnight of scheduled repricing against the simulator', () => {
           if (price !== r.before) problems.push(`run ${news.runId}: ${r.key} (${r.mark}) moved to ${price} on its own`);
         }
       }
+      // A jumped price reached the service only if the desk followed the jump on its own (the drift alone moves a price by a fraction).
+      for (const [asset, was] of beforeJump) {
+        if ((service.get(asset)?.price ?? 0) > 3 * was) problems.push(`run ${news.runId}: ${asset} followed its source's jump on its own, ${was} → ${service.get(asset)?.price}`);
+      }
       if (news.failed > 0 || news.problem !== null) problems.push(`run ${news.runId}: ${news.failed} failed, ${news.problem}`);
       for (const l of strange) {
         if ((service.get(l.asset_id)?.price ?? 0) < floorOf(pricedb.cost(l.sku))) counts.underFloor += 1;
@@ -135,7 +139,15 @@ describe('a fortnight of scheduled repricing against the simulator', () => {
     // The fortnight: the source's surprises on their days; the service's record of the mark sampled all along.
     const start = clock.monotonic();
     const wallStart = clock.now();
+    // Three of the dearer ones (a cheap one's ×10 may round back to its price), and where each stood before its jump.
+    const jumped = [...strange].sort((a, b) => sellCents(pricedb, b.sku) - sellCents(pricedb, a.sku)).slice(0, 3);
+    const beforeJump = new Map<string, number>();
     const events = [
+      { at: 4 * DAY, what: () => jumped.forEach((l) => {
+        beforeJump.set(l.asset_id, listed().get(l.asset_id)?.price ?? 0);
+        pricedb.faults.jumps.set(l.sku, { factor: 10, from: clock.now() });
+      }) },
+      { at: 8 * DAY, what: () => jumped.forEach((l) => pricedb.faults.jumps.delete(l.sku)) },
       { at: 10 * DAY, what: () => void (pricedb.faults.outage = { until: clock.now() + 20 * HOUR }) },
     ];
     const accounts = [sandbox.accounts.main, ...sandbox.accounts.linked];
@@ -176,6 +188,9 @@ describe('a fortnight of scheduled repricing against the simulator', () => {
     expect(runs.length).toBeGreaterThanOrEqual(55);
     expect(counts.applied).toBeGreaterThan(STRANGE);
     expect(counts.waiting).toBeGreaterThan(0);
+    // The jumps were left to the trader, each marked in the runs that met it.
+    expect(beforeJump.size).toBe(3);
+    expect(runs.some((r) => (r.waitingWhy.jump ?? 0) + (r.waitingWhy.rise ?? 0) > 0)).toBe(true);
     expect(counts.underFloor).toBe(0);
     const service = listed();
     for (const l of strange) expect({ asset: l.asset_id, under: (service.get(l.asset_id)?.price ?? 0) < floorOf(pricedb.cost(l.sku)) }).toEqual({ asset: l.asset_id, under: false });

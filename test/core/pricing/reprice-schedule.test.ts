@@ -118,7 +118,7 @@ describe('repricing on a schedule', () => {
     await pricing.stop();
   });
 
-  it('leaves a jump of the source to the trader: marked (by the guard beyond its rise multiple, as a jump from ×5), waiting, not applied on its own', async () => {
+  it('leaves a jump of the source to the trader however often the jumped price is read before the run: marked (by the guard beyond its rise multiple, as a jump from ×5), waiting, not applied on its own', async () => {
     const { sandbox, drafts, pricing, schedule, listedAt } = await setup();
     const first = await schedule.runNow();
     expect(first.applied).toBeGreaterThan(0);
@@ -129,14 +129,20 @@ describe('repricing on a schedule', () => {
       .filter((r) => r.mark === null && !r.reason.includes('under its floor') && (r.after ?? 0) >= 1_000 && listedAt.has(r.key)).slice(0, 2).map((r) => r.key);
     expect(settled).toHaveLength(2);
     const skuOf = new Map(sandbox.admin.listings().map((l) => [l.asset_id, l.sku]));
-    settled.forEach((asset, i) => sandbox.pricedb.faults.jumps.set(skuOf.get(asset) ?? '', { factor: i === 0 ? 10 : 6, from: sandbox.admin.now() }));
+    const jump = (drift: number) => settled.forEach((asset, i) => sandbox.pricedb.faults.jumps.set(skuOf.get(asset) ?? '', { factor: (i === 0 ? 10 : 6) * drift, from: sandbox.admin.now() }));
+    // The source is read on its own between runs: the jump, then the jumped price drifting, before the run reads it once more.
+    jump(1);
+    await pricing.sources.readNow();
+    jump(1.03);
+    await pricing.sources.readNow();
+    jump(0.98);
     const before = prices();
     const news = await schedule.runNow();
     const rows = pricing.page(news.runId, 'change', 0, 500).rows;
     const [ten, six] = settled.map((asset) => rows.find((r) => r.key === asset));
     expect(ten?.mark).not.toBeNull();
     expect(six?.mark).toBe('jump');
-    for (const row of [ten, six]) expect(row?.reason).toMatch(/; pricedb\.io sell jumped ×\d+\.\d since its last price, \d+\.\d\d → \d+\.\d\d$/);
+    for (const row of [ten, six]) expect(row?.reason).toMatch(/; pricedb\.io sell jumped ×\d+\.\d from its steady \d+\.\d\d to \d+\.\d\d$/);
     // Neither applied: each stands where the first run left it, and waits in the marked draft.
     for (const asset of settled) expect(prices().get(asset)).toBe(before.get(asset));
     const waitingTargets = drafts.entries(news.waitingDraftId ?? '').map((e) => e.target);

@@ -11,6 +11,7 @@ import { migration as REFUSALS } from '../../../src-main/core/store/migrations/0
 import { migration as ITEM_WORDS } from '../../../src-main/core/store/migrations/019-item-names-searched-by-words-and-parts.ts';
 import { migration as COSTS } from '../../../src-main/core/store/migrations/020-what-each-item-cost.ts';
 import { migration as PRICING } from '../../../src-main/core/store/migrations/021-price-sources-and-repricing.ts';
+import { migration as STEADY } from '../../../src-main/core/store/migrations/022-a-source-price-s-steady-level.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -348,6 +349,24 @@ describe('migrations', () => {
     expect(() => row.run('11', 'maybe')).toThrow(/CHECK/);
     db.prepare('DELETE FROM reprice_runs').run();
     expect(db.prepare('SELECT count(*) AS n FROM reprice_rows').get()).toEqual({ n: 0 });
+    db.close();
+  });
+
+  it(`${STEADY.version}: a source price keeps its steady level: the earlier price when its last change was a jump, else the price it has`, () => {
+    const db = freshAt(STEADY.version - 1);
+    db.prepare("INSERT INTO price_sources (source_id, kind, config, created_at) VALUES ('pricedb', 'pricedb', '{}', 0)").run();
+    const put = db.prepare("INSERT INTO source_prices (source_id, sku, buy, sell, original, priced_at, read_at, prev_buy, prev_sell) VALUES ('pricedb', ?, ?, ?, '{}', 0, 0, ?, ?)");
+    put.run('1;6', 90, 1_000, null, 100); // sell jumped ×10 at its last change; buy never changed
+    put.run('2;6', 90, 104, 88, 100); // both drifted
+    put.run('3;6', 9, 10, 90, 100); // both fell ×0.1
+    put.run('4;6', null, 100, 90, 100); // buy no longer priced
+    expect(migrate(db, STEADY.version)).toBe(STEADY.version);
+    expect(db.prepare('SELECT sku, steady_buy, steady_sell FROM source_prices ORDER BY sku').all().map((r) => ({ ...r }))).toEqual([
+      { sku: '1;6', steady_buy: 90, steady_sell: 100 },
+      { sku: '2;6', steady_buy: 90, steady_sell: 104 },
+      { sku: '3;6', steady_buy: 90, steady_sell: 100 },
+      { sku: '4;6', steady_buy: null, steady_sell: 100 },
+    ]);
     db.close();
   });
 
