@@ -55,9 +55,13 @@ function stepWords(step: PriceStep | null, mode: string): string {
   return `round ${to}${mode === 'nearest' ? '' : ` (${mode})`}`;
 }
 
+/** A price's age as a rule's limit is read beside it: minutes under ten hours ("1 h 20 min", not "1 h" against a 1-h limit). */
 function ageWords(ms: number): string {
+  const min = Math.max(1, Math.round(ms / 60_000));
+  if (min < 60) return `${min} min`;
+  if (min < 600) return min % 60 === 0 ? `${min / 60} h` : `${Math.floor(min / 60)} h ${min % 60} min`;
   const h = ms / 3_600_000;
-  return h < 1 ? `${Math.max(1, Math.round(ms / 60_000))} min` : h < 48 ? `${Math.round(h)} h` : `${Math.round(h / 24)} days`;
+  return h < 48 ? `${Math.round(h)} h` : `${Math.round(h / 24)} days`;
 }
 
 export function repriceRow(rule: RepriceRule, row: RowFacts): RowOutcome {

@@ -40,6 +40,8 @@ describe('a rule\'s price for one row', () => {
     expect(repriceRow(rule(), listing({ source: { name: 'pricedb', buy: 1, sell: null, pricedAt: NOW } }))).toEqual({ outcome: 'held', reason: 'pricedb has no sell price for it' });
     expect(repriceRow(rule({ maxAgeHours: 2 }), listing({ source: { name: 'pricedb', buy: 1, sell: 1_240, pricedAt: NOW - 3 * H } })))
       .toEqual({ outcome: 'held', reason: 'pricedb priced it 3 h ago, older than the rule\'s 2 h: it stays' });
+    expect(repriceRow(rule({ maxAgeHours: 1 }), listing({ source: { name: 'pricedb', buy: 1, sell: 1_240, pricedAt: NOW - 80 * 60_000 } })))
+      .toEqual({ outcome: 'held', reason: 'pricedb priced it 1 h 20 min ago, older than the rule\'s 1 h: it stays' });
     expect(repriceRow(rule(), listing({ price: 1_240 }))).toEqual({ outcome: 'same', reason: 'pricedb sell 12.40' });
   });
 
