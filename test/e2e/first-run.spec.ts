@@ -1,10 +1,8 @@
-import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { formatCents } from '../../src-shared/money.ts';
 import { startTestDesk } from './desk-fixture.ts';
-import { openDesk, rendererForSpecs, goToScreen as go } from './harness.ts';
+import { goToScreen as go, openDesk, rendererForSpecs, screenshotsIn } from './harness.ts';
 
 /**
  * The first run as a new trader meets it, from an empty profile:
@@ -17,11 +15,7 @@ import { openDesk, rendererForSpecs, goToScreen as go } from './harness.ts';
 
 const server = rendererForSpecs();
 
-const DIR = join('test-results', 'first-run');
-const shot = async (page: Page, name: string) => {
-  mkdirSync(DIR, { recursive: true });
-  await page.screenshot({ path: join(DIR, `${name}.png`), fullPage: true });
-};
+const shot = screenshotsIn('first-run');
 
 /** A loopback port nothing listens on. */
 async function closedPort(): Promise<number> {

@@ -1,9 +1,7 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { createItemNames } from '../../src-main/core/items/item-names.ts';
 import { adopt, startTestDesk } from './desk-fixture.ts';
-import { openDesk, rendererForSpecs } from './harness.ts';
+import { openDesk, rendererForSpecs, screenshotsIn } from './harness.ts';
 
 /**
  * The keyboard journey that once cut 29 listings by 95 % without a question:
@@ -17,7 +15,6 @@ import { openDesk, rendererForSpecs } from './harness.ts';
  * at 1024×700, against the simulator; pictures go to test-results/guard-journey.
  */
 
-const DIR = join('test-results', 'guard-journey');
 const STRANGE = 29;
 const OTHERS = 21;
 const names = createItemNames();
@@ -26,10 +23,7 @@ const strange = (sku: string) => names.searchName(sku).includes('strange') || sk
 
 const server = rendererForSpecs();
 
-const shot = async (page: Page, name: string) => {
-  mkdirSync(DIR, { recursive: true });
-  await page.screenshot({ path: join(DIR, `${name}.png`) });
-};
+const shot = screenshotsIn('guard-journey', { fullPage: false });
 
 /** The focused element's name, as a screen reader would say it (its label, else its text). */
 const focusedName = (page: Page) =>

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, mkdirSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -281,3 +281,12 @@ export function rendererForSpecs(): () => StaticServer {
 
 /** Goes to screen `n` of the sidebar, as its shortcut (Alt+1 … Alt+9) does. */
 export const goToScreen = (page: Page, n: number) => page.keyboard.press(`Alt+${n}`);
+
+/** A spec's pictures: `shot(page, name)` writes test-results/<folder>/<name>.png (the whole page unless told). */
+export function screenshotsIn(folder: string, options: { fullPage?: boolean } = {}): (page: Page, name: string) => Promise<void> {
+  const dir = join('test-results', folder);
+  return async (page, name) => {
+    mkdirSync(dir, { recursive: true });
+    await page.screenshot({ path: join(dir, `${name}.png`), fullPage: options.fullPage ?? true });
+  };
+}

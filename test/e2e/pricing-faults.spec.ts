@@ -1,12 +1,9 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { createCostLedger } from '../../src-main/core/costs/cost-ledger.ts';
-import { familyOf } from '../../src-main/sandbox/catalog/catalog.ts';
 import type { PricingState, RepricePage } from '../../src-shared/contract.ts';
-import { expectedPrice, sellCents } from '../support/reprice-expect.ts';
+import { expectedPrice, isStrangeWeapon, sellCents, strangeWeaponsRule } from '../support/reprice-expect.ts';
 import { adopt, startTestDesk } from './desk-fixture.ts';
-import { openDesk, rendererForSpecs } from './harness.ts';
+import { openDesk, rendererForSpecs, screenshotsIn } from './harness.ts';
 
 /**
  * The price source's faults as a trader meets them on the Pricing screen, in
@@ -20,16 +17,11 @@ import { openDesk, rendererForSpecs } from './harness.ts';
  * test-results/pricing-faults.
  */
 
-const DIR = join('test-results', 'pricing-faults');
 const LISTED = 20;
 const HOUR = 3_600_000;
-const isStrangeWeapon = (sku: string) => familyOf(sku) === 'weapon' && sku.split(';')[1] === '11';
 const server = rendererForSpecs();
 
-const shot = async (page: Page, name: string) => {
-  mkdirSync(DIR, { recursive: true });
-  await page.screenshot({ path: join(DIR, `${name}.png`), fullPage: true });
-};
+const shot = screenshotsIn('pricing-faults');
 
 for (const viewport of [{ width: 1024, height: 700 }, { width: 1920, height: 1080 }]) {
   test(`shows each fault of the price source in a clear state, and leaves a jump to the trader (${viewport.width}×${viewport.height})`, async ({ browser }) => {
@@ -56,11 +48,7 @@ for (const viewport of [{ width: 1024, height: 700 }, { width: 1920, height: 108
       expect(skus.size).toBe(LISTED);
       await desk.ask('key:set', { key: sandbox.apiKey });
       await desk.ask('pricing:addRule', {
-        rule: {
-          name: 'Strange weapons', enabled: true, scope: { by: 'filter', label: 'Strange weapons', filter: { qualities: [11], kinds: ['weapon'] } },
-          intent: 'sell', source: 'pricedb', sides: { listings: 'sell', buyOrders: 'buy' }, offset: { percent: -3, cents: 0 },
-          rounding: { mode: 'nearest', step: { size: 100, offset: 99 } }, minCents: null, maxCents: null, floor: { marginPercent: 5 }, maxAgeHours: 1, maxHeld: null,
-        },
+        rule: strangeWeaponsRule({ maxAgeHours: 1 }),
       });
       const page = await browser.newPage({ viewport });
       const { errors } = await openDesk(page, desk.router, server(), 'pricing');

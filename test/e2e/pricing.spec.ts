@@ -1,12 +1,9 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { createCostLedger } from '../../src-main/core/costs/cost-ledger.ts';
-import { familyOf } from '../../src-main/sandbox/catalog/catalog.ts';
 import type { PricingState, RepricePage } from '../../src-shared/contract.ts';
-import { expectedMark, expectedPrice, sellCents } from '../support/reprice-expect.ts';
+import { expectedMark, expectedPrice, isStrangeWeapon, sellCents } from '../support/reprice-expect.ts';
 import { adopt, startTestDesk } from './desk-fixture.ts';
-import { openDesk, rendererForSpecs } from './harness.ts';
+import { openDesk, rendererForSpecs, screenshotsIn } from './harness.ts';
 
 /**
  * Pricing as a trader uses it, in Chromium against the simulator, over 500
@@ -20,17 +17,12 @@ import { openDesk, rendererForSpecs } from './harness.ts';
  * 1024×700 and 1920×1080; pictures go to test-results/pricing.
  */
 
-const DIR = join('test-results', 'pricing');
 /** 500 Strange weapons: 300 listed at $1.50 (cheap ones come out as deep cuts), 200 a tenth over their new price (gentle cuts, some lifted by the floor under cost + margin). */
 const CHEAP = 300;
 const GENTLE = 200;
-const isStrangeWeapon = (sku: string) => familyOf(sku) === 'weapon' && sku.split(';')[1] === '11';
 const server = rendererForSpecs();
 
-const shot = async (page: Page, name: string) => {
-  mkdirSync(DIR, { recursive: true });
-  await page.screenshot({ path: join(DIR, `${name}.png`), fullPage: true });
-};
+const shot = screenshotsIn('pricing');
 
 for (const viewport of [{ width: 1024, height: 700 }, { width: 1920, height: 1080 }]) {
   test(`reprices Strange weapons by a rule, with every row's reason, and applies them (${viewport.width}×${viewport.height})`, async ({ browser }) => {

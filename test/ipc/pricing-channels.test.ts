@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { familyOf } from '../../src-main/sandbox/catalog/catalog.ts';
 import { call } from '../support/router-call.ts';
 import { routerDeskFixture } from '../support/live-desk.ts';
 import { until } from '../support/until.ts';
+import { isStrangeWeapon, strangeWeaponsRule } from '../support/reprice-expect.ts';
 
 /**
  * Pricing over the bridge, as its screen uses it: the sources with their
@@ -12,7 +12,6 @@ import { until } from '../support/until.ts';
  */
 
 const open = routerDeskFixture('pricing-ipc-');
-const isStrangeWeapon = (sku: string) => familyOf(sku) === 'weapon' && sku.split(';')[1] === '11';
 
 describe('pricing over the bridge', () => {
   it('reads the source, keeps a rule, reprices into a draft whose rows say why, and shows costs', async () => {
@@ -37,11 +36,7 @@ describe('pricing over the bridge', () => {
     await until('pricing:changed pushed', () => events.some((e) => e.event === 'pricing:changed'));
 
     const withRule = await call(router, 'pricing:addRule', {
-      rule: {
-        name: 'Strange weapons', enabled: true, scope: { by: 'filter', label: 'Strange weapons', filter: { qualities: [11], kinds: ['weapon'] } },
-        intent: 'sell', source: 'pricedb', sides: { listings: 'sell', buyOrders: 'buy' }, offset: { percent: -3, cents: 0 },
-        rounding: { mode: 'nearest', step: { size: 100, offset: 99 } }, minCents: null, maxCents: null, floor: null, maxAgeHours: 24, maxHeld: null,
-      },
+      rule: strangeWeaponsRule({ floor: null }),
     });
     expect(withRule.rules.map((r) => r.rule.name)).toEqual(['Strange weapons']);
 

@@ -1,4 +1,19 @@
+import { familyOf } from '../../src-main/sandbox/catalog/catalog.ts';
 import type { SandboxPricedb } from '../../src-main/sandbox/index.ts';
+import type { RepriceRule } from '../../src-shared/pricing.ts';
+
+/** A Strange (quality 11) weapon: what the pricing tests list and reprice. */
+export const isStrangeWeapon = (sku: string): boolean => familyOf(sku) === 'weapon' && sku.split(';')[1] === '11';
+
+/** The rule the pricing tests reprice by: "Strange weapons: pricedb sell −3 %, round to x.99, floor cost + 5 %", prices under 24 h old. */
+export function strangeWeaponsRule(over: Partial<RepriceRule> = {}): RepriceRule {
+  return {
+    name: 'Strange weapons', enabled: true, scope: { by: 'filter', label: 'Strange weapons', filter: { qualities: [11], kinds: ['weapon'] } },
+    intent: 'sell', source: 'pricedb', sides: { listings: 'sell', buyOrders: 'buy' }, offset: { percent: -3, cents: 0 },
+    rounding: { mode: 'nearest', step: { size: 100, offset: 99 } }, minCents: null, maxCents: null, floor: { marginPercent: 5 }, maxAgeHours: 24, maxHeld: null,
+    ...over,
+  };
+}
 
 /**
  * What a rule "sell −P %, round to x.99 (nearest), floor cost + M %" should

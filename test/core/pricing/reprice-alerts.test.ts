@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { familyOf } from '../../../src-main/sandbox/catalog/catalog.ts';
 import type { Alert } from '../../../src-main/core/alerts/alert.ts';
 import { createDeskShell } from '../../../src-main/worker/desk-shell.ts';
 import type { DeskNotice } from '../../../src-main/core/shell/reprice-notice.ts';
@@ -7,7 +6,7 @@ import { adopt } from '../../e2e/desk-fixture.ts';
 import { until } from '../../support/until.ts';
 import { call } from '../../support/router-call.ts';
 import { verifyDeskSignature } from '../../support/webhook-receiver.ts';
-import { expectedPrice, sellCents } from '../../support/reprice-expect.ts';
+import { expectedPrice, isStrangeWeapon, sellCents, strangeWeaponsRule } from '../../support/reprice-expect.ts';
 import { alertDeskFixture } from '../desk/alert-desk.ts';
 
 /**
@@ -23,7 +22,6 @@ const open = alertDeskFixture();
 const DISCORD_PATH = '/api/webhooks/1187/RepriceTokenPart-0a1b2c3d4e5f';
 const SIGNED_PATH = '/relay/desk?key=reprice-relay-token-77';
 const SECRET = 'reprice-secret-4b8e2d61a0c9';
-const isStrangeWeapon = (sku: string) => familyOf(sku) === 'weapon' && sku.split(';')[1] === '11';
 
 describe('a scheduled reprice with marked changes waiting', () => {
   it('notifies on the desktop and alerts each webhook in both formats: how many wait, why, in which draft', async () => {
@@ -36,11 +34,7 @@ describe('a scheduled reprice with marked changes waiting', () => {
       .flatMap((a) => sandbox.admin.seedListingsOf(1, (b) => b.asset_id === a.asset_id, Math.round(expectedPrice(sellCents(sandbox.pricedb, a.sku), sandbox.pricedb.cost(a.sku), 3, 5).price * 1.1) + 1));
     adopt(ws.repos, sandbox, [...cheap, ...gentle]);
     ws.pricing.costs.setManual([...cheap, ...gentle].map((l) => ({ sku: l.sku, unitCost: sandbox.pricedb.cost(l.sku), quantity: 1 })));
-    ws.pricing.service.addRule({
-      name: 'Strange weapons', enabled: true, scope: { by: 'filter', label: 'Strange weapons', filter: { qualities: [11], kinds: ['weapon'] } },
-      intent: 'sell', source: 'pricedb', sides: { listings: 'sell', buyOrders: 'buy' }, offset: { percent: -3, cents: 0 },
-      rounding: { mode: 'nearest', step: { size: 100, offset: 99 } }, minCents: null, maxCents: null, floor: { marginPercent: 5 }, maxAgeHours: 24, maxHeld: null,
-    });
+    ws.pricing.service.addRule(strangeWeaponsRule());
     const alerts = { trades: false, automation: false, apply: true };
     await call(d.router, 'alerts:add', { format: 'discord', name: 'Pricing channel', url: `${d.receiver.origin}${DISCORD_PATH}`, alerts });
     await call(d.router, 'alerts:add', { format: 'signed', name: 'Relay', url: `${d.receiver.origin}${SIGNED_PATH}`, secret: SECRET, alerts });

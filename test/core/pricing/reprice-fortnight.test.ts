@@ -6,11 +6,10 @@ import { RATE_WINDOW_MS, ENDPOINTS } from '../../../src-main/core/api/endpoints.
 import { createDesk } from '../../../src-main/core/desk/desk.ts';
 import type { RepricedNews } from '../../../src-main/core/pricing/reprice-schedule.ts';
 import type { Job } from '../../../src-main/core/scheduler/types.ts';
-import { familyOf } from '../../../src-main/sandbox/catalog/catalog.ts';
 import { startSandbox } from '../../../src-main/sandbox/index.ts';
 import { adopt } from '../../e2e/desk-fixture.ts';
 import { memoryKeychain } from '../../support/memory-keychain.ts';
-import { expectedPrice, sellCents } from '../../support/reprice-expect.ts';
+import { expectedPrice, isStrangeWeapon, sellCents, strangeWeaponsRule } from '../../support/reprice-expect.ts';
 import { requestsInFlight } from '../../support/requests-in-flight.ts';
 import { warpClock } from '../../support/warp-clock.ts';
 
@@ -38,7 +37,6 @@ const TRADER_ITEMS = 77;
 const SLOT_MS = RATE_WINDOW_MS / ENDPOINTS.edit_listing.perMinute;
 /** Skips stop short of the automated mark's end by this much: a beat in flight lands before it on real (scaled) time. */
 const MARK_MARGIN_MS = 20_000;
-const isStrangeWeapon = (sku: string) => familyOf(sku) === 'weapon' && sku.split(';')[1] === '11';
 const floorOf = (cost: number) => Math.ceil((cost * 105) / 100);
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -129,11 +127,7 @@ describe('a fortnight of scheduled repricing against the simulator', () => {
       }
     });
 
-    ws.pricing.service.addRule({
-      name: 'Strange weapons', enabled: true, scope: { by: 'filter', label: 'Strange weapons', filter: { qualities: [11], kinds: ['weapon'] } },
-      intent: 'sell', source: 'pricedb', sides: { listings: 'sell', buyOrders: 'buy' }, offset: { percent: -3, cents: 0 },
-      rounding: { mode: 'nearest', step: { size: 100, offset: 99 } }, minCents: null, maxCents: null, floor: { marginPercent: 5 }, maxAgeHours: 24, maxHeld: null,
-    });
+    ws.pricing.service.addRule(strangeWeaponsRule());
     ws.pricing.service.updateSettings({ schedule: { enabled: true, everyHours: 6 } });
 
     // The fortnight: the source's surprises on their days; the service's record of the mark sampled all along.

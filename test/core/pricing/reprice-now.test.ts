@@ -7,14 +7,12 @@ import { createPricingService } from '../../../src-main/core/pricing/pricing-ser
 import { createItemNames } from '../../../src-main/core/items/item-names.ts';
 import { createBulkJobs } from '../../../src-main/core/bulk/bulk-jobs.ts';
 import { createApplyService } from '../../../src-main/core/apply/apply-draft.ts';
-import { familyOf } from '../../../src-main/sandbox/catalog/catalog.ts';
 import { confirmationOf, DEFAULT_PRICE_GUARD } from '../../../src-shared/price-guard.ts';
 import { DEFAULT_COST_GUARD } from '../../../src-shared/cost-guard.ts';
 import { applyFixture } from '../apply/support.ts';
-import { expectedMark, expectedPrice, sellCents } from '../../support/reprice-expect.ts';
+import { expectedMark, expectedPrice, isStrangeWeapon, sellCents, strangeWeaponsRule } from '../../support/reprice-expect.ts';
 
 const start = applyFixture(60, { live: { sandbox: { pastDays: 0, inventorySize: 20_000 } } });
-const isStrangeWeapon = (sku: string) => familyOf(sku) === 'weapon' && sku.split(';')[1] === '11';
 const names = createItemNames();
 
 describe('reprice now', () => {
@@ -49,11 +47,7 @@ describe('reprice now', () => {
     await pricing.sources.readNow('pricedb');
     // The simulator prices on the hour: the answer the desk read is the one at the time it read.
     const readAt = sandbox.admin.now();
-    pricing.addRule({
-      name: 'Strange weapons', enabled: true, scope: { by: 'filter', label: 'Strange weapons', filter: { qualities: [11], kinds: ['weapon'] } },
-      intent: 'sell', source: 'pricedb', sides: { listings: 'sell', buyOrders: 'buy' }, offset: { percent: -3, cents: 0 },
-      rounding: { mode: 'nearest', step: { size: 100, offset: 99 } }, minCents: null, maxCents: null, floor: { marginPercent: 5 }, maxAgeHours: 24, maxHeld: null,
-    });
+    pricing.addRule(strangeWeaponsRule());
     const result = await pricing.repriceNow();
     expect(drafts.current()).toBe(result.draftId);
 

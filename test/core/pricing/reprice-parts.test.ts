@@ -3,12 +3,11 @@ import { createDraftService } from '../../../src-main/core/drafts/draft-service.
 import { createPricingService } from '../../../src-main/core/pricing/pricing-service.ts';
 import { REPRICE_PART } from '../../../src-main/core/pricing/reprice-job.ts';
 import { readPragma } from '../../../src-main/core/store/db.ts';
-import { familyOf } from '../../../src-main/sandbox/catalog/catalog.ts';
 import { DEFAULT_PRICE_GUARD } from '../../../src-shared/price-guard.ts';
 import { applyFixture } from '../apply/support.ts';
+import { isStrangeWeapon } from '../../support/reprice-expect.ts';
 
 const start = applyFixture(60, { live: { sandbox: { pastDays: 0, inventorySize: 6_000 } } });
-const isStrangeWeapon = (sku: string) => familyOf(sku) === 'weapon' && sku.split(';')[1] === '11';
 /** SQLite's `synchronous`: 1 is NORMAL (a commit does not wait for the disk), 2 FULL. */
 const FULL = 2;
 const NORMAL = 1;

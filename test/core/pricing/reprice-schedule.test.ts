@@ -6,14 +6,12 @@ import { createPricingService } from '../../../src-main/core/pricing/pricing-ser
 import { createRepriceSchedule } from '../../../src-main/core/pricing/reprice-schedule.ts';
 import { createBulkJobs } from '../../../src-main/core/bulk/bulk-jobs.ts';
 import { createApplyService } from '../../../src-main/core/apply/apply-draft.ts';
-import { familyOf } from '../../../src-main/sandbox/catalog/catalog.ts';
 import { DEFAULT_PRICE_GUARD } from '../../../src-shared/price-guard.ts';
 import { DEFAULT_COST_GUARD } from '../../../src-shared/cost-guard.ts';
 import { applyFixture } from '../apply/support.ts';
-import { expectedMark, expectedPrice, sellCents } from '../../support/reprice-expect.ts';
+import { expectedMark, expectedPrice, isStrangeWeapon, sellCents, strangeWeaponsRule } from '../../support/reprice-expect.ts';
 
 const start = applyFixture(60, { live: { sandbox: { pastDays: 0, inventorySize: 6_000 } } });
-const isStrangeWeapon = (sku: string) => familyOf(sku) === 'weapon' && sku.split(';')[1] === '11';
 
 /**
  * 40 Strange weapons listed: 20 at $1.50 (deep cuts or rises), 20 a tenth over what the rule makes of them (gentle cuts,
@@ -37,11 +35,7 @@ async function setup() {
   const pricing = createPricingService({
     store: s.t.store, repos: s.t.repos, clock: s.live.clock, drafts, costs, names: null, guard: () => DEFAULT_PRICE_GUARD, pricedbUrl: sandbox.pricedb.url,
   });
-  pricing.addRule({
-    name: 'Strange weapons', enabled: true, scope: { by: 'filter', label: 'Strange weapons', filter: { qualities: [11], kinds: ['weapon'] } },
-    intent: 'sell', source: 'pricedb', sides: { listings: 'sell', buyOrders: 'buy' }, offset: { percent: -3, cents: 0 },
-    rounding: { mode: 'nearest', step: { size: 100, offset: 99 } }, minCents: null, maxCents: null, floor: { marginPercent: 5 }, maxAgeHours: 24, maxHeld: null,
-  });
+  pricing.addRule(strangeWeaponsRule());
   const apply = createApplyService({ store: s.t.store, repos: s.t.repos, drafts, scheduler: s.live.scheduler });
   // Each job the scheduler starts, by lane: when it first sent and when it ended (monotonic ms).
   const jobs: { lane: string; firstSentAt: number | null; endedAt: number | null }[] = [];
