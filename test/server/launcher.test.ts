@@ -20,24 +20,41 @@ const REPORTER = `
   process.exit(0);
 `;
 
+/** Loaded before the launcher's own code: says, as the process ends, which of Node's modules it loaded. */
+const MODULES_REPORTER = `
+  process.on('exit', () => process.stdout.write(JSON.stringify(process.moduleLoadList)));
+`;
+
 const cleanup: Array<() => void> = [];
 afterEach(() => {
   for (const undo of cleanup.splice(0)) undo();
 });
 
+/** Executes the launcher itself, as a shell, npm's bin link and systemd do (`node` is this test's), with `reporter` loaded first. */
+function launch(reporter: string, args: readonly string[]) {
+  const dir = mkdtempSync(join(tmpdir(), 'desk-launcher-'));
+  cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'reporter.mjs');
+  writeFileSync(file, reporter);
+  return spawnSync(BIN, args, {
+    encoding: 'utf8',
+    env: { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`, NODE_OPTIONS: `--import "${pathToFileURL(file).href}"`, MALLOC_ARENA_MAX: '' },
+  });
+}
+
 describe.skipIf(process.platform === 'win32')('the server\'s launcher', () => {
   it('starts Node with a 1 MB semi-space and two malloc arenas', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'desk-launcher-'));
-    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
-    const reporter = join(dir, 'reporter.mjs');
-    writeFileSync(reporter, REPORTER);
-    // The file itself is executed, as a shell, npm's bin link and systemd execute it; `node` is this test's.
-    const run = spawnSync(BIN, ['serve', '--help'], {
-      encoding: 'utf8',
-      env: { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`, NODE_OPTIONS: `--import "${pathToFileURL(reporter).href}"`, MALLOC_ARENA_MAX: '' },
-    });
+    const run = launch(REPORTER, ['serve', '--help']);
     expect(run.stderr).toBe('');
     expect(JSON.parse(run.stdout)).toEqual({ execArgv: ['--max-semi-space-size=1'], arenas: '2' });
+  });
+
+  it('loads no HTTP client of its own before the server starts (an import of node:http loads Node\'s fetch, ~40 ms)', () => {
+    const run = launch(MODULES_REPORTER, ['--help']);
+    expect(run.stderr).toContain('usage: marketplace-desk serve');
+    const loaded = JSON.parse(run.stdout) as string[];
+    expect(loaded).toContain('NativeModule url');
+    expect(loaded.filter((m) => /undici|\bhttps?\b/.test(m))).toEqual([]);
   });
 
   it('is what `npm run serve` runs', () => {
