@@ -1,13 +1,21 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --max-semi-space-size=1
 /**
  * `marketplace-desk serve [options]`: the desk as a server (see `serve --help`).
  * `marketplace-desk health [--port 8790]`: exits 0 when a desk answers on this
  * machine (a container's health check; HTTPS or HTTP, any certificate).
  * The built server (out/main/serve.js) ships in the package; this file only
  * checks the Node version and hands over the arguments.
+ *
+ * Every launch of the server comes through this file (`npm run serve`, the
+ * package's bin, the systemd unit, the Docker image), so its first line is
+ * where the process's memory settings are given; both are read before any
+ * JavaScript runs, so no code could set them. A semi-space of 1 MB keeps each
+ * thread's young generation at a few megabytes, where V8 lets the main
+ * thread's grow to 16 MB and the data worker's to far more (the flag applies
+ * to every isolate, over a worker's resourceLimits); two malloc arenas keep
+ * glibc from holding freed memory in a pool per thread. docs/performance.md
+ * has what each saves.
  */
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { fileURLToPath } from 'node:url';
 
 const [command, ...args] = process.argv.slice(2);
@@ -29,6 +37,8 @@ function alive(port, request) {
 if (command === 'health') {
   const at = args.indexOf('--port');
   const port = at >= 0 ? Number(args[at + 1]) : 8790;
+  // Imported here, not above: an import of node:http loads Node's own fetch with it (~40 ms), before the server's start.
+  const [{ request: httpRequest }, { request: httpsRequest }] = await Promise.all([import('node:http'), import('node:https')]);
   process.exit((await alive(port, httpsRequest)) || (await alive(port, httpRequest)) ? 0 : 1);
 }
 if (command !== 'serve') {

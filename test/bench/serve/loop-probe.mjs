@@ -7,7 +7,8 @@
  * On SIGUSR2 it writes one JSON line on standard output, beside the server's
  * own log lines: the main thread's event-loop delay since the signal before
  * (p99, max, mean, in ms), then, after two collections of the main thread's
- * garbage, the process's RSS (all threads) and the main thread's heap. Then
+ * garbage, the process's RSS (all threads) and the main thread's heap, and
+ * what the process was launched with (Node's flags, malloc's arenas). Then
  * it starts counting anew.
  *
  * gc is exposed only when asked: a process started with --expose-gc boots its
@@ -31,7 +32,7 @@ process.on('SIGUSR2', () => {
   setTimeout(() => {
     const mb = (bytes) => Math.round((bytes / 2 ** 20) * 10) / 10;
     const memory = process.memoryUsage();
-    process.stdout.write(`${JSON.stringify({ benchProbe: true, ...loop, rssMb: mb(memory.rss), mainHeapMb: mb(memory.heapUsed) })}\n`);
+    process.stdout.write(`${JSON.stringify({ benchProbe: true, ...loop, rssMb: mb(memory.rss), mainHeapMb: mb(memory.heapUsed), execArgv: process.execArgv, mallocArenas: process.env.MALLOC_ARENA_MAX ?? null })}\n`);
     histogram.reset();
   }, 200);
 });

@@ -22,7 +22,7 @@ export function credentialsFor(dir: string, apiKey: string): string {
  * `clock` the desk runs on real time (the link works 15 minutes of it).
  */
 export async function prepareAccess(profileDir: string, credentialsDir: string, clock?: { scale: number; origin: number }): Promise<string> {
-  const server = await startServe({ profileDir, env: { CREDENTIALS_DIRECTORY: credentialsDir }, testConfig: clock ? { clock } : {} });
+  const server = await startServe({ profileDir, throughLauncher: true, env: { CREDENTIALS_DIRECTORY: credentialsDir }, testConfig: clock ? { clock } : {} });
   try {
     const link = server.setupLink();
     if (!link) throw new Error('the first start printed no setup link');

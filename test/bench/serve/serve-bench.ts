@@ -90,7 +90,7 @@ export async function runServeBench(options: ServeBenchOptions = {}): Promise<Se
       served.push(figures);
       rmSync(profileDir, { recursive: true, force: true });
       log(`  run ${run}/${runs}: desktop first page ${result.bootToFirstPageMs} ms, RSS ${result.rssMainGcMb} MB (${result.rssMb} MB after the worker's GC too), page p95 ${percentile(result.pageMs, 95)} ms; ` +
-        `serve listening ${figures.startToListeningMs} ms, first page ${figures.startToFirstPageMs} ms, RSS ${figures.rssMb} MB (${figures.rssBeforeSignInMb} MB before a sign-in, ${figures.rssAfterPagesMb} MB after the pages), ` +
+        `serve (${figures.launchedWith}) listening ${figures.startToListeningMs} ms, first page ${figures.startToFirstPageMs} ms, RSS ${figures.rssMb} MB (${figures.rssBeforeSignInMb} MB before a sign-in, ${figures.rssAfterPagesMb} MB after the pages), ` +
         `page p95 ${percentile(figures.pageMs, 95)} ms, ${sessions} sessions: events ${Math.min(...figures.eventsPerSession)}–${Math.max(...figures.eventsPerSession)} of ${figures.eventsSent}, loop p99 ${figures.loopP99Ms} ms`);
     }
     return summarizeServe({

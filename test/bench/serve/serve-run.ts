@@ -9,7 +9,8 @@ import { pageOffsets, PAGE_ROWS } from '../page-samples.ts';
 
 /**
  * One fresh server process of the serve bench: `out/main/serve.js` as
- * `npm run serve` starts it, on a profile of 50,000 listings, in live mode
+ * `npm run serve` starts it (through bin/marketplace-desk.js, its Node flags
+ * and environment), on a profile of 50,000 listings, in live mode
  * against the parent's simulator, with the bench's probe loaded beside it
  * (`loop-probe.mjs`). What it measures, over the real HTTP and WebSocket:
  * - spawn → the `listening` line, and spawn → the first Listings page
@@ -56,9 +57,14 @@ export interface ServeRunFigures {
   readonly eventsSent: number;
   readonly loopP99Ms: number;
   readonly loopMaxMs: number;
+  /** Node's flags and MALLOC_ARENA_MAX the server ran with (the launcher's). */
+  readonly launchedWith: string;
 }
 
-const probeLine = z.object({ benchProbe: z.literal(true), p99Ms: z.number(), maxMs: z.number(), rssMb: z.number(), mainHeapMb: z.number() });
+const probeLine = z.object({
+  benchProbe: z.literal(true), p99Ms: z.number(), maxMs: z.number(), rssMb: z.number(), mainHeapMb: z.number(),
+  execArgv: z.array(z.string()), mallocArenas: z.string().nullable(),
+});
 type ProbeLine = z.infer<typeof probeLine>;
 
 const round = (n: number) => Math.round(n * 10) / 10;
@@ -68,6 +74,7 @@ export async function runServe(task: ServeRunTask): Promise<ServeRunFigures> {
   const t0 = performance.now();
   const server = await startServe({
     profileDir: task.profileDir,
+    throughLauncher: true,
     nodeArgs: ['--import', PROBE],
     env: { CREDENTIALS_DIRECTORY: task.credentialsDir },
     testConfig: { clock: task.clock },
@@ -91,7 +98,7 @@ export async function runServe(task: ServeRunTask): Promise<ServeRunFigures> {
     const browser = await openBrowser(server.url);
     opened.push(browser);
     await page(browser, 0);
-    const { rssMb, mainHeapMb } = await probe(server);
+    const { rssMb, mainHeapMb, execArgv, mallocArenas } = await probe(server);
 
     const pageMs: number[] = [];
     for (const offset of pageOffsets(task.listings, task.pageSamples)) {
@@ -136,6 +143,7 @@ export async function runServe(task: ServeRunTask): Promise<ServeRunFigures> {
       eventsSent: sent.size,
       loopP99Ms: loop.p99Ms,
       loopMaxMs: loop.maxMs,
+      launchedWith: [...execArgv, `MALLOC_ARENA_MAX=${mallocArenas ?? 'unset'}`].join(' '),
     };
   } finally {
     await Promise.all(opened.map((r) => r.close()));

@@ -106,7 +106,7 @@ export async function runServeWeek(options: WeekOptions = {}): Promise<WeekFigur
     // On real time: a week's clock would end the setup link before it is used.
     const token = await prepareAccess(profileDir, credentialsDir);
 
-    const server = await startServe({ profileDir, nodeArgs: options.nodeArgs ?? [], env: { ...options.env, CREDENTIALS_DIRECTORY: credentialsDir }, testConfig: { clock: timeScale } });
+    const server = await startServe({ profileDir, throughLauncher: true, nodeArgs: options.nodeArgs ?? [], env: { ...options.env, CREDENTIALS_DIRECTORY: credentialsDir }, testConfig: { clock: timeScale } });
     const weekStart = clock.monotonic();
     const script = await connectRouter(server.url, { kind: 'token', token });
     const trades = new Set<string>();

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { delimiter, dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
@@ -9,6 +10,8 @@ import { fileURLToPath } from 'node:url';
  * for secrets.
  */
 export const SERVE_ENTRY = fileURLToPath(new URL('../../../out/main/serve.js', import.meta.url));
+/** The launcher every real start goes through (npm run serve, the package's bin, systemd, Docker). */
+export const SERVE_LAUNCHER = fileURLToPath(new URL('../../../bin/marketplace-desk.js', import.meta.url));
 
 export interface ServeProcess {
   readonly url: string;
@@ -29,6 +32,12 @@ export interface ServeOptions {
   readonly testConfig?: object;
   /** Node's own flags before the entry (the benchmark loads its probe with `--import`). */
   readonly nodeArgs?: readonly string[];
+  /**
+   * Start it through the launcher, executed as a file (its first line gives
+   * Node's flags and environment), as a real start does; `nodeArgs` then go
+   * in NODE_OPTIONS. Default: the built entry run by this Node.
+   */
+  readonly throughLauncher?: boolean;
 }
 
 /** Parsed log lines of the server (JSON), skipping any that are not. */
@@ -54,8 +63,13 @@ export async function runServe(options: ServeOptions): Promise<{ code: number | 
 }
 
 function spawnServe(options: ServeOptions): ChildProcess {
-  return spawn(process.execPath, [...(options.nodeArgs ?? []), SERVE_ENTRY, '--port', '0', '--profile-dir', options.profileDir, ...(options.args ?? [])], {
-    env: { ...process.env, ...options.env, ...(options.testConfig ? { MARKETPLACE_DESK_TEST_CONFIG: JSON.stringify(options.testConfig) } : {}) },
+  const args = ['--port', '0', '--profile-dir', options.profileDir, ...(options.args ?? [])];
+  const env: NodeJS.ProcessEnv = { ...process.env, ...options.env, ...(options.testConfig ? { MARKETPLACE_DESK_TEST_CONFIG: JSON.stringify(options.testConfig) } : {}) };
+  if (!options.throughLauncher) return spawn(process.execPath, [...(options.nodeArgs ?? []), SERVE_ENTRY, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The launcher finds `node` on the PATH: this one first.
+  const nodeOptions = [env.NODE_OPTIONS ?? '', ...(options.nodeArgs ?? []).map((a) => JSON.stringify(a))].join(' ').trim();
+  return spawn(SERVE_LAUNCHER, ['serve', ...args], {
+    env: { ...env, PATH: `${dirname(process.execPath)}${delimiter}${env.PATH ?? ''}`, ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
