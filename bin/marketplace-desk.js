@@ -9,7 +9,10 @@
  * Every launch of the server comes through this file (`npm run serve`, the
  * package's bin, the systemd unit, the Docker image), so its first line is
  * where the process's memory settings are given; both are read before any
- * JavaScript runs, so no code could set them. A semi-space of 1 MB keeps each
+ * JavaScript runs, so no code could set them. `npm run serve` runs it through
+ * `node` with the same flag, since a shell on Windows reads no first line
+ * (glibc's arenas are Linux's alone; a server there runs from the unit or the
+ * image). A semi-space of 1 MB keeps each
  * thread's young generation at a few megabytes, where V8 lets the main
  * thread's grow to 16 MB and the data worker's to far more (the flag applies
  * to every isolate, over a worker's resourceLimits); two malloc arenas keep

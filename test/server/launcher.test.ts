@@ -57,8 +57,10 @@ describe.skipIf(process.platform === 'win32')('the server\'s launcher', () => {
     expect(loaded.filter((m) => /undici|\bhttps?\b/.test(m))).toEqual([]);
   });
 
-  it('is what `npm run serve` runs', () => {
+  it('is what `npm run serve` runs, through node with the same semi-space (a shell on Windows runs no first line)', () => {
     const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-    expect(scripts.serve).toMatch(/&& bin\/marketplace-desk\.js serve$/);
+    const flags = readFileSync(BIN, 'utf8').split('\n')[0]?.match(/ node (.*)$/)?.[1];
+    expect(flags).toBe('--max-semi-space-size=1');
+    expect(scripts.serve).toMatch(new RegExp(`&& node ${flags} bin/marketplace-desk\\.js serve$`));
   });
 });
