@@ -5,7 +5,7 @@ import { MAIN, tempStore, type TempStore } from './temp-store.ts';
 let t: TempStore;
 afterEach(() => t.dispose());
 
-const listing = (asset: string, sku: string) => ({ asset_id: asset, listing_id: `L${asset}`, sku, price: 100, promoted: 0, game: '440', user_note: '', account: MAIN });
+const listing = (asset: string, sku: string) => ({ asset_id: asset, listing_id: `L${asset}`, sku, price: 100, promoted: 0 as const, game: '440', user_note: '', account: MAIN });
 
 describe('reprice repo: the SKUs the price sources are asked about', () => {
   it('are those of standing listings and of buy orders, each once: not of ended listings, nor an empty SKU', () => {
