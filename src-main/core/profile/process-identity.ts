@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 /**
@@ -40,7 +39,8 @@ function linuxIdentity(pid: number): string | null {
 
 function psIdentity(pid: number): string | null {
   try {
-    const out = execFileSync('ps', ['-o', 'lstart=', '-p', String(pid)], {
+    // Loaded here, on the systems that ask `ps`: node:child_process brings net, dgram and their bindings into every start.
+    const out = process.getBuiltinModule('node:child_process').execFileSync('ps', ['-o', 'lstart=', '-p', String(pid)], {
       encoding: 'utf8', timeout: 2_000, stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, LC_ALL: 'C' },
     }).trim();
     return out === '' ? null : `ps:${out}`;

