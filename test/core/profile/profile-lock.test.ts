@@ -67,6 +67,17 @@ describe('one desk per profile', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
+  it('takes over what a power cut can leave of a lock never synced to the disk: an empty file, or zeros', () => {
+    const path = lockAt();
+    for (const left of ['', '\0'.repeat(180)]) {
+      writeFileSync(path, left);
+      const lock = acquireProfileLock({ path, token: 'after-the-cut', now });
+      expect(written(path)).toMatchObject({ token: 'after-the-cut', pid: process.pid });
+      lock.release();
+    }
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it('counts a lock from another host, or a live process here, as held', () => {
     const path = lockAt();
     writeFileSync(path, JSON.stringify({ pid: deadPid(), host: 'other-host', processStartedAt: 1, lockedAt: now(), token: 't' }));
