@@ -53,11 +53,11 @@ const SKU_SHAPE = /^\d{1,9};\d{1,4}(?:;[a-z0-9-]{1,24})*$/;
  * writes it back with the same parts, and every id in it has a name in the
  * schema. Anything else is an unknown item rather than a wrong name.
  */
-export function describeSku({ format, schema }: ItemFormat, sku: string): ItemDescription {
+export function describeSku({ sku: skuFormat, schema }: ItemFormat, sku: string): ItemDescription {
   const unknown: UnknownItem = { known: false, sku, name: sku };
   if (!SKU_SHAPE.test(sku)) return unknown;
-  const a = format.parseSKU(sku);
-  if (!sameParts(format.toSKU(a), sku)) return unknown;
+  const a = skuFormat.parseSKU(sku);
+  if (!sameParts(skuFormat.toSKU(a), sku)) return unknown;
 
   const item = nameOf(() => schema.getName(a.defindex));
   const quality = nameOf(() => schema.getQualityName(a.quality));
@@ -74,7 +74,7 @@ export function describeSku({ format, schema }: ItemFormat, sku: string): ItemDe
 
   let name: string;
   try {
-    name = format.stringify(a);
+    name = skuFormat.stringify(a);
   } catch {
     return unknown;
   }

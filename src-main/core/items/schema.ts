@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type * as ItemFormatPackage from 'tf2-item-format';
-import type { Format, SchemaItem } from 'tf2-item-format';
+import type { Format, SchemaItem, SKUAttributes } from 'tf2-item-format';
 import type * as StaticFormatPackage from 'tf2-item-format/static';
 import type { Schema } from 'tf2-item-format/static';
 
@@ -30,17 +30,30 @@ const requirePackage = createRequire(import.meta.url);
 
 /** The format functions bound to a schema that loads its files lazily. */
 export interface ItemFormat {
+  /**
+   * The package's whole format, loaded at first use: its name and econ item
+   * parsers are most of the package's load, and naming a SKU needs neither.
+   */
   readonly format: Format;
+  /** What naming a SKU needs: the package's SKU reader and writer and its name writer. */
+  readonly sku: SkuFormat;
   readonly schema: Schema;
 }
 
+export interface SkuFormat {
+  parseSKU(sku: string): SKUAttributes;
+  toSKU(attributes: SKUAttributes): string;
+  /** The name backpack.tf shows for the item. */
+  stringify(attributes: SKUAttributes): string;
+}
+
 /**
- * Loads the package code and the small schema files it uses for SKU → name.
+ * Loads the package's SKU functions and the small schema files they use for
+ * SKU → name (the item list and the name parser load at their first use).
  * Synchronous: about 40 ms the first time (measured by test/bench/item-names.ts).
  */
 export function loadItemFormat(): ItemFormat {
-  const { createFormat } = requirePackage('tf2-item-format') as typeof ItemFormatPackage;
-  const { Schema: StaticSchema } = requirePackage('tf2-item-format/static') as typeof StaticFormatPackage;
+  const { Schema: StaticSchema } = requireFormatFile('static/schema') as typeof StaticFormatPackage;
 
   /**
    * The package's own static schema, except that the item list behind name →
@@ -55,7 +68,32 @@ export function loadItemFormat(): ItemFormat {
   }
 
   const schema = new SlimItemsSchema();
-  return { format: createFormat(schema), schema };
+  let whole: Format | null = null;
+  return {
+    get format() {
+      return (whole ??= (requirePackage('tf2-item-format') as typeof ItemFormatPackage).createFormat(schema));
+    },
+    sku: skuFormat(schema),
+    schema,
+  };
+}
+
+/** The package's SKU functions, from their own files: its entry points load every parser it has. */
+function skuFormat(schema: Schema): SkuFormat {
+  const { default: parseSKU } = requireFormatFile('parseSKU') as { default: typeof ItemFormatPackage.parseSKU };
+  const { default: toSKU } = requireFormatFile('toSKU') as { default: typeof ItemFormatPackage.toSKU };
+  const { default: stringify } = requireFormatFile('stringify') as { default: (schema: Schema, attributes: SKUAttributes) => string };
+  return { parseSKU, toSKU, stringify: (attributes) => stringify(schema, attributes) };
+}
+
+/**
+ * A file of tf2-item-format's build (`dist/<file>.js`), found beside its entry:
+ * the package exports only entries that load all of it. The files named here
+ * are checked by the items' tests against the whole format's answers.
+ */
+function requireFormatFile(file: string): unknown {
+  const entry = requirePackage.resolve('tf2-item-format');
+  return createRequire(entry)(`./${file}.js`);
 }
 
 /** An item of the schema's list as this module keeps it: what the package's name parser reads, and the slot it is worn in. */

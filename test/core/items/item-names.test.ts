@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { createItemNames } from '../../../src-main/core/items/index.ts';
 import { loadItemFormat } from '../../../src-main/core/items/schema.ts';
@@ -57,6 +59,39 @@ describe('loading', () => {
     expect(readItems).toHaveBeenCalledTimes(1);
     expect(lazy.skuForName('Strange Professional Killstreak Rocket Launcher')).toEqual({ ok: true, sku: '205;11;kt-3' });
     expect(readItems).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('naming a SKU loads only what it needs of the package', () => {
+  it('names SKUs without loading the name and econ item parsers, which load at the first use of the whole format', () => {
+    // A fresh process: this one's module cache already holds the whole package.
+    const schemaModule = fileURLToPath(new URL('../../../src-main/core/items/schema.ts', import.meta.url));
+    const script = `
+      const { createRequire } = await import('node:module');
+      const { loadItemFormat } = await import(${JSON.stringify(schemaModule)});
+      const loaded = () => Object.keys(createRequire(import.meta.url).cache).filter((f) => f.includes('tf2-item-format')).map((f) => f.replace(/.*dist[\\/]/, ''));
+      const f = loadItemFormat();
+      const named = f.sku.stringify(f.sku.parseSKU('205;11;kt-3'));
+      const before = loaded();
+      void f.format;
+      console.log(JSON.stringify({ named, before, after: loaded() }));`;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(run.stderr.replace(/.*ExperimentalWarning.*\n?|.*--trace-warnings.*\n?/g, '')).toBe('');
+    const seen = JSON.parse(run.stdout) as { named: string; before: string[]; after: string[] };
+    expect(seen.named).toBe('Strange Professional Killstreak Rocket Launcher');
+    expect(seen.before).toContain('stringify.js');
+    expect(seen.before.filter((f) => /^(index|static|parseEconItem|parseString)\.js$/.test(f))).toEqual([]);
+    expect(seen.after).toEqual(expect.arrayContaining(['index.js', 'parseEconItem.js', 'parseString.js']));
+  });
+
+  it('reads and writes SKUs and names them as the whole format does', () => {
+    const f = loadFormatOnce();
+    for (const sku of ['5021;6', '205;11;kt-3', '378;5;u13', '15013;15;w3;pk11', '6522;6;td-205', '20003;6;od-6526;oq-6', '5021;6;uncraftable', '200;11;australium;festive']) {
+      const attributes = f.sku.parseSKU(sku);
+      expect(attributes).toEqual(f.format.parseSKU(sku));
+      expect(f.sku.toSKU(attributes)).toBe(f.format.toSKU(attributes));
+      expect(f.sku.stringify(attributes)).toBe(f.format.stringify(attributes));
+    }
   });
 });
 
