@@ -7,6 +7,7 @@ import { createSettingsService } from '../../../src-main/core/settings/settings-
 import { openStore } from '../../../src-main/core/store/db.ts';
 import { createRepos } from '../../../src-main/core/store/index.ts';
 import type { ListingInput } from '../../../src-main/core/store/listings-repo.ts';
+import { APP_VERSION_KEY } from '../../../src-main/core/profile/backup-contents.ts';
 import { benchListings } from '../bench-ledger.ts';
 
 /**
@@ -36,6 +37,9 @@ export interface ProfilePlan {
   /** A second draft of price edits to every service listing, to apply (none when false). */
   readonly applyDraft: boolean;
 }
+
+/** The version the runs' app reports: the Electron double's (test/desktop/fake-electron.ts, which loads vitest and cannot be imported here). */
+const BENCH_APP_VERSION = '0.1.0';
 
 export interface SeededProfile {
   readonly bigDraft: string | null;
@@ -87,7 +91,9 @@ export function seedProfile(path: string, plan: ProfilePlan): SeededProfile {
       }
       for (const id of [applyDraft, bigDraft]) if (id) store.db.prepare('UPDATE drafts SET next_seq = ? WHERE draft_id = ?').run(seq + 1, id);
     });
-    // As every close of the desk leaves it: the current draft's counts kept for the next start.
+    // As every close of the desk leaves it: the current draft's counts kept for the next start, and the version of
+    // the app that wrote it (a start of another version notes its own, a write and a sync that an ordinary start has not).
+    repos.settings.set(APP_VERSION_KEY, BENCH_APP_VERSION);
     const drafts = createDraftService({ store, repos });
     createLedgerTables({ store, drafts, settings: repos.settings, now: () => Date.now() }).keepCounts();
     drafts.dispose();
