@@ -148,7 +148,8 @@ function held(path: string, owner: LockOwner): ProfileLock {
  * Not synced to the disk: another process reads the file as written from the
  * system's cache, and what a power cut can leave of it (an empty file, or
  * zeros) names no owner, so it counts as stale and is taken over; its owner
- * died with the machine anyway. A sync cost 8–14 ms of every start.
+ * died with the machine anyway. A sync held every start for a few ms, more
+ * on a slow disk.
  */
 function tryCreate(path: string, owner: LockOwner): boolean {
   const draft = `${path}.${owner.pid}-${Math.random().toString(36).slice(2)}.tmp`;
