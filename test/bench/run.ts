@@ -59,7 +59,7 @@ const { values } = parseArgs({
     pricing: { type: 'boolean', default: false },
     'pricing-runs': { type: 'string', default: '3' },
     'serve-week': { type: 'boolean', default: false },
-    'serve-week-scale': { type: 'string', default: '2000' },
+    'serve-week-scale': { type: 'string', default: '1000' },
   },
 });
 const scale = Number(values['time-scale']);

@@ -82,7 +82,8 @@ const rssMbOf = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/
 const median = (values: readonly number[]) => percentile(values, 50) ?? NaN;
 
 export async function runServeWeek(options: WeekOptions = {}): Promise<WeekFigures> {
-  const scale = options.scale ?? 2_000;
+  // ×1,000: a beat's 30 simulated seconds to be answered are 30 ms of real time; at ×2,000 (15 ms) a loaded machine's own delays read as lapses.
+  const scale = options.scale ?? 1_000;
   const days = options.days ?? 7;
   const log = options.log ?? (() => undefined);
   const dir = mkdtempSync(join(tmpdir(), 'desk-serve-week-'));
