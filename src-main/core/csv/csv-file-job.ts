@@ -77,7 +77,7 @@ export interface FileJobs {
   /**
    * Reads a file part by part, slice by slice: `each` checks (or writes) a
    * slice's rows and says how many it took; refusals are collected in line
-   * order. Between slices the event loop is given back; then `checkWanted`
+   * order. Before each slice the event loop is given back; then `checkWanted`
    * throws for a job no longer wanted, before it touches its tables again.
    * `choice`: the separator and decimal mark the trader chose for the file.
    */
@@ -169,6 +169,10 @@ export function createFileJobs(deps: FileJobsDeps): FileJobs {
     const ctx = contextFor(kind, draftId);
     const take = async (slices: Iterable<CsvSlice>) => {
       for (const slice of slices) {
+        // The turn comes before each slice, the first too: a part arrives in a message, and a slice read there and
+        // the next read in the same loop's immediates would hold the thread for two slices, a page or a beat between.
+        await turn();
+        checkWanted();
         if (decimal === null && slice.records.length > 0) decimal = decimalOf(slice.records);
         const prices: PriceFormat = { column: reader.priceColumn(), decimal: decimal?.decimal ?? null };
         const work = sortSlice(kind, slice.records, ctx, prices, scratch.seen);
@@ -178,8 +182,6 @@ export function createFileJobs(deps: FileJobsDeps): FileJobs {
         missing.sample.push(...work.notInInventory.slice(0, SAMPLE - missing.sample.length));
         found.add([...slice.errors, ...work.errors, ...r.refused]);
         scratch.flush();
-        await turn();
-        checkWanted();
       }
     };
     return {
