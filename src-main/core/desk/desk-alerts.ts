@@ -33,13 +33,14 @@ export function createDeskAlerts(deps: {
 }
 
 /** The workspace shown from now on raises the alerts. */
-export function followWithAlerts(alerts: Pick<AlertsService, 'follow'>, ws: Pick<Workspace, 'mode' | 'trades' | 'heartbeat' | 'apply' | 'drafts' | 'pricing'>): void {
+export function followWithAlerts(alerts: Pick<AlertsService, 'follow'>, ws: Pick<Workspace, 'mode' | 'trades' | 'heartbeat' | 'apply' | 'repos' | 'pricing'>): void {
   alerts.follow({
     trades: ws.trades,
     reprices: ws.pricing.schedule,
     heartbeat: ws.heartbeat,
     apply: ws.apply,
-    draftName: (draftId) => ws.drafts.list().find((d) => d.id === draftId)?.name ?? null,
+    // The one draft's row: listing every draft counts each one's changes, ~36 ms with a million-change draft.
+    draftName: (draftId) => ws.repos.drafts.get(draftId)?.name ?? null,
     sandbox: ws.mode === 'sandbox',
   });
 }
