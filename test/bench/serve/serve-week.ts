@@ -66,6 +66,9 @@ export interface WeekFigures {
   readonly driftPct: number;
   readonly lapses: number;
   readonly lapseHours: readonly number[];
+  /** The simulator's process: the real ms it had paused when it saw each lapse, and its longest pause of the week. */
+  readonly lapsePausesMs: readonly number[];
+  readonly longestPauseMs: number;
   readonly beats: number;
   readonly beatsRefused: number;
   readonly refusedStatuses: readonly number[];
@@ -122,12 +125,22 @@ export async function runServeWeek(options: WeekOptions = {}): Promise<WeekFigur
     let lapses = 0;
     /** When each lapse was seen, in simulated hours from the start. */
     const lapseHours: number[] = [];
+    // The simulator runs in this process: a pause of its own (a GC, the machine) lets its scaled clock pass a mark's
+    // end before it reads the beat waiting on its socket, a lapse the desk had no part in. Each lapse says the pause before it.
+    let lastTick = performance.now();
+    let longestPauseMs = 0;
+    const lapsePausesMs: number[] = [];
     const sampler = setInterval(() => {
+      const tick = performance.now();
+      const pause = tick - lastTick;
+      lastTick = tick;
+      longestPauseMs = Math.max(longestPauseMs, pause);
       for (const account of accounts) {
         const now = service.admin.userAgent(account).automated;
         if (marked.get(account) === true && !now) {
           lapses += 1;
           lapseHours.push(round((clock.monotonic() - weekStart) / HOUR_MS));
+          lapsePausesMs.push(Math.round(pause));
         }
         marked.set(account, now);
       }
@@ -167,7 +180,7 @@ export async function runServeWeek(options: WeekOptions = {}): Promise<WeekFigur
       scale, realSeconds: Math.round((performance.now() - started) / 1000), simulatedDays: rssMb.length / 24,
       rssMb, rssFirstMb: rssMb[0] ?? NaN, rssLastMb: rssMb.at(-1) ?? NaN, rssFirstDayMb, rssSecondDayMb, rssLastDayMb,
       rssMinMb: Math.min(...rssMb), rssMaxMb: Math.max(...rssMb), driftPct,
-      lapses, lapseHours, beats: beats.length, refusedStatuses: [...new Set(beats.filter((r) => r.status !== 200).map((r) => r.status))], beatErrors, beatsRefused: beats.filter((r) => r.status !== 200).length,
+      lapses, lapseHours, lapsePausesMs, longestPauseMs: Math.round(longestPauseMs), beats: beats.length, refusedStatuses: [...new Set(beats.filter((r) => r.status !== 200).map((r) => r.status))], beatErrors, beatsRefused: beats.filter((r) => r.status !== 200).length,
       tradesSeen: trades.size, eventsReceived, pagesFailed,
       met: Math.abs(driftPct) <= WEEK_GOAL.driftPct && lapses <= WEEK_GOAL.lapses,
     };
@@ -191,6 +204,7 @@ export function formatWeek(w: WeekFigures): string {
     `| drift, the last day's median against the second day's | ${w.driftPct > 0 ? '+' : ''}${w.driftPct} % | within ±${WEEK_GOAL.driftPct} %: ${verdict(Math.abs(w.driftPct) <= WEEK_GOAL.driftPct)} |`,
     `| lapses of the automated mark the simulator saw | ${w.lapses} | ${WEEK_GOAL.lapses}: ${verdict(w.lapses <= WEEK_GOAL.lapses)} |`,
     `| when the lapses were seen (simulated hours from the start) | ${w.lapseHours.length === 0 ? '—' : [...new Set(w.lapseHours)].join(', ')} | |`,
+    `| the simulator's own process: its pause before each lapse; its longest pause (real ms, simulated min) | ${w.lapsePausesMs.length === 0 ? '—' : [...new Set(w.lapsePausesMs)].join(', ')}; ${w.longestPauseMs} ms, ${round((w.longestPauseMs * w.scale) / 60_000)} min | |`,
     `| heartbeats the simulator received (refused, with which statuses) | ${w.beats.toLocaleString('en')} (${w.beatsRefused}${w.beatsRefused > 0 ? `: ${w.refusedStatuses.join(', ')}` : ''}) | |`,
     `| heartbeat failures the desk logged, by kind | ${Object.entries(w.beatErrors).map(([k, n]) => `${k} ${n}`).join(', ') || '—'} | |`,
     `| trades the socket was told of; events it received | ${w.tradesSeen.toLocaleString('en')}; ${w.eventsReceived.toLocaleString('en')} | |`,
