@@ -195,6 +195,10 @@ test('the profit table is the simulator\'s own first-in, first-out profit, its C
   for (const by of ['By day', 'By item'] as const) {
     await profit.getByRole('button', { name: by, exact: true }).click();
     await expect(profit.getByRole('button', { name: by, exact: true })).toHaveAttribute('aria-pressed', 'true');
+    // The button turns at once, the rows of the other view come after: wait for a row of this one.
+    const firstKey = profit.getByTestId('profit-table').locator('tbody tr').first().locator('th');
+    if (by === 'By item') await expect(firstKey.locator('button')).toBeVisible();
+    else await expect(firstKey).toHaveText(/^\d{4}-\d{2}-\d{2}$/);
     const shown = await cellsOf('profit-table');
     const download = page.waitForEvent('download');
     await profit.getByRole('button', { name: 'Export profit CSV' }).click();
