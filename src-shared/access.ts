@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PASSWORD_MAX_CHARS, passwordProblem } from './sign-in.ts';
+import { lazySchema } from './lazy-schema.ts';
 
 export { INSECURE_REMOTE_WARNING, PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS, passwordProblem } from './sign-in.ts';
 
@@ -16,17 +17,17 @@ export const newPassword = z.string().superRefine((value, ctx) => {
 });
 
 /** A password as typed at sign-in: bounded, never judged by the new-password rule (an old one may be shorter). */
-export const typedPassword = z.string().min(1).max(PASSWORD_MAX_CHARS);
+export const typedPassword = lazySchema(() => z.string().min(1).max(PASSWORD_MAX_CHARS));
 
-export const tokenName = z.string().trim().min(1).max(60);
+export const tokenName = lazySchema(() => z.string().trim().min(1).max(60));
 
 /** A bearer token as Settings lists it: never the token itself (only its hash is kept). */
-export const accessTokenView = z.object({
+export const accessTokenView = lazySchema(() => z.object({
   id: z.string().max(40),
   name: z.string().max(60),
   createdAt: z.number(),
   lastUsedAt: z.number().nullable(),
-});
+}));
 export type AccessTokenView = z.output<typeof accessTokenView>;
 
 /**
@@ -38,7 +39,7 @@ export type AccessTokenView = z.output<typeof accessTokenView>;
 export const serverTransport = z.enum(['loopback', 'tls', 'proxy', 'insecure']);
 export type ServerTransport = z.output<typeof serverTransport>;
 
-export const accessView = z.discriminatedUnion('shell', [
+export const accessView = lazySchema(() => z.discriminatedUnion('shell', [
   z.object({ shell: z.literal('desktop') }),
   z.object({
     shell: z.literal('server'),
@@ -49,8 +50,8 @@ export const accessView = z.discriminatedUnion('shell', [
     keyWhere: z.string().max(500),
     tokens: z.array(accessTokenView).max(100),
   }),
-]);
+]));
 export type AccessView = z.output<typeof accessView>;
 
 /** A token just made: shown once, then only its name and dates. */
-export const createdToken = z.object({ token: z.string().max(200), view: accessView });
+export const createdToken = lazySchema(() => z.object({ token: z.string().max(200), view: accessView }));

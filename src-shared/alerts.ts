@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { webhookUrlProblem } from './field-rules.ts';
 import { stamp } from './ledger.ts';
+import { lazySchema } from './lazy-schema.ts';
 
 /**
  * Alerts off the desktop: webhooks the desk posts to when something needs
@@ -16,7 +17,7 @@ export const ALERT_KINDS = ['trades', 'automation', 'apply'] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
 /** Which alerts a webhook takes. */
-export const alertChoice = z.strictObject({ trades: z.boolean(), automation: z.boolean(), apply: z.boolean() });
+export const alertChoice = lazySchema(() => z.strictObject({ trades: z.boolean(), automation: z.boolean(), apply: z.boolean() }));
 export type AlertChoice = z.infer<typeof alertChoice>;
 
 /** Discord's webhook (an embed per alert), or JSON signed with a secret the receiver shares. */
@@ -39,36 +40,36 @@ export const webhookUrl = z.string({ error: 'must be a URL' }).superRefine((valu
 });
 
 /** Printable ASCII without spaces: a secret pasted with a space or a line break would never verify. */
-export const webhookSecret = z
+export const webhookSecret = lazySchema(() => z
   .string()
   .min(WEBHOOK_SECRET_MIN, { error: `The signing secret must have at least ${WEBHOOK_SECRET_MIN} characters` })
   .max(WEBHOOK_SECRET_MAX, { error: `The signing secret must have at most ${WEBHOOK_SECRET_MAX} characters` })
-  .regex(/^[\x21-\x7e]+$/, { error: 'The signing secret must not contain spaces or unusual characters' });
+  .regex(/^[\x21-\x7e]+$/, { error: 'The signing secret must not contain spaces or unusual characters' }));
 
-export const webhookName = z.string().trim().min(1, { error: 'Give the webhook a name' }).max(WEBHOOK_NAME_MAX);
+export const webhookName = lazySchema(() => z.string().trim().min(1, { error: 'Give the webhook a name' }).max(WEBHOOK_NAME_MAX));
 
 /** Adds a webhook: a signed one needs its secret, a Discord one takes none. */
-export const webhookAdd = z
+export const webhookAdd = lazySchema(() => z
   .strictObject({ format: webhookFormat, name: webhookName, url: webhookUrl, secret: webhookSecret.optional(), alerts: alertChoice })
   .refine((w) => (w.format === 'signed') === (w.secret !== undefined), {
     error: 'A signed webhook needs its signing secret; a Discord webhook takes none',
     path: ['secret'],
-  });
+  }));
 export type WebhookAdd = z.infer<typeof webhookAdd>;
 
-export const webhookChange = z.strictObject({ id: webhookId, name: webhookName.optional(), alerts: alertChoice.optional() });
+export const webhookChange = lazySchema(() => z.strictObject({ id: webhookId, name: webhookName.optional(), alerts: alertChoice.optional() }));
 export const webhookRef = z.strictObject({ id: webhookId });
 
 /** What the last alert or test to a webhook came to, in the trader's words. */
-export const deliveryView = z.object({
+export const deliveryView = lazySchema(() => z.object({
   /** Wall-clock ms. */
   at: z.number(),
   ok: z.boolean(),
   words: z.string(),
-});
+}));
 export type DeliveryView = z.infer<typeof deliveryView>;
 
-export const webhookView = z.object({
+export const webhookView = lazySchema(() => z.object({
   id: webhookId,
   format: webhookFormat,
   name: z.string(),
@@ -80,23 +81,23 @@ export const webhookView = z.object({
   last: deliveryView.nullable(),
   /** Alerts waiting to be sent (a receiver that is down, or asked the desk to wait). */
   queued: z.number().int().nonnegative(),
-});
+}));
 export type WebhookView = z.infer<typeof webhookView>;
 
-export const alertsView = z.object({
+export const alertsView = lazySchema(() => z.object({
   stamp,
   webhooks: z.array(webhookView),
   keychainAvailable: z.boolean(),
-});
+}));
 export type AlertsView = z.infer<typeof alertsView>;
 
 /** "Send a test": what the receiver answered, at once (a test is sent once, not retried). */
-export const webhookTestResult = z.object({
+export const webhookTestResult = lazySchema(() => z.object({
   id: webhookId,
   ok: z.boolean(),
   /** The HTTP status; null when nothing answered. */
   status: z.number().int().nullable(),
   words: z.string(),
   ms: z.number().nonnegative(),
-});
+}));
 export type WebhookTestResult = z.infer<typeof webhookTestResult>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { accessView, createdToken, newPassword, tokenName, typedPassword } from './access.ts';
 import { byMain, channel, none, ok } from './channel-facts.ts';
+import { lazySchema } from './lazy-schema.ts';
 
 /**
  * The contract's channels for who may reach the desk: answered by main (on
@@ -14,7 +15,7 @@ export const accessChannels = {
   'access:state': channel(none, accessView, byMain),
   /** A bearer token for scripts: the token is in this reply and nowhere else, ever. */
   'access:createToken': channel(z.object({ name: tokenName }).strict(), createdToken, byMain),
-  'access:revokeToken': channel(z.object({ id: z.string().min(1).max(40) }).strict(), accessView, byMain),
+  'access:revokeToken': channel(lazySchema(() => z.object({ id: z.string().min(1).max(40) }).strict()), accessView, byMain),
   /** Sets a new password and ends every session, this one too. */
   'access:changePassword': channel(z.object({ current: typedPassword, next: newPassword }).strict(), ok, byMain),
   /** Ends this page's session. */

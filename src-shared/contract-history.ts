@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { byDesk, channel } from './channel-facts.ts';
 import { historyExportInput, historyPage, historyPageQuery, historyRange, historySummary } from './history.ts';
 import { profitExportInput, profitQuery, profitReport, profitSku, profitSkuQuery } from './history-profit.ts';
+import { lazySchema } from './lazy-schema.ts';
 
 /**
  * The contract's channels for History (what sold and what it earned,
@@ -10,7 +11,7 @@ import { profitExportInput, profitQuery, profitReport, profitSku, profitSkuQuery
  */
 
 /** A file's text for the renderer to save, and how many rows it holds. */
-export const csvFile = z.object({ csv: z.string(), rows: z.number().int() });
+export const csvFile = lazySchema(() => z.object({ csv: z.string(), rows: z.number().int() }));
 
 export const historyChannels = {
   'history:summary': channel(historyRange, historySummary, byDesk),

@@ -5,6 +5,7 @@ import { CSV_PART_MAX_CHARS } from './csv-parts.ts';
 import { stamp } from './ledger.ts';
 import { pricingSettings, repriceRule, ruleView, sourceConfig, sourceId, sourceView } from './pricing.ts';
 import { repricePage, repricePageQuery, repriceRunView, repriceScheduleView } from './reprice.ts';
+import { lazySchema } from './lazy-schema.ts';
 
 /**
  * The contract's channels and event for pricing (its price sources, the
@@ -13,7 +14,7 @@ import { repricePage, repricePageQuery, repriceRunView, repriceScheduleView } fr
  */
 
 /** Everything the Pricing screen shows but a reprice's rows (those come a page at a time). */
-export const pricingState = z.object({
+export const pricingState = lazySchema(() => z.object({
   stamp,
   sources: z.array(sourceView),
   rules: z.array(ruleView),
@@ -23,24 +24,24 @@ export const pricingState = z.object({
   runs: z.array(repriceRunView),
   /** A reprice is being built. */
   busy: z.boolean(),
-});
+}));
 export type PricingState = z.infer<typeof pricingState>;
 
 /** What a sale of each SKU would cost next (null: no cost known) and the units the desk knows the cost of. */
-export const skuCosts = z.object({
+export const skuCosts = lazySchema(() => z.object({
   costs: z.array(z.object({ sku: z.string(), unitCost: cents.nullable(), held: z.number().int() })),
-});
+}));
 export type SkuCosts = z.infer<typeof skuCosts>;
 
-const ruleId = z.number().int().positive();
+const ruleId = lazySchema(() => z.number().int().positive());
 
 /** Costs set from a CSV file (`sku` or `name`, `cost` in dollars or `cost_cents`, `quantity`): what was set, and the lines refused with why. */
-export const costImport = z.object({
+export const costImport = lazySchema(() => z.object({
   skus: z.number().int(),
   units: z.number().int(),
   refused: z.array(z.object({ line: z.number().int(), reason: z.string() })).max(50),
   refusedCount: z.number().int(),
-});
+}));
 export type CostImport = z.infer<typeof costImport>;
 
 export const pricingChannels = {
@@ -58,9 +59,9 @@ export const pricingChannels = {
   'pricing:repriceNow': channel(none, repriceRunView, afterBulkWrites),
   'pricing:page': channel(repricePageQuery, repricePage, byDesk),
   /** Costs of the SKUs a screen shows (Listings, the inventory picker). */
-  'costs:of': channel(z.strictObject({ skus: z.array(sku).max(500) }), skuCosts, byDesk),
+  'costs:of': channel(lazySchema(() => z.strictObject({ skus: z.array(sku).max(500) })), skuCosts, byDesk),
   /** What items cost that the desk cannot know (bought before its records, or elsewhere): each SKU named has its hand-set costs replaced. */
-  'costs:importCsv': channel(z.strictObject({ text: z.string().max(CSV_PART_MAX_CHARS) }), costImport, byDesk),
+  'costs:importCsv': channel(lazySchema(() => z.strictObject({ text: z.string().max(CSV_PART_MAX_CHARS) })), costImport, byDesk),
 } as const;
 
 export const pricingEvents = {

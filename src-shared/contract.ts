@@ -19,6 +19,7 @@ import { itemSearch, itemSearchInput, itemVariants, itemVariantsInput } from './
 import * as inv from './inventory.ts';
 import { alertsChannels, alertsEvents } from './contract-alerts.ts';
 import { accessChannels } from './contract-access.ts';
+import { lazySchema } from './lazy-schema.ts';
 
 /**
  * The single description of the bridge between the renderer and the main
@@ -35,7 +36,7 @@ import { accessChannels } from './contract-access.ts';
  * understands.
  */
 
-const id = z.string().min(1).max(100);
+const id = lazySchema(() => z.string().min(1).max(100));
 const draftRef = z.object({ draftId: id }).strict();
 const jobRef = z.object({ jobId: id }).strict();
 const selectionInput = z.object({ domain: ledgerDomain, selection: ledgerSelection }).strict();
@@ -52,7 +53,7 @@ export const channels = {
 
   'key:status': channel(none, v.keyStatus, byDesk),
   // The key travels renderer → main once, to be stored in the OS keychain. It never comes back.
-  'key:set': channel(z.object({ key: z.string().trim().min(8).max(256) }).strict(), v.keyStatus, byDesk),
+  'key:set': channel(lazySchema(() => z.object({ key: z.string().trim().min(8).max(256) }).strict()), v.keyStatus, byDesk),
   'key:remove': channel(none, v.keyStatus, byDesk),
 
   'settings:get': channel(none, v.settings, byDesk),
@@ -60,7 +61,7 @@ export const channels = {
 
   'heartbeat:state': channel(none, v.heartbeatState, byDesk),
   'heartbeat:beatNow': channel(none, v.heartbeatState, byDesk),
-  'automation:setEnabled': channel(z.object({ enabled: z.boolean() }).strict(), v.heartbeatState, byDesk),
+  'automation:setEnabled': channel(lazySchema(() => z.object({ enabled: z.boolean() }).strict()), v.heartbeatState, byDesk),
 
   'scheduler:state': channel(none, v.schedulerState, byDesk),
 
@@ -69,30 +70,30 @@ export const channels = {
 
   'trades:list': channel(none, v.tradesView, byDesk),
   'trades:checkNow': channel(none, v.tradesView, byDesk),
-  'trades:openOffer': channel(z.object({ tradeId: z.string().regex(/^\d{1,20}$/) }).strict(), ok, byDesk),
+  'trades:openOffer': channel(lazySchema(() => z.object({ tradeId: z.string().regex(/^\d{1,20}$/) }).strict()), ok, byDesk),
   /** A trade partner's profile on Steam (account age, trade holds), backpack.tf (trading history) or SteamRep (reputation), in the system browser. */
-  'trades:openPartnerPage': channel(z.object({ id64: z.string().regex(/^\d{17}$/), site: z.enum(['steam', 'backpack', 'steamrep']) }).strict(), ok, byDesk),
+  'trades:openPartnerPage': channel(lazySchema(() => z.object({ id64: z.string().regex(/^\d{17}$/), site: z.enum(['steam', 'backpack', 'steamrep']) }).strict()), ok, byDesk),
 
   'accounts:list': channel(none, v.accountsView, byDesk),
   'accounts:refresh': channel(none, v.accountsView, byDesk),
   'accounts:setTradeUrl': channel(v.tradeUrlInput.strict(), v.accountsView, byDesk),
-  'accounts:setAutomated': channel(z.object({ id64: z.string().regex(/^\d{1,20}$/), automated: z.boolean() }).strict(), v.accountsView, byDesk),
+  'accounts:setAutomated': channel(lazySchema(() => z.object({ id64: z.string().regex(/^\d{1,20}$/), automated: z.boolean() }).strict()), v.accountsView, byDesk),
 
   // The ledger tables: one viewport at a time, edits over a selection, into the current draft.
   'ledger:page': channel(ledgerQuery, ledgerPage, byDesk),
   /** Keys of rows [offset, offset + limit) in table order: a shift-click range. */
   'ledger:keys': channel(
-    z.object({ domain: ledgerDomain, filter: ledgerFilter.default({}), sort: ledgerSort.nullable().default(null), offset: z.number().int().min(0), limit: z.number().int().min(1).max(20_000) }).strict(),
-    z.object({ keys: z.array(z.string()) }),
+    lazySchema(() => z.object({ domain: ledgerDomain, filter: ledgerFilter.default({}), sort: ledgerSort.nullable().default(null), offset: z.number().int().min(0), limit: z.number().int().min(1).max(20_000) }).strict()),
+    lazySchema(() => z.object({ keys: z.array(z.string()) })),
     byDesk,
   ),
   'ledger:preview': channel(selectionInput.extend({ op: bulkOp }).strict(), d.bulkOutcome, byDesk),
   'ledger:bulk': channel(selectionInput.extend({ op: bulkOp }).strict(), d.bulkOutcome, afterBulkWrites),
   'ledger:delete': channel(selectionInput, d.addChangesResult, afterBulkWrites),
-  'ledger:revert': channel(selectionInput, z.object({ draftId: z.string().nullable(), reverted: z.number().int() }), afterBulkWrites),
-  'ledger:deleteAllImpact': channel(z.object({ domain: ledgerDomain, activeOnly: z.boolean() }).strict(), d.deleteAllImpact, byDesk),
+  'ledger:revert': channel(selectionInput, lazySchema(() => z.object({ draftId: z.string().nullable(), reverted: z.number().int() })), afterBulkWrites),
+  'ledger:deleteAllImpact': channel(lazySchema(() => z.object({ domain: ledgerDomain, activeOnly: z.boolean() }).strict()), d.deleteAllImpact, byDesk),
   /** The ledger's rows matching a filter (null: all of them) as a CSV file the import reads back unchanged. */
-  'ledger:exportCsv': channel(z.strictObject({ domain: ledgerDomain, filter: ledgerFilter.nullable(), format: csvExportFormat.default('comma') }), csvFile, byDesk),
+  'ledger:exportCsv': channel(lazySchema(() => z.strictObject({ domain: ledgerDomain, filter: ledgerFilter.nullable(), format: csvExportFormat.default('comma') })), csvFile, byDesk),
   /** The qualities, effects, killstreak tiers and wears a table's rows hold, with counts, for its filters. */
   'ledger:facets': channel(z.strictObject({ domain: ledgerDomain }), itemFacetCounts, byDesk),
 
@@ -102,18 +103,18 @@ export const channels = {
   'items:variants': channel(itemVariantsInput, itemVariants, byDesk),
 
   'drafts:list': channel(none, d.draftsView, byDesk),
-  'drafts:create': channel(z.object({ name: z.string().trim().min(1).max(120) }).strict(), d.draftSummary, byDesk),
-  'drafts:rename': channel(z.object({ draftId: id, name: z.string().trim().min(1).max(120) }).strict(), d.draftSummary, byDesk),
+  'drafts:create': channel(lazySchema(() => z.object({ name: z.string().trim().min(1).max(120) }).strict()), d.draftSummary, byDesk),
+  'drafts:rename': channel(lazySchema(() => z.object({ draftId: id, name: z.string().trim().min(1).max(120) }).strict()), d.draftSummary, byDesk),
   'drafts:select': channel(draftRef, d.draftSummary, byDesk),
   'drafts:discard': channel(draftRef, ok, afterBulkWrites),
   /** Into the current draft (made on the spot when there is none). */
   'drafts:addChanges': channel(z.object({ changes: d.changeInputs }).strict(), d.addChangesResult, afterBulkWrites),
-  'drafts:removeChanges': channel(z.object({ draftId: id, changeIds: z.array(z.string().max(220)).max(200_000) }).strict(), z.object({ removed: z.number().int() }), afterBulkWrites),
+  'drafts:removeChanges': channel(lazySchema(() => z.object({ draftId: id, changeIds: z.array(z.string().max(220)).max(200_000) }).strict()), lazySchema(() => z.object({ removed: z.number().int() })), afterBulkWrites),
   /** Takes every change the service refused out of the draft. */
-  'drafts:removeFailed': channel(draftRef, z.object({ removed: z.number().int() }), afterBulkWrites),
+  'drafts:removeFailed': channel(draftRef, lazySchema(() => z.object({ removed: z.number().int() })), afterBulkWrites),
   'drafts:review': channel(draftRef, d.draftReview, afterBulkWrites),
   'drafts:page': channel(d.draftPageQuery, d.draftPage, byDesk),
-  'drafts:exportCsv': channel(draftRef.extend({ format: csvExportFormat.default('comma') }).strict(), z.object({ csv: z.string() }), afterBulkWrites),
+  'drafts:exportCsv': channel(lazySchema(() => draftRef.extend({ format: csvExportFormat.default('comma') }).strict()), z.object({ csv: z.string() }), afterBulkWrites),
   /**
    * A CSV file checked as it arrives, a part at a time, in order: the first
    * part names the kind of import and starts an upload (dropping one under
@@ -121,10 +122,10 @@ export const channels = {
    * preview (null before); nothing goes into the draft until it is committed.
    */
   'drafts:importCsvPart': channel(
-    z.union([
+    lazySchema(() => z.union([
       z.strictObject({ kind: z.enum(['listings', 'buyOrders', 'draft']), dialect: csvDialectChoice.optional(), ...csvPart }),
       z.strictObject({ upload: id, ...csvPart }),
-    ]),
+    ])),
     z.object({ upload: id, preview: d.csvPreview.nullable() }),
     byDesk,
   ),
@@ -132,8 +133,8 @@ export const channels = {
    * `refused`: lines refused in all, those the check refused included;
    * `changedSince`: how many more than the check refused (the ledger or draft changed since).
    */
-  'drafts:importCommit': channel(z.object({ token: id }).strict(), z.object({ imported: z.number().int(), refused: z.number().int(), changedSince: z.number().int() }), afterBulkWrites),
-  'drafts:apply': channel(draftRef.extend({ confirmGuard: d.guardConfirmation.optional() }).strict(), d.applyState, afterBulkWrites),
+  'drafts:importCommit': channel(z.object({ token: id }).strict(), lazySchema(() => z.object({ imported: z.number().int(), refused: z.number().int(), changedSince: z.number().int() })), afterBulkWrites),
+  'drafts:apply': channel(lazySchema(() => draftRef.extend({ confirmGuard: d.guardConfirmation.optional() }).strict()), d.applyState, afterBulkWrites),
 
   'apply:state': channel(none, d.applyState, byDesk),
   'apply:pause': channel(jobRef, d.applyState, byDesk),
@@ -142,12 +143,12 @@ export const channels = {
   'apply:unknownOutcomes': channel(none, d.unknownOutcomesView, byDesk),
   'apply:resolve': channel(z.object({ id, choice: resolutionChoice }).strict(), d.unknownOutcomesView, byDesk),
   /** Makes a new draft, made current, that takes back what an ended apply did; nothing is sent. */
-  'apply:undo': channel(z.object({ runId: z.number().int().positive() }).strict(), d.undoResult, byDesk),
+  'apply:undo': channel(lazySchema(() => z.object({ runId: z.number().int().positive() }).strict()), d.undoResult, byDesk),
   /** Makes a new draft, made current, that lists again the assets of the listings an ended apply deleted; nothing is sent. */
-  'apply:relistDeleted': channel(z.object({ runId: z.number().int().positive() }).strict(), d.relistResult, byDesk),
+  'apply:relistDeleted': channel(lazySchema(() => z.object({ runId: z.number().int().positive() }).strict()), d.relistResult, byDesk),
 
   'activity:list': channel(
-    z.object({ text: z.string().max(200).optional(), outcome: z.string().max(40).optional(), limit: z.number().int().min(1).max(5000).optional() }).strict(),
+    lazySchema(() => z.object({ text: z.string().max(200).optional(), outcome: z.string().max(40).optional(), limit: z.number().int().min(1).max(5000).optional() }).strict()),
     z.array(v.activityEntry),
     byDesk,
   ),
@@ -156,7 +157,7 @@ export const channels = {
   /** Opens the folder of the log files in the system's file manager. */
   'support:openLogsFolder': channel(none, ok, byMain),
   /** Asks where to save, then writes the bug-report bundle (never the key); `path` is null when cancelled. */
-  'support:saveDiagnostics': channel(none, z.object({ saved: z.boolean(), path: z.string().nullable() }), byMain),
+  'support:saveDiagnostics': channel(none, lazySchema(() => z.object({ saved: z.boolean(), path: z.string().nullable() })), byMain),
   'updates:state': channel(none, updateView, byMain),
   'updates:check': channel(none, updateView, byMain),
   /** Restarts into the downloaded update now, or as soon as the running apply ends. */
@@ -177,7 +178,7 @@ export const channels = {
    * Carries out the trader's choice (restore the backup they chose, start
    * fresh, try again) and opens the profile: `opened`, or the problem it still has.
    */
-  'profile:recover': channel(recoverInput, z.object({ opened: z.boolean(), problem: profileProblem.nullable() }), duringRecovery),
+  'profile:recover': channel(recoverInput, lazySchema(() => z.object({ opened: z.boolean(), problem: profileProblem.nullable() })), duringRecovery),
   // ---- Backups of the open profile ----
   /** Every backup of the profile, newest first, with what each holds; and why the last daily one failed. */
   'backups:list': channel(none, backupsList, byDesk),
@@ -188,14 +189,14 @@ export const channels = {
   'backups:restore': channel(restoreBackupInput, restoreBackupResult, byDesk),
   // ---- The inventory picker ----
   /** Each account's read and what the kept items hold; `ensureFresh` reads (in the background) what is old or was never read. */
-  'inventory:state': channel(z.object({ ensureFresh: z.boolean().optional() }).strict(), inv.inventoryState, byDesk),
+  'inventory:state': channel(lazySchema(() => z.object({ ensureFresh: z.boolean().optional() }).strict()), inv.inventoryState, byDesk),
   /** Reads an account's inventory again (every account's when none is named) as soon as Steam and the least interval allow. */
-  'inventory:refresh': channel(z.object({ account: accountId.optional() }).strict(), inv.inventoryState, byDesk),
+  'inventory:refresh': channel(lazySchema(() => z.object({ account: accountId.optional() }).strict()), inv.inventoryState, byDesk),
   'inventory:page': channel(inv.inventoryQuery, inv.inventoryPage, byDesk),
   /** Asset IDs of items [offset, offset + limit) in table order: a shift-click range. */
   'inventory:keys': channel(
-    z.object({ filter: inv.inventoryFilter.default({}), sort: inv.inventorySort.nullable().default(null), offset: z.number().int().min(0), limit: z.number().int().min(1).max(20_000) }).strict(),
-    z.object({ keys: z.array(z.string()) }),
+    lazySchema(() => z.object({ filter: inv.inventoryFilter.default({}), sort: inv.inventorySort.nullable().default(null), offset: z.number().int().min(0), limit: z.number().int().min(1).max(20_000) }).strict()),
+    lazySchema(() => z.object({ keys: z.array(z.string()) })),
     byDesk,
   ),
   'inventory:preview': channel(z.object({ selection: inv.inventorySelection, pricing: inv.inventoryPricing }).strict(), inv.inventoryPricingOutcome, byDesk),

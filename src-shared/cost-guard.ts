@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.ts';
 
 /**
  * The price guard's marks against what an item cost: a listing's new price
@@ -8,12 +9,12 @@ import { z } from 'zod';
  * towards its cost is the way out, not a mistake. Kept beside the price
  * guard's own marks (price-guard.ts) and counted with them.
  */
-export const costGuard = z.strictObject({
+export const costGuard = lazySchema(() => z.strictObject({
   /** Mark a listing priced under what it cost. */
   markUnderCost: z.boolean(),
   /** Mark a listing priced under its cost plus this share (percent); null: no such mark. */
   marginPercent: z.number().min(0).max(1_000).nullable(),
-});
+}));
 export type CostGuard = z.infer<typeof costGuard>;
 
 export const DEFAULT_COST_GUARD: CostGuard = { markUnderCost: true, marginPercent: 10 };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.ts';
 
 /**
  * How a spreadsheet wrote a CSV file. Excel writes what the computer's
@@ -21,11 +22,11 @@ export const csvDecimal = z.enum(['.', ',']);
 export type CsvDecimal = z.infer<typeof csvDecimal>;
 
 /** What the trader chose for a file, overriding what was detected. */
-export const csvDialectChoice = z.strictObject({ separator: csvSeparator.optional(), decimal: csvDecimal.optional() });
+export const csvDialectChoice = lazySchema(() => z.strictObject({ separator: csvSeparator.optional(), decimal: csvDecimal.optional() }));
 export type CsvDialectChoice = z.infer<typeof csvDialectChoice>;
 
 /** How an import read a file, for the preview to say. */
-export const csvDialect = z.object({
+export const csvDialect = lazySchema(() => z.object({
   separator: csvSeparator,
   /** `chosen`: the trader's; `detected`: from the header's columns. */
   separatorFrom: z.enum(['chosen', 'detected']),
@@ -36,7 +37,7 @@ export const csvDialect = z.object({
   /** The file starts with a UTF-8 byte order mark. */
   bom: z.boolean(),
   lineEnd: z.enum(['CRLF', 'LF', 'CR', 'none']),
-});
+}));
 export type CsvDialect = z.infer<typeof csvDialect>;
 
 /** The two shapes an export is written in. */

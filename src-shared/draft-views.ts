@@ -4,6 +4,7 @@ import { draftGuard, guardFindings, referencePrice } from './price-guard.ts';
 import { changeInput, changeStatus, resolutionChoice } from './drafts.ts';
 import { errorView } from './errors.ts';
 import { itemView, ledgerDomain, stamp } from './ledger.ts';
+import { lazySchema } from './lazy-schema.ts';
 
 /**
  * The view models of drafts, their review and their apply: summaries, pages
@@ -12,7 +13,7 @@ import { itemView, ledgerDomain, stamp } from './ledger.ts';
  * plus pages of rows.
  */
 
-export const draftSummary = z.object({
+export const draftSummary = lazySchema(() => z.object({
   id: z.string(),
   name: z.string(),
   createdAt: z.number(),
@@ -22,15 +23,15 @@ export const draftSummary = z.object({
   failedCount: z.number().int(),
   unknownCount: z.number().int(),
   doneCount: z.number().int(),
-});
+}));
 
 /** Every draft, and the one edits go into (main keeps which). */
-export const draftsView = z.object({ stamp, currentId: z.string().nullable(), drafts: z.array(draftSummary) });
+export const draftsView = lazySchema(() => z.object({ stamp, currentId: z.string().nullable(), drafts: z.array(draftSummary) }));
 
 /** Rows a bulk edit or a delete left out (or refused), by reason: a count and a few keys. */
-export const rowsByReason = z.object({ reason: z.string(), count: z.number().int(), sample: z.array(z.string()) });
+export const rowsByReason = lazySchema(() => z.object({ reason: z.string(), count: z.number().int(), sample: z.array(z.string()) }));
 
-export const bulkOutcome = z.object({
+export const bulkOutcome = lazySchema(() => z.object({
   /** The draft the edit went into; absent for a preview. */
   draftId: z.string().optional(),
   /** Rows whose value changes. */
@@ -47,20 +48,20 @@ export const bulkOutcome = z.object({
   maxAfter: z.number().int().nullable(),
   /** Price changes beyond the trader's price guard (a deep cut, under the floor, a big rise): counts and the worst. */
   guard: guardFindings,
-});
+}));
 
-export const addChangesResult = z.object({
+export const addChangesResult = lazySchema(() => z.object({
   draftId: z.string(),
   added: z.number().int(),
   /** The first refusals, each naming the input (index), the row and the field; `errorCount` counts them all. */
   errors: z.array(z.object({ index: z.number().int(), target: z.string(), field: z.string(), message: z.string() })).max(100),
   errorCount: z.number().int(),
-});
+}));
 
 export const changeInputs = z.array(changeInput).max(100_000);
 
 /** What a delete-all would do, said before the trader confirms it. */
-export const deleteAllImpact = z.object({
+export const deleteAllImpact = lazySchema(() => z.object({
   domain: ledgerDomain,
   /** Rows of the ledger it removes (the main account's). */
   removes: z.number().int(),
@@ -68,12 +69,12 @@ export const deleteAllImpact = z.object({
   replacesChanges: z.number().int(),
   /** Creates in the draft: they stay, and run after the delete-all. */
   keepsCreates: z.number().int(),
-});
+}));
 
-const fieldDiff = z.object({ field: z.string(), before: z.union([z.string(), z.number(), z.null()]), after: z.union([z.string(), z.number(), z.null()]) });
+const fieldDiff = lazySchema(() => z.object({ field: z.string(), before: z.union([z.string(), z.number(), z.null()]), after: z.union([z.string(), z.number(), z.null()]) }));
 
 /** One change of a draft as the review shows it: before → after, and where it stands. */
-export const changeRow = z.object({
+export const changeRow = lazySchema(() => z.object({
   /** The change's key in its draft (what removing it names). */
   changeId: z.string(),
   kind: z.string(),
@@ -97,10 +98,10 @@ export const changeRow = z.object({
   concern: z.enum(['drop', 'floor', 'rise', 'under', 'under_cost', 'under_margin']).nullable().optional(),
   /** The price a new listing marked `under` is held against. */
   reference: referencePrice.nullable().optional(),
-});
+}));
 
 /** The summary of a draft's review; its rows come by page. */
-export const draftReview = z.object({
+export const draftReview = lazySchema(() => z.object({
   stamp,
   draftId: z.string(),
   /** Changes by kind, open ones only (what the next apply sends or settles). */
@@ -112,7 +113,7 @@ export const draftReview = z.object({
   removes: z.object({ listings: z.number().int(), buyOrders: z.number().int() }),
   /** Price changes the next apply sends that the price guard marks, per table: applying them needs `confirmGuard`. */
   guard: draftGuard,
-});
+}));
 
 /**
  * What the trader confirmed of a draft's marked price changes: the counts
@@ -121,10 +122,10 @@ export const draftReview = z.object({
  * state can send them.
  */
 const guardCounts = guardFindings.pick({ drops: true, belowFloor: true, rises: true, underCost: true, underMargin: true });
-export const guardConfirmation = z.strictObject({ listings: guardCounts.strict(), buyOrders: guardCounts.strict(), undercuts: z.number().int().nonnegative() });
+export const guardConfirmation = lazySchema(() => z.strictObject({ listings: guardCounts.strict(), buyOrders: guardCounts.strict(), undercuts: z.number().int().nonnegative() }));
 export type GuardConfirmation = z.infer<typeof guardConfirmation>;
 
-export const draftPageQuery = z.strictObject({
+export const draftPageQuery = lazySchema(() => z.strictObject({
   draftId: z.string().min(1).max(100),
   /** Only these kinds (e.g. `listing.edit`); all when absent. */
   kind: z.string().max(40).optional(),
@@ -134,15 +135,15 @@ export const draftPageQuery = z.strictObject({
   text: z.string().max(200).optional(),
   offset: z.number().int().min(0).max(10_000_000).default(0),
   limit: z.number().int().min(1).max(500).default(100),
-});
+}));
 
-export const draftPage = z.object({
+export const draftPage = lazySchema(() => z.object({
   stamp,
   draftId: z.string(),
   offset: z.number().int(),
   total: z.number().int(),
   rows: z.array(changeRow),
-});
+}));
 
 export const applyJob = z.object({
   jobId: z.string(),
@@ -174,17 +175,17 @@ export const applyJob = z.object({
 export const applyState = z.object({ stamp, job: applyJob.nullable() });
 
 /** Something an undo says of one row: it cannot come back, it changed since the apply (undone anyway), or it comes back in part. */
-export const undoNote = z.object({
+export const undoNote = lazySchema(() => z.object({
   domain: ledgerDomain,
   /** The asset ID of a listing, the SKU of a buy order. */
   key: z.string(),
   item: itemView.nullable(),
   outcome: z.enum(['lost', 'changedSince', 'partly']),
   reason: z.string(),
-});
+}));
 
 /** What undoing an apply made: a draft (now the current one) and what it does, and what it cannot do. */
-export const undoResult = z.object({
+export const undoResult = lazySchema(() => z.object({
   runId: z.number().int(),
   /** The new draft; null when nothing could be undone (no draft was made). */
   draftId: z.string().nullable(),
@@ -204,18 +205,18 @@ export const undoResult = z.object({
   noteCounts: z.object({ lost: z.number().int(), changedSince: z.number().int(), partly: z.number().int() }),
   /** Listings the apply deleted whose asset can be listed again at its last price (`apply:relistDeleted`). */
   relistable: z.number().int(),
-});
+}));
 
 /** The draft that lists again what an apply deleted (made current), and what its rules refused. */
-export const relistResult = z.object({
+export const relistResult = lazySchema(() => z.object({
   draftId: z.string().nullable(),
   name: z.string(),
   added: z.number().int(),
   refused: z.number().int(),
   reasons: z.array(z.string()).max(5),
-});
+}));
 
-export const unknownOutcome = z.object({
+export const unknownOutcome = lazySchema(() => z.object({
   /** The journaled batch. */
   id: z.string(),
   draftId: z.string(),
@@ -238,10 +239,10 @@ export const unknownOutcome = z.object({
    * last; shown beside the choices.
    */
   evidence: z.array(z.object({ target: z.string(), at: z.number(), message: z.string() })).max(20),
-});
+}));
 export const unknownOutcomesView = z.object({ stamp, outcomes: z.array(unknownOutcome) });
 
-export const csvPreview = z.object({
+export const csvPreview = lazySchema(() => z.object({
   token: z.string(),
   kind: z.enum(['listings', 'buyOrders', 'draft']),
   validCount: z.number().int(),
@@ -252,4 +253,4 @@ export const csvPreview = z.object({
   dialect: csvDialect,
   /** New listings whose asset the account's inventory as last read does not hold: drafted all the same (it may have arrived since), and said. */
   notInInventory: z.object({ count: z.number().int(), sample: z.array(z.object({ line: z.number().int(), assetId: z.string() })).max(20) }),
-});
+}));

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   accountId, assetId, cents, DEFAULT_GAME, flag01, gameId, listingId, quantity, sku, skuLabel, storedSku, storedSkuLabel, storedUserNote, userNote,
 } from './fields.ts';
+import { lazySchema } from './lazy-schema.ts';
 
 /**
  * The vocabulary of drafts, shared by main (which stores and applies them)
@@ -32,7 +33,7 @@ export const listingCreateChange = z.strictObject({
   sku: storedSkuLabel.optional(),
 });
 
-export const listingEditChange = z.strictObject({
+export const listingEditChange = lazySchema(() => z.strictObject({
   kind: z.literal('listing.edit'),
   ...account,
   asset_id: assetId,
@@ -41,9 +42,9 @@ export const listingEditChange = z.strictObject({
   promoted: flag01,
   /** Absent: leave the note; empty string: remove it. */
   user_note: storedUserNote.optional(),
-});
+}));
 
-export const listingDeleteChange = z.strictObject({
+export const listingDeleteChange = lazySchema(() => z.strictObject({
   kind: z.literal('listing.delete'),
   ...account,
   asset_id: assetId,
@@ -52,16 +53,16 @@ export const listingDeleteChange = z.strictObject({
    * create response: the listing may not exist, so a refusal counts as done.
    */
   if_exists: z.boolean().optional(),
-});
+}));
 
 /** How many pending edits and deletes a delete-all replaced when it was drafted (they left the draft; the review says so). */
-const replaced = z.number().int().nonnegative().optional();
+const replaced = lazySchema(() => z.number().int().nonnegative().optional());
 
-export const listingDeleteAllChange = z.strictObject({
+export const listingDeleteAllChange = lazySchema(() => z.strictObject({
   kind: z.literal('listing.deleteAll'),
   active_only: z.boolean(),
   replaced,
-});
+}));
 
 export const buyOrderCreateChange = z.strictObject({
   kind: z.literal('buyOrder.create'),
@@ -72,7 +73,7 @@ export const buyOrderCreateChange = z.strictObject({
   user_note: storedUserNote.optional(),
 });
 
-export const buyOrderEditChange = z.strictObject({
+export const buyOrderEditChange = lazySchema(() => z.strictObject({
   kind: z.literal('buyOrder.edit'),
   ...account,
   sku: storedSku,
@@ -80,14 +81,14 @@ export const buyOrderEditChange = z.strictObject({
   quantity,
   active: flag01,
   user_note: storedUserNote.optional(),
-});
+}));
 
-export const buyOrderDeleteChange = z.strictObject({
+export const buyOrderDeleteChange = lazySchema(() => z.strictObject({
   kind: z.literal('buyOrder.delete'),
   ...account,
   sku: storedSku,
   if_exists: z.boolean().optional(),
-});
+}));
 
 export const buyOrderDeleteAllChange = z.strictObject({
   kind: z.literal('buyOrder.deleteAll'),
@@ -114,7 +115,7 @@ export type ChangeOf<K extends ChangeKind> = Extract<Change, { kind: K }>;
  * name only the fields that change; `account` defaults to the main account.
  * A listing edit names the listing by `listing_id` or `asset_id`.
  */
-export const changeInput = z.discriminatedUnion('kind', [
+export const changeInput = lazySchema(() => z.discriminatedUnion('kind', [
   listingCreateChange.extend({ account: accountId.optional(), game: gameId.default(DEFAULT_GAME), user_note: userNote.optional(), sku: skuLabel.optional() }),
   z.strictObject({
     kind: z.literal('listing.edit'),
@@ -138,7 +139,7 @@ export const changeInput = z.discriminatedUnion('kind', [
   // A delete names what exists, so an old SKU from before today's rules can still be removed.
   z.strictObject({ kind: z.literal('buyOrder.delete'), sku: storedSku }),
   buyOrderDeleteAllChange,
-]);
+]));
 export type ChangeInput = z.input<typeof changeInput>;
 export type ParsedChangeInput = z.output<typeof changeInput>;
 
@@ -163,12 +164,12 @@ export type Rounding = z.infer<typeof rounding>;
  * offset: 9 }` gives prices ending in 9 cents (…0.09, …0.19); `{ size: 100,
  * offset: 99 }` gives x.99. Without a step the grid is every cent.
  */
-export const priceStep = z
+export const priceStep = lazySchema(() => z
   .strictObject({ size: cents, offset: z.number().int().nonnegative() })
-  .refine((s) => s.offset < s.size, { error: 'offset must be less than size', path: ['offset'] });
+  .refine((s) => s.offset < s.size, { error: 'offset must be less than size', path: ['offset'] }));
 export type PriceStep = z.infer<typeof priceStep>;
 
-export const bulkOp = z.discriminatedUnion('op', [
+export const bulkOp = lazySchema(() => z.discriminatedUnion('op', [
   z.strictObject({ op: z.literal('setPrice'), cents }),
   /** Adds (or, negative, subtracts) cents. */
   z.strictObject({ op: z.literal('addCents'), cents: z.number().int().refine(Number.isSafeInteger) }),
@@ -180,7 +181,7 @@ export const bulkOp = z.discriminatedUnion('op', [
   /** Pause (0) or resume (1) buy orders. */
   z.strictObject({ op: z.literal('setActive'), value: flag01 }),
   z.strictObject({ op: z.literal('setQuantity'), quantity }),
-]);
+]));
 export type BulkOp = z.infer<typeof bulkOp>;
 
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.ts';
 
 /**
  * What can go wrong, as a closed set every process shares: the client and the
@@ -42,13 +43,13 @@ export const DESK_ERROR_KINDS = [
 export type DeskErrorKind = (typeof DESK_ERROR_KINDS)[number];
 
 /** One problem found by validation: where (item index and field) and why. */
-export const fieldIssue = z.object({
+export const fieldIssue = lazySchema(() => z.object({
   /** Index in the caller's `items`, when the problem is in one item. */
   item: z.number().int().optional(),
   /** Dotted path of the field, e.g. `items.3.price` or `trade_url`. */
   field: z.string(),
   message: z.string(),
-});
+}));
 export type FieldIssue = z.infer<typeof fieldIssue>;
 
 /**
@@ -65,9 +66,9 @@ export const serializedApiErrorSchema = z.object({
 });
 
 /** An error as the renderer receives it: any kind of the closed set. */
-export const errorView = serializedApiErrorSchema.extend({
+export const errorView = lazySchema(() => serializedApiErrorSchema.extend({
   kind: z.enum(DESK_ERROR_KINDS),
   /** Problems found beyond the `issues` listed (a refusal stays a few kB whatever the input). */
   moreIssues: z.number().int().positive().optional(),
-});
+}));
 export type ErrorView = z.infer<typeof errorView>;

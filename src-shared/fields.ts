@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { hiddenControlIn, NOTE_MAX_LENGTH, serviceUrlProblem, SKU_MAX_LENGTH, SKU_SHAPE } from './field-rules.ts';
 import { tradeUrlProblem } from './trade-url.ts';
 import { ASSET_ID_SHAPE, GAME_ID_SHAPE } from './typed-values.ts';
+import { lazySchema } from './lazy-schema.ts';
 
 export { DISPLAY_NAME_MAX_LENGTH, ITEM_NAME_MAX_LENGTH, SERVICE_WORD_MAX_LENGTH, SKU_MAX_LENGTH, URL_MAX_LENGTH } from './field-rules.ts';
 export { DEFAULT_GAME, HIDDEN_CONTROL_CHARS, hiddenControlIn, isLoopbackHost, isSku, NOTE_MAX_LENGTH, serviceUrlProblem, webhookUrlProblem } from './field-rules.ts';
@@ -16,21 +17,21 @@ export const serviceText = (max: number) =>
   z.string({ error: 'must be text' }).max(max, { error: `must be at most ${max} characters` });
 
 /** Money is integer cents, never a float. Bounds beyond "positive" are not documented. */
-export const cents = z
+export const cents = lazySchema(() => z
   .number({ error: 'must be a number of cents' })
   .int({ error: 'must be a whole number of cents' })
   .positive({ error: 'must be more than 0 cents' })
-  .max(Number.MAX_SAFE_INTEGER, { error: 'is too large' });
+  .max(Number.MAX_SAFE_INTEGER, { error: 'is too large' }));
 
 /** A count of items (buy order quantity). */
-export const quantity = z
+export const quantity = lazySchema(() => z
   .number({ error: 'must be a number' })
   .int({ error: 'must be a whole number' })
   .positive({ error: 'must be at least 1' })
-  .max(Number.MAX_SAFE_INTEGER, { error: 'is too large' });
+  .max(Number.MAX_SAFE_INTEGER, { error: 'is too large' }));
 
 /** `promoted` and `active` are integers 0 or 1 on the wire. */
-export const flag01 = z.union([z.literal(0), z.literal(1)], { error: 'must be 0 or 1' });
+export const flag01 = lazySchema(() => z.union([z.literal(0), z.literal(1)], { error: 'must be 0 or 1' }));
 
 /**
  * `schema` that also refuses hidden control characters, naming the one found.

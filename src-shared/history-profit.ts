@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { csvExportFormat } from './csv-dialect.ts';
 import { historyRange } from './history.ts';
 import { stamp } from './ledger.ts';
+import { lazySchema } from './lazy-schema.ts';
 
 /**
  * Realized profit in History, as main answers it: per day, week or item,
@@ -45,7 +46,7 @@ export const profitTotals = profitRow.omit({ key: true, label: true, start: true
 export type ProfitTotals = z.infer<typeof profitTotals>;
 
 /** What is held (units bought, or given a cost by hand, not sold yet), valued at the source's sell prices. */
-export const heldValue = z.object({
+export const heldValue = lazySchema(() => z.object({
   /** The source the values come from (the pricing settings' value source, else the first); null: none set up. */
   sourceId: z.string().nullable(),
   units: z.number().int(),
@@ -59,12 +60,12 @@ export const heldValue = z.object({
   /** The oldest time the source priced one of the held items (ms), and when it was last read. */
   oldestPricedAt: z.number().int().nullable(),
   readAt: z.number().int().nullable(),
-});
+}));
 export type HeldValue = z.infer<typeof heldValue>;
 
 export const profitQuery = z.strictObject({ range: historyRange, by: profitBy.default('day') });
 
-export const profitReport = z.object({
+export const profitReport = lazySchema(() => z.object({
   stamp,
   by: profitBy,
   /** The fee percentage counted (the pricing settings'), and how it is rounded. */
@@ -74,20 +75,20 @@ export const profitReport = z.object({
   more: z.number().int(),
   totals: profitTotals,
   held: heldValue,
-});
+}));
 export type ProfitReport = z.infer<typeof profitReport>;
 
 /** The profit table as a CSV file: the same rows as the table, in the trader's spreadsheet's shape. */
-export const profitExportInput = z.strictObject({
+export const profitExportInput = lazySchema(() => z.strictObject({
   range: historyRange,
   by: profitBy.default('day'),
   format: csvExportFormat.default('comma'),
-});
+}));
 
-export const profitSkuQuery = z.strictObject({ range: historyRange, sku: z.string().min(1).max(200) });
+export const profitSkuQuery = lazySchema(() => z.strictObject({ range: historyRange, sku: z.string().min(1).max(200) }));
 
 /** One sale line of the SKU: its price against the source's price when the desk counted it, and how long its listing stood. */
-export const skuSale = z.object({
+export const skuSale = lazySchema(() => z.object({
   tradeType: z.enum(['market', 'buy_order']),
   tradeId: z.string(),
   at: z.number().int(),
@@ -100,12 +101,12 @@ export const skuSale = z.object({
   listingMs: z.number().int().nullable(),
   /** Per unit; null: unknown. */
   unitCost: z.number().int().nullable(),
-});
+}));
 export type SkuSale = z.infer<typeof skuSale>;
 
-const speed = z.object({ sales: z.number().int(), known: z.number().int(), medianMs: z.number().int().nullable() });
+const speed = lazySchema(() => z.object({ sales: z.number().int(), known: z.number().int(), medianMs: z.number().int().nullable() }));
 
-export const profitSku = z.object({
+export const profitSku = lazySchema(() => z.object({
   stamp,
   sku: z.string(),
   name: z.string(),
@@ -115,5 +116,5 @@ export const profitSku = z.object({
   /** How fast the sales under the source sold, against those at or over it (listing to sale, median). */
   under: speed,
   atOrOver: speed,
-});
+}));
 export type ProfitSku = z.infer<typeof profitSku>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { csvExportFormat } from './csv-dialect.ts';
 import { stamp } from './ledger.ts';
+import { lazySchema } from './lazy-schema.ts';
 
 /**
  * The History screen as main answers it: for a date range and an account,
@@ -13,10 +14,10 @@ import { stamp } from './ledger.ts';
 /** The longest range one question may cover: two years of days. */
 export const HISTORY_MAX_RANGE_MS = 731 * 86_400_000;
 
-const when = z.number().int().min(0).max(8_640_000_000_000_000);
+const when = lazySchema(() => z.number().int().min(0).max(8_640_000_000_000_000));
 const accountId = z.string().regex(/^\d{1,20}$/);
 
-export const historyRange = z.strictObject({
+export const historyRange = lazySchema(() => z.strictObject({
   /** Start of the range, ms, inclusive (the trader's local midnight). */
   from: when,
   /** End of the range, ms, exclusive. */
@@ -24,7 +25,7 @@ export const historyRange = z.strictObject({
   /** One account's trades; null: every account. The balance is the key's, whatever the account. */
   account: accountId.nullable().default(null),
 }).refine((r) => r.to > r.from, { message: 'the range ends before it starts', path: ['to'] })
-  .refine((r) => r.to - r.from <= HISTORY_MAX_RANGE_MS, { message: 'a range covers two years at most', path: ['to'] });
+  .refine((r) => r.to - r.from <= HISTORY_MAX_RANGE_MS, { message: 'a range covers two years at most', path: ['to'] }));
 export type HistoryRange = z.input<typeof historyRange>;
 
 /** How a trade ended, as the desk could tell (see core/history/trade-recorder.ts). */
@@ -35,19 +36,19 @@ export type TradeEnding = z.infer<typeof tradeEnding>;
 export const historyShow = z.enum(['completed', 'all', 'pending', 'vanished']);
 export type HistoryShow = z.infer<typeof historyShow>;
 
-const tally = z.object({ count: z.number().int(), amount: z.number().int() });
-const period = z.object({
+const tally = lazySchema(() => z.object({ count: z.number().int(), amount: z.number().int() }));
+const period = lazySchema(() => z.object({
   /** The day (YYYY-MM-DD) or the Monday the week starts on, in the trader's time zone. */
   key: z.string(),
   /** Its local midnight, ms. */
   start: z.number().int(),
   sales: tally,
   purchases: tally,
-});
+}));
 export type HistoryPeriod = z.infer<typeof period>;
 
 /** What the service said that History refused to keep: a trade's or the balance's field out of bounds, with why. */
-export const historyRefusal = z.object({
+export const historyRefusal = lazySchema(() => z.object({
   /** The trade's type, or `balance` for a balance reading. */
   kind: z.enum(['market', 'buy_order', 'balance']),
   /** The trade's ID ('' for the balance). */
@@ -60,13 +61,13 @@ export const historyRefusal = z.object({
   firstAt: z.number().int(),
   lastAt: z.number().int(),
   times: z.number().int(),
-});
+}));
 export type HistoryRefusal = z.infer<typeof historyRefusal>;
 
 /** Refusals a summary lists at most (the newest); `count` says how many the range has. */
 export const HISTORY_REFUSALS_SHOWN = 20;
 
-export const historySummary = z.object({
+export const historySummary = lazySchema(() => z.object({
   stamp,
   from: z.number().int(),
   to: z.number().int(),
@@ -97,11 +98,11 @@ export const historySummary = z.object({
     shortestMs: z.number().int().nullable(),
     longestMs: z.number().int().nullable(),
   }),
-});
+}));
 export type HistorySummary = z.infer<typeof historySummary>;
 
 /** The item search over a trade's items (words in any order, as every table reads it), or its trade ID or partner. */
-export const historyText = z.string().max(200).optional();
+export const historyText = lazySchema(() => z.string().max(200).optional());
 
 /** Whether the runtime knows `name` as a time zone ("Europe/Berlin"). */
 function isTimeZone(name: string): boolean {
@@ -114,26 +115,26 @@ function isTimeZone(name: string): boolean {
 }
 
 /** History's CSV file: the trades of a range (those a search finds), in the shape the trader's spreadsheet reads, its times in the screen's time zone. */
-export const historyExportInput = z.strictObject({
+export const historyExportInput = lazySchema(() => z.strictObject({
   range: historyRange,
   show: historyShow.default('completed'),
   text: historyText,
   format: csvExportFormat.default('comma'),
   /** The screen's IANA time zone; the desk's own when absent. */
   timeZone: z.string().min(1).max(64).refine(isTimeZone, { message: 'is not a time zone this desk knows' }).optional(),
-});
+}));
 
-export const historyPageQuery = z.strictObject({
+export const historyPageQuery = lazySchema(() => z.strictObject({
   range: historyRange,
   show: historyShow.default('completed'),
   text: historyText,
   offset: z.number().int().min(0).max(10_000_000).default(0),
   limit: z.number().int().min(1).max(500).default(100),
-});
+}));
 
-export const historyItem = z.object({ sku: z.string(), name: z.string(), quantity: z.number().int(), price: z.number().int() });
+export const historyItem = lazySchema(() => z.object({ sku: z.string(), name: z.string(), quantity: z.number().int(), price: z.number().int() }));
 
-export const historyRow = z.object({
+export const historyRow = lazySchema(() => z.object({
   key: z.string(),
   tradeType: z.enum(['market', 'buy_order']),
   tradeId: z.string(),
@@ -151,13 +152,13 @@ export const historyRow = z.object({
   /** When it counts: when it left the lists, or when it was made while pending. */
   at: z.number().int(),
   listedAt: z.number().int().nullable(),
-});
+}));
 export type HistoryRowView = z.infer<typeof historyRow>;
 
-export const historyPage = z.object({
+export const historyPage = lazySchema(() => z.object({
   stamp,
   offset: z.number().int(),
   total: z.number().int(),
   rows: z.array(historyRow).max(500),
-});
+}));
 export type HistoryPage = z.infer<typeof historyPage>;

@@ -4,6 +4,7 @@ import { accountId, assetId, cents, flag01, gameId, userNote } from './fields.ts
 import { itemFacetCounts, itemFacetFilter } from './item-facets.ts';
 import { itemView, stamp } from './ledger.ts';
 import { undercutFindings } from './price-guard.ts';
+import { lazySchema } from './lazy-schema.ts';
 
 /**
  * The trader's inventories as the screens ask for them: main reads each
@@ -15,7 +16,7 @@ import { undercutFindings } from './price-guard.ts';
 
 export { killstreakFilter, type KillstreakFilter } from './item-facets.ts';
 
-export const inventoryFilter = z.strictObject({
+export const inventoryFilter = lazySchema(() => z.strictObject({
   /** One account's inventory; every account's when absent. */
   account: accountId.optional(),
   /** The item search (words in any order, as every table reads it), or the SKU or asset ID. */
@@ -23,29 +24,29 @@ export const inventoryFilter = z.strictObject({
   ...itemFacetFilter,
   /** `hide`: only items neither listed nor in the current draft; `only`: only those that are. */
   listed: z.enum(['hide', 'only']).optional(),
-});
+}));
 export type InventoryFilter = z.infer<typeof inventoryFilter>;
 
-export const inventorySort = z.strictObject({ column: z.enum(['name', 'asset', 'account']), dir: z.enum(['asc', 'desc']) });
+export const inventorySort = lazySchema(() => z.strictObject({ column: z.enum(['name', 'asset', 'account']), dir: z.enum(['asc', 'desc']) }));
 export type InventorySort = z.infer<typeof inventorySort>;
 
-export const inventoryQuery = z.strictObject({
+export const inventoryQuery = lazySchema(() => z.strictObject({
   filter: inventoryFilter.default({}),
   /** Null: Steam's order, newest first. */
   sort: inventorySort.nullable().default(null),
   offset: z.number().int().min(0).max(1_000_000).default(0),
   limit: z.number().int().min(1).max(500).default(100),
-});
+}));
 export type InventoryQuery = z.input<typeof inventoryQuery>;
 
 /** Items by asset ID, or every item matching a filter minus some (select all, then untick a few). */
-export const inventorySelection = z.union([
+export const inventorySelection = lazySchema(() => z.union([
   z.strictObject({ ids: z.array(assetId).max(200_000) }),
   z.strictObject({ filter: inventoryFilter, except: z.array(assetId).max(200_000).optional() }),
-]);
+]));
 export type InventorySelection = z.infer<typeof inventorySelection>;
 
-export const inventoryItemView = z.object({
+export const inventoryItemView = lazySchema(() => z.object({
   /** The asset ID: the row's key. */
   key: z.string(),
   account: z.string(),
@@ -58,10 +59,10 @@ export const inventoryItemView = z.object({
   listing: z.object({ state: z.string(), price: z.number().int() }).nullable(),
   /** The current draft lists it, at this price. */
   drafted: z.object({ price: z.number().int() }).nullable(),
-});
+}));
 export type InventoryItemView = z.infer<typeof inventoryItemView>;
 
-export const inventoryPage = z.object({
+export const inventoryPage = lazySchema(() => z.object({
   stamp,
   offset: z.number().int(),
   /** Items matching the filter. */
@@ -69,7 +70,7 @@ export const inventoryPage = z.object({
   /** Items in the inventories asked for (the filter's account), without the other filters. */
   all: z.number().int(),
   rows: z.array(inventoryItemView),
-});
+}));
 export type InventoryPage = z.infer<typeof inventoryPage>;
 
 /**
@@ -81,7 +82,7 @@ export type InventoryPage = z.infer<typeof inventoryPage>;
 export const inventoryPhase = z.enum(['idle', 'reading', 'waiting', 'done', 'failed']);
 
 /** Why an inventory could not be read, as the screen says it. */
-export const inventoryProblem = z.object({
+export const inventoryProblem = lazySchema(() => z.object({
   /**
    * private: Steam refuses to show it; rate_limited: Steam asks to wait; unreachable: no answer; unreadable: an answer the desk cannot read;
    * stopped: an answer that would not end, so the read stopped (what it read is shown, the phase is `done`).
@@ -90,10 +91,10 @@ export const inventoryProblem = z.object({
   /** A sentence for the trader, naming the account and what to do. */
   message: z.string(),
   at: z.number(),
-});
+}));
 export type InventoryProblem = z.infer<typeof inventoryProblem>;
 
-export const inventoryAccountState = z.object({
+export const inventoryAccountState = lazySchema(() => z.object({
   account: z.string(),
   phase: inventoryPhase,
   /** When the items shown were read (ms); null before the first complete read. */
@@ -105,7 +106,7 @@ export const inventoryAccountState = z.object({
   /** When the next read or try starts (ms), while waiting. */
   nextAt: z.number().nullable(),
   problem: inventoryProblem.nullable(),
-});
+}));
 export type InventoryAccountState = z.infer<typeof inventoryAccountState>;
 
 export const inventoryState = z.object({
@@ -124,17 +125,17 @@ export type InventoryState = z.infer<typeof inventoryState>;
  * bulk edit does (src-shared/price-formula.ts). An item with no reference
  * gets `cents`, or is left out when `cents` is null.
  */
-export const inventoryPricing = z.strictObject({
+export const inventoryPricing = lazySchema(() => z.strictObject({
   from: z.enum(['fixed', 'listing', 'buyOrder']),
   cents: cents.nullable(),
   percent: z.number().positive().max(10_000).default(100),
   rounding: rounding.default('nearest'),
   step: priceStep.optional(),
-}).refine((p) => p.from !== 'fixed' || p.cents !== null, { error: 'a fixed price needs its amount', path: ['cents'] });
+}).refine((p) => p.from !== 'fixed' || p.cents !== null, { error: 'a fixed price needs its amount', path: ['cents'] }));
 export type InventoryPricing = z.input<typeof inventoryPricing>;
 
 /** What a picker's listings carry beside their price. */
-export const listingExtras = z.strictObject({ promoted: flag01.default(0), user_note: userNote.optional() });
+export const listingExtras = lazySchema(() => z.strictObject({ promoted: flag01.default(0), user_note: userNote.optional() }));
 
 export const inventoryDraftInput = z.strictObject({
   selection: inventorySelection,
@@ -143,7 +144,7 @@ export const inventoryDraftInput = z.strictObject({
 });
 
 /** Items of a selection a draft leaves out, by reason: a count and a few asset IDs. */
-const leftOut = z.object({ reason: z.string(), count: z.number().int(), sample: z.array(z.string()).max(5) });
+const leftOut = lazySchema(() => z.object({ reason: z.string(), count: z.number().int(), sample: z.array(z.string()).max(5) }));
 
 export const inventoryPricingOutcome = z.object({
   /** Items selected. */
@@ -160,7 +161,7 @@ export const inventoryPricingOutcome = z.object({
 });
 export type InventoryPricingOutcome = z.infer<typeof inventoryPricingOutcome>;
 
-export const inventoryDraftOutcome = inventoryPricingOutcome.extend({
+export const inventoryDraftOutcome = lazySchema(() => inventoryPricingOutcome.extend({
   draftId: z.string(),
   /** New listings in the draft. */
   added: z.number().int(),
@@ -169,7 +170,7 @@ export const inventoryDraftOutcome = inventoryPricingOutcome.extend({
   /** Refusals of the draft's own rules, each naming the asset. */
   errors: z.array(z.object({ assetId: z.string(), message: z.string() })).max(100),
   errorCount: z.number().int(),
-});
+}));
 export type InventoryDraftOutcome = z.infer<typeof inventoryDraftOutcome>;
 
 /** Asset IDs typed by hand, checked against the inventory before they are drafted. */
@@ -179,7 +180,7 @@ export const typedAssetsInput = z.strictObject({
   assetIds: z.array(assetId).max(5_000),
 });
 
-export const typedAssetCheck = z.object({
+export const typedAssetCheck = lazySchema(() => z.object({
   assetId: z.string(),
   /** Where the asset is: in this account's inventory, another account's, or in none as last read. */
   found: z.enum(['here', 'other_account', 'not_found']),
@@ -191,9 +192,9 @@ export const typedAssetCheck = z.object({
   listing: z.object({ state: z.string(), price: z.number().int() }).nullable(),
   /** The current draft already lists it, at this price. */
   drafted: z.object({ price: z.number().int() }).nullable(),
-});
+}));
 
-export const typedAssetsCheck = z.object({
+export const typedAssetsCheck = lazySchema(() => z.object({
   stamp,
   account: z.string(),
   /** When the account's inventory was read; null when it never was. */
@@ -201,16 +202,16 @@ export const typedAssetsCheck = z.object({
   /** Why the IDs cannot be checked (the inventory is private or was never read); null when they were. */
   unchecked: z.string().nullable(),
   rows: z.array(typedAssetCheck),
-});
+}));
 export type TypedAssetsCheck = z.infer<typeof typedAssetsCheck>;
 
-export const typedAssetsDraftInput = typedAssetsInput.extend({
+export const typedAssetsDraftInput = lazySchema(() => typedAssetsInput.extend({
   price: cents,
   game: gameId.default('440'),
   extras: listingExtras.default({ promoted: 0 }),
-});
+}));
 
-export const typedAssetsDraftOutcome = z.object({
+export const typedAssetsDraftOutcome = lazySchema(() => z.object({
   draftId: z.string(),
   /** New listings in the draft. */
   added: z.number().int(),
@@ -221,5 +222,5 @@ export const typedAssetsDraftOutcome = z.object({
   /** Drafted although they are not in the account's inventory as last read (the first 100); none when it was never read. */
   notFound: z.array(z.string()).max(100),
   notFoundCount: z.number().int(),
-});
+}));
 export type TypedAssetsDraftOutcome = z.infer<typeof typedAssetsDraftOutcome>;

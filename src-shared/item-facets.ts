@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.ts';
 
 /**
  * The parts of an item every table filters by, as the inventory picker, the
@@ -27,14 +28,14 @@ export type ItemFacets = z.infer<typeof itemFacets>;
 /** The facet fields' names: a filter is read and cleared by them. */
 export const ITEM_FACET_KEYS = ['quality', 'effect', 'killstreak', 'craftable', 'wear'] as const satisfies readonly (keyof ItemFacets)[];
 
-const facet = z.object({ id: z.number().int(), name: z.string(), count: z.number().int() });
+const facet = lazySchema(() => z.object({ id: z.number().int(), name: z.string(), count: z.number().int() }));
 export type Facet = z.infer<typeof facet>;
 
 /** The values present in a table, with how many rows hold each, for its filters to offer. */
-export const itemFacetCounts = z.object({
+export const itemFacetCounts = lazySchema(() => z.object({
   qualities: z.array(facet),
   effects: z.array(facet),
   killstreaks: z.array(facet),
   wears: z.array(facet),
-});
+}));
 export type ItemFacetCounts = z.infer<typeof itemFacetCounts>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { itemView } from './ledger.ts';
+import { lazySchema } from './lazy-schema.ts';
 
 /**
  * A name typed where a SKU is asked for (the buy order form): the names it
@@ -11,25 +12,25 @@ import { itemView } from './ledger.ts';
  * comes as (quality, effect, killstreak, ...) is offered, each with its SKU.
  */
 
-export const itemSearchInput = z.strictObject({
+export const itemSearchInput = lazySchema(() => z.strictObject({
   text: z.string().max(200),
   limit: z.number().int().min(1).max(20).default(8),
-});
+}));
 
 const sku = z.string().max(200);
 /** One SKU a name may mean, with the schema's own name to tell it from its namesakes. */
-export const itemCandidate = z.object({ sku, name: z.string().max(300), detail: z.string().max(300).nullable() });
+export const itemCandidate = lazySchema(() => z.object({ sku, name: z.string().max(300), detail: z.string().max(300).nullable() }));
 export type ItemCandidate = z.infer<typeof itemCandidate>;
 
-export const itemMatch = z.object({
+export const itemMatch = lazySchema(() => z.object({
   name: z.string().max(300),
   /** Null when several items bear the name: pick one of `candidates`. */
   sku: sku.nullable(),
   candidates: z.array(itemCandidate).max(20),
-});
+}));
 export type ItemMatch = z.infer<typeof itemMatch>;
 
-export const itemSearch = z.object({
+export const itemSearch = lazySchema(() => z.object({
   text: z.string().max(200),
   resolved: z.discriminatedUnion('ok', [
     z.object({ ok: z.literal(true), sku, item: itemView }),
@@ -43,15 +44,15 @@ export const itemSearch = z.object({
   matches: z.array(itemMatch).max(20),
   /** When the text resolves to nothing: the name it is a few typing mistakes away from, with its SKU. */
   nearMiss: z.object({ name: z.string().max(300), sku }).nullable(),
-});
+}));
 export type ItemSearch = z.infer<typeof itemSearch>;
 
-export const itemVariantsInput = z.strictObject({ sku: z.string().min(1).max(200) });
+export const itemVariantsInput = lazySchema(() => z.strictObject({ sku: z.string().min(1).max(200) }));
 
 /** One way the item comes, as the SKU asked about with one part changed. */
-const variantOption = z.object({ label: z.string().max(120), sku, chosen: z.boolean() });
+const variantOption = lazySchema(() => z.object({ label: z.string().max(120), sku, chosen: z.boolean() }));
 
-export const itemVariants = z.object({
+export const itemVariants = lazySchema(() => z.object({
   sku,
   /** The name of the SKU asked about. */
   name: z.string().max(300),
@@ -61,5 +62,5 @@ export const itemVariants = z.object({
     label: z.string().max(60),
     options: z.array(variantOption).max(1_000),
   })).max(10).nullable(),
-});
+}));
 export type ItemVariantsView = z.infer<typeof itemVariants>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { errorView } from './errors.ts';
+import { lazySchema } from './lazy-schema.ts';
 
 /**
  * What "Test key" found when it asked the service with the stored
@@ -16,7 +17,7 @@ import { errorView } from './errors.ts';
  */
 export const keyTestOutcome = z.enum(['accepted', 'no_key', 'rejected', 'forbidden', 'unreachable', 'failed']);
 
-export const keyTestResult = z.object({
+export const keyTestResult = lazySchema(() => z.object({
   outcome: keyTestOutcome,
   /** The service that was asked. */
   serviceUrl: z.string(),
@@ -39,6 +40,6 @@ export const keyTestResult = z.object({
   problem: errorView.nullable(),
   /** Why the service could not be reached, in words, when that is what happened. */
   unreachableWhy: z.string().nullable(),
-});
+}));
 export type KeyTestResult = z.infer<typeof keyTestResult>;
 export type KeyTestOutcome = z.infer<typeof keyTestOutcome>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { errorView } from './errors.ts';
+import { lazySchema } from './lazy-schema.ts';
 
 /**
  * What "Check ledger" answers: the service cannot list the account's
@@ -9,12 +10,12 @@ import { errorView } from './errors.ts';
  */
 
 /** How one re-read went: nothing to say, or why it failed. */
-export const rereadResult = z.object({
+export const rereadResult = lazySchema(() => z.object({
   ok: z.boolean(),
   error: errorView.optional(),
-});
+}));
 
-export const rowInDoubt = z.object({
+export const rowInDoubt = lazySchema(() => z.object({
   kind: z.enum(['listing', 'buyOrder']),
   /** The asset ID of a listing, the SKU of a buy order. */
   key: z.string(),
@@ -26,14 +27,14 @@ export const rowInDoubt = z.object({
   tradeId: z.string().optional(),
   /** The unknown outcome to resolve (apply:resolve), when that is the doubt. */
   outcomeId: z.string().optional(),
-});
+}));
 
-export const ledgerCheckSchema = z.object({
+export const ledgerCheckSchema = lazySchema(() => z.object({
   checkedAt: z.number(),
   trades: rereadResult,
   balance: rereadResult,
   rows: z.array(rowInDoubt),
-});
+}));
 
 export type LedgerCheck = z.infer<typeof ledgerCheckSchema>;
 export type RowInDoubt = z.infer<typeof rowInDoubt>;

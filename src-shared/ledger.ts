@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { flag01 } from './fields.ts';
 import { itemFacetFilter } from './item-facets.ts';
+import { lazySchema } from './lazy-schema.ts';
 
 /**
  * The ledger as the screens ask for it: main lays the current draft over the
@@ -14,7 +15,7 @@ export const ledgerDomain = z.enum(['listings', 'buyOrders']);
 export type LedgerDomain = z.infer<typeof ledgerDomain>;
 
 /** A row's key: the asset ID of a listing, the SKU of a buy order. */
-const rowKey = z.string().min(1).max(200);
+const rowKey = lazySchema(() => z.string().min(1).max(200));
 
 /**
  * What the tables filter by. Values are the row's own (the ledger's, or the
@@ -22,7 +23,7 @@ const rowKey = z.string().min(1).max(200);
  * row does not jump out of view while the trader reprices it, and "all that
  * match" means the rows on screen.
  */
-export const ledgerFilter = z.strictObject({
+export const ledgerFilter = lazySchema(() => z.strictObject({
   /** The item search (words in any order, as every table reads it), or text in the SKU, asset ID, listing ID or note. */
   text: z.string().max(200).optional(),
   ...itemFacetFilter,
@@ -39,14 +40,14 @@ export const ledgerFilter = z.strictObject({
   note: z.string().max(200).optional(),
   /** Only rows the current draft changes. */
   changedOnly: z.boolean().optional(),
-});
+}));
 export type LedgerFilter = z.infer<typeof ledgerFilter>;
 
 /** Rows by key, or every row matching a filter minus some keys (select all, then untick a few). */
-export const ledgerSelection = z.union([
+export const ledgerSelection = lazySchema(() => z.union([
   z.strictObject({ ids: z.array(rowKey).max(200_000) }),
   z.strictObject({ filter: ledgerFilter, except: z.array(rowKey).max(200_000).optional() }),
-]);
+]));
 export type LedgerSelection = z.infer<typeof ledgerSelection>;
 
 /** The columns a table can be sorted by; each domain has its own (checked by main). */
@@ -60,19 +61,19 @@ export const ledgerSort = z.strictObject({ column: ledgerColumn, dir: z.enum(['a
 export type LedgerSort = z.infer<typeof ledgerSort>;
 
 /** One viewport of a ledger table. */
-export const ledgerQuery = z.strictObject({
+export const ledgerQuery = lazySchema(() => z.strictObject({
   domain: ledgerDomain,
   filter: ledgerFilter.default({}),
   sort: ledgerSort.nullable().default(null),
   offset: z.number().int().min(0).max(10_000_000).default(0),
   limit: z.number().int().min(1).max(500).default(100),
-});
+}));
 
 /**
  * An item as a trader reads it: the name backpack.tf shows (the SKU itself
  * when the schema does not know it), and the parts a table marks apart.
  */
-export const itemView = z.object({
+export const itemView = lazySchema(() => z.object({
   name: z.string(),
   /** False for a SKU newer than the schema: show the SKU and a quiet "unknown item". */
   known: z.boolean(),
@@ -85,7 +86,7 @@ export const itemView = z.object({
   australium: z.boolean(),
   festivized: z.boolean(),
   craftable: z.boolean(),
-});
+}));
 export type ItemView = z.infer<typeof itemView>;
 
 /** What the draft does to a row, as every table shows it. */
@@ -105,7 +106,7 @@ const draftSide = {
   item: itemView.nullable(),
 };
 
-export const listingRowView = z.object({
+export const listingRowView = lazySchema(() => z.object({
   domain: z.literal('listings'),
   ...draftSide,
   asset_id: z.string(),
@@ -124,10 +125,10 @@ export const listingRowView = z.object({
   user_note: z.string(),
   /** The draft's new values where they differ; null when the draft does not edit the row. */
   pending: z.object({ price: z.number().int().optional(), promoted: flag01.optional(), user_note: z.string().optional() }).nullable(),
-});
+}));
 export type ListingRowView = z.infer<typeof listingRowView>;
 
-export const buyOrderRowView = z.object({
+export const buyOrderRowView = lazySchema(() => z.object({
   domain: z.literal('buyOrders'),
   ...draftSide,
   sku: z.string(),
@@ -150,7 +151,7 @@ export const buyOrderRowView = z.object({
   pending: z.object({
     price: z.number().int().optional(), quantity: z.number().int().optional(), active: flag01.optional(), user_note: z.string().optional(),
   }).nullable(),
-});
+}));
 export type BuyOrderRowView = z.infer<typeof buyOrderRowView>;
 
 export const ledgerRowView = z.discriminatedUnion('domain', [listingRowView, buyOrderRowView]);
@@ -160,9 +161,9 @@ export type LedgerRowView = z.infer<typeof ledgerRowView>;
  * Which state of main a reply was computed from. Every area main owns has
  * one; a screen drops a reply older than what it already shows.
  */
-export const stamp = z.number().int().nonnegative();
+export const stamp = lazySchema(() => z.number().int().nonnegative());
 
-export const ledgerPage = z.object({
+export const ledgerPage = lazySchema(() => z.object({
   domain: ledgerDomain,
   /** The draft laid over the ledger (main's current draft); null when there is none. */
   draftId: z.string().nullable(),
@@ -175,5 +176,5 @@ export const ledgerPage = z.object({
   /** Rows the draft changes, among those matching. */
   changed: z.number().int(),
   rows: z.array(ledgerRowView),
-});
+}));
 export type LedgerPage = z.infer<typeof ledgerPage>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { cents } from './fields.ts';
+import { lazySchema } from './lazy-schema.ts';
 
 /**
  * The price guard: a change that cuts a price by more than a share, takes it
@@ -11,14 +12,14 @@ import { cents } from './fields.ts';
  * confirmation. One rule, for the bulk edit's preview, the review, the
  * inventory picker and the inline price editor alike.
  */
-export const priceGuard = z.strictObject({
+export const priceGuard = lazySchema(() => z.strictObject({
   /** A cut deeper than this share of the old price (percent) is marked. */
   maxDropPercent: z.number().min(1).max(99),
   /** A new price under this (cents) is marked; null: no floor. */
   floorCents: cents.nullable(),
   /** A new price above this multiple of the old one is marked. */
   maxRiseMultiple: z.number().min(1.1).max(1000),
-});
+}));
 export type PriceGuard = z.infer<typeof priceGuard>;
 
 export const DEFAULT_PRICE_GUARD: PriceGuard = { maxDropPercent: 30, floorCents: null, maxRiseMultiple: 10 };
@@ -58,7 +59,7 @@ export function undercutOf(price: number, references: readonly ReferencePrice[],
 }
 
 /** A change the guard marked: the worst one of its kind is shown with the count. */
-export const guardedChange = z.object({ key: z.string(), before: z.number().int(), after: z.number().int() });
+export const guardedChange = lazySchema(() => z.object({ key: z.string(), before: z.number().int(), after: z.number().int() }));
 
 /** What the guard found among many changes: how many of each concern, and the worst drop and rise. */
 export const guardFindings = z.object({
@@ -83,11 +84,11 @@ export const markedCount = (f: GuardFindings): number => f.drops + f.belowFloor 
 export const hasFindings = (f: GuardFindings): boolean => markedCount(f) > 0;
 
 /** A new listing priced far under a reference: the worst one is shown with the count. */
-export const undercut = z.object({ key: z.string(), sku: z.string(), price: z.number().int(), reference: referencePrice });
+export const undercut = lazySchema(() => z.object({ key: z.string(), sku: z.string(), price: z.number().int(), reference: referencePrice }));
 export type Undercut = z.infer<typeof undercut>;
 
 /** New listings priced far under what the same item fetches: how many, and the deepest under its reference. */
-export const undercutFindings = z.object({ count: z.number().int().nonnegative(), worst: undercut.nullable() });
+export const undercutFindings = lazySchema(() => z.object({ count: z.number().int().nonnegative(), worst: undercut.nullable() }));
 export type UndercutFindings = z.infer<typeof undercutFindings>;
 
 export const NO_UNDERCUTS: UndercutFindings = { count: 0, worst: null };

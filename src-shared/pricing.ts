@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { costGuard, DEFAULT_COST_GUARD } from './cost-guard.ts';
 import { cents, serviceUrl, sku } from './fields.ts';
 import { priceStep, rounding } from './drafts.ts';
+import { lazySchema } from './lazy-schema.ts';
 
 /**
  * Prices from outside and the rules that follow them, as the trader sets
@@ -24,9 +25,9 @@ export const KEY_SKU = '5021;6';
 export const SOURCE_JUMP_MULTIPLE = 5;
 
 export const sourceId = z.string().regex(/^[a-z0-9-]{1,40}$/, { error: 'must be lower-case letters, digits and dashes' });
-const sourceName = z.string().trim().min(1).max(60);
+const sourceName = lazySchema(() => z.string().trim().min(1).max(60));
 /** How often a source is read: no more often than every five minutes, at least daily. */
-const refreshMinutes = z.number().int().min(5).max(24 * 60);
+const refreshMinutes = lazySchema(() => z.number().int().min(5).max(24 * 60));
 
 /**
  * pricedb.io (or a service that answers as it does). It prices in keys and
@@ -36,7 +37,7 @@ const refreshMinutes = z.number().int().min(5).max(24 * 60);
  * the source's own price of the key (as TF2Autobot converts) unless the
  * trader fixes it.
  */
-export const pricedbConfig = z.strictObject({
+export const pricedbConfig = lazySchema(() => z.strictObject({
   kind: z.literal('pricedb'),
   name: sourceName,
   url: serviceUrl,
@@ -45,10 +46,10 @@ export const pricedbConfig = z.strictObject({
   keyCents: cents,
   /** Refined metal a key is worth; null: the source's own key price (its sell for sell prices, its buy for buy prices). */
   refinedPerKey: z.number().positive().max(10_000).nullable(),
-});
+}));
 
 /** The trader's own price list: a CSV (`sku` or `name`, `buy`, `sell`, in dollars or `*_cents`) in a file or at an https URL. */
-export const listConfig = z.strictObject({
+export const listConfig = lazySchema(() => z.strictObject({
   kind: z.literal('list'),
   name: sourceName,
   /** An https URL (http only on a loopback address) serving the CSV; null: a file. */
@@ -56,7 +57,7 @@ export const listConfig = z.strictObject({
   /** The CSV file on the desk's machine; null: a URL. */
   path: z.string().trim().min(1).max(1_000).nullable(),
   refreshMinutes,
-}).refine((c) => (c.url === null) !== (c.path === null), { error: 'a list is read from a URL or from a file, one of them', path: ['url'] });
+}).refine((c) => (c.url === null) !== (c.path === null), { error: 'a list is read from a URL or from a file, one of them', path: ['url'] }));
 
 export const sourceConfig = z.discriminatedUnion('kind', [pricedbConfig, listConfig]);
 export type SourceConfig = z.infer<typeof sourceConfig>;
@@ -66,7 +67,7 @@ export type ListConfig = z.infer<typeof listConfig>;
 /** How fresh a source's prices are. */
 export const sourceState = z.enum(['never', 'fresh', 'stale', 'failing']);
 
-export const sourceView = z.object({
+export const sourceView = lazySchema(() => z.object({
   id: sourceId,
   config: sourceConfig,
   state: sourceState,
@@ -80,10 +81,10 @@ export const sourceView = z.object({
   nextReadAt: z.number().int().nullable(),
   /** The oldest of its prices, as the source priced them (wall ms). */
   oldestPricedAt: z.number().int().nullable(),
-});
+}));
 export type SourceView = z.infer<typeof sourceView>;
 
-export const sourcePriceView = z.object({
+export const sourcePriceView = lazySchema(() => z.object({
   sourceId,
   sku: z.string(),
   buy: z.number().int().nullable(),
@@ -92,7 +93,7 @@ export const sourcePriceView = z.object({
   original: z.string(),
   pricedAt: z.number().int(),
   readAt: z.number().int(),
-});
+}));
 export type SourcePriceView = z.infer<typeof sourcePriceView>;
 
 /** A workspace's pricing settings. */
@@ -125,7 +126,7 @@ export const itemKind = z.enum(['weapon', 'cosmetic', 'taunt', 'tool', 'other'])
 export type ItemKind = z.infer<typeof itemKind>;
 
 /** Which items a rule covers when it names no SKU: every condition given must hold. */
-export const itemFilter = z.strictObject({
+export const itemFilter = lazySchema(() => z.strictObject({
   /** Quality IDs (6 Unique, 11 Strange, 5 Unusual, 1 Genuine, 3 Vintage, 13 Haunted, 14 Collector's, 15 Decorated). */
   qualities: z.array(z.number().int().min(0).max(100)).min(1).max(20).optional(),
   kinds: z.array(itemKind).min(1).max(5).optional(),
@@ -135,20 +136,20 @@ export const itemFilter = z.strictObject({
   killstreaks: z.array(z.number().int().min(0).max(3)).min(1).max(4).optional(),
   australium: z.boolean().optional(),
   craftable: z.boolean().optional(),
-});
+}));
 export type ItemFilter = z.infer<typeof itemFilter>;
 
-export const ruleScope = z.discriminatedUnion('by', [
+export const ruleScope = lazySchema(() => z.discriminatedUnion('by', [
   z.strictObject({ by: z.literal('sku'), sku }),
   /** A saved filter, by the name the trader gave it ("Strange weapons"). */
   z.strictObject({ by: z.literal('filter'), label: z.string().trim().min(1).max(60), filter: itemFilter }),
-]);
+]));
 export type RuleScope = z.infer<typeof ruleScope>;
 
 const side = z.enum(['buy', 'sell']);
 
 /** A repricing rule, as TF2Autobot's pricelist entry and autopricer do it, with the desk's guard rails. */
-export const repriceRule = z.strictObject({
+export const repriceRule = lazySchema(() => z.strictObject({
   name: z.string().trim().min(1).max(80),
   enabled: z.boolean(),
   scope: ruleScope,
@@ -169,8 +170,8 @@ export const repriceRule = z.strictObject({
   maxAgeHours: z.number().min(0.1).max(24 * 60).nullable(),
   /** Buy orders: stop buying at this many held. */
   maxHeld: z.number().int().min(0).max(1_000_000).nullable(),
-}).refine((r) => r.minCents === null || r.maxCents === null || r.minCents <= r.maxCents, { error: 'the minimum is above the maximum', path: ['maxCents'] });
+}).refine((r) => r.minCents === null || r.maxCents === null || r.minCents <= r.maxCents, { error: 'the minimum is above the maximum', path: ['maxCents'] }));
 export type RepriceRule = z.infer<typeof repriceRule>;
 
-export const ruleView = z.object({ id: z.number().int(), position: z.number().int(), rule: repriceRule, updatedAt: z.number().int() });
+export const ruleView = lazySchema(() => z.object({ id: z.number().int(), position: z.number().int(), rule: repriceRule, updatedAt: z.number().int() }));
 export type RuleView = z.infer<typeof ruleView>;

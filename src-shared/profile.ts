@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.ts';
 
 /**
  * A profile that could not be opened, as the recovery screen shows it: what
@@ -21,7 +22,7 @@ export const backupKind = z.enum(['daily', 'before-migration', 'before-restore']
 export type BackupKind = z.infer<typeof backupKind>;
 
 /** What a backup holds, counted in the file itself (a table the backup's version did not have counts 0). */
-export const backupRows = z.object({
+export const backupRows = lazySchema(() => z.object({
   listings: z.number().int(),
   buyOrders: z.number().int(),
   drafts: z.number().int(),
@@ -29,11 +30,11 @@ export const backupRows = z.object({
   draftChanges: z.number().int(),
   /** Trades in the history. */
   trades: z.number().int(),
-});
+}));
 export type BackupRows = z.infer<typeof backupRows>;
 
 /** One backup of the profile, read from its file. */
-export const backupView = z.object({
+export const backupView = lazySchema(() => z.object({
   /** Its file name in the backups folder: what a restore names. */
   name: z.string(),
   file: z.string(),
@@ -49,10 +50,10 @@ export const backupView = z.object({
   empty: z.boolean(),
   /** Why it cannot be restored by this version (saved by a newer one, unreadable); null when it can. */
   refusal: z.string().nullable(),
-});
+}));
 export type BackupView = z.infer<typeof backupView>;
 
-export const profileProblem = z.object({
+export const profileProblem = lazySchema(() => z.object({
   kind: z.enum(PROFILE_PROBLEM_KINDS),
   /** What happened, in a sentence. */
   message: z.string(),
@@ -64,31 +65,31 @@ export const profileProblem = z.object({
   backups: z.array(backupView),
   /** What the screen offers, in this order. */
   choices: z.array(recoveryChoice),
-});
+}));
 export type ProfileProblem = z.infer<typeof profileProblem>;
 
 /** The trader's choice on the recovery screen: which backup to restore, and that an empty one is meant. */
-export const recoverInput = z.object({
+export const recoverInput = lazySchema(() => z.object({
   choice: recoveryChoice,
   /** The backup's `name`, for `restore`. */
   backup: z.string().min(1).max(300).optional(),
   /** The trader confirmed restoring a backup that holds nothing. */
   confirmEmpty: z.literal(true).optional(),
-}).strict();
+}).strict());
 export type RecoverInput = z.infer<typeof recoverInput>;
 
 /** Settings' list of backups, and why the last one failed (null when it did not). */
-export const backupsList = z.object({
+export const backupsList = lazySchema(() => z.object({
   backups: z.array(backupView),
   problem: z.string().nullable(),
-});
+}));
 export type BackupsList = z.infer<typeof backupsList>;
 
 /** Restoring a backup over the open profile: which one, and that an empty one is meant. */
-export const restoreBackupInput = z.object({
+export const restoreBackupInput = lazySchema(() => z.object({
   backup: z.string().min(1).max(300),
   confirmEmpty: z.literal(true).optional(),
-}).strict();
+}).strict());
 
 /** What a restore did: the backup now in place, and the one made of the profile as it was just before. */
 export const restoreBackupResult = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.ts';
 
 /**
  * A reprice as the screens show it: each run (by hand or on the schedule),
@@ -45,21 +46,21 @@ export const MARK_WORDS: Readonly<Record<string, string>> = {
   drop: 'deep cut', floor: 'under the floor', rise: 'steep rise', under_cost: 'under cost', under_margin: 'under cost + margin', jump: 'source jumped',
 };
 
-export const repricePageQuery = z.strictObject({
+export const repricePageQuery = lazySchema(() => z.strictObject({
   runId: z.number().int().positive(),
   outcome: z.enum(['change', 'held']).nullable().default(null),
   offset: z.number().int().min(0).max(10_000_000).default(0),
   limit: z.number().int().min(1).max(500).default(100),
-});
+}));
 
-export const repricePage = z.object({ total: z.number().int(), offset: z.number().int(), rows: z.array(repriceRowView).max(500) });
+export const repricePage = lazySchema(() => z.object({ total: z.number().int(), offset: z.number().int(), rows: z.array(repriceRowView).max(500) }));
 export type RepricePage = z.infer<typeof repricePage>;
 
 /** The schedule as it stands: on or off, every how many hours, when it runs next, and whether a run is under way. */
-export const repriceScheduleView = z.object({
+export const repriceScheduleView = lazySchema(() => z.object({
   enabled: z.boolean(),
   everyHours: z.number().int(),
   nextAt: z.number().int().nullable(),
   running: z.boolean(),
-});
+}));
 export type RepriceScheduleView = z.infer<typeof repriceScheduleView>;

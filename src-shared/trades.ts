@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   DISPLAY_NAME_MAX_LENGTH, ITEM_NAME_MAX_LENGTH, SERVICE_WORD_MAX_LENGTH, serviceText, SKU_MAX_LENGTH, URL_MAX_LENGTH,
 } from './fields.ts';
+import { lazySchema } from './lazy-schema.ts';
 
 /**
  * The pending trades as the service reports them (interface sections 2.3–2.5):
@@ -11,7 +12,7 @@ import {
  * money, timestamps). Every string has a length bound (fields.ts says why).
  */
 
-const unixSeconds = z.number().int().nonnegative();
+const unixSeconds = lazySchema(() => z.number().int().nonnegative());
 const moneyCents = z.number().int();
 
 const word = serviceText(SERVICE_WORD_MAX_LENGTH);
@@ -32,11 +33,11 @@ export const buyOrderTradeItem = marketTradeItem.extend({
   particle_url: url.nullable().default(null),
 });
 
-export const linkedAccount = z.object({
+export const linkedAccount = lazySchema(() => z.object({
   id64: word,
   name: serviceText(DISPLAY_NAME_MAX_LENGTH).default(''),
   image_url: url.default(''),
-});
+}));
 
 const tradeCommon = {
   user_id: word,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.ts';
 
 /**
  * What the renderer and the tray are told about updates. `restartPending`:
@@ -7,7 +8,7 @@ import { z } from 'zod';
  * signature, its checksum, a downgrade, a redirect off the feed), so it was
  * deleted, not installed; `message` says which.
  */
-export const updateView = z.object({
+export const updateView = lazySchema(() => z.object({
   state: z.enum(['off', 'idle', 'checking', 'downloading', 'ready', 'error', 'refused']),
   /** The newer version found (being downloaded, ready, or refused). */
   version: z.string().nullable(),
@@ -16,7 +17,7 @@ export const updateView = z.object({
   /** Why the last check or download failed or was refused, or why updates are off. */
   message: z.string().nullable(),
   checkedAt: z.number().nullable(),
-});
+}));
 export type UpdateView = z.output<typeof updateView>;
 
 /** The sentence Settings shows for the update state. */

@@ -5,6 +5,7 @@ import { itemView, stamp } from './ledger.ts';
 import { buyOrderTrade, buyOrderTradeItem, marketTrade, marketTradeItem } from './trades.ts';
 import { keyStatusSchema, settingsSchema } from './settings.ts';
 import { keyTestResult } from './key-test.ts';
+import { lazySchema } from './lazy-schema.ts';
 
 /**
  * The view models of the live state that cross the bridge: what the renderer
@@ -20,11 +21,11 @@ export const errorView = sharedErrorView;
 
 export const mode = z.enum(['sandbox', 'live']);
 
-export const keyStatus = keyStatusSchema.extend({
+export const keyStatus = lazySchema(() => keyStatusSchema.extend({
   stamp,
   // What the last "Test key" found, until the key changes (null: not tested since).
   test: keyTestResult.nullable().optional(),
-});
+}));
 
 export const appStatus = z.object({
   stamp,
@@ -67,7 +68,7 @@ export const heartbeatState = z.object({
   clockOffsetMs: z.number().nullable().optional(),
 });
 
-export const schedulerState = z.object({
+export const schedulerState = lazySchema(() => z.object({
   stamp,
   blocked: z.enum(['auth', 'forbidden']).nullable(),
   /** Requests sent in the last minute against the global limit. */
@@ -75,32 +76,32 @@ export const schedulerState = z.object({
   limit: z.number().int().positive(),
   /** When a 429 made us wait: until when (ms epoch). */
   pausedUntil: z.number().nullable(),
-});
+}));
 
 /**
  * How a read the desk cannot do without (the accounts, the
  * balance) is going: "reading accounts, retrying in 40 s" and why.
  */
-export const readState = z.object({
+export const readState = lazySchema(() => z.object({
   phase: z.enum(['idle', 'reading', 'retrying', 'done', 'failed']),
   nextAttemptAt: z.number().nullable(),
   lastError: errorView.nullable(),
   failures: z.number().int().nonnegative(),
   readAt: z.number().nullable(),
-});
+}));
 
-export const balanceReading = z.object({
+export const balanceReading = lazySchema(() => z.object({
   balance: z.number().int(),
   pending_balance: z.number().int(),
   readAt: z.number(),
-});
+}));
 /** The last balance read; null before the first. */
-export const balanceView = z.object({
+export const balanceView = lazySchema(() => z.object({
   stamp,
   reading: balanceReading.nullable(),
   // How reading the balance goes (retried with backoff until it succeeds), for "not read: why, next try".
   read: readState.optional(),
-});
+}));
 
 const tradeExtras = {
   needsAction: z.boolean(),
@@ -109,33 +110,33 @@ const tradeExtras = {
 };
 /** Each trade item with the item named from its SKU (quality colour, effect, killstreak…), when the schema knows it. */
 const namedItem = { item: itemView.nullable().optional() };
-export const watchedTrade = z.discriminatedUnion('trade_type', [
+export const watchedTrade = lazySchema(() => z.discriminatedUnion('trade_type', [
   marketTrade.extend({ ...tradeExtras, items: z.array(marketTradeItem.extend(namedItem)) }),
   buyOrderTrade.extend({ ...tradeExtras, items: z.array(buyOrderTradeItem.extend(namedItem)) }),
-]);
+]));
 /** Pending trades are few: they cross whole. */
-export const tradesView = z.object({
+export const tradesView = lazySchema(() => z.object({
   stamp,
   trades: z.array(watchedTrade),
   /** When the trade lists last answered (ms epoch, main's clock); the service allows one read a minute. */
   checkedAt: z.number().nullable().optional(),
-});
+}));
 
-export const accountView = z.object({
+export const accountView = lazySchema(() => z.object({
   id64: z.string(),
   role: z.enum(['main', 'linked']),
   tradeUrl: z.string().nullable(),
   /** Whether the heartbeat covers this account (always true for main). */
   automated: z.boolean(),
-});
-export const accountsView = z.object({
+}));
+export const accountsView = lazySchema(() => z.object({
   stamp,
   main: accountView.nullable(),
   linked: z.array(accountView),
   readAt: z.number().nullable(),
   // The state of reading the accounts list (retried with backoff until it succeeds).
   read: readState.optional(),
-});
+}));
 
 export const activityEntry = z.object({
   id: z.number().int(),

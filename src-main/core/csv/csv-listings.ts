@@ -6,6 +6,7 @@ import { flagCell, idCell, issueReasons, priceCell, textCell, DOLLARS, type Pric
 import { listingLockReason, rowAccount, rowSku, type ImportContext } from './csv-context.ts';
 import { COMMA_FILE, dollarsIn, duplicateTracker, echoed, writeCsv, type CsvColumns, type FileShape, type CsvLineError, type CsvRecord, type SeenKeys } from './csv-format.ts';
 import { definedOf } from '../drafts/merge.ts';
+import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 /**
  * The listings ledger as CSV. A row with a `listing_id` names a listing that
@@ -35,7 +36,7 @@ export function listingsToCsv(rows: Iterable<ListingRow>, nameOf: (sku: string) 
 }
 
 /** A listing adopted from a file: the ledger's input with today's rules for what the trader wrote. */
-const adoptedListing = listingInput.extend({ user_note: userNote.default(''), sku: skuLabel.default('') });
+const adoptedListing = lazySchema(() => listingInput.extend({ user_note: userNote.default(''), sku: skuLabel.default('') }));
 export type AdoptedListing = z.output<typeof adoptedListing>;
 
 export interface ListingsImport {

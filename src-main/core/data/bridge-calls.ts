@@ -4,6 +4,7 @@ import { parseChannelOutput } from '../../../src-shared/contract-parse.ts';
 import { errorView } from '../../../src-shared/errors.ts';
 import { readEvent, type EventListener } from './methods.ts';
 import { partOf } from './protocol.ts';
+import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 /**
  * The bridge's calls and events as they cross between main and the data
@@ -40,10 +41,10 @@ export function readBridgeEvent(name: string, payload: unknown, listener: EventL
 }
 
 /** A bridge reply's outline: a `value` for the channel's schema to read, or the router's refusal. */
-const replyOutline = z.discriminatedUnion('ok', [
+const replyOutline = lazySchema(() => z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(true) }),
   z.object({ ok: z.literal(false), error: errorView }),
-]);
+]));
 
 export type BridgeReply<C extends DeskChannel> =
   | { readonly result: IpcResult<ChannelOutput<C>> }

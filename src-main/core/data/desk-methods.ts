@@ -13,6 +13,7 @@ import type { TradeForNotice, TradeRef } from '../shell/notification-groups.ts';
 import type { DeskNotice } from '../shell/reprice-notice.ts';
 import type { ShellState } from '../shell/tray-state.ts';
 import { deskWorkerConfig } from './desk-worker-config.ts';
+import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 /**
  * The data boundary's method maps, shared by both sides: what main may call
@@ -35,11 +36,11 @@ const shellState = z.object({
 }) satisfies z.ZodType<ShellState>;
 
 /** What the tray, taskbar, notifications and quit read of the desk; `appliesRunning`: applies under way (running, paused or being cancelled). */
-export const deskShellView = z.object({
+export const deskShellView = lazySchema(() => z.object({
   tray: shellState,
   settings: settingsSchema.pick({ serviceUrl: true, notificationsEnabled: true, autoUpdate: true, heartbeatEnabled: true, startAtLogin: true }),
   appliesRunning: z.number().int().nonnegative(),
-});
+}));
 export type DeskShellView = z.infer<typeof deskShellView>;
 
 /**
@@ -111,11 +112,11 @@ const tradeRef = z.object({ trade_type: z.enum(['market', 'buy_order']), trade_i
  * Its fields are what the log itself takes (`LogFields`: any value, errors
  * among them), since main's log cleans each value before it writes it.
  */
-export const workerLogLine = z.object({
+export const workerLogLine = lazySchema(() => z.object({
   level: z.enum(['debug', 'info', 'warn', 'error']) satisfies z.ZodType<LogLevel>,
   message: z.string(),
   fields: z.record(z.string(), z.unknown()).optional() satisfies z.ZodType<LogFields | undefined>,
-});
+}));
 export type WorkerLogLine = z.infer<typeof workerLogLine>;
 
 /**

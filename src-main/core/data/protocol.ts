@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CHANNEL_NAMES } from '../../../src-shared/channels.ts';
 import { DESK_ERROR_KINDS } from '../../../src-shared/errors.ts';
 import { DomainError } from '../errors.ts';
+import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 /**
  * The messages between the main thread and the data worker. Each is read in
@@ -13,7 +14,7 @@ import { DomainError } from '../errors.ts';
  * error value, never a thrown object.
  */
 
-const id = z.number().int().nonnegative();
+const id = lazySchema(() => z.number().int().nonnegative());
 const callHead = { target: z.string().min(1).max(40), method: z.string().min(1).max(60) };
 
 /** A call of a method of the map; its `args` are read by the method's schema. */
@@ -36,10 +37,10 @@ export interface BridgeCall {
   readonly input: unknown;
 }
 
-export const dataErrorValue = z.strictObject({
+export const dataErrorValue = lazySchema(() => z.strictObject({
   kind: z.enum(DESK_ERROR_KINDS),
   message: z.string().max(4_000),
-});
+}));
 export type DataErrorValue = z.infer<typeof dataErrorValue>;
 
 /** Kinds that core code throws on purpose outside DomainError (ApplyRefused, KeyError). */
@@ -58,14 +59,14 @@ function isKind(kind: string): kind is DataErrorValue['kind'] {
 }
 
 /** The answer to a call, by its ID; a `value` is read by the schema of what was called. */
-export const replyHead = z.discriminatedUnion('ok', [
+export const replyHead = lazySchema(() => z.discriminatedUnion('ok', [
   z.object({ id: z.number().int(), ok: z.literal(true) }),
   z.object({ id: z.number().int(), ok: z.literal(false), error: dataErrorValue }),
-]);
+]));
 export type DataReply = { readonly id: number; readonly ok: true; readonly value: unknown } | { readonly id: number; readonly ok: false; readonly error: DataErrorValue };
 
 /** An event the worker pushes; its `payload` is read by the schema of the event map that names it. */
-export const eventHead = z.object({ event: z.string().min(1).max(60) });
+export const eventHead = lazySchema(() => z.object({ event: z.string().min(1).max(60) }));
 export interface DataEvent {
   readonly event: string;
   readonly payload: unknown;
@@ -85,10 +86,10 @@ export interface WorkerAsk {
 }
 
 /** Main's answer to an ask; a `value` is read by the schema of the method asked. */
-export const answerHead = z.discriminatedUnion('ok', [
+export const answerHead = lazySchema(() => z.discriminatedUnion('ok', [
   z.object({ answer: z.number().int(), ok: z.literal(true) }),
   z.object({ answer: z.number().int(), ok: z.literal(false), error: dataErrorValue }),
-]);
+]));
 export type MainAnswer = { readonly answer: number; readonly ok: true; readonly value: unknown } | { readonly answer: number; readonly ok: false; readonly error: DataErrorValue };
 
 /**

@@ -21,6 +21,7 @@ import { draftSummary, type DraftCounts } from './draft-counts.ts';
 import type { PriceReferences } from './price-references.ts';
 import type { Staging } from './draft-staging.ts';
 import { createReviewer, type DraftReview, type ReviewPageQuery, type ReviewRow } from './review.ts';
+import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 export type { AddChangesResult };
 
@@ -32,7 +33,7 @@ export type { AddChangesResult };
  * every question is a query (see store/ledger-reads.ts, store/bulk-rows.ts,
  * review.ts), so a 47,000-change draft costs what the screen shows of it.
  */
-export const draftName = z.string().trim().min(1).max(200);
+export const draftName = lazySchema(() => z.string().trim().min(1).max(200));
 
 export type BulkResult = BulkPlan;
 

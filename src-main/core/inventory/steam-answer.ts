@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 /**
  * One page of Steam's community inventory as the desk accepts it:
@@ -11,28 +12,28 @@ import { z } from 'zod';
 
 const digits = z.string({ error: 'must be a string of digits' }).regex(/^\d{1,20}$/, { error: 'must be a string of digits' });
 const text = (max: number) => z.string({ error: 'must be text' }).max(max, { error: `must be at most ${max} characters` });
-const flag = z.union([z.number().int(), z.boolean()], { error: 'must be 0 or 1' });
+const flag = lazySchema(() => z.union([z.number().int(), z.boolean()], { error: 'must be 0 or 1' }));
 
-export const steamAsset = z.object({
+export const steamAsset = lazySchema(() => z.object({
   appid: z.number({ error: 'must be a number' }).int(),
   contextid: text(20),
   assetid: digits,
   classid: digits,
   instanceid: digits,
   amount: text(20),
-});
+}));
 
 const line = z.looseObject({ value: text(4_000), color: text(20).optional() });
-const tag = z.looseObject({
+const tag = lazySchema(() => z.looseObject({
   category: text(100),
   internal_name: text(200),
   localized_category_name: text(200).optional(),
   localized_tag_name: text(200).optional(),
   color: text(20).optional(),
-});
-const action = z.looseObject({ link: text(2_000), name: text(200) });
+}));
+const action = lazySchema(() => z.looseObject({ link: text(2_000), name: text(200) }));
 
-export const steamDescription = z.looseObject({
+export const steamDescription = lazySchema(() => z.looseObject({
   classid: digits,
   instanceid: digits,
   name: text(300),
@@ -45,16 +46,16 @@ export const steamDescription = z.looseObject({
   descriptions: z.array(line).max(200).optional(),
   tags: z.array(tag).max(50).optional(),
   actions: z.array(action).max(20).optional(),
-});
+}));
 
-export const steamPage = z.object({
+export const steamPage = lazySchema(() => z.object({
   assets: z.array(steamAsset).max(10_000).optional(),
   descriptions: z.array(steamDescription).max(10_000).optional(),
   total_inventory_count: z.number({ error: 'must be a number' }).int().nonnegative(),
   more_items: flag.optional(),
   last_assetid: digits.optional(),
   success: z.union([z.literal(1), z.literal(true)], { error: 'must be 1 (Steam says the read failed)' }),
-});
+}));
 
 export type SteamAsset = z.infer<typeof steamAsset>;
 export type SteamDescription = z.infer<typeof steamDescription>;

@@ -2,17 +2,18 @@ import { z } from 'zod';
 import type { keyStatusSchema } from '../../../src-shared/settings.ts';
 import type { KeychainState, SecretStore } from '../secrets.ts';
 import { createEmitter, type Unsubscribe } from '../events.ts';
+import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 export { keyStatusSchema } from '../../../src-shared/settings.ts';
 export type KeyStatus = z.infer<typeof keyStatusSchema>;
 
 /** Keys are printable ASCII without spaces; anything else is a paste gone wrong. */
-const apiKeyInput = z
+const apiKeyInput = lazySchema(() => z
   .string()
   .trim()
   .min(8, { error: 'is too short to be an API key' })
   .max(256, { error: 'is too long to be an API key' })
-  .regex(/^[\x21-\x7e]+$/, { error: 'must not contain spaces or unusual characters' });
+  .regex(/^[\x21-\x7e]+$/, { error: 'must not contain spaces or unusual characters' }));
 
 export class KeyError extends Error {
   override readonly name = 'KeyError';

@@ -12,6 +12,7 @@ import type { RowPlace } from '../store/ledger-order.ts';
 import { createLedgerReads, tableCounts, type SelectedRows, type TableCounts, type TableQuery } from '../store/ledger-reads.ts';
 import type { NameIndex } from '../store/name-index.ts';
 import { buyOrderView, listingView } from './ledger-rows.ts';
+import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 export type { SelectedRows };
 
@@ -71,7 +72,7 @@ export interface LedgerQueryDeps {
 }
 
 /** A draft's tables' unfiltered counts, as kept in the store between a close and the next start. */
-export const keptCountsSchema = z.object({ draftId: z.string(), listings: tableCounts.optional(), buyOrders: tableCounts.optional() });
+export const keptCountsSchema = lazySchema(() => z.object({ draftId: z.string(), listings: tableCounts.optional(), buyOrders: tableCounts.optional() }));
 export type KeptCounts = z.infer<typeof keptCountsSchema>;
 
 /** Row places kept per query, for the next page of a scroll. */

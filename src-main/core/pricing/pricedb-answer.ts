@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ApiError, type FieldIssue } from '../api/errors.ts';
+import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 /**
  * What pricedb.io answers (`POST /api/items-bulk` with `{ skus }`, at most
@@ -9,15 +10,15 @@ import { ApiError, type FieldIssue } from '../api/errors.ts';
  * field; the prices kept from the last read stay.
  */
 
-const money = z.object({ keys: z.number().finite().nonnegative().max(1_000_000), metal: z.number().finite().nonnegative().max(1_000_000) });
-export const pricedbItem = z.object({
+const money = lazySchema(() => z.object({ keys: z.number().finite().nonnegative().max(1_000_000), metal: z.number().finite().nonnegative().max(1_000_000) }));
+export const pricedbItem = lazySchema(() => z.object({
   sku: z.string().min(1).max(200),
   name: z.string().max(500).optional(),
   source: z.string().max(100).optional(),
   time: z.number().int().nonnegative(),
   buy: money,
   sell: money,
-});
+}));
 export type PricedbItem = z.infer<typeof pricedbItem>;
 export const bulkAnswer = z.array(pricedbItem).max(1_000);
 

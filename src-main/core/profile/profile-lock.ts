@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import { z } from 'zod';
 import { DomainError } from '../errors.ts';
 import { processIdentity } from './process-identity.ts';
+import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 /**
  * One desk per profile, held by the core itself: a lock file beside the
@@ -25,7 +26,7 @@ import { processIdentity } from './process-identity.ts';
  * cannot be checked and counts as held: the refusal names the file to
  * delete if that desk is gone.
  */
-export const lockOwner = z.object({
+export const lockOwner = lazySchema(() => z.object({
   pid: z.number().int(),
   host: z.string(),
   /** When the owner's process started (ms since the epoch), to tell it from a later process given the same PID. */
@@ -36,7 +37,7 @@ export const lockOwner = z.object({
   token: z.string(),
   /** The owner's process identity (process-identity.ts); null where the system does not say, or the lock is older than it. */
   identity: z.string().nullable().default(null),
-});
+}));
 export type LockOwner = z.infer<typeof lockOwner>;
 
 export interface ProfileLock {

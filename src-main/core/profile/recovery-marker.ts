@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import { z } from 'zod';
 import { readFileIfAny, writeWholeFile } from '../whole-file.ts';
+import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 /**
  * The note that a profile's file was moved aside and the trader has not
@@ -10,7 +11,7 @@ import { readFileIfAny, writeWholeFile } from '../whole-file.ts';
  * of opening a new, empty profile in the file's place. Restoring a backup
  * or starting fresh removes it.
  */
-export const recoveryMarker = z.object({
+export const recoveryMarker = lazySchema(() => z.object({
   kind: z.enum(['damaged', 'newer']),
   /** The sentence the recovery screen showed first, shown again. */
   message: z.string(),
@@ -20,7 +21,7 @@ export const recoveryMarker = z.object({
   movedTo: z.string().nullable(),
   /** When it was moved (ms since the epoch). */
   at: z.number(),
-});
+}));
 export type RecoveryMarker = z.infer<typeof recoveryMarker>;
 
 /** Writes the note whole (beside it, flushed, then renamed into place), so a crash never leaves half of one. */

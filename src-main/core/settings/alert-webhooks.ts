@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { alertChoice, webhookFormat, webhookId, type AlertChoice } from '../../../src-shared/alerts.ts';
 import { DomainError } from '../errors.ts';
 import type { SettingsRepo } from '../store/settings-repo.ts';
+import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 /**
  * The trader's alert webhooks as the profile keeps them: what each is called,
@@ -13,7 +14,7 @@ import type { SettingsRepo } from '../store/settings-repo.ts';
 
 const STORAGE_KEY = 'alerts.webhooks';
 
-export const storedWebhook = z.object({
+export const storedWebhook = lazySchema(() => z.object({
   id: webhookId,
   format: webhookFormat,
   name: z.string().min(1).max(200),
@@ -24,7 +25,7 @@ export const storedWebhook = z.object({
   alerts: alertChoice,
   /** Wall-clock ms, for ordering. */
   addedAt: z.number(),
-});
+}));
 export type StoredWebhook = z.infer<typeof storedWebhook>;
 
 export interface AlertWebhooks {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 /**
  * Where the main window reopens. The trader's last size and place are kept,
@@ -6,12 +7,12 @@ import { z } from 'zod';
  * saved bounds are checked against the displays present now: a window is
  * never restored off-screen or larger than the screen it lands on.
  */
-export const rectSchema = z.object({
+export const rectSchema = lazySchema(() => z.object({
   x: z.number().int(),
   y: z.number().int(),
   width: z.number().int().positive(),
   height: z.number().int().positive(),
-});
+}));
 export type Rect = z.infer<typeof rectSchema>;
 
 export const savedWindowStateSchema = z.object({

@@ -3,6 +3,7 @@ import { accountId } from '../../../src-shared/fields.ts';
 import type { LinkedTradeUrls } from '../api/schemas.ts';
 import type { Store } from './db.ts';
 import { parseRow, parseRows, sqlBool, toSqlBool } from './sql.ts';
+import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 /**
  * The main account and the linked accounts the key may act for, with their
@@ -11,23 +12,23 @@ import { parseRow, parseRows, sqlBool, toSqlBool } from './sql.ts';
  */
 export const accountKind = z.enum(['main', 'linked']);
 
-export const accountRow = z.object({
+export const accountRow = lazySchema(() => z.object({
   account_id: accountId,
   kind: accountKind,
   name: z.string(),
   trade_url: z.string().nullable(),
   automated: sqlBool,
   updated_at: z.number().int(),
-});
+}));
 export type AccountRow = z.output<typeof accountRow>;
 
-export const accountInput = z.strictObject({
+export const accountInput = lazySchema(() => z.strictObject({
   account_id: accountId,
   kind: accountKind,
   name: z.string().max(200).optional(),
   trade_url: z.string().nullable().optional(),
   automated: z.boolean().optional(),
-});
+}));
 export type AccountInput = z.input<typeof accountInput>;
 
 export interface AccountsRepo {

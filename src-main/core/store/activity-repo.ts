@@ -4,6 +4,7 @@ import { serializedApiErrorSchema, type SerializedApiError } from '../api/errors
 import type { Store } from './db.ts';
 import { chunked, jsonColumn, parseRows, placeholders } from './sql.ts';
 import { rowidRow } from './typed-rows.ts';
+import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 /**
  * The activity log: every request that changes something on the service,
@@ -22,7 +23,7 @@ export const ALERT_ENTRY = 'alert';
 /** What an entry is about: a service endpoint, or an alert. */
 export type EntryName = EndpointName | typeof ALERT_ENTRY;
 
-export const activityRow = z.object({
+export const activityRow = lazySchema(() => z.object({
   id: z.number().int(),
   at: z.number().int(),
   endpoint: z.union([endpointName, z.literal(ALERT_ENTRY)]),
@@ -35,7 +36,7 @@ export const activityRow = z.object({
   outcome_at: z.number().int().nullable(),
   /** What the desk learnt without a request of its own ("sold in trade 61…"), for entries that are not requests. */
   note: z.string().nullable(),
-});
+}));
 export type ActivityRow = z.output<typeof activityRow>;
 
 export interface ActivityQuery {

@@ -2,6 +2,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { z } from 'zod';
 import type { ChangeKind } from '../../../src-shared/drafts.ts';
 import { parseRows } from './sql.ts';
+import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 /**
  * What an apply reads of its draft to plan the next batches: the changes of
@@ -18,7 +19,7 @@ const changeKind = z.enum([
   'listing.create', 'listing.edit', 'listing.delete', 'listing.deleteAll',
   'buyOrder.create', 'buyOrder.edit', 'buyOrder.delete', 'buyOrder.deleteAll',
 ] as const satisfies readonly ChangeKind[]);
-const waitingPhase = z.union([z.literal(0), z.literal(1), z.literal(2)]);
+const waitingPhase = lazySchema(() => z.union([z.literal(0), z.literal(1), z.literal(2)]));
 
 /** A change of a run not planned into a batch yet. */
 const IS_WAITING = "e.draft_id = :draft AND e.status = 'queued' AND e.batch_id IS NULL";
@@ -36,7 +37,7 @@ const WAITING = `
   FROM draft_entries e WHERE ${IS_WAITING}`;
 
 /** Where a change sits in the draft's order: planning goes on after the last one planned. */
-export const waitingPlace = z.object({ seq: z.number().int(), slot: z.string(), key: z.string() });
+export const waitingPlace = lazySchema(() => z.object({ seq: z.number().int(), slot: z.string(), key: z.string() }));
 export type WaitingPlace = z.output<typeof waitingPlace>;
 
 /** One request group of waiting changes. */

@@ -3,6 +3,7 @@ import { bulkDomain, bulkOp, type BulkDomain, type BulkOp } from '../../../src-s
 import type { Store } from './db.ts';
 import type { SelectedRows } from './ledger-reads.ts';
 import { jsonColumn, parseRows } from './sql.ts';
+import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 /**
  * The journal of bulk edits being written (`bulk_writes`): a row per draft
@@ -28,13 +29,13 @@ export interface BulkJournal {
   unfinished(): BulkWrite[];
 }
 
-const selection = z.object({
+const selection = lazySchema(() => z.object({
   sql: z.string(),
   arms: z.object({ created: z.string(), ledger: z.string() }),
   params: z.record(z.string(), z.union([z.string(), z.number(), z.null()])),
   ids: z.array(z.string()).nullable(),
-});
-const journalRow = z.object({ draft_id: z.string(), seq: z.number(), domain: bulkDomain, selection: jsonColumn(selection), op: jsonColumn(bulkOp) });
+}));
+const journalRow = lazySchema(() => z.object({ draft_id: z.string(), seq: z.number(), domain: bulkDomain, selection: jsonColumn(selection), op: jsonColumn(bulkOp) }));
 
 export function createBulkJournal(store: Pick<Store, 'db' | 'transaction'>): BulkJournal {
   const { db } = store;

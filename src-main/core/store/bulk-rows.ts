@@ -11,6 +11,7 @@ import { ledgerTable } from './ledger-arms.ts';
 import type { SelectedRows } from './ledger-reads.ts';
 import { parseRow, parseRows, statementCache } from './sql.ts';
 import { countOf, keyRow, keysOf, rowidRow, type Params } from './typed-rows.ts';
+import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 /**
  * A bulk edit over a selection, in SQL: each selected row is read with the
@@ -50,11 +51,11 @@ const SAMPLES = 5;
 const PART = 2_000;
 const WRITE_PART = 2_500;
 
-const skipGroup = z.object({ skip: z.string(), n: z.number() });
-const problemGroup = z.object({ problem: z.string(), n: z.number(), price: z.number().nullable() });
-const totalsRow = z.object({ matched: z.number().nullable(), changed: z.number().nullable(), lo: z.number().nullable(), hi: z.number().nullable() });
-const priceChange = z.object({ key: z.string(), b_price: z.number(), n_price: z.number() });
-const concernGroup = z.object({ concern: z.string(), n: z.number() });
+const skipGroup = lazySchema(() => z.object({ skip: z.string(), n: z.number() }));
+const problemGroup = lazySchema(() => z.object({ problem: z.string(), n: z.number(), price: z.number().nullable() }));
+const totalsRow = lazySchema(() => z.object({ matched: z.number().nullable(), changed: z.number().nullable(), lo: z.number().nullable(), hi: z.number().nullable() }));
+const priceChange = lazySchema(() => z.object({ key: z.string(), b_price: z.number(), n_price: z.number() }));
+const concernGroup = lazySchema(() => z.object({ concern: z.string(), n: z.number() }));
 
 export interface BulkRows {
   /**

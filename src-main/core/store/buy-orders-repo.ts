@@ -3,6 +3,7 @@ import { accountId, cents, flag01, quantity, storedSku, storedUserNote } from '.
 import type { Store } from './db.ts';
 import { deleteWhereIn, ledgerWrites, parseRow, parseRows, rowidPages, sqlBool, toSqlBool, type CheckedRows } from './sql.ts';
 import { countOf } from './typed-rows.ts';
+import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 /**
  * The ledger of buy orders, named by SKU as the service names them. The
@@ -13,7 +14,7 @@ import { countOf } from './typed-rows.ts';
  * it may be cut, `quantity` is the most it can hold and `quantity_at_least`
  * the least, when known.
  */
-export const buyOrderRow = z.object({
+export const buyOrderRow = lazySchema(() => z.object({
   sku: storedSku,
   account: accountId,
   price: cents,
@@ -25,7 +26,7 @@ export const buyOrderRow = z.object({
   user_note: storedUserNote,
   fills_seen: z.number().int().nonnegative(),
   updated_at: z.number().int(),
-});
+}));
 export type BuyOrderRow = z.output<typeof buyOrderRow>;
 
 export const buyOrderInput = z.strictObject({

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Store } from './db.ts';
 import { parseRow, parseRows } from './sql.ts';
 import { countOf } from './typed-rows.ts';
+import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 /**
  * What each item cost (migration 020): the lots units came in by, the parts
@@ -10,7 +11,7 @@ import { countOf } from './typed-rows.ts';
  */
 
 /** One item line of a completed trade, in the order costs are counted: by time, purchases before sales, then by trade and line. */
-export const tradeLine = z.object({
+export const tradeLine = lazySchema(() => z.object({
   trade_type: z.enum(['market', 'buy_order']),
   trade_id: z.string(),
   side: z.enum(['sale', 'purchase']),
@@ -20,10 +21,10 @@ export const tradeLine = z.object({
   sku: z.string(),
   quantity: z.number().int(),
   price: z.number().int(),
-});
+}));
 export type TradeLine = z.output<typeof tradeLine>;
 
-export const costLot = z.object({
+export const costLot = lazySchema(() => z.object({
   lot_id: z.number().int(),
   sku: z.string(),
   origin: z.enum(['purchase', 'manual']),
@@ -34,7 +35,7 @@ export const costLot = z.object({
   used: z.number().int(),
   unit_cost: z.number().int(),
   set_at: z.number().int(),
-});
+}));
 export type CostLot = z.output<typeof costLot>;
 
 export interface CostUseInput {
@@ -52,10 +53,10 @@ const LINE_ORDER = "h.at, CASE h.side WHEN 'purchase' THEN 0 ELSE 1 END, h.trade
 const LINE_COLUMNS = 'h.trade_type, h.trade_id, h.side, h.account, h.at, i.position, i.sku, i.quantity, i.price';
 
 const key = z.object({ trade_type: z.enum(['market', 'buy_order']), trade_id: z.string() });
-const lastUse = z.object({ sold_at: z.number().int(), trade_type: z.string(), trade_id: z.string() });
-const usePrice = z.object({ trade_type: z.string(), trade_id: z.string(), position: z.number().int(), source_price: z.number().int().nullable() });
-const heldRow = z.object({ sku: z.string(), held: z.number().int() });
-const nextRow = z.object({ sku: z.string(), unit_cost: z.number().int(), acquired_at: z.number().int(), origin: z.enum(['purchase', 'manual']) });
+const lastUse = lazySchema(() => z.object({ sold_at: z.number().int(), trade_type: z.string(), trade_id: z.string() }));
+const usePrice = lazySchema(() => z.object({ trade_type: z.string(), trade_id: z.string(), position: z.number().int(), source_price: z.number().int().nullable() }));
+const heldRow = lazySchema(() => z.object({ sku: z.string(), held: z.number().int() }));
+const nextRow = lazySchema(() => z.object({ sku: z.string(), unit_cost: z.number().int(), acquired_at: z.number().int(), origin: z.enum(['purchase', 'manual']) }));
 
 export interface CostRepo {
   /** Completed trades not counted yet, oldest first, at most `limit` (their lines all come with them). */

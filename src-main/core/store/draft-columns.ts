@@ -4,6 +4,7 @@ import { change, changeStatus, type Change } from '../../../src-shared/drafts.ts
 import { notFound, quoted } from '../errors.ts';
 import { changeError, changeKind, type ChangeError, type DraftEntry } from './draft-entry.ts';
 import { parseRow, parseRows } from './sql.ts';
+import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 /**
  * A draft's change as the columns of `draft_entries` and back. A change is
@@ -68,7 +69,7 @@ export function changeColumns(input: Change): ChangeColumns {
 }
 
 /** A row of draft_entries as SQLite hands it back (the table's CHECKs hold each kind's columns; this reads their types). */
-const entryRecord = z.object({
+const entryRecord = lazySchema(() => z.object({
   slot: z.enum(SLOTS),
   key: z.string(),
   seq: z.number(),
@@ -89,7 +90,7 @@ const entryRecord = z.object({
   error: z.string().nullable(),
   batch_id: z.string().nullable(),
   updated_at: z.number(),
-});
+}));
 export type EntryRecord = z.output<typeof entryRecord>;
 
 /** The columns a query reads to rebuild an entry (with a table alias: `e.slot AS slot, …`). */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { serializedApiErrorSchema } from '../api/errors.ts';
 import { change, changeStatus, type Change, type ChangeKind, type ChangeStatus } from '../../../src-shared/drafts.ts';
+import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 /**
  * A draft's change as the store keeps it: the change (the shared schema,
@@ -22,7 +23,7 @@ export const changeError = serializedApiErrorSchema;
 export type ChangeError = z.infer<typeof changeError>;
 
 /** One change of a draft with its apply state (the schema reads one kept as JSON, see scratch-tables.ts). */
-export const draftEntry = z.object({
+export const draftEntry = lazySchema(() => z.object({
   target: z.string(),
   seq: z.number().int(),
   change,
@@ -30,7 +31,7 @@ export const draftEntry = z.object({
   error: changeError.nullable(),
   batchId: z.string().nullable(),
   updatedAt: z.number(),
-});
+}));
 export type DraftEntry = Readonly<z.output<typeof draftEntry>>;
 
 /**

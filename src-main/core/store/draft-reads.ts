@@ -5,6 +5,7 @@ import { LOCKED_SQL, type DraftEntry } from './draft-entry.ts';
 import { parseRows } from './sql.ts';
 import { countOf } from './typed-rows.ts';
 import { z } from 'zod';
+import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 /**
  * Questions about a draft's changes that the merge rules, the ledger tables
@@ -37,7 +38,7 @@ const REPLACED: Readonly<Record<LedgerDomain, string>> = {
   buyOrders: `FROM draft_entries e WHERE e.draft_id = ? AND e.kind IN ('buyOrder.edit', 'buyOrder.delete') AND ${OPEN}`,
 };
 
-const slotKey = z.object({ slot: z.enum(['L', 'LD', 'LA', 'B', 'BD', 'BA']), key: z.string() });
+const slotKey = lazySchema(() => z.object({ slot: z.enum(['L', 'LD', 'LA', 'B', 'BD', 'BA']), key: z.string() }));
 
 export function createDraftReads(store: Pick<Store, 'db'>): DraftReads {
   const { db } = store;

@@ -7,6 +7,7 @@ import type { Store } from './db.ts';
 import { changeColumns, ENTRY_COLUMNS, readEntries, readEntry, splitTarget, targetKey, type Slot } from './draft-columns.ts';
 import { parseRow, parseRows, placeholders } from './sql.ts';
 import { countOf, statusCounts } from './typed-rows.ts';
+import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 /**
  * Drafts and their changes, one row per target (see draft-columns.ts).
@@ -14,12 +15,12 @@ import { countOf, statusCounts } from './typed-rows.ts';
  * several in `store.transaction`, so an acknowledged edit is on disk. Reads
  * answer a row, a few rows or a page: nothing here reads a draft whole.
  */
-export const draftRow = z.object({
+export const draftRow = lazySchema(() => z.object({
   draft_id: z.string(),
   name: z.string(),
   created_at: z.number().int(),
   updated_at: z.number().int(),
-});
+}));
 export type DraftRow = z.output<typeof draftRow>;
 
 export type StatusCounts = Partial<Record<ChangeStatus, number>>;

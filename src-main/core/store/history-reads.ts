@@ -5,6 +5,7 @@ import { COMPLETED_ENDINGS, TRADE_ENDINGS, type TradeEnding } from './history-re
 import { itemTextSql } from './item-match.ts';
 import { jsonColumn, parseRow, parseRows } from './sql.ts';
 import type { Params } from './typed-rows.ts';
+import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 /**
  * What the History screen reads, as SQL over the kept trades, refusals and
@@ -77,21 +78,21 @@ export interface PeriodBounds {
 }
 const DAY_KEY = /^\d{4}-\d{2}-\d{2}$/;
 
-const balancePoint = z.object({ at: z.number(), balance: z.number(), pending: z.number() });
+const balancePoint = lazySchema(() => z.object({ at: z.number(), balance: z.number(), pending: z.number() }));
 export type BalancePoint = z.output<typeof balancePoint>;
 
-const itemTally = z.object({
+const itemTally = lazySchema(() => z.object({
   sku: z.string(), name: z.string(), sold_n: z.number(), sold_amount: z.number(), bought_n: z.number(), bought_amount: z.number(),
-});
+}));
 export type ItemTally = z.output<typeof itemTally>;
 
-const saleDurations = z.object({
+const saleDurations = lazySchema(() => z.object({
   sales: z.number(), known: z.number(), average: z.number().nullable(), shortest: z.number().nullable(), longest: z.number().nullable(),
-});
+}));
 export type SaleDurations = z.output<typeof saleDurations>;
 
 /** A trade as the History table shows it, with its first items as [sku, name, quantity, price]. */
-export const historyTradeRow = z.object({
+export const historyTradeRow = lazySchema(() => z.object({
   trade_type: z.enum(['market', 'buy_order']),
   trade_id: z.string(),
   side: z.enum(['sale', 'purchase']),
@@ -106,7 +107,7 @@ export const historyTradeRow = z.object({
   listed_at: z.number().int().nullable(),
   item_count: z.number().int(),
   items: jsonColumn(z.array(z.tuple([z.string(), z.string(), z.number().int(), z.number().int()]))),
-});
+}));
 export type HistoryTradeRow = z.output<typeof historyTradeRow>;
 
 export interface HistoryReads {

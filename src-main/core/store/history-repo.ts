@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Store } from './db.ts';
 import { jsonColumn, parseRow, parseRows } from './sql.ts';
 import { countOf, valueOf } from './typed-rows.ts';
+import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 /**
  * The trade history and the balance readings: what the trade watcher saw,
@@ -45,7 +46,7 @@ export interface HistoryTradeInput {
 }
 
 /** A trade that left the lists and waits for its ending, with what the balance would show. */
-export const leftTradeRow = z.object({
+export const leftTradeRow = lazySchema(() => z.object({
   trade_type: z.enum(['market', 'buy_order']),
   trade_id: z.string(),
   side: z.enum(['sale', 'purchase']),
@@ -54,20 +55,20 @@ export const leftTradeRow = z.object({
   left_at: z.number().int(),
   ending: z.enum(TRADE_ENDINGS),
   sold_assets: jsonColumn(z.array(z.string())),
-});
+}));
 export type LeftTradeRow = z.output<typeof leftTradeRow>;
 
 /** What recording a trade needs to know of its record. */
-const knownTradeRow = z.object({ created_at: z.number(), status: z.string(), ending: z.enum(TRADE_ENDINGS) });
+const knownTradeRow = lazySchema(() => z.object({ created_at: z.number(), status: z.string(), ending: z.enum(TRADE_ENDINGS) }));
 /** A refusal as last recorded, to tell whether it changed. */
-const refusalRow = z.object({ value: z.string(), reason: z.string() });
+const refusalRow = lazySchema(() => z.object({ value: z.string(), reason: z.string() }));
 
-export const readingRow = z.object({
+export const readingRow = lazySchema(() => z.object({
   at: z.number().int(),
   balance: z.number().int(),
   pending_balance: z.number().int(),
   unexplained: z.number().int().nullable(),
-});
+}));
 export type ReadingRow = z.output<typeof readingRow>;
 
 export interface HistoryRepo {

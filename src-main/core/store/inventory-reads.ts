@@ -6,6 +6,7 @@ import { facetSql, itemTextSql, type FacetColumns, type SqlPart } from './item-m
 import { createReferenceReads } from './reference-reads.ts';
 import { parseRows, sqlBool } from './sql.ts';
 import { countOf, type Params } from './typed-rows.ts';
+import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 /**
  * The kept inventories as the picker asks for them: SQL over the current
@@ -28,7 +29,7 @@ const FROM_DRAFTED = `${FROM}
 const COLUMNS = 'i.account, i.asset_id, i.sku, i.name, i.tradable, l.state AS listing_state, l.price AS listing_price, d.price AS drafted_price';
 
 /** A kept item with its listing in the ledger and its create in the current draft, if any. */
-export const inventoryItemRow = z.object({
+export const inventoryItemRow = lazySchema(() => z.object({
   account: z.string(),
   asset_id: z.string(),
   sku: z.string(),
@@ -37,7 +38,7 @@ export const inventoryItemRow = z.object({
   listing_state: z.string().nullable(),
   listing_price: z.number().nullable(),
   drafted_price: z.number().nullable(),
-});
+}));
 export type InventoryItemRow = z.output<typeof inventoryItemRow>;
 
 

@@ -3,6 +3,7 @@ import type { InventoryRow } from './inventory-row.ts';
 import type { Store } from './db.ts';
 import { parseRow, parseRows, toSqlBool } from './sql.ts';
 import { withoutDiskWait } from './without-disk-wait.ts';
+import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 /**
  * The inventories read from Steam, kept with when they were read. A read
@@ -13,7 +14,7 @@ import { withoutDiskWait } from './without-disk-wait.ts';
 /** Why the last read failed; `stopped`: it ended early (an answer that would not end) and its items are the copy. */
 export const inventoryProblemKind = z.enum(['private', 'rate_limited', 'unreachable', 'unreadable', 'stopped']);
 
-export const inventoryReadRow = z.object({
+export const inventoryReadRow = lazySchema(() => z.object({
   account: z.string(),
   generation: z.number().int(),
   /** When the current copy's read ended (ms); null before the first complete read. */
@@ -23,13 +24,13 @@ export const inventoryReadRow = z.object({
   problem_kind: inventoryProblemKind.nullable(),
   problem: z.string().nullable(),
   problem_at: z.number().int().nullable(),
-});
+}));
 export type InventoryReadRow = z.output<typeof inventoryReadRow>;
 
 /** The newest copy written for an account (null before any). */
-const generationRow = z.object({ g: z.number().nullable() });
+const generationRow = lazySchema(() => z.object({ g: z.number().nullable() }));
 /** Items kept per account. */
-const accountCountRow = z.object({ account: z.string(), n: z.number() });
+const accountCountRow = lazySchema(() => z.object({ account: z.string(), n: z.number() }));
 
 export interface InventoryProblemRecord {
   readonly kind: z.infer<typeof inventoryProblemKind>;

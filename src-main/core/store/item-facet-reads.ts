@@ -2,6 +2,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { z } from 'zod';
 import type { LedgerDomain } from '../../../src-shared/ledger.ts';
 import { parseRows } from './sql.ts';
+import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 /**
  * What a ledger table's rows hold, for its item filters: how many rows of
@@ -11,7 +12,7 @@ import { parseRows } from './sql.ts';
  */
 
 /** A value of one part and how many rows hold it. */
-export const facetRow = z.object({ id: z.number(), n: z.number() });
+export const facetRow = lazySchema(() => z.object({ id: z.number(), n: z.number() }));
 export type FacetRow = z.output<typeof facetRow>;
 
 export interface LedgerFacetRows {
@@ -30,7 +31,7 @@ const SKUS: Readonly<Record<LedgerDomain, string>> = {
     UNION ALL SELECT key FROM draft_entries WHERE draft_id = :draft AND slot = 'B' AND kind = 'buyOrder.create' AND status NOT IN ('done', 'dropped')`,
 };
 
-const skuParts = z.object({ quality: z.number().nullable(), effect: z.number().nullable(), killstreak: z.number(), wear: z.number().nullable(), n: z.number() });
+const skuParts = lazySchema(() => z.object({ quality: z.number().nullable(), effect: z.number().nullable(), killstreak: z.number(), wear: z.number().nullable(), n: z.number() }));
 
 export function readLedgerFacets(db: DatabaseSync, domain: LedgerDomain, draftId: string | null): LedgerFacetRows {
   const rows = parseRows('item_names', skuParts, db.prepare(`SELECT n.quality, n.effect, n.killstreak, n.wear, s.n

@@ -4,6 +4,7 @@ import { ENDPOINT_NAMES, type EndpointName, type RequestOf } from '../api/endpoi
 import { serializedApiErrorSchema } from '../api/errors.ts';
 import type { Store } from './db.ts';
 import { jsonColumn, parseRow, parseRows } from './sql.ts';
+import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 /**
  * The apply journal: one run per apply of a draft, one row per batch. A batch
@@ -18,13 +19,13 @@ export type RunState = z.infer<typeof runState>;
 export const batchState = z.enum(['planned', 'sent', 'done', 'failed', 'unknown', 'split', 'resolved']);
 export type BatchState = z.infer<typeof batchState>;
 
-export const batchOutcome = z.object({
+export const batchOutcome = lazySchema(() => z.object({
   status: z.enum(['done', 'failed', 'unknown_outcome', 'stopped']),
   error: serializedApiErrorSchema.optional(),
-});
+}));
 export type BatchOutcomeRecord = z.infer<typeof batchOutcome>;
 
-export const runRow = z.object({
+export const runRow = lazySchema(() => z.object({
   run_id: z.number().int(),
   draft_id: z.string(),
   state: runState,
@@ -32,12 +33,12 @@ export const runRow = z.object({
   finished_at: z.number().int().nullable(),
   /** While set, the draft's changes below this sequence number are still being queued (see migration 17). */
   queue_below: z.number().int().nullable(),
-});
+}));
 export type RunRow = z.output<typeof runRow>;
 
 const endpointName = z.enum(ENDPOINT_NAMES as [EndpointName, ...EndpointName[]]);
 
-export const batchRow = z.object({
+export const batchRow = lazySchema(() => z.object({
   batch_id: z.string(),
   run_id: z.number().int(),
   parent_id: z.string().nullable(),
@@ -53,15 +54,15 @@ export const batchRow = z.object({
   sent_at: z.number().int().nullable(),
   outcome_at: z.number().int().nullable(),
   outcome: jsonColumn(batchOutcome).nullable(),
-});
+}));
 export type BatchRow = z.output<typeof batchRow>;
 
 /** Something the service said later about a batch whose outcome is unknown. */
-export const evidenceRow = z.object({
+export const evidenceRow = lazySchema(() => z.object({
   target: z.string(),
   at: z.number().int(),
   message: z.string(),
-});
+}));
 export type EvidenceRow = z.output<typeof evidenceRow>;
 
 export interface NewBatch {

@@ -1,6 +1,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { z } from 'zod';
 import { parseRows } from './sql.ts';
+import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 /**
  * The inventories as last read (the current copy of each account, see
@@ -14,7 +15,7 @@ export interface KeptItems {
   readAccounts(): Set<string>;
 }
 
-const keptRow = z.object({ asset_id: z.string(), sku: z.string(), account: z.string() });
+const keptRow = lazySchema(() => z.object({ asset_id: z.string(), sku: z.string(), account: z.string() }));
 const accountRow = z.object({ account: z.string() });
 
 export function createKeptItems(db: DatabaseSync): KeptItems {

@@ -4,6 +4,7 @@ import type { LedgerDomain } from '../../../src-shared/ledger.ts';
 import { patchedColumn, patchJoin, type BulkPatch } from './bulk-patch.ts';
 import { listingState } from './listings-repo.ts';
 import type { Params } from './typed-rows.ts';
+import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 export type { Params };
 
@@ -145,7 +146,7 @@ export function armsOf(domain: LedgerDomain, withNames: boolean, patch: ArmPatch
   };
 }
 
-const flag = z.union([z.literal(0), z.literal(1)]);
+const flag = lazySchema(() => z.union([z.literal(0), z.literal(1)]));
 
 /** A row of either arm as SQLite hands it back. */
 export const armRow = z.object({

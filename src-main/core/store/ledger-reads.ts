@@ -10,6 +10,7 @@ import { parseRow, parseRows, statementCache } from './sql.ts';
 import { countOf, keysOf, rowidRow, skusOf, type Params } from './typed-rows.ts';
 import { buyOrderRow, type BuyOrderRow } from './buy-orders-repo.ts';
 import { listingRow, type ListingRow } from './listings-repo.ts';
+import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 /**
  * A ledger table with a draft laid over it, read in SQL (the arms of
@@ -36,21 +37,21 @@ export interface TableQuery {
   readonly names: boolean;
 }
 
-export const tableCounts = z.object({
+export const tableCounts = lazySchema(() => z.object({
   created: z.number().int().nonnegative(),
   ledger: z.number().int().nonnegative(),
   changed: z.number().int().nonnegative(),
   all: z.number().int().nonnegative(),
-});
+}));
 /** A table's rows the draft creates, the ledger's matching, those changed, and every row unfiltered. */
 export type TableCounts = z.infer<typeof tableCounts>;
 
 /** An arm's row with the value it sorts by. */
 export type PlacedRow = ArmRow & { readonly v: SQLInputValue };
-const placedRow = armRow.extend({ v: z.union([z.number(), z.string(), z.null()]) });
-const place = z.object({ pos: z.number(), arm: z.union([z.literal(0), z.literal(1)]), t1: z.number(), t2: z.string(), v: z.union([z.number(), z.string(), z.null()]) });
-const deleteAllRow = z.object({ active_only: z.number().nullable() });
-const changedRow = z.object({ n: z.number(), c: z.number().nullable() });
+const placedRow = lazySchema(() => armRow.extend({ v: z.union([z.number(), z.string(), z.null()]) }));
+const place = lazySchema(() => z.object({ pos: z.number(), arm: z.union([z.literal(0), z.literal(1)]), t1: z.number(), t2: z.string(), v: z.union([z.number(), z.string(), z.null()]) }));
+const deleteAllRow = lazySchema(() => z.object({ active_only: z.number().nullable() }));
+const changedRow = lazySchema(() => z.object({ n: z.number(), c: z.number().nullable() }));
 const t1Row = z.object({ t1: z.number() });
 
 /** The rows a selection names, as a query over both arms (every column of ArmRow), for statements that work on them in SQL. */

@@ -3,6 +3,7 @@ import { accountId, assetId, cents, flag01, gameId, listingId, storedUserNote } 
 import type { Store } from './db.ts';
 import { deleteWhereIn, ledgerWrites, parseRow, parseRows, rowidPages, sqlBool, toSqlBool, type CheckedRows } from './sql.ts';
 import { countOf } from './typed-rows.ts';
+import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 /**
  * The ledger of listings. There is no "list my listings" endpoint, so this
@@ -22,7 +23,7 @@ export const ENDED_STATES = ['sold_in_trade', 'sold', 'not_on_service'] as const
 export type EndedState = (typeof ENDED_STATES)[number];
 export const isEnded = (state: ListingState): state is EndedState => (ENDED_STATES as readonly string[]).includes(state);
 
-export const listingRow = z.object({
+export const listingRow = lazySchema(() => z.object({
   asset_id: assetId,
   /** Null only when a create's response was lost and the trader marked it done. */
   listing_id: listingId.nullable(),
@@ -39,7 +40,7 @@ export const listingRow = z.object({
   /** The trade that sold it. */
   trade_id: z.string().nullable(),
   updated_at: z.number().int(),
-});
+}));
 export type ListingRow = z.output<typeof listingRow>;
 
 /** What callers write; `updated_at` is stamped by the repo. */

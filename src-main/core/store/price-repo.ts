@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { SOURCE_JUMP_MULTIPLE, sourceConfig, type SourceConfig } from '../../../src-shared/pricing.ts';
 import type { Store } from './db.ts';
 import { chunked, jsonColumn, parseRow, parseRows, placeholders } from './sql.ts';
+import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 /**
  * The price sources and the prices each last gave (migration 021). A read
@@ -9,7 +10,7 @@ import { chunked, jsonColumn, parseRow, parseRows, placeholders } from './sql.ts
  * leaves the last one's; a source that fails keeps them, with their times.
  */
 
-export const sourceRow = z.object({
+export const sourceRow = lazySchema(() => z.object({
   source_id: z.string(),
   kind: z.enum(['pricedb', 'list']),
   config: jsonColumn(sourceConfig),
@@ -17,10 +18,10 @@ export const sourceRow = z.object({
   problem: z.string().nullable(),
   problem_at: z.number().int().nullable(),
   created_at: z.number().int(),
-});
+}));
 export type SourceRow = z.output<typeof sourceRow>;
 
-export const sourcePriceRow = z.object({
+export const sourcePriceRow = lazySchema(() => z.object({
   source_id: z.string(),
   sku: z.string(),
   buy: z.number().int().nullable(),
@@ -31,7 +32,7 @@ export const sourcePriceRow = z.object({
   /** Each side's steady level: its price, except while the source stands a jump away from it (migration 022); null while the side has no price. */
   steady_buy: z.number().int().nullable(),
   steady_sell: z.number().int().nullable(),
-});
+}));
 export type SourcePriceRow = z.output<typeof sourcePriceRow>;
 
 export interface PriceInput {
@@ -42,7 +43,7 @@ export interface PriceInput {
   readonly pricedAt: number;
 }
 
-const oldest = z.object({ n: z.number(), oldest: z.number().nullable() });
+const oldest = lazySchema(() => z.object({ n: z.number(), oldest: z.number().nullable() }));
 
 export interface PriceRepo {
   sources(): SourceRow[];

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { COMPLETED_ENDINGS } from './history-repo.ts';
 import { parseRow, parseRows } from './sql.ts';
 import type { HistoryRangeInput, PeriodBounds } from './history-reads.ts';
+import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 /**
  * What realized profit reads, as SQL over what first-in, first-out counted
@@ -21,7 +22,7 @@ export const profitSums = z.object({
 export type ProfitSums = z.output<typeof profitSums>;
 
 const periodSums = profitSums.extend({ key: z.string() });
-const itemSums = profitSums.extend({ sku: z.string(), name: z.string() });
+const itemSums = lazySchema(() => profitSums.extend({ sku: z.string(), name: z.string() }));
 export type ItemSums = z.output<typeof itemSums>;
 const held = z.object({
   units: z.number(), priced_units: z.number(), value: z.number(), unpriced_units: z.number(), cost: z.number(), oldest: z.number().nullable(),
@@ -29,10 +30,10 @@ const held = z.object({
 export type HeldSums = z.output<typeof held>;
 
 /** One sale line of a SKU, with its parts' cost summed (null: some of it unknown). */
-export const skuSaleRow = z.object({
+export const skuSaleRow = lazySchema(() => z.object({
   trade_type: z.enum(['market', 'buy_order']), trade_id: z.string(), sold_at: z.number(), quantity: z.number(), unit_price: z.number(),
   source_price: z.number().nullable(), listing_ms: z.number().nullable(), cost: z.number().nullable(),
-});
+}));
 export type SkuSaleRow = z.output<typeof skuSaleRow>;
 
 const DAY_KEY = /^\d{4}-\d{2}-\d{2}$/;

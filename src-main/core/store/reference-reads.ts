@@ -2,6 +2,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { z } from 'zod';
 import type { ReferencePrice } from '../../../src-shared/price-guard.ts';
 import { parseRows } from './sql.ts';
+import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 /**
  * What an item fetches, as the desk knows it: the trader's lowest standing
@@ -18,7 +19,7 @@ export interface ReferenceReads {
   referencesOf(skus: readonly string[]): Map<string, ReferencePrice[]>;
 }
 
-const skuPrice = z.object({ sku: z.string(), price: z.number() });
+const skuPrice = lazySchema(() => z.object({ sku: z.string(), price: z.number() }));
 
 export function createReferenceReads(db: DatabaseSync): ReferenceReads {
   const listed = db.prepare(`SELECT sku, min(price) AS price FROM listings WHERE state IN ('active', 'inactive')

@@ -4,6 +4,7 @@ import { repriceRowView, repriceRunView } from '../../../src-shared/reprice.ts';
 import type { Store } from './db.ts';
 import { chunked, jsonColumn, parseRow, parseRows, placeholders } from './sql.ts';
 import { countOf, skusOf } from './typed-rows.ts';
+import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 /**
  * Repricing's rows (migration 021): the trader's rules, each run of a
@@ -13,10 +14,10 @@ import { countOf, skusOf } from './typed-rows.ts';
  * of a SKU the trader holds.
  */
 
-export const ruleRow = z.object({ rule_id: z.number().int(), position: z.number().int(), rule: jsonColumn(repriceRule), updated_at: z.number().int() });
+export const ruleRow = lazySchema(() => z.object({ rule_id: z.number().int(), position: z.number().int(), rule: jsonColumn(repriceRule), updated_at: z.number().int() }));
 export type RuleRow = z.output<typeof ruleRow>;
 
-export const runRow = z.object({
+export const runRow = lazySchema(() => z.object({
   run_id: z.number().int(),
   kind: repriceRunView.shape.kind,
   state: repriceRunView.shape.state,
@@ -30,10 +31,10 @@ export const runRow = z.object({
   held: z.number().int(),
   unchanged: z.number().int(),
   problem: z.string().nullable(),
-});
+}));
 export type RunRow = z.output<typeof runRow>;
 
-export const repriceRowSchema = z.object({
+export const repriceRowSchema = lazySchema(() => z.object({
   domain: repriceRowView.shape.domain,
   key: z.string(),
   sku: z.string(),
@@ -43,12 +44,12 @@ export const repriceRowSchema = z.object({
   after: z.number().int().nullable(),
   reason: z.string(),
   mark: z.string().nullable(),
-});
+}));
 export type RepriceRow = z.output<typeof repriceRowSchema>;
 
-const draftName = z.object({ draft_id: z.string(), name: z.string() });
+const draftName = lazySchema(() => z.object({ draft_id: z.string(), name: z.string() }));
 const entryKey = z.object({ key: z.string() });
-const heldRow = z.object({ sku: z.string(), n: z.number().int() });
+const heldRow = lazySchema(() => z.object({ sku: z.string(), n: z.number().int() }));
 
 export interface RepriceRepo {
   rules(): RuleRow[];

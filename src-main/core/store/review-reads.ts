@@ -6,6 +6,7 @@ import { changeKind, type DraftEntry } from './draft-entry.ts';
 import { itemTextSql } from './item-match.ts';
 import { parseRow, parseRows } from './sql.ts';
 import { countOf, statusCounts, type Params } from './typed-rows.ts';
+import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 /**
  * A draft's review, in SQL (core/drafts/review.ts says what it means): its
@@ -82,11 +83,11 @@ export interface ReviewReads {
 }
 
 const kindCount = z.object({ kind: changeKind, n: z.number() });
-const slotKey = z.object({ slot: z.string(), key: z.string() });
-const requestGroup = z.object({ kind: changeKind, proxy: z.string(), phase: z.union([z.literal(0), z.literal(1), z.literal(2)]), n: z.number() });
-const pricedEdit = z.object({ kind: changeKind, key: z.string(), ledger_price: z.number(), price: z.number(), ledger_sku: z.string() });
-const pricedCreate = z.object({ key: z.string(), sku: z.string(), price: z.number() });
-const deleteAll = z.object({ kind: changeKind, active_only: z.number().nullable() });
+const slotKey = lazySchema(() => z.object({ slot: z.string(), key: z.string() }));
+const requestGroup = lazySchema(() => z.object({ kind: changeKind, proxy: z.string(), phase: z.union([z.literal(0), z.literal(1), z.literal(2)]), n: z.number() }));
+const pricedEdit = lazySchema(() => z.object({ kind: changeKind, key: z.string(), ledger_price: z.number(), price: z.number(), ledger_sku: z.string() }));
+const pricedCreate = lazySchema(() => z.object({ key: z.string(), sku: z.string(), price: z.number() }));
+const deleteAll = lazySchema(() => z.object({ kind: changeKind, active_only: z.number().nullable() }));
 
 /**
  * The item search over a change (item-match.ts): its item is the SKU it

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { Store } from './db.ts';
+import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 /**
  * Small helpers shared by the repositories: SQLite has no booleans and hands
@@ -8,7 +9,7 @@ import type { Store } from './db.ts';
  */
 
 /** A 0/1 column read as a boolean. */
-export const sqlBool = z.union([z.literal(0), z.literal(1)]).transform((v) => v === 1);
+export const sqlBool = lazySchema(() => z.union([z.literal(0), z.literal(1)]).transform((v) => v === 1));
 
 /** A boolean written to a 0/1 column. */
 export const toSqlBool = (value: boolean): number => (value ? 1 : 0);

@@ -5,6 +5,7 @@ import type { Store } from './db.ts';
 import { jsonColumn, parseRows } from './sql.ts';
 import type { StatementSync } from 'node:sqlite';
 import { nextTurn, type Turn } from '../turn.ts';
+import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 /**
  * The last pending trades seen, the trade watcher's seen set and the trades
@@ -20,17 +21,17 @@ import { nextTurn, type Turn } from '../turn.ts';
 export const SEEN_PART = 2_000;
 
 const SEEN_SCRATCH = 'CREATE TEMP TABLE IF NOT EXISTS seen_trades_next (key TEXT PRIMARY KEY, status TEXT NOT NULL) STRICT, WITHOUT ROWID';
-export const pendingTradeRow = z.object({
+export const pendingTradeRow = lazySchema(() => z.object({
   trade_type: z.enum(['market', 'buy_order']),
   trade_id: z.string(),
   status: z.string(),
   body: jsonColumn(z.union([marketTrade, buyOrderTrade])),
   first_seen_at: z.number().int(),
   updated_at: z.number().int(),
-});
+}));
 export type PendingTradeRow = z.output<typeof pendingTradeRow>;
 
-const seenRow = z.object({ key: z.string(), status: z.string() });
+const seenRow = lazySchema(() => z.object({ key: z.string(), status: z.string() }));
 const announcedRow = z.object({ key: z.string() });
 
 export interface TradesRepo {

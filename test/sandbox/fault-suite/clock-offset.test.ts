@@ -3,6 +3,7 @@ import type { HeartbeatStatus } from '../../../src-main/core/heartbeat/index.ts'
 import { deskStackFixture, MIN } from './desk-stack.ts';
 
 const start = deskStackFixture();
+const SHOWN_JITTER_MIN = 3 / 60;
 
 describe('fault suite: the desk clock off the service clock', () => {
   for (const offset of [-15 * MIN, 15 * MIN]) {
@@ -32,7 +33,9 @@ describe('fault suite: the desk clock off the service clock', () => {
       const gaps = sentAt.slice(1).map((at, i) => (at - (sentAt[i] ?? 0)) / MIN);
       expect(gaps.length).toBeGreaterThanOrEqual(6);
       for (const gap of gaps) {
-        expect(gap).toBeGreaterThanOrEqual(5);
+        // The times shown are wall times read from the monotonic send time at each event: under load two readings
+        // a few real milliseconds apart are up to a few seconds apart on this ×300 clock.
+        expect(gap).toBeGreaterThanOrEqual(5 - SHOWN_JITTER_MIN);
         expect(gap).toBeLessThanOrEqual(9);
       }
       expect([...seen].filter((s) => s !== 'active')).toEqual([]);

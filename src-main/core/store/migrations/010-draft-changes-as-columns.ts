@@ -1,6 +1,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { z } from 'zod';
 import type { Migration } from './migration.ts';
+import { lazySchema } from '../../../../src-shared/lazy-schema.ts';
 
 /**
  * A draft's changes become columns the store can query: pages lay the draft
@@ -79,7 +80,7 @@ export const migration: Migration = {
  * leaving changes newer than itself and changes being applied alone. Runs in
  * the migration's transaction, before the bodies are split into columns.
  */
-const storedPatch = z.object({ patch_id: z.number(), draft_id: z.string(), seq: z.number(), body: z.string(), created_at: z.number() });
+const storedPatch = lazySchema(() => z.object({ patch_id: z.number(), draft_id: z.string(), seq: z.number(), body: z.string(), created_at: z.number() }));
 
 function foldStoredPatchesSql(db: DatabaseSync): void {
   const patches = z.array(storedPatch).parse(db.prepare('SELECT patch_id, draft_id, seq, body, created_at FROM draft_patches ORDER BY draft_id, seq').all());
