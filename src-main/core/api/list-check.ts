@@ -45,6 +45,8 @@ export function* checkInParts(schema: z.ZodType, json: unknown): Steps<Checked> 
 
 /** The element schema of a list with no rule of its own (length, refinements), or null. */
 function listElement(schema: z.ZodType): z.ZodType | null {
-  if (!(schema instanceof z.ZodArray)) return null;
-  return (schema.def.checks ?? []).length === 0 ? (schema.element as z.ZodType) : null;
+  // A schema built at its first use (lazySchema) is the list it builds.
+  const list: unknown = schema instanceof z.ZodLazy ? schema._zod.innerType : schema;
+  if (!(list instanceof z.ZodArray)) return null;
+  return (list.def.checks ?? []).length === 0 ? (list.element as z.ZodType) : null;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { rateLimitedBody } from './schemas.ts';
+import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 export { boundedRetryAfterMs, MAX_RETRY_AFTER_MS } from '../../../src-shared/rate-wait.ts';
 
@@ -22,17 +23,17 @@ export interface RateHeaders {
   resetAt?: number;
 }
 
-const wholeNumber = z
+const wholeNumber = lazySchema(() => z
   .string()
   .trim()
   .regex(/^\d{1,15}$/)
-  .transform(Number);
+  .transform(Number));
 
-const seconds = z
+const seconds = lazySchema(() => z
   .string()
   .trim()
   .regex(/^\d{1,10}(?:\.\d+)?$/)
-  .transform(Number);
+  .transform(Number));
 
 function header(headers: ResponseHeaders, name: string): string | undefined {
   const value = headers[name.toLowerCase()];

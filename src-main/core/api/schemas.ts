@@ -17,6 +17,7 @@ import {
   userNote,
 } from '../../../src-shared/fields.ts';
 import { buyOrderTrade, marketTrade } from '../../../src-shared/trades.ts';
+import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 /**
  * One zod schema per request and per response of the interface document
@@ -47,10 +48,10 @@ export const createListingItem = z.strictObject({
   game: gameId,
   user_note: userNote.optional(),
 });
-export const createListingRequest = z.strictObject({
+export const createListingRequest = lazySchema(() => z.strictObject({
   items: itemsOf(createListingItem),
   multiaccount_proxy: accountId.optional(),
-});
+}));
 
 export const editListingItem = z.strictObject({
   listing_id: listingId,
@@ -71,10 +72,10 @@ export const createBuyOrderItem = z.strictObject({
   quantity,
   user_note: userNote.optional(),
 });
-export const createBuyOrderRequest = z.strictObject({
+export const createBuyOrderRequest = lazySchema(() => z.strictObject({
   items: itemsOf(createBuyOrderItem),
   multiaccount_proxy: accountId.optional(),
-});
+}));
 
 export const editBuyOrderItem = z.strictObject({
   sku,
@@ -98,13 +99,13 @@ export const setTradeUrlRequest = z.strictObject({
 });
 
 /** Sent as the comma-separated query parameter `multiaccounts`. */
-export const setUserAgentRequest = z.strictObject({
+export const setUserAgentRequest = lazySchema(() => z.strictObject({
   multiaccounts: z.array(accountId).optional(),
-});
+}));
 
 // ---- Responses ------------------------------------------------------------
 
-const unixSeconds = z.number().int().nonnegative();
+const unixSeconds = lazySchema(() => z.number().int().nonnegative());
 const moneyCents = z.number().int();
 
 export const successResponse = z.object({ success: z.boolean() });
@@ -112,29 +113,29 @@ export const successResponse = z.object({ success: z.boolean() });
 /** IDs and words the service sends back: bounded like every string from it (see trades.ts). */
 const word = serviceText(SERVICE_WORD_MAX_LENGTH);
 
-export const createdListing = z.object({
+export const createdListing = lazySchema(() => z.object({
   listing_id: word.min(1),
   sku: serviceText(SKU_MAX_LENGTH),
   asset_id: word.min(1),
-});
-export const createListingResponse = z.object({
+}));
+export const createListingResponse = lazySchema(() => z.object({
   success: z.boolean(),
   // Absent on a refused batch is tolerated: nothing was created then.
   created_listings: z.array(createdListing).default([]),
-});
+}));
 
-export const deleteAllBuyOrdersResponse = z.object({
+export const deleteAllBuyOrdersResponse = lazySchema(() => z.object({
   success: z.boolean(),
   deleted_count: z.number().int().nonnegative(),
-});
+}));
 
 export const loadPendingResponse = z.array(marketTrade);
 export const loadPendingBuyOrdersResponse = z.array(buyOrderTrade);
 
-export const tradeUrlEntry = z.object({
+export const tradeUrlEntry = lazySchema(() => z.object({
   id64: word,
   trade_url: serviceText(URL_MAX_LENGTH).nullable(),
-});
+}));
 export const linkedTradeUrlsResponse = z.object({
   main_account: tradeUrlEntry,
   linked_accounts: z.array(tradeUrlEntry),
@@ -148,10 +149,10 @@ export const balanceResponse = z.object({
 export const setUserAgentResponse = z.object({ refresh_at: unixSeconds });
 
 /** The documented 429 body. `retry_after` is in seconds. */
-export const rateLimitedBody = z.object({
+export const rateLimitedBody = lazySchema(() => z.object({
   error: z.string().optional(),
   retry_after: z.number().nonnegative(),
-});
+}));
 
 // ---- Inferred types ---------------------------------------------------------
 
