@@ -64,13 +64,24 @@ export function createPagedRows<T>(options: PagedRowsOptions<T>): PagedRows<T> {
     return out;
   }
 
+  /**
+   * How far page `p` is from the middle of the rows shown, in rows (0: it holds the middle). The rows
+   * shown reach past the viewport by the table's overscan on both sides, so their middle is the
+   * viewport's: the page that holds it is the one the trader sees.
+   */
+  function distance(p: number): number {
+    const middle = Math.floor((visible[0] + Math.max(visible[0], visible[1] - 1)) / 2);
+    return Math.max(0, p * pageSize - middle, middle - ((p + 1) * pageSize - 1));
+  }
+
   async function fetchMissing(): Promise<void> {
     const gen = generation;
-    // The pages on screen are asked for first: main answers in the order asked, so a margin page asked
-    // before them (the one above, on a scroll down) would hold back the rows the trader is waiting for.
+    // The pages on screen are asked for first, the one under the viewport before those the overscan
+    // reaches into: main answers in the order asked, so a page asked before it (the margin above on a
+    // scroll down, or the overscan's few rows of the page above) would hold back what the trader sees.
     const onScreen = new Set(wanted(0));
     const missing = wanted().filter((p) => !pages.has(p) && !inFlight.has(p))
-      .sort((a, b) => Number(onScreen.has(b)) - Number(onScreen.has(a)) || a - b);
+      .sort((a, b) => Number(onScreen.has(b)) - Number(onScreen.has(a)) || distance(a) - distance(b) || a - b);
     await Promise.all(missing.map(async (p) => {
       inFlight.add(p);
       try {

@@ -48,7 +48,18 @@ describe('rows of a long table, a page at a time', () => {
     s.asked.length = 0;
     s.rows.show(505, 525);
     await flush();
-    expect(s.asked).toEqual([500, 510, 520, 490, 530]);
+    expect(s.asked).toEqual([510, 500, 520, 490, 530]);
+  });
+
+  it('asks first for the page under the viewport, then the page the overscan reaches into: a jump fills the screen one answer sooner', async () => {
+    const s = source(1_000);
+    await s.rows.refresh();
+    s.asked.length = 0;
+    // Rows 495..519 drawn: the viewport's 500..514 with 5 rows of overscan each side.
+    s.rows.show(495, 520);
+    await flush();
+    expect(s.asked).toEqual([500, 510, 490, 520, 480]);
+    expect(s.rows.rowAt(500)).toBe('g1:500');
   });
 
   it('swaps a refresh in whole: rows of two states of main never mix, and the old ones stay until the new arrive', async () => {
