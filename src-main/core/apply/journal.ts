@@ -63,8 +63,8 @@ export interface OutcomeResult {
   readonly readTrades: number;
 }
 
-/** A starting run's changes are queued this many at a time, a statement each (about 10 ms). */
-export const QUEUE_PART = 2_500;
+/** A starting run's changes are queued this many at a time, a statement each (about 4 ms). */
+export const QUEUE_PART = 1_000;
 
 export function createJournal(store: Store, deps: PhaseDeps): Journal {
   const { repos } = deps;
