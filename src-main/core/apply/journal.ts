@@ -182,6 +182,7 @@ export function createJournal(store: Store, deps: PhaseDeps): Journal {
       created = new Map((parsed.success ? parsed.data.created_listings : []).map((c) => [c.asset_id, c]));
     }
     const missing: DraftEntry[] = [];
+    const done: string[] = [];
     for (const e of entries) {
       if (created && e.change.kind === 'listing.create') {
         const c = created.get(e.change.asset_id);
@@ -191,8 +192,10 @@ export function createJournal(store: Store, deps: PhaseDeps): Journal {
         }
         recordApplied(repos, b.run_id, e.change, c);
       } else recordApplied(repos, b.run_id, e.change);
-      repos.drafts.setStatus(draftId, [e.target], 'done', null);
+      done.push(e.target);
     }
+    // In one write, not one a change: each is a savepoint of its own inside this transaction.
+    repos.drafts.setStatus(draftId, done, 'done', null);
     for (const e of missing) {
       repos.drafts.setStatus(draftId, [e.target], 'failed', {
         kind: 'rejected', endpoint: b.endpoint,
