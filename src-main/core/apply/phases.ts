@@ -61,7 +61,7 @@ export const taskOf = (b: BatchRow): BatchTask => ({
  */
 export function resumeTasks(run: RunRow, deps: PhaseDeps, ahead = AHEAD): BatchTask[] {
   const open = deps.repos.journal.batches({ runId: run.run_id, states: ['planned'] });
-  return [...open.filter((b) => b.phase === Math.min(...open.map((o) => o.phase))).map(taskOf), ...advance(run, deps, ahead)];
+  return [...open.filter((b) => b.phase === Math.min(...open.map((o) => o.phase))).map(taskOf), ...advance(run, deps, ahead, ahead)];
 }
 
 /**
@@ -81,14 +81,24 @@ export const AHEAD = 6;
 export const AHEAD_AT_START = 1;
 
 /**
+ * What one step plans at most for each endpoint and proxy. An outcome frees
+ * one batch's place, so two a step keep the window full and fill it again
+ * after a few outcomes when several batches left at once (as when a run
+ * starts): planning the whole window in the step of one outcome held the
+ * thread about 30 ms.
+ */
+export const PER_STEP = 2;
+
+/**
  * After an outcome, or to start: tops up the batches of the run's current
  * phase (the lowest with a batch open or a change waiting), so that deletes
- * are done before the creates that need them. A later phase is planned only
- * once the one before has nothing open and nothing waiting.
+ * are done before the creates that need them, `perStep` batches at most for
+ * each endpoint and proxy. A later phase is planned only once the one before
+ * has nothing open and nothing waiting.
  */
-export function advance(run: RunRow, deps: PhaseDeps, ahead = AHEAD): BatchTask[] {
+export function advance(run: RunRow, deps: PhaseDeps, ahead = AHEAD, perStep = PER_STEP): BatchTask[] {
   try {
-    return planAhead(run, deps, ahead);
+    return planAhead(run, deps, ahead, perStep);
   } catch (error) {
     // What was planned may be rolled back with the transaction: the places kept could be past changes still waiting.
     deps.waiting?.delete(run.run_id);
@@ -96,7 +106,7 @@ export function advance(run: RunRow, deps: PhaseDeps, ahead = AHEAD): BatchTask[
   }
 }
 
-function planAhead(run: RunRow, deps: PhaseDeps, ahead: number): BatchTask[] {
+function planAhead(run: RunRow, deps: PhaseDeps, ahead: number, perStep: number): BatchTask[] {
   const { repos } = deps;
   const main = repos.accounts.main()?.account_id;
   if (!main) throw new Error('no main account is known; connect the key before applying');
@@ -124,7 +134,7 @@ function planAhead(run: RunRow, deps: PhaseDeps, ahead: number): BatchTask[] {
       const endpoint = endpointOf({ kind: g.kind } as Change);
       const proxy = g.proxy === '' ? null : g.proxy;
       const planned = open.filter((b) => b.endpoint === endpoint && b.proxy === proxy && b.state === 'planned').length;
-      const room = (ahead - planned) * (g.kind.endsWith('deleteAll') ? 1 : 100);
+      const room = Math.min(ahead - planned, perStep) * (g.kind.endsWith('deleteAll') ? 1 : 100);
       if (room <= 0) continue;
       const keys = waitingPlaces(db, { draftId: run.draft_id, main }, g, g.after, room);
       const last = keys.at(-1);

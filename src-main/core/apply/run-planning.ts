@@ -12,8 +12,9 @@ import { advance, AHEAD, AHEAD_AT_START, resumeTasks, type PhaseDeps } from './p
  * and creates that wait for their own delete are held until every change is
  * queued (see phases.ts). The rest of the window follows a batch a step, once
  * the first requests had time to leave (each waits for its key from the main
- * thread, which answers between steps); the job no longer waits once the
- * queue is whole and what it held back is planned.
+ * thread, which answers between steps) and the queue is whole, so a step of
+ * each never falls in the same turn of the event loop; the job no longer waits
+ * once the queue is whole and what it held back is planned.
  */
 export interface RunPlanningDeps {
   readonly store: Pick<Store, 'transaction'>;
@@ -35,8 +36,21 @@ export function planThenQueue(deps: RunPlanningDeps, runRow: RunRow, handle: App
   } catch {
     // As in topUp: the store could not plan, or the job is ending; outcomes and the next start plan instead.
   }
-  setTimeout(() => topUp(deps, runRow, handle, AHEAD_AT_START + 1), FIRST_REQUESTS_MS);
-  setTimeout(() => queueRest(deps, runRow, handle, planned), 0);
+  // The window is topped up once both the first requests had their time and every change is queued.
+  let due = false;
+  let queued = false;
+  const topUpWhenReady = () => {
+    if (due && queued) setImmediate(() => topUp(deps, runRow, handle, AHEAD_AT_START + 1));
+  };
+  setTimeout(() => {
+    due = true;
+    topUpWhenReady();
+  }, FIRST_REQUESTS_MS);
+  setTimeout(() => queueRest(deps, runRow, handle, () => {
+    planned();
+    queued = true;
+    topUpWhenReady();
+  }), 0);
 }
 
 function queueRest(deps: RunPlanningDeps, runRow: RunRow, handle: ApplyHandle, planned: () => void): void {

@@ -190,22 +190,26 @@ describe('starting a large apply', () => {
   it('answers Apply with the run journaled, plans one batch per endpoint on the next step, the rest of the window a step at a time after it, and the rest as outcomes come in', async () => {
     const s = await start();
     const { sandbox } = s.live;
-    const listed = sandbox.admin.seedListings(2_000);
+    // Twenty requests' worth of edits, two parts of the queue.
+    const total = 2_000;
+    const listed = sandbox.admin.seedListings(total);
     s.adopt(listed);
     const { id } = s.drafts.create('big');
     expect(s.drafts.addChanges(id, listed.map((l): ChangeInput => ({ kind: 'listing.edit', asset_id: l.asset_id, price: l.price + 3 }))).errors).toEqual([]);
     const handle = s.apply.apply(id);
-    // Twenty requests' worth of edits. Apply answers once the run is journaled and its changes queued: the job counts
-    // them all, and plans nothing in the same step.
+    // Apply answers once the run is journaled and its first part queued: the job counts them all, and plans nothing
+    // in the same step.
     const open = () => s.t.repos.journal.batches({ runId: handle.runId, states: ['planned', 'sent'] });
+    const waiting = () => s.t.repos.drafts.queuedWithoutBatch(id, s.t.repos.journal.run(handle.runId)?.queue_below ?? null);
     expect(open()).toEqual([]);
-    expect(s.t.repos.drafts.queuedWithoutBatch(id)).toBe(2_000);
-    expect(handle.progress()).toMatchObject({ state: 'running', itemsTotal: 2_000, itemsDone: 0 });
+    expect(s.t.repos.drafts.statusCounts(id)).toEqual({ queued: QUEUE_PART, pending: total - QUEUE_PART });
+    expect(waiting()).toBe(total);
+    expect(handle.progress()).toMatchObject({ state: 'running', itemsTotal: total, itemsDone: 0 });
     // The next step, after the timers: one batch planned, the rest waiting queued without a batch.
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(open().map((b) => b.endpoint)).toEqual(['edit_listing']);
-    expect(s.t.repos.drafts.queuedWithoutBatch(id)).toBe(2_000 - 100);
-    expect(handle.progress()).toMatchObject({ itemsTotal: 2_000, itemsDone: 0 });
+    expect(waiting()).toBe(total - 100);
+    expect(handle.progress()).toMatchObject({ itemsTotal: total, itemsDone: 0 });
     // The next steps plan the rest of the window, a batch a step, whether or not an answer came meanwhile.
     await new Promise((resolve) => setTimeout(resolve, 50));
     for (let step = 0; step < 6; step++) await new Promise((resolve) => setImmediate(resolve));
@@ -214,7 +218,7 @@ describe('starting a large apply', () => {
     let mostOpen = 0;
     handle.job.on('progress', () => void (mostOpen = Math.max(mostOpen, open().length)));
     const final = await handle.done;
-    expect(final).toMatchObject({ state: 'done', itemsTotal: 2_000, itemsDone: 2_000, itemsFailed: 0, itemsLeft: 0 });
+    expect(final).toMatchObject({ state: 'done', itemsTotal: total, itemsDone: total, itemsFailed: 0, itemsLeft: 0 });
     expect(s.drafts.entries(id).every((e) => e.status === 'done')).toBe(true);
     expect(s.t.repos.journal.batches({ runId: handle.runId }).filter((b) => b.state === 'done')).toHaveLength(20);
     expect(mostOpen).toBeGreaterThanOrEqual(6);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createJournal, QUEUE_PART } from '../../../src-main/core/apply/journal.ts';
-import { advance } from '../../../src-main/core/apply/phases.ts';
+import { advance, AHEAD, PER_STEP } from '../../../src-main/core/apply/phases.ts';
 import { createDraftService, type DraftService } from '../../../src-main/core/drafts/draft-service.ts';
 import { MAIN, tempStore, type TempStore } from '../store/temp-store.ts';
 
@@ -83,6 +83,36 @@ describe('apply journal', () => {
     expect(drafts.entries(id).map((e) => [e.target, e.status])).toEqual([['L:100', 'done'], ['L:101', 'done'], ['L:102', 'failed']]);
     expect(t.repos.listings.all().map((l) => [l.asset_id, l.listing_id, l.account])).toEqual([['100', 'A', MAIN], ['101', 'B', MAIN]]);
     expect(t.repos.activity.list()[0]).toMatchObject({ status: 'failed', error: { message: '1 of 3 items were not created' } });
+  });
+
+  it('plans a few batches at most for each outcome, and fills the window again over the outcomes after it', () => {
+    const { id, journal, run, tasks } = setup(1_500);
+    while (!journal.queueMore(run.run_id));
+    const deps = { repos: t.repos, db: t.store.db, touched: () => undefined };
+    // The whole window planned (at once, as a resumed run has it), then all of it sent together.
+    const sent = [...tasks, ...advance(run, deps, AHEAD, AHEAD)];
+    expect(sent).toHaveLength(AHEAD);
+    for (const task of sent) journal.prepareSend(task.id);
+    const planned = () => t.repos.journal.batches({ runId: run.run_id, states: ['planned'] }).length;
+    const done = (id: string) => {
+      const items = (t.repos.journal.batch(id)?.input as { items: { asset_id: string }[] }).items;
+      return { status: 'done' as const, response: { success: true, created_listings: items.map((i) => ({ listing_id: `L${i.asset_id}`, sku: 'x;y', asset_id: i.asset_id })) } };
+    };
+    // Each outcome plans no more than PER_STEP; the window is full again after a few of them, and never more than full.
+    const plannedAfter = sent.map((task) => {
+      const next = journal.recordOutcome(task.id, done(task.id)).followUps;
+      expect(next.length).toBeLessThanOrEqual(PER_STEP);
+      return planned();
+    });
+    expect(plannedAfter).toEqual([2, 4, 6, 6, 6, 6]);
+    // The rest goes as before: every change done once.
+    for (let open = t.repos.journal.batches({ runId: run.run_id, states: ['planned'] }); open.length > 0; open = t.repos.journal.batches({ runId: run.run_id, states: ['planned'] })) {
+      for (const b of open) {
+        journal.prepareSend(b.batch_id);
+        journal.recordOutcome(b.batch_id, done(b.batch_id));
+      }
+    }
+    expect(t.repos.drafts.statusCounts(id)).toEqual({ done: 1_500 });
   });
 
   it('halves a refused batch when the refusal does not say which item is bad', () => {
