@@ -67,6 +67,8 @@ export function createBulkJobs(deps: BulkJobsDeps): BulkJobs {
     edit(id, domain, rows, op, journaled) {
       writing.set(id, null);
       return exclusive(async () => {
+        // Every part written: the draft as stored is what the screens read with the patch laid over.
+        let written = false;
         try {
           const state = previewState(id, domain, rows, op);
           // The preview the trader saw is written as it was classified, if nothing moved since.
@@ -81,6 +83,7 @@ export function createBulkJobs(deps: BulkJobsDeps): BulkJobs {
             changed(id);
             journaled?.(plan);
             await parts;
+            written = true;
           }
           return plan;
         } catch (e) {
@@ -89,7 +92,7 @@ export function createBulkJobs(deps: BulkJobsDeps): BulkJobs {
           throw e;
         } finally {
           writing.delete(id);
-          changed(id);
+          changed(id, written);
         }
       });
     },

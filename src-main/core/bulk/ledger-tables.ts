@@ -64,6 +64,7 @@ export function createLedgerTables(deps: {
     store,
     kept: deps.settings ? takeKeptCounts(deps.settings) : null,
     draftVersion: (id) => drafts.version(id),
+    draftViewVersion: (id) => drafts.viewVersion(id),
     patch: (id, domain) => drafts.patch(id, domain),
     now: deps.now,
     ...(names ? { names } : {}),

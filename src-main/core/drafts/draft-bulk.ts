@@ -65,8 +65,13 @@ export interface BulkEditsDeps {
   turn: Turn;
   /** The draft's state a preview was computed from (its version): a kept preview must match it. */
   stateOf(draftId: string | null): unknown;
-  /** The draft moved: its version is bumped and listeners told. */
-  changed(draftId: string): void;
+  /**
+   * The draft moved: its version is bumped and listeners told. `sameView`: what
+   * the screens read is what they read before (a bulk edit's last part written,
+   * which they read laid over as a patch until then), so an order sorted from it
+   * still holds.
+   */
+  changed(draftId: string, sameView?: boolean): void;
 }
 
 /** Makes a draft service's bulk edits (core/bulk/bulk-jobs.ts's `createBulkJobs`). */

@@ -111,6 +111,8 @@ export interface DraftService {
   resumeBulkWrites(): Promise<void>;
   /** Bumped on every change of the draft: results laid over it are cached by it. */
   version(draftId: string): number;
+  /** Bumped on every change of what the screens read of the draft (a bulk edit's parts written under its patch are none). */
+  viewVersion(draftId: string): number;
   /** The draft edits go into: kept in the profile, so every window and restart agrees. */
   current(): string | null;
   select(draftId: string): DraftSummary;
@@ -164,8 +166,10 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     return row;
   };
   const versions = new Map<string, number>();
-  const changed = (draftId: string) => {
+  const viewVersions = new Map<string, number>();
+  const changed = (draftId: string, sameView = false) => {
     versions.set(draftId, (versions.get(draftId) ?? 0) + 1);
+    if (!sameView) viewVersions.set(draftId, (viewVersions.get(draftId) ?? 0) + 1);
     emitter.emit('changed', { draftId });
   };
   const versionOf = (id: string) => versions.get(id) ?? 0;
@@ -242,6 +246,7 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     patch: (id, domain) => bulkEdits.patch(id, domain),
     resumeBulkWrites: () => bulkEdits.resume(),
     version: versionOf,
+    viewVersion: (id) => viewVersions.get(id) ?? 0,
     current: () => currentDraft.get(),
     select(id) {
       requireDraft(id);

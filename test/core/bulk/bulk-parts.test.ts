@@ -107,7 +107,7 @@ describe('a bulk edit in parts', () => {
    * screens read while its parts are not all written, lets it finish and
    * reads again: the two readings must be the same.
    */
-  async function readMidwayAndAfter(fx: DraftFixture, id: string, domain: LedgerDomain, op: BulkOp, hold: Hold) {
+  async function readMidwayAndAfter(fx: DraftFixture, id: string, domain: LedgerDomain, op: BulkOp, hold: Hold, beforeAfter = () => {}) {
     const tables = createLedgerTables({ store: fx.t.store, drafts: fx.drafts, now: () => fx.t.store.clock.now() });
     const price = domain === 'listings' ? 'newPrice' : 'price';
     const read = () => ({
@@ -137,6 +137,7 @@ describe('a bulk edit in parts', () => {
     release();
     const plan = await done;
     expect(fx.drafts.busy(id)).toBe(false);
+    beforeAfter();
     return { midway, after: read(), writtenMidway, plan };
   }
 
@@ -162,6 +163,25 @@ describe('a bulk edit in parts', () => {
     // The create and the change the draft had are scaled from the draft's own prices.
     expect(JSON.stringify(after.first.rows.find((r) => r.key === '77'))).toContain('3600');
     expect(JSON.stringify(after.first.rows.find((r) => r.key === '1000003'))).toContain('900');
+  });
+
+  it('keeps the order by the price after the draft sorted between its parts once they are all written: it is the same order', async () => {
+    const hold: Hold = { gate: null, turnsLeft: null };
+    f = draftFixture({ turn: heldTurn(hold) });
+    seedListings(f.t, ROWS);
+    const { id } = f.drafts.create('big');
+    const cheapest = String(1_000_000);
+    // A price moved under the desk (no change of the draft it hears of) once the parts are written: an order
+    // sorted again would put that row first, the order kept from between the parts does not.
+    const { midway, after } = await readMidwayAndAfter(f, id, 'listings', tenPercentOff, hold, () => {
+      f?.t.store.db.prepare('UPDATE draft_entries SET price = 9999999 WHERE draft_id = ? AND key = ?').run(id, cheapest);
+    });
+    expect(midway.byNewPrice.rows[0]?.key).not.toBe(cheapest);
+    expect(after.byNewPrice.rows.map((r) => r.key)).toEqual(midway.byNewPrice.rows.map((r) => r.key));
+    // Sorted afresh, that row comes first: the order read after the parts was the one kept.
+    f.drafts.addChanges(id, [{ kind: 'listing.edit', asset_id: '1000001', price: 5 }]);
+    const tables = createLedgerTables({ store: f.t.store, drafts: f.drafts, now: () => f?.t.store.clock.now() ?? 0 });
+    expect(tables.page('listings', {}, { column: 'newPrice', dir: 'desc' }, 0, 5).rows[0]?.key).toBe(cheapest);
   });
 
   it('shows buy orders whole between parts too: quantities, and pauses that leave a created order out', async () => {
