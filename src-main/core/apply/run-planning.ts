@@ -37,20 +37,12 @@ export function planThenQueue(deps: RunPlanningDeps, runRow: RunRow, handle: App
     // As in topUp: the store could not plan, or the job is ending; outcomes and the next start plan instead.
   }
   // The window is topped up once both the first requests had their time and every change is queued.
-  let due = false;
-  let queued = false;
-  const topUpWhenReady = () => {
-    if (due && queued) setImmediate(() => topUp(deps, runRow, handle, AHEAD_AT_START + 1));
-  };
-  setTimeout(() => {
-    due = true;
-    topUpWhenReady();
-  }, FIRST_REQUESTS_MS);
-  setTimeout(() => queueRest(deps, runRow, handle, () => {
+  const due = new Promise<void>((resolve) => setTimeout(resolve, FIRST_REQUESTS_MS));
+  const queued = new Promise<void>((resolve) => setTimeout(() => queueRest(deps, runRow, handle, () => {
     planned();
-    queued = true;
-    topUpWhenReady();
-  }), 0);
+    resolve();
+  }), 0));
+  void Promise.all([due, queued]).then(() => setImmediate(() => topUp(deps, runRow, handle, AHEAD_AT_START + 1)));
 }
 
 function queueRest(deps: RunPlanningDeps, runRow: RunRow, handle: ApplyHandle, planned: () => void): void {

@@ -92,9 +92,11 @@ function skuFormat(schema: Schema): SkuFormat {
  * are checked by the items' tests against the whole format's answers.
  */
 function requireFormatFile(file: string): unknown {
-  const entry = requirePackage.resolve('tf2-item-format');
-  return createRequire(entry)(`./${file}.js`);
+  requireBeside ??= createRequire(requirePackage.resolve('tf2-item-format'));
+  return requireBeside(`./${file}.js`);
 }
+/** A require that resolves beside the package's entry, made at the first file asked for. */
+let requireBeside: NodeJS.Require | undefined;
 
 /** An item of the schema's list as this module keeps it: what the package's name parser reads, and the slot it is worn in. */
 export type SlimItem = SchemaItem & { readonly item_slot?: string };

@@ -86,11 +86,11 @@ const MAX_PLACES = 4_000;
 export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
   const reads = createLedgerReads(deps.store);
 
-  const stateOf = (draftId: string | null) => `${deps.store.ledgerVersion}|${draftId ?? ''}|${draftId === null ? 0 : deps.draftVersion(draftId)}`;
+  const stateOf = (draftId: string | null, version = deps.draftVersion) =>
+    `${deps.store.ledgerVersion}|${draftId ?? ''}|${draftId === null ? 0 : version(draftId)}`;
   // The order sorted while a bulk edit's parts were written under its patch still holds once they are: sorting
   // 50,000 rows again by the price after the draft takes ~100 ms, as the table refreshes for the last part.
-  const viewVersion = deps.draftViewVersion ?? deps.draftVersion;
-  const orderStateOf = (draftId: string | null) => `${deps.store.ledgerVersion}|${draftId ?? ''}|${draftId === null ? 0 : viewVersion(draftId)}`;
+  const orderStateOf = (draftId: string | null) => stateOf(draftId, deps.draftViewVersion ?? deps.draftVersion);
   let namesSynced = '';
   function syncNames(draftId: string | null): void {
     const state = stateOf(draftId);
