@@ -23,9 +23,9 @@ export function parseChannelInput<C extends ChannelName>(channel: C, input: unkn
   return parseBy(channels, channel, 'input', input, context);
 }
 
-/** `value` parsed by the channel's output schema. */
-export function parseChannelOutput<C extends ChannelName>(channel: C, value: unknown): z.ZodSafeParseResult<ChannelOutput<C>> {
-  return parseBy(channels, channel, 'output', value);
+/** `value` parsed by the channel's output schema (`context`: zod's). */
+export function parseChannelOutput<C extends ChannelName>(channel: C, value: unknown, context?: z.core.ParseContext<z.core.$ZodIssue>): z.ZodSafeParseResult<ChannelOutput<C>> {
+  return parseBy(channels, channel, 'output', value, context);
 }
 
 function parseIn<M extends { readonly [key: string]: z.ZodType }, K extends keyof M & string>(map: M, key: K, value: unknown): z.ZodSafeParseResult<z.output<M[K]>> {

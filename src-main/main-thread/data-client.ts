@@ -4,7 +4,7 @@ import { createEmitter, type Unsubscribe } from '../core/events.ts';
 import { DomainError } from '../core/errors.ts';
 import { BRIDGE_DEADLINE_MS, readBridgeReply, type BridgeReply } from '../core/data/bridge-calls.ts';
 import type { ArgsOf, Call, MethodMap, MethodOf, ResultOf, Target } from '../core/data/methods.ts';
-import { fromWorker, partOf, unpackValue, type BridgeCall, type DataEvent, type DataRequest } from '../core/data/protocol.ts';
+import { CROSSING, fromWorker, partOf, unpackValue, type BridgeCall, type DataEvent, type DataRequest } from '../core/data/protocol.ts';
 import { DEFAULT_LIVENESS, watchLiveness, type Liveness, type LivenessWatch } from './liveness.ts';
 import { restartPolicy, storeClosed, storeFailed, storeLate, storeRestarting } from './store-restarts.ts';
 import { answerAsk, type MainAnswers } from './worker-asks.ts';
@@ -163,7 +163,7 @@ export async function createDataClient<M extends MethodMap<M>, A extends MethodM
     const spec = options.methods[target][name];
     return exchange({ target, method: name, args: [...args] }, spec.deadlineMs, (value) => {
       const schema: M[T][K]['result'] = spec.result;
-      const parsed = z.safeParse(schema, value);
+      const parsed = z.safeParse(schema, value, CROSSING);
       if (parsed.success) return parsed.data;
       const error = new DomainError('internal', `The data worker answered ${target}.${name} with a value that does not fit it`);
       options.onWorkerError?.(new Error(`${error.message}: ${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? ''}`));
@@ -176,7 +176,7 @@ export async function createDataClient<M extends MethodMap<M>, A extends MethodM
 
   function onMessage(port: WorkerPort, message: unknown): void {
     if (port !== worker) return;
-    const parsed = fromWorker.safeParse(message);
+    const parsed = fromWorker.safeParse(message, CROSSING);
     if (!parsed.success) {
       options.onWorkerError?.(new Error('the data worker sent a message that does not match the protocol'));
       return;

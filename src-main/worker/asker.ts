@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DomainError } from '../core/errors.ts';
 import type { ArgsOf, Call, MethodMap, MethodOf, ResultOf, Target } from '../core/data/methods.ts';
-import { answerHead, partOf, type WorkerAsk } from '../core/data/protocol.ts';
+import { answerHead, CROSSING, partOf, type WorkerAsk } from '../core/data/protocol.ts';
 
 /**
  * The worker's side of asking main (see `workerAsk`): each ask is a message
@@ -34,7 +34,7 @@ export function createAsker<A extends MethodMap<A>>(methods: A, post: (message: 
     try {
       const value = await answered;
       const schema: A[T][K]['result'] = spec.result;
-      const parsed = z.safeParse(schema, value);
+      const parsed = z.safeParse(schema, value, CROSSING);
       if (!parsed.success) throw new DomainError('internal', `The app answered ${target}.${name} with a value that does not fit it`);
       return parsed.data;
     } finally {
@@ -45,7 +45,7 @@ export function createAsker<A extends MethodMap<A>>(methods: A, post: (message: 
     ask,
     settle(message) {
       if (typeof message !== 'object' || message === null || !('answer' in message)) return false;
-      const head = answerHead.safeParse(message);
+      const head = answerHead.safeParse(message, CROSSING);
       if (!head.success) return true;
       const waiter = waiting.get(head.data.answer);
       if (!waiter) return true;

@@ -1,7 +1,7 @@
 import type { ChannelName, IpcResult } from '../../src-shared/contract.ts';
 import { printable } from '../core/safe-text.ts';
 import { resolveCall, type Implementation, type MethodMap } from '../core/data/methods.ts';
-import { bridgeCallHead, kindedError, livenessPing, packValue, partOf, requestHead, type DataErrorValue, type DataReply } from '../core/data/protocol.ts';
+import { bridgeCallHead, CROSSING, kindedError, livenessPing, packValue, partOf, requestHead, type DataErrorValue, type DataReply } from '../core/data/protocol.ts';
 
 /**
  * The worker's side of the data boundary: it answers each request by calling
@@ -56,13 +56,13 @@ export function createDataHost<M extends MethodMap<M>>(options: DataHostOptions<
 
   return {
     async handle(message) {
-      const bridgeCall = bridgeCallHead.safeParse(message);
+      const bridgeCall = bridgeCallHead.safeParse(message, CROSSING);
       if (bridgeCall.success && options.bridge) {
         const { id, channel } = bridgeCall.data;
         const bridge = options.bridge;
         return answer(id, channel, () => bridge(channel, partOf(message, 'input')));
       }
-      const head = requestHead.safeParse(message);
+      const head = requestHead.safeParse(message, CROSSING);
       if (!head.success) {
         const id = typeof message === 'object' && message !== null && 'id' in message && typeof message.id === 'number' ? message.id : -1;
         return failed(id, NOT_UNDERSTOOD);
@@ -98,7 +98,7 @@ export interface HostPort {
  */
 export function serveDataHost(port: HostPort, host: DataHost, asker?: { settle(message: unknown): boolean }): void {
   port.on('message', (message) => {
-    const ping = livenessPing.safeParse(message);
+    const ping = livenessPing.safeParse(message, CROSSING);
     if (ping.success) return port.postMessage({ pong: ping.data.ping });
     if (asker?.settle(message)) return;
     void host.handle(message).then(({ reply, transfer }) => port.postMessage(reply, transfer));

@@ -196,7 +196,15 @@ class FakeApp extends EventEmitter implements Pick<Electron.App, 'getPath' | 'se
   getVersion(): string { return this.version; }
   getName(): string { return 'Marketplace Desk'; }
   getAppPath(): string { return this.appPath; }
-  whenReady(): Promise<void> { return Promise.resolve(); }
+  /** Settled at once, unless a test holds it (`holdReady`). */
+  ready: Promise<void> = Promise.resolve();
+  whenReady(): Promise<void> { return this.ready; }
+  /** Electron not ready until the returned function is called. */
+  holdReady(): () => void {
+    let release: () => void = () => undefined;
+    this.ready = new Promise((resolve) => (release = resolve));
+    return release;
+  }
   isReady(): boolean { return true; }
   exit(code = 0): void {
     this.exitCode = code;
@@ -375,6 +383,7 @@ export function resetFakeElectron(): void {
   app.paths.clear();
   app.exitCode = null;
   app.relaunched = 0;
+  app.ready = Promise.resolve();
   for (const fn of [app.requestSingleInstanceLock, app.quit, app.setAppUserModelId, app.setBadgeCount, app.setLoginItemSettings, app.getLoginItemSettings]) {
     fn.mockClear();
   }

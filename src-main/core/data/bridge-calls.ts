@@ -3,7 +3,7 @@ import { events, type ChannelOutput, type DeskChannel, type Events, type IpcResu
 import { parseChannelOutput } from '../../../src-shared/contract-parse.ts';
 import { errorView } from '../../../src-shared/errors.ts';
 import { readEvent, type EventListener } from './methods.ts';
-import { partOf } from './protocol.ts';
+import { CROSSING, partOf } from './protocol.ts';
 import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 /**
@@ -53,10 +53,10 @@ export type BridgeReply<C extends DeskChannel> =
 
 /** Reads the worker's reply to a call of `channel`: the router's IpcResult, its value by the channel's output schema. */
 export function readBridgeReply<C extends DeskChannel>(channel: C, reply: unknown): BridgeReply<C> {
-  const outline = replyOutline.safeParse(reply);
+  const outline = replyOutline.safeParse(reply, CROSSING);
   if (!outline.success) return { misfit: `the reply to ${channel} is not an answer of the bridge` };
   if (!outline.data.ok) return { result: { ok: false, error: outline.data.error } };
-  const parsed = parseChannelOutput(channel, partOf(reply, 'value'));
+  const parsed = parseChannelOutput(channel, partOf(reply, 'value'), CROSSING);
   if (parsed.success) return { result: { ok: true, value: parsed.data } };
   const [first] = parsed.error.issues;
   return { misfit: `output of ${channel} does not match the contract: ${first ? `${first.path.join('.')}: ${first.message}` : ''}` };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CROSSING } from './protocol.ts';
 
 /**
  * The typed method map of a thread boundary: one object, shared by both
@@ -103,7 +104,7 @@ export function resolveCall<M extends MethodMap<M>>(methods: M, implementation: 
   const service = ownKey(implementation, target) ? implementation[target] : undefined;
   const fn = spec && service !== undefined && ownKey(service, name) ? service[name] : undefined;
   if (!spec || typeof fn !== 'function') return { refused: 'unknown', detail: '' };
-  const parsed = spec.args.safeParse(args);
+  const parsed = spec.args.safeParse(args, CROSSING);
   if (!parsed.success) return { refused: 'arguments', detail: parsed.error.issues[0]?.message ?? '' };
   return { run: () => Reflect.apply(fn, service, parsed.data) };
 }
@@ -125,7 +126,7 @@ export function readEvent<E extends EventMap>(events: E, name: string, payload: 
 
 function deliver<E extends EventMap, N extends keyof E & string>(events: E, name: N, payload: unknown, listener: EventListener<E>): boolean {
   const schema: E[N] = events[name];
-  const parsed = z.safeParse(schema, payload);
+  const parsed = z.safeParse(schema, payload, CROSSING);
   if (!parsed.success) return false;
   listener(name, parsed.data);
   return true;

@@ -11,6 +11,7 @@
  * profile, a fast clock and the worker's TypeScript entry, and drives the
  * result through ipcMain as the preload would.
  */
+import type { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { app, ipcMain, session } from 'electron';
 import type { UpdateView } from '../../../src-shared/updates.ts';
@@ -39,7 +40,7 @@ import { withCallLog } from '../../ipc/call-log.ts';
 import type { Router } from '../../ipc/router.ts';
 import type { DeskWorkerConfig } from '../../core/data/desk-worker-config.ts';
 import { connectDesk, type DeskConnection, type MainDesk } from '../desk-connection.ts';
-import { deskWorkerSpawner } from '../desk-worker-spawn.ts';
+import { deskWorkerSpawner, spawnAhead } from '../desk-worker-spawn.ts';
 import { stopDesk } from '../desk-stop.ts';
 
 export interface MainProcessDeps {
@@ -94,10 +95,18 @@ export function startMainProcess(deps: MainProcessDeps): MainProcess {
     app.quit();
     return { started: Promise.resolve(null) };
   }
+  const mainDir = deps.mainDir ?? import.meta.dirname;
+  // The data worker boots and loads the desk's code while Electron gets ready.
+  const spawn = spawnAhead(deskWorkerSpawner({
+    mainDir,
+    compileCache: deps.compileCache ?? join(app.getPath('userData'), 'compile-cache'),
+    ...(deps.workerScript ? { script: deps.workerScript } : {}),
+    ...(deps.workerExecArgv ? { execArgv: deps.workerExecArgv } : {}),
+  }));
   const started = app.whenReady().then(async () => {
     const log = openAppLog({ dir: app.getPath('logs'), level: app.isPackaged ? 'info' : 'debug', ...deps.log });
     try {
-      return await start(deps, log, (r) => (reveal = r));
+      return await start(deps, { log, mainDir, spawn }, (r) => (reveal = r));
     } catch (error) {
       log.error('could not start', { error });
       log.close();
@@ -111,13 +120,13 @@ export function startMainProcess(deps: MainProcessDeps): MainProcess {
   return { started };
 }
 
-async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () => void) => void): Promise<RunningApp | null> {
+async function start(deps: MainProcessDeps, begun: { log: AppLog; mainDir: string; spawn: () => Worker }, setReveal: (reveal: () => void) => void): Promise<RunningApp | null> {
+  const { log, mainDir, spawn } = begun;
   log.info('starting', { version: app.getVersion(), electron: process.versions.electron ?? null, node: process.versions.node, platform: process.platform, arch: process.arch, packaged: app.isPackaged });
   const onProcessError = (error: unknown) => log.error('unhandled failure in main', { error });
   process.on('uncaughtExceptionMonitor', onProcessError);
   process.on('unhandledRejection', onProcessError);
   const devServerUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL;
-  const mainDir = deps.mainDir ?? import.meta.dirname;
   const paths = appPaths({
     packaged: app.isPackaged,
     mainDir,
@@ -146,12 +155,7 @@ async function start(deps: MainProcessDeps, log: AppLog, setReveal: (reveal: () 
     return services;
   };
   const connection = await connectDesk({
-    spawn: deskWorkerSpawner({
-      mainDir,
-      compileCache: deps.compileCache ?? join(app.getPath('userData'), 'compile-cache'),
-      ...(deps.workerScript ? { script: deps.workerScript } : {}),
-      ...(deps.workerExecArgv ? { execArgv: deps.workerExecArgv } : {}),
-    }),
+    spawn,
     secrets: deps.secrets ?? createKeychainSecretStore(),
     config: {
       dataDir: join(app.getPath('userData'), 'profiles'),
