@@ -251,7 +251,8 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     select(id) {
       requireDraft(id);
       currentDraft.set(id);
-      changed(id);
+      // Nothing in it moved: what the screens read of it holds (a table's counts and order, ~20 ms to count again at 50,000 rows).
+      changed(id, true);
       return summaryOf(id);
     },
     ensureCurrent() {

@@ -152,6 +152,8 @@ export function createReviewer(
     },
     async review(draftId, mainAccount, guard, turn) {
       const statuses: Partial<Record<ChangeStatus, number>> = reads.byStatus(draftId);
+      // Each whole-draft count in a turn of its own: the two in one held the worker ~20 ms at 47,000 changes, more than a part.
+      await turn();
       const kinds: Partial<Record<ChangeKind, number>> = reads.openByKind(draftId);
       const perEndpoint: Partial<Record<EndpointName, number>> = {};
       const perPhase = new Map<Phase, Partial<Record<EndpointName, number>>>();

@@ -184,6 +184,24 @@ describe('a bulk edit in parts', () => {
     expect(tables.page('listings', {}, { column: 'newPrice', dir: 'desc' }, 0, 5).rows[0]?.key).toBe(cheapest);
   });
 
+  it('keeps the counts read between its parts once they are all written: they are the same counts', async () => {
+    const hold: Hold = { gate: null, turnsLeft: null };
+    f = draftFixture({ turn: heldTurn(hold) });
+    seedListings(f.t, ROWS);
+    const { id } = f.drafts.create('big');
+    // A change taken out under the desk (no change of the draft it hears of) once the parts are written: counted
+    // again, the table would have one change fewer; the counts kept from between the parts do not.
+    const { midway, after } = await readMidwayAndAfter(f, id, 'listings', tenPercentOff, hold, () => {
+      f?.t.store.db.prepare('DELETE FROM draft_entries WHERE draft_id = ? AND key = ?').run(id, String(1_000_000));
+    });
+    expect(midway.first.changed).toBe(ROWS);
+    expect([after.first.total, after.first.changed]).toEqual([midway.first.total, midway.first.changed]);
+    // Counted afresh after a change of the draft, the row taken out is missed.
+    f.drafts.addChanges(id, [{ kind: 'listing.edit', asset_id: '1000001', price: 5 }]);
+    const tables = createLedgerTables({ store: f.t.store, drafts: f.drafts, now: () => f?.t.store.clock.now() ?? 0 });
+    expect(tables.page('listings', {}, null, 0, 5).changed).toBe(ROWS - 1);
+  });
+
   it('shows buy orders whole between parts too: quantities, and pauses that leave a created order out', async () => {
     const hold: Hold = { gate: null, turnsLeft: null };
     f = draftFixture({ turn: heldTurn(hold) });
