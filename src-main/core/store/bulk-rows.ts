@@ -48,8 +48,8 @@ export interface BulkFigures {
 
 const SAMPLES = 5;
 /** Rows classified in one step of a preview, and written in one transaction of an edit: some milliseconds each. */
-const PART = 2_000;
-const WRITE_PART = 2_500;
+const PART = 1_000;
+const WRITE_PART = 1_250;
 
 const skipGroup = lazySchema(() => z.object({ skip: z.string(), n: z.number() }));
 const problemGroup = lazySchema(() => z.object({ problem: z.string(), n: z.number(), price: z.number().nullable() }));

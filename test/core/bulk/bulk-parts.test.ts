@@ -69,9 +69,9 @@ describe('a bulk edit in parts', () => {
     const { id } = f.drafts.create('big');
     // A row the draft already changed: the edit scales the draft's price, once.
     f.drafts.addChanges(id, [{ kind: 'listing.edit', asset_id: '1000003', price: 1_000 }]);
-    // Classified in 6 parts and the figures in 3 steps (a turn each), then a turn before each of five parts: cut after the second.
+    // Classified in 12 parts and the figures in 3 steps (a turn each), then a turn before each of ten parts: cut after the second.
     turns = 0;
-    stopAt = 12;
+    stopAt = 18;
     await expect(f.bulk(id, 'listings', { filter: {} }, tenPercentOff)).rejects.toThrow(/the app quit/);
     const cut = draftPrices(f, id);
     const seq = Math.max(...[...cut.values()].map((r) => r.seq));
