@@ -79,8 +79,9 @@ describe('the desk in its worker thread', () => {
   });
 
   it('waits on a database file another process holds in the worker, never on the main thread, and ends in a clear busy error', async () => {
-    // Another program holds the sandbox ledger's write lock past the store's busy timeout (5 s).
-    const holder = new DatabaseSync(join(dir, 'default.sandbox.sqlite'));
+    // Another program holds the sandbox ledger's write lock past the store's busy timeout (5 s). It takes the lock
+    // once a write of the desk's own (its services run on their own after the first page) has ended.
+    const holder = new DatabaseSync(join(dir, 'default.sandbox.sqlite'), { timeout: 10_000 });
     holder.exec('BEGIN IMMEDIATE');
     const delay = monitorEventLoopDelay({ resolution: 1 });
     delay.enable();
