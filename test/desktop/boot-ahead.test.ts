@@ -1,13 +1,11 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { memoryKeychain } from '../support/memory-keychain.ts';
 import { DESK_WORKER } from '../worker/desk-worker-entry.ts';
-import { fakeBuild, invoke, until } from './boot-support.ts';
-import { app, BrowserWindow, resetFakeElectron, Tray } from './fake-electron.ts';
+import { bootFolder, endBoot, invoke, until } from './boot-support.ts';
+import { app, BrowserWindow, Tray } from './fake-electron.ts';
 
 vi.mock('electron', () => import('./fake-electron.ts'));
 const { startMainProcess } = await import('../../src-main/main-thread/desktop/main-process.ts');
@@ -20,18 +18,9 @@ const { startMainProcess } = await import('../../src-main/main-thread/desktop/ma
  */
 
 let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'desk-boot-ahead-'));
-  resetFakeElectron();
-  app.setPath('userData', join(dir, 'user-data'));
-});
-afterEach(async () => {
-  if (app.exitCode === null && Tray.instances[0]) {
-    Tray.instances[0].clickItem('quit');
-    await until('the app to exit', () => app.exitCode !== null);
-  }
-  await rm(dir, { recursive: true, force: true });
-});
+let mainDir: string;
+beforeEach(async () => ({ dir, mainDir } = await bootFolder('desk-boot-ahead-')));
+afterEach(() => endBoot(dir));
 
 describe('the main process starting', () => {
   it('starts the data worker before Electron is ready, and opens the desk in that worker once it is', async () => {
@@ -48,7 +37,7 @@ describe('the main process starting', () => {
       secrets: memoryKeychain(),
       timeScale: { scale: 60, origin: Date.now() },
       workerScript: pathToFileURL(entry),
-      mainDir: await fakeBuild(dir),
+      mainDir,
       argv: ['/opt/marketplace-desk/marketplace-desk'],
       onlinePollMs: 20,
     });

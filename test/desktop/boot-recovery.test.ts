@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createDraftService } from '../../src-main/core/drafts/draft-service.ts';
@@ -13,7 +11,7 @@ import type { MainProcess } from '../../src-main/main-thread/desktop/main-proces
 import type { ProfileProblem } from '../../src-shared/profile.ts';
 import { memoryKeychain } from '../support/memory-keychain.ts';
 import { DESK_WORKER } from '../worker/desk-worker-entry.ts';
-import { fakeBuild, invoke, until } from './boot-support.ts';
+import { bootFolder, endBoot, invoke, until } from './boot-support.ts';
 import { app, BrowserWindow, ipcMain, resetFakeElectron, Tray } from './fake-electron.ts';
 
 vi.mock('electron', () => import('./fake-electron.ts'));
@@ -31,19 +29,8 @@ let dir: string;
 let mainDir: string;
 const backupTakenAt = Date.UTC(2025, 10, 25, 8, 0);
 
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'desk-boot-recovery-'));
-  mainDir = await fakeBuild(dir);
-  resetFakeElectron();
-  app.setPath('userData', join(dir, 'user-data'));
-});
-afterEach(async () => {
-  if (app.exitCode === null && Tray.instances[0]) {
-    Tray.instances[0].clickItem('quit');
-    await until('the app to exit', () => app.exitCode !== null);
-  }
-  await rm(dir, { recursive: true, force: true });
-});
+beforeEach(async () => ({ dir, mainDir } = await bootFolder('desk-boot-recovery-')));
+afterEach(() => endBoot(dir));
 
 const profiles = () => join(dir, 'user-data', 'profiles');
 

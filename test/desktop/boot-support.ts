@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { ipcMain } from './fake-electron.ts';
+import { app, ipcMain, resetFakeElectron, Tray } from './fake-electron.ts';
 
 /**
  * What the boot test needs around the composition root: a built-looking
@@ -23,6 +24,27 @@ export async function fakeBuild(root: string): Promise<string> {
   await writeFile(join(out, 'renderer', 'index.html'), RENDERER_HTML);
   await writeFile(join(out, 'preload', 'index.cjs'), '"use strict";');
   return join(out, 'main');
+}
+
+/**
+ * A boot of its own: a temp folder with its `out/` (returned), the Electron
+ * double reset, and the app's data folder in it.
+ */
+export async function bootFolder(prefix: string): Promise<{ dir: string; mainDir: string }> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  const mainDir = await fakeBuild(dir);
+  resetFakeElectron();
+  app.setPath('userData', join(dir, 'user-data'));
+  return { dir, mainDir };
+}
+
+/** Ends a boot: quits from the tray if the app is still running, then removes its folder. */
+export async function endBoot(dir: string): Promise<void> {
+  if (app.exitCode === null && Tray.instances[0]) {
+    Tray.instances[0].clickItem('quit');
+    await until('the app to exit', () => app.exitCode !== null);
+  }
+  await rm(dir, { recursive: true, force: true });
 }
 
 /** The sender Electron reports for a call from the app's own page. */

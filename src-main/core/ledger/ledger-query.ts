@@ -54,11 +54,11 @@ export interface LedgerQueries {
 
 export interface LedgerQueryDeps {
   store: Pick<Store, 'db' | 'ledgerVersion' | 'ledgerRowsVersion' | 'transaction'>;
-  /** Bumped on every change of a draft: counts and row places laid over it depend on it. */
+  /** Bumped on every change of a draft: row places laid over it depend on it. */
   draftVersion(draftId: string): number;
   /**
    * Bumped on every change of what the screens read of a draft (DraftService.viewVersion): a table's sorted
-   * order depends on it (the draft's version by default).
+   * order and counts depend on it (the draft's version by default).
    */
   draftViewVersion?(draftId: string): number;
   now(): number;
@@ -88,9 +88,10 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
 
   const stateOf = (draftId: string | null, version = deps.draftVersion) =>
     `${deps.store.ledgerVersion}|${draftId ?? ''}|${draftId === null ? 0 : version(draftId)}`;
-  // The order sorted while a bulk edit's parts were written under its patch still holds once they are: sorting
-  // 50,000 rows again by the price after the draft takes ~100 ms, as the table refreshes for the last part.
-  const orderStateOf = (draftId: string | null) => stateOf(draftId, deps.draftViewVersion ?? deps.draftVersion);
+  // What the screens read of a draft (its order and counts) holds once a bulk edit's parts are all written under
+  // its patch: sorting 50,000 rows again by the price after the draft takes ~100 ms, as the table refreshes for the last part.
+  const viewVersion = deps.draftViewVersion ?? deps.draftVersion;
+  const viewStateOf = (draftId: string | null) => stateOf(draftId, viewVersion);
   let namesSynced = '';
   function syncNames(draftId: string | null): void {
     const state = stateOf(draftId);
@@ -120,11 +121,10 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
    * worker at 50,000 rows, in the turn a page was asked in).
    */
   function countsId(q: TableQuery, draftId: string | null, domain: LedgerDomain, filter: LedgerFilter): string {
-    const view = deps.draftViewVersion ?? deps.draftVersion;
     if (q.filterEmpty && q.scope.deleteAll === null) {
-      return JSON.stringify(['rows', deps.store.ledgerRowsVersion, draftId, draftId === null ? 0 : view(draftId), domain]);
+      return JSON.stringify(['rows', deps.store.ledgerRowsVersion, draftId, draftId === null ? 0 : viewVersion(draftId), domain]);
     }
-    return JSON.stringify([stateOf(draftId, view), domain, filter]);
+    return JSON.stringify([viewStateOf(draftId), domain, filter]);
   }
 
   // Kept counts hold while the ledger's rows and the draft are as they were when the store was opened.
@@ -174,7 +174,7 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
       // again for each jump (a quarter of a second at 50,000), the kept order is sorted once.
       const before = offset === 0 ? null : places.get(offset - 1);
       const rows = sort !== null && (sort.column !== 'price' || before === undefined)
-        ? reads.rowsSorted(q, JSON.stringify([orderStateOf(draftId), domain, filter, sort.column]), offset, limit)
+        ? reads.rowsSorted(q, JSON.stringify([viewStateOf(draftId), domain, filter, sort.column]), offset, limit)
         : before !== undefined ? reads.rowsAfter(q, c.created, before, limit)
           : reads.rowsCounted(q, domain, c.created, offset, limit);
       if (places.size > MAX_PLACES) places.clear();
