@@ -13,17 +13,19 @@ export default defineConfig({
       outDir: 'out/main',
       externalizeDeps: { exclude: ['zod', 'undici', 'papaparse', 'tf2-item-format', 'tf2-static-schema'] },
       rolldownOptions: {
-        // The data worker is a second entry: the main process starts it as a worker thread beside index.js.
-        // The server shell is a third (`npm run serve`): plain Node starts serve.js and the same worker beside it.
+        // The data worker is a second entry: the main process starts it as a worker thread beside index.cjs.
+        // The server shell is a third (`npm run serve`): plain Node starts serve.cjs and the same worker beside it.
         input: {
           index: resolve('src-main/main-thread/desktop/index.ts'),
           'desk-worker': resolve('src-main/worker/compiled-start.ts'),
           serve: resolve('src-main/main-thread/server/serve.ts'),
         },
+        // CommonJS (index.cjs, serve.cjs, desk-worker.cjs): Node loads the same code sooner as CommonJS than as
+        // ES modules, and the data worker's load is on the path to the first page (docs/performance.md).
         // V8 keeps each module's source in memory for as long as the app runs, and one non-ASCII character
         // makes it keep the whole file as two bytes a character. The shipped files carry no doc comments
         // (licences stay) and escape what is left, so the sources weigh a third of what they did.
-        output: { charset: 'ascii', comments: { legal: true, annotation: false, jsdoc: false } },
+        output: { format: 'cjs', charset: 'ascii', comments: { legal: true, annotation: false, jsdoc: false } },
       },
     },
   },

@@ -21,7 +21,7 @@ const E2E_SPEC = (name: string) => new RegExp(`[\\\\/]test[\\\\/]e2e[\\\\/]${nam
 /**
  * Two projects: `desk` drives the built renderer bound to the desk's
  * connection in the test's process (the desktop shell's arrangement,
- * without Electron); `server` starts the real server (`out/main/serve.js`)
+ * without Electron); `server` starts the real server (`out/main/serve.cjs`)
  * as a child process and drives it over HTTP and its WebSocket: its own
  * specs (test/e2e/server/), and the accessibility and guard journeys again,
  * switched by the project's `shell` (test/e2e/shell.ts).

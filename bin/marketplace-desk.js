@@ -3,7 +3,7 @@
  * `marketplace-desk serve [options]`: the desk as a server (see `serve --help`).
  * `marketplace-desk health [--port 8790]`: exits 0 when a desk answers on this
  * machine (a container's health check; HTTPS or HTTP, any certificate).
- * The built server (out/main/serve.js) ships in the package; this file only
+ * The built server (out/main/serve.cjs) ships in the package; this file only
  * checks the Node version and hands over the arguments.
  *
  * Every launch of the server comes through this file (`npm run serve`, the
@@ -53,5 +53,5 @@ if (major < NEED_MAJOR) {
   console.error(`marketplace-desk needs Node ${NEED_MAJOR} or newer (its store is Node's built-in SQLite); this is Node ${process.versions.node}.`);
   process.exit(1);
 }
-process.argv = [process.argv[0], fileURLToPath(new URL('../out/main/serve.js', import.meta.url)), ...args];
-await import('../out/main/serve.js');
+process.argv = [process.argv[0], fileURLToPath(new URL('../out/main/serve.cjs', import.meta.url)), ...args];
+await import('../out/main/serve.cjs');

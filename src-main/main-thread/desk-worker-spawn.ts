@@ -4,7 +4,7 @@ import { Worker, type ResourceLimits } from 'node:worker_threads';
 
 /** How the main thread starts the data worker, each time it starts it (first, and after a death). */
 export interface DeskWorkerSpawn {
-  /** The worker's script; default `desk-worker.js` beside the main bundle. */
+  /** The worker's script; default `desk-worker.cjs` beside the main bundle. */
   readonly script?: URL | string;
   /** Folder of the built main bundle. */
   readonly mainDir: string;
@@ -64,6 +64,6 @@ export function deskWorkerSpawner(options: DeskWorkerSpawn): () => Worker {
  * either shell's composition root sits in a folder of its own.
  */
 function workerScriptIn(mainDir: string): string {
-  const built = join(mainDir, 'desk-worker.js');
+  const built = join(mainDir, 'desk-worker.cjs');
   return existsSync(built) ? built : join(import.meta.dirname, '..', 'worker', 'desk-worker.ts');
 }

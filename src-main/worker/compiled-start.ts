@@ -1,5 +1,5 @@
 /**
- * The data worker's entry, built as `desk-worker.js`: V8's compiled code of
+ * The data worker's entry, built as `desk-worker.cjs`: V8's compiled code of
  * the desk's bundle is kept on disk between starts (Node's compile cache,
  * in the folder main names), so a start does not parse and compile half a
  * megabyte of JavaScript again. Then the desk itself loads (desk-worker.ts).
@@ -23,4 +23,6 @@ if (typeof folder === 'string') {
     // As above.
   }
 }
-await import('./desk-worker.ts');
+// Not awaited: the build is CommonJS, which has no top-level await. A failure to load still ends the
+// thread with its error (an unhandled rejection), which main hears as the worker's 'error'.
+void import('./desk-worker.ts');

@@ -86,11 +86,11 @@ describe('what the packaged app loads at run time', () => {
   it('puts the main bundle, the data worker, the preload and the renderer inside app.asar', () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { main: string };
     // The main process starts the data worker from beside its own bundle (main-process.ts).
-    const worker = `${pkg.main.split('/').slice(0, -1).join('/')}/desk-worker.js`;
+    const worker = `${pkg.main.split('/').slice(0, -1).join('/')}/desk-worker.cjs`;
     for (const file of [pkg.main, worker, inApp(paths.preload), `${inApp(paths.rendererDir)}/index.html`, `${inApp(paths.rendererDir)}/assets/index.js`]) {
       expect(packaged(file), file).toBe(true);
     }
-    expect(packaged('out/main/index.js.map')).toBe(false);
+    expect(packaged('out/main/index.cjs.map')).toBe(false);
     expect(packaged('src-main/main-thread/desktop/index.ts')).toBe(false);
   });
 

@@ -21,12 +21,12 @@ function packed(): string[] {
   return (pack?.files ?? []).map((f) => f.path);
 }
 
-/** Every module the built file imports statically, transitively (relative specifiers only; packages are dependencies). */
+/** Every module the built file loads, transitively: its imports and requires (relative specifiers only; packages are dependencies). */
 function importsOf(file: string, seen = new Set<string>()): Set<string> {
   if (seen.has(file)) return seen;
   seen.add(file);
   const text = readFileSync(join(root, file), 'utf8');
-  for (const match of text.matchAll(/(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\(\s*["'](\.[^"']+)["']\s*\)/g)) {
+  for (const match of text.matchAll(/(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|(?:import|require)\(\s*["'](\.[^"']+)["']\s*\)/g)) {
     const spec = match[1] ?? match[2] ?? '';
     if (spec.startsWith('.')) importsOf(normalize(join(dirname(file), spec)).split('\\').join('/'), seen);
   }
@@ -35,25 +35,25 @@ function importsOf(file: string, seen = new Set<string>()): Set<string> {
 
 describe('the package a server installs', () => {
   it('carries the command, the built server, worker and pages, and the unit; not the sources', () => {
-    expect(existsSync(join(root, 'out/main/serve.js')), 'build first: npm run build').toBe(true);
+    expect(existsSync(join(root, 'out/main/serve.cjs')), 'build first: npm run build').toBe(true);
     const files = packed();
-    for (const file of ['package.json', 'README.md', 'bin/marketplace-desk.js', 'out/main/serve.js', 'out/main/desk-worker.js', 'out/renderer/index.html',
+    for (const file of ['package.json', 'README.md', 'bin/marketplace-desk.js', 'out/main/serve.cjs', 'out/main/desk-worker.cjs', 'out/renderer/index.html',
       'out/renderer/access.html', 'out/renderer/socket.js', 'build/systemd/marketplace-desk.service']) {
       expect(files, file).toContain(file);
     }
-    const served = importsOf('out/main/serve.js');
+    const served = importsOf('out/main/serve.cjs');
     // The entry and the chunks it shares with the desktop's entry and the worker.
     expect(served.size).toBeGreaterThan(3);
-    for (const imported of served) expect(files, `serve.js imports ${imported}`).toContain(imported);
-    for (const imported of importsOf('out/main/desk-worker.js')) expect(files, `the worker imports ${imported}`).toContain(imported);
+    for (const imported of served) expect(files, `serve.cjs imports ${imported}`).toContain(imported);
+    for (const imported of importsOf('out/main/desk-worker.cjs')) expect(files, `the worker imports ${imported}`).toContain(imported);
     expect(files.filter((f) => /^(src-|test\/|node_modules\/)/.test(f))).toEqual([]);
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { bin: Record<string, string>; dependencies: Record<string, string> };
     expect(pkg.bin).toEqual({ 'marketplace-desk': 'bin/marketplace-desk.js' });
     expect(Object.keys(pkg.dependencies)).toEqual(expect.arrayContaining(['ws', 'pino', 'keytar', 'zod']));
   });
 
-  it('loads no Electron in the server: serve.js and all it imports', () => {
-    for (const file of importsOf('out/main/serve.js')) {
+  it('loads no Electron in the server: serve.cjs and all it imports', () => {
+    for (const file of importsOf('out/main/serve.cjs')) {
       expect(readFileSync(join(root, file), 'utf8'), file).not.toMatch(/from\s*["']electron["']|require\(["']electron["']\)|import\(["']electron["']\)/);
     }
   });

@@ -83,7 +83,7 @@ export interface TestDeskOptions {
 }
 
 /** The data worker as the app ships it (electron-vite's bundle), else its sources. */
-const BUILT_DESK_WORKER = new URL('../../out/main/desk-worker.js', import.meta.url);
+const BUILT_DESK_WORKER = new URL('../../out/main/desk-worker.cjs', import.meta.url);
 const deskWorker = () => new Worker(existsSync(BUILT_DESK_WORKER) ? BUILT_DESK_WORKER : DESK_WORKER);
 
 export async function startTestDesk(options: TestDeskOptions = {}): Promise<TestDesk> {

@@ -50,7 +50,7 @@ export interface MainProcessDeps {
   readonly secrets?: SecretStore;
   /** Time runs `scale` times faster from `origin` (the boot test); default the system clock. */
   readonly timeScale?: { readonly scale: number; readonly origin: number };
-  /** The data worker's script; default `desk-worker.js` beside the main bundle. */
+  /** The data worker's script; default `desk-worker.cjs` beside the main bundle. */
   readonly workerScript?: URL | string;
   /** Where the data worker keeps V8's compiled code between starts; default `compile-cache` in the user data folder. */
   readonly compileCache?: string;

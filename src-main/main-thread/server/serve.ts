@@ -77,4 +77,5 @@ function workerAhead(options: ServeOptions, mainDir: string) {
   }
 }
 
-await main();
+// main() ends the process itself when the start fails; the build is CommonJS, which has no top-level await.
+void main();

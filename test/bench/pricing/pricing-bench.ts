@@ -29,7 +29,7 @@ export const PRICING_GOALS = { loopDelayMaxMs: 50, pageMaxMs: 100 } as const;
 
 const CHILD = fileURLToPath(new URL('./pricing-child.ts', import.meta.url));
 const OUT_DIR = fileURLToPath(new URL('../../../out/bench-pricing/', import.meta.url));
-const BUILT_WORKER = fileURLToPath(new URL('../../../out/main/desk-worker.js', import.meta.url));
+const BUILT_WORKER = fileURLToPath(new URL('../../../out/main/desk-worker.cjs', import.meta.url));
 
 export interface PricingFigures {
   readonly runs: number;

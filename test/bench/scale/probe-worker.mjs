@@ -53,4 +53,4 @@ process.on('workerMessage', (value) => {
 send({ ask: 'hello' });
 
 // The worker as the app ships it (electron-vite's bundle: `npm run build` first).
-await import(new URL('../../../out/main/desk-worker.js', import.meta.url).href);
+await import(new URL('../../../out/main/desk-worker.cjs', import.meta.url).href);

@@ -1,6 +1,6 @@
 /**
  * Loaded into the real server process by the serve bench (`node --import`
- * before out/main/serve.js), so the product carries nothing of the bench.
+ * before out/main/serve.cjs), so the product carries nothing of the bench.
  * It runs on the main thread only (Node does not load it into the data
  * worker), so it cannot collect the worker's garbage.
  *

@@ -1,5 +1,5 @@
 /**
- * The `serve` block of `npm run bench`: the server shell (`out/main/serve.js`,
+ * The `serve` block of `npm run bench`: the server shell (`out/main/serve.cjs`,
  * plain Node) at 50,000 listings, with the desktop path (the scale bench's
  * child: the real main process on the Electron double) as the baseline in
  * the same run, on copies of one seeded profile, in live mode against the

@@ -77,7 +77,7 @@ export function formatServe(f: ServeFigures): string {
   const S = f.serve;
   const D = f.desktop;
   return [
-    `Serve: the server shell (out/main/serve.js, plain Node) beside the desktop path (the main process on the Electron double),`,
+    `Serve: the server shell (out/main/serve.cjs, plain Node) beside the desktop path (the main process on the Electron double),`,
     `${f.listings.toLocaleString('en')} listings with a 47k-change draft, live against the simulator; one fresh process of each per run,`,
     `median of ${f.runs} runs (min–max), shells alternating; ${f.realSeconds} s in all.`,
     '',

@@ -8,7 +8,7 @@ import { call } from '../../support/router-call.ts';
 import { pageOffsets, PAGE_ROWS } from '../page-samples.ts';
 
 /**
- * One fresh server process of the serve bench: `out/main/serve.js` as
+ * One fresh server process of the serve bench: `out/main/serve.cjs` as
  * `npm run serve` starts it (through bin/marketplace-desk.js, its Node flags
  * and environment), on a profile of 50,000 listings, in live mode
  * against the parent's simulator, with the bench's probe loaded beside it

@@ -1,6 +1,6 @@
 /**
  * The serve block's simulated week: one real server process
- * (`out/main/serve.js`) on a 50,000-listing profile, live against a
+ * (`out/main/serve.cjs`) on a 50,000-listing profile, live against a
  * simulator whose trades appear and move over time, both on a clock that
  * runs `scale` times faster, for seven simulated days; one script's socket
  * connected throughout, receiving the desk's events and reading a Listings
@@ -193,7 +193,7 @@ export async function runServeWeek(options: WeekOptions = {}): Promise<WeekFigur
 export function formatWeek(w: WeekFigures): string {
   const verdict = (met: boolean) => (met ? 'met' : 'NOT MET');
   return [
-    `Serve: a simulated week headless (out/main/serve.js, 50,000 listings, live against the simulator with trades appearing and moving),`,
+    `Serve: a simulated week headless (out/main/serve.cjs, 50,000 listings, live against the simulator with trades appearing and moving),`,
     `time ×${w.scale.toLocaleString('en')}: ${w.simulatedDays} simulated days in ${w.realSeconds} s; one script's socket connected throughout.`,
     '',
     '| figure | measured | goal |',

@@ -4,12 +4,12 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The real server, `out/main/serve.js` as `npm run serve` starts it, run as
+ * The real server, `out/main/serve.cjs` as `npm run serve` starts it, run as
  * a child process on a profile folder of the test's. Its log lines (JSON on
  * standard output) are kept, to find the URL and the setup link and to scan
  * for secrets.
  */
-export const SERVE_ENTRY = fileURLToPath(new URL('../../../out/main/serve.js', import.meta.url));
+export const SERVE_ENTRY = fileURLToPath(new URL('../../../out/main/serve.cjs', import.meta.url));
 /** The launcher every real start goes through (npm run serve, the package's bin, systemd, Docker). */
 export const SERVE_LAUNCHER = fileURLToPath(new URL('../../../bin/marketplace-desk.js', import.meta.url));
 
