@@ -139,7 +139,7 @@ async function openDesk(deps: DeskDeps, clock: Clock, profile: string, lock: Pro
   // Whether the shown workspace's service answered; answers of a workspace being replaced do not count.
   const reach = createReachTracker(clock, () => events.emit('status', status()));
   const workspaces = createWorkspaceOpener({
-    dataDir: deps.dataDir, profile, homePath: home.path, clock, names, keys, reach,
+    dataDir: deps.dataDir, profile, home: { store: home, repos: homeRepos }, clock, names, keys, reach,
     currentSettings: () => settings.get(),
     onKeyEcho: keyEchoNotice(),
     openSandbox: deps.openSandbox,

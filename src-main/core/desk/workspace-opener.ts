@@ -6,6 +6,7 @@ import type { ItemNames } from '../items/item-names.ts';
 import type { KeyService } from '../key/key-service.ts';
 import { profilePaths } from '../profile/profile-paths.ts';
 import type { Settings } from '../settings/settings.ts';
+import type { Repos, Store } from '../store/index.ts';
 import type { KeyEchoNotice } from './key-echo-notice.ts';
 import type { ReachTracker } from './service-reach.ts';
 import { openWorkspace, type Workspace } from './workspace.ts';
@@ -30,8 +31,8 @@ export interface SimulatedService {
 export interface WorkspaceOpenerDeps {
   readonly dataDir: string;
   readonly profile: string;
-  /** The home database's file: the live workspace's ledger. */
-  readonly homePath: string;
+  /** The home database, open while the desk runs: the live workspace's ledger. */
+  readonly home: { readonly store: Store; readonly repos: Repos };
   readonly clock: Clock;
   readonly names: ItemNames;
   readonly keys: Pick<KeyService, 'read' | 'noteAccepted'>;
@@ -80,7 +81,8 @@ export function createWorkspaceOpener(deps: WorkspaceOpenerDeps): WorkspaceOpene
       }
       return openWorkspace({
         mode: 'live',
-        dbPath: deps.homePath,
+        dbPath: deps.home.store.path,
+        lent: deps.home,
         baseUrl: s.serviceUrl,
         ...common,
         apiKey: () => keys.read(),

@@ -94,7 +94,15 @@ export const CLOSE_DRAIN_MS = 60_000;
 
 export interface WorkspaceDeps {
   mode: Settings['mode'];
+  /** The ledger's database, opened by the workspace (and closed with it). */
   dbPath: string;
+  /**
+   * The ledger's database already open, lent instead of `dbPath` opened again:
+   * live mode's ledger is the home database, which the desk holds open for the
+   * settings (a second connection to the same file costs the start some 5 ms).
+   * It stays open when the workspace closes; its lender closes it.
+   */
+  lent?: { readonly store: Store; readonly repos: Repos };
   baseUrl: string;
   clock: Clock;
   settings: Settings;
@@ -119,8 +127,8 @@ export interface WorkspaceDeps {
 
 export function openWorkspace(deps: WorkspaceDeps): Workspace {
   const { clock, settings } = deps;
-  const store = openStore(deps.dbPath, { clock });
-  const repos = createRepos(store);
+  const store = deps.lent?.store ?? openStore(deps.dbPath, { clock });
+  const repos = deps.lent?.repos ?? createRepos(store);
   // The scheduler learns from every response's rate headers; it needs the
   // client to exist first, so the hook is connected right after.
   let noteRateLimit: (info: RateLimitInfo) => void = () => undefined;
@@ -275,7 +283,7 @@ export function openWorkspace(deps: WorkspaceDeps): Workspace {
       }
       drafts.dispose();
       await client.close();
-      store.close();
+      if (!deps.lent) store.close();
     },
   };
 }

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { createDesk, type Desk } from '../../../src-main/core/desk/desk.ts';
 import { startSandbox, type Sandbox } from '../../../src-main/sandbox/index.ts';
 import { memoryKeychain } from '../../support/memory-keychain.ts';
@@ -82,5 +83,26 @@ describe('desk composition', () => {
     await announced;
     expect(d.workspace()).not.toBe(first);
     expect(d.status()).toMatchObject({ mode: 'live', serviceUrl: service.url });
+  });
+
+  it('in live mode keeps the ledger on the connection the settings use, open across a switch to sandbox and back', async () => {
+    const service = await startSandbox({ seed: 9 });
+    opened.push(service);
+    const d = await desk({
+      dataDir: tempDir(), secrets: memoryKeychain(), version: 'test',
+      initialSettings: { mode: 'live', serviceUrl: service.url },
+      openSandbox: (clock) => startSandbox({ clock, seed: 10 }),
+    });
+    // SQLite's data_version moves when another connection commits to the file, and not for the reader's own commits.
+    const dataVersion = () => z.object({ data_version: z.number() }).parse(d.workspace().store.db.prepare('PRAGMA data_version').get()).data_version;
+    const before = dataVersion();
+    await d.updateSettings({ tradePollSeconds: 120 });
+    expect(dataVersion()).toBe(before);
+
+    await d.updateSettings({ mode: 'sandbox' });
+    await d.updateSettings({ mode: 'live', serviceUrl: service.url });
+    // The live ledger reopened on the home database, which closing the first live workspace left open.
+    expect(d.workspace().store.db.prepare('SELECT COUNT(*) AS n FROM listings').get()).toEqual({ n: 0 });
+    expect((await d.updateSettings({ tradePollSeconds: 180 })).tradePollSeconds).toBe(180);
   });
 });
