@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { PLAIN_PARSE } from '../../../src-shared/plain-parse.ts';
 import { settingsSchema } from '../../../src-shared/settings.ts';
 import { DEFAULT_PRICE_GUARD } from '../../../src-shared/price-guard.ts';
 
@@ -63,5 +64,6 @@ export function readSettingsSaying(stored: Record<string, unknown>): { settings:
     if (parsed.success) result[key] = parsed.data;
     else notKept.push({ key: key as keyof Settings, reason: parsed.error.issues[0]?.message ?? 'is not valid' });
   }
-  return { settings: settingsSchema.parse(result), notKept };
+  // Read at open and after a change: the plain path, not a compiled one for a handful of parses.
+  return { settings: settingsSchema.parse(result, PLAIN_PARSE), notKept };
 }

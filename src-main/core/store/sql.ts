@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { Store } from './db.ts';
 import { lazySchema } from '../../../src-shared/lazy-schema.ts';
+import { PLAIN_PARSE } from '../../../src-shared/plain-parse.ts';
 
 /**
  * Small helpers shared by the repositories: SQLite has no booleans and hands
@@ -65,8 +66,19 @@ export function parseRows<T extends z.ZodType>(table: string, schema: T, rows: r
   return rows.map((row) => parseRow(table, schema, row));
 }
 
+/**
+ * How many rows a schema reads on zod's plain path before its compiled one
+ * (see PLAIN_PARSE): a start reads the first rows of many tables (settings,
+ * pragmas, the counts kept, the first page), each once or a few times, while
+ * a job reading thousands goes on compiled after these.
+ */
+const PLAIN_ROWS = 200;
+const plainRowsRead = new WeakMap<z.ZodType, number>();
+
 export function parseRow<T extends z.ZodType>(table: string, schema: T, row: unknown): z.output<T> {
-  const result = schema.safeParse(row);
+  const read = plainRowsRead.get(schema) ?? 0;
+  if (read < PLAIN_ROWS) plainRowsRead.set(schema, read + 1);
+  const result = read < PLAIN_ROWS ? schema.safeParse(row, PLAIN_PARSE) : schema.safeParse(row);
   if (!result.success) {
     const issue = result.error.issues[0];
     throw new Error(`a row of ${table} does not fit its schema: ${issue?.path.join('.') ?? '?'} ${issue?.message ?? ''}`);
