@@ -60,10 +60,10 @@ export function readSettingsSaying(stored: Record<string, unknown>): { settings:
   for (const [key, schema] of Object.entries(settingsSchema.shape)) {
     if (!(key in stored)) continue;
     if (key === 'serviceUrl' && stored[key] === OLD_PLACEHOLDER_URL) continue;
-    const parsed = (schema as z.ZodType).safeParse(stored[key]);
+    const parsed = (schema as z.ZodType).safeParse(stored[key], PLAIN_PARSE);
     if (parsed.success) result[key] = parsed.data;
     else notKept.push({ key: key as keyof Settings, reason: parsed.error.issues[0]?.message ?? 'is not valid' });
   }
-  // Read at open and after a change: the plain path, not a compiled one for a handful of parses.
+  // Read at open and after a change: the plain path (PLAIN_PARSE), not a path compiled for a handful of parses.
   return { settings: settingsSchema.parse(result, PLAIN_PARSE), notKept };
 }

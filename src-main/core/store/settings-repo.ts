@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { PLAIN_PARSE } from '../../../src-shared/plain-parse.ts';
 import type { Store } from './db.ts';
 import { keysOf, valueOf } from './typed-rows.ts';
 
@@ -33,7 +34,8 @@ export function createSettingsRepo(store: Store): SettingsRepo {
       } catch {
         return fallback;
       }
-      const parsed = schema.safeParse(raw);
+      // A preference is read at open or after a change: the plain path (PLAIN_PARSE).
+      const parsed = schema.safeParse(raw, PLAIN_PARSE);
       return parsed.success ? parsed.data : fallback;
     },
     set(key, value) {
