@@ -1,5 +1,5 @@
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { randomBytes } from './node-crypto.ts';
 import { dirname, join } from 'node:path';
 
 /**

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../node-crypto.ts';
 import { WEBHOOKS_MAX, type AlertChoice, type AlertsView, type DeliveryView, type WebhookAdd, type WebhookTestResult } from '../../../src-shared/alerts.ts';
 import type { ApiErrorKind } from '../../../src-shared/errors.ts';
 import type { Clock } from '../clock.ts';

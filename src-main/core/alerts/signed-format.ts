@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac } from '../node-crypto.ts';
 import { formatCents } from '../../../src-shared/money.ts';
 import { alertSummary, alertTitle, type Alert, type AlertEnvelope } from './alert.ts';
 

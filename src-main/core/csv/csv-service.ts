@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../node-crypto.ts';
 import type { CsvDialect, CsvDialectChoice } from '../../../src-shared/csv-dialect.ts';
 import { CSV_IMPORT_MAX_CHARS } from '../../../src-shared/csv-parts.ts';
 import { groupThousands } from '../../../src-shared/money.ts';

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../node-crypto.ts';
 import { createAlertsService, type AlertsDeps, type AlertsService, type GiveUpEntry } from '../alerts/alerts-service.ts';
 import type { Clock } from '../clock.ts';
 import type { SecretStore } from '../secrets.ts';

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../node-crypto.ts';
 import type { Clock } from '../clock.ts';
 import { systemClock } from '../clock.ts';
 import { DomainError } from '../errors.ts';

