@@ -9,6 +9,7 @@ import type { Journal } from './journal.ts';
 import type { ListingSends } from './listing-sends.ts';
 import { listUnknownOutcomes, type UnknownOutcome } from './recovery.ts';
 import { createStorePause, type StoreProblem } from './store-pause.ts';
+import { afterTimers } from '../turn.ts';
 
 /**
  * One run of an apply as a scheduler job: every batch journaled before it is
@@ -89,6 +90,11 @@ export function startRun(deps: RunDeps, runRow: RunRow, tasks: readonly BatchTas
       if (started) emitter.emit('progress', withRun(started.progress()));
     },
   });
+  /** The run's next batches, planned once the timers ran. */
+  const planLater = async () => {
+    await afterTimers();
+    return guard.persist(() => journal.planNext(runRow.run_id));
+  };
   const job = deps.scheduler.startJob(tasks, {
     lane,
     ...(openUntil ? { openUntil } : {}),
@@ -127,7 +133,11 @@ export function startRun(deps: RunDeps, runRow: RunRow, tasks: readonly BatchTas
         if (outcome.status === 'unknown_outcome' || outcome.status === 'failed') emitter.emit('unknownOutcomes', listUnknownOutcomes(repos));
         const batch = createBatch(task);
         if (batch) quantities?.afterOutcome(batch);
-        return { followUps, replaced };
+        // The next batches are planned in the loop's next turn: settling a batch and planning the next ones in the turn
+        // its answer came in held the thread for both, with whatever else that turn ran (a page, a part being queued).
+        // A stopped batch stays planned for the next start, and nothing more is planned after it.
+        const next = outcome.status === 'stopped' ? [] : await planLater();
+        return { followUps: [...followUps, ...next], replaced };
       } finally {
         sends.done(task.id);
       }
