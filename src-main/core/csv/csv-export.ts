@@ -25,8 +25,12 @@ export interface CsvExport {
   exportDraft(draftId: string, format?: CsvExportFormat): Promise<string>;
 }
 
-/** Rows written or read per step of an export. */
-const EXPORT_PAGE = 500;
+/**
+ * Rows written or read per step of an export: a step of 250 draft changes
+ * (read, parsed, their SKUs looked up, written) takes some ms, so a page
+ * asked meanwhile and a collection of the garbage fit beside it in a turn.
+ */
+const EXPORT_PAGE = 250;
 
 export function createCsvExport(deps: {
   repos: Pick<Repos, 'listings' | 'buyOrders' | 'drafts'>;
