@@ -95,6 +95,7 @@ export function startRun(deps: RunDeps, runRow: RunRow, tasks: readonly BatchTas
     await afterTimers();
     return guard.persist(() => journal.planNext(runRow.run_id));
   };
+  let checkedOne = false;
   const job = deps.scheduler.startJob(tasks, {
     lane,
     ...(openUntil ? { openUntil } : {}),
@@ -103,6 +104,10 @@ export function startRun(deps: RunDeps, runRow: RunRow, tasks: readonly BatchTas
       if (batch) await quantities?.beforeSend(batch);
       await sends.turn(runRow.run_id, task);
       try {
+        // A batch is checked and journaled in a turn of the loop after the one that planned it or let it go (an
+        // outcome's): the same turn would hold the thread for both. The run's first goes at once: Apply waits for it.
+        if (checkedOne) await afterTimers();
+        checkedOne = true;
         // Suspended meanwhile (the balance read, a full disk): it waits in the journal for the next start.
         const quitting = () => deps.suspended();
         await guard.clear(quitting);
