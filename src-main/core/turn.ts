@@ -7,6 +7,14 @@ export type Turn = () => Promise<void>;
 export const nextTurn: Turn = () => new Promise((resolve) => setImmediate(resolve));
 
 /**
+ * A turn of the event loop for work resumed from an answer (a response read,
+ * a message): after `nextTurn` it would still run in the same turn of the
+ * loop (the immediates follow its I/O), after this one only once the timers
+ * ran, in the next.
+ */
+export const afterTimers: Turn = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/**
  * A job cut in steps: a generator that yields between two of its parts. The
  * same steps run at once where nothing waits (`atOnce`) or a turn of the
  * event loop apart (`inTurns`), so both ways give the same result.

@@ -9,6 +9,7 @@ import type { Journal } from './journal.ts';
 import type { ListingSends } from './listing-sends.ts';
 import { listUnknownOutcomes, type UnknownOutcome } from './recovery.ts';
 import { createStorePause, type StoreProblem } from './store-pause.ts';
+import { afterTimers } from '../turn.ts';
 
 /**
  * One run of an apply as a scheduler job: every batch journaled before it is
@@ -89,6 +90,12 @@ export function startRun(deps: RunDeps, runRow: RunRow, tasks: readonly BatchTas
       if (started) emitter.emit('progress', withRun(started.progress()));
     },
   });
+  /** The run's next batches, planned once the timers ran. */
+  const planLater = async () => {
+    await afterTimers();
+    return guard.persist(() => journal.planNext(runRow.run_id));
+  };
+  let checkedOne = false;
   const job = deps.scheduler.startJob(tasks, {
     lane,
     ...(openUntil ? { openUntil } : {}),
@@ -97,6 +104,10 @@ export function startRun(deps: RunDeps, runRow: RunRow, tasks: readonly BatchTas
       if (batch) await quantities?.beforeSend(batch);
       await sends.turn(runRow.run_id, task);
       try {
+        // A batch is checked and journaled in a turn of the loop after the one that planned it or let it go (an
+        // outcome's): the same turn would hold the thread for both. The run's first goes at once: Apply waits for it.
+        if (checkedOne) await afterTimers();
+        checkedOne = true;
         // Suspended meanwhile (the balance read, a full disk): it waits in the journal for the next start.
         const quitting = () => deps.suspended();
         await guard.clear(quitting);
@@ -127,7 +138,11 @@ export function startRun(deps: RunDeps, runRow: RunRow, tasks: readonly BatchTas
         if (outcome.status === 'unknown_outcome' || outcome.status === 'failed') emitter.emit('unknownOutcomes', listUnknownOutcomes(repos));
         const batch = createBatch(task);
         if (batch) quantities?.afterOutcome(batch);
-        return { followUps, replaced };
+        // The next batches are planned in the loop's next turn: settling a batch and planning the next ones in the turn
+        // its answer came in held the thread for both, with whatever else that turn ran (a page, a part being queued).
+        // A stopped batch stays planned for the next start, and nothing more is planned after it.
+        const next = outcome.status === 'stopped' ? [] : await planLater();
+        return { followUps: [...followUps, ...next], replaced };
       } finally {
         sends.done(task.id);
       }

@@ -36,11 +36,18 @@ export interface Journal {
   markRetry(batchId: string, error: SerializedApiError): void;
   /**
    * Records an outcome; returns the follow-up tasks (the rest or halves of a
-   * refused batch, the next phase) and the items it settled without a request
-   * of their own (a refused item the service named; no-op edits; creates held
-   * back), which the job's own counts cannot know.
+   * refused batch) and the items it settled without a request of their own (a
+   * refused item the service named), which the job's own counts cannot know.
+   * The batches that follow are planned by `planNext`, a step of its own.
    */
   recordOutcome(batchId: string, outcome: BatchOutcome): OutcomeResult;
+  /**
+   * Plans the run's next batches after an outcome (the next phase once the
+   * one before has nothing open): `advance` in a transaction of its own, as a
+   * start or a restart plans, since it reads from the store alone what is open
+   * and what waits.
+   */
+  planNext(runId: number): BatchTask[];
   /** Ends a run: batches never sent are unplanned and their changes are pending again. */
   finishRun(runId: number, jobState: JobState): void;
 }
@@ -63,8 +70,8 @@ export interface OutcomeResult {
   readonly readTrades: number;
 }
 
-/** A starting run's changes are queued this many at a time, a statement each (about 4 ms). */
-export const QUEUE_PART = 1_000;
+/** A starting run's changes are queued this many at a time, a statement each (a few ms, beside the first outcomes in a turn). */
+export const QUEUE_PART = 500;
 
 export function createJournal(store: Store, deps: PhaseDeps): Journal {
   const { repos } = deps;
@@ -169,9 +176,12 @@ export function createJournal(store: Store, deps: PhaseDeps): Journal {
         settleUnknown(b, run, outcome.error);
       } else result = settleRefusal(repos, b, run, outcome.error, settled);
       deps.touched(run.draft_id, b.targets);
-      const next = outcome.status === 'stopped' ? [] : advance(run, deps);
-      return { followUps: [...result.followUps, ...next], settled, replaced: result.replaced, readTrades: result.readTrades ?? 0 };
+      return { followUps: result.followUps, settled, replaced: result.replaced, readTrades: result.readTrades ?? 0 };
     });
+  }
+
+  function planNext(runId: number): BatchTask[] {
+    return store.transaction(() => advance(requireRun(runId), deps));
   }
 
   function settleDone(b: BatchRow, entries: readonly DraftEntry[], response: unknown): void {
@@ -235,5 +245,5 @@ export function createJournal(store: Store, deps: PhaseDeps): Journal {
     return r;
   };
 
-  return { startRun, queueMore, prepareSend, markRetry, recordOutcome, finishRun };
+  return { startRun, queueMore, prepareSend, markRetry, recordOutcome, planNext, finishRun };
 }

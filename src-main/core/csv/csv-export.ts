@@ -25,8 +25,12 @@ export interface CsvExport {
   exportDraft(draftId: string, format?: CsvExportFormat): Promise<string>;
 }
 
-/** Rows written or read per step of an export. */
-const EXPORT_PAGE = 500;
+/**
+ * Rows written or read per step of an export: a step of 250 draft changes
+ * (read, parsed, their SKUs looked up, written) takes some ms, so a page
+ * asked meanwhile and a collection of the garbage fit beside it in a turn.
+ */
+const EXPORT_PAGE = 250;
 
 export function createCsvExport(deps: {
   repos: Pick<Repos, 'listings' | 'buyOrders' | 'drafts'>;
@@ -44,20 +48,38 @@ export function createCsvExport(deps: {
     return '';
   };
 
-  /** A file of a ledger table, read a page at a time. */
+  /**
+   * A file of a ledger table, read a page at a time. The turn comes before
+   * each page, the first too: the export is asked in a message, and a page
+   * read in that message's turn, with the next read in the same loop's
+   * immediates, would hold the thread for two pages.
+   */
   async function exportTable<T>(pages: () => { length: number; at(i: number): T }, write: (rows: T[]) => string): Promise<string> {
     const parts: string[] = [];
-    const next = pages;
-    for (let page = next(); parts.length === 0 || page.length > 0; page = next()) {
+    for (;;) {
+      await turn();
+      const page = pages();
+      // The header once, on the first part (an empty table's file is the header alone).
+      if (parts.length > 0 && page.length === 0) break;
       const rows: T[] = [];
       for (let i = 0; i < page.length; i++) rows.push(page.at(i));
-      // The header once, on the first part.
       const text = write(rows);
       parts.push(parts.length === 0 ? text : withoutHeader(text));
       if (page.length === 0) break;
-      await turn();
     }
-    return fileText(parts);
+    return wholeFile(parts);
+  }
+
+  /**
+   * The parts joined into the file in a turn of their own, and handed on in
+   * the next: the join copies the whole text, and what receives it copies it
+   * once more (the worker sends it as UTF-8), each some ms at tens of MB.
+   */
+  async function wholeFile(parts: readonly string[]): Promise<string> {
+    await turn();
+    const text = fileText(parts);
+    await turn();
+    return text;
   }
   const shapeOf = (format: CsvExportFormat = 'comma'): FileShape => EXPORT_DIALECTS[format];
 
@@ -72,32 +94,34 @@ export function createCsvExport(deps: {
       // independent of the others); creates and edits in the order they were made.
       const statuses: ChangeStatus[] = ['pending', 'failed'];
       const parts: string[] = [];
-      const write = async (page: readonly DraftEntry[]) => {
+      const write = (page: readonly DraftEntry[]) => {
         const changes = page.map((e) => e.change);
         // The SKUs of the page's listings in one query, not a row read and checked for each.
         const skus = repos.listings.skusOf(changes.flatMap((c) => ('asset_id' in c ? [c.asset_id] : [])));
         const text = changesToCsv(changes, (c) => changeName(c, skus), shape);
         parts.push(parts.length === 0 ? text : withoutHeader(text));
-        await turn();
       };
+      // Each page read and written in a turn of its own, the first too (as a ledger's, above).
       for (const slot of ['LA', 'BA', 'LD', 'BD'] as const) {
         for (let after: string | null = null; ;) {
+          await turn();
           const page = repos.drafts.entriesOfSlot(draftId, slot, after, EXPORT_PAGE, statuses);
           const end = page.at(-1);
           if (end === undefined) break;
-          await write(page);
+          write(page);
           after = splitTarget(end.target).key;
         }
       }
       const kinds = ['listing.create', 'listing.edit', 'buyOrder.create', 'buyOrder.edit'];
       for (let cursor: Parameters<Repos['drafts']['entriesPage']>[1] = null; ;) {
+        await turn();
         const page = repos.drafts.entriesPage(draftId, cursor, EXPORT_PAGE, { kinds, statuses });
         const end = page.at(-1);
         if (end === undefined) break;
-        await write(page);
+        write(page);
         cursor = { seq: end.seq, ...splitTarget(end.target) };
       }
-      return fileText(parts.length === 0 ? [changesToCsv([], undefined, shape)] : parts);
+      return wholeFile(parts.length === 0 ? [changesToCsv([], undefined, shape)] : parts);
     },
   };
 }

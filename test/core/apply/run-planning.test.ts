@@ -26,14 +26,15 @@ describe('a new run\u2019s first steps', () => {
     const { id } = drafts.create('d');
     drafts.addChanges(id, Array.from({ length: 900 }, (_, i) => ({ kind: 'listing.create', asset_id: String(100 + i), price: 10, promoted: 0 })));
     const phaseDeps: PhaseDeps = { repos: t.repos, db: t.store.db, touched: () => undefined, waiting: new Map() };
-    const run = createJournal(t.store, phaseDeps).startRun(id);
+    const journal = createJournal(t.store, phaseDeps);
+    const run = journal.startRun(id);
     // Queuing that takes forty steps (each a turn of the event loop, longer than the first requests are given).
     const steps: string[] = [];
     let parts = 0;
     const queueMore = () => {
       parts += 1;
       steps.push('queue');
-      return parts >= 40;
+      return parts >= 40 && journal.queueMore(run.run_id);
     };
     const job = { add: (tasks: readonly BatchTask[]) => void steps.push(...tasks.map(() => 'plan')) };
     const handle = { runId: run.run_id, draftId: id, job } as unknown as ApplyHandle;

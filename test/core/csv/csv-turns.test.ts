@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { createCsvExport } from '../../../src-main/core/csv/csv-export.ts';
 import { createCsvService } from '../../../src-main/core/csv/csv-service.ts';
 import type { DraftService } from '../../../src-main/core/drafts/draft-service.ts';
 import { textParts } from '../../../src-shared/csv-parts.ts';
@@ -8,6 +9,8 @@ import { csvFixture, csvOf, type CsvFixture } from './csv-support.ts';
  * An import's slices each in a turn of their own: a part arrives in a
  * message, and a slice read in that message's turn, with the next one read
  * in the same loop's immediates, would hold the data worker for two slices.
+ * An export's pages likewise, and its file joined and handed on in turns of
+ * their own.
  */
 
 let f: CsvFixture;
@@ -49,5 +52,31 @@ describe('CSV import turns', () => {
     expect(events.filter((e) => e === 'slice').length).toBe(2 * previewed);
     const unturned = events.flatMap((e, i) => (e === 'slice' && events[i - 1] !== 'turn' ? [`${events[i - 1]} → slice at ${i}`] : []));
     expect(unturned).toEqual([]);
+  });
+});
+
+describe('CSV export turns', () => {
+  it('reads no page in the turn the export was asked in, one page a turn, and joins the file in a turn of its own', async () => {
+    f = csvFixture();
+    const { id } = f.drafts.create('d');
+    f.drafts.addChanges(id, [
+      { kind: 'listing.delete', asset_id: '77' },
+      ...Array.from({ length: 1_200 }, (_, i) => ({ kind: 'buyOrder.create' as const, sku: `${100_000 + i};6`, price: 100, quantity: 1 })),
+    ]);
+    const events: string[] = [];
+    const reads = <A extends unknown[], R>(read: (...args: A) => R) => (...args: A): R => {
+      events.push('read');
+      return read(...args);
+    };
+    const drafts = { ...f.t.repos.drafts, entriesOfSlot: reads(f.t.repos.drafts.entriesOfSlot), entriesPage: reads(f.t.repos.drafts.entriesPage) };
+    const csv = createCsvExport({ repos: { ...f.t.repos, drafts }, names: null, turn: async () => void events.push('turn') });
+    const text = await csv.exportDraft(id);
+
+    expect(text.split('\r\n').filter((l) => l !== '')).toHaveLength(1 + f.drafts.entries(id).length);
+    expect(f.drafts.entries(id).length).toBeGreaterThan(1_000);
+    const unturned = events.flatMap((e, i) => (e === 'read' && events[i - 1] !== 'turn' ? [`${events[i - 1] ?? 'the ask'} → read at ${i}`] : []));
+    expect(unturned).toEqual([]);
+    // After the last read (the one that found no more): a turn to join the parts, and one to hand the file on.
+    expect(events.slice(events.lastIndexOf('read'))).toEqual(['read', 'turn', 'turn']);
   });
 });
