@@ -6,10 +6,9 @@ import type { ItemNames } from '../items/item-names.ts';
 import type { KeyService } from '../key/key-service.ts';
 import { profilePaths } from '../profile/profile-paths.ts';
 import type { Settings } from '../settings/settings.ts';
-import type { Repos, Store } from '../store/index.ts';
 import type { KeyEchoNotice } from './key-echo-notice.ts';
 import type { ReachTracker } from './service-reach.ts';
-import { openWorkspace, type Workspace } from './workspace.ts';
+import { openWorkspace, type OpenDatabase, type Workspace } from './workspace.ts';
 
 /**
  * Opens the workspace the settings ask for: live, on the home database with
@@ -32,7 +31,7 @@ export interface WorkspaceOpenerDeps {
   readonly dataDir: string;
   readonly profile: string;
   /** The home database, open while the desk runs: the live workspace's ledger. */
-  readonly home: { readonly store: Store; readonly repos: Repos };
+  readonly home: OpenDatabase;
   readonly clock: Clock;
   readonly names: ItemNames;
   readonly keys: Pick<KeyService, 'read' | 'noteAccepted'>;
@@ -81,7 +80,6 @@ export function createWorkspaceOpener(deps: WorkspaceOpenerDeps): WorkspaceOpene
       }
       return openWorkspace({
         mode: 'live',
-        dbPath: deps.home.store.path,
         lent: deps.home,
         baseUrl: s.serviceUrl,
         ...common,

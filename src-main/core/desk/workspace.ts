@@ -92,17 +92,25 @@ export interface Workspace {
  */
 export const CLOSE_DRAIN_MS = 60_000;
 
-export interface WorkspaceDeps {
+/** A database already open, with its repositories. */
+export interface OpenDatabase {
+  readonly store: Store;
+  readonly repos: Repos;
+}
+
+/**
+ * The ledger's database: a file the workspace opens (and closes with it), or
+ * one already open, lent: live mode's ledger is the home database, which the
+ * desk holds open for the settings (a second connection to the same file costs
+ * the start some 5 ms). A lent one stays open when the workspace closes; its
+ * lender closes it.
+ */
+export type WorkspaceLedger = { dbPath: string; lent?: never } | { lent: OpenDatabase; dbPath?: never };
+
+export type WorkspaceDeps = WorkspaceLedger & WorkspaceOptions;
+
+interface WorkspaceOptions {
   mode: Settings['mode'];
-  /** The ledger's database, opened by the workspace (and closed with it). */
-  dbPath: string;
-  /**
-   * The ledger's database already open, lent instead of `dbPath` opened again:
-   * live mode's ledger is the home database, which the desk holds open for the
-   * settings (a second connection to the same file costs the start some 5 ms).
-   * It stays open when the workspace closes; its lender closes it.
-   */
-  lent?: { readonly store: Store; readonly repos: Repos };
   baseUrl: string;
   clock: Clock;
   settings: Settings;
@@ -127,8 +135,8 @@ export interface WorkspaceDeps {
 
 export function openWorkspace(deps: WorkspaceDeps): Workspace {
   const { clock, settings } = deps;
-  const store = deps.lent?.store ?? openStore(deps.dbPath, { clock });
-  const repos = deps.lent?.repos ?? createRepos(store);
+  const store = deps.lent ? deps.lent.store : openStore(deps.dbPath, { clock });
+  const repos = deps.lent ? deps.lent.repos : createRepos(store);
   // The scheduler learns from every response's rate headers; it needs the
   // client to exist first, so the hook is connected right after.
   let noteRateLimit: (info: RateLimitInfo) => void = () => undefined;

@@ -1,5 +1,5 @@
+// fs.promises: node:fs/promises loaded at the first read, not with the desk's code (~2 ms of a worker's start).
 import { promises as files } from 'node:fs';
-// node:fs/promises is loaded on first use through this getter, not with the desk's code (it takes a worker's start ~2 ms).
 import { KEY_SKU, type ListConfig, type PricedbConfig } from '../../../src-shared/pricing.ts';
 import { formatDecimal } from '../../../src-shared/money.ts';
 import { ApiError } from '../api/errors.ts';
