@@ -272,6 +272,12 @@ export default tseslint.config(
     },
   },
   {
+    // CommonJS files (the bench's worker entry loads the built worker as the app's Worker does): require is how they import.
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // The pages: the renderer, and the socket client that gives the server's page its bridge.
     files: ['src-renderer/**', 'src-preload/socket.ts'],
     languageOptions: { globals: { ...globals.browser } },

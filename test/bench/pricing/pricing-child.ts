@@ -1,7 +1,7 @@
 /**
  * One fresh process of the pricing bench: the real main process on the
  * Electron double with the data worker (and the scale bench's probe in its
- * thread, `../scale/probe-worker.mjs`), in live mode against the simulator
+ * thread, `../scale/probe-worker.cjs`), in live mode against the simulator
  * the parent runs, on a 50,000-listing profile. It points the pricedb
  * source at the simulator's, reads it, adds a rule over every listing and
  * times "Reprice now" through the bridge while `ledger:page` is asked

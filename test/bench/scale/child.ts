@@ -1,7 +1,7 @@
 /**
  * One fresh process of the scale bench: the real main process
  * (src-main/main-thread/desktop/main-process.ts) booted on the Electron double with the data
- * worker (with the bench's probe in its thread, `probe-worker.mjs`), in live
+ * worker (with the bench's probe in its thread, `probe-worker.cjs`), in live
  * mode against the simulator the parent runs. It measures boot → the first
  * Listings page answered through ipcMain (the draft laid over it), the
  * process's RSS after that and a GC, and with `jobs`, each of the desk's
@@ -28,7 +28,7 @@ import { measureJob, waitUntil, type JobContext, type JobFigures } from './jobs.
 import { probeClient } from './probe.ts';
 
 export interface ChildTask {
-  /** The data worker with the bench's probe (probe-worker.mjs), which loads the built worker. */
+  /** The data worker with the bench's probe (probe-worker.cjs), which loads the built worker. */
   readonly probeWorker: string;
   readonly root: string;
   readonly userData: string;

@@ -2,7 +2,7 @@ import { postMessageToThread } from 'node:worker_threads';
 
 /**
  * The scale bench's questions to its probe in the data worker
- * (`probe-worker.mjs`): the worker's own event-loop delay and heap can only
+ * (`probe-worker.cjs`): the worker's own event-loop delay and heap can only
  * be read in its thread. They go by `postMessageToThread`, which arrives as
  * a process event, not by a BroadcastChannel: delivering a BroadcastChannel
  * message builds a DOM MessageEvent, which loads Node's own bundled fetch

@@ -40,7 +40,7 @@ const PROFILES: Record<ProfileName, { listings: number; draftChanges: number; jo
 
 const WRITE_ENDPOINTS = new Set(['create_listing', 'edit_listing', 'delete_listing', 'create_buy_order', 'edit_buy_order', 'delete_buy_order']);
 const BUILT_WORKER = fileURLToPath(new URL('../../../out/main/desk-worker.cjs', import.meta.url));
-export const PROBE_WORKER = fileURLToPath(new URL('./probe-worker.mjs', import.meta.url));
+export const PROBE_WORKER = fileURLToPath(new URL('./probe-worker.cjs', import.meta.url));
 
 export interface ScaleOptions {
   /** Fresh processes per profile; default 5. */

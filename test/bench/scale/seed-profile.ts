@@ -8,6 +8,8 @@ import { openStore } from '../../../src-main/core/store/db.ts';
 import { createRepos } from '../../../src-main/core/store/index.ts';
 import type { ListingInput } from '../../../src-main/core/store/listings-repo.ts';
 import { APP_VERSION_KEY } from '../../../src-main/core/profile/backup-contents.ts';
+import { createPriceSources } from '../../../src-main/core/pricing/price-sources.ts';
+import { systemClock } from '../../../src-main/core/clock.ts';
 import { benchListings } from '../bench-ledger.ts';
 
 /**
@@ -94,6 +96,8 @@ export function seedProfile(path: string, plan: ProfilePlan): SeededProfile {
     // As every close of the desk leaves it: the current draft's counts kept for the next start, and the version of
     // the app that wrote it (a start of another version notes its own, a write and a sync that an ordinary start has not).
     repos.settings.set(APP_VERSION_KEY, BENCH_APP_VERSION);
+    // The price source the desk's first open stores (pricedb.io until the trader says otherwise): a later start reads it, writing nothing.
+    createPriceSources({ store, clock: systemClock, wanted: () => [] });
     const drafts = createDraftService({ store, repos });
     createLedgerTables({ store, drafts, settings: repos.settings, now: () => Date.now() }).keepCounts();
     drafts.dispose();

@@ -4,13 +4,15 @@
  * see probe.ts), it starts a measurement window (the thread's event-loop delay,
  * its heap sampled every few ms) and ends it with the figures, and runs a
  * full GC on request. The desk itself is the app's, untouched: the built
- * bundle, as the app runs it. Plain JavaScript, so the thread loads no
- * TypeScript loader the app does not have (its memory is the app's).
+ * bundle, as the app runs it. Plain CommonJS, so the thread loads no
+ * TypeScript loader and no ES module loader the app does not have: the app
+ * starts its worker from `desk-worker.cjs`, and its memory and start are the
+ * app's.
  */
-import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { getHeapStatistics, setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
-import { postMessageToThread } from 'node:worker_threads';
+const { monitorEventLoopDelay } = require('node:perf_hooks');
+const { getHeapStatistics, setFlagsFromString } = require('node:v8');
+const { runInNewContext } = require('node:vm');
+const { postMessageToThread } = require('node:worker_threads');
 
 /** As probe.ts has it (this file is plain JavaScript and cannot import it). */
 const PROBE_TAG = 'desk-scale-probe';
@@ -52,5 +54,5 @@ process.on('workerMessage', (value) => {
 // The main thread learns which thread to ask (the desk may restart its worker, and the new one says it again).
 send({ ask: 'hello' });
 
-// The worker as the app ships it (electron-vite's bundle: `npm run build` first).
-await import(new URL('../../../out/main/desk-worker.cjs', import.meta.url).href);
+// The worker as the app ships it (electron-vite's bundle: `npm run build` first), loaded as the app's Worker loads it.
+require('../../../out/main/desk-worker.cjs');
