@@ -48,9 +48,29 @@ export default defineConfig({
       minify: true,
       outDir: resolve('out/renderer'),
       rolldownOptions: {
+        // The renderer parses nothing with the shared schemas but two forms' input (Settings, Pricing): built at
+        // module load, the others would bring zod's code and its start into every window. A schema nothing reads
+        // is dropped (zod's calls and the helpers that only build schemas have no other effect).
+        treeshake: { manualPureFunctions: ['z', 'lazySchema', 'withoutHiddenControls'] },
         // The desk's page; the server shell's sign-in page; and its socket client (its preload), at a name the server knows.
         input: { index: resolve('src-renderer/index.html'), access: resolve('src-renderer/access.html'), socket: resolve('src-preload/socket.ts') },
-        output: { entryFileNames: (chunk) => (chunk.name === 'socket' ? 'socket.js' : 'assets/[name]-[hash].js') },
+        output: {
+          entryFileNames: (chunk) => (chunk.name === 'socket' ? 'socket.js' : 'assets/[name]-[hash].js'),
+          // A window loads few files, each asked for at once: the shell (main.ts alone in the entry, so the
+          // screens it loads can import the shell while main.ts still awaits them); the ledger screens' code,
+          // which Listings and Buy orders share; what two other screens share; then each screen its own.
+          // The sign-in rule and the desk-wide styles stay apart: the server shell's sign-in page loads them too.
+          codeSplitting: {
+            groups: [
+              // In a chunk of its own (with the one helper that only wraps it), loaded by the screens that parse with it.
+              { name: 'zod', test: /node_modules[\\/]zod[\\/]|src-shared[\\/]lazy-schema\.ts$/, priority: 4 },
+              { name: 'sign-in', test: /src-shared[\\/]sign-in\.ts$/, priority: 3 },
+              { name: 'desk', tags: ['$initial'], test: (id) => /src-renderer[\\/]src[\\/]|node_modules/.test(id) && !/[\\/]styles[\\/]|[\\/]src[\\/]main\.ts$/.test(id), priority: 2 },
+              { name: 'ledger', test: /src-renderer[\\/]src[\\/]views[\\/]LedgerView\.vue/, priority: 1 },
+              { name: 'screens', minShareCount: 2, test: /src-renderer[\\/]src[\\/]|src-shared|node_modules/ },
+            ],
+          },
+        },
       },
     },
   },

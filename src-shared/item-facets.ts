@@ -17,7 +17,8 @@ export const itemFacetFilter = {
   quality: z.number().int().min(0).max(99).optional(),
   /** Unusual effect ID. */
   effect: z.number().int().min(0).max(1_000_000).optional(),
-  killstreak: killstreakFilter.optional(),
+  // Pure: a bundle that reads none of these schemas (the renderer's ledger screens) leaves zod out.
+  killstreak: /* @__PURE__ */ killstreakFilter.optional(),
   craftable: z.boolean().optional(),
   /** Wear ID, 1 Factory New to 5 Battle Scarred. */
   wear: z.number().int().min(1).max(5).optional(),

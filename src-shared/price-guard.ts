@@ -22,17 +22,7 @@ export const priceGuard = lazySchema(() => z.strictObject({
 }));
 export type PriceGuard = z.infer<typeof priceGuard>;
 
-export const DEFAULT_PRICE_GUARD: PriceGuard = { maxDropPercent: 30, floorCents: null, maxRiseMultiple: 10 };
-
-export type PriceConcern = 'drop' | 'floor' | 'rise';
-
-/** What the guard says of one price change (null: nothing unusual). */
-export function priceConcern(before: number, after: number, guard: PriceGuard): PriceConcern | null {
-  if (guard.floorCents !== null && after < guard.floorCents && after < before) return 'floor';
-  if (after < before && (before - after) * 100 > before * guard.maxDropPercent) return 'drop';
-  if (after > before * guard.maxRiseMultiple) return 'rise';
-  return null;
-}
+export { DEFAULT_PRICE_GUARD, percentChange, priceConcern, type PriceConcern } from './price-rules.ts';
 
 /**
  * What a new listing's price is held against, and where it comes from: the
@@ -109,6 +99,3 @@ function countsOf(f: GuardFindings) {
     ...(f.underMargin ? { underMargin: f.underMargin } : {}),
   };
 }
-
-/** Percent change from before to after, rounded toward zero (−95 for $3.00 → $0.15). */
-export const percentChange = (before: number, after: number): number => Math.trunc(((after - before) * 100) / before);

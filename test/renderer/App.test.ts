@@ -1,11 +1,15 @@
 import { createTestingPinia } from '@pinia/testing';
 import { enableAutoUnmount, flushPromises, mount } from '@vue/test-utils';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import App from '../../src-renderer/src/App.vue';
+import { VIEWS } from '../../src-renderer/src/lib/nav.ts';
+import { loadScreen } from '../../src-renderer/src/screens.ts';
 import { deskHandlers, listing, pagesOf, settings } from './desk-data.ts';
 import { installFakeApi, type FakeApi } from './fake-api.ts';
 
 describe('the desk shell', () => {
+  // Every screen's code in, as main.ts has the first screen's before it builds the shell.
+  beforeAll(() => Promise.all(VIEWS.map((v) => loadScreen(v.id))));
   // A shell left mounted would go on asking the next test's bridge.
   enableAutoUnmount(afterEach);
   let fake: FakeApi;

@@ -1,5 +1,6 @@
 import { formatCents } from '../../../src-shared/money.ts';
-import { percentChange, type DraftGuard, type GuardFindings, type PriceGuard, type UndercutFindings } from '../../../src-shared/price-guard.ts';
+import type { DraftGuard, GuardFindings, PriceGuard, UndercutFindings } from '../../../src-shared/price-guard.ts';
+import { percentChange } from '../../../src-shared/price-rules.ts';
 import { plural } from './words.ts';
 
 /**

@@ -1,8 +1,10 @@
 import { createTestingPinia } from '@pinia/testing';
 import { flushPromises, mount } from '@vue/test-utils';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AppStatus, BalanceView, HeartbeatView, KeyStatus, Settings } from '../../../src-shared/contract.ts';
 import App from '../../../src-renderer/src/App.vue';
+import { VIEWS } from '../../../src-renderer/src/lib/nav.ts';
+import { loadScreen } from '../../../src-renderer/src/screens.ts';
 import { deskHandlers, accounts, settings } from '../desk-data.ts';
 import { installFakeApi, Refusal, type FakeApi, type Handlers } from '../fake-api.ts';
 
@@ -18,6 +20,8 @@ const goodKey: KeyStatus = { stamp: 1, set: true, last4: '1234', state: 'valid',
 const heartbeat: HeartbeatView = { stamp: 1, status: 'active', refreshAt: null, lastBeatAt: null, nextBeatAt: null, accounts: [], lastError: null };
 
 describe('Overview', () => {
+  // Every screen's code in, as main.ts has the first screen's before it builds the shell.
+  beforeAll(() => Promise.all(VIEWS.map((v) => loadScreen(v.id))));
   let fake: FakeApi;
   afterEach(() => {
     fake.uninstall();
