@@ -43,6 +43,19 @@ describe('a bulk edit in parts', () => {
     expect(prices.get(String(1_000_000 + 7))?.price).toBe(Math.round(priceOf(7) * 0.9));
   });
 
+  it('classifies nothing in the turn that asks for a preview: its first part has a turn of its own', async () => {
+    let classifiedAtFirstTurn: number | null = null;
+    const classified = (fx: DraftFixture) => (fx.t.store.db.prepare("SELECT 1 FROM temp.sqlite_master WHERE name = 'bulk_rows'").get()
+      ? (fx.t.store.db.prepare('SELECT count(*) AS n FROM temp.bulk_rows').get() as { n: number }).n : 0);
+    f = draftFixture({ turn: () => ((classifiedAtFirstTurn ??= f ? classified(f) : null), nextTurn()) });
+    seedListings(f.t, ROWS);
+    const { id } = f.drafts.create('big');
+    f.drafts.addChanges(id, [{ kind: 'listing.create', asset_id: '77', price: 4_000, promoted: 0 }]);
+    const plan = await createLedgerTables({ store: f.t.store, drafts: f.drafts, now: () => 0 }).preview('listings', { filter: {} }, tenPercentOff);
+    expect(plan.changed).toBe(ROWS + 1);
+    expect(classifiedAtFirstTurn).toBe(0);
+  });
+
   it('refuses other changes to the draft while it is being written', async () => {
     f = draftFixture();
     seedListings(f.t, ROWS);
@@ -70,9 +83,9 @@ describe('a bulk edit in parts', () => {
     const { id } = f.drafts.create('big');
     // A row the draft already changed: the edit scales the draft's price, once.
     f.drafts.addChanges(id, [{ kind: 'listing.edit', asset_id: '1000003', price: 1_000 }]);
-    // Classified in 12 parts and the figures in 3 steps (a turn each), then a turn before each of ten parts: cut after the second.
+    // A turn before classifying, one before each of its 13 steps and the figures' 3, then one before each of ten parts: cut after the first.
     turns = 0;
-    stopAt = 18;
+    stopAt = 19;
     await expect(f.bulk(id, 'listings', { filter: {} }, tenPercentOff)).rejects.toThrow(/the app quit/);
     const cut = draftPrices(f, id);
     const seq = Math.max(...[...cut.values()].map((r) => r.seq));
