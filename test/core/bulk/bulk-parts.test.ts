@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { nextTurn } from '../../../src-main/core/turn.ts';
 import { createLedgerTables } from '../../../src-main/core/bulk/ledger-tables.ts';
+import { readPragma } from '../../../src-main/core/store/db.ts';
 import type { BulkOp } from '../../../src-shared/drafts.ts';
 import type { LedgerDomain } from '../../../src-shared/ledger.ts';
 import { draftFixture, MAIN, seedListings, type DraftFixture } from '../drafts/fixtures.ts';
@@ -54,6 +55,24 @@ describe('a bulk edit in parts', () => {
     const plan = await createLedgerTables({ store: f.t.store, drafts: f.drafts, now: () => 0 }).preview('listings', { filter: {} }, tenPercentOff);
     expect(plan.changed).toBe(ROWS + 1);
     expect(classifiedAtFirstTurn).toBe(0);
+  });
+
+  it('writes its parts without waiting for the disk, the last (which ends its journal) durable as every write', async () => {
+    f = draftFixture();
+    seedListings(f.t, ROWS);
+    const { id } = f.drafts.create('big');
+    const { store } = f.t;
+    const commits: unknown[] = [];
+    const transaction = store.transaction.bind(store);
+    store.transaction = <T>(fn: () => T): T => {
+      commits.push(readPragma(store, 'synchronous'));
+      return transaction(fn);
+    };
+    await f.bulk(id, 'listings', { filter: {} }, tenPercentOff);
+    // The journal's row, then ten parts: nine that do not wait for the disk (1: NORMAL), the last that does (2: FULL).
+    expect(commits.slice(-11)).toEqual([2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2]);
+    expect(readPragma(store, 'synchronous')).toBe(2);
+    expect(draftPrices(f, id).size).toBe(ROWS);
   });
 
   it('refuses other changes to the draft while it is being written', async () => {
