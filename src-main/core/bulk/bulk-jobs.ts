@@ -34,6 +34,8 @@ export function createBulkJobs(deps: BulkJobsDeps): BulkJobs {
   };
   /** Drafts an edit is being written into, each with what its last failed part met (null while it goes well). */
   const writing = new Map<string, Error | null>();
+  /** The draft's versions around the laying of each edit being written over it (see BulkPatch.laid). */
+  const laid = new Map<string, { before: number; after: number }>();
   let disposed = false;
 
   async function writeParts(edit: BulkWrite, at: number): Promise<void> {
@@ -80,7 +82,9 @@ export function createBulkJobs(deps: BulkJobsDeps): BulkJobs {
             writer.begin(edit);
             // The edit is the draft's: its parts not written yet are read as a patch until they are.
             const parts = writeParts(edit, store.clock.now());
+            const before = deps.stateOf(id);
             changed(id);
+            laid.set(id, { before, after: deps.stateOf(id) });
             journaled?.(plan);
             await parts;
             written = true;
@@ -92,6 +96,7 @@ export function createBulkJobs(deps: BulkJobsDeps): BulkJobs {
           throw e;
         } finally {
           writing.delete(id);
+          laid.delete(id);
           changed(id, written);
         }
       });
@@ -112,7 +117,11 @@ export function createBulkJobs(deps: BulkJobsDeps): BulkJobs {
       await Promise.race([turn, timeUp]);
       clearTimeout(timer);
     },
-    patch: (id, domain) => (writing.has(id) ? edits.patch(id, domain) : null),
+    patch(id, domain) {
+      const patch = writing.has(id) ? edits.patch(id, domain) : null;
+      const versions = laid.get(id);
+      return patch && versions ? { ...patch, laid: versions } : patch;
+    },
     resume() {
       return exclusive(async () => {
         for (const edit of writer.unfinished()) {

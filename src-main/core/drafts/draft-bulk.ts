@@ -63,8 +63,8 @@ export interface BulkEditsDeps {
   repos: Pick<Repos, 'drafts'>;
   guard: () => PriceGuard;
   turn: Turn;
-  /** The draft's state a preview was computed from (its version): a kept preview must match it. */
-  stateOf(draftId: string | null): unknown;
+  /** The draft's version (0 for none): a kept preview must have been computed from the same, and an edit's patch tells what it was laid over. */
+  stateOf(draftId: string | null): number;
   /**
    * The draft moved: its version is bumped and listeners told. `sameView`: what
    * the screens read is what they read before (a bulk edit's last part written,

@@ -71,7 +71,8 @@ export interface LedgerQueryDeps {
   patch?: (draftId: string, domain: LedgerDomain) => BulkPatch | null;
   /**
    * The counts as they stood when the desk last closed (see bulk/ledger-tables.ts), which the first page after a start
-   * uses instead of counting every change again, as long as neither the ledger's rows nor that draft have changed since.
+   * uses instead of counting every change again, as long as neither the ledger's rows nor what the screens read of that
+   * draft have changed since (see draftViewVersion).
    */
   kept?: KeptCounts | null;
 }
@@ -127,20 +128,50 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
     return JSON.stringify([viewStateOf(draftId), domain, filter]);
   }
 
-  // Kept counts hold while the ledger's rows and the draft are as they were when the store was opened.
+  /**
+   * Each draft's table's unfiltered counts as last served with no bulk edit
+   * laid over it (no delete-all either): they hold while the ledger's rows and
+   * what the screens read of the draft are as they were (see countsId), and
+   * tell the counts once an edit is laid over the draft as it was served
+   * (`version`: the draft's version it was last served at). The counts kept at
+   * the last close are the first.
+   */
+  const served = new Map<string, { rows: number; view: number; version: number; counts: TableCounts }>();
+  const servedKey = (draftId: string, domain: LedgerDomain) => `${domain}|${draftId}`;
+  const servedNow = (draftId: string, counts: TableCounts) =>
+    ({ rows: deps.store.ledgerRowsVersion, view: viewVersion(draftId), version: deps.draftVersion(draftId), counts });
   const kept = deps.kept ?? null;
-  const keptAt = kept && { rows: deps.store.ledgerRowsVersion, draft: deps.draftVersion(kept.draftId) };
-  const keptFor = (q: TableQuery, domain: LedgerDomain): TableCounts | undefined =>
-    kept !== null && keptAt !== null && q.filterEmpty && q.scope.deleteAll === null && q.patch === null && q.scope.draftId === kept.draftId &&
-    deps.store.ledgerRowsVersion === keptAt.rows && deps.draftVersion(kept.draftId) === keptAt.draft ? kept[domain] : undefined;
+  for (const domain of ['listings', 'buyOrders'] as const) {
+    const counts = kept?.[domain];
+    if (kept && counts) served.set(servedKey(kept.draftId, domain), servedNow(kept.draftId, counts));
+  }
+  const unfiltered = (q: TableQuery) => q.filterEmpty && q.scope.deleteAll === null && q.scope.draftId !== '';
 
+  /**
+   * Unfiltered counts with a bulk edit laid over the draft as it was last
+   * served (nothing else moved since): those counts and the rows the edit adds,
+   * not every change counted again (~20 ms at 50,000 rows, in a page's turn).
+   */
+  function laidOver(q: TableQuery, domain: LedgerDomain): TableCounts | undefined {
+    const laid = q.patch?.laid;
+    const base = served.get(servedKey(q.scope.draftId, domain));
+    if (!laid || !base || base.rows !== deps.store.ledgerRowsVersion || base.version !== laid.before || deps.draftVersion(q.scope.draftId) !== laid.after) return undefined;
+    return { ...base.counts, changed: base.counts.changed + reads.patchAdds(domain) };
+  }
+
+  /** Counts filtered, or with a bulk edit laid over, by countsId; the ones served while an edit's parts were written hold once they all are. */
   const countCache = new Map<string, TableCounts>();
   function counts(q: TableQuery, domain: LedgerDomain, id: string): TableCounts {
-    const cached = countCache.get(id) ?? keptFor(q, domain);
-    if (cached) return cached;
-    const result = reads.counts(q, domain);
-    if (countCache.size > 20) countCache.clear();
-    countCache.set(id, result);
+    const plain = unfiltered(q) && q.patch === null;
+    const key = servedKey(q.scope.draftId, domain);
+    const last = plain ? served.get(key) : undefined;
+    const held = last && last.rows === deps.store.ledgerRowsVersion && last.view === viewVersion(q.scope.draftId) ? last.counts : countCache.get(id);
+    const result = held ?? (unfiltered(q) ? laidOver(q, domain) : undefined) ?? reads.counts(q, domain);
+    if (plain) served.set(key, servedNow(q.scope.draftId, result));
+    else if (!held) {
+      if (countCache.size > 20) countCache.clear();
+      countCache.set(id, result);
+    }
     return result;
   }
 

@@ -27,6 +27,13 @@ export interface BulkPatch {
   readonly at: number;
   /** Rows of `temp.bulk_rows` up to this rowid are written; the patch is the rest. */
   readonly writtenTo: number;
+  /**
+   * The draft's versions just before and just after the edit was laid over
+   * it (absent for an edit resumed at a start). While the draft is at
+   * `after`, it is the draft as stored at `before` with some of the edit's
+   * parts written: its counts are those at `before` and the rows the edit adds.
+   */
+  readonly laid?: { readonly before: number; readonly after: number };
 }
 
 /** A classified row the edit writes: not left out, not already so, its price valid (`a`: the table's alias and a dot). */

@@ -118,6 +118,8 @@ export function createBulkRows(store: Pick<Store, 'db' | 'transaction' | 'clock'
         ${priced ? `CASE WHEN ${changes} THEN ${PROBLEM} END` : 'NULL'},
         ${priced ? `CASE WHEN ${changes} THEN price_concern(b_price, n_price, :g_drop, :g_floor, :g_rise) END` : 'NULL'}
       FROM base`).run({ ...params, ...bounds }).changes);
+    // Every step in a turn of its own, the first too: the turn that asked for the preview (and a page asked with it) holds none.
+    await turn();
     // A fresh table: emptying one of fifty thousand rows takes longer than making it again.
     db.exec(`DROP TABLE IF EXISTS temp.bulk_rows; ${TEMP_TABLE}`);
     for (let after = ''; ;) {

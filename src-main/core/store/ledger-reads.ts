@@ -71,6 +71,8 @@ export interface LedgerReads {
   query(draftId: string | null, domain: LedgerDomain, filter: LedgerFilter, sort: LedgerSort | null, with_: { names: boolean; patch: BulkPatch | null }): TableQuery;
   /** The table's counts, counted now. */
   counts(q: TableQuery, domain: LedgerDomain): TableCounts;
+  /** The rows a bulk edit being written adds to the table's changed ones, over the whole edit (its parts written or not). */
+  patchAdds(domain: LedgerDomain): number;
   /** Up to `limit` rows after a place (null: from the first), both arms merged in the table's order; `created` how many rows the draft creates. */
   rowsAfter(q: TableQuery, created: number, before: RowPlace | null, limit: number): PlacedRow[];
   /** Rows `offset…offset+limit` counted down to, for a page whose row before is not known. */
@@ -114,6 +116,10 @@ export function createLedgerReads(store: Pick<Store, 'db'>): LedgerReads {
       { ...q.params, ...cursor.params, limit });
   }
 
+  /** The rows of the bulk edit being written after `writtenTo` that the draft has no open change of and the ledger holds. */
+  const patchNew = (domain: LedgerDomain, writtenTo: number) =>
+    countOf('bulk_rows', one(patchNewKeysSql(ledgerTable(domain), domain === 'listings' ? 'asset_id' : 'sku'), { p_lo: writtenTo }));
+
   /** The order kept in `temp.page_order`: which question it answers and how many rows it holds. */
   let sorted: { id: string; rows: number } | null = null;
 
@@ -152,7 +158,7 @@ export function createLedgerReads(store: Pick<Store, 'db'>): LedgerReads {
           + (SELECT count(*) FROM draft_entries x WHERE ${open('x', del)} AND ${held('x')}
             AND NOT EXISTS (SELECT 1 FROM draft_entries e WHERE ${open('e', edit)} AND e.key = x.key)) AS n`, { draft: q.scope.draftId }));
         // A bulk edit being written changes rows the draft has no change of yet, too.
-        const patched = q.patch ? countOf('bulk_rows', one(patchNewKeysSql(table, key), { p_lo: q.patch.writtenTo })) : 0;
+        const patched = q.patch ? patchNew(domain, q.patch.writtenTo) : 0;
         ledger = { n: ledgerAll, c: c + patched };
       } else {
         const r = count(q.arms.ledger, q.where);
@@ -160,6 +166,7 @@ export function createLedgerReads(store: Pick<Store, 'db'>): LedgerReads {
       }
       return { created: created.n, ledger: ledger.n, changed: (created.c ?? 0) + ledger.c, all: createdAll.n + ledgerAll };
     },
+    patchAdds: (domain) => patchNew(domain, 0),
     rowsAfter(q, created, before, limit) {
       // With no created row to show, the created arm is not read: finding none walks every change of the draft.
       const merged = [...(created > 0 ? armAfter(q, 0, before, limit) : []), ...armAfter(q, 1, before, limit)];

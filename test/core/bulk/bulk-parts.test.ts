@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { nextTurn } from '../../../src-main/core/turn.ts';
 import { createLedgerTables } from '../../../src-main/core/bulk/ledger-tables.ts';
+import { readPragma } from '../../../src-main/core/store/db.ts';
 import type { BulkOp } from '../../../src-shared/drafts.ts';
 import type { LedgerDomain } from '../../../src-shared/ledger.ts';
 import { draftFixture, MAIN, seedListings, type DraftFixture } from '../drafts/fixtures.ts';
@@ -23,6 +24,7 @@ afterEach(() => {
 const ROWS = 12_000;
 const priceOf = (i: number) => 100 + (i % 5000);
 const tenPercentOff = { op: 'multiply', percent: 90, rounding: 'nearest' } as const;
+const countsOf = ({ total, all, changed }: { total: number; all: number; changed: number }) => ({ total, all, changed });
 const draftPrices = (fx: DraftFixture, id: string) =>
   new Map((fx.t.store.db.prepare("SELECT key, price, seq FROM draft_entries WHERE draft_id = ? AND slot = 'L'").all(id) as { key: string; price: number; seq: number }[])
     .map((r) => [r.key, r]));
@@ -40,6 +42,37 @@ describe('a bulk edit in parts', () => {
     const prices = draftPrices(f, id);
     expect(prices.size).toBe(ROWS);
     expect(prices.get(String(1_000_000 + 7))?.price).toBe(Math.round(priceOf(7) * 0.9));
+  });
+
+  it('classifies nothing in the turn that asks for a preview: its first part has a turn of its own', async () => {
+    let classifiedAtFirstTurn: number | null = null;
+    const classified = (fx: DraftFixture) => (fx.t.store.db.prepare("SELECT 1 FROM temp.sqlite_master WHERE name = 'bulk_rows'").get()
+      ? (fx.t.store.db.prepare('SELECT count(*) AS n FROM temp.bulk_rows').get() as { n: number }).n : 0);
+    f = draftFixture({ turn: () => ((classifiedAtFirstTurn ??= f ? classified(f) : null), nextTurn()) });
+    seedListings(f.t, ROWS);
+    const { id } = f.drafts.create('big');
+    f.drafts.addChanges(id, [{ kind: 'listing.create', asset_id: '77', price: 4_000, promoted: 0 }]);
+    const plan = await createLedgerTables({ store: f.t.store, drafts: f.drafts, now: () => 0 }).preview('listings', { filter: {} }, tenPercentOff);
+    expect(plan.changed).toBe(ROWS + 1);
+    expect(classifiedAtFirstTurn).toBe(0);
+  });
+
+  it('writes its parts without waiting for the disk, the last (which ends its journal) durable as every write', async () => {
+    f = draftFixture();
+    seedListings(f.t, ROWS);
+    const { id } = f.drafts.create('big');
+    const { store } = f.t;
+    const commits: unknown[] = [];
+    const transaction = store.transaction.bind(store);
+    store.transaction = <T>(fn: () => T): T => {
+      commits.push(readPragma(store, 'synchronous'));
+      return transaction(fn);
+    };
+    await f.bulk(id, 'listings', { filter: {} }, tenPercentOff);
+    // The journal's row, then ten parts: nine that do not wait for the disk (1: NORMAL), the last that does (2: FULL).
+    expect(commits.slice(-11)).toEqual([2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2]);
+    expect(readPragma(store, 'synchronous')).toBe(2);
+    expect(draftPrices(f, id).size).toBe(ROWS);
   });
 
   it('refuses other changes to the draft while it is being written', async () => {
@@ -69,9 +102,9 @@ describe('a bulk edit in parts', () => {
     const { id } = f.drafts.create('big');
     // A row the draft already changed: the edit scales the draft's price, once.
     f.drafts.addChanges(id, [{ kind: 'listing.edit', asset_id: '1000003', price: 1_000 }]);
-    // Classified in 12 parts and the figures in 3 steps (a turn each), then a turn before each of ten parts: cut after the second.
+    // A turn before classifying, one before each of its 13 steps and the figures' 3, then one before each of ten parts: cut after the first.
     turns = 0;
-    stopAt = 18;
+    stopAt = 19;
     await expect(f.bulk(id, 'listings', { filter: {} }, tenPercentOff)).rejects.toThrow(/the app quit/);
     const cut = draftPrices(f, id);
     const seq = Math.max(...[...cut.values()].map((r) => r.seq));
@@ -107,16 +140,21 @@ describe('a bulk edit in parts', () => {
    * screens read while its parts are not all written, lets it finish and
    * reads again: the two readings must be the same.
    */
-  async function readMidwayAndAfter(fx: DraftFixture, id: string, domain: LedgerDomain, op: BulkOp, hold: Hold, beforeAfter = () => {}) {
+  async function readMidwayAndAfter(fx: DraftFixture, id: string, domain: LedgerDomain, op: BulkOp, hold: Hold, around: { beforeEdit?: () => void; beforeAfter?: () => void } = {}) {
     const tables = createLedgerTables({ store: fx.t.store, drafts: fx.drafts, now: () => fx.t.store.clock.now() });
     const price = domain === 'listings' ? 'newPrice' : 'price';
     const read = () => ({
       first: tables.page(domain, {}, null, 0, 60),
       byNewPrice: tables.page(domain, {}, { column: price, dir: 'desc' }, 0, 60),
       changedAbove: tables.page(domain, { changedOnly: true, minPrice: 2_000 }, { column: 'price', dir: 'asc' }, 0, 30),
+      // As a table that read nothing before counts them.
+      counted: countsOf(createLedgerTables({ store: fx.t.store, drafts: fx.drafts, now: () => fx.t.store.clock.now() }).page(domain, {}, null, 0, 1)),
       summary: fx.drafts.list().find((d) => d.id === id),
     });
     fx.drafts.select(id);
+    // The table as the screen shows it before the edit.
+    tables.page(domain, {}, null, 0, 60);
+    around.beforeEdit?.();
     let release = () => {};
     let journaled = false;
     const done = tables.bulk(domain, { filter: {} }, op, () => {
@@ -137,7 +175,7 @@ describe('a bulk edit in parts', () => {
     release();
     const plan = await done;
     expect(fx.drafts.busy(id)).toBe(false);
-    beforeAfter();
+    around.beforeAfter?.();
     return { midway, after: read(), writtenMidway, plan };
   }
 
@@ -156,6 +194,7 @@ describe('a bulk edit in parts', () => {
     expect(writtenMidway).toBeGreaterThan(0);
     expect(writtenMidway).toBeLessThan(plan.changed);
     expect(midway).toEqual(after);
+    expect(countsOf(midway.first)).toEqual(midway.counted);
     expect(after.first.changed).toBe(ROWS + 1);
     // A row the draft deletes is left out (a NULL status once let it through), so the draft holds one change a row.
     expect(plan.skipped).toEqual([expect.objectContaining({ reason: 'deleted in this draft', count: 1 })]);
@@ -173,8 +212,8 @@ describe('a bulk edit in parts', () => {
     const cheapest = String(1_000_000);
     // A price moved under the desk (no change of the draft it hears of) once the parts are written: an order
     // sorted again would put that row first, the order kept from between the parts does not.
-    const { midway, after } = await readMidwayAndAfter(f, id, 'listings', tenPercentOff, hold, () => {
-      f?.t.store.db.prepare('UPDATE draft_entries SET price = 9999999 WHERE draft_id = ? AND key = ?').run(id, cheapest);
+    const { midway, after } = await readMidwayAndAfter(f, id, 'listings', tenPercentOff, hold, {
+      beforeAfter: () => void f?.t.store.db.prepare('UPDATE draft_entries SET price = 9999999 WHERE draft_id = ? AND key = ?').run(id, cheapest),
     });
     expect(midway.byNewPrice.rows[0]?.key).not.toBe(cheapest);
     expect(after.byNewPrice.rows.map((r) => r.key)).toEqual(midway.byNewPrice.rows.map((r) => r.key));
@@ -191,8 +230,8 @@ describe('a bulk edit in parts', () => {
     const { id } = f.drafts.create('big');
     // A change taken out under the desk (no change of the draft it hears of) once the parts are written: counted
     // again, the table would have one change fewer; the counts kept from between the parts do not.
-    const { midway, after } = await readMidwayAndAfter(f, id, 'listings', tenPercentOff, hold, () => {
-      f?.t.store.db.prepare('DELETE FROM draft_entries WHERE draft_id = ? AND key = ?').run(id, String(1_000_000));
+    const { midway, after } = await readMidwayAndAfter(f, id, 'listings', tenPercentOff, hold, {
+      beforeAfter: () => void f?.t.store.db.prepare('DELETE FROM draft_entries WHERE draft_id = ? AND key = ?').run(id, String(1_000_000)),
     });
     expect(midway.first.changed).toBe(ROWS);
     expect([after.first.total, after.first.changed]).toEqual([midway.first.total, midway.first.changed]);
@@ -200,6 +239,25 @@ describe('a bulk edit in parts', () => {
     f.drafts.addChanges(id, [{ kind: 'listing.edit', asset_id: '1000001', price: 5 }]);
     const tables = createLedgerTables({ store: f.t.store, drafts: f.drafts, now: () => f?.t.store.clock.now() ?? 0 });
     expect(tables.page('listings', {}, null, 0, 5).changed).toBe(ROWS - 1);
+  });
+
+  it('counts the table between its parts from the counts read before it and the rows it adds, not every change again', async () => {
+    const hold: Hold = { gate: null, turnsLeft: null };
+    f = draftFixture({ turn: heldTurn(hold) });
+    seedListings(f.t, ROWS);
+    const { id } = f.drafts.create('big');
+    f.drafts.addChanges(id, [
+      { kind: 'listing.edit', asset_id: '1000003', price: 1_000 },
+      { kind: 'listing.create', asset_id: '77', price: 4_000, promoted: 0 },
+      { kind: 'listing.delete', asset_id: '1000009' },
+    ]);
+    // A change taken out under the desk (no change of the draft it hears of) once the table was read: counted again,
+    // the table would have one change fewer; counted on from the counts read before the edit, it does not.
+    const { midway } = await readMidwayAndAfter(f, id, 'listings', tenPercentOff, hold, {
+      beforeEdit: () => void f?.t.store.db.prepare('DELETE FROM draft_entries WHERE draft_id = ? AND key = ?').run(id, '1000003'),
+    });
+    expect(midway.counted.changed).toBe(ROWS + 1);
+    expect(countsOf(midway.first)).toEqual({ total: ROWS + 1, all: ROWS + 1, changed: ROWS + 2 });
   });
 
   it('shows buy orders whole between parts too: quantities, and pauses that leave a created order out', async () => {
@@ -213,6 +271,7 @@ describe('a bulk edit in parts', () => {
       const { midway, after, writtenMidway } = await readMidwayAndAfter(f, id, 'buyOrders', op, hold);
       expect(writtenMidway).toBeGreaterThan(0);
       expect(midway).toEqual(after);
+      expect(countsOf(midway.first)).toEqual(midway.counted);
     }
   });
 
