@@ -22,7 +22,6 @@ export const priceGuard = lazySchema(() => z.strictObject({
 }));
 export type PriceGuard = z.infer<typeof priceGuard>;
 
-export { DEFAULT_PRICE_GUARD, percentChange, priceConcern, type PriceConcern } from './price-rules.ts';
 
 /**
  * What a new listing's price is held against, and where it comes from: the

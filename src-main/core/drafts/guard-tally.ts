@@ -1,7 +1,6 @@
 import type { CostConcern } from '../../../src-shared/cost-guard.ts';
-import {
-  NO_FINDINGS, NO_UNDERCUTS, priceConcern, undercutOf, type GuardFindings, type PriceGuard, type ReferencePrice, type UndercutFindings,
-} from '../../../src-shared/price-guard.ts';
+import { NO_FINDINGS, NO_UNDERCUTS, undercutOf, type GuardFindings, type PriceGuard, type ReferencePrice, type UndercutFindings } from '../../../src-shared/price-guard.ts';
+import { priceConcern } from '../../../src-shared/price-rules.ts';
 
 export type { GuardFindings, PriceGuard } from '../../../src-shared/price-guard.ts';
 

@@ -1,6 +1,7 @@
 import type { CostConcern } from '../../../src-shared/cost-guard.ts';
 import type { LedgerDomain } from '../../../src-shared/ledger.ts';
-import { priceConcern, undercutOf, type PriceGuard, type ReferencePrice } from '../../../src-shared/price-guard.ts';
+import { undercutOf, type PriceGuard, type ReferencePrice } from '../../../src-shared/price-guard.ts';
+import { priceConcern } from '../../../src-shared/price-rules.ts';
 import type { BuyOrderRow } from '../store/buy-orders-repo.ts';
 import type { ListingRow } from '../store/listings-repo.ts';
 import type { Change, ChangeError, ChangeKind, ChangeStatus, DraftEntry } from './change.ts';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { PLAIN_PARSE } from '../../../src-shared/plain-parse.ts';
 import { settingsSchema } from '../../../src-shared/settings.ts';
-import { DEFAULT_PRICE_GUARD } from '../../../src-shared/price-guard.ts';
+import { DEFAULT_PRICE_GUARD } from '../../../src-shared/price-rules.ts';
 
 export { settingsSchema } from '../../../src-shared/settings.ts';
 export type Settings = z.infer<typeof settingsSchema>;

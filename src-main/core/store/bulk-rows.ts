@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { BulkDomain, BulkOp, Rounding } from '../../../src-shared/drafts.ts';
 import { scalePrice } from '../../../src-shared/price-formula.ts';
-import { NO_FINDINGS, priceConcern, type GuardFindings, type PriceGuard } from '../../../src-shared/price-guard.ts';
+import { NO_FINDINGS, type GuardFindings, type PriceGuard } from '../../../src-shared/price-guard.ts';
+import { priceConcern } from '../../../src-shared/price-rules.ts';
 import type { Turn } from '../turn.ts';
 import { writes, type BulkPatch } from './bulk-patch.ts';
 import type { Store } from './db.ts';

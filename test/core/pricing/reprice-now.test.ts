@@ -7,7 +7,8 @@ import { createPricingService } from '../../../src-main/core/pricing/pricing-ser
 import { createItemNames } from '../../../src-main/core/items/item-names.ts';
 import { createBulkJobs } from '../../../src-main/core/bulk/bulk-jobs.ts';
 import { createApplyService } from '../../../src-main/core/apply/apply-draft.ts';
-import { confirmationOf, DEFAULT_PRICE_GUARD } from '../../../src-shared/price-guard.ts';
+import { confirmationOf } from '../../../src-shared/price-guard.ts';
+import { DEFAULT_PRICE_GUARD } from '../../../src-shared/price-rules.ts';
 import { DEFAULT_COST_GUARD } from '../../../src-shared/cost-guard.ts';
 import { applyFixture } from '../apply/support.ts';
 import { expectedMark, expectedPrice, isStrangeWeapon, sellCents, strangeWeaponsRule } from '../../support/reprice-expect.ts';

@@ -3,7 +3,7 @@ import { createDraftService } from '../../../src-main/core/drafts/draft-service.
 import { createPricingService } from '../../../src-main/core/pricing/pricing-service.ts';
 import { REPRICE_PART } from '../../../src-main/core/pricing/reprice-job.ts';
 import { readPragma } from '../../../src-main/core/store/db.ts';
-import { DEFAULT_PRICE_GUARD } from '../../../src-shared/price-guard.ts';
+import { DEFAULT_PRICE_GUARD } from '../../../src-shared/price-rules.ts';
 import { applyFixture } from '../apply/support.ts';
 import { isStrangeWeapon } from '../../support/reprice-expect.ts';
 

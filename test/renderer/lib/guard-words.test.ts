@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { draftGuardSentences } from '../../../src-renderer/src/lib/guard-words.ts';
-import { DEFAULT_PRICE_GUARD, NO_FINDINGS, NO_UNDERCUTS } from '../../../src-shared/price-guard.ts';
+import { NO_FINDINGS, NO_UNDERCUTS } from '../../../src-shared/price-guard.ts';
+import { DEFAULT_PRICE_GUARD } from '../../../src-shared/price-rules.ts';
 
 const drop = (n: number) => ({ ...NO_FINDINGS, drops: n, worstDrop: { key: 'a', before: 20_137, after: 10_069 } });
 
