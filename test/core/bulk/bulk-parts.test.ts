@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { nextTurn } from '../../../src-main/core/turn.ts';
 import { createLedgerTables } from '../../../src-main/core/bulk/ledger-tables.ts';
 import { readPragma } from '../../../src-main/core/store/db.ts';
-import type { BulkOp } from '../../../src-shared/drafts.ts';
+import type { BulkOp, ChangeInput } from '../../../src-shared/drafts.ts';
 import type { LedgerDomain } from '../../../src-shared/ledger.ts';
 import { draftFixture, MAIN, seedListings, type DraftFixture } from '../drafts/fixtures.ts';
 
@@ -123,6 +123,22 @@ describe('a bulk edit in parts', () => {
     expect(prices.get('1000003')?.price).toBe(900);
   });
 
+  /** A change the draft has (scaled from its own price), a listing it creates, a row it deletes (left out). */
+  const DRAFT_HAS: ChangeInput[] = [
+    { kind: 'listing.edit', asset_id: '1000003', price: 1_000, user_note: 'mine' },
+    { kind: 'listing.create', asset_id: '77', price: 4_000, promoted: 0 },
+    { kind: 'listing.delete', asset_id: '1000009' },
+  ];
+
+  /** The ledger's ROWS listings and a draft "big", its turns held by `hold` (see readMidwayAndAfter). */
+  function bigDraftHeld(): { fx: DraftFixture; hold: Hold; id: string } {
+    const hold: Hold = { gate: null, turnsLeft: null };
+    const fx = draftFixture({ turn: heldTurn(hold) });
+    f = fx;
+    seedListings(fx.t, ROWS);
+    return { fx, hold, id: fx.drafts.create('big').id };
+  }
+
   /** Turns that pass while `turnsLeft` is null or above zero, then wait for the gate. */
   interface Hold { gate: Promise<void> | null; turnsLeft: number | null; held?: boolean }
   const heldTurn = (hold: Hold) => async () => {
@@ -180,17 +196,9 @@ describe('a bulk edit in parts', () => {
   }
 
   it('is the draft\'s once journaled: pages, counts and the draft\'s figures read between its parts show the whole edit', async () => {
-    const hold: Hold = { gate: null, turnsLeft: null };
-    f = draftFixture({ turn: heldTurn(hold) });
-    seedListings(f.t, ROWS);
-    const { id } = f.drafts.create('big');
-    // A change the draft has (scaled from its own price), a listing it creates, a row it deletes (left out).
-    f.drafts.addChanges(id, [
-      { kind: 'listing.edit', asset_id: '1000003', price: 1_000, user_note: 'mine' },
-      { kind: 'listing.create', asset_id: '77', price: 4_000, promoted: 0 },
-      { kind: 'listing.delete', asset_id: '1000009' },
-    ]);
-    const { midway, after, writtenMidway, plan } = await readMidwayAndAfter(f, id, 'listings', tenPercentOff, hold);
+    const { fx, hold, id } = bigDraftHeld();
+    fx.drafts.addChanges(id, DRAFT_HAS);
+    const { midway, after, writtenMidway, plan } = await readMidwayAndAfter(fx, id, 'listings', tenPercentOff, hold);
     expect(writtenMidway).toBeGreaterThan(0);
     expect(writtenMidway).toBeLessThan(plan.changed);
     expect(midway).toEqual(after);
@@ -205,56 +213,43 @@ describe('a bulk edit in parts', () => {
   });
 
   it('keeps the order by the price after the draft sorted between its parts once they are all written: it is the same order', async () => {
-    const hold: Hold = { gate: null, turnsLeft: null };
-    f = draftFixture({ turn: heldTurn(hold) });
-    seedListings(f.t, ROWS);
-    const { id } = f.drafts.create('big');
+    const { fx, hold, id } = bigDraftHeld();
     const cheapest = String(1_000_000);
     // A price moved under the desk (no change of the draft it hears of) once the parts are written: an order
     // sorted again would put that row first, the order kept from between the parts does not.
-    const { midway, after } = await readMidwayAndAfter(f, id, 'listings', tenPercentOff, hold, {
-      beforeAfter: () => void f?.t.store.db.prepare('UPDATE draft_entries SET price = 9999999 WHERE draft_id = ? AND key = ?').run(id, cheapest),
+    const { midway, after } = await readMidwayAndAfter(fx, id, 'listings', tenPercentOff, hold, {
+      beforeAfter: () => void fx.t.store.db.prepare('UPDATE draft_entries SET price = 9999999 WHERE draft_id = ? AND key = ?').run(id, cheapest),
     });
     expect(midway.byNewPrice.rows[0]?.key).not.toBe(cheapest);
     expect(after.byNewPrice.rows.map((r) => r.key)).toEqual(midway.byNewPrice.rows.map((r) => r.key));
     // Sorted afresh, that row comes first: the order read after the parts was the one kept.
-    f.drafts.addChanges(id, [{ kind: 'listing.edit', asset_id: '1000001', price: 5 }]);
-    const tables = createLedgerTables({ store: f.t.store, drafts: f.drafts, now: () => f?.t.store.clock.now() ?? 0 });
+    fx.drafts.addChanges(id, [{ kind: 'listing.edit', asset_id: '1000001', price: 5 }]);
+    const tables = createLedgerTables({ store: fx.t.store, drafts: fx.drafts, now: () => fx.t.store.clock.now() ?? 0 });
     expect(tables.page('listings', {}, { column: 'newPrice', dir: 'desc' }, 0, 5).rows[0]?.key).toBe(cheapest);
   });
 
   it('keeps the counts read between its parts once they are all written: they are the same counts', async () => {
-    const hold: Hold = { gate: null, turnsLeft: null };
-    f = draftFixture({ turn: heldTurn(hold) });
-    seedListings(f.t, ROWS);
-    const { id } = f.drafts.create('big');
+    const { fx, hold, id } = bigDraftHeld();
     // A change taken out under the desk (no change of the draft it hears of) once the parts are written: counted
     // again, the table would have one change fewer; the counts kept from between the parts do not.
-    const { midway, after } = await readMidwayAndAfter(f, id, 'listings', tenPercentOff, hold, {
-      beforeAfter: () => void f?.t.store.db.prepare('DELETE FROM draft_entries WHERE draft_id = ? AND key = ?').run(id, String(1_000_000)),
+    const { midway, after } = await readMidwayAndAfter(fx, id, 'listings', tenPercentOff, hold, {
+      beforeAfter: () => void fx.t.store.db.prepare('DELETE FROM draft_entries WHERE draft_id = ? AND key = ?').run(id, String(1_000_000)),
     });
     expect(midway.first.changed).toBe(ROWS);
     expect([after.first.total, after.first.changed]).toEqual([midway.first.total, midway.first.changed]);
     // Counted afresh after a change of the draft, the row taken out is missed.
-    f.drafts.addChanges(id, [{ kind: 'listing.edit', asset_id: '1000001', price: 5 }]);
-    const tables = createLedgerTables({ store: f.t.store, drafts: f.drafts, now: () => f?.t.store.clock.now() ?? 0 });
+    fx.drafts.addChanges(id, [{ kind: 'listing.edit', asset_id: '1000001', price: 5 }]);
+    const tables = createLedgerTables({ store: fx.t.store, drafts: fx.drafts, now: () => fx.t.store.clock.now() ?? 0 });
     expect(tables.page('listings', {}, null, 0, 5).changed).toBe(ROWS - 1);
   });
 
   it('counts the table between its parts from the counts read before it and the rows it adds, not every change again', async () => {
-    const hold: Hold = { gate: null, turnsLeft: null };
-    f = draftFixture({ turn: heldTurn(hold) });
-    seedListings(f.t, ROWS);
-    const { id } = f.drafts.create('big');
-    f.drafts.addChanges(id, [
-      { kind: 'listing.edit', asset_id: '1000003', price: 1_000 },
-      { kind: 'listing.create', asset_id: '77', price: 4_000, promoted: 0 },
-      { kind: 'listing.delete', asset_id: '1000009' },
-    ]);
+    const { fx, hold, id } = bigDraftHeld();
+    fx.drafts.addChanges(id, DRAFT_HAS);
     // A change taken out under the desk (no change of the draft it hears of) once the table was read: counted again,
     // the table would have one change fewer; counted on from the counts read before the edit, it does not.
-    const { midway } = await readMidwayAndAfter(f, id, 'listings', tenPercentOff, hold, {
-      beforeEdit: () => void f?.t.store.db.prepare('DELETE FROM draft_entries WHERE draft_id = ? AND key = ?').run(id, '1000003'),
+    const { midway } = await readMidwayAndAfter(fx, id, 'listings', tenPercentOff, hold, {
+      beforeEdit: () => void fx.t.store.db.prepare('DELETE FROM draft_entries WHERE draft_id = ? AND key = ?').run(id, '1000003'),
     });
     expect(midway.counted.changed).toBe(ROWS + 1);
     expect(countsOf(midway.first)).toEqual({ total: ROWS + 1, all: ROWS + 1, changed: ROWS + 2 });
