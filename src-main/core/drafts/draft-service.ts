@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { DraftSummary } from '../../../src-shared/contract.ts';
 import type { BulkDomain, BulkOp } from '../../../src-shared/drafts.ts';
-import { type DraftGuard, type PriceGuard } from '../../../src-shared/price-guard.ts';
+import type { DraftGuard, PriceGuard } from '../../../src-shared/price-guard.ts';
 import { DEFAULT_PRICE_GUARD } from '../../../src-shared/price-rules.ts';
 import { conflict, DomainError, notFound, quoted } from '../errors.ts';
 import { createEmitter, type Unsubscribe } from '../events.ts';

@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import type { AddChangesResult } from '../drafts/draft-service.ts';
 import type { InventoryReads } from '../store/inventory-reads.ts';
 import type { ReferenceReads } from '../store/reference-reads.ts';
-import { type PriceGuard } from '../../../src-shared/price-guard.ts';
+import type { PriceGuard } from '../../../src-shared/price-guard.ts';
 import { DEFAULT_PRICE_GUARD } from '../../../src-shared/price-rules.ts';
 import { undercutTally } from '../drafts/guard-tally.ts';
 import { readChangeInputs } from '../drafts/change-inputs.ts';

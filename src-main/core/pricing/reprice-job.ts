@@ -1,7 +1,7 @@
 import { costConcern, type CostGuard } from '../../../src-shared/cost-guard.ts';
 import { SOURCE_JUMP_MULTIPLE } from '../../../src-shared/pricing.ts';
 import type { ChangeInput } from '../../../src-shared/drafts.ts';
-import { type PriceGuard } from '../../../src-shared/price-guard.ts';
+import type { PriceGuard } from '../../../src-shared/price-guard.ts';
 import { priceConcern } from '../../../src-shared/price-rules.ts';
 import type { DraftService } from '../drafts/draft-service.ts';
 import type { BuyOrderRow } from '../store/buy-orders-repo.ts';
