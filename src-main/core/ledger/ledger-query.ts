@@ -162,16 +162,20 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
   /** Counts filtered, or with a bulk edit laid over, by countsId; the ones served while an edit's parts were written hold once they all are. */
   const countCache = new Map<string, TableCounts>();
   function counts(q: TableQuery, domain: LedgerDomain, id: string): TableCounts {
-    const plain = unfiltered(q) && q.patch === null;
-    const key = servedKey(q.scope.draftId, domain);
-    const last = plain ? served.get(key) : undefined;
-    const held = last && last.rows === deps.store.ledgerRowsVersion && last.view === viewVersion(q.scope.draftId) ? last.counts : countCache.get(id);
-    const result = held ?? (unfiltered(q) ? laidOver(q, domain) : undefined) ?? reads.counts(q, domain);
-    if (plain) served.set(key, servedNow(q.scope.draftId, result));
-    else if (!held) {
-      if (countCache.size > 20) countCache.clear();
-      countCache.set(id, result);
+    if (unfiltered(q) && q.patch === null) {
+      // As last served while the ledger's rows and the draft's view hold, or as served under the edit just written.
+      const key = servedKey(q.scope.draftId, domain);
+      const last = served.get(key);
+      const fresh = last && last.rows === deps.store.ledgerRowsVersion && last.view === viewVersion(q.scope.draftId);
+      const result = (fresh ? last.counts : countCache.get(id)) ?? reads.counts(q, domain);
+      served.set(key, servedNow(q.scope.draftId, result));
+      return result;
     }
+    const cached = countCache.get(id);
+    if (cached) return cached;
+    const result = (unfiltered(q) ? laidOver(q, domain) : undefined) ?? reads.counts(q, domain);
+    if (countCache.size > 20) countCache.clear();
+    countCache.set(id, result);
     return result;
   }
 
