@@ -73,6 +73,17 @@ export interface DraftsRepo {
   queuedWithoutBatch(draftId: string, alsoBelow?: number | null): number;
 }
 
+/**
+ * The counts an apply reports while it starts (see `queuedWithoutBatch`),
+ * read from the status index alone (migration 23): the changes queued
+ * without a batch, and the pending ones below the part being queued.
+ */
+export const WAITING_COUNTS = {
+  queuedWithoutBatch: "SELECT count(*) AS n FROM draft_entries WHERE draft_id = ? AND status = 'queued' AND batch_id IS NULL",
+  pendingBelow: `SELECT count(*) AS n FROM draft_entries INDEXED BY draft_entries_status
+    WHERE draft_id = ? AND status = 'pending' AND seq < ?`,
+} as const;
+
 /** Rows written by one statement. */
 const WRITE_RUN = 1_000;
 
@@ -108,9 +119,8 @@ export function createDraftsRepo(store: Store): DraftsRepo {
       if_exists = :if_exists, status = :status, error = NULL, batch_id = NULL, updated_at = :updated_at
     WHERE draft_id = :draft_id AND slot = :slot AND key = :key`);
   const countsStmt = db.prepare('SELECT status, count(*) AS n FROM draft_entries WHERE draft_id = ? GROUP BY status');
-  const waitingStmt = db.prepare("SELECT count(*) AS n FROM draft_entries WHERE draft_id = ? AND status = 'queued' AND batch_id IS NULL");
-  const unqueuedStmt = db.prepare(`SELECT count(*) AS n FROM draft_entries INDEXED BY draft_entries_status
-    WHERE draft_id = ? AND status = 'pending' AND seq < ?`);
+  const waitingStmt = db.prepare(WAITING_COUNTS.queuedWithoutBatch);
+  const unqueuedStmt = db.prepare(WAITING_COUNTS.pendingBelow);
 
   const records = readEntries;
   const nextSeq = z.object({ next_seq: z.number() });
