@@ -6,15 +6,15 @@ import { advance, AHEAD, AHEAD_AT_START, resumeTasks, type PhaseDeps } from './p
 
 /**
  * A new run's first batches (one per endpoint) are planned on the step after
- * Apply answers, while its changes not queued yet are queued a part a step,
- * each after the timers and whatever else waits (a page, a beat). Planning
- * need not wait for the queue: the run's delete-alls are queued as it starts,
- * and creates that wait for their own delete are held until every change is
- * queued (see phases.ts). The rest of the window follows a batch a step, once
- * the first requests had time to leave (each waits for its key from the main
- * thread, which answers between steps) and the queue is whole, so a step of
- * each never falls in the same turn of the event loop; the job no longer waits
- * once the queue is whole and what it held back is planned.
+ * Apply answers. Once they had time to leave (each is checked in a turn of its
+ * own, and waits for its key from the main thread, which answers between
+ * steps), its changes not queued yet are queued a part a step, each after the
+ * timers and whatever else waits (a page, a beat). Planning need not wait for
+ * the queue: the run's delete-alls are queued as it starts, and creates that
+ * wait for their own delete are held until every change is queued (see
+ * phases.ts). The rest of the window follows a batch a step once the queue is
+ * whole, so a step of each never falls in the same turn of the event loop; the
+ * job no longer waits once the queue is whole and what it held back is planned.
  */
 export interface RunPlanningDeps {
   readonly store: Pick<Store, 'transaction'>;
@@ -24,7 +24,7 @@ export interface RunPlanningDeps {
   goesOn(handle: ApplyHandle): boolean;
 }
 
-/** How long the rest of a new run's first window waits for its first requests to leave. */
+/** How long the rest of a new run's changes and window wait for its first requests to leave. */
 const FIRST_REQUESTS_MS = 25;
 
 /** Plans a new run's first batches, then queues the rest of its changes and tops up its window, a step at a time. */
@@ -36,13 +36,12 @@ export function planThenQueue(deps: RunPlanningDeps, runRow: RunRow, handle: App
   } catch {
     // As in topUp: the store could not plan, or the job is ending; outcomes and the next start plan instead.
   }
-  // The window is topped up once both the first requests had their time and every change is queued.
-  const due = new Promise<void>((resolve) => setTimeout(resolve, FIRST_REQUESTS_MS));
-  const queued = new Promise<void>((resolve) => setTimeout(() => queueRest(deps, runRow, handle, () => {
+  // The rest is queued once the first requests had their time (each checked and journaled in a turn after this
+  // one: queued meanwhile, a part shared that turn), then the window is topped up.
+  setTimeout(() => queueRest(deps, runRow, handle, () => {
     planned();
-    resolve();
-  }), 0));
-  void Promise.all([due, queued]).then(() => setImmediate(() => topUp(deps, runRow, handle, AHEAD_AT_START + 1)));
+    setImmediate(() => topUp(deps, runRow, handle, AHEAD_AT_START + 1));
+  }), FIRST_REQUESTS_MS);
 }
 
 function queueRest(deps: RunPlanningDeps, runRow: RunRow, handle: ApplyHandle, planned: () => void): void {

@@ -247,7 +247,11 @@ describe('starting a large apply', () => {
     expect(s.t.repos.journal.batches({ runId: handle.runId })).toHaveLength(1);
     expect(s.t.repos.drafts.statusCounts(id).pending).toBe(total - QUEUE_PART);
     expect(s.t.repos.journal.run(handle.runId)?.queue_below).not.toBeNull();
-    // The steps after it queue the rest.
+    // The step after it is the first batch's check: nothing more is queued in it.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(s.t.repos.drafts.statusCounts(id).pending).toBe(total - QUEUE_PART);
+    // Once the first requests had their time, the steps after it queue the rest, a part a step.
+    await new Promise((resolve) => setTimeout(resolve, 25));
     for (let step = 0; step < 5 && s.t.repos.journal.run(handle.runId)?.queue_below !== null; step++) {
       await new Promise((resolve) => setTimeout(resolve, 0));
     }
