@@ -174,7 +174,7 @@ export function runChild(script: string, taskPath: string): Promise<void> {
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
       if (code === 0) resolve();
-      else reject(new Error(`a scale run ended with ${signal ?? `exit code ${code}`}:\n${output.slice(-4_000)}`));
+      else reject(new Error(`a bench run's child ended with ${signal ?? `exit code ${code}`}:\n${output.slice(-4_000)}`));
     });
   });
 }

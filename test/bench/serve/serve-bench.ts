@@ -3,13 +3,15 @@
  * plain Node) at 50,000 listings, with the desktop path (the scale bench's
  * child: the real main process on the Electron double) as the baseline in
  * the same run, on copies of one seeded profile, in live mode against the
- * simulator this process runs. Each run is a fresh process of each shell,
+ * simulator this process runs. Each shell is measured from a child process
+ * (serve-child.ts, scale/child.ts), never from the simulator's. Each run is a fresh process of each shell,
  * alternating; each figure is the median of the runs. Goals are printed
  * beside the figures; a missed goal does not fail the bench.
  */
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { scaledClock } from '../../../src-main/core/clock.ts';
 import { SERVE_ENTRY } from '../../e2e/server/serve-process.ts';
@@ -21,9 +23,11 @@ import { PROBE_WORKER, runChild, SCALE_TIME, startScaleService } from '../scale/
 import { liveBenchSettings, seedProfile } from '../scale/seed-profile.ts';
 import { credentialsFor, prepareAccess, profileFolder } from './serve-access.ts';
 import { summarizeServe, type ServeFigures } from './serve-report.ts';
-import { runServe, type ServeRunFigures } from './serve-run.ts';
+import type { ServeRunFigures } from './serve-run.ts';
 
 const LISTINGS = 50_000;
+/** Each serve run's sockets measure from a process of their own, as the desktop path's child does. */
+const SERVE_CHILD = fileURLToPath(new URL('./serve-child.ts', import.meta.url));
 const DRAFT_CHANGES = 47_000;
 
 export interface ServeBenchOptions {
@@ -86,7 +90,10 @@ export async function runServeBench(options: ServeBenchOptions = {}): Promise<Se
       cpSync(join(prepared, 'server'), join(profileDir, 'server'), { recursive: true });
       if (existsSync(join(prepared, 'compile-cache'))) cpSync(join(prepared, 'compile-cache'), join(profileDir, 'compile-cache'), { recursive: true });
       copyFileSync(seedPath, join(profileDir, 'profiles', 'default.sqlite'));
-      const figures = await runServe({ profileDir, credentialsDir, token, clock: timeScale, listings: LISTINGS, pageSamples, sessions, edits });
+      const serveTask = { profileDir, credentialsDir, token, clock: timeScale, listings: LISTINGS, pageSamples, sessions, edits, resultPath: join(dir, `serve-${run}.json`) };
+      writeFileSync(join(dir, `serve-${run}-task.json`), JSON.stringify(serveTask));
+      await runChild(SERVE_CHILD, join(dir, `serve-${run}-task.json`));
+      const figures = JSON.parse(readFileSync(serveTask.resultPath, 'utf8')) as ServeRunFigures;
       served.push(figures);
       rmSync(profileDir, { recursive: true, force: true });
       log(`  run ${run}/${runs}: desktop first page ${result.bootToFirstPageMs} ms, RSS ${result.rssMainGcMb} MB (${result.rssMb} MB after the worker's GC too), page p95 ${percentile(result.pageMs, 95)} ms; ` +
