@@ -24,11 +24,12 @@ import { migration as m20 } from './migrations/020-what-each-item-cost.ts';
 import { migration as m21 } from './migrations/021-price-sources-and-repricing.ts';
 import { migration as m22 } from './migrations/022-a-source-price-s-steady-level.ts';
 import { migration as m23 } from './migrations/023-a-draft-s-waiting-changes-counted-from-its-index.ts';
+import { migration as m24 } from './migrations/024-draft-entries-found-by-sku.ts';
 
 /** The numbered schema migrations (migrations/migration.ts says how they are written), in order. */
 export type { Migration };
 
-export const MIGRATIONS: readonly Migration[] = [m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, m12, m13, m14, m15, m16, m17, m18, m19, m20, m21, m22, m23];
+export const MIGRATIONS: readonly Migration[] = [m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, m12, m13, m14, m15, m16, m17, m18, m19, m20, m21, m22, m23, m24];
 export const LATEST_VERSION = MIGRATIONS.length;
 
 /**

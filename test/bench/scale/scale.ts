@@ -10,7 +10,7 @@
  * the bench.
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +21,7 @@ import type { ChildResult, ChildTask } from './child.ts';
 import { summarize, type ProfileName, type ScaleFigures } from './scale-report.ts';
 import { liveBenchSettings, seedProfile, type SeededProfile } from './seed-profile.ts';
 import { buildChild } from './build-child.ts';
+import { copyProfileSynced } from '../profile-copy.ts';
 
 /**
  * Time runs this much faster for the desk and the simulator alike: the
@@ -89,7 +90,7 @@ export async function runScaleBench(options: ScaleOptions = {}): Promise<ScaleFi
         const runDir = join(dir, `run-${run}-${name}`);
         const userData = join(runDir, 'user-data');
         mkdirSync(join(userData, 'profiles'), { recursive: true });
-        copyFileSync(join(dir, 'seed', name, 'default.sqlite'), join(userData, 'profiles', 'default.sqlite'));
+        copyProfileSynced(join(dir, 'seed', name, 'default.sqlite'), join(userData, 'profiles', 'default.sqlite'));
         const task: ChildTask = {
           probeWorker: PROBE_WORKER, root: runDir, userData, apiKey: service.apiKey, timeScale,
           listings: plan.listings, draftChanges: plan.draftChanges, bigDraft: profile.bigDraft, applyDraft: profile.applyDraft,

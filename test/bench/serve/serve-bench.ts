@@ -8,7 +8,7 @@
  * alternating; each figure is the median of the runs. Goals are printed
  * beside the figures; a missed goal does not fail the bench.
  */
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,7 @@ import { performance } from 'node:perf_hooks';
 import { scaledClock } from '../../../src-main/core/clock.ts';
 import { SERVE_ENTRY } from '../../e2e/server/serve-process.ts';
 import { percentile } from '../page-samples.ts';
+import { copyProfileSynced } from '../profile-copy.ts';
 import { buildChild } from '../scale/build-child.ts';
 import type { ChildResult, ChildTask } from '../scale/child.ts';
 import { spread } from '../scale/scale-report.ts';
@@ -73,7 +74,7 @@ export async function runServeBench(options: ServeBenchOptions = {}): Promise<Se
       const runDir = join(dir, `desktop-${run}`);
       const userData = join(runDir, 'user-data');
       mkdirSync(join(userData, 'profiles'), { recursive: true });
-      copyFileSync(seedPath, join(userData, 'profiles', 'default.sqlite'));
+      copyProfileSynced(seedPath, join(userData, 'profiles', 'default.sqlite'));
       const task: ChildTask = {
         probeWorker: PROBE_WORKER, root: runDir, userData, apiKey: service.apiKey, timeScale,
         listings: LISTINGS, draftChanges: DRAFT_CHANGES, bigDraft: seeded.bigDraft, applyDraft: null,
@@ -89,7 +90,7 @@ export async function runServeBench(options: ServeBenchOptions = {}): Promise<Se
       mkdirSync(join(profileDir, 'profiles'), { recursive: true, mode: 0o700 });
       cpSync(join(prepared, 'server'), join(profileDir, 'server'), { recursive: true });
       if (existsSync(join(prepared, 'compile-cache'))) cpSync(join(prepared, 'compile-cache'), join(profileDir, 'compile-cache'), { recursive: true });
-      copyFileSync(seedPath, join(profileDir, 'profiles', 'default.sqlite'));
+      copyProfileSynced(seedPath, join(profileDir, 'profiles', 'default.sqlite'));
       const serveTask = { profileDir, credentialsDir, token, clock: timeScale, listings: LISTINGS, pageSamples, sessions, edits, resultPath: join(dir, `serve-${run}.json`) };
       writeFileSync(join(dir, `serve-${run}-task.json`), JSON.stringify(serveTask));
       await runChild(SERVE_CHILD, join(dir, `serve-${run}-task.json`));
