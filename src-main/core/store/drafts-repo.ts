@@ -75,13 +75,16 @@ export interface DraftsRepo {
 
 /**
  * The counts an apply reports while it starts (see `queuedWithoutBatch`),
- * read from the status index alone (migration 23): the changes queued
- * without a batch, and the pending ones below the part being queued.
+ * without reading the rows of the run's changes: the changes queued without
+ * a batch from the status index alone (migration 23), and the pending ones
+ * below the part being queued as every pending one (the same index) less
+ * those made since the run started (the order index; few, if any).
  */
 export const WAITING_COUNTS = {
   queuedWithoutBatch: "SELECT count(*) AS n FROM draft_entries WHERE draft_id = ? AND status = 'queued' AND batch_id IS NULL",
-  pendingBelow: `SELECT count(*) AS n FROM draft_entries INDEXED BY draft_entries_status
-    WHERE draft_id = ? AND status = 'pending' AND seq < ?`,
+  pendingBelow: `SELECT
+    (SELECT count(*) FROM draft_entries INDEXED BY draft_entries_status WHERE draft_id = ?1 AND status = 'pending')
+    - (SELECT count(*) FROM draft_entries INDEXED BY draft_entries_order WHERE draft_id = ?1 AND seq >= ?2 AND status = 'pending') AS n`,
 } as const;
 
 /** Rows written by one statement. */
