@@ -98,6 +98,20 @@ function asUnknownOutcome(error: ApiError, endpoint: EndpointName): ApiError {
   );
 }
 
+/**
+ * When an attempt that failed stops counting against its slot's window. One
+ * that ended (an answer, a refused connection) is counted from its end. One
+ * we stopped waiting for (a deadline, a cancel) may still reach the service
+ * after that, and the service counts it from when it arrives: it is counted
+ * as if it arrived as late as it had already been on its way (a beat given up
+ * after 30 s holds its slot 30 s longer). Counted from the moment we gave up,
+ * a beat the service saw a few seconds later left the next one inside its
+ * minute (a 429).
+ */
+function abandonedOrEnded(now: number, sentAt: number, callSignal: AbortSignal | undefined): number {
+  return callSignal?.aborted === true ? now + (now - sentAt) : now;
+}
+
 /** Whether another attempt may succeed and cannot do harm. */
 function retryable(error: ApiError, endpoint: EndpointName): boolean {
   if (error.kind === 'network' || error.kind === 'server') return true;
@@ -145,6 +159,7 @@ export async function sendThroughBudget<K extends EndpointName>(
     if (revision) body = revision.input;
     let error: ApiError;
     const epoch = ctx.keyEpoch();
+    const sentAt = clock.monotonic();
     try {
       options.onSent?.();
       sentAny = true;
@@ -157,7 +172,7 @@ export async function sendThroughBudget<K extends EndpointName>(
       // Refused by the client before a byte left (no key set, invalid input):
       // the service never counted it, so neither does the budget.
       if (neverSent(thrown)) slot.cancel();
-      else slot.release(clock.monotonic());
+      else slot.release(abandonedOrEnded(clock.monotonic(), sentAt, options.callSignal));
       ctx.dispatcher.poke();
       error = toApiError(thrown, endpoint);
       if (options.callSignal?.aborted) {

@@ -32,6 +32,22 @@ describe('scheduler budget', () => {
     expect(service.log.every((r) => r.status === 200)).toBe(true);
   });
 
+  it('holds the slot of a request it stopped waiting for as long again as it was on its way: the service may count it later still', async () => {
+    const clock = createVirtualClock();
+    const hook: { scheduler?: Scheduler } = {};
+    // The service counts a request 90 % of the way through its 40 s: 36 s after it left, after the caller gave up at 30 s.
+    const service = createFakeService({ clock, latencyMs: () => 40_000, stampFraction: () => 0.9, onRateLimit: (n) => hook.scheduler?.noteRateLimit(n) });
+    const scheduler = createScheduler({ client: service, clock, random: () => 0 });
+    hook.scheduler = scheduler;
+    const t0 = clock.now();
+    await expect(clock.run(scheduler.request('set_user_agent', {}, { lane: 'heartbeat', answerWithinMs: 30_000, retries: 0 })))
+      .rejects.toMatchObject({ kind: 'network' });
+    await clock.run(scheduler.request('set_user_agent', {}, { lane: 'heartbeat', retries: 0 }));
+    // Given up at 30 s and counted as if it arrived 30 s later: the next goes at 30 + 30 + 60 s (and the margin), not at 90 s,
+    // which the service (that counted the first at 36 s) refused.
+    expect(service.log.map((r) => [r.sentAt - t0, r.status])).toEqual([[0, 200], [120_100, 200]]);
+  });
+
   it('runs different endpoints side by side', async () => {
     const { clock, service, scheduler } = setup();
     const t0 = clock.now();

@@ -102,50 +102,64 @@ export function createFakeService(options: FakeServiceOptions): FakeService {
     respond(endpoint, answer) {
       answers.set(endpoint, answer as (input: never, stampAt: number) => unknown);
     },
-    async call<K extends EndpointName>(endpoint: K, input: RequestOf<K>): Promise<ResponseOf<K>> {
-      const latency = options.latencyMs?.(endpoint) ?? 200;
-      const before = latency * (options.stampFraction?.() ?? 0.5);
-      const sentAt = clock.monotonic();
-      inFlight += 1;
-      try {
-        await clock.sleep(before);
-        const stampAt = clock.monotonic();
-        const entry: ServedRequest = { endpoint, input, sentAt, stampAt, status: 0 };
-        const endpointCount = countInWindow(stampAt, endpoint) + 1;
-        const globalCount = countInWindow(stampAt, null) + 1;
-        const limit = ENDPOINTS[endpoint].perMinute;
-        let outcome: { ok: true; value: unknown } | { ok: false; error: ApiError };
-        if (globalCount > GLOBAL_LIMIT_PER_MINUTE || endpointCount > limit) {
-          const global = globalCount > GLOBAL_LIMIT_PER_MINUTE;
-          entry.status = 429;
-          options.onRateLimit?.({ endpoint, status: 429, limit: global ? GLOBAL_LIMIT_PER_MINUTE : limit, remaining: 0, retryAfterMs: 10_000 });
-          outcome = {
-            ok: false,
-            error: new ApiError('rate_limited', 'rate limited', { endpoint, status: 429, retryAfterMs: 10_000 }),
-          };
-        } else {
-          const failure = failures.find((f) => f.times > 0 && (f.endpoint === null || f.endpoint === endpoint));
-          if (failure) {
-            failure.times -= 1;
-            const error = failure.make(stampAt);
-            entry.status = error.status ?? 599;
-            outcome = { ok: false, error };
-          } else {
-            entry.status = 200;
-            const answer = answers.get(endpoint);
-            outcome = { ok: true, value: answer ? answer(input as never, stampAt) : defaultAnswer(endpoint, input, stampAt) };
-            options.onRateLimit?.({ endpoint, status: 200, limit, remaining: Math.max(0, limit - endpointCount) });
-          }
-        }
-        log.push(entry);
-        await clock.sleep(latency - before);
-        if (!outcome.ok) throw outcome.error;
-        return outcome.value as ResponseOf<K>;
-      } finally {
-        inFlight -= 1;
-      }
+    call<K extends EndpointName>(endpoint: K, input: RequestOf<K>, callOptions?: { signal?: AbortSignal }): Promise<ResponseOf<K>> {
+      const served = serve(endpoint, input);
+      const signal = callOptions?.signal;
+      if (!signal) return served;
+      // A caller that stops waiting gets its answer no more; the service goes on with the request (and counts it).
+      served.catch(() => undefined);
+      return new Promise((resolve, reject) => {
+        const gaveUp = () => reject(new ApiError('network', `${endpoint}: the caller stopped waiting`, { endpoint }));
+        if (signal.aborted) return gaveUp();
+        signal.addEventListener('abort', gaveUp, { once: true });
+        served.then(resolve, reject).finally(() => signal.removeEventListener('abort', gaveUp));
+      });
     },
   };
+
+  async function serve<K extends EndpointName>(endpoint: K, input: RequestOf<K>): Promise<ResponseOf<K>> {
+    const latency = options.latencyMs?.(endpoint) ?? 200;
+    const before = latency * (options.stampFraction?.() ?? 0.5);
+    const sentAt = clock.monotonic();
+    inFlight += 1;
+    try {
+      await clock.sleep(before);
+      const stampAt = clock.monotonic();
+      const entry: ServedRequest = { endpoint, input, sentAt, stampAt, status: 0 };
+      const endpointCount = countInWindow(stampAt, endpoint) + 1;
+      const globalCount = countInWindow(stampAt, null) + 1;
+      const limit = ENDPOINTS[endpoint].perMinute;
+      let outcome: { ok: true; value: unknown } | { ok: false; error: ApiError };
+      if (globalCount > GLOBAL_LIMIT_PER_MINUTE || endpointCount > limit) {
+        const global = globalCount > GLOBAL_LIMIT_PER_MINUTE;
+        entry.status = 429;
+        options.onRateLimit?.({ endpoint, status: 429, limit: global ? GLOBAL_LIMIT_PER_MINUTE : limit, remaining: 0, retryAfterMs: 10_000 });
+        outcome = {
+          ok: false,
+          error: new ApiError('rate_limited', 'rate limited', { endpoint, status: 429, retryAfterMs: 10_000 }),
+        };
+      } else {
+        const failure = failures.find((f) => f.times > 0 && (f.endpoint === null || f.endpoint === endpoint));
+        if (failure) {
+          failure.times -= 1;
+          const error = failure.make(stampAt);
+          entry.status = error.status ?? 599;
+          outcome = { ok: false, error };
+        } else {
+          entry.status = 200;
+          const answer = answers.get(endpoint);
+          outcome = { ok: true, value: answer ? answer(input as never, stampAt) : defaultAnswer(endpoint, input, stampAt) };
+          options.onRateLimit?.({ endpoint, status: 200, limit, remaining: Math.max(0, limit - endpointCount) });
+        }
+      }
+      log.push(entry);
+      await clock.sleep(latency - before);
+      if (!outcome.ok) throw outcome.error;
+      return outcome.value as ResponseOf<K>;
+    } finally {
+      inFlight -= 1;
+    }
+  }
 }
 
 /** The most requests found in any 60-s span of these server stamps. */
