@@ -191,8 +191,9 @@ export function createApplyService(deps: ApplyServiceDeps): ApplyService {
       suspended = true;
       const handles = [...active.values()];
       for (const h of handles) h.job.pause();
-      // A paused job sends nothing more; a batch journaled as sent is on its way and gets its outcome.
-      const inFlight = () => handles.some((h) => repos.journal.batches({ runId: h.runId, states: ['sent'] }).length > 0);
+      // A paused job sends nothing more; a batch journaled as sent is on its way and gets its outcome. Once the store
+      // is closed (the desk closed without waiting), nothing more can be journaled, and nothing is waited for.
+      const inFlight = () => store.db.isOpen && handles.some((h) => repos.journal.batches({ runId: h.runId, states: ['sent'] }).length > 0);
       if (!inFlight()) return;
       await new Promise<void>((resolve) => {
         // Each outcome is journaled before the job reports progress.
