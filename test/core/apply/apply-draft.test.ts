@@ -210,10 +210,11 @@ describe('starting a large apply', () => {
     expect(open().map((b) => b.endpoint)).toEqual(['edit_listing']);
     expect(waiting()).toBe(total - 100);
     expect(handle.progress()).toMatchObject({ itemsTotal: total, itemsDone: 0 });
-    // The next steps plan the rest of the window, a batch a step, whether or not an answer came meanwhile.
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    for (let step = 0; step < 6; step++) await new Promise((resolve) => setImmediate(resolve));
-    expect(s.t.repos.journal.batches({ runId: handle.runId }).length).toBeGreaterThanOrEqual(6);
+    // The next steps, once the first requests had their time and the rest is queued, plan the rest of the window, a
+    // batch a step, whether or not an answer came meanwhile.
+    const planned = () => s.t.repos.journal.batches({ runId: handle.runId }).length;
+    for (let step = 0; step < 200 && planned() < 6; step++) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(planned()).toBeGreaterThanOrEqual(6);
     // From then on six wait ready for the endpoint's next turns, besides those in flight (five a window): never the whole draft.
     let mostOpen = 0;
     handle.job.on('progress', () => void (mostOpen = Math.max(mostOpen, open().length)));
