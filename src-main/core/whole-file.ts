@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { randomBytes } from './node-crypto.ts';
 import { dirname, join } from 'node:path';
 
@@ -17,6 +17,17 @@ export function writeWholeFile(path: string, text: string, mode = 0o666): void {
     closeSync(fd);
   }
   renameSync(temp, path);
+}
+
+/** Copies `from` to `to` and flushes the copy to the disk before returning. */
+export function copyFileSynced(from: string, to: string): void {
+  copyFileSync(from, to);
+  const fd = openSync(to, 'r+');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** The file's text, or null when there is no such file. */

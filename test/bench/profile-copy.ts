@@ -1,4 +1,4 @@
-import { closeSync, copyFileSync, fsyncSync, openSync } from 'node:fs';
+import { copyFileSynced } from '../../src-main/core/whole-file.ts';
 
 /**
  * Copies a seeded profile into a run's place and flushes it to the disk, as
@@ -8,12 +8,4 @@ import { closeSync, copyFileSync, fsyncSync, openSync } from 'node:fs';
  * the desk's first commit at start paid 35–60 ms for the 22 MB of the 50k
  * profile, which the app never pays on a profile it closed earlier.
  */
-export function copyProfileSynced(from: string, to: string): void {
-  copyFileSync(from, to);
-  const fd = openSync(to, 'r+');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
+export const copyProfileSynced = copyFileSynced;

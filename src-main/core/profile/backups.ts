@@ -1,10 +1,11 @@
-import { closeSync, copyFileSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import type { BackupKind } from '../../../src-shared/profile.ts';
 import { copyOnline, quickCheck, vacuumInto } from '../store/backup-db.ts';
 import { backupBaseName, backupPrefixOf, backupsDirOf, latestBackup, listBackups, type Backup } from './backup-files.ts';
 import { backupsToKeep } from './backup-retention.ts';
+import { copyFileSynced } from '../whole-file.ts';
 
 /**
  * Automatic backups of a profile's database, made with SQLite's own means
@@ -108,13 +109,7 @@ export function stageBackup(backupPath: string, dbPath: string): string {
   const found = quickCheck(backupPath);
   if (found !== 'ok') throw new Error(`the backup ${backupPath} cannot be used: ${found}`);
   const staged = `${dbPath}.restoring`;
-  copyFileSync(backupPath, staged);
-  const fd = openSync(staged, 'r+');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
+  copyFileSynced(backupPath, staged);
   return staged;
 }
 
