@@ -47,9 +47,7 @@ for (const viewport of [{ width: 1024, height: 700 }, { width: 1920, height: 108
     try {
       expect(skus.size).toBe(LISTED);
       await desk.ask('key:set', { key: sandbox.apiKey });
-      await desk.ask('pricing:addRule', {
-        rule: strangeWeaponsRule({ maxAgeHours: 1 }),
-      });
+      const ruleId = (await desk.ask('pricing:addRule', { rule: strangeWeaponsRule({ maxAgeHours: 1 }) }) as PricingState).rules[0]?.id ?? 0;
       const page = await browser.newPage({ viewport });
       const { errors } = await openDesk(page, desk.router, server(), 'pricing');
       const source = page.getByRole('table', { name: 'Price sources' }).locator('[data-source=pricedb]');
@@ -97,6 +95,9 @@ for (const viewport of [{ width: 1024, height: 700 }, { width: 1920, height: 108
       await expect(heldRows.locator('tbody tr').first()).toContainText(/pricedb\.io priced it \d h( \d+ min)? ago, older than the rule's 1 h: it stays/);
       await shot(page, `${viewport.width}-4-stale-held`);
       faults.outage = null;
+      // The source prices on the hour, so a fresh price is up to an hour old: with the rule's one hour (6 s here) a
+      // reprice a moment after the read could find every price past it. The jump is judged against a day.
+      await desk.ask('pricing:changeRule', { id: ruleId, rule: strangeWeaponsRule({ maxAgeHours: 24 }) });
 
       // A jump: three items' source price ×6, read, drifted and read again; the reprice marks them and applies nothing.
       const jumpedSkus = [...new Set(skus.values())].slice(0, 3);
@@ -106,7 +107,8 @@ for (const viewport of [{ width: 1024, height: 700 }, { width: 1920, height: 108
       await readNow();
       await expect(source).toContainText('fresh', { timeout: 30_000 });
       jump(1.04);
-      await readNow();
+      // Read through the desk's call, which returns once the read is in: the reprice below must see it.
+      await desk.ask('pricing:readNow', {});
       const before = new Map(sandbox.admin.listings().map((l) => [l.asset_id, l.price]));
       await page.getByRole('button', { name: 'Reprice now' }).click();
       await expect(page.getByRole('heading', { name: 'Why each price moved' })).toBeVisible({ timeout: 30_000 });
