@@ -7,7 +7,7 @@ import { mayHaveApplied } from '../scheduler/send.ts';
 import type { Store } from '../store/db.ts';
 import type { BatchRow, RunRow } from '../store/journal-repo.ts';
 import { settleEndedBeforeSend } from './ended-listings.ts';
-import { recordApplied } from './applied-rows.ts';
+import { recordAppliedMany, type DoneChange } from './applied-rows.ts';
 import { advance, taskOf, type PhaseDeps } from './phases.ts';
 import { mayHaveBeenApplied, settleRefusal, type RefusalResult, type Settled } from './refusals.ts';
 
@@ -192,20 +192,15 @@ export function createJournal(store: Store, deps: PhaseDeps): Journal {
       created = new Map((parsed.success ? parsed.data.created_listings : []).map((c) => [c.asset_id, c]));
     }
     const missing: DraftEntry[] = [];
-    const done: string[] = [];
+    const done: (DoneChange & { readonly target: string })[] = [];
     for (const e of entries) {
-      if (created && e.change.kind === 'listing.create') {
-        const c = created.get(e.change.asset_id);
-        if (!c) {
-          missing.push(e);
-          continue;
-        }
-        recordApplied(repos, b.run_id, e.change, c);
-      } else recordApplied(repos, b.run_id, e.change);
-      done.push(e.target);
+      const c = created && e.change.kind === 'listing.create' ? created.get(e.change.asset_id) ?? null : null;
+      if (created && e.change.kind === 'listing.create' && !c) missing.push(e);
+      else done.push({ change: e.change, created: c, target: e.target });
     }
+    recordAppliedMany(repos, b.run_id, done);
     // In one write, not one a change: each is a savepoint of its own inside this transaction.
-    repos.drafts.setStatus(draftId, done, 'done', null);
+    repos.drafts.setStatus(draftId, done.map((d) => d.target), 'done', null);
     for (const e of missing) {
       repos.drafts.setStatus(draftId, [e.target], 'failed', {
         kind: 'rejected', endpoint: b.endpoint,

@@ -8,7 +8,7 @@ import type { Repos } from '../store/index.ts';
 import { waitingCreatePhases, waitingKinds, waitingPlaces, type WaitingPlace } from '../store/apply-reads.ts';
 import type { BatchRow, RunRow } from '../store/journal-repo.ts';
 import { endedListingVerdict } from './ended-listings.ts';
-import { recordApplied } from './applied-rows.ts';
+import { recordAppliedMany } from './applied-rows.ts';
 import { recordInLedger } from './ledger-effects.ts';
 import { endpointOf, isNoOpEdit, itemOf, planBatches, readAhead, type Phase, type PlanEntry } from './plan-batches.ts';
 import { byCodeUnit } from '../../../src-shared/text-order.ts';
@@ -243,9 +243,7 @@ function itemProblem(change: Change): SerializedApiError | null {
  * trader said so), which an undo of that run takes back.
  */
 export function settleAsDone(draftId: string, entries: readonly DraftEntry[], repos: Repos, runId: number | null): void {
-  for (const e of entries) {
-    if (runId === null) recordInLedger(repos, e.change);
-    else recordApplied(repos, runId, e.change);
-  }
+  if (runId === null) for (const e of entries) recordInLedger(repos, e.change);
+  else recordAppliedMany(repos, runId, entries);
   repos.drafts.setStatus(draftId, entries.map((e) => e.target), 'done', null);
 }

@@ -80,14 +80,8 @@ function valuesOf(r: Record, side: 'before' | 'after'): RowValues | null {
   };
 }
 
-const columnsOf = (side: 'before' | 'after', v: RowValues | null) => ({
-  [`${side}_listing_id`]: v?.listing_id ?? null,
-  [`${side}_price`]: v?.price ?? null,
-  [`${side}_promoted`]: v?.promoted ?? null,
-  [`${side}_quantity`]: v?.quantity ?? null,
-  [`${side}_active`]: v?.active ?? null,
-  [`${side}_note`]: v === null ? null : v.user_note,
-});
+/** A side's values in FIELDS' order, all null for a row not there. */
+const valuesIn = (v: RowValues | null) => [v?.listing_id ?? null, v?.price ?? null, v?.promoted ?? null, v?.quantity ?? null, v?.active ?? null, v === null ? null : v.user_note];
 
 export function createAppliedRepo(store: Store): AppliedRepo {
   const { db } = store;
@@ -95,7 +89,7 @@ export function createAppliedRepo(store: Store): AppliedRepo {
   const after = sides('after');
   const upsert = db.prepare(`
     INSERT INTO applied_rows (run_id, slot, key, account, sku, ${[...sides('before'), ...after].join(', ')}, kind, at)
-    VALUES (:run_id, :slot, :key, :account, :sku, ${[...sides('before'), ...after].map((c) => `:${c}`).join(', ')}, :kind, :at)
+    VALUES (${Array.from({ length: 7 + 2 * FIELDS.length }, () => '?').join(', ')})
     ON CONFLICT (run_id, slot, key) DO UPDATE SET ${after.map((c) => `${c} = excluded.${c}`).join(', ')},
       sku = CASE WHEN excluded.sku = '' THEN sku ELSE excluded.sku END, kind = excluded.kind, at = excluded.at`);
   const gone = `${after.map((c) => `${c} = NULL`).join(', ')}, kind = excluded.kind, at = excluded.at`;
@@ -113,10 +107,8 @@ export function createAppliedRepo(store: Store): AppliedRepo {
 
   return {
     note(row) {
-      upsert.run({
-        run_id: row.runId, slot: row.slot, key: row.key, account: row.account, sku: row.sku,
-        ...columnsOf('before', row.before), ...columnsOf('after', row.after), kind: row.kind, at: store.clock.now(),
-      });
+      // Bound by position: a hundred notes an outcome, and named values in an object built of computed keys cost more than the insert.
+      upsert.run(row.runId, row.slot, row.key, row.account, row.sku, ...valuesIn(row.before), ...valuesIn(row.after), row.kind, store.clock.now());
     },
     noteRemovedAll(runId, slot, activeOnly) {
       const at = store.clock.now();
