@@ -25,7 +25,7 @@ describe('fault suite: a malformed first read at start', () => {
 
   it('retries the first balance read with backoff instead of waiting for the next 5-minute poll', async () => {
     // Six failures: more than the scheduler's own retries used to absorb before the loop slept 5 minutes.
-    const { ws, until, clock } = await start({ scale: 300, faults: { serverError: { endpoints: ['get_balance'], count: 6 } } });
+    const { ws, until, clock } = await start({ scale: 60, faults: { serverError: { endpoints: ['get_balance'], count: 6 } } });
     const t0 = clock.now();
     const phases = new Set<string>();
     const watch = setInterval(() => phases.add(ws.trades.balanceState().phase ?? 'no state'), 2);
