@@ -48,8 +48,8 @@ export function recordAppliedMany(repos: AppliedRepos, runId: number, done: read
     if (hasRow(d)) record(repos, runId, [d]);
     else {
       // Every row it removes is kept as removed by this run, before the ledger forgets them.
-      const listings = d.change.kind === 'listing.deleteAll';
-      repos.applied.noteRemovedAll(runId, listings ? 'L' : 'B', d.change.kind === 'listing.deleteAll' && d.change.active_only);
+      if (d.change.kind === 'listing.deleteAll') repos.applied.noteRemovedAll(runId, 'L', d.change.active_only);
+      else repos.applied.noteRemovedAll(runId, 'B', false);
       recordInLedger(repos, d.change);
     }
   }

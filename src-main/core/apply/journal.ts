@@ -194,8 +194,9 @@ export function createJournal(store: Store, deps: PhaseDeps): Journal {
     const missing: DraftEntry[] = [];
     const done: (DoneChange & { readonly target: string })[] = [];
     for (const e of entries) {
-      const c = created && e.change.kind === 'listing.create' ? created.get(e.change.asset_id) ?? null : null;
-      if (created && e.change.kind === 'listing.create' && !c) missing.push(e);
+      // Undefined: a create the response does not list.
+      const c = created && e.change.kind === 'listing.create' ? created.get(e.change.asset_id) : null;
+      if (c === undefined) missing.push(e);
       else done.push({ change: e.change, created: c, target: e.target });
     }
     recordAppliedMany(repos, b.run_id, done);

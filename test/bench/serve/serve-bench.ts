@@ -16,7 +16,7 @@ import { performance } from 'node:perf_hooks';
 import { scaledClock } from '../../../src-main/core/clock.ts';
 import { SERVE_ENTRY } from '../../e2e/server/serve-process.ts';
 import { percentile } from '../page-samples.ts';
-import { copyProfileSynced } from '../profile-copy.ts';
+import { copyFileSynced } from '../../../src-main/core/whole-file.ts';
 import { buildChild } from '../scale/build-child.ts';
 import type { ChildResult, ChildTask } from '../scale/child.ts';
 import { spread } from '../scale/scale-report.ts';
@@ -74,7 +74,7 @@ export async function runServeBench(options: ServeBenchOptions = {}): Promise<Se
       const runDir = join(dir, `desktop-${run}`);
       const userData = join(runDir, 'user-data');
       mkdirSync(join(userData, 'profiles'), { recursive: true });
-      copyProfileSynced(seedPath, join(userData, 'profiles', 'default.sqlite'));
+      copyFileSynced(seedPath, join(userData, 'profiles', 'default.sqlite'));
       const task: ChildTask = {
         probeWorker: PROBE_WORKER, root: runDir, userData, apiKey: service.apiKey, timeScale,
         listings: LISTINGS, draftChanges: DRAFT_CHANGES, bigDraft: seeded.bigDraft, applyDraft: null,
@@ -90,7 +90,7 @@ export async function runServeBench(options: ServeBenchOptions = {}): Promise<Se
       mkdirSync(join(profileDir, 'profiles'), { recursive: true, mode: 0o700 });
       cpSync(join(prepared, 'server'), join(profileDir, 'server'), { recursive: true });
       if (existsSync(join(prepared, 'compile-cache'))) cpSync(join(prepared, 'compile-cache'), join(profileDir, 'compile-cache'), { recursive: true });
-      copyProfileSynced(seedPath, join(profileDir, 'profiles', 'default.sqlite'));
+      copyFileSynced(seedPath, join(profileDir, 'profiles', 'default.sqlite'));
       const serveTask = { profileDir, credentialsDir, token, clock: timeScale, listings: LISTINGS, pageSamples, sessions, edits, resultPath: join(dir, `serve-${run}.json`) };
       writeFileSync(join(dir, `serve-${run}-task.json`), JSON.stringify(serveTask));
       await runChild(SERVE_CHILD, join(dir, `serve-${run}-task.json`));
