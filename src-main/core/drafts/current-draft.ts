@@ -8,6 +8,8 @@ import type { SettingsRepo } from '../store/settings-repo.ts';
  * screen and every edit agree on it, and it survives a restart.
  */
 const KEY = 'drafts.current';
+/** Built once: every Listings page asks which draft is current. */
+const draftId = z.string().nullable();
 
 export interface CurrentDraft {
   get(): string | null;
@@ -17,7 +19,7 @@ export interface CurrentDraft {
 export function createCurrentDraft(settings: SettingsRepo, exists: (draftId: string) => boolean): CurrentDraft {
   return {
     get() {
-      const id = settings.get(KEY, z.string().nullable(), null);
+      const id = settings.get(KEY, draftId, null);
       return id !== null && exists(id) ? id : null;
     },
     set(draftId) {

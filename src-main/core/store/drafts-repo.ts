@@ -5,7 +5,7 @@ import type { ChangeStatus } from '../../../src-shared/drafts.ts';
 import type { ChangeError, DraftEntry } from './draft-entry.ts';
 import type { Store } from './db.ts';
 import { changeColumns, ENTRY_COLUMNS, readEntries, readEntry, splitTarget, targetKey, type Slot } from './draft-columns.ts';
-import { parseRow, parseRows, placeholders } from './sql.ts';
+import { parseRow, parseRows, placeholders, plainRows } from './sql.ts';
 import { countOf, statusCounts } from './typed-rows.ts';
 import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
@@ -162,7 +162,7 @@ export function createDraftsRepo(store: Store): DraftsRepo {
         const { slot, key } = splitTarget(t);
         return [slot, key];
       }));
-      return records(entriesForStmt.all(pairs, id));
+      return records(plainRows(entriesForStmt, pairs, id));
     },
     entriesPage(id, cursor, limit, only = {}) {
       const kinds = only.kinds ?? [];
@@ -171,12 +171,12 @@ export function createDraftsRepo(store: Store): DraftsRepo {
         ${kinds.length > 0 ? `AND kind IN ${placeholders(kinds)}` : ''} ${statuses.length > 0 ? `AND status IN ${placeholders(statuses)}` : ''}
         ${cursor === null ? '' : 'AND (seq, slot, key) > (?, ?, ?)'} ORDER BY seq, slot, key LIMIT ?`;
       const after = cursor === null ? [] : [cursor.seq, cursor.slot, cursor.key];
-      return records(db.prepare(sql).all(id, ...kinds, ...statuses, ...after, limit));
+      return records(plainRows(db.prepare(sql), id, ...kinds, ...statuses, ...after, limit));
     },
     entriesOfSlot(id, slot, afterKey, limit, statuses) {
       const sql = `SELECT ${cols} FROM draft_entries WHERE draft_id = ? AND slot = ? ${afterKey === null ? '' : 'AND key > ?'}
         AND status IN ${placeholders(statuses)} ORDER BY key LIMIT ?`;
-      return records(db.prepare(sql).all(id, slot, ...(afterKey === null ? [] : [afterKey]), ...statuses, limit));
+      return records(plainRows(db.prepare(sql), id, slot, ...(afterKey === null ? [] : [afterKey]), ...statuses, limit));
     },
     writeEntries(id, entries) {
       if (entries.length === 0) return;
@@ -233,9 +233,9 @@ export function createDraftsRepo(store: Store): DraftsRepo {
     entriesByStatus(id, statuses, options = {}) {
       const sql = `SELECT ${cols} FROM draft_entries WHERE draft_id = ? AND status IN ${placeholders(statuses)}
         ${options.unbatched ? 'AND batch_id IS NULL' : ''} ORDER BY seq, slot, key ${options.limit === undefined ? '' : `LIMIT ${Math.floor(options.limit)}`}`;
-      return records(db.prepare(sql).all(id, ...statuses));
+      return records(plainRows(db.prepare(sql), id, ...statuses));
     },
-    entriesOfBatch: (batchId) => records(byBatch.all(batchId)),
+    entriesOfBatch: (batchId) => records(plainRows(byBatch, batchId)),
     replaceChange(id, target, body, status) {
       const columns = changeColumns(body);
       const { slot, key } = splitTarget(target);

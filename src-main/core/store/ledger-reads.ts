@@ -6,7 +6,7 @@ import { patchNewKeysSql, patchParams, type BulkPatch } from './bulk-patch.ts';
 import type { Store } from './db.ts';
 import { armRow, armsOf, ledgerTable, scopeParams, type ArmRow, type DraftScope } from './ledger-arms.ts';
 import { changedSql, checkSortColumn, filterSql, isEmptyFilter, orderSql, type RowPlace, type TableOrder } from './ledger-order.ts';
-import { parseRow, parseRows, statementCache } from './sql.ts';
+import { parseRow, parseRows, plainRows, statementCache } from './sql.ts';
 import { countOf, keysOf, rowidRow, skusOf, type Params } from './typed-rows.ts';
 import { buyOrderRow, type BuyOrderRow } from './buy-orders-repo.ts';
 import { listingRow, type ListingRow } from './listings-repo.ts';
@@ -95,7 +95,7 @@ export function createLedgerReads(store: Pick<Store, 'db'>): LedgerReads {
   const { db } = store;
   // One parameter set serves both arms and the counts; each statement takes the ones it names.
   const prepared = statementCache(db, 200);
-  const placed = (sql: string, params: Params): PlacedRow[] => parseRows('a ledger table', placedRow, prepared(sql).all(params));
+  const placed = (sql: string, params: Params): PlacedRow[] => parseRows('a ledger table', placedRow, plainRows(prepared(sql), params));
   const one = (sql: string, params: Params): unknown => prepared(sql).get(params);
 
   const deleteAllOf = db.prepare(`SELECT kind, active_only FROM draft_entries

@@ -4,7 +4,7 @@ import type { Store } from './db.ts';
 import { ENTRY_COLUMNS, readEntries, type Slot } from './draft-columns.ts';
 import { changeKind, type DraftEntry } from './draft-entry.ts';
 import { itemTextSql } from './item-match.ts';
-import { parseRow, parseRows } from './sql.ts';
+import { parseRow, parseRows, plainRows } from './sql.ts';
 import { countOf, statusCounts, type Params } from './typed-rows.ts';
 import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
@@ -149,7 +149,7 @@ export function createReviewReads(store: Pick<Store, 'db'>): ReviewReads {
       const sql = `SELECT ${cols} FROM draft_entries WHERE draft_id = ? AND kind = ? AND ${statusFilter(show)}${t.sql}
           ${after ? 'AND (seq, slot, key) > (?, ?, ?)' : ''} ORDER BY seq, slot, key LIMIT ? ${after ? '' : 'OFFSET ?'}`;
       const args = after ? [draftId, kind, after.seq, after.slot, after.key, limit] : [draftId, kind, limit, 'skip' in from ? from.skip : 0];
-      return readEntries(db.prepare(sql).all(t.params, ...args));
+      return readEntries(plainRows(db.prepare(sql), t.params, ...args));
     },
   };
 }

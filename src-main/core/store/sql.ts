@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue, SQLOutputValue, StatementSync } from 'node:sqlite';
+import type { Params } from './typed-rows.ts';
 import type { Store } from './db.ts';
 import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 import { PLAIN_PARSE } from '../../../src-shared/plain-parse.ts';
@@ -85,6 +86,38 @@ export function parseRow<T extends z.ZodType>(table: string, schema: T, row: unk
   }
   return result.data;
 }
+
+/**
+ * A statement's rows as objects of one shape, for reads of many rows. node:sqlite
+ * makes each row a null-prototype object in V8's dictionary mode, where every
+ * field read is a hash lookup: checking a page of 100 ledger rows (41 columns)
+ * took 1.1 ms from those against 0.5 ms from objects laid out alike. So the
+ * rows are read as arrays and laid into plain objects by the statement's
+ * column names (a name given twice keeps its last value, as node:sqlite's
+ * objects do). Takes what `all()` takes.
+ */
+export function plainRows(statement: StatementSync, ...params: [Params?, ...SQLInputValue[]] | SQLInputValue[]): Record<string, SQLOutputValue>[] {
+  let names = columnNames.get(statement);
+  if (names === undefined) {
+    names = statement.columns().map((c) => c.name);
+    columnNames.set(statement, names);
+  }
+  statement.setReturnArrays(true);
+  let arrays: unknown[];
+  try {
+    arrays = (statement.all as (...p: unknown[]) => unknown[])(...params);
+  } finally {
+    // The statement may be shared: its other reads still get objects.
+    statement.setReturnArrays(false);
+  }
+  const cols = names;
+  return arrays.map((values) => {
+    const row: Record<string, SQLOutputValue> = {};
+    for (let i = 0; i < cols.length; i++) row[cols[i] as string] = (values as SQLOutputValue[])[i] as SQLOutputValue;
+    return row;
+  });
+}
+const columnNames = new WeakMap<StatementSync, readonly string[]>();
 
 /** Binds a list of values as `(?, ?, …)` for `IN` clauses. */
 export function placeholders(values: readonly SQLInputValue[]): string {
