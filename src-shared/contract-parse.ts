@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { safeParseWarming } from './plain-parse.ts';
 import { channels, events, type ChannelName, type ChannelOutput, type EventName, type EventPayload, type ParsedInput } from './contract.ts';
 
 /**
@@ -26,6 +27,19 @@ export function parseChannelInput<C extends ChannelName>(channel: C, input: unkn
 /** `value` parsed by the channel's output schema (`context`: zod's). */
 export function parseChannelOutput<C extends ChannelName>(channel: C, value: unknown, context?: z.core.ParseContext<z.core.$ZodIssue>): z.ZodSafeParseResult<ChannelOutput<C>> {
   return parseBy(channels, channel, 'output', value, context);
+}
+
+/**
+ * `value` parsed by the channel's output schema, on zod's plain path for the
+ * channel's first `plainFor` values and compiled after (safeParseWarming).
+ */
+export function parseChannelOutputWarming<C extends ChannelName>(channel: C, value: unknown, plainFor: number): z.ZodSafeParseResult<ChannelOutput<C>> {
+  return outputWarming(channels, channel, value, plainFor);
+}
+
+function outputWarming<M extends SchemaPairs<M>, K extends keyof M>(map: M, key: K, value: unknown, plainFor: number): z.ZodSafeParseResult<z.output<M[K]['output']>> {
+  const schema: M[K]['output'] = map[key].output;
+  return safeParseWarming(schema, value, plainFor);
 }
 
 function parseIn<M extends { readonly [key: string]: z.ZodType }, K extends keyof M & string>(map: M, key: K, value: unknown): z.ZodSafeParseResult<z.output<M[K]>> {

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { events, type ChannelOutput, type DeskChannel, type Events, type IpcResult } from '../../../src-shared/contract.ts';
-import { parseChannelOutput } from '../../../src-shared/contract-parse.ts';
+import { parseChannelOutputWarming } from '../../../src-shared/contract-parse.ts';
 import { errorView } from '../../../src-shared/errors.ts';
 import { readEvent, type EventListener } from './methods.ts';
-import { CROSSING, partOf } from './protocol.ts';
+import { CROSSING, CROSSING_PLAIN_FOR, partOf } from './protocol.ts';
 import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
 /**
@@ -19,8 +19,8 @@ import { lazySchema } from '../../../src-shared/lazy-schema.ts';
  *   thread spends nothing on it (a draft's 100,000 changes take a few hundred
  *   milliseconds to parse), and the router is the only parse;
  * - the reply, in main, by `readBridgeReply` with the channel's output schema
- *   (under a millisecond for a 500-row page); the router behind the boundary
- *   does not check it again;
+ *   (on the plain path for its first replies, compiled after: CROSSING_PLAIN_FOR);
+ *   the router behind the boundary does not check it again;
  * - an event, in main, by `readBridgeEvent` (the contract's own map), on
  *   arrival; the router behind the boundary does not check it again.
  */
@@ -56,7 +56,7 @@ export function readBridgeReply<C extends DeskChannel>(channel: C, reply: unknow
   const outline = replyOutline.safeParse(reply, CROSSING);
   if (!outline.success) return { misfit: `the reply to ${channel} is not an answer of the bridge` };
   if (!outline.data.ok) return { result: { ok: false, error: outline.data.error } };
-  const parsed = parseChannelOutput(channel, partOf(reply, 'value'), CROSSING);
+  const parsed = parseChannelOutputWarming(channel, partOf(reply, 'value'), CROSSING_PLAIN_FOR);
   if (parsed.success) return { result: { ok: true, value: parsed.data } };
   const [first] = parsed.error.issues;
   return { misfit: `output of ${channel} does not match the contract: ${first ? `${first.path.join('.')}: ${first.message}` : ''}` };

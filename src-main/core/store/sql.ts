@@ -3,7 +3,7 @@ import type { DatabaseSync, SQLInputValue, SQLOutputValue, StatementSync } from 
 import type { Params } from './typed-rows.ts';
 import type { Store } from './db.ts';
 import { lazySchema } from '../../../src-shared/lazy-schema.ts';
-import { PLAIN_PARSE } from '../../../src-shared/plain-parse.ts';
+import { safeParseWarming } from '../../../src-shared/plain-parse.ts';
 
 /**
  * Small helpers shared by the repositories: SQLite has no booleans and hands
@@ -69,17 +69,14 @@ export function parseRows<T extends z.ZodType>(table: string, schema: T, rows: r
 
 /**
  * How many rows a schema reads on zod's plain path before its compiled one
- * (see PLAIN_PARSE): a start reads the first rows of many tables (settings,
+ * (safeParseWarming): a start reads the first rows of many tables (settings,
  * pragmas, the counts kept, the first page), each once or a few times, while
  * a job reading thousands goes on compiled after these.
  */
 const PLAIN_ROWS = 200;
-const plainRowsRead = new WeakMap<z.ZodType, number>();
 
 export function parseRow<T extends z.ZodType>(table: string, schema: T, row: unknown): z.output<T> {
-  const read = plainRowsRead.get(schema) ?? 0;
-  if (read < PLAIN_ROWS) plainRowsRead.set(schema, read + 1);
-  const result = read < PLAIN_ROWS ? schema.safeParse(row, PLAIN_PARSE) : schema.safeParse(row);
+  const result = safeParseWarming(schema, row, PLAIN_ROWS);
   if (!result.success) {
     const issue = result.error.issues[0];
     throw new Error(`a row of ${table} does not fit its schema: ${issue?.path.join('.') ?? '?'} ${issue?.message ?? ''}`);

@@ -1,6 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { EventName, EventPayload, IpcResult } from '../../../src-shared/contract.ts';
 import { readBridgeEvent, readBridgeReply } from '../../../src-main/core/data/bridge-calls.ts';
+import { CROSSING_PLAIN_FOR } from '../../../src-main/core/data/protocol.ts';
 
 /**
  * What main reads of the bridge's traffic from the data worker: each reply by
@@ -25,6 +26,16 @@ describe('the bridge across the worker boundary', () => {
     expect(readBridgeReply('drafts:removeFailed', { ok: true })).toEqual({ misfit: expect.stringContaining('drafts:removeFailed') });
     expect(readBridgeReply('drafts:removeFailed', { ok: 'yes' })).toEqual({ misfit: 'the reply to drafts:removeFailed is not an answer of the bridge' });
     expect(readBridgeReply('drafts:removeFailed', { ok: false, error: { kind: 'no such kind', message: 'x' } })).toMatchObject({ misfit: expect.any(String) });
+  });
+
+  it('reads a channel asked again and again alike before and after it goes onto zod\'s compiled path', () => {
+    const misfit = () => readBridgeReply('drafts:removeFailed', { ok: true, value: { removed: -1.5 } });
+    const fits = (n: number) => readBridgeReply('drafts:removeFailed', { ok: true, value: { removed: n, extra: 'dropped' } });
+    const early = [misfit(), fits(2)];
+    for (let i = 0; i < CROSSING_PLAIN_FOR * 2; i++) expect(fits(i)).toEqual({ result: { ok: true, value: { removed: i } } });
+    expect([misfit(), fits(2)]).toEqual(early);
+    expect(early[1]).toEqual({ result: { ok: true, value: { removed: 2 } } });
+    expect(early[0]).toEqual({ misfit: expect.stringMatching(/^output of drafts:removeFailed does not match the contract: removed: /) });
   });
 
   it('reads an event by its own payload schema, typed by its name, and drops one that does not fit or is not the contract\'s', () => {
