@@ -94,27 +94,21 @@ export function parseRow<T extends z.ZodType>(table: string, schema: T, row: unk
  * objects do). Takes what `all()` takes.
  */
 export function plainRows(statement: StatementSync, ...params: [Params?, ...SQLInputValue[]] | SQLInputValue[]): Record<string, SQLOutputValue>[] {
-  let names = columnNames.get(statement);
-  if (names === undefined) {
-    names = statement.columns().map((c) => c.name);
-    columnNames.set(statement, names);
-  }
+  const names = statement.columns().map((c) => c.name);
   statement.setReturnArrays(true);
-  let arrays: unknown[];
+  let arrays: SQLOutputValue[][];
   try {
-    arrays = (statement.all as (...p: unknown[]) => unknown[])(...params);
+    arrays = Reflect.apply(statement.all, statement, params) as SQLOutputValue[][];
   } finally {
     // The statement may be shared: its other reads still get objects.
     statement.setReturnArrays(false);
   }
-  const cols = names;
   return arrays.map((values) => {
     const row: Record<string, SQLOutputValue> = {};
-    for (let i = 0; i < cols.length; i++) row[cols[i] as string] = (values as SQLOutputValue[])[i] as SQLOutputValue;
+    names.forEach((name, i) => (row[name] = values[i] as SQLOutputValue));
     return row;
   });
 }
-const columnNames = new WeakMap<StatementSync, readonly string[]>();
 
 /** Binds a list of values as `(?, ?, …)` for `IN` clauses. */
 export function placeholders(values: readonly SQLInputValue[]): string {
