@@ -26,10 +26,10 @@ export const CROSSING = PLAIN_PARSE;
 /**
  * How many replies of a channel main reads on the plain path before the
  * compiled one (safeParseWarming): a channel asked again and again is worth
- * its compile. A Listings page of 100 rows took 1.2 ms to check on the plain
- * path and 0.3 ms compiled, on every page a scroll or a jump asks; compiling
- * it takes about 6 ms, repaid within ten pages. A start's first replies stay
- * plain.
+ * its compile. A Listings page of 100 rows took 1.0–1.3 ms to check on the
+ * plain path and 0.2 ms compiled, on every page a scroll or a jump asks;
+ * compiling it takes about 10 ms, repaid within about ten pages. A start's
+ * first replies stay plain (test/bench/ledger-page.ts).
  */
 export const CROSSING_PLAIN_FOR = 10;
 
