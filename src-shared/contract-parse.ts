@@ -12,11 +12,14 @@ import { channels, events, type ChannelName, type ChannelOutput, type EventName,
 
 type SchemaPairs<M> = { readonly [K in keyof M]: { readonly input: z.ZodType; readonly output: z.ZodType } };
 
+/** How to parse: zod's context, or a count of plain parses before the compiled path (safeParseWarming). */
+type ParseHow = z.core.ParseContext<z.core.$ZodIssue> | { readonly plainFor: number };
+
 function parseBy<M extends SchemaPairs<M>, K extends keyof M, S extends 'input' | 'output'>(
-  map: M, key: K, side: S, value: unknown, context?: z.core.ParseContext<z.core.$ZodIssue>,
+  map: M, key: K, side: S, value: unknown, how?: ParseHow,
 ): z.ZodSafeParseResult<z.output<M[K][S]>> {
   const schema: M[K][S] = map[key][side];
-  return z.safeParse(schema, value, context);
+  return how !== undefined && 'plainFor' in how ? safeParseWarming(schema, value, how.plainFor) : z.safeParse(schema, value, how);
 }
 
 /** `input` parsed by the channel's input schema (`context`: zod's, e.g. to stop at the first problem). */
@@ -34,12 +37,7 @@ export function parseChannelOutput<C extends ChannelName>(channel: C, value: unk
  * channel's first `plainFor` values and compiled after (safeParseWarming).
  */
 export function parseChannelOutputWarming<C extends ChannelName>(channel: C, value: unknown, plainFor: number): z.ZodSafeParseResult<ChannelOutput<C>> {
-  return outputWarming(channels, channel, value, plainFor);
-}
-
-function outputWarming<M extends SchemaPairs<M>, K extends keyof M>(map: M, key: K, value: unknown, plainFor: number): z.ZodSafeParseResult<z.output<M[K]['output']>> {
-  const schema: M[K]['output'] = map[key].output;
-  return safeParseWarming(schema, value, plainFor);
+  return parseBy(channels, channel, 'output', value, { plainFor });
 }
 
 function parseIn<M extends { readonly [key: string]: z.ZodType }, K extends keyof M & string>(map: M, key: K, value: unknown): z.ZodSafeParseResult<z.output<M[K]>> {
