@@ -15,6 +15,7 @@ import { tempStore, type TempStore } from '../store/temp-store.ts';
 /** A minute lasts 0.1 s. */
 const SCALE = 600;
 const MIN = 60_000;
+const HOUR = 60 * MIN;
 const SKUS = Array.from({ length: 230 }, (_, i) => `${200 + (i % 115)};${i < 115 ? 6 : 11}${i % 7 === 0 ? ';kt-2' : ''}`);
 
 let sandbox: Sandbox | null = null;
@@ -39,8 +40,11 @@ async function setup(options: { skus?: readonly string[] } = {}) {
 
 describe('price sources: pricedb.io', () => {
   it('reads the desk\'s SKUs in bulk, 100 a request, and keeps each price in cents beside what the source said and when it priced it', async () => {
-    const { sandbox: sim, sources: s } = await setup();
+    const { clock, sandbox: sim, sources: s } = await setup();
+    // A simulated hour is 6 s here: a slow read may cross one, so each price is checked against the hour it says.
+    const readFrom = Math.floor(clock.now() / HOUR) * HOUR;
     await s.readNow('pricedb');
+    const readTo = clock.now();
     const bulk = sim.pricedb.log.requests.filter((r) => r.path === '/items-bulk');
     // The key and 230 SKUs: three requests.
     expect(bulk.map((r) => [r.status, r.skus])).toEqual([[200, 100], [200, 100], [200, 31]]);
@@ -48,9 +52,12 @@ describe('price sources: pricedb.io', () => {
     expect(view).toMatchObject({ id: 'pricedb', state: 'fresh', prices: new Set([KEY_SKU, ...SKUS]).size, problem: null });
     const stored = s.prices('pricedb', SKUS);
     for (const sku of SKUS) {
-      const truth = sim.pricedb.price(sku);
-      const answer = sim.pricedb.answer(sku);
       const row = stored.get(sku);
+      const pricedAt = row?.priced_at ?? -1;
+      expect(pricedAt).toBeGreaterThanOrEqual(readFrom);
+      expect(pricedAt).toBeLessThanOrEqual(readTo);
+      const truth = sim.pricedb.price(sku, pricedAt);
+      const answer = sim.pricedb.answer(sku, pricedAt);
       // Metal is told to the scrap: within a cent of the market's own price.
       expect(Math.abs((row?.sell ?? 0) - truth.sellCents)).toBeLessThanOrEqual(1);
       expect(row?.sell).toBe(toCents(answer?.sell ?? { keys: 0, metal: 0 }, 180, sim.pricedb.key.refined.sell));
