@@ -28,6 +28,13 @@ export const sourceId = z.string().regex(/^[a-z0-9-]{1,40}$/, { error: 'must be 
 const sourceName = lazySchema(() => z.string().trim().min(1).max(60));
 /** How often a source is read: no more often than every five minutes, at least daily. */
 const refreshMinutes = lazySchema(() => z.number().int().min(5).max(24 * 60));
+/**
+ * Whether the desk reads the source at all. pricedb.io is asked about every
+ * SKU the desk holds; a trader who would rather not tell it turns it off, and
+ * it is asked nothing, on its schedule or by "Read now", while the prices it
+ * gave are kept (and age). A source stored before this was said is on.
+ */
+const enabled = lazySchema(() => z.boolean().default(true));
 
 /**
  * pricedb.io (or a service that answers as it does). It prices in keys and
@@ -42,6 +49,7 @@ export const pricedbConfig = lazySchema(() => z.strictObject({
   name: sourceName,
   url: serviceUrl,
   refreshMinutes,
+  enabled,
   /** What a key is worth here, in cents. */
   keyCents: cents,
   /** Refined metal a key is worth; null: the source's own key price (its sell for sell prices, its buy for buy prices). */
@@ -57,6 +65,7 @@ export const listConfig = lazySchema(() => z.strictObject({
   /** The CSV file on the desk's machine; null: a URL. */
   path: z.string().trim().min(1).max(1_000).nullable(),
   refreshMinutes,
+  enabled,
 }).refine((c) => (c.url === null) !== (c.path === null), { error: 'a list is read from a URL or from a file, one of them', path: ['url'] }));
 
 export const sourceConfig = z.discriminatedUnion('kind', [pricedbConfig, listConfig]);

@@ -48,7 +48,7 @@ export interface PriceSourcesDeps {
 
 /** The source every new profile has: pricedb.io, a key at $1.80 until the trader says otherwise. */
 export function defaultPricedb(url: string): SourceConfig {
-  return { kind: 'pricedb', name: 'pricedb.io', url, refreshMinutes: 30, keyCents: 180, refinedPerKey: null };
+  return { kind: 'pricedb', name: 'pricedb.io', url, refreshMinutes: 30, enabled: true, keyCents: 180, refinedPerKey: null };
 }
 
 export function createPriceSources(deps: PriceSourcesDeps): PriceSources {
@@ -130,7 +130,8 @@ export function createPriceSources(deps: PriceSourcesDeps): PriceSources {
   async function runLoop(): Promise<void> {
     while (running) {
       const now = clock.monotonic();
-      const ids = repo.sources().map((s) => s.source_id);
+      // A source turned off is asked nothing.
+      const ids = repo.sources().filter((s) => s.config.enabled).map((s) => s.source_id);
       const due = ids.map((id) => ({ id, at: planOf(id).dueAt })).sort((a, b) => a.at - b.at)[0];
       if (due !== undefined && due.at <= now) {
         await readOnce(due.id);
@@ -152,7 +153,7 @@ export function createPriceSources(deps: PriceSourcesDeps): PriceSources {
       id, config: row.config,
       state: sourceState(row, clock.now()),
       readAt: row.read_at, prices: stats.prices, problem: row.problem, problemAt: row.problem_at,
-      nextReadAt: running ? Math.round(clock.now() + Math.max(0, plan.dueAt - clock.monotonic())) : null,
+      nextReadAt: running && row.config.enabled ? Math.round(clock.now() + Math.max(0, plan.dueAt - clock.monotonic())) : null,
       oldestPricedAt: stats.oldestPricedAt,
     };
   }
@@ -194,9 +195,11 @@ export function createPriceSources(deps: PriceSourcesDeps): PriceSources {
       changed();
     },
     async readNow(id) {
-      const ids = id === undefined ? repo.sources().map((s) => s.source_id) : [id];
+      const ids = id === undefined ? repo.sources().filter((s) => s.config.enabled).map((s) => s.source_id) : [id];
       for (const one of ids) {
-        if (!repo.source(one)) throw notFound(`There is no price source ${quoted(one)}`);
+        const row = repo.source(one);
+        if (!row) throw notFound(`There is no price source ${quoted(one)}`);
+        if (!row.config.enabled) throw conflict(`${row.config.name} is turned off: turn it on to read it`);
         const plan = planOf(one);
         // A wait the source asked for (a 429) is kept, whoever asks.
         const wait = (plan.askedUntil ?? 0) - clock.monotonic();

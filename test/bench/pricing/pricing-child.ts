@@ -64,7 +64,7 @@ const first = await invoke<{ total: number }>('ledger:page', { domain: 'listings
 
 // The pricedb source, at the simulator's, read whole.
 await invoke('pricing:changeSource', {
-  id: 'pricedb', config: { kind: 'pricedb', name: 'pricedb.io', url: task.pricedbUrl, refreshMinutes: 24 * 60, keyCents: 180, refinedPerKey: null },
+  id: 'pricedb', config: { kind: 'pricedb', name: 'pricedb.io', url: task.pricedbUrl, refreshMinutes: 24 * 60, enabled: true, keyCents: 180, refinedPerKey: null },
 });
 await invoke('pricing:readNow', { id: 'pricedb' });
 const fresh = async () => (await invoke<PricingState>('pricing:state')).sources.some((s) => s.id === 'pricedb' && s.state === 'fresh' && s.prices > 0);

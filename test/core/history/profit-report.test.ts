@@ -80,7 +80,7 @@ describe('the profit report', () => {
     write.trade({ id: 's1', side: 'sale', at: T0 + MIN, items: [{ sku: KEY, quantity: 1, price: 190 }] });
     await ledger.sync();
     const prices = createPriceRepo(t.store);
-    prices.putSource('list', { kind: 'list', name: 'My list', url: null, path: '/prices.csv', refreshMinutes: 60 }, T0);
+    prices.putSource('list', { kind: 'list', name: 'My list', url: null, path: '/prices.csv', refreshMinutes: 60, enabled: true }, T0);
     prices.replacePrices('list', [{ sku: KEY, buy: 170, sell: 210, original: '2.10', pricedAt: T0 - DAY }], T0 + 2 * MIN);
     expect(report.report(range, 'day').held).toEqual({
       sourceId: 'list', units: 3, pricedUnits: 2, value: 420, unpricedUnits: 1, cost: 9_300, oldestPricedAt: T0 - DAY, readAt: T0 + 2 * MIN,

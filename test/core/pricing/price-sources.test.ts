@@ -115,6 +115,38 @@ describe('price sources: pricedb.io', () => {
     await s.readNow('pricedb');
     expect(s.list()[0]?.problem).toBe('pricedb.io: the answer is not JSON');
   });
+
+  it('asks a source turned off nothing, on its schedule or by Read now, keeps the prices it gave, and reads it once turned on', async () => {
+    const { clock, sandbox: sim, sources: s } = await setup({ skus: SKUS.slice(0, 5) });
+    await s.readNow('pricedb');
+    const kept = s.prices('pricedb', SKUS.slice(0, 5));
+    const config = s.list()[0]?.config;
+    if (config?.kind !== 'pricedb') throw new Error('no pricedb source');
+    const asked = () => sim.pricedb.log.requests.length;
+    const before = asked();
+    expect(s.change('pricedb', { ...config, enabled: false })).toMatchObject({ config: { enabled: false }, nextReadAt: null });
+    s.start();
+    // Two of its 30-minute intervals, and Read now of every source: not one request.
+    await clock.sleep(65 * MIN);
+    await s.readNow();
+    expect(asked()).toBe(before);
+    await expect(s.readNow('pricedb')).rejects.toThrow('pricedb.io is turned off: turn it on to read it');
+    expect(asked()).toBe(before);
+    expect(s.prices('pricedb', SKUS.slice(0, 5))).toEqual(kept);
+    expect(s.list()[0]?.state).toBe('stale');
+
+    s.change('pricedb', { ...config, enabled: true });
+    await clock.sleep(2 * MIN);
+    expect(asked()).toBeGreaterThan(before);
+    expect(s.list()[0]).toMatchObject({ state: 'fresh', config: { enabled: true } });
+  });
+
+  it('reads a source stored before it could be turned off as on', async () => {
+    const { t } = await setup({ skus: SKUS.slice(0, 5) });
+    t.store.db.prepare("UPDATE price_sources SET config = json_remove(config, '$.enabled')").run();
+    const again = createPriceSources({ store: t.store, clock: scaledClock(SCALE), wanted: () => [] });
+    expect(again.list()[0]?.config.enabled).toBe(true);
+  });
 });
 
 describe('price sources: the trader\'s own list', () => {
@@ -129,8 +161,8 @@ describe('price sources: the trader\'s own list', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     cleanups.push(() => server.close());
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mine.csv`;
-    const fileSource = s.add({ kind: 'list', name: 'My list', url: null, path: file, refreshMinutes: 5 });
-    const urlSource = s.add({ kind: 'list', name: 'Shared list', url, path: null, refreshMinutes: 5 });
+    const fileSource = s.add({ kind: 'list', name: 'My list', url: null, path: file, refreshMinutes: 5, enabled: true });
+    const urlSource = s.add({ kind: 'list', name: 'Shared list', url, path: null, refreshMinutes: 5, enabled: true });
     await s.readNow();
     expect(s.prices(fileSource.id, ['200;11', '5021;6'])).toEqual(new Map([
       ['200;11', expect.objectContaining({ buy: 1_000, sell: 1_240, original: 'buy 10.00, sell 12.40' })],

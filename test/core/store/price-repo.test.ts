@@ -5,7 +5,7 @@ import { tempStore, type TempStore } from './temp-store.ts';
 let t: TempStore;
 afterEach(() => t.dispose());
 
-const CONFIG = { kind: 'list', name: 'Mine', url: null, path: 'prices.csv', refreshMinutes: 60 } as const;
+const CONFIG = { kind: 'list', name: 'Mine', url: null, path: 'prices.csv', refreshMinutes: 60, enabled: true } as const;
 const price = (sku: string, buy: number | null, sell: number | null): PriceInput => ({ sku, buy, sell, original: '{}', pricedAt: 0 });
 
 describe('price repo: a source price\'s steady level', () => {
