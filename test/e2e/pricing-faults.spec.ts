@@ -11,7 +11,8 @@ import { openDesk, rendererForSpecs, screenshotsIn } from './harness.ts';
  * source and the field named, the prices kept), a 429 storm (said, the next
  * read pushed out), an outage (failing, then stale with the prices' age;
  * a reprice with prices past the rule's age moves nothing and says why), and
- * three items' ×6 jump read again as it drifts (marked "source jumped", not applied).
+ * three items' ×6 jump read again as it drifts (marked "source jumped", not applied);
+ * and the source turned off from the keyboard, asked nothing after.
  * The desk and the simulator run 600 times faster (a source's half-hour
  * interval is 3 s). At 1024×700 and 1920×1080; pictures go to
  * test-results/pricing-faults.
@@ -124,6 +125,21 @@ for (const viewport of [{ width: 1024, height: 700 }, { width: 1920, height: 108
       await shot(page, `${viewport.width}-5-jump-marked`);
       // Nothing went to the service: a reprice by hand is a draft until the trader applies it.
       for (const [asset] of jumped) expect(sandbox.admin.listings().find((l) => l.asset_id === asset)?.price).toBe(before.get(asset));
+
+      // Turned off from the keyboard: asked nothing over two of its intervals (6 s here) nor by Read now, its prices kept.
+      await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'Pricing' }).click();
+      const onOff = source.getByRole('checkbox', { name: 'Read pricedb.io every 30 min' });
+      await onOff.focus();
+      await page.keyboard.press('Space');
+      await expect(source).toContainText('off: not read');
+      await expect(onOff).not.toBeChecked();
+      const asked = sandbox.pricedb.log.requests.length;
+      await page.waitForTimeout(6_500);
+      await readNow();
+      await expect(page.getByRole('button', { name: 'Read now' })).toBeEnabled();
+      expect(sandbox.pricedb.log.requests.length).toBe(asked);
+      await expect(source).toContainText(`${held} prices`);
+      await shot(page, `${viewport.width}-6-off`);
       expect(errors).toEqual([]);
     } finally {
       await desk.close();
