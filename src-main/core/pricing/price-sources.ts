@@ -127,11 +127,13 @@ export function createPriceSources(deps: PriceSourcesDeps): PriceSources {
     return run;
   }
 
+  /** The sources the desk reads: one turned off is asked nothing, on its schedule or by Read now. */
+  const enabledIds = () => repo.sources().filter((s) => s.config.enabled).map((s) => s.source_id);
+
   async function runLoop(): Promise<void> {
     while (running) {
       const now = clock.monotonic();
-      // A source turned off is asked nothing.
-      const ids = repo.sources().filter((s) => s.config.enabled).map((s) => s.source_id);
+      const ids = enabledIds();
       const due = ids.map((id) => ({ id, at: planOf(id).dueAt })).sort((a, b) => a.at - b.at)[0];
       if (due !== undefined && due.at <= now) {
         await readOnce(due.id);
@@ -195,7 +197,7 @@ export function createPriceSources(deps: PriceSourcesDeps): PriceSources {
       changed();
     },
     async readNow(id) {
-      const ids = id === undefined ? repo.sources().filter((s) => s.config.enabled).map((s) => s.source_id) : [id];
+      const ids = id === undefined ? enabledIds() : [id];
       for (const one of ids) {
         const row = repo.source(one);
         if (!row) throw notFound(`There is no price source ${quoted(one)}`);
