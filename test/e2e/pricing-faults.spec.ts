@@ -12,7 +12,8 @@ import { openDesk, rendererForSpecs, screenshotsIn } from './harness.ts';
  * read pushed out), an outage (failing, then stale with the prices' age;
  * a reprice with prices past the rule's age moves nothing and says why), and
  * three items' ×6 jump read again as it drifts (marked "source jumped", not applied);
- * and the source turned off from the keyboard, asked nothing after.
+ * and the source turned off from the keyboard, asked nothing after, its rule
+ * pricing nothing from the prices it kept.
  * The desk and the simulator run 600 times faster (a source's half-hour
  * interval is 3 s). At 1024×700 and 1920×1080; pictures go to
  * test-results/pricing-faults.
@@ -140,6 +141,20 @@ for (const viewport of [{ width: 1024, height: 700 }, { width: 1920, height: 108
       expect(sandbox.pricedb.log.requests.length).toBe(asked);
       await expect(source).toContainText(`${held} prices`);
       await shot(page, `${viewport.width}-6-off`);
+      // Its rule prices nothing from the prices kept: the rule's line says so, and a reprice holds its rows, saying why
+      // (the jump's draft discarded first: a row in another draft is held for that).
+      await desk.ask('drafts:discard', { draftId: run?.draftId ?? '' });
+      await expect(page.getByRole('table', { name: 'Repricing rules' })).toContainText('pricedb.io (turned off: prices nothing) sell');
+      const runsBefore = await runs.getByRole('listitem').count();
+      await page.getByRole('button', { name: 'Reprice now' }).click();
+      await expect(runs.getByRole('listitem')).toHaveCount(runsBefore + 1, { timeout: 30_000 });
+      const newest = runs.getByRole('listitem').first();
+      await expect(newest).toContainText(`0 changes, 0 marked, ${LISTED} held`);
+      await newest.getByRole('button', { name: 'Why held…' }).focus();
+      await page.keyboard.press('Enter');
+      const offRows = page.getByRole('table', { name: /^Rows held by the reprice of / }).locator('tbody tr');
+      await expect(offRows.filter({ hasText: 'pricedb.io is turned off: its rules price nothing until it is turned on' })).toHaveCount(LISTED);
+      await shot(page, `${viewport.width}-7-off-held`);
       expect(errors).toEqual([]);
     } finally {
       await desk.close();

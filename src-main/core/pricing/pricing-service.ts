@@ -94,7 +94,8 @@ export function createPricingService(deps: PricingDeps): PricingService {
     const entries: RuleEntry[] = ruleOrder(reprices.rules().map((r) => ({ id: r.rule_id, position: r.position, rule: r.rule })));
     const byKind = entries.some((e) => e.rule.scope.by === 'filter' && e.rule.scope.filter.kinds !== undefined);
     const kinds = byKind ? await loadItemKinds() : null;
-    const sourceNames = new Map(sources.repo.sources().map((s) => [s.source_id, s.config.name]));
+    const known = sources.repo.sources();
+    const sourceNames = new Map(known.map((s) => [s.source_id, s.config.name]));
     const s = settings();
     const run = runReprice({
       repos, drafts: deps.drafts, reprices, rules: entries,
@@ -104,6 +105,7 @@ export function createPricingService(deps: PricingDeps): PricingService {
       },
       prices: (id, skus) => sources.prices(id, skus),
       sourceName: (id) => sourceNames.get(id) ?? id,
+      sourcesOff: new Set(known.filter((s) => !s.config.enabled).map((s) => s.source_id)),
       costs: (skus) => deps.costs.nextCosts(skus),
       guard: deps.guard(), costGuard: s.costGuard,
       now: () => clock.now(), turn,

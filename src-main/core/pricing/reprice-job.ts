@@ -37,6 +37,12 @@ export interface RepriceJobDeps {
   readonly facts: (sku: string) => SkuFacts;
   readonly prices: (sourceId: string, skus: readonly string[]) => Map<string, SourcePriceRow>;
   readonly sourceName: (sourceId: string) => string;
+  /**
+   * The sources the trader turned off: a rule following one prices nothing
+   * (its kept prices only age, and a rule with no age limit would go on
+   * pricing from them as if they were current).
+   */
+  readonly sourcesOff: ReadonlySet<string>;
   readonly costs: (skus: readonly string[]) => Map<string, { unitCost: number }>;
   readonly guard: PriceGuard;
   readonly costGuard: CostGuard;
@@ -87,7 +93,9 @@ export async function runReprice(deps: RepriceJobDeps, kind: 'now' | 'scheduled'
     if (covered.length === 0) return;
     const skus = covered.map((r) => r.row.sku);
     const prices = new Map<string, Map<string, SourcePriceRow>>();
-    for (const source of new Set(covered.map((r) => r.entry?.rule.source ?? ''))) prices.set(source, deps.prices(source, skus));
+    for (const source of new Set(covered.map((r) => r.entry?.rule.source ?? ''))) {
+      if (!deps.sourcesOff.has(source)) prices.set(source, deps.prices(source, skus));
+    }
     const costs = deps.costs(skus);
     const held = covered.some((r) => r.domain === 'buyOrders' && r.entry?.rule.maxHeld !== null) ? deps.reprices.heldCounts(skus) : new Map<string, number>();
     const domain = covered[0]?.domain ?? 'listings';
@@ -102,6 +110,11 @@ export async function runReprice(deps: RepriceJobDeps, kind: 'now' | 'scheduled'
       if (other !== undefined) {
         counts.held += 1;
         out.push({ ...base, outcome: 'held', after: null, reason: `in your draft “${other}”: it stays until that draft is applied or discarded`, mark: null });
+        continue;
+      }
+      if (deps.sourcesOff.has(entry.rule.source)) {
+        counts.held += 1;
+        out.push({ ...base, outcome: 'held', after: null, reason: `${deps.sourceName(entry.rule.source)} is turned off: its rules price nothing until it is turned on`, mark: null });
         continue;
       }
       const source = prices.get(entry.rule.source)?.get(r.row.sku) ?? null;
