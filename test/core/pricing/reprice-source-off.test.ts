@@ -3,7 +3,7 @@ import { createDraftService } from '../../../src-main/core/drafts/draft-service.
 import { createPricingService } from '../../../src-main/core/pricing/pricing-service.ts';
 import { DEFAULT_PRICE_GUARD } from '../../../src-shared/price-rules.ts';
 import { applyFixture } from '../apply/support.ts';
-import { isStrangeWeapon } from '../../support/reprice-expect.ts';
+import { isStrangeWeapon, strangeWeaponsRule } from '../../support/reprice-expect.ts';
 
 const start = applyFixture(60, { live: { sandbox: { pastDays: 0, inventorySize: 6_000 } } });
 
@@ -19,11 +19,7 @@ describe('a rule whose price source is turned off', () => {
     });
     await pricing.sources.readNow('pricedb');
     // No age limit: the prices kept from the last read would do for this rule whatever their age.
-    pricing.addRule({
-      name: 'Strange weapons', enabled: true, scope: { by: 'filter', label: 'Strange weapons', filter: { qualities: [11] } },
-      intent: 'sell', source: 'pricedb', sides: { listings: 'sell', buyOrders: 'buy' }, offset: { percent: -3, cents: 0 },
-      rounding: { mode: 'nearest', step: { size: 100, offset: 99 } }, minCents: null, maxCents: null, floor: null, maxAgeHours: null, maxHeld: null,
-    });
+    pricing.addRule(strangeWeaponsRule({ floor: null, maxAgeHours: null }));
     const config = pricing.sources.list()[0]?.config;
     if (config?.kind !== 'pricedb') throw new Error('no pricedb source');
     expect(pricing.sources.prices('pricedb', listed.map((l) => l.sku)).size).toBeGreaterThan(0);
