@@ -12,8 +12,8 @@ import { openDesk, rendererForSpecs, screenshotsIn } from './harness.ts';
  * nothing reaches the service until the trader ticks that they mean it.
  * Applied, "Undo this apply" brings the 29 back to $3.00: the guard asks
  * about those rises too, and is answered. All from the keyboard, in Chromium
- * at 1024×700, against the simulator; pictures go to
- * test-results/guard-journey-desk/ and guard-journey-server/ for the two projects.
+ * at 1024×700, against the simulator; pictures go to test-results/guard-journey
+ * (guard-journey-server/ for the server project).
  */
 
 const STRANGE = 29;
@@ -24,8 +24,7 @@ const strange = (sku: string) => names.searchName(sku).includes('strange') || sk
 
 const server = rendererForSpecs();
 
-/** A picture in the folder of the project running the spec: the two projects may run it at once. */
-const shot = (page: Page, name: string) => screenshotsIn(`guard-journey-${test.info().project.name}`, { fullPage: false })(page, name);
+const shot = screenshotsIn('guard-journey', { fullPage: false });
 
 /** The focused element's name, as a screen reader would say it (its label, else its text). */
 const focusedName = (page: Page) =>

@@ -283,10 +283,15 @@ export function rendererForSpecs(): () => StaticServer {
 /** Goes to screen `n` of the sidebar, as its shortcut (Alt+1 … Alt+9) does. */
 export const goToScreen = (page: Page, n: number) => page.keyboard.press(`Alt+${n}`);
 
-/** A spec's pictures: `shot(page, name)` writes test-results/<folder>/<name>.png (the whole page unless told). */
+/**
+ * A spec's pictures: `shot(page, name)` writes test-results/<folder>/<name>.png
+ * (the whole page unless told). A spec the server project runs too writes to
+ * <folder>-server/: the two projects may run it at the same time.
+ */
 export function screenshotsIn(folder: string, options: { fullPage?: boolean } = {}): (page: Page, name: string) => Promise<void> {
-  const dir = join('test-results', folder);
   return async (page, name) => {
+    const project = test.info().project.name;
+    const dir = join('test-results', project === 'desk' ? folder : `${folder}-${project}`);
     mkdirSync(dir, { recursive: true });
     await page.screenshot({ path: join(dir, `${name}.png`), fullPage: options.fullPage ?? true });
   };
