@@ -40,8 +40,8 @@ export interface ItemNames {
   knownNames(skus: Iterable<string>): KnownNames;
   /**
    * A name (a CSV cell) to a SKU, or why not. The first calls read the large
-   * schema files and build the parser's tables: about a second in all on a
-   * busy 2-core machine (test/bench/item-names.ts), then a fraction of a ms a
+   * schema files and build the parser's tables: about 0.4 s in all on a
+   * 2-core machine (test/bench/item-names.ts), then a fraction of a ms a
    * name. Run imports where that pause freezes no window, or `warm` first.
    */
   skuForName(name: string, known?: KnownNames): NameResolution;

@@ -4,6 +4,7 @@ import type * as ItemFormatPackage from 'tf2-item-format';
 import type { Format, SchemaItem, SKUAttributes } from 'tf2-item-format';
 import type * as StaticFormatPackage from 'tf2-item-format/static';
 import type { Schema } from 'tf2-item-format/static';
+import { effectExceptions, textureExceptions } from './parser-exceptions.ts';
 
 /**
  * The game's item schema, through the packages the TF2 trading community
@@ -71,7 +72,11 @@ export function loadItemFormat(): ItemFormat {
   let whole: Format | null = null;
   return {
     get format() {
-      return (whole ??= (requirePackage('tf2-item-format') as typeof ItemFormatPackage).createFormat(schema));
+      if (whole === null) {
+        seedParserExceptions(schema);
+        whole = (requirePackage('tf2-item-format') as typeof ItemFormatPackage).createFormat(schema);
+      }
+      return whole;
     },
     sku: skuFormat(schema),
     schema,
@@ -97,6 +102,18 @@ function requireFormatFile(file: string): unknown {
 }
 /** A require that resolves beside the package's entry, made at the first file asked for. */
 let requireBeside: NodeJS.Require | undefined;
+
+/**
+ * Hands the name parser its tables of overlapping names (parser-exceptions.ts)
+ * before it parses anything: the package looks in its cache first and builds
+ * them itself, a second or so, only when they are missing.
+ */
+function seedParserExceptions(schema: Schema): void {
+  const { cache } = requireFormatFile('shared/schemaCache') as { cache: { save(schema: Schema, key: string, value: unknown): void } };
+  // The keys the package's parser reads its tables by (parseString/Attributes/getEffect.js, shared/getTexture.js).
+  cache.save(schema, 'effectExceptions', effectExceptions(schema));
+  cache.save(schema, 'textureExceptions', textureExceptions(schema));
+}
 
 /** An item of the schema's list as this module keeps it: what the package's name parser reads, and the slot it is worn in. */
 export type SlimItem = SchemaItem & { readonly item_slot?: string };

@@ -46,7 +46,7 @@ export function applyHandlers(services: ApplyChannelServices, views: DeskViews):
       const csv = services.csv();
       let upload: string;
       if ('kind' in part) {
-        // A file that names items is read with the name → SKU tables: built once, on a later turn (about a second, the first time).
+        // A file that names items is read with the name → SKU tables: built once, on a later turn (about half a second, the first time).
         if (namesItems(part.text)) await services.names()?.warm({ reverse: true });
         upload = csv.startImport(part.kind, { draftId: services.drafts().ensureCurrent(), dialect: part.dialect });
       } else {

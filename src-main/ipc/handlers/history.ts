@@ -53,7 +53,7 @@ export function historyHandlers(services: HistoryChannelServices, stamps: Stamps
     'ledger:exportCsv': async ({ domain, filter, format }) => services.ledgerExport().exportLedger(domain, filter, format),
     'items:search': async ({ text, limit }): Promise<ItemSearch> => {
       const n = names();
-      // The name → SKU tables are built once, on a later turn (about a second, the first time).
+      // The name → SKU tables are built once, on a later turn (about half a second, the first time).
       await n.warm({ reverse: true });
       const typed = n.resolveTyped(text);
       const resolved: ItemSearch['resolved'] = typed.ok
