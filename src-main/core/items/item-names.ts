@@ -12,6 +12,7 @@ import type { KnownNames, NameResolution } from './sku-for-name.ts';
 import { partName, type PartKind } from './part-names.ts';
 import { createPartReader } from './typed-parts.ts';
 import { createTypedNames, type TypedMatch, type TypedNames } from './typed-name.ts';
+import { inTurns, nextTurn, type Steps } from '../turn.ts';
 
 /**
  * What a trader reads instead of a SKU, for every screen, the CSV and the
@@ -74,7 +75,8 @@ export interface ItemNames {
   /**
    * Loads the names on a later turn of the event loop, so that start-up and
    * the first paint never wait for them; resolves once they are ready.
-   * `{ reverse: true }` also prepares `skuForName` (before a CSV import).
+   * `{ reverse: true }` also prepares `skuForName` (before a CSV import),
+   * a large part a turn.
    */
   warm(options?: { readonly reverse?: boolean }): Promise<void>;
 }
@@ -136,6 +138,24 @@ export function createItemNames(load: () => ItemFormat = loadItemFormat): ItemNa
     return resolveName(parts, name, known);
   }
 
+  /**
+   * What `warm` loads, each large part in a turn of its own, so that what the
+   * desk is asked meanwhile (a page, a beat) waits for one part, not for all.
+   */
+  function* warmSteps(reverse: boolean): Steps<void> {
+    describe('5021;6');
+    if (!reverse) return;
+    yield;
+    loaded().schema.getItems(); // the 20 MB item list
+    yield;
+    gameItems(); // the 10 MB game file's skins and festivizable items
+    yield;
+    // One name with an effect and one with a paint kit build the parser's tables and its same-named items.
+    for (const name of WARM_NAMES) skuForName(name);
+    yield;
+    typedNames();
+  }
+
   const typedNames = () => (typed ??= createTypedNames({
     format: loaded(), bases: baseNames(), parts: createPartReader(loaded()), skuForName: (name) => skuForName(name), describe,
   }));
@@ -181,22 +201,9 @@ export function createItemNames(load: () => ItemFormat = loadItemFormat): ItemNa
       return Number.isInteger(defindex) ? baseNames().internalName(defindex) : null;
     },
     skuOfEcon: (econ) => skuOfEcon(loaded(), econ),
-    warm(options) {
-      return new Promise((resolve, reject) => {
-        setImmediate(() => {
-          try {
-            describe('5021;6');
-            if (options?.reverse === true) {
-              // One name with an effect and one with a paint kit build all of the parser's tables.
-              for (const name of WARM_NAMES) skuForName(name);
-              typedNames();
-            }
-            resolve();
-          } catch (error) {
-            reject(error instanceof Error ? error : new Error(String(error)));
-          }
-        });
-      });
+    async warm(options) {
+      await nextTurn();
+      await inTurns(warmSteps(options?.reverse === true));
     },
   };
 }

@@ -60,6 +60,25 @@ describe('loading', () => {
     expect(lazy.skuForName('Strange Professional Killstreak Rocket Launcher')).toEqual({ ok: true, sku: '205;11;kt-3' });
     expect(readItems).toHaveBeenCalledTimes(1);
   });
+
+  it('warm({ reverse: true }) gives the event loop back between its large parts, as a page asked meanwhile needs', async () => {
+    const format = loadItemFormat();
+    const lazy = createItemNames(() => format);
+    let done = false;
+    const warmed = lazy.warm({ reverse: true }).then(() => {
+      done = true;
+    });
+    // What an immediate queued at each turn finds: is the item list read yet, and is warm done?
+    const turns: { itemsRead: boolean; done: boolean }[] = [];
+    while (!done) {
+      await new Promise((resolve) => setImmediate(resolve));
+      turns.push({ itemsRead: format.schema.items !== undefined, done });
+    }
+    await warmed;
+    // The item list, the game file, the parser's tables and the typed names each come in a turn of their own.
+    expect(turns.filter((t) => t.itemsRead && !t.done).length).toBeGreaterThanOrEqual(3);
+    expect(lazy.nearMiss('Rocket Lanucher')).toEqual({ name: 'Rocket Launcher', sku: '205;6' });
+  });
 });
 
 describe('naming a SKU loads only what it needs of the package', () => {
