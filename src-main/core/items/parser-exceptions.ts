@@ -3,18 +3,18 @@
  *
  * tf2-item-format reads an effect or a paint kit out of a name only after it
  * has checked the words are not part of something else: an item's own name
- * ("Cool Breeze" the effect, "Cool Breeze" the taunt), a longer effect, a
- * paint kit. It builds these tables at the first name with an effect, and
- * again at the first with a paint kit, by testing every item's name against
- * every effect and paint kit one `includes` at a time: about 0.95 s and
- * 0.4 s here (`test/bench/item-names.ts`), in which the data worker answers
- * nothing. The same tables are built here by looking, at each space of a
- * name, only at the names that end just before it (`schema.ts` hands them to
- * the package's own cache, where its parser looks first, before it parses
- * anything). The tables are the
- * package's, entry for entry and in its order, which its parser's answers
- * depend on: `test/core/items/parser-exceptions.test.ts` compares them with
- * the package's own.
+ * ("Smoking" the effect, the Smoking Jacket; "Alpine" the paint kit, the
+ * Alpine Hawk), a longer effect or paint kit. It builds these tables at its
+ * first name with an effect, and again at its first with a paint kit, by
+ * testing every item's name against every effect and paint kit one
+ * `includes` at a time: about 0.95 s and 0.4 s here
+ * (`test/bench/item-names.ts`), in which the data worker answers nothing.
+ * The same tables are built here by looking, at each space of a name, only
+ * at the names that end just before it, and `schema.ts` hands them to the
+ * package's own cache, where its parser looks first, before it parses
+ * anything. They are the package's, entry for entry and in its order, which
+ * its parser's answers depend on: `test/core/items/parser-exceptions.test.ts`
+ * compares them with the package's own.
  */
 
 /** A table of the package's: for each name, the names it overlaps with, in the package's order. */
