@@ -4,6 +4,7 @@ import type { LedgerDomain, LedgerFilter, LedgerSelection, LedgerSort } from '..
 import { byCodeUnit } from '../../../src-shared/text-order.ts';
 import { patchNewKeysSql, patchParams, type BulkPatch } from './bulk-patch.ts';
 import type { Store } from './db.ts';
+import { createRowidAnchors } from './rowid-anchors.ts';
 import { armRow, armsOf, ledgerTable, scopeParams, type ArmRow, type DraftScope } from './ledger-arms.ts';
 import { changedSql, checkSortColumn, filterSql, isEmptyFilter, orderSql, type RowPlace, type TableOrder } from './ledger-order.ts';
 import { parseRow, parseRows, plainRows, statementCache } from './sql.ts';
@@ -91,8 +92,9 @@ export interface LedgerReads {
   ledgerRowids(q: TableQuery, after: number, limit: number): number[];
 }
 
-export function createLedgerReads(store: Pick<Store, 'db'>): LedgerReads {
+export function createLedgerReads(store: Pick<Store, 'db' | 'ledgerRowsVersion'>): LedgerReads {
   const { db } = store;
+  const anchors = createRowidAnchors(store);
   // One parameter set serves both arms and the counts; each statement takes the ones it names.
   const prepared = statementCache(db, 200);
   const placed = (sql: string, params: Params): PlacedRow[] => parseRows('a ledger table', placedRow, plainRows(prepared(sql), params));
@@ -190,11 +192,17 @@ export function createLedgerReads(store: Pick<Store, 'db'>): LedgerReads {
       if (q.where === '1' && skip > 0) {
         // Every ledger row is in the table: the page's first row is found by walking the table's rowids, not by
         // joining each row skipped to the draft (an apply moves the places on with every outcome; deep pages stay quick).
+        // It steps from the nearest jump before it, while the table's rows are the same (rowid-anchors.ts).
         const table = ledgerTable(domain);
-        const first = one(`SELECT rowid AS r FROM ${table} ORDER BY rowid LIMIT 1 OFFSET :skip`, { skip });
+        const anchor = anchors.before(table, skip);
+        const first = anchor === null
+          ? one(`SELECT rowid AS r FROM ${table} ORDER BY rowid LIMIT 1 OFFSET :skip`, { skip })
+          : one(`SELECT rowid AS r FROM ${table} WHERE rowid >= :from ORDER BY rowid LIMIT 1 OFFSET :rest`, { from: anchor.rowid, rest: skip - anchor.offset });
         if (first === undefined) return fromCreated;
+        const firstRowid = parseRow(table, rowidRow, first).r;
+        anchors.keep(table, skip, firstRowid);
         return [...fromCreated, ...placed(`SELECT *, NULL AS v FROM (${q.arms.ledger}) WHERE t1 >= :first ORDER BY t1 LIMIT :limit`,
-          { ...q.params, first: parseRow(table, rowidRow, first).r, limit: rest })];
+          { ...q.params, first: firstRowid, limit: rest })];
       }
       const fromLedger = placed(`SELECT *, NULL AS v FROM (${q.arms.ledger}) WHERE ${q.where} ORDER BY ${q.order.orderBy(1)} LIMIT :limit OFFSET :offset`,
         { ...q.params, limit: rest, offset: skip });

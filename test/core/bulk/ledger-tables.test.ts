@@ -47,6 +47,29 @@ describe('ledger tables: the draft laid over the ledger, one page at a time', ()
     expect(whole.changed).toBe(4);
   });
 
+  it('jumps from where jumps before landed to the rows a scroll reaches, and not once rows came or went', () => {
+    const t = setup(3_000);
+    // The rows as a scroll reads them, from tables of their own (nothing learned from the jumps below).
+    const rows = () => keysOf(createLedgerTables({ store: f.t.store, drafts: f.drafts, now: () => f.t.store.clock.now() }), 'listings', {}, null, 0, 5_000);
+    // Pages out of order, as a dragged scrollbar asks them, none right after a row served before: each steps from
+    // the nearest jump before it (store/rowid-anchors.ts).
+    const jumps = [2_000, 500, 2_900, 1_000, 1_030, 2_100, 10, 2_999, 1_500];
+    const expectJumps = (label: string) => {
+      const all = rows();
+      for (const offset of jumps) expect(keysOf(t, 'listings', {}, null, offset, 25), `${label}: offset ${offset}`).toEqual(all.slice(offset, offset + 25));
+    };
+    expectJumps('first');
+    // A price changed moves no row: the anchors hold.
+    f.t.repos.listings.update('1002500', { price: 9_999 });
+    expectJumps('a price changed');
+    expect(t.page('listings', {}, null, 2_500, 1).rows[0]).toMatchObject({ key: '1002500', price: 9_999 });
+    // Rows went (the first hundred and every tenth) and came (at the end): every anchor before is wrong now.
+    f.t.repos.listings.remove([...Array.from({ length: 100 }, (_, i) => String(1_000_000 + i)), ...Array.from({ length: 300 }, (_, i) => String(1_000_005 + i * 10))]);
+    f.t.repos.listings.upsertMany(Array.from({ length: 50 }, (_, i) => ledgerListing(String(2_000_000 + i), { price: 500 })));
+    expectJumps('rows came and went');
+    expect(rows()).toHaveLength(3_000 - 100 - 290 + 50);
+  });
+
   it('jumps deep into the price order to the rows a scroll down the same order reaches, created rows and ties included', () => {
     const t = setup(2_000);
     const { id } = f.drafts.create('d');
