@@ -12,7 +12,7 @@ import type { KnownNames, NameResolution } from './sku-for-name.ts';
 import { partName, type PartKind } from './part-names.ts';
 import { createPartReader } from './typed-parts.ts';
 import { createTypedNames, type TypedMatch, type TypedNames } from './typed-name.ts';
-import { inTurns, nextTurn, type Steps } from '../turn.ts';
+import { inTurns, type Steps } from '../turn.ts';
 
 /**
  * What a trader reads instead of a SKU, for every screen, the CSV and the
@@ -139,10 +139,12 @@ export function createItemNames(load: () => ItemFormat = loadItemFormat): ItemNa
   }
 
   /**
-   * What `warm` loads, each large part in a turn of its own, so that what the
-   * desk is asked meanwhile (a page, a beat) waits for one part, not for all.
+   * What `warm` loads, from a later turn on, each large part in a turn of its
+   * own, so that what the desk is asked meanwhile (a page, a beat) waits for
+   * one part, not for all.
    */
   function* warmSteps(reverse: boolean): Steps<void> {
+    yield;
     describe('5021;6');
     if (!reverse) return;
     yield;
@@ -201,10 +203,7 @@ export function createItemNames(load: () => ItemFormat = loadItemFormat): ItemNa
       return Number.isInteger(defindex) ? baseNames().internalName(defindex) : null;
     },
     skuOfEcon: (econ) => skuOfEcon(loaded(), econ),
-    async warm(options) {
-      await nextTurn();
-      await inTurns(warmSteps(options?.reverse === true));
-    },
+    warm: (options) => inTurns(warmSteps(options?.reverse === true)),
   };
 }
 

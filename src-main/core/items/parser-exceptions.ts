@@ -78,6 +78,12 @@ function builtWhenRead<K extends string>(builders: Record<K, () => Overlaps>): R
   return parts;
 }
 
+function addTo(lists: Map<string, string[]>, key: string, value: string): void {
+  const list = lists.get(key);
+  if (list) list.push(value);
+  else lists.set(key, [value]);
+}
+
 /** A table keyed in `keys` order, holding the keys that found anything. */
 function inOrder(keys: readonly string[], found: ReadonlyMap<string, string[]>): Overlaps {
   const table: Overlaps = {};
@@ -99,12 +105,7 @@ function namedBefore(texts: readonly string[], names: readonly string[]): Overla
   const short: string[] = [];
   for (const name of names) {
     if (name.length < 2) short.push(name);
-    else {
-      const end = name.slice(-2);
-      const list = byEnd.get(end);
-      if (list) list.push(name);
-      else byEnd.set(end, [name]);
-    }
+    else addTo(byEnd, name.slice(-2), name);
   }
   const found = new Map<string, string[]>();
   const matched = new Set<string>();
@@ -115,11 +116,7 @@ function namedBefore(texts: readonly string[], names: readonly string[]): Overla
       for (const name of candidates ?? []) if (text.endsWith(name, space)) matched.add(name);
       for (const name of short) if (text.endsWith(name, space)) matched.add(name);
     }
-    for (const name of matched) {
-      const list = found.get(name);
-      if (list) list.push(text);
-      else found.set(name, [text]);
-    }
+    for (const name of matched) addTo(found, name, text);
   }
   return inOrder(names, found);
 }
@@ -149,11 +146,7 @@ function wordRuns(names: readonly string[]): Overlaps {
         if (known.has(run)) held.add(run);
       }
     }
-    for (const run of held) {
-      const list = found.get(run);
-      if (list) list.push(name);
-      else found.set(run, [name]);
-    }
+    for (const run of held) addTo(found, run, name);
   }
   return inOrder(names, found);
 }

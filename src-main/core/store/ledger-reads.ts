@@ -194,10 +194,10 @@ export function createLedgerReads(store: Pick<Store, 'db' | 'ledgerRowsVersion'>
         // joining each row skipped to the draft (an apply moves the places on with every outcome; deep pages stay quick).
         // It steps from the nearest jump before it, while the table's rows are the same (rowid-anchors.ts).
         const table = ledgerTable(domain);
-        const anchor = anchors.before(table, skip);
-        const first = anchor === null
-          ? one(`SELECT rowid AS r FROM ${table} ORDER BY rowid LIMIT 1 OFFSET :skip`, { skip })
-          : one(`SELECT rowid AS r FROM ${table} WHERE rowid >= :from ORDER BY rowid LIMIT 1 OFFSET :rest`, { from: anchor.rowid, rest: skip - anchor.offset });
+        // With none kept, from the table's start: no rowid lies below the smallest safe integer.
+        const anchor = anchors.before(table, skip) ?? { offset: 0, rowid: Number.MIN_SAFE_INTEGER };
+        const first = one(`SELECT rowid AS r FROM ${table} WHERE rowid >= :from ORDER BY rowid LIMIT 1 OFFSET :rest`,
+          { from: anchor.rowid, rest: skip - anchor.offset });
         if (first === undefined) return fromCreated;
         const firstRowid = parseRow(table, rowidRow, first).r;
         anchors.keep(table, skip, firstRowid);

@@ -64,11 +64,8 @@ export function createRowidAnchors(store: Pick<Store, 'ledgerRowsVersion'>): Row
       return anchors[countUpTo(anchors, offset) - 1] ?? null;
     },
     keep(table, offset, rowid) {
-      let anchors = anchorsOf(table);
-      if (anchors.length >= MAX_ANCHORS) {
-        anchors = [];
-        tables.set(table, { rows: store.ledgerRowsVersion, anchors });
-      }
+      const anchors = anchorsOf(table);
+      if (anchors.length >= MAX_ANCHORS) anchors.length = 0;
       const at = countUpTo(anchors, offset);
       if (anchors[at - 1]?.offset === offset) anchors[at - 1] = { offset, rowid };
       else anchors.splice(at, 0, { offset, rowid });

@@ -1,13 +1,12 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import type { SchemaItem } from 'tf2-item-format';
-import { effectExceptions, textureExceptions } from '../../../src-main/core/items/parser-exceptions.ts';
+import { effectExceptions, textureExceptions, type ExceptionSource } from '../../../src-main/core/items/parser-exceptions.ts';
 import { loadItemFormat } from '../../../src-main/core/items/schema.ts';
 
 // The package's own builders of these tables, and its cache: what ours must equal, and where they are handed.
 const beside = createRequire(createRequire(import.meta.url).resolve('tf2-item-format'));
 type Tables = Record<string, Record<string, string[]>>;
-interface SchemaLike { getItems(): Pick<SchemaItem, 'item_name'>[]; getEffects(): object; getTextures(): object; getVersion(): number }
+interface SchemaLike extends ExceptionSource { getVersion(): number }
 const { findEffectExceptions } = beside('./parseString/Attributes/getEffect.js') as { findEffectExceptions(schema: SchemaLike): Tables };
 const { findTextureExceptions } = beside('./shared/getTexture.js') as { findTextureExceptions(schema: SchemaLike): Tables };
 const { cache } = beside('./shared/schemaCache.js') as { cache: { get(schema: object, key: string): unknown } };
