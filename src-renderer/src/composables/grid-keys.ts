@@ -1,4 +1,4 @@
-import { nextTick, ref, watch, type Ref, type WatchSource } from 'vue';
+import { nextTick, ref, shallowRef, watch, type Ref, type WatchSource } from 'vue';
 import type { ClickModifiers } from '../lib/table-selection.ts';
 
 /** What a grid's clicks and keys ask of its parent: the selection is the parent's. */
@@ -87,7 +87,26 @@ export function useGridKeys<T>(options: GridKeysOptions<T>) {
     return row === undefined ? null : rows.rowKey(row);
   }
 
+  // A Space pressed on a row whose page is on its way (a filter just changed) is held and ticks that row
+  // when it arrives, rather than being lost: the grid had the focus and took the key. Any other key,
+  // or a click, lets it go.
+  const heldSpace = shallowRef<{ index: number; shiftKey: boolean } | null>(null);
+  watch(
+    () => (heldSpace.value === null ? null : keyAt(heldSpace.value.index)),
+    (key) => {
+      const held = heldSpace.value;
+      if (held === null || key === null) return;
+      heldSpace.value = null;
+      if (held.index === activeIndex.value) space(held.index, key, held.shiftKey);
+    },
+  );
+
+  function space(index: number, key: string, shiftKey: boolean): void {
+    intents.select(index, key, { range: shiftKey, toggle: rows.checklist || !shiftKey });
+  }
+
   function onRowClick(index: number, key: string, e: MouseEvent): void {
+    heldSpace.value = null;
     activeIndex.value = index;
     if (rows.rowAt(index) === undefined) return;
     intents.select(index, key, { range: e.shiftKey, toggle: rows.checklist || e.ctrlKey || e.metaKey });
@@ -102,6 +121,7 @@ export function useGridKeys<T>(options: GridKeysOptions<T>) {
   function onKeydown(e: KeyboardEvent): void {
     // Keys typed into an inline editor, or pressed on a control in a cell or header (a sort button, the promote star), belong to it.
     if (e.target instanceof HTMLElement && e.target !== root.value && e.target.closest('input, select, textarea, button, a') !== null) return;
+    heldSpace.value = null;
     const n = rows.count;
     const mod = e.ctrlKey || e.metaKey;
     const page = options.pageRows();
@@ -115,7 +135,8 @@ export function useGridKeys<T>(options: GridKeysOptions<T>) {
       case 'End': next = n - 1; break;
       case ' ': {
         const key = keyAt(activeIndex.value);
-        if (key !== null) intents.select(activeIndex.value, key, { range: e.shiftKey, toggle: rows.checklist || !e.shiftKey });
+        if (key === null) heldSpace.value = { index: activeIndex.value, shiftKey: e.shiftKey };
+        else space(activeIndex.value, key, e.shiftKey);
         e.preventDefault();
         return;
       }

@@ -119,6 +119,30 @@ describe('VirtualTable', () => {
     wrapper.unmount();
   });
 
+  it('holds a Space pressed on a row still loading and ticks that row when it arrives, unless another key came first', async () => {
+    let arrived = false;
+    const wrapper = await mountTable(rows.slice(0, 5), () => arrived);
+    const grid = wrapper.get('[role=grid]');
+    await grid.trigger('keydown', { key: ' ' });
+    expect(wrapper.emitted('select')).toBeUndefined();
+    arrived = true;
+    await wrapper.setProps({ version: 1 });
+    expect(wrapper.emitted('select')).toEqual([[0, 'r0', { range: false, toggle: true }]]);
+    // Held once only: the next page ticks nothing more.
+    await wrapper.setProps({ version: 2 });
+    expect(wrapper.emitted('select')).toHaveLength(1);
+
+    // A Space followed by an arrow before the page came: the trader moved on, and the Space goes.
+    arrived = false;
+    await wrapper.setProps({ version: 3 });
+    await grid.trigger('keydown', { key: ' ' });
+    await grid.trigger('keydown', { key: 'ArrowDown' });
+    arrived = true;
+    await wrapper.setProps({ version: 4 });
+    expect(wrapper.emitted('select')).toHaveLength(1);
+    wrapper.unmount();
+  });
+
   it('leaves Enter and Space on a control inside the grid to it: a sort header or a star is operable from the keyboard', async () => {
     const wrapper = mount(VirtualTable, {
       props: { count: 3, rowAt: (i: number) => rows[i], rowKey: (r: unknown) => (r as Row).id, columns: '1fr', label: 'Test rows', fallbackHeight: 280 },
