@@ -30,7 +30,10 @@ describe('trade watcher', () => {
 
   it('says when the trades on hand were asked for, before the load answered (the lists are as of some moment between)', async () => {
     const w = world({ latencyMs: () => 20_000 });
-    const { watcher } = watch(w, createMemorySeenTradesStore());
+    // History places each trade's end between the balance readings by this moment: the answer's would be up to a
+    // whole latency late, after a balance read asked later and answered sooner.
+    const recorded: Array<{ listedAt: number; at: number }> = [];
+    const { watcher } = watch(w, createMemorySeenTradesStore(), undefined, { record: async ({ listedAt, at }) => void recorded.push({ listedAt, at }) });
     w.market = [marketTrade('m1', 'Waiting for seller')];
     const t0 = w.clock.now();
     watcher.start();
@@ -39,6 +42,7 @@ describe('trade watcher', () => {
     expect(watcher.trades().map(tradeKey)).toEqual(['market:m1']);
     expect(watcher.listedAt()).toBe(t0);
     expect(watcher.checkedAt()).toBe(t0 + 20_000);
+    expect(recorded).toEqual([{ listedAt: t0, at: t0 + 20_000 }]);
   });
 
   it('announces each trade and status that needs action once, also across a restart', async () => {
