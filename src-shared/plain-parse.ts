@@ -22,3 +22,13 @@ export function safeParseWarming<T extends z.ZodType>(schema: T, value: unknown,
   plainReads.set(schema, read + 1);
   return schema.safeParse(value, PLAIN_PARSE);
 }
+
+/**
+ * Compiles `schema`'s fast path now, on `value` (a quiet moment's work), and
+ * has its later reads take it at once. `value` is one the schema reads as
+ * valid, so that every part of it is compiled on the way.
+ */
+export function compileNow(schema: z.ZodType, value: unknown): void {
+  schema.safeParse(value);
+  plainReads.set(schema, Number.POSITIVE_INFINITY);
+}

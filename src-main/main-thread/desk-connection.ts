@@ -5,6 +5,7 @@ import {
 } from '../../src-shared/contract.ts';
 import { createDataClient, type DataClientState, type WorkerPort } from './data-client.ts';
 import type { Liveness } from './liveness.ts';
+import { createPageWarmup } from './page-warmup.ts';
 import { readBridgeEvent } from '../core/data/bridge-calls.ts';
 import { dispatchEvent, type EventHandlers, type Implementation } from '../core/data/methods.ts';
 import type { DataEvent } from '../core/data/protocol.ts';
@@ -208,15 +209,19 @@ export async function connectDesk(options: DeskConnectionOptions): Promise<DeskC
     }
   }
 
+  // The first pages a trader scrolls to do not wait for main's check of them to compile.
+  const warmup = createPageWarmup(log);
+
   const router: Router = {
     channels: CHANNEL_NAMES,
     events: EVENT_NAMES,
     async invoke(channel, input) {
       // Main's own channels, and names outside the contract, are answered here.
       if (typeof channel !== 'string' || !isChannelName(channel) || !isDeskChannel(channel)) return local.invoke(channel, input);
-      if (channel !== 'app:status') return askDesk(channel, input);
+      if (channel === 'ledger:page') return warmup.page(() => askDesk(channel, input));
+      if (channel !== 'app:status') return warmup.around(() => askDesk(channel, input));
       // The status a screen asked for counts as much as one pushed: a worker that dies before it pushed any is still said.
-      const status = await askDesk(channel, input);
+      const status = await warmup.around(() => askDesk(channel, input));
       if (status.ok) lastStatus = status.value;
       return status;
     },
