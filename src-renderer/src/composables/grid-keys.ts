@@ -89,7 +89,7 @@ export function useGridKeys<T>(options: GridKeysOptions<T>) {
 
   // A Space pressed on a row whose page is on its way (a filter just changed) is held and ticks that row
   // when it arrives, rather than being lost: the grid had the focus and took the key. Any other key,
-  // or a click, lets it go.
+  // a click, or the focus taken elsewhere lets it go.
   const heldSpace = shallowRef<{ index: number; shiftKey: boolean } | null>(null);
   watch(
     () => (heldSpace.value === null ? null : keyAt(heldSpace.value.index)),
@@ -110,6 +110,11 @@ export function useGridKeys<T>(options: GridKeysOptions<T>) {
     activeIndex.value = index;
     if (rows.rowAt(index) === undefined) return;
     intents.select(index, key, { range: e.shiftKey, toggle: rows.checklist || e.ctrlKey || e.metaKey });
+  }
+
+  /** The trader took the focus elsewhere (not a row redrawn from under it): a held Space goes. */
+  function onGridFocusOut(e: FocusEvent): void {
+    if (e.relatedTarget instanceof Node && !root.value?.contains(e.relatedTarget)) heldSpace.value = null;
   }
 
   /** The grid itself took the focus (Tab into an empty one, or a call to focus()): hand it to the active row. */
@@ -135,8 +140,9 @@ export function useGridKeys<T>(options: GridKeysOptions<T>) {
       case 'End': next = n - 1; break;
       case ' ': {
         const key = keyAt(activeIndex.value);
-        if (key === null) heldSpace.value = { index: activeIndex.value, shiftKey: e.shiftKey };
-        else space(activeIndex.value, key, e.shiftKey);
+        if (key !== null) space(activeIndex.value, key, e.shiftKey);
+        // Held only for a row that is there to come: an empty grid's Space ticks nothing, now or later.
+        else if (activeIndex.value < rows.count) heldSpace.value = { index: activeIndex.value, shiftKey: e.shiftKey };
         e.preventDefault();
         return;
       }
@@ -171,5 +177,5 @@ export function useGridKeys<T>(options: GridKeysOptions<T>) {
     intents.select(activeIndex.value, key, { range: e.shiftKey, toggle: rows.checklist });
   }
 
-  return { activeIndex, onRowClick, onGridFocus, onKeydown };
+  return { activeIndex, onRowClick, onGridFocus, onGridFocusOut, onKeydown };
 }

@@ -140,6 +140,28 @@ describe('VirtualTable', () => {
     arrived = true;
     await wrapper.setProps({ version: 4 });
     expect(wrapper.emitted('select')).toHaveLength(1);
+
+    // A Space, then the focus taken to a control outside the grid (a filter typed into): it goes too.
+    arrived = false;
+    await wrapper.setProps({ version: 5 });
+    const outside = document.createElement('input');
+    document.body.append(outside);
+    await grid.trigger('keydown', { key: ' ' });
+    await grid.trigger('focusout', { relatedTarget: outside });
+    arrived = true;
+    await wrapper.setProps({ version: 6 });
+    expect(wrapper.emitted('select')).toHaveLength(1);
+    outside.remove();
+    wrapper.unmount();
+  });
+
+  it('ticks nothing for a Space on an empty grid, also when rows come later', async () => {
+    let list: Row[] = [];
+    const wrapper = await mountTable([]);
+    await wrapper.get('[role=grid]').trigger('keydown', { key: ' ' });
+    list = rows.slice(0, 3);
+    await wrapper.setProps({ count: list.length, rowAt: (i: number) => list[i], version: 1 });
+    expect(wrapper.emitted('select')).toBeUndefined();
     wrapper.unmount();
   });
 
