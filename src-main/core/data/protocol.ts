@@ -29,7 +29,9 @@ export const CROSSING = PLAIN_PARSE;
  * its compile. A Listings page of 100 rows took 1.0–1.3 ms to check on the
  * plain path and 0.2 ms compiled, on every page a scroll or a jump asks;
  * compiling it takes about 10 ms, repaid within about ten pages. A start's
- * first replies stay plain (test/bench/ledger-page.ts).
+ * first replies stay plain (test/bench/ledger-page.ts). A Listings page's
+ * check is compiled sooner, in the first quiet moment after a long ledger's
+ * first page (main-thread/page-warmup.ts).
  */
 export const CROSSING_PLAIN_FOR = 10;
 
