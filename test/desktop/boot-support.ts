@@ -44,7 +44,9 @@ export async function endBoot(dir: string): Promise<void> {
     Tray.instances[0].clickItem('quit');
     await until('the app to exit', () => app.exitCode !== null);
   }
-  await rm(dir, { recursive: true, force: true });
+  // The data worker writes its compiled code into the user data folder as it ends, which can be just after the app
+  // says it exited: a removal meeting a file written meanwhile (ENOTEMPTY) tries again.
+  await rm(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
 }
 
 /** The sender Electron reports for a call from the app's own page. */
