@@ -3,6 +3,7 @@ import type { ChannelOutput, IpcResult } from '../../src-shared/contract.ts';
 import { channels } from '../../src-shared/contract.ts';
 import { compileNow } from '../../src-shared/plain-parse.ts';
 import type { AppLog } from '../core/shell/app-log.ts';
+import { nextTurn } from '../core/turn.ts';
 
 /**
  * Main's check of a Listings page, compiled in the first quiet moment after a
@@ -30,8 +31,6 @@ export interface PageWarmup {
   /** Settles once the compile asked for (if any) is done: for tests. */
   settled(): Promise<void>;
 }
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export function createPageWarmup(log: Pick<AppLog, 'debug'>): PageWarmup {
   let asked = false;

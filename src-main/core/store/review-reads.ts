@@ -19,7 +19,7 @@ import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 export type ReviewShow = 'open' | 'failed' | 'unknown' | 'all';
 
 /** Rows of the draft counted in one step of a review. */
-const PART = 2_000;
+const PART = 4_000;
 
 const OPEN_SQL = "('pending', 'queued', 'sent', 'failed', 'unknown')";
 const SENDABLE_SQL = "('pending', 'failed')";
