@@ -65,6 +65,7 @@ export function createLedgerTables(deps: {
     kept: deps.settings ? takeKeptCounts(deps.settings) : null,
     draftVersion: (id) => drafts.version(id),
     draftViewVersion: (id) => drafts.viewVersion(id),
+    draftViewMoved: (id, since, domain) => drafts.viewMoved(id, since, domain),
     patch: (id, domain) => drafts.patch(id, domain),
     now: deps.now,
     ...(names ? { names } : {}),

@@ -1,4 +1,6 @@
+import type { LedgerDomain } from '../../../src-shared/ledger.ts';
 import type { Store } from '../store/db.ts';
+import { createKeyCounts } from '../store/key-counts.ts';
 import { splitTarget } from '../store/draft-columns.ts';
 import type { DraftReads } from '../store/draft-reads.ts';
 import type { Repos } from '../store/index.ts';
@@ -6,6 +8,7 @@ import { isLockedStatus, LOCKED_REASON, type Change, type ChangeInput, type Chan
 import { parsedForm, type InputIssue } from './change-inputs.ts';
 import { draftContext } from './draft-context.ts';
 import { entryOf, stageChanges, tombstone, type Staging } from './draft-staging.ts';
+import type { CountsMoves } from './draft-views.ts';
 import { dependentsOf } from './merge.ts';
 
 /**
@@ -43,31 +46,53 @@ export interface DraftChangesDeps {
   requireDraft(draftId: string): void;
   /** Throws while a bulk edit is being written into the draft. */
   assertIdle(draftId: string): void;
-  /** The draft moved: its version is bumped and listeners told. */
-  changed(draftId: string): void;
+  /** The draft moved (by `moved` of its tables' unfiltered counts, when known): its version is bumped and listeners told. */
+  changed(draftId: string, moved: CountsMoves | null): void;
 }
 
 /** Entries read per page of `entries`. */
 const PAGE = 5_000;
+/** Keys a write counts before and after (two index lookups each) rather than leaving the next page to count the draft. */
+const COUNTED_KEYS = 1_000;
+
+const movedBy = (before: CountsMoves, after: CountsMoves): CountsMoves => {
+  const by = (d: LedgerDomain) => ({ created: after[d].created - before[d].created, changed: after[d].changed - before[d].changed });
+  return { listings: by('listings'), buyOrders: by('buyOrders') };
+};
 
 export function createDraftChanges(deps: DraftChangesDeps): DraftChanges {
   const { store, repos, reads, requireDraft, assertIdle, changed } = deps;
+  const keyCounts = createKeyCounts(store);
 
-  /** Writes staged rows (a `dropped` one removes its row) in one transaction, then tells. */
+  /**
+   * Writes staged rows (a `dropped` one removes its row) in one transaction, then tells how the tables' counts moved:
+   * counted over the keys written, before and after, when they are few.
+   */
   function commit(id: string, staged: ReadonlyMap<string, DraftEntry>, seqs: number) {
     if (staged.size === 0) return;
     const writes: DraftEntry[] = [];
     const removals: string[] = [];
+    const keys = { listings: new Set<string>(), buyOrders: new Set<string>() };
     for (const e of staged.values()) {
       if (e.status === 'dropped') removals.push(e.target);
       else writes.push(e);
+      // A delete-all has no key: the counts moved are those without one (a table with one open counts itself).
+      const { slot, key } = splitTarget(e.target);
+      if (key !== '') keys[slot.startsWith('L') ? 'listings' : 'buyOrders'].add(key);
     }
-    store.transaction(() => {
+    const countable = staged.size <= COUNTED_KEYS;
+    const countsOf = () => {
+      const of = (domain: LedgerDomain) => (keys[domain].size === 0 ? { created: 0, changed: 0 } : keyCounts(id, domain, [...keys[domain]]));
+      return { listings: of('listings'), buyOrders: of('buyOrders') };
+    };
+    const moved = store.transaction(() => {
+      const before = countable ? countsOf() : null;
       repos.drafts.takeSeqs(id, seqs);
       repos.drafts.deleteEntries(id, removals);
       repos.drafts.writeEntries(id, writes);
+      return before === null ? null : movedBy(before, countsOf());
     });
-    changed(id);
+    changed(id, moved);
   }
 
   function stage(id: string, inputs: readonly ChangeInput[]) {
@@ -134,7 +159,7 @@ export function createDraftChanges(deps: DraftChangesDeps): DraftChanges {
       assertIdle(id);
       const seq = repos.drafts.takeSeqs(id, 1);
       repos.drafts.writeEntries(id, [{ ...entryOf(change, seq, store.clock.now()), target }]);
-      changed(id);
+      changed(id, null);
     },
   };
   return changes;

@@ -19,6 +19,7 @@ import type { BulkPlan, DraftBulkEdits, MakeBulkEdits } from './draft-bulk.ts';
 import { createDraftChanges, type AddChangesResult } from './draft-changes.ts';
 import { ledgerLookup } from './draft-context.ts';
 import { draftSummary, type DraftCounts } from './draft-counts.ts';
+import { createDraftViews, type CountsMoves, type DraftViews } from './draft-views.ts';
 import type { PriceReferences } from './price-references.ts';
 import type { Staging } from './draft-staging.ts';
 import { createReviewer, type DraftReview, type ReviewPageQuery, type ReviewRow } from './review.ts';
@@ -114,6 +115,8 @@ export interface DraftService {
   version(draftId: string): number;
   /** Bumped on every change of what the screens read of the draft (a bulk edit's parts written under its patch are none). */
   viewVersion(draftId: string): number;
+  /** How a table's unfiltered counts moved since the view's version `since`; null when not known (count again). */
+  viewMoved: DraftViews['movedSince'];
   /** The draft edits go into: kept in the profile, so every window and restart agrees. */
   current(): string | null;
   select(draftId: string): DraftSummary;
@@ -144,12 +147,8 @@ export interface DraftService {
 const NO_BULK_EDITS: DraftBulkEdits = {
   preview: () => Promise.reject(new DomainError('internal', 'This desk was made without bulk edits')),
   edit: () => Promise.reject(new DomainError('internal', 'This desk was made without bulk edits')),
-  assertIdle: () => undefined,
-  busy: () => false,
-  settled: () => Promise.resolve(),
-  patch: () => null,
-  resume: () => Promise.resolve(),
-  dispose: () => undefined,
+  assertIdle: () => undefined, busy: () => false, patch: () => null, dispose: () => undefined,
+  settled: () => Promise.resolve(), resume: () => Promise.resolve(),
 };
 
 export function createDraftService(deps: DraftServiceDeps): DraftService {
@@ -167,10 +166,11 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     return row;
   };
   const versions = new Map<string, number>();
-  const viewVersions = new Map<string, number>();
-  const changed = (draftId: string, sameView = false) => {
+  const views = createDraftViews();
+  /** `sameView` true: what the screens read holds; else how it moved their counts, when known (null, false: not known). */
+  const changed = (draftId: string, sameView: boolean | CountsMoves | null = false) => {
     versions.set(draftId, (versions.get(draftId) ?? 0) + 1);
-    if (!sameView) viewVersions.set(draftId, (viewVersions.get(draftId) ?? 0) + 1);
+    if (sameView !== true) views.step(draftId, sameView === false ? null : sameView);
     emitter.emit('changed', { draftId });
   };
   const versionOf = (id: string) => versions.get(id) ?? 0;
@@ -247,7 +247,8 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     patch: (id, domain) => bulkEdits.patch(id, domain),
     resumeBulkWrites: () => bulkEdits.resume(),
     version: versionOf,
-    viewVersion: (id) => viewVersions.get(id) ?? 0,
+    viewVersion: views.version,
+    viewMoved: views.movedSince,
     current: () => currentDraft.get(),
     select(id) {
       requireDraft(id);

@@ -7,6 +7,7 @@ import { readLedgerFacets } from '../store/item-facet-reads.ts';
 import { itemViewOf } from '../items/item-view.ts';
 import type { BulkPatch } from '../store/bulk-patch.ts';
 import type { Store } from '../store/db.ts';
+import type { CountsMove } from '../store/key-counts.ts';
 import type { DraftScope } from '../store/ledger-arms.ts';
 import type { RowPlace } from '../store/ledger-order.ts';
 import { createLedgerReads, tableCounts, type SelectedRows, type TableCounts, type TableQuery } from '../store/ledger-reads.ts';
@@ -61,6 +62,8 @@ export interface LedgerQueryDeps {
    * order and counts depend on it (the draft's version by default).
    */
   draftViewVersion?(draftId: string): number;
+  /** How a table's unfiltered counts moved since the draft's view version `since` (DraftService.viewMoved); null when not known. */
+  draftViewMoved?(draftId: string, since: number, domain: LedgerDomain): CountsMove | null;
   now(): number;
   /** Item names: the Item column; with the index, its sort and text search by name. Without them rows show SKUs. */
   names?: Pick<ItemNames, 'describe' | 'partName'>;
@@ -80,6 +83,9 @@ export interface LedgerQueryDeps {
 /** A draft's tables' unfiltered counts, as kept in the store between a close and the next start. */
 export const keptCountsSchema = lazySchema(() => z.object({ draftId: z.string(), listings: tableCounts.optional(), buyOrders: tableCounts.optional() }));
 export type KeptCounts = z.infer<typeof keptCountsSchema>;
+
+const movedBy = (c: TableCounts, m: CountsMove): TableCounts =>
+  ({ created: c.created + m.created, ledger: c.ledger, changed: c.changed + m.changed, all: c.all + m.created });
 
 /** Row places kept per query, for the next page of a scroll. */
 const MAX_PLACES = 4_000;
@@ -166,8 +172,11 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
       // As last served while the ledger's rows and the draft's view hold, or as served under the edit just written.
       const key = servedKey(q.scope.draftId, domain);
       const last = served.get(key);
-      const fresh = last && last.rows === deps.store.ledgerRowsVersion && last.view === viewVersion(q.scope.draftId);
-      const result = (fresh ? last.counts : countCache.get(id)) ?? reads.counts(q, domain);
+      const rowsHold = last !== undefined && last.rows === deps.store.ledgerRowsVersion;
+      const fresh = rowsHold && last.view === viewVersion(q.scope.draftId);
+      // Changes added a part at a time (a reprice's) move the counts by what their keys counted before and after.
+      const moved = rowsHold && !fresh ? deps.draftViewMoved?.(q.scope.draftId, last.view, domain) ?? null : null;
+      const result = (fresh ? last.counts : moved && last ? movedBy(last.counts, moved) : countCache.get(id)) ?? reads.counts(q, domain);
       served.set(key, servedNow(q.scope.draftId, result));
       return result;
     }

@@ -52,7 +52,8 @@ export type PlacedRow = ArmRow & { readonly v: SQLInputValue };
 const placedRow = lazySchema(() => armRow.extend({ v: z.union([z.number(), z.string(), z.null()]) }));
 const place = lazySchema(() => z.object({ pos: z.number(), arm: z.union([z.literal(0), z.literal(1)]), t1: z.number(), t2: z.string(), v: z.union([z.number(), z.string(), z.null()]) }));
 const deleteAllRow = lazySchema(() => z.object({ active_only: z.number().nullable() }));
-const changedRow = lazySchema(() => z.object({ n: z.number(), c: z.number().nullable() }));
+/** `SELECT count(*) AS n, sum(<changed>) AS c …`: rows and how many of them changed. */
+export const changedRow = lazySchema(() => z.object({ n: z.number(), c: z.number().nullable() }));
 const t1Row = z.object({ t1: z.number() });
 
 /** The rows a selection names, as a query over both arms (every column of ArmRow), for statements that work on them in SQL. */
