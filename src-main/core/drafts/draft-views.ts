@@ -8,7 +8,7 @@ import type { CountsMove } from '../store/key-counts.ts';
  * time: a reprice's hundreds of parts). A table that served its counts at
  * an earlier version moves them by the steps since, instead of counting the
  * whole draft again; one step whose move is not known (a bulk edit, an
- * apply, a delete-all) means counting again.
+ * apply, a rename) means counting again.
  */
 
 export type CountsMoves = Readonly<Record<LedgerDomain, CountsMove>>;
