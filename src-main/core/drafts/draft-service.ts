@@ -113,10 +113,11 @@ export interface DraftService {
   resumeBulkWrites(): Promise<void>;
   /** Bumped on every change of the draft: results laid over it are cached by it. */
   version(draftId: string): number;
-  /** Bumped on every change of what the screens read of the draft (a bulk edit's parts written under its patch are none). */
-  viewVersion(draftId: string): number;
-  /** How a table's unfiltered counts moved since the view's version `since`; null when not known (count again). */
-  viewMoved: DraftViews['movedSince'];
+  /**
+   * The version of what the screens read of each draft (a bulk edit's parts written under its patch are no change of
+   * it), and how its tables' counts moved since an earlier one, where known.
+   */
+  readonly views: Pick<DraftViews, 'version' | 'movedSince' | 'watch'>;
   /** The draft edits go into: kept in the profile, so every window and restart agrees. */
   current(): string | null;
   select(draftId: string): DraftSummary;
@@ -175,7 +176,7 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
   };
   const versionOf = (id: string) => versions.get(id) ?? 0;
   const bulkEdits = deps.bulk?.({ store, repos, guard, turn, changed, stateOf: (id) => (id === null ? 0 : versionOf(id)) }) ?? NO_BULK_EDITS;
-  const changes = createDraftChanges({ store, repos, reads, requireDraft, assertIdle: (id) => bulkEdits.assertIdle(id), changed });
+  const changes = createDraftChanges({ store, repos, reads, requireDraft, assertIdle: (id) => bulkEdits.assertIdle(id), changed, watched: views.watched });
 
   const countCache = new Map<string, { version: number; counts: DraftCounts }>();
   function countsOf(id: string): DraftCounts {
@@ -247,8 +248,7 @@ export function createDraftService(deps: DraftServiceDeps): DraftService {
     patch: (id, domain) => bulkEdits.patch(id, domain),
     resumeBulkWrites: () => bulkEdits.resume(),
     version: versionOf,
-    viewVersion: views.version,
-    viewMoved: views.movedSince,
+    views,
     current: () => currentDraft.get(),
     select(id) {
       requireDraft(id);

@@ -58,12 +58,16 @@ export interface LedgerQueryDeps {
   /** Bumped on every change of a draft: row places laid over it depend on it. */
   draftVersion(draftId: string): number;
   /**
-   * Bumped on every change of what the screens read of a draft (DraftService.viewVersion): a table's sorted
-   * order and counts depend on it (the draft's version by default).
+   * What the screens read of each draft (DraftService.views): its version, bumped on every change of it, which a
+   * table's sorted order and counts depend on (the draft's version without it), and how the counts moved since an
+   * earlier version, so that a table moves the counts it served instead of counting them again.
    */
-  draftViewVersion?(draftId: string): number;
-  /** How a table's unfiltered counts moved since the draft's view version `since` (DraftService.viewMoved); null when not known. */
-  draftViewMoved?(draftId: string, since: number, domain: LedgerDomain): CountsMove | null;
+  draftViews?: {
+    version(draftId: string): number;
+    movedSince(draftId: string, since: number, domain: LedgerDomain): CountsMove | null;
+    /** This table serves the draft's unfiltered counts: the moves of later writes are worth counting. */
+    watch(draftId: string, domain: LedgerDomain): void;
+  };
   now(): number;
   /** Item names: the Item column; with the index, its sort and text search by name. Without them rows show SKUs. */
   names?: Pick<ItemNames, 'describe' | 'partName'>;
@@ -75,7 +79,7 @@ export interface LedgerQueryDeps {
   /**
    * The counts as they stood when the desk last closed (see bulk/ledger-tables.ts), which the first page after a start
    * uses instead of counting every change again, as long as neither the ledger's rows nor what the screens read of that
-   * draft have changed since (see draftViewVersion).
+   * draft have changed since (see draftViews).
    */
   kept?: KeptCounts | null;
 }
@@ -97,7 +101,7 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
     `${deps.store.ledgerVersion}|${draftId ?? ''}|${draftId === null ? 0 : version(draftId)}`;
   // What the screens read of a draft (its order and counts) holds once a bulk edit's parts are all written under
   // its patch: sorting 50,000 rows again by the price after the draft takes ~100 ms, as the table refreshes for the last part.
-  const viewVersion = deps.draftViewVersion ?? deps.draftVersion;
+  const viewVersion = deps.draftViews?.version ?? deps.draftVersion;
   const viewStateOf = (draftId: string | null) => stateOf(draftId, viewVersion);
   let namesSynced = '';
   function syncNames(draftId: string | null): void {
@@ -175,9 +179,10 @@ export function createLedgerQueries(deps: LedgerQueryDeps): LedgerQueries {
       const rowsHold = last !== undefined && last.rows === deps.store.ledgerRowsVersion;
       const fresh = rowsHold && last.view === viewVersion(q.scope.draftId);
       // Changes added a part at a time (a reprice's) move the counts by what their keys counted before and after.
-      const moved = rowsHold && !fresh ? deps.draftViewMoved?.(q.scope.draftId, last.view, domain) ?? null : null;
+      const moved = rowsHold && !fresh ? deps.draftViews?.movedSince(q.scope.draftId, last.view, domain) ?? null : null;
       const result = (fresh ? last.counts : moved && last ? movedBy(last.counts, moved) : countCache.get(id)) ?? reads.counts(q, domain);
       served.set(key, servedNow(q.scope.draftId, result));
+      deps.draftViews?.watch(q.scope.draftId, domain);
       return result;
     }
     const cached = countCache.get(id);

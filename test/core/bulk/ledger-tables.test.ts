@@ -247,14 +247,14 @@ describe('ledger tables: the draft laid over the ledger, one page at a time', ()
     };
     let moved = 0;
     for (let step = 0; step < 150; step++) {
-      const since = f.drafts.viewVersion(id);
+      const since = f.drafts.views.version(id);
       if (next(5) === 0) {
         const open = f.drafts.entries(id).map((e) => e.target);
         f.drafts.removeChanges(id, [open[next(Math.max(1, open.length))] ?? 'L:1000000']);
       } else {
         f.drafts.addChanges(id, Array.from({ length: 1 + next(6) }, input));
       }
-      if (f.drafts.viewMoved(id, since, 'listings') !== null) moved += 1;
+      if (f.drafts.views.movedSince(id, since, 'listings') !== null) moved += 1;
       for (const domain of ['listings', 'buyOrders'] as const) expect(served(domain), `step ${step}, ${domain}`).toEqual(counted(domain));
     }
     expect(moved).toBeGreaterThan(100);
@@ -264,6 +264,24 @@ describe('ledger tables: the draft laid over the ledger, one page at a time', ()
     f.t.store.db.prepare("DELETE FROM listings WHERE asset_id = '1000059'").run();
     f.drafts.addChanges(id, [{ kind: 'listing.edit', asset_id: '1000001', price: 1 }]);
     expect(served('listings').all).toBe(counted('listings').all + 1);
+  });
+
+  it('counts a write\'s move only for a table that serves the draft\'s counts', () => {
+    const t = setup(10);
+    const { id } = f.drafts.create('d');
+    expect(t.page('listings', {}, null, 0, 1).changed).toBe(0);
+    const write = (inputs: ChangeInput[]) => {
+      const since = f.drafts.views.version(id);
+      f.drafts.addChanges(id, inputs);
+      return { listings: f.drafts.views.movedSince(id, since, 'listings'), buyOrders: f.drafts.views.movedSince(id, since, 'buyOrders') };
+    };
+    // Buy orders served nothing yet: their move is not counted (the first page of them counts).
+    expect(write([{ kind: 'listing.edit', asset_id: '1000001', price: 1 }, { kind: 'buyOrder.create', sku: '5021;6', price: 50, quantity: 1 }]))
+      .toEqual({ listings: { created: 0, changed: 1 }, buyOrders: null });
+    expect(t.page('buyOrders', {}, null, 0, 1)).toMatchObject({ total: 1, changed: 1 });
+    expect(write([{ kind: 'buyOrder.create', sku: '5022;6', price: 50, quantity: 1 }]))
+      .toEqual({ listings: { created: 0, changed: 0 }, buyOrders: { created: 1, changed: 1 } });
+    expect(t.page('buyOrders', {}, null, 0, 1)).toMatchObject({ total: 2, changed: 2 });
   });
 
   it('starts on the counts kept at the last close, and counts again after a desk that did not close or once anything moved', () => {

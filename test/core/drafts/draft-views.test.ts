@@ -29,6 +29,23 @@ describe('draft views: the version of what the screens read, and how its counts 
     expect(views.movedSince('d', 2, 'listings')).toEqual({ created: 0, changed: 5 });
   });
 
+  it('knows a table\'s moves apart from the other\'s: a write that counted one table only leaves the other not known', () => {
+    const views = createDraftViews();
+    views.step('d', { listings: { created: 1, changed: 1 } });
+    expect(views.movedSince('d', 0, 'listings')).toEqual({ created: 1, changed: 1 });
+    expect(views.movedSince('d', 0, 'buyOrders')).toBeNull();
+    expect(views.movedSince('d', 1, 'buyOrders')).toEqual({ created: 0, changed: 0 });
+  });
+
+  it('tells which tables serve a draft\'s counts', () => {
+    const views = createDraftViews();
+    expect(views.watched('d', 'listings')).toBe(false);
+    views.watch('d', 'listings');
+    expect(views.watched('d', 'listings')).toBe(true);
+    expect(views.watched('d', 'buyOrders')).toBe(false);
+    expect(views.watched('e', 'listings')).toBe(false);
+  });
+
   it('keeps the last thousand steps: a version older than them counts again', () => {
     const views = createDraftViews();
     for (let i = 0; i < 1_005; i++) views.step('d', move(1));
