@@ -62,17 +62,6 @@ const COUNTED_KEYS = 500;
 
 const DOMAINS = ['listings', 'buyOrders'] as const;
 
-/** The difference of two countings of the same keys, and no move of the tables `still` (the write has no key of). */
-function movedBy(before: CountsMoves, after: CountsMoves, still: readonly LedgerDomain[]): CountsMoves {
-  const moved: Partial<Record<LedgerDomain, CountsMove>> = {};
-  for (const d of still) moved[d] = { created: 0, changed: 0 };
-  for (const d of DOMAINS) {
-    const [b, a] = [before[d], after[d]];
-    if (b && a) moved[d] = { created: a.created - b.created, changed: a.changed - b.changed };
-  }
-  return moved;
-}
-
 export function createDraftChanges(deps: DraftChangesDeps): DraftChanges {
   const { store, repos, reads, requireDraft, assertIdle, changed } = deps;
   const keyCounts = createKeyCounts(store);
@@ -93,15 +82,20 @@ export function createDraftChanges(deps: DraftChangesDeps): DraftChanges {
       const { slot, key } = splitTarget(e.target);
       if (key !== '') keys[slot.startsWith('L') ? 'listings' : 'buyOrders'].add(key);
     }
-    // A table no write key of is moved by none; one no table serves the counts of is not counted (not known).
-    const counted = staged.size > COUNTED_KEYS ? [] : DOMAINS.filter((d) => keys[d].size > 0 && deps.watched(id, d));
-    const countsOf = () => Object.fromEntries(counted.map((d) => [d, keyCounts(id, d, [...keys[d]])]));
-    const moved = store.transaction(() => {
-      const before = countsOf();
+    // A table the write has no key of is moved by none; one that serves no counts of the draft is not counted (not known).
+    const moved: Partial<Record<LedgerDomain, CountsMove>> = {};
+    for (const d of DOMAINS) if (keys[d].size === 0) moved[d] = { created: 0, changed: 0 };
+    const counted = (staged.size > COUNTED_KEYS ? [] : DOMAINS.filter((d) => keys[d].size > 0 && deps.watched(id, d)))
+      .map((d) => ({ d, keys: [...keys[d]] }));
+    store.transaction(() => {
+      const before = counted.map((c) => keyCounts(id, c.d, c.keys));
       repos.drafts.takeSeqs(id, seqs);
       repos.drafts.deleteEntries(id, removals);
       repos.drafts.writeEntries(id, writes);
-      return movedBy(before, countsOf(), DOMAINS.filter((d) => keys[d].size === 0));
+      counted.forEach((c, i) => {
+        const [b, a] = [before[i], keyCounts(id, c.d, c.keys)];
+        if (b) moved[c.d] = { created: a.created - b.created, changed: a.changed - b.changed };
+      });
     });
     changed(id, moved);
   }

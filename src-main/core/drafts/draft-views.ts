@@ -64,9 +64,9 @@ export function createDraftViews(): DraftViews {
       if (since < steps.from || since > now) return null;
       let created = 0;
       let changed = 0;
-      for (const m of steps.moves.slice(since - steps.from, now - steps.from)) {
-        created += m.created;
-        changed += m.changed;
+      for (let i = since - steps.from; i < now - steps.from; i++) {
+        created += steps.moves[i]?.created ?? 0;
+        changed += steps.moves[i]?.changed ?? 0;
       }
       return { created, changed };
     },

@@ -161,8 +161,7 @@ export function createReviewer(
         await turn();
         for (const t of reads.tally(bounds)) {
           statuses[t.status] = (statuses[t.status] ?? 0) + t.n;
-          // Open: still to send or resolve.
-          if (t.status !== 'done') kinds[t.kind] = (kinds[t.kind] ?? 0) + t.n;
+          if (t.open) kinds[t.kind] = (kinds[t.kind] ?? 0) + t.n;
         }
         for (const g of reads.requestGroups(bounds)) {
           const key = `${g.kind}|${g.proxy}|${g.phase}`;

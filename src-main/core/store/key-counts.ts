@@ -1,10 +1,9 @@
-import type { StatementSync } from 'node:sqlite';
 import type { LedgerDomain } from '../../../src-shared/ledger.ts';
 import type { Store } from './db.ts';
 import { armsOf, scopeParams } from './ledger-arms.ts';
 import { changedSql } from './ledger-order.ts';
 import { changedRow } from './ledger-reads.ts';
-import { parseRow } from './sql.ts';
+import { parseRow, statementCache } from './sql.ts';
 
 /**
  * What a few of a draft's keys add to a table's unfiltered counts (the
@@ -29,19 +28,10 @@ export const keyCountSql = (domain: LedgerDomain, arm: 'created' | 'ledger'): st
 export type KeyCounts = (draftId: string, domain: LedgerDomain, keys: readonly string[]) => CountsMove;
 
 export function createKeyCounts(store: Pick<Store, 'db'>): KeyCounts {
-  const statements = new Map<string, StatementSync>();
-  const count = (domain: LedgerDomain, arm: 'created' | 'ledger'): StatementSync => {
-    const id = `${domain}|${arm}`;
-    let statement = statements.get(id);
-    if (!statement) {
-      statement = store.db.prepare(keyCountSql(domain, arm));
-      statements.set(id, statement);
-    }
-    return statement;
-  };
+  const prepared = statementCache(store.db, 4);
   return (draftId, domain, keys) => {
     const params = { ...scopeParams({ draftId, deleteAll: null }), keys: JSON.stringify(keys) };
-    const read = (arm: 'created' | 'ledger') => parseRow('a ledger table', changedRow, count(domain, arm).get(params));
+    const read = (arm: 'created' | 'ledger') => parseRow('a ledger table', changedRow, prepared(keyCountSql(domain, arm)).get(params));
     const created = read('created');
     return { created: created.n, changed: (created.c ?? 0) + (read('ledger').c ?? 0) };
   };

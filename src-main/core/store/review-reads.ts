@@ -4,7 +4,7 @@ import type { Store } from './db.ts';
 import { ENTRY_COLUMNS, readEntries, type Slot } from './draft-columns.ts';
 import { changeKind, type DraftEntry } from './draft-entry.ts';
 import { itemTextSql } from './item-match.ts';
-import { parseRow, parseRows, plainRows } from './sql.ts';
+import { parseRow, parseRows, plainRows, sqlBool } from './sql.ts';
 import { countOf, type Params } from './typed-rows.ts';
 import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
@@ -75,7 +75,7 @@ export const PART_SQL = {
   // No `slot = 'L'` beside the kind (a create is always in its slot L): with it SQLite read the slot's every row for each part.
   // The changes by status and kind, counted a part at a time too: at 47,000 changes, the whole draft's count by kind
   // read its status index and then every row's kind (~24 ms in one step), and its count by status ~10 more.
-  tally: `SELECT status, kind, count(*) AS n FROM draft_entries e WHERE e.draft_id = :draft AND e.status != 'dropped'
+  tally: `SELECT status, kind, status IN ${OPEN_SQL} AS open, count(*) AS n FROM draft_entries e WHERE e.draft_id = :draft AND e.status != 'dropped'
     AND (e.slot, e.key) > (:from_slot, :from_key) AND (e.slot, e.key) <= (${PART_END}) GROUP BY status, kind`,
   creates: `SELECT e.key AS key, coalesce(nullif(e.sku, ''), (SELECT i.sku FROM inventory_items i
       JOIN inventory_reads r ON r.account = i.account AND r.generation = i.generation WHERE i.asset_id = e.key LIMIT 1), '') AS sku, e.price AS price
@@ -96,8 +96,8 @@ export interface PartBounds {
 export interface ReviewReads {
   /** The draft in parts of PART rows in key order; `mainAccount` tells a linked account's creates apart. */
   parts(draftId: string, mainAccount: string): Generator<PartBounds>;
-  /** A part's changes by status and kind, removed ones left out. */
-  tally(bounds: PartBounds): { status: ChangeStatus; kind: ChangeKind; n: number }[];
+  /** A part's changes by status and kind, removed ones left out; `open`: still to send or resolve. */
+  tally(bounds: PartBounds): { status: ChangeStatus; kind: ChangeKind; open: boolean; n: number }[];
   /** The requests of a part's sendable rows, grouped: endpoint (kind), the linked account a create acts for ('' for none), phase. */
   requestGroups(bounds: PartBounds): { kind: ChangeKind; proxy: string; phase: 0 | 1 | 2; n: number }[];
   /** The price edits of a part the next apply sends, with the ledger's price. */
@@ -114,7 +114,7 @@ export interface ReviewReads {
   ): DraftEntry[];
 }
 
-const statusKindCount = lazySchema(() => z.object({ status: changeStatus, kind: changeKind, n: z.number() }));
+const statusKindCount = lazySchema(() => z.object({ status: changeStatus, kind: changeKind, open: sqlBool, n: z.number() }));
 const slotKey = lazySchema(() => z.object({ slot: z.string(), key: z.string() }));
 const requestGroup = lazySchema(() => z.object({ kind: changeKind, proxy: z.string(), phase: z.union([z.literal(0), z.literal(1), z.literal(2)]), n: z.number() }));
 const pricedEdit = lazySchema(() => z.object({ kind: changeKind, key: z.string(), ledger_price: z.number(), price: z.number(), ledger_sku: z.string() }));
