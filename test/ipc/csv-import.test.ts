@@ -83,25 +83,25 @@ describe('CSV import in parts through the router', () => {
   it('stops an upload a newer one replaced while it was being read, and keeps no table of either once they end', async () => {
     const { router, desk } = await open({ scale: 1 });
     const store = desk.workspace().store;
-    const tables = (kind: 'csv_spool' | 'scratch_staged') =>
-      (store.db.prepare("SELECT name FROM sqlite_temp_master WHERE type = 'table' AND name GLOB ?").all(`${kind}_*`) as { name: string }[]).length;
-    // The scratch tables of a job are dropped a few a turn once it ends: wait for the count to settle.
-    const settled = (kind: 'csv_spool' | 'scratch_staged', count: number) => until(`${count} ${kind} tables`, () => tables(kind) === count);
+    const spools = () => (store.db.prepare("SELECT name FROM sqlite_temp_master WHERE type = 'table' AND name GLOB 'csv_spool_*'").all()).length;
+    // A job's scratch tables are a database attached for it, detached a turn after the job ends: wait for the count to settle.
+    const scratches = () => (store.db.prepare('PRAGMA database_list').all() as { name: string }[]).filter((d) => d.name.startsWith('scratch_')).length;
+    const settled = (count: number) => until(`${count} scratch databases`, () => scratches() === count);
     // A part of a few thousand rows is read over many turns: the second upload starts in one of them.
     const big = draftFile(5_000).slice(0, 900_000);
     const replaced = router.invoke('drafts:importCsvPart', { kind: 'draft', seq: 1, text: big, last: false });
     const second = await call(router, 'drafts:importCsvPart', { kind: 'draft', seq: 1, text: 'kind,sku,price,quantity\r\n', last: false });
     expect(await replaced).toEqual({ ok: false, error: expect.objectContaining({ kind: 'not_found', message: GONE }) });
     // The second upload's tables alone: the first's went when it was replaced.
-    await settled('scratch_staged', 8);
-    expect(tables('csv_spool')).toBe(1);
+    await settled(1);
+    expect(spools()).toBe(1);
     const done = await call(router, 'drafts:importCsvPart', { upload: second.upload, seq: 2, text: 'buyOrder.create,5021;6,4.50,1\r\n', last: true });
     // The preview keeps the file's text for the commit; the commit lets it go.
-    await settled('scratch_staged', 0);
-    expect(tables('csv_spool')).toBe(1);
+    await settled(0);
+    expect(spools()).toBe(1);
     await call(router, 'drafts:importCommit', { token: done.preview?.token ?? '' });
-    expect(tables('csv_spool')).toBe(0);
-    await settled('scratch_staged', 0);
+    expect(spools()).toBe(0);
+    await settled(0);
   });
 
   it('refuses a part that is not the next, naming it, and keeps nothing of its file', async () => {
