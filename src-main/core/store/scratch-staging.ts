@@ -63,10 +63,7 @@ function hash(text: string): number {
 const stagedRow = z.object({ entry: jsonColumn(draftEntry) });
 const seenRow = z.object({ line: z.number() });
 
-/**
- * `turn`: waited for before the detach, so a job that lets go of its scratch in a transaction (where SQLite refuses
- * to detach) or while iterating it never fails for it.
- */
+/** `turn`: waited for before the detach; SQLite refuses to detach inside a transaction, and a job may let go in one. */
 export function createScratch(store: Pick<Store, 'db'>, turn: Turn = nextTurn): Scratch {
   const { db } = store;
   const schema = `scratch_${randomUUID().replaceAll('-', '')}`;
