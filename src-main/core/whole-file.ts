@@ -22,12 +22,24 @@ export function writeWholeFile(path: string, text: string, mode = 0o666): void {
 /** Copies `from` to `to` and flushes the copy to the disk before returning. */
 export function copyFileSynced(from: string, to: string): void {
   copyFileSync(from, to);
-  const fd = openSync(to, 'r+');
+  syncFile(to);
+}
+
+/** Flushes what was written to `path` to the disk before returning; false when there is no such file. */
+export function syncFile(path: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r+');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
   try {
     fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
+  return true;
 }
 
 /** The file's text, or null when there is no such file. */

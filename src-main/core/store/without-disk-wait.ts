@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, openSync } from 'node:fs';
+import { syncFile } from '../whole-file.ts';
 import type { Store } from './db.ts';
 
 /**
@@ -27,18 +27,6 @@ export function withoutDiskWait<T>(store: Pick<Store, 'db'>, fn: () => T): T {
  * are each the trader's data and whose end has no write of its own to wait.
  */
 export function waitForDisk(store: Pick<Store, 'path'>): void {
-  if (store.path === ':memory:' || store.path === '') return;
-  let fd: number;
-  try {
-    fd = openSync(`${store.path}-wal`, 'r+');
-  } catch (error) {
-    // No log: nothing is waiting in it (every commit since the last checkpoint is in the database, synced).
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw error;
-  }
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
+  // No log (an in-memory store, or none since the last checkpoint): nothing waits in one; the checkpoint synced the database.
+  if (store.path !== ':memory:') syncFile(`${store.path}-wal`);
 }
