@@ -224,8 +224,8 @@ export function createCsvService(deps: CsvServiceDeps): CsvService {
           throw new DomainError('invalid', `The file is too large to import: a CSV file may hold up to ${groupThousands(maxChars)} characters; split it into smaller files`);
         }
         u.chars += text.length;
-        u.spool.append(text);
-        await u.job.add(text);
+        // The part is kept (deflated on libuv's pool) while the loop reads it.
+        await Promise.all([u.spool.append(text), u.job.add(text)]);
         if (!last) return null;
         const r = await u.job.end();
         upload = null;
@@ -271,7 +271,7 @@ export function createCsvService(deps: CsvServiceDeps): CsvService {
           return { taken, refused };
         }), undefined, pending.choice);
         try {
-          for (const part of pending.spool.parts()) await job.add(part);
+          for await (const part of pending.spool.parts()) await job.add(part);
           return await job.end();
         } finally {
           waitForDisk(store);
