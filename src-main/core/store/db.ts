@@ -4,6 +4,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { systemClock, type Clock } from '../clock.ts';
 import { storeBusy, storeFailure } from '../errors.ts';
 import { LATEST_VERSION, migrate, userVersion } from './migrations.ts';
+import { removeLeftoverScratch } from './scratch-file.ts';
 import { pragmaValue } from './typed-rows.ts';
 
 /**
@@ -77,6 +78,7 @@ export class StoreOpenError extends Error {
  */
 export function openStore(path: string, options: OpenStoreOptions = {}): Store {
   const db = openDatabase(path, options);
+  removeLeftoverScratch(path);
   let depth = 0;
   // Set when SQLite itself ended the transaction under a nested step (see `undo`).
   let lost: unknown = null;

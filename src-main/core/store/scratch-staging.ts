@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { nextTurn, type Turn } from '../turn.ts';
 import type { Store } from './db.ts';
 import { draftEntry, type DraftEntry } from './draft-entry.ts';
+import { removeScratchFile, scratchFileOf } from './scratch-file.ts';
 import { jsonColumn, parseRow, parseRows } from './sql.ts';
 
 /**
@@ -30,14 +31,14 @@ export interface Staging {
  * them, and a small bit set of the keys seen so far answers "never seen"
  * without a query for nearly every new key.
  *
- * Each job's tables are a private database of their own (`ATTACH ''`: a file
- * SQLite makes and deletes, not the profile), let go by detaching it. Kept in
+ * Each job's tables are a private database of their own (a file beside the
+ * profile, scratch-file.ts), let go by detaching it and deleting the file. Kept in
  * the store's temporary database instead, a million rows' tables took some
  * 60 ms to drop (a drop reads every page), and what they had written stayed
  * in a file open for the store's whole life, which the system wrote out
  * later: a commit of the profile waited behind that writeback, half a second
- * after a million-row preview. A detached database's file is closed and
- * deleted at once, and what it had not written goes with it.
+ * after a million-row preview. A detached database's file is closed at once,
+ * then deleted off the loop, and what it had not written goes with it.
  */
 export interface Scratch {
   readonly staging: Staging;
@@ -64,10 +65,14 @@ const stagedRow = z.object({ entry: jsonColumn(draftEntry) });
 const seenRow = z.object({ line: z.number() });
 
 /** `turn`: waited for before the detach; SQLite refuses to detach inside a transaction, and a job may let go in one. */
-export function createScratch(store: Pick<Store, 'db'>, turn: Turn = nextTurn): Scratch {
+export function createScratch(store: Pick<Store, 'db' | 'path'>, turn: Turn = nextTurn): Scratch {
   const { db } = store;
-  const schema = `scratch_${randomUUID().replaceAll('-', '')}`;
-  db.exec(`ATTACH DATABASE '' AS ${schema}`);
+  const id = randomUUID().replaceAll('-', '');
+  const schema = `scratch_${id}`;
+  const file = scratchFileOf(store.path, id);
+  db.prepare(`ATTACH DATABASE ? AS ${schema}`).run(file);
+  // Scratch: never synced, its undo kept in memory, locked once for its life rather than at every write.
+  db.exec(`PRAGMA ${schema}.journal_mode = MEMORY; PRAGMA ${schema}.synchronous = OFF; PRAGMA ${schema}.locking_mode = EXCLUSIVE`);
   db.exec(`CREATE TABLE ${schema}.staged (target TEXT PRIMARY KEY, entry TEXT NOT NULL) WITHOUT ROWID;
     CREATE TABLE ${schema}.seen (key TEXT PRIMARY KEY, line INTEGER NOT NULL) WITHOUT ROWID;`);
   const sql = {
@@ -150,7 +155,7 @@ export function createScratch(store: Pick<Store, 'db'>, turn: Turn = nextTurn): 
       unwritten = new Set();
       newKeys = new Map();
       // A store closed meanwhile took the database with it: nothing is left to detach.
-      void turn().then(() => db.exec(`DETACH DATABASE ${schema}`)).catch(() => undefined);
+      void turn().then(() => db.exec(`DETACH DATABASE ${schema}`)).catch(() => undefined).finally(() => removeScratchFile(file));
     },
   };
 }

@@ -1,4 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DraftEntry } from '../../../src-main/core/store/draft-entry.ts';
 import { createScratch } from '../../../src-main/core/store/scratch-staging.ts';
 import { MAIN, tempStore, type TempStore } from './temp-store.ts';
@@ -73,7 +75,10 @@ describe('scratch tables', () => {
     const scratch = createScratch(t.store);
     scratch.staging.set('B:7;6', entry('B:7;6', 1));
     scratch.flush();
-    expect(attached()).toEqual([expect.objectContaining({ name: expect.stringMatching(/^scratch_/), file: '' })]);
+    const [own] = attached();
+    expect(own?.name).toMatch(/^scratch_[0-9a-f]{32}$/);
+    expect(own?.file).toBe(`${t.path}.scratch-${own?.name.slice('scratch_'.length)}`);
+    expect(existsSync(own?.file ?? '')).toBe(true);
     expect(t.store.db.prepare("SELECT count(*) AS n FROM sqlite_temp_master WHERE type = 'table'").get()).toEqual({ n: 0 });
     const second = createScratch(t.store);
     expect(attached()).toHaveLength(2);
@@ -94,9 +99,37 @@ describe('scratch tables', () => {
     t.store.transaction(() => scratch.dispose());
     expect(attached()).toHaveLength(1);
     expect(turns).toHaveLength(1);
+    const [{ file } = { file: '' }] = attached();
+    // The file is deleted once SQLite has let go of it, never while it holds it (then the close would free its blocks).
+    const fs = process.getBuiltinModule('node:fs');
+    const attachedAtUnlink: number[] = [];
+    const unlink = vi.spyOn(fs, 'unlink').mockImplementation(((path: string, done: (error: Error | null) => void) => {
+      attachedAtUnlink.push(attached().length);
+      unlink.mockRestore();
+      fs.unlink(path, done);
+    }) as typeof fs.unlink);
     turns.shift()?.();
-    await new Promise((resolve) => setImmediate(resolve));
+    await vi.waitUntil(() => !existsSync(file));
     expect(attached()).toEqual([]);
+    expect(attachedAtUnlink).toEqual([0]);
     expect(turns).toHaveLength(0);
+  });
+
+  it('removes the scratch files a crash left beside the profile when the store opens, and nothing else', () => {
+    t = tempStore();
+    const scratch = createScratch(t.store);
+    scratch.staging.set('B:7;6', entry('B:7;6', 1));
+    scratch.flush();
+    const [{ file } = { file: '' }] = attached();
+    // A crash: the file stays, its store never let it go.
+    t.store.close();
+    const others = [join(t.dir, 'other.sqlite.scratch-1'), join(t.dir, 'profile.sqlite.bak'), join(t.dir, 'notes.txt')];
+    for (const other of others) writeFileSync(other, 'kept');
+    writeFileSync(`${t.path}.scratch-2-journal`, 'left');
+    t.reopen();
+    return vi.waitUntil(() => !existsSync(file) && !existsSync(`${t.path}.scratch-2-journal`)).then(() => {
+      expect(others.filter((other) => existsSync(other))).toEqual(others);
+      expect(existsSync(t.path)).toBe(true);
+    });
   });
 });
