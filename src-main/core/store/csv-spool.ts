@@ -12,9 +12,10 @@ import { parseRow } from './sql.ts';
  *
  * Each part is kept deflated. The system writes out what the temporary file
  * holds once it has been kept about half a minute, and a synced commit of the
- * profile meanwhile waits behind that write: a 1,000,000-row file's text held
- * the worker 80 ms and more that way. A CSV deflates several times over (its
- * item names repeat), so there is that much less to write, and to keep on disk.
+ * profile meanwhile waits behind that write: a commit run after a preview of
+ * 1,000,000 rows was held 52–64 ms at worst, against 40–48 after a small one.
+ * A CSV deflates several times over (that file's 31 MB is 4.8 MB), so there is
+ * that much less to write, and to keep on disk.
  * The deflating runs on libuv's pool, not on the worker's loop.
  */
 export interface CsvSpool {
