@@ -27,13 +27,8 @@ export function copyFileSynced(from: string, to: string): void {
 
 /** Flushes what was written to `path` to the disk before returning; false when there is no such file. */
 export function syncFile(path: string): boolean {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r+');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw error;
-  }
+  const fd = unlessMissing(() => openSync(path, 'r+'));
+  if (fd === null) return false;
   try {
     fsyncSync(fd);
   } finally {
@@ -44,8 +39,13 @@ export function syncFile(path: string): boolean {
 
 /** The file's text, or null when there is no such file. */
 export function readFileIfAny(path: string): string | null {
+  return unlessMissing(() => readFileSync(path, 'utf8'));
+}
+
+/** What `use` returns, or null when the file it opens is not there; any other failure is thrown. */
+function unlessMissing<T>(use: () => T): T | null {
   try {
-    return readFileSync(path, 'utf8');
+    return use();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;

@@ -1,8 +1,9 @@
-import { closeSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { hostname } from 'node:os';
 import { z } from 'zod';
 import { DomainError } from '../errors.ts';
+import { readFileIfAny } from '../whole-file.ts';
 import { processIdentity } from './process-identity.ts';
 import { lazySchema } from '../../../src-shared/lazy-schema.ts';
 
@@ -173,13 +174,8 @@ function tryCreate(path: string, owner: LockOwner): boolean {
 
 /** The owner the file names; null when it names none (empty or garbled: a crash while it was written); undefined when it is gone. */
 function readOwner(path: string): LockOwner | null | undefined {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  const text = readFileIfAny(path);
+  if (text === null) return undefined;
   try {
     const parsed = lockOwner.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : null;

@@ -1,4 +1,3 @@
-import type { InputType } from 'node:zlib';
 import { randomUUID } from '../node-crypto.ts';
 import { z } from 'zod';
 import type { Store } from './db.ts';
@@ -35,7 +34,7 @@ const zlib = () => process.getBuiltinModule('node:zlib');
 const deflate = (text: string) => new Promise<Buffer>((resolve, reject) => {
   zlib().deflateRaw(text, { level: 1 }, (error, packed) => (error ? reject(error) : resolve(packed)));
 });
-const inflate = (packed: InputType) => new Promise<string>((resolve, reject) => {
+const inflate = (packed: Uint8Array) => new Promise<string>((resolve, reject) => {
   zlib().inflateRaw(packed, (error, text) => (error ? reject(error) : resolve(text.toString('utf8'))));
 });
 

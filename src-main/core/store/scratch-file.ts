@@ -18,9 +18,12 @@ import { basename, dirname, join } from 'node:path';
  */
 const MARK = '.scratch-';
 
+/** A store with no file of its own (in memory, or SQLite's private temporary one) has no folder to keep scratch in. */
+const fileless = (storePath: string): boolean => storePath === ':memory:' || storePath === '';
+
 /** The scratch file of job `id` for the store at `storePath`; '' (SQLite's own temporary file) for a store in memory. */
 export function scratchFileOf(storePath: string, id: string): string {
-  return storePath === ':memory:' || storePath === '' ? '' : `${storePath}${MARK}${id}`;
+  return fileless(storePath) ? '' : `${storePath}${MARK}${id}`;
 }
 
 /** Deletes a scratch file SQLite no longer holds, off the loop; one already gone is no error. */
@@ -31,7 +34,7 @@ export function removeScratchFile(file: string): void {
 
 /** Deletes the scratch files a crash left beside the store at `storePath` (their names are read now, their deletion is off the loop). */
 export function removeLeftoverScratch(storePath: string): void {
-  if (scratchFileOf(storePath, 'x') === '') return;
+  if (fileless(storePath)) return;
   const prefix = `${basename(storePath)}${MARK}`;
   let names: string[];
   try {
